@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+require_relative "deckhand/version"
+require_relative "deckhand/errors"
+require_relative "deckhand/store"
+require_relative "deckhand/config"
+require_relative "deckhand/payload"
+require_relative "deckhand/client"
+require_relative "deckhand/job"
+
+# Fast, reliable background jobs for Ruby, on Redis.
+#
+#   class WelcomeEmailJob
+#     include Deckhand::Job
+#     deckhand_options queue: "mailers", retry: 10
+#
+#     def perform(user_id)
+#       UserMailer.welcome(User.find(user_id)).deliver_now
+#     end
+#   end
+#
+#   WelcomeEmailJob.perform_async(42)   # => "b4a577edbccf1d805744efa9"
+#
+# Run `deckhand -r ./app.rb` to work the queues. See README.md.
+module Deckhand
+  @config_lock = Mutex.new
+
+  class << self
+    # The default configuration, used by job classes and Deckhand::Client when no
+    # other is given. Built from the environment (REDIS_URL) on first use.
+    def config
+      @config || @config_lock.synchronize { @config ||= Config.new(redis: default_redis) }
+    end
+
+    # Changes the default configuration.
+    #
+    #   Deckhand.configure do |c|
+    #     c.redis = {url: ENV.fetch("REDIS_URL")}
+    #     c.concurrency = 20
+    #   end
+    def configure
+      yield config
+      config
+    end
+
+    # Replaces the default configuration (tests, embedding, the CLI).
+    def config=(config)
+      raise ArgumentError, "expected a Deckhand::Config, got #{config.class}" unless config.is_a?(Config)
+      @config_lock.synchronize { @config = config }
+    end
+
+    def logger = config.logger
+
+    def default_redis
+      url = ENV["REDIS_URL"]
+      (url && !url.empty?) ? {url: url} : {}
+    end
+  end
+end

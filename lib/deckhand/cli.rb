@@ -1,0 +1,107 @@
+# frozen_string_literal: true
+
+require_relative "../deckhand"
+require_relative "server"
+require_relative "dev_redis"
+require_relative "cli/options"
+require_relative "cli/config_file"
+require_relative "cli/signals"
+require_relative "cli/redis_choice"
+
+module Deckhand
+  # `deckhand [options]`: boots the application and runs a server until TERM/INT.
+  #
+  #   deckhand -r ./app.rb -c 20 -q critical,3 -q default,1 -g reports:1:reports
+  #
+  # Signals: TSTP quiets (finish running jobs, take no more), TERM and INT stop
+  # (quiet, wait up to -t seconds, hand unfinished jobs back, exit 0), TTIN logs
+  # every thread's backtrace.
+  class CLI
+    def self.run(argv = ARGV) = new(argv).run
+
+    def initialize(argv, out: $stdout, err: $stderr)
+      @argv = argv
+      @out = out
+      @err = err
+    end
+
+    def run
+      options = Options.parse(@argv)
+      return @out.puts(options[:help]) || 0 if options[:help]
+      return @out.puts("deckhand #{VERSION}") || 0 if options[:version]
+      config = boot(options)
+      serve(config)
+    rescue ConfigError, ConnectionError, UnsupportedRedisError => e
+      @err.puts("deckhand: #{e.message}")
+      1
+    ensure
+      @dev_redis&.stop
+    end
+
+    private
+
+    def boot(options)
+      environment = options[:environment] || ENV["APP_ENV"] || ENV["RAILS_ENV"] || ENV["RACK_ENV"] || "development"
+      file = options[:config_file] || ("config/deckhand.yml" if File.exist?("config/deckhand.yml"))
+      settings = file ? ConfigFile.load(file, environment).merge(options) : options
+      settings[:environment] = environment
+      config = build_config(settings)
+      Deckhand.config = config
+      load_application(settings[:require])
+      apply(config, settings) # the command line wins over what the application set
+      choose_redis(config, environment)
+      config.freeze!
+      check_redis(config)
+      config
+    end
+
+    def build_config(settings)
+      config = Config.new(environment: settings[:environment], redis: Deckhand.default_redis)
+      config.logger = Logging::Logger.build($stdout, format: settings[:log_format] || :plain,
+        level: settings[:verbose] ? ::Logger::DEBUG : ::Logger::INFO)
+      apply(config, settings)
+      config
+    end
+
+    SETTINGS = %i[concurrency queues timeout tag labels max_retries heartbeat_interval heartbeat_ttl
+      scheduler_interval prefetch timestamps dead_max_jobs dead_timeout max_payload_bytes backtrace_lines].freeze
+
+    def apply(config, settings)
+      SETTINGS.each { |name| config.public_send(:"#{name}=", settings[name]) if settings.key?(name) }
+      config.redis = Deckhand.default_redis.merge(settings[:redis].transform_keys(&:to_sym)) if settings[:redis]
+      Array(settings[:capsules]).each do |spec|
+        config.capsule(spec["name"], concurrency: spec["concurrency"], queues: spec["queues"]) unless config.capsules.key?(spec["name"].to_s)
+      end
+    end
+
+    def load_application(path)
+      path ||= "config/environment.rb" if File.exist?("config/environment.rb")
+      return unless path
+      path = File.join(path, "config/environment.rb") if File.directory?(path)
+      raise ConfigError, "-r #{path}: no such file; give the file that loads your jobs, or a Rails app directory" unless File.exist?(path)
+      require File.expand_path(path)
+    end
+
+    def choose_redis(config, environment)
+      @dev_redis = RedisChoice.new(config, environment).resolve
+    end
+
+    def check_redis(config)
+      config.store.verify!
+      policy = config.store.eviction_policy
+      return if policy.nil? || policy == "noeviction"
+      config.logger.warn("Redis maxmemory-policy is #{policy}: Redis may evict jobs when memory runs short. " \
+        "Set `maxmemory-policy noeviction` in redis.conf")
+    end
+
+    def serve(config)
+      launcher = Server::Launcher.new(config)
+      signals = Signals.new(launcher, config.logger)
+      signals.trap
+      launcher.start
+      signals.wait_for_stop
+      launcher.stop
+      0
+    end
+  end
+end

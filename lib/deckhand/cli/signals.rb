@@ -1,0 +1,43 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class CLI
+    # Turns signals into launcher actions on the main thread (a trap handler may
+    # not take locks, so it only writes the signal's name to a pipe).
+    class Signals
+      HANDLED = %w[INT TERM TSTP TTIN].freeze
+
+      def initialize(launcher, logger)
+        @launcher = launcher
+        @logger = logger
+        @reader, @writer = IO.pipe
+      end
+
+      def trap
+        HANDLED.each do |name|
+          Signal.trap(name) { @writer.write_nonblock("#{name}\n", exception: false) }
+        end
+      end
+
+      # Blocks until INT or TERM; acts on the others meanwhile.
+      def wait_for_stop
+        while (line = @reader.gets)
+          case line.chomp
+          when "INT", "TERM" then return @logger.info("received #{line.chomp}: stopping (timeout #{@launcher.config.timeout}s)")
+          when "TSTP" then @launcher.quiet
+          when "TTIN" then dump_threads
+          end
+        end
+      end
+
+      private
+
+      def dump_threads
+        Thread.list.each do |thread|
+          @logger.warn("thread #{thread.name || thread.object_id}: #{thread.status}")
+          (thread.backtrace || ["<no backtrace>"]).each { |frame| @logger.warn("    #{frame}") }
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,112 @@
+# frozen_string_literal: true
+
+module Deckhand
+  # Pushes jobs to Redis in Sidekiq's format. Job classes call it for you;
+  # call it directly to push a job whose class lives in another codebase.
+  #
+  #   Deckhand::Client.push("class" => "WelcomeEmailJob", "args" => [42])          # => jid
+  #   Deckhand::Client.push("class" => "Report", "args" => [], "at" => Time.now.to_f + 60)
+  #   Deckhand::Client.push_bulk("class" => "WelcomeEmailJob", "args" => [[1], [2], [3]]) # => [jid, jid, jid]
+  class Client
+    BULK_BATCH = 1_000
+
+    def self.push(item) = new.push(item)
+
+    def self.push_bulk(item, batch_size: BULK_BATCH) = new.push_bulk(item, batch_size: batch_size)
+
+    def initialize(config: Deckhand.config)
+      @config = config
+    end
+
+    # Pushes one job; returns its jid, or nil when a client middleware stopped it.
+    # "at" (epoch seconds) schedules it; a time already past enqueues it at once.
+    def push(item)
+      job = Payload.normalize(item, timestamps: @config.timestamps)
+      at = scheduled_at(job.delete("at"))
+      job = middleware(job) or return nil
+      enqueue([job], at && [at])
+      job["jid"]
+    end
+
+    # Pushes many jobs of one class: "args" is an Array of args Arrays, "at" an
+    # optional time or Array of times. One Redis round trip per batch of 1,000.
+    # Returns the jids, nil in the place of any a middleware stopped.
+    def push_bulk(item, batch_size: BULK_BATCH)
+      raise InvalidJob, "push_bulk needs a Hash with \"class\" and \"args\"" unless item.is_a?(Hash)
+      item = item.transform_keys(&:to_s)
+      list = item.delete("args")
+      unless list.is_a?(Array) && list.all?(Array)
+        raise InvalidJob, "push_bulk \"args\" must be an Array of args Arrays, like [[1], [2]]; got #{list.inspect[0, 80]}"
+      end
+      ats = bulk_times(item.delete("at"), list.size)
+      raise InvalidJob, "push_bulk cannot take a \"jid\": each job gets its own" if item.key?("jid")
+      base = Payload.normalize(item.merge("args" => []), timestamps: @config.timestamps)
+      jids = []
+      list.each_slice(batch_size).with_index do |slice, n|
+        jids.concat(push_slice(base, slice, ats && ats[n * batch_size, slice.size]))
+      end
+      jids
+    end
+
+    private
+
+    def push_slice(base, slice, ats)
+      klass = base["class"]
+      jobs = slice.map do |args|
+        Payload::Validator.check_args!(args, klass)
+        middleware(base.merge("args" => args, "jid" => Payload.jid))
+      end
+      kept = jobs.each_index.select { |i| jobs[i] }
+      enqueue(kept.map { |i| jobs[i] }, ats && kept.map { |i| ats[i] })
+      jobs.map { |job| job && job["jid"] }
+    end
+
+    def middleware(job)
+      return job if @config.client_middleware.empty?
+      pushed = nil
+      @config.client_middleware.invoke(job["class"], job, job["queue"], @config.store) { pushed = job }
+      pushed
+    end
+
+    # One pipelined round trip: scheduled jobs to the schedule set, the rest to
+    # their queues (newest on the left, as Sidekiq does).
+    def enqueue(jobs, ats)
+      return if jobs.empty?
+      max = @config.max_payload_bytes
+      now = Payload.now(@config.timestamps)
+      scheduled = []
+      queued = Hash.new { |h, k| h[k] = [] }
+      jobs.each_with_index do |job, i|
+        at = ats && ats[i]
+        if at
+          job["at"] = at
+          scheduled << at << Payload.encode(job, max_bytes: max)
+        else
+          job["enqueued_at"] = now
+          queued[job["queue"]] << Payload.encode(job, max_bytes: max)
+        end
+      end
+      @config.store.pipelined do |pipe|
+        pipe.call("ZADD", Store::Keys::SCHEDULE, *scheduled) unless scheduled.empty?
+        queued.each do |queue, payloads|
+          pipe.call("SADD", Store::Keys::QUEUES, queue)
+          pipe.call("LPUSH", Store::Keys.queue(queue), *payloads)
+        end
+      end
+    end
+
+    def scheduled_at(at)
+      return nil if at.nil?
+      raise InvalidJob, "\"at\" must be epoch seconds (a Numeric), got #{at.inspect}" unless at.is_a?(Numeric)
+      at = at.to_f
+      (at > ::Process.clock_gettime(::Process::CLOCK_REALTIME)) ? at : nil
+    end
+
+    def bulk_times(at, count)
+      return nil if at.nil?
+      return Array.new(count) { scheduled_at(at) } unless at.is_a?(Array)
+      raise InvalidJob, "push_bulk \"at\" has #{at.size} times for #{count} jobs; give one per job or a single time" unless at.size == count
+      at.map { |t| scheduled_at(t) }
+    end
+  end
+end

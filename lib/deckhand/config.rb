@@ -1,0 +1,180 @@
+# frozen_string_literal: true
+
+require "logger"
+require_relative "config/capsule"
+require_relative "middleware/chain"
+require_relative "logging/logger"
+
+module Deckhand
+  # Everything Deckhand needs to know, validated where it is set, frozen when a
+  # server boots. Pass one explicitly, or let Deckhand.configure build the default.
+  #
+  #   config = Deckhand::Config.new(redis: {url: "redis://10.0.0.5:6379/2"}, concurrency: 20)
+  #   config.queues = ["critical,3", "default,1"]
+  #   config.server_middleware.add(MyTiming)
+  #   Deckhand::Client.new(config: config).push("class" => "HardJob", "args" => [1])
+  class Config
+    TIMESTAMP_FORMATS = %i[millis float].freeze
+
+    SETTINGS = {
+      redis: {},
+      concurrency: 10,
+      queues: ["default"],
+      timeout: 25,
+      max_retries: 25,
+      dead_max_jobs: 10_000,
+      dead_timeout: 180 * 24 * 60 * 60,
+      max_payload_bytes: 1024 * 1024,
+      timestamps: :millis,
+      backtrace_lines: 25,
+      heartbeat_interval: 5,
+      heartbeat_ttl: 60,
+      scheduler_interval: 2.0,
+      prefetch: 1.0,
+      tag: "",
+      labels: [],
+      environment: nil
+    }.freeze
+
+    attr_reader(*SETTINGS.keys)
+    attr_reader :client_middleware, :server_middleware, :death_handlers, :error_handlers, :capsules
+
+    def initialize(**settings)
+      @frozen = false
+      @capsules = {}
+      @client_middleware = Middleware::Chain.new
+      @server_middleware = Middleware::Chain.new
+      @death_handlers = []
+      @error_handlers = []
+      SETTINGS.merge(settings).each do |name, value|
+        raise ConfigError, "unknown setting #{name.inspect}; known: #{SETTINGS.keys.join(", ")}" unless SETTINGS.key?(name)
+        public_send(:"#{name}=", value)
+      end
+    end
+
+    def redis=(options)
+      change!(:redis)
+      raise ConfigError, "redis must be a Hash of redis-client options, like {url: \"redis://host:6379/0\"}" unless options.is_a?(Hash)
+      @redis = options.transform_keys(&:to_sym).freeze
+    end
+
+    # name => [type, allowed range]
+    NUMBERS = {
+      concurrency: [Integer, 1..1000],
+      timeout: [Numeric, 0..3600],
+      max_retries: [Integer, 0..1000],
+      dead_max_jobs: [Integer, 0..100_000_000],
+      dead_timeout: [Numeric, 0..(10 * 365 * 86_400)],
+      max_payload_bytes: [Integer, 64..(512 * 1024 * 1024)],
+      backtrace_lines: [Integer, 0..1000],
+      heartbeat_interval: [Numeric, 0.05..60],
+      heartbeat_ttl: [Integer, 1..3600],
+      scheduler_interval: [Numeric, 0.01..600],
+      prefetch: [Numeric, 0..10]
+    }.freeze
+
+    NUMBERS.each do |name, (type, range)|
+      define_method(:"#{name}=") do |value|
+        change!(name)
+        unless value.is_a?(type) && range.cover?(value)
+          kind = (type == Integer) ? "an Integer" : "a number"
+          raise ConfigError, "#{name} must be #{kind} from #{range.min} to #{range.max}, got #{value.inspect}"
+        end
+        instance_variable_set(:"@#{name}", value)
+      end
+    end
+
+    def queues=(list)
+      change!(:queues)
+      Capsule.new("default", concurrency: 1, queues: list) # validates, names the bad entry
+      @queues = Array(list).dup.freeze
+    end
+
+    def timestamps=(format)
+      change!(:timestamps)
+      format = format.to_sym
+      unless TIMESTAMP_FORMATS.include?(format)
+        raise ConfigError, "timestamps must be :millis (Sidekiq 8) or :float (Sidekiq 7), got #{format.inspect}"
+      end
+      @timestamps = format
+    end
+
+    def tag=(value)
+      change!(:tag)
+      @tag = value.to_s.freeze
+    end
+
+    def labels=(value)
+      change!(:labels)
+      @labels = Array(value).map(&:to_s).freeze
+    end
+
+    def environment=(value)
+      change!(:environment)
+      @environment = (value || ENV["APP_ENV"] || ENV["RAILS_ENV"] || ENV["RACK_ENV"] || "development").to_s.freeze
+    end
+
+    # Adds a thread pool with its own queues. See Config::Capsule.
+    def capsule(name, concurrency:, queues:)
+      change!(:capsules)
+      name = name.to_s
+      raise ConfigError, "capsule #{name.inspect} is reserved for the top-level queues and concurrency" if name == "default"
+      @capsules[name] = Capsule.new(name, concurrency: concurrency, queues: queues)
+    end
+
+    # The default capsule (from concurrency and queues) and any added ones.
+    def all_capsules
+      [Capsule.new("default", concurrency: concurrency, queues: queues), *@capsules.values]
+    end
+
+    def total_concurrency = all_capsules.sum(&:concurrency)
+
+    # Called with (payload_hash, exception) when a job goes to the dead set.
+    def on_death(&block) = add_handler(@death_handlers, block)
+
+    # Called with (exception, context_hash) for errors outside job code and for job failures.
+    def on_error(&block) = add_handler(@error_handlers, block)
+
+    def logger = @logger ||= Logging::Logger.build
+
+    def logger=(logger)
+      change!(:logger)
+      @logger = logger
+    end
+
+    # The Redis connection pool, built on first use and again in a forked child.
+    def store
+      return @store if @store && @store_pid == ::Process.pid
+      @store_pid = ::Process.pid
+      @store = Store.new(@redis, size: total_concurrency + 5)
+    end
+
+    def frozen? = @frozen
+
+    # Called when a server boots: from here on every setter raises.
+    def freeze!
+      @client_middleware.freeze
+      @server_middleware.freeze
+      @death_handlers.freeze
+      @error_handlers.freeze
+      @capsules.freeze
+      @frozen = true
+      self
+    end
+
+    private
+
+    def change!(name)
+      return unless @frozen
+      raise ConfigError, "cannot change #{name}: the configuration is frozen once the server has booted; " \
+        "set it in Deckhand.configure (or the config file) before boot"
+    end
+
+    def add_handler(list, block)
+      change!(:handlers)
+      raise ArgumentError, "give a block" unless block
+      list << block
+    end
+  end
+end
+

@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Config
+    # A thread pool with its own queues: CPU-bound queues get few threads and
+    # I/O-bound queues many, in one process.
+    #
+    #   Deckhand.configure do |c|
+    #     c.capsule("reports", concurrency: 1, queues: ["reports"])
+    #     c.capsule("mail", concurrency: 25, queues: ["mailers,3", "webhooks,1"])
+    #   end
+    #
+    # Queues listed without weights are drained in strict order (the first queue
+    # until it is empty, then the next). With weights ("name,3"), each fetch picks
+    # an order at random, a queue of weight 3 three times as likely to go first.
+    class Capsule
+      NAME = /\A[\w.\-]+\z/
+
+      attr_reader :name, :concurrency, :queues, :weights
+
+      def initialize(name, concurrency:, queues:)
+        @name = name.to_s
+        raise ConfigError, "capsule name #{name.inspect} must be letters, digits, '_', '-' or '.'" unless NAME.match?(@name)
+        unless concurrency.is_a?(Integer) && concurrency.between?(1, 1000)
+          raise ConfigError, "capsule #{@name}: concurrency must be an Integer from 1 to 1000, got #{concurrency.inspect}"
+        end
+        @concurrency = concurrency
+        parse_queues(queues)
+        freeze
+      end
+
+      def strict? = @weights.nil?
+
+      # The queue names in the order this fetch should try them.
+      def fetch_order
+        return @queues if strict?
+        @weighted.shuffle.uniq
+      end
+
+      private
+
+      def parse_queues(list)
+        list = Array(list)
+        raise ConfigError, "capsule #{@name}: give it at least one queue" if list.empty?
+        weighted = false
+        pairs = list.map do |entry|
+          name, weight = entry.is_a?(Array) ? entry.map(&:to_s) : entry.to_s.split(",", 2)
+          name = name.to_s.strip
+          raise ConfigError, "capsule #{@name}: queue names cannot be empty (got #{entry.inspect})" if name.empty?
+          weighted ||= !weight.nil?
+          [name.freeze, parse_weight(weight, entry)]
+        end
+        @queues = pairs.map(&:first).uniq.freeze
+        @weights = weighted ? pairs.to_h.freeze : nil
+        @weighted = pairs.flat_map { |name, weight| [name] * weight }.freeze
+      end
+
+      def parse_weight(weight, entry)
+        return 1 if weight.nil?
+        Integer(weight, 10).tap { |w| raise ArgumentError if w < 1 }
+      rescue ArgumentError
+        raise ConfigError, "capsule #{@name}: queue weight in #{entry.inspect} must be a whole number of 1 or more"
+      end
+    end
+  end
+end

@@ -1,0 +1,75 @@
+# frozen_string_literal: true
+
+require_relative "job/options"
+require_relative "job/setter"
+
+module Deckhand
+  # Mix into a class to make it a job. Everything added to the class is prefixed
+  # `deckhand_` or `perform_`, so it cannot collide with application methods.
+  #
+  #   class WelcomeEmailJob
+  #     include Deckhand::Job
+  #     deckhand_options queue: "mailers", retry: 10
+  #     deckhand_retry_in { |count, error, payload| 10 * (count + 1) }
+  #     deckhand_retries_exhausted { |payload, error| Alert.call(payload["jid"]) }
+  #
+  #     def perform(user_id)
+  #       ...
+  #     end
+  #   end
+  #
+  #   WelcomeEmailJob.perform_async(42)
+  #   WelcomeEmailJob.perform_in(300, 42)
+  #   WelcomeEmailJob.set(queue: "critical", retry: false).perform_async(42)
+  #   WelcomeEmailJob.perform_bulk([[1], [2], [3]])
+  module Job
+    def self.included(base)
+      base.extend(ClassMethods)
+    end
+
+    # The running job's id.
+    attr_accessor :jid
+
+    # The decoded job Hash this instance was built from (read-only by convention).
+    attr_accessor :deckhand_payload
+
+    module ClassMethods
+      # Sets options stored in every job this class pushes (queue, retry,
+      # retry_for, retry_queue, backtrace, dead, or your own for middleware);
+      # returns the options in effect, inherited from superclasses.
+      def deckhand_options(options = nil)
+        @deckhand_options = Options.merge(@deckhand_options || {}, options, self) if options
+        inherited = superclass.respond_to?(:deckhand_options) ? superclass.deckhand_options : Options::DEFAULTS
+        @deckhand_options ? inherited.merge(@deckhand_options) : inherited
+      end
+
+      # The delay before retry number `count`: a number of seconds, or :discard
+      # (drop the job), :kill (straight to the dead set), nil (the default backoff).
+      def deckhand_retry_in(&block)
+        @deckhand_retry_in = block if block
+        @deckhand_retry_in || (superclass.respond_to?(:deckhand_retry_in) ? superclass.deckhand_retry_in : nil)
+      end
+
+      # Called with (payload, error) when the job runs out of retries.
+      def deckhand_retries_exhausted(&block)
+        @deckhand_retries_exhausted = block if block
+        @deckhand_retries_exhausted ||
+          (superclass.respond_to?(:deckhand_retries_exhausted) ? superclass.deckhand_retries_exhausted : nil)
+      end
+
+      def set(options) = Setter.new(self, options)
+
+      def perform_async(*args) = Setter.new(self).perform_async(*args)
+
+      def perform_in(interval, *args) = Setter.new(self).perform_in(interval, *args)
+
+      def perform_at(time, *args) = Setter.new(self).perform_at(time, *args)
+
+      def perform_bulk(args_list, batch_size: Client::BULK_BATCH) = Setter.new(self).perform_bulk(args_list, batch_size: batch_size)
+
+      # Runs the job now, in this thread, after a round trip through JSON (so the
+      # args it sees are the args a server would see).
+      def perform_inline(*args) = Setter.new(self).perform_inline(*args)
+    end
+  end
+end

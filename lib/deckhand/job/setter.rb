@@ -1,0 +1,52 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Deckhand
+  module Job
+    # Per-push options on top of the class's: `MyJob.set(queue: "critical").perform_async(1)`.
+    class Setter
+      def initialize(klass, options = {})
+        @klass = klass
+        @options = options.empty? ? options : Options.merge({}, options, klass)
+      end
+
+      def set(options) = Setter.new(@klass, @options.merge(options.transform_keys(&:to_s)))
+
+      def perform_async(*args) = client.push(item(args))
+
+      # Runs after `interval` seconds (a Numeric, or an ActiveSupport::Duration).
+      def perform_in(interval, *args)
+        raise ArgumentError, "#{@klass}.perform_in needs a number of seconds, got #{interval.inspect}" unless interval.respond_to?(:to_f)
+        at = interval.to_f
+        at += ::Process.clock_gettime(::Process::CLOCK_REALTIME) if at < 1_000_000_000 # a delay, not a time
+        client.push(item(args).merge("at" => at))
+      end
+
+      # Runs at `time` (a Time, or epoch seconds).
+      def perform_at(time, *args)
+        raise ArgumentError, "#{@klass}.perform_at needs a Time or epoch seconds, got #{time.inspect}" unless time.respond_to?(:to_f)
+        client.push(item(args).merge("at" => time.to_f))
+      end
+
+      def perform_bulk(args_list, batch_size: Client::BULK_BATCH)
+        client.push_bulk(item(args_list), batch_size: batch_size)
+      end
+
+      def perform_inline(*args)
+        job = Payload.normalize(item(args))
+        job = Payload.decode(JSON.generate(job))
+        instance = @klass.new
+        instance.jid = job["jid"]
+        instance.deckhand_payload = job
+        instance.perform(*job["args"])
+      end
+
+      private
+
+      def item(args) = @klass.deckhand_options.merge(@options).merge("class" => @klass.name, "args" => args)
+
+      def client = Client.new
+    end
+  end
+end

@@ -1,0 +1,32 @@
+# frozen_string_literal: true
+
+require "logger"
+require "json"
+require_relative "formatters"
+
+module Deckhand
+  module Logging
+    # Builds Deckhand's logger: Ruby's Logger with a formatter that stamps each
+    # line with the time, pid, thread and the current job's jid and class.
+    #
+    #   Deckhand.configure { |c| c.logger = Deckhand::Logging::Logger.build($stdout, format: :json) }
+    module Logger
+      module_function
+
+      def build(io = $stdout, format: :plain, level: ::Logger::INFO)
+        logger = ::Logger.new(io, level: level)
+        logger.formatter = (format.to_sym == :json) ? Formatters::JSON.new : Formatters::Plain.new
+        logger
+      end
+
+      # Tags log lines written by this thread while the block runs.
+      def with_context(context)
+        previous = Thread.current[:deckhand_log_context]
+        Thread.current[:deckhand_log_context] = context
+        yield
+      ensure
+        Thread.current[:deckhand_log_context] = previous
+      end
+    end
+  end
+end

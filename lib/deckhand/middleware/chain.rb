@@ -1,0 +1,75 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module Middleware
+    # An ordered list of middleware classes. Each job gets fresh instances, so a
+    # middleware may keep per-job state in instance variables.
+    #
+    #   class Timing
+    #     def call(job, payload, queue)
+    #       started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    #       yield
+    #     ensure
+    #       Stats.timing(payload["class"], Process.clock_gettime(Process::CLOCK_MONOTONIC) - started)
+    #     end
+    #   end
+    #   config.server_middleware.add(Timing)
+    #
+    # Server middleware is called as call(job_instance, payload, queue) { ... };
+    # client middleware as call(job_class_name, payload, queue, store) { ... } and
+    # may return false (or not yield) to stop the push.
+    class Chain
+      Entry = Struct.new(:klass, :args, :kwargs) do
+        def build = klass.new(*args, **kwargs)
+      end
+
+      def initialize
+        @entries = []
+      end
+
+      def add(klass, *args, **kwargs)
+        remove(klass)
+        @entries << Entry.new(klass, args, kwargs)
+        self
+      end
+
+      def prepend(klass, *args, **kwargs)
+        remove(klass)
+        @entries.unshift(Entry.new(klass, args, kwargs))
+        self
+      end
+
+      def remove(klass)
+        @entries.reject! { |e| e.klass == klass }
+        self
+      end
+
+      def include?(klass) = @entries.any? { |e| e.klass == klass }
+
+      def empty? = @entries.empty?
+
+      def size = @entries.size
+
+      def freeze
+        @entries.freeze
+        super
+      end
+
+      # Runs the block inside every middleware, outermost first. Returns the
+      # block's value, or nil when a middleware did not yield.
+      def invoke(*args, &block)
+        return yield if @entries.empty?
+        run(@entries.map(&:build), 0, args, &block)
+      end
+
+      private
+
+      def run(instances, index, args, &block)
+        return yield if index == instances.size
+        result = nil
+        instances[index].call(*args) { result = run(instances, index + 1, args, &block) }
+        result
+      end
+    end
+  end
+end

@@ -1,0 +1,82 @@
+# frozen_string_literal: true
+
+require "json"
+require "securerandom"
+require_relative "payload/validator"
+require_relative "payload/backtrace"
+require_relative "payload/decoder"
+
+module Deckhand
+  # The job JSON, exactly as Sidekiq writes it, so Sidekiq clients and servers in
+  # any language share queues with Deckhand:
+  #
+  #   {"class":"WelcomeJob","args":[42],"queue":"default","retry":true,
+  #    "jid":"b4a577edbccf1d805744efa9","created_at":1732000000000,"enqueued_at":1732000000000}
+  #
+  # Timestamps are Integer epoch milliseconds (Sidekiq 8) or Float epoch seconds
+  # (Sidekiq 7, `config.timestamps = :float`). Both are read.
+  module Payload
+    module_function
+
+    # A 24-hex-character job id, as Sidekiq makes them.
+    def jid = SecureRandom.hex(12)
+
+    # The current time in the configured wire format.
+    def now(format = :millis)
+      if format == :millis
+        ::Process.clock_gettime(::Process::CLOCK_REALTIME, :millisecond)
+      else
+        ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+      end
+    end
+
+    # Reads a wire timestamp (Float seconds or Integer milliseconds) as a Time.
+    def to_time(value)
+      case value
+      when Integer then Time.at(value / 1000, value % 1000, :millisecond)
+      when Float then Time.at(value)
+      when String then to_time(value.include?(".") ? Float(value) : Integer(value))
+      end
+    rescue ArgumentError
+      nil
+    end
+
+    # Epoch seconds as a Float, from either encoding.
+    def to_epoch(value)
+      case value
+      when Integer then value / 1000.0
+      when Float then value
+      end
+    end
+
+    # Validates an item and fills in what Sidekiq's format requires. Raises
+    # Deckhand::InvalidJob naming the problem and the fix.
+    def normalize(item, timestamps: :millis)
+      raise InvalidJob, "a job must be a Hash like {\"class\" => \"MyJob\", \"args\" => [1]}, got #{item.class}" unless item.is_a?(Hash)
+      job = item.transform_keys(&:to_s)
+      klass = job["class"]
+      job["class"] = klass = klass.name if klass.is_a?(Class)
+      raise InvalidJob, "job class must be a class or its name as a String, got #{klass.inspect}" unless klass.is_a?(String) && !klass.empty?
+      queue = job["queue"] = (job["queue"] || "default").to_s
+      raise InvalidJob, "queue name for #{klass} cannot be empty; leave queue unset to use \"default\"" if queue.empty?
+      job["args"] = [] unless job.key?("args")
+      Validator.check_args!(job["args"], klass)
+      job["retry"] = true unless job.key?("retry")
+      job["jid"] ||= jid
+      job["created_at"] ||= now(timestamps)
+      job
+    end
+
+    # Encodes a normalized job, enforcing the size limit.
+    def encode(job, max_bytes:)
+      json = JSON.generate(job)
+      if json.bytesize > max_bytes
+        raise InvalidJob, "#{job["class"]} payload is #{json.bytesize} bytes, over the #{max_bytes}-byte limit " \
+          "(max_payload_bytes): store large data elsewhere (a database row, an object store) and pass its id"
+      end
+      json
+    end
+
+    def decode(raw) = Decoder.decode(raw)
+  end
+end

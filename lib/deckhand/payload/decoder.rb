@@ -1,0 +1,38 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Deckhand
+  module Payload
+    # Turns the bytes fetched from a queue into a job Hash, or explains why they
+    # are not a job. JSON only: no object creation from the data, ever.
+    module Decoder
+      # Raised with the reason; the processor moves the raw bytes to the dead set.
+      class Invalid < StandardError; end
+
+      MAX_NESTING = 100
+
+      module_function
+
+      def decode(raw)
+        raw = raw.dup.force_encoding(Encoding::UTF_8) unless raw.encoding == Encoding::UTF_8
+        raise Invalid, "payload is not valid UTF-8" unless raw.valid_encoding?
+        job = begin
+          JSON.parse(raw, max_nesting: MAX_NESTING) # never creates objects from the data
+        rescue JSON::ParserError => e
+          raise Invalid, "payload is not valid JSON (#{e.message[0, 120]})"
+        end
+        check!(job)
+        job
+      end
+
+      def check!(job)
+        raise Invalid, "payload is a JSON #{job.class}, not an object" unless job.is_a?(Hash)
+        klass = job["class"]
+        raise Invalid, "payload has no \"class\" String" unless klass.is_a?(String) && !klass.empty?
+        raise Invalid, "payload \"args\" is not an Array" unless job["args"].is_a?(Array)
+        raise Invalid, "payload \"jid\" is not a String" unless job["jid"].is_a?(String)
+      end
+    end
+  end
+end

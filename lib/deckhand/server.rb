@@ -1,0 +1,21 @@
+# frozen_string_literal: true
+
+require "json"
+require_relative "../deckhand"
+
+module Deckhand
+  # The processing side: Launcher, capsules of processors fed by fetchers,
+  # the scheduler and the heartbeat. Loaded by the CLI, never by the client.
+  module Server
+  end
+end
+
+require_relative "server/identity"
+require_relative "server/memory"
+require_relative "server/stats"
+require_relative "server/sequence"
+require_relative "server/capsule"
+require_relative "server/scheduler"
+require_relative "server/heartbeat"
+require_relative "server/launcher"
+require_relative "store/morgue"

@@ -1,0 +1,216 @@
+# frozen_string_literal: true
+
+require_relative "unit_of_work"
+require_relative "idle_waiter"
+
+module Deckhand
+  module Server
+    # Keeps one capsule's processors fed. Each round trip to Redis acknowledges
+    # the jobs finished since the last one and takes up to as many new jobs as the
+    # capsule can start soon (its free threads plus a small prefetch), moving them
+    # atomically into the process's in-flight hash (store/scripts/fetch.lua).
+    # When the queues run dry, idle waiters block inside Redis so a new job starts
+    # within milliseconds of its push, with no polling.
+    #
+    # Processors call #take for work and #done when a job's outcome is settled.
+    class Fetcher
+      RETRY_DELAYS = [0.05, 0.1, 0.25, 0.5, 1, 2].freeze
+
+      attr_reader :capsule
+
+      def initialize(capsule, store:, inflight:, identity:, sequence:, logger:, prefetch: 1.0)
+        @capsule = capsule
+        @store = store
+        @inflight = inflight
+        @identity = identity
+        @logger = logger
+        @limit = capsule.concurrency + (capsule.concurrency * prefetch).ceil
+        @ready = Thread::Queue.new
+        @lock = Mutex.new
+        @wake = ConditionVariable.new
+        @acks = []
+        @landed = {}
+        @outstanding = 0
+        @sequence = sequence
+        @quiet = false
+        @quieted = false
+        @armed = false
+        @stopping = false
+        @waiters = capsule.queues.map { |q| IdleWaiter.new(q, store: store, landing: landing_key(q), fetcher: self, logger: logger) }
+      end
+
+      def start
+        @thread = Thread.new do
+          Thread.current.name = "deckhand-fetch-#{@capsule.name}"
+          run
+        end
+        @waiters.each(&:start)
+        self
+      end
+
+      # The next job for a processor; nil once the capsule is stopping.
+      def take = @ready.pop
+
+      # A processor settled a job. With ack: true its in-flight entry is deleted
+      # on the next round trip; with ack: false the outcome write already did it.
+      def done(unit, ack: true)
+        @lock.synchronize do
+          @acks << unit.field if ack
+          @outstanding -= 1
+          @wake.signal
+        end
+      end
+
+      # An idle waiter moved a job into its landing list.
+      def landed(queue)
+        @lock.synchronize do
+          @landed[queue] = true
+          @wake.signal
+        end
+      end
+
+      # Stop taking jobs. The fetch loop hands back those fetched but not started
+      # once any round trip under way has landed.
+      def quiet
+        @lock.synchronize do
+          @quiet = true
+          @wake.signal
+        end
+        @waiters.each(&:stop)
+      end
+
+      # Ends the fetch loop, hands back what is still buffered and releases idle
+      # processors. Acknowledgements arriving later go out with #flush_acks.
+      def stop
+        quiet
+        @lock.synchronize do
+          @stopping = true
+          @wake.signal
+        end
+        @thread&.join
+        @waiters.each(&:join)
+        hand_back_buffered
+        @ready.close
+      end
+
+      def flush_acks
+        acks = @lock.synchronize { @acks.slice!(0..) }
+        flush(acks)
+      rescue RedisClient::Error, Deckhand::ConnectionError => e
+        @logger.warn("could not acknowledge #{acks.size} finished jobs (#{e.message}); they stay in-flight and will run again")
+      end
+
+      def landing_keys = @capsule.queues.map { |q| landing_key(q) }
+
+      private
+
+      def landing_key(queue) = Store::Keys.landing(@identity, queue)
+
+      def run
+        failures = 0
+        until @stopping
+          acks, want, landed = next_round
+          break if acks.nil?
+          begin
+            count = fetch(acks, want, landed)
+            failures = 0
+            arm_waiters if want > 0 && count < want && !@quiet
+            hand_back_buffered if @quiet
+          rescue RedisClient::Error, Deckhand::ConnectionError => e
+            restore(acks, landed)
+            failures = backoff(failures, e)
+          end
+        end
+      rescue => e
+        @logger.error("fetcher for capsule #{@capsule.name} died: #{e.class}: #{e.message}")
+        raise
+      end
+
+      # Waits until there is something worth a round trip: acknowledgements to
+      # send, or room for more jobs that Redis may have (queues not known empty,
+      # or a waiter landed one).
+      def next_round
+        @lock.synchronize do
+          loop do
+            return nil if @stopping
+            if @quiet && !@quieted
+              @quieted = true
+              return [@acks.slice!(0..), 0, []]
+            end
+            want = @quiet ? 0 : @limit - @outstanding
+            worth_fetching = want > 0 && (!@armed || !@landed.empty?)
+            if !@acks.empty? || worth_fetching
+              acks = @acks
+              @acks = []
+              landed = @landed.keys
+              @landed = {} unless landed.empty?
+              @armed = false if worth_fetching
+              return [acks, worth_fetching ? want : 0, landed]
+            end
+            @wake.wait(@lock)
+          end
+        end
+      end
+
+      def fetch(acks, want, landed)
+        return flush(acks) if want.zero?
+        order = landed.map { |q| [landing_key(q), q] } + @capsule.fetch_order.map { |q| [Store::Keys.queue(q), q] }
+        keys = [@inflight, *order.map(&:first)]
+        argv = [want, @sequence.reserve(want), acks.size, *acks, *order.map(&:last)]
+        taken = @store.script(:fetch, keys, argv)
+        count = taken.size / 2
+        unless count.zero?
+          @lock.synchronize { @outstanding += count }
+          i = 0
+          while i < taken.size
+            field = taken[i]
+            @ready << UnitOfWork.new(field, taken[i + 1], field[(field.index(":") + 1)..])
+            i += 2
+          end
+        end
+        count
+      end
+
+      def flush(acks)
+        @store.call("HDEL", @inflight, *acks) unless acks.empty?
+        0
+      end
+
+      def arm_waiters
+        @lock.synchronize { @armed = true }
+        @waiters.each(&:arm)
+      end
+
+      def restore(acks, landed)
+        @lock.synchronize do
+          @acks.concat(acks)
+          landed.each { |q| @landed[q] = true }
+        end
+      end
+
+      def backoff(failures, error)
+        @logger.warn("Redis unreachable from fetcher #{@capsule.name} (#{error.message}); retrying") if failures.zero?
+        sleep RETRY_DELAYS[failures] || RETRY_DELAYS.last
+        failures + 1
+      end
+
+      # Jobs fetched but not started when the capsule went quiet go back to the
+      # front of their queues, for other processes to run.
+      def hand_back_buffered
+        units = drain_ready
+        return if units.empty?
+        @lock.synchronize { @outstanding -= units.size }
+        @store.script(:requeue, [@inflight], ["some", *units.map(&:field)])
+      rescue RedisClient::Error, Deckhand::ConnectionError => e
+        @logger.warn("could not hand back #{units.size} unstarted jobs (#{e.message}); they stay in-flight")
+      end
+
+      def drain_ready
+        units = []
+        loop { units << @ready.pop(true) }
+      rescue ThreadError # empty
+        units
+      end
+    end
+  end
+end

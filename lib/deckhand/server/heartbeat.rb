@@ -1,0 +1,121 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Deckhand
+  module Server
+    # Every few seconds, in one round trip: publishes this process's record
+    # (Sidekiq's `processes` set and identity hash, with a TTL), the jobs its
+    # threads are running, the processed/failed counts since the last beat, and
+    # picks up a remote signal (quiet, stop, dump) sent from the dashboard or API.
+    class Heartbeat
+      STATS_TTL = 5 * 365 * 24 * 60 * 60
+
+      attr_reader :process_count
+
+      def initialize(config:, store:, identity:, stats:, info:, on_signal:)
+        @config = config
+        @store = store
+        @identity = identity
+        @stats = stats
+        @info = JSON.generate(info)
+        @on_signal = on_signal
+        @logger = config.logger
+        @lock = Mutex.new
+        @wake = ConditionVariable.new
+        @stopping = false
+        @quiet = false
+        @process_count = 1
+        @rtt_us = 0
+        @failing = false
+      end
+
+      def start
+        beat
+        @thread = Thread.new do
+          Thread.current.name = "deckhand-heartbeat"
+          run
+        end
+        self
+      end
+
+      def quiet! = @quiet = true
+
+      def stop
+        @lock.synchronize do
+          @stopping = true
+          @wake.signal
+        end
+        @thread&.join(5)
+        beat # last counts
+      end
+
+      # Removes this process's record (clean shutdown).
+      def forget
+        @store.pipelined do |pipe|
+          pipe.call("SREM", Store::Keys::PROCESSES, @identity)
+          pipe.call("UNLINK", Store::Keys.process(@identity), Store::Keys.work(@identity))
+        end
+      rescue RedisClient::Error, Deckhand::ConnectionError => e
+        @logger.warn("could not remove the process record (#{e.message}); it expires by itself")
+      end
+
+      def beat
+        processed, failed = @stats.take
+        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        replies = @store.pipelined { |pipe| commands(pipe, processed, failed) }
+        @rtt_us = ((::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1_000_000).round
+        @process_count = replies[-2].to_i
+        signal = replies.last
+        @logger.info("Redis reachable again; heartbeat resumed") if @failing
+        @failing = false
+        @on_signal.call(signal) if signal
+      rescue RedisClient::Error, Deckhand::ConnectionError => e
+        @stats.restore(processed, failed)
+        @logger.warn("heartbeat cannot reach Redis (#{e.message}); processes keep working and retry") unless @failing
+        @failing = true
+      end
+
+      private
+
+      def run
+        until @stopping
+          @lock.synchronize { @wake.wait(@lock, @config.heartbeat_interval) unless @stopping }
+          beat unless @stopping
+        end
+      end
+
+      def commands(pipe, processed, failed)
+        flush_counts(pipe, processed, failed)
+        work = Store::Keys.work(@identity)
+        running = @stats.running
+        pipe.call("UNLINK", work)
+        unless running.empty?
+          fields = running.flat_map do |tid, r|
+            [tid, JSON.generate({"queue" => r.queue, "payload" => r.payload, "run_at" => r.run_at})]
+          end
+          pipe.call("HSET", work, *fields)
+          pipe.call("EXPIRE", work, @config.heartbeat_ttl)
+        end
+        key = Store::Keys.process(@identity)
+        pipe.call("SADD", Store::Keys::PROCESSES, @identity)
+        pipe.call("HSET", key, "info", @info, "busy", running.size, "beat", Time.now.to_f,
+          "rtt_us", @rtt_us, "quiet", @quiet.to_s, "rss", Memory.rss_kb)
+        pipe.call("EXPIRE", key, @config.heartbeat_ttl)
+        pipe.call("SCARD", Store::Keys::PROCESSES)
+        pipe.call("RPOP", Store::Keys.signals(@identity))
+      end
+
+      def flush_counts(pipe, processed, failed)
+        return if processed.zero? && failed.zero?
+        date = Time.now.utc.strftime("%Y-%m-%d")
+        [[Store::Keys::PROCESSED, processed], [Store::Keys::FAILED, failed]].each do |stat, count|
+          next if count.zero?
+          pipe.call("INCRBY", stat, count)
+          pipe.call("INCRBY", Store::Keys.daily(stat, date), count)
+          pipe.call("EXPIRE", Store::Keys.daily(stat, date), STATS_TTL)
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,107 @@
+# frozen_string_literal: true
+
+require_relative "retry_handler"
+
+module Deckhand
+  module Server
+    # Runs one fetched job: decode, find the class, server middleware, perform,
+    # then settle the outcome. Success is acknowledged through the fetcher (in a
+    # batch); a failure's retry or dead record is written together with the
+    # acknowledgement in one transaction, so a job is never acknowledged before
+    # its outcome is safely in Redis.
+    class JobRunner
+      def initialize(config:, store:, inflight:, fetcher:, stats:)
+        @config = config
+        @logger = config.logger
+        @middleware = config.server_middleware
+        @fetcher = fetcher
+        @stats = stats
+        @retries = RetryHandler.new(config: config, store: store, inflight: inflight)
+        @classes = {}
+        @classes_lock = Mutex.new
+      end
+
+      def run(unit)
+        job = decode(unit) or return
+        tid = Logging::Formatters.tid
+        @stats.started(tid, unit.queue, unit.payload)
+        failed = true
+        Logging::Logger.with_context(LogContext.new(job)) do
+          failed = !perform(unit, job)
+        end
+      ensure
+        @stats.finished(tid, failed) if tid
+      end
+
+      private
+
+      # Logged on each line a job's thread writes: class=... jid=...
+      class LogContext
+        def initialize(job)
+          @job = job
+        end
+
+        def each
+          yield "class", @job["class"]
+          yield "jid", @job["jid"]
+        end
+      end
+
+      def perform(unit, job)
+        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        klass = nil
+        begin
+          klass = constantize(job["class"])
+          instance = klass.new
+          instance.jid = job["jid"] if instance.respond_to?(:jid=)
+          instance.deckhand_payload = job if instance.respond_to?(:deckhand_payload=)
+          if @middleware.empty?
+            instance.perform(*job["args"])
+          else
+            @middleware.invoke(instance, job, unit.queue) { instance.perform(*job["args"]) }
+          end
+        rescue Deckhand::Shutdown
+          raise
+        rescue Exception => e # rubocop:disable Lint/RescueException -- a job's failure is data, whatever its class
+          elapsed = elapsed_ms(started)
+          @logger.warn("fail #{elapsed}ms: #{e.class}: #{e.message}") if @logger.warn?
+          @retries.failed(unit, job, klass, e)
+          @fetcher.done(unit, ack: false)
+          notify_error(e, job)
+          return false
+        end
+        @logger.info("done #{elapsed_ms(started)}ms") if @logger.info?
+        @fetcher.done(unit)
+        true
+      end
+
+      def decode(unit)
+        Payload.decode(unit.payload)
+      rescue Payload::Decoder::Invalid => e
+        @logger.error("corrupt payload in queue #{unit.queue}: #{e.message}; moved to the dead set with its raw bytes")
+        @retries.corrupt(unit, e.message)
+        @fetcher.done(unit, ack: false)
+        nil
+      end
+
+      def constantize(name)
+        @classes[name] || @classes_lock.synchronize do
+          @classes[name] ||= Object.const_get(name)
+        end
+      rescue NameError => e
+        raise UnknownJobClass, "#{name} is not a class this process knows (#{e.message}); is it loaded " \
+          "(deckhand -r)? During a deploy, old processes may see new jobs: it will be retried"
+      end
+
+      def elapsed_ms(started) = ((::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1000).round(1)
+
+      def notify_error(error, job)
+        @config.error_handlers.each do |handler|
+          handler.call(error, {"context" => "job", "job" => job})
+        rescue => e
+          @logger.error("error handler raised #{e.class}: #{e.message}")
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,122 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module Server
+    # Starts and stops everything a server process runs: its capsules, the
+    # scheduler and the heartbeat. The CLI (or Deckhand.embed) owns one.
+    #
+    #   launcher = Deckhand::Server::Launcher.new(config)
+    #   launcher.start
+    #   launcher.quiet           # TSTP: finish running jobs, take no more
+    #   launcher.stop            # TERM: quiet, wait up to config.timeout, hand the rest back
+    class Launcher
+      attr_reader :identity, :config
+
+      def initialize(config, on_signal: nil)
+        @config = config
+        @logger = config.logger
+        @store = config.store
+        @identity = Identity.generate
+        @inflight = Store::Keys.inflight(@identity)
+        @stats = Stats.new
+        sequence = Sequence.new
+        @capsules = config.all_capsules.map do |spec|
+          Capsule.new(spec, config: config, store: @store, inflight: @inflight, identity: @identity,
+            sequence: sequence, stats: @stats)
+        end
+        @on_signal = on_signal || ->(signal) { ::Process.kill(signal, ::Process.pid) }
+        @heartbeat = Heartbeat.new(config: config, store: @store, identity: @identity, stats: @stats,
+          info: info, on_signal: ->(signal) { remote_signal(signal) })
+        @scheduler = Scheduler.new(config: config, store: @store, process_count: -> { @heartbeat.process_count })
+        @stopped = false
+      end
+
+      def start
+        register
+        @heartbeat.start
+        @capsules.each(&:start)
+        @scheduler.start
+        @logger.info("Deckhand #{VERSION} started as #{@identity}: #{describe_capsules}")
+        self
+      end
+
+      def quiet
+        return if @quiet
+        @quiet = true
+        @logger.info("quiet: finishing running jobs, taking no more")
+        @heartbeat.quiet!
+        @capsules.each(&:quiet)
+      end
+
+      # Graceful stop: quiet, wait up to config.timeout for running jobs, hand
+      # unfinished ones back to the front of their queues, remove our record.
+      def stop
+        return if @stopped
+        @stopped = true
+        deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + @config.timeout
+        quiet
+        @scheduler.stop
+        stuck = @capsules.flat_map { |capsule| capsule.drain(deadline) }
+        interrupt(stuck)
+        @capsules.each { |capsule| capsule.fetcher.flush_acks }
+        hand_back
+        @heartbeat.stop
+        @heartbeat.forget
+        @logger.info("stopped")
+      end
+
+      def stopping? = @stopped
+
+      # A Sidekiq-style process description, readable by Sidekiq's ProcessSet.
+      def info
+        {
+          "hostname" => Identity.hostname, "started_at" => Time.now.to_f, "pid" => ::Process.pid,
+          "tag" => @config.tag, "concurrency" => @config.total_concurrency,
+          "queues" => all_queues, "weights" => @config.all_capsules.map { |c| weights(c) },
+          "labels" => @config.labels, "identity" => @identity, "version" => VERSION,
+          "embedded" => false, "server" => "deckhand",
+          "capsules" => @config.all_capsules.to_h { |c| [c.name, {"concurrency" => c.concurrency, "mode" => c.strict? ? "strict" : "weighted"}] }
+        }
+      end
+
+      private
+
+      def all_queues = @config.all_capsules.flat_map(&:queues).uniq
+
+      def weights(capsule) = capsule.queues.to_h { |q| [q, capsule.strict? ? 0 : capsule.weights[q]] }
+
+      def describe_capsules
+        @config.all_capsules.map { |c| "#{c.name}(#{c.concurrency} threads: #{c.queues.join(", ")})" }.join(" ")
+      end
+
+      # The owner record outlives the heartbeat: it is how the in-flight jobs of
+      # a process that died are found again.
+      def register
+        owner = {"queues" => all_queues, "hostname" => Identity.hostname, "pid" => ::Process.pid,
+                 "started_at" => Time.now.to_f}
+        @store.call("HSET", Store::Keys::OWNERS, @identity, JSON.generate(owner))
+      end
+
+      def interrupt(processors)
+        return if processors.empty?
+        @logger.warn("#{processors.size} jobs still running after #{@config.timeout}s; interrupting them and handing them back")
+        processors.each(&:kill)
+        processors.each { |p| p.thread.join(2) }
+      end
+
+      def hand_back
+        landings = all_queues.map { |q| Store::Keys.landing(@identity, q) }
+        count = @store.script(:requeue, [@inflight, *landings], ["all", *all_queues])
+        @logger.info("handed #{count} unfinished jobs back to their queues") if count.positive?
+        @store.call("HDEL", Store::Keys::OWNERS, @identity)
+      rescue RedisClient::Error, Deckhand::ConnectionError => e
+        @logger.error("could not hand jobs back (#{e.message}); they stay in #{@inflight} for recovery")
+      end
+
+      def remote_signal(signal)
+        @logger.info("received #{signal} from the dashboard")
+        @on_signal.call(signal)
+      end
+    end
+  end
+end

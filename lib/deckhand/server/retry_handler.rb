@@ -1,0 +1,158 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Deckhand
+  module Server
+    # Decides what happens to a failed job and writes it, with the job's
+    # acknowledgement, in one Redis transaction:
+    #
+    # - retry: false        dropped (Sidekiq's rule), the failure logged
+    # - retries left        to the retry set, due after deckhand_retry_in or the
+    #                       default backoff (count**4 + 15 s, plus jitter)
+    # - retries exhausted   deckhand_retries_exhausted, then the dead set (unless
+    #                       dead: false), then the death handlers
+    #
+    # The fields written (retry_count, error_class, error_message, failed_at,
+    # retried_at, error_backtrace) are Sidekiq's, so its tools read them.
+    class RetryHandler
+      MAX_MESSAGE = 10_000
+      WRITE_DELAYS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5].freeze
+
+      def initialize(config:, store:, inflight:)
+        @config = config
+        @store = store
+        @inflight = inflight
+        @logger = config.logger
+      end
+
+      def failed(unit, job, klass, error)
+        retry_option = job["retry"]
+        retry_option = (klass.respond_to?(:deckhand_options) ? klass.deckhand_options["retry"] : true) if retry_option.nil?
+        return discard(unit, job, "retry is disabled") unless retry_option
+
+        now = Payload.now(@config.timestamps)
+        record_failure(job, unit, error, now)
+        max = (retry_option == true) ? @config.max_retries : retry_option.to_i
+        count = job["retry_count"]
+        return exhausted(unit, job, klass, error) if count >= max || expired?(job)
+
+        delay = custom_delay(klass, count, error, job)
+        case delay
+        when :discard then discard(unit, job, "deckhand_retry_in returned :discard")
+        when :kill then exhausted(unit, job, klass, error)
+        else
+          delay = default_delay(count) unless delay.is_a?(Numeric)
+          at = ::Process.clock_gettime(::Process::CLOCK_REALTIME) + delay
+          write(unit) { |tx| tx.call("ZADD", Store::Keys::RETRY, at.round(3), JSON.generate(job)) }
+        end
+      end
+
+      # An entry that is not a job: kept, raw bytes and all, in the dead set.
+      def corrupt(unit, reason)
+        now = Payload.now(@config.timestamps)
+        entry = {
+          "class" => "Deckhand::CorruptPayload", "args" => [], "queue" => unit.queue,
+          "jid" => Payload.jid, "retry" => false, "created_at" => now, "failed_at" => now,
+          "error_class" => "Deckhand::CorruptPayload", "error_message" => reason,
+          "raw" => [unit.payload].pack("m0"), "raw_encoding" => "base64"
+        }
+        bury(unit, JSON.generate(entry))
+      end
+
+      def default_delay(count) = (count**4) + 15 + (rand(10) * (count + 1))
+
+      private
+
+      def record_failure(job, unit, error, now)
+        job["queue"] = job["retry_queue"] || unit.queue
+        job["error_message"] = error.message.to_s.scrub[0, MAX_MESSAGE]
+        job["error_class"] = error.class.name
+        if job["retry_count"].is_a?(Integer)
+          job["retried_at"] = now
+          job["retry_count"] += 1
+        else
+          job["failed_at"] = now
+          job["retry_count"] = 0
+        end
+        lines = backtrace_lines(job["backtrace"], error)
+        job["error_backtrace"] = Payload::Backtrace.compress(lines) if lines
+        job.delete("enqueued_at") # the scheduler stamps a fresh one when the retry is due
+      end
+
+      def backtrace_lines(option, error)
+        trace = error.backtrace or return nil
+        limit = case option
+        when true then trace.size
+        when Integer then option
+        when false then 0
+        else @config.backtrace_lines
+        end
+        limit.positive? ? trace.first(limit) : nil
+      end
+
+      def expired?(job)
+        limit = job["retry_for"]
+        return false unless limit.is_a?(Numeric)
+        failed_at = Payload.to_epoch(job["failed_at"]) or return false
+        failed_at + limit < ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+      end
+
+      def custom_delay(klass, count, error, job)
+        block = klass.respond_to?(:deckhand_retry_in) && klass.deckhand_retry_in
+        return nil unless block
+        block.call(count, error, job)
+      rescue => e
+        @logger.error("#{klass}.deckhand_retry_in raised #{e.class}: #{e.message}; using the default backoff")
+        nil
+      end
+
+      def exhausted(unit, job, klass, error)
+        hook = klass.respond_to?(:deckhand_retries_exhausted) && klass.deckhand_retries_exhausted
+        call_safely("deckhand_retries_exhausted") { hook.call(job, error) } if hook
+        if job["dead"] == false
+          discard(unit, job, "retries exhausted and dead: false")
+        else
+          bury(unit, JSON.generate(job))
+          @logger.warn("dead: retries exhausted, moved to the dead set")
+        end
+        @config.death_handlers.each { |handler| call_safely("death handler") { handler.call(job, error) } }
+      end
+
+      def discard(unit, job, why)
+        @logger.info("discarded (#{why})")
+        write(unit) { |_tx| }
+      end
+
+      def bury(unit, payload)
+        now = ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3)
+        write(unit) do |tx|
+          Store::Morgue.bury(tx, payload, now: now, max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
+        end
+      end
+
+      # The outcome and the acknowledgement, atomically. While Redis is away the
+      # thread waits and tries again: the job stays in-flight, never lost.
+      def write(unit)
+        attempt = 0
+        begin
+          @store.multi do |tx|
+            yield tx
+            tx.call("HDEL", @inflight, unit.field)
+          end
+        rescue RedisClient::Error, Deckhand::ConnectionError => e
+          @logger.warn("could not record a job's outcome (#{e.message}); retrying") if attempt.zero?
+          sleep WRITE_DELAYS[attempt] || WRITE_DELAYS.last
+          attempt += 1
+          retry
+        end
+      end
+
+      def call_safely(what)
+        yield
+      rescue => e
+        @logger.error("#{what} raised #{e.class}: #{e.message}")
+      end
+    end
+  end
+end

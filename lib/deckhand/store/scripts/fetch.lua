@@ -1,0 +1,41 @@
+-- Reliable fetch: acknowledge finished jobs, then move up to LIMIT jobs from the
+-- source lists (in priority order) into the process's in-flight hash, in one
+-- atomic step. A job is never outside Redis' care: it is either in its queue or
+-- in the in-flight hash, until the process acknowledges it.
+--
+-- KEYS[1]      in-flight hash of this process
+-- KEYS[2..n]   source lists, in the order to drain them (landing lists, queues)
+-- ARGV[1]      most jobs to take
+-- ARGV[2]      last sequence number this process used (fields are "<seq>:<queue>")
+-- ARGV[3]      number of acknowledgements that follow
+-- ARGV[4..]    acknowledged fields, then one queue name per source list
+--
+-- Returns a flat array: field, payload, field, payload, ...
+local inflight = KEYS[1]
+local limit = tonumber(ARGV[1])
+local seq = tonumber(ARGV[2])
+local acks = tonumber(ARGV[3])
+
+if acks > 0 then
+  redis.call('HDEL', inflight, unpack(ARGV, 4, 3 + acks))
+end
+
+local taken = {}
+for i = 2, #KEYS do
+  if limit <= 0 then break end
+  local jobs = redis.call('RPOP', KEYS[i], limit)
+  if jobs then
+    local name = ARGV[2 + acks + i]
+    for _, job in ipairs(jobs) do
+      seq = seq + 1
+      taken[#taken + 1] = seq .. ':' .. name
+      taken[#taken + 1] = job
+    end
+    limit = limit - #jobs
+  end
+end
+
+if #taken > 0 then
+  redis.call('HSET', inflight, unpack(taken))
+end
+return taken

@@ -1,0 +1,47 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module TestHelpers
+    QUIET_LOGGER = ::Logger.new(File::NULL)
+
+    def setup
+      super
+      redis.call("FLUSHALL")
+      Deckhand.config = new_config
+      Deckhand::TestJobs.reset
+    end
+
+    def redis = RedisHarness.client
+
+    def new_config(**settings)
+      config = Deckhand::Config.new(redis: {url: RedisHarness.url}, **settings)
+      config.logger = QUIET_LOGGER
+      config
+    end
+
+    def jobs_in(queue) = redis.call("LRANGE", "queue:#{queue}", 0, -1).map { |raw| JSON.parse(raw) }
+
+    def zset(name) = redis.call("ZRANGE", name, 0, -1, "WITHSCORES").each_slice(2).map { |raw, score| [JSON.parse(raw), score.to_f] }
+
+    def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+
+    # Polls until the block is truthy; fails the test after `timeout` seconds.
+    def wait_for(timeout: 10, message: "condition")
+      deadline = monotonic + timeout
+      until (result = yield)
+        flunk("timed out after #{timeout}s waiting for #{message}") if monotonic > deadline
+        sleep 0.01
+      end
+      result
+    end
+
+    # Runs a server in this process for the block; always stops it.
+    def with_server(config = Deckhand.config)
+      launcher = Deckhand::Server::Launcher.new(config.freeze!, on_signal: ->(sig) { @signals_received = (@signals_received || []) << sig })
+      launcher.start
+      yield launcher
+    ensure
+      launcher&.stop
+    end
+  end
+end

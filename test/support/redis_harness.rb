@@ -1,0 +1,30 @@
+# frozen_string_literal: true
+
+require "tmpdir"
+
+module Deckhand
+  # One private redis-server for the whole test run, on a free port in a temp
+  # directory, no persistence. Flushed before every test; stopped at exit.
+  module RedisHarness
+    class << self
+      def server
+        @server ||= begin
+          dir = Dir.mktmpdir("deckhand-test-redis")
+          server = DevRedis.start(dir: dir, persistent: false)
+          ENV["REDIS_URL"] = server.url
+          at_exit do
+            server.stop
+            FileUtils.rm_rf(dir)
+          end
+          server
+        end
+      end
+
+      def url = server.url
+
+      def client
+        @client ||= RedisClient.new(url: url)
+      end
+    end
+  end
+end
