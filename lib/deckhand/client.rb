@@ -12,7 +12,7 @@ module Deckhand
 
     def self.push(item) = new.push(item)
 
-    def self.push_bulk(item, batch_size: BULK_BATCH) = new.push_bulk(item, batch_size: batch_size)
+    def self.push_bulk(item) = new.push_bulk(item)
 
     def initialize(config: Deckhand.config)
       @config = config
@@ -29,11 +29,13 @@ module Deckhand
     end
 
     # Pushes many jobs of one class: "args" is an Array of args Arrays, "at" an
-    # optional time or Array of times. One Redis round trip per batch of 1,000.
-    # Returns the jids, nil in the place of any a middleware stopped.
-    def push_bulk(item, batch_size: BULK_BATCH)
+    # optional time or Array of times. One Redis round trip per "batch_size"
+    # jobs (default 1,000). Returns the jids, nil where a middleware stopped one.
+    def push_bulk(item)
       raise InvalidJob, "push_bulk needs a Hash with \"class\" and \"args\"" unless item.is_a?(Hash)
       item = item.transform_keys(&:to_s)
+      batch_size = item.delete("batch_size") || BULK_BATCH
+      raise InvalidJob, "push_bulk \"batch_size\" must be a positive Integer" unless batch_size.is_a?(Integer) && batch_size.positive?
       list = item.delete("args")
       unless list.is_a?(Array) && list.all?(Array)
         raise InvalidJob, "push_bulk \"args\" must be an Array of args Arrays, like [[1], [2]]; got #{list.inspect[0, 80]}"

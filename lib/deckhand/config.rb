@@ -177,4 +177,3 @@ module Deckhand
     end
   end
 end
-

@@ -49,7 +49,7 @@ module Deckhand
     # fetch) and must not hold a pooled connection the processors need.
     def dedicated_connection = @redis_config.new_client
 
-    def scripts = @scripts
+    attr_reader :scripts
 
     # Refuses a Redis too old for the commands Deckhand uses; returns its INFO.
     def verify!

@@ -21,7 +21,7 @@ module Deckhand
 
     def jobs_in(queue) = redis.call("LRANGE", "queue:#{queue}", 0, -1).map { |raw| JSON.parse(raw) }
 
-    def zset(name) = redis.call("ZRANGE", name, 0, -1, "WITHSCORES").each_slice(2).map { |raw, score| [JSON.parse(raw), score.to_f] }
+    def zset(name) = redis.call("ZRANGE", name, 0, -1, "WITHSCORES").map { |raw, score| [JSON.parse(raw), score.to_f] }
 
     def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
 

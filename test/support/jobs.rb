@@ -26,6 +26,7 @@ end
 
 class FailJob
   include Deckhand::Job
+
   deckhand_options retry: 2
 
   def perform(*args)

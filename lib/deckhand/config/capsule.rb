@@ -14,7 +14,7 @@ module Deckhand
     # until it is empty, then the next). With weights ("name,3"), each fetch picks
     # an order at random, a queue of weight 3 three times as likely to go first.
     class Capsule
-      NAME = /\A[\w.\-]+\z/
+      NAME = /\A[\w.-]+\z/
 
       attr_reader :name, :concurrency, :queues, :weights
 

@@ -30,7 +30,7 @@ module Deckhand
       end
 
       def perform_bulk(args_list, batch_size: Client::BULK_BATCH)
-        client.push_bulk(item(args_list), batch_size: batch_size)
+        client.push_bulk(item(args_list).merge("batch_size" => batch_size))
       end
 
       def perform_inline(*args)

@@ -12,7 +12,7 @@ module Deckhand
       class Plain < ::Logger::Formatter
         def call(severity, time, _program, message)
           context = Thread.current[:deckhand_log_context]
-          line = +"#{time.utc.strftime("%FT%T.%LZ")} pid=#{::Process.pid} tid=#{Formatters.tid}"
+          line = "#{time.utc.strftime("%FT%T.%LZ")} pid=#{::Process.pid} tid=#{Formatters.tid}"
           context&.each { |key, value| line << " #{key}=#{value}" }
           line << " #{severity}: #{message_text(message)}\n"
         end

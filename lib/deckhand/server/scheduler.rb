@@ -67,7 +67,7 @@ module Deckhand
         average = @config.scheduler_interval * [@process_count.call, 1].max
         wait = average * (0.5 + rand)
         return wait unless earliest
-        [[earliest - ::Process.clock_gettime(::Process::CLOCK_REALTIME), 0.01].max, wait].min
+        (earliest - ::Process.clock_gettime(::Process::CLOCK_REALTIME)).clamp(0.0, wait)
       end
 
       def pause(seconds)

@@ -1,0 +1,246 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+class ServerTest < Minitest::Test
+  def setup
+    super
+    Deckhand.config = new_config(concurrency: 5, heartbeat_interval: 0.1, scheduler_interval: 0.05, timeout: 2)
+  end
+
+  def inflight(launcher) = redis.call("HGETALL", Deckhand::Store::Keys.inflight(launcher.identity))
+
+  def test_ten_thousand_bulk_jobs_run_exactly_once
+    jids = RecordJob.perform_bulk(Array.new(10_000) { |i| [i] })
+    with_server do |launcher|
+      wait_for(timeout: 30, message: "10,000 jobs") { Deckhand::TestJobs.runs.size >= 10_000 }
+      wait_for(message: "acknowledgements") { inflight(launcher).empty? }
+    end
+    runs = Deckhand::TestJobs.runs
+    assert_equal 10_000, runs.size
+    assert_equal jids.sort, runs.map(&:first).sort
+    assert_equal (0...10_000).to_a, runs.map { |_, args| args.first }.sort
+    assert_equal 0, redis.call("LLEN", "queue:default")
+  end
+
+  def test_idle_server_starts_a_pushed_job_at_once
+    with_server do
+      sleep 0.3 # every queue empty: the server now waits inside Redis
+      jid = RecordJob.perform_async("wake")
+      wait_for(timeout: 2, message: "the job") { Deckhand::TestJobs.runs.any? { |j, _| j == jid } }
+    end
+  end
+
+  def test_failed_job_lands_in_retry_with_sidekiq_fields_then_runs_again
+    jid = FailJob.perform_async("x")
+    with_server do |launcher|
+      wait_for(message: "retry entry") { redis.call("ZCARD", "retry") == 1 }
+      job, score = zset("retry").first
+      assert_equal jid, job["jid"]
+      assert_equal "ArgumentError", job["error_class"]
+      assert_equal "failed on purpose: [\"x\"]", job["error_message"]
+      assert_equal 0, job["retry_count"]
+      assert_equal "default", job["queue"]
+      assert_kind_of Integer, job["failed_at"]
+      assert_includes Deckhand::Payload::Backtrace.expand(job["error_backtrace"]).first, "jobs.rb"
+      assert_in_delta Time.now.to_f + 15, score, 10 * 1 + 2 # 0**4 + 15 + rand(10) * 1
+      assert_empty inflight(launcher)
+
+      redis.call("ZADD", "retry", Time.now.to_f - 1, redis.call("ZRANGE", "retry", 0, 0).first) # due now
+      wait_for(message: "second run") { Deckhand::TestJobs.runs.size >= 2 }
+      wait_for(message: "second failure") { zset("retry").first&.first&.dig("retry_count") == 1 }
+      job = zset("retry").first.first
+      assert_kind_of Integer, job["retried_at"]
+    end
+  end
+
+  def test_exhausted_retries_go_dead_and_call_hooks
+    deaths = Queue.new
+    exhausted = Queue.new
+    job_class = Class.new(FailJob) do
+      deckhand_options retry: 0
+      deckhand_retries_exhausted { |payload, error| exhausted << [payload["jid"], error.class] }
+    end
+    Object.const_set(:ExhaustOnceJob, job_class) unless defined?(ExhaustOnceJob)
+    Deckhand.config.on_death { |payload, error| deaths << [payload["jid"], error.message] }
+    jid = ExhaustOnceJob.perform_async(1)
+    with_server do
+      wait_for(message: "dead entry") { redis.call("ZCARD", "dead") == 1 }
+    end
+    assert_equal [jid, ArgumentError], exhausted.pop
+    assert_equal jid, deaths.pop.first
+    assert_equal jid, zset("dead").first.first["jid"]
+    assert_equal 0, redis.call("ZCARD", "retry")
+  end
+
+  class CustomDelayJob
+    include Deckhand::Job
+
+    deckhand_retry_in do |_count, error, _payload|
+      case error.message
+      when "discard" then :discard
+      when "kill" then :kill
+      else 1000
+      end
+    end
+
+    def perform(what) = raise(what)
+  end
+
+  def test_retry_in_can_delay_discard_or_kill
+    CustomDelayJob.perform_async("later")
+    CustomDelayJob.perform_async("discard")
+    CustomDelayJob.perform_async("kill")
+    with_server do
+      wait_for(message: "outcomes") { redis.call("ZCARD", "retry") == 1 && redis.call("ZCARD", "dead") == 1 }
+      sleep 0.2
+    end
+    assert_in_delta Time.now.to_f + 1000, zset("retry").first.last, 5
+    assert_equal "kill", zset("dead").first.first["error_message"]
+    assert_equal 0, redis.call("LLEN", "queue:default")
+  end
+
+  def test_retry_false_drops_the_job
+    FailJob.set(retry: false).perform_async(1)
+    with_server do |launcher|
+      wait_for(message: "run") { Deckhand::TestJobs.runs.size == 1 }
+      wait_for(message: "ack") { inflight(launcher).empty? }
+    end
+    assert_equal 0, redis.call("ZCARD", "retry") + redis.call("ZCARD", "dead")
+  end
+
+  def test_retry_for_limits_retries_by_time
+    Deckhand::Client.push("class" => "FailJob", "args" => [1], "retry_for" => 60, "retry_count" => 3,
+      "failed_at" => Deckhand::Payload.now - 120_000)
+    with_server { wait_for(message: "dead") { redis.call("ZCARD", "dead") == 1 } }
+  end
+
+  def test_unknown_class_retries
+    Deckhand::Client.push("class" => "NoSuchJobHere", "args" => [])
+    with_server { wait_for(message: "retry") { redis.call("ZCARD", "retry") == 1 } }
+    job = zset("retry").first.first
+    assert_equal "Deckhand::UnknownJobClass", job["error_class"]
+    assert_includes job["error_message"], "NoSuchJobHere"
+  end
+
+  def test_corrupt_payloads_go_dead_with_raw_bytes_and_work_continues
+    bad = ["\xff\xfe{".b, '{"class":"RecordJob","args":[1', "[1,2]", '{"class":"RecordJob","args":"1","jid":"x"}',
+      '{"json_class":"OpenStruct","class":"RecordJob","args":{},"jid":"y"}']
+    redis.call("LPUSH", "queue:default", *bad)
+    jid = RecordJob.perform_async("after")
+    with_server do
+      wait_for(message: "good job") { Deckhand::TestJobs.runs.any? { |j, _| j == jid } }
+      wait_for(message: "dead entries") { redis.call("ZCARD", "dead") == bad.size }
+    end
+    dead = zset("dead").map(&:first)
+    assert_equal bad.sort, dead.map { |d| d["raw"].unpack1("m0") }.sort
+    assert dead.all? { |d| d["error_class"] == "Deckhand::CorruptPayload" && !d["error_message"].empty? }
+  end
+
+  def test_scheduled_jobs_run_when_due
+    jid = RecordJob.perform_in(0.5, "later")
+    pushed = monotonic
+    with_server do
+      wait_for(message: "scheduled job") { Deckhand::TestJobs.runs.any? { |j, _| j == jid } }
+      assert_operator monotonic - pushed, :>=, 0.4
+    end
+    assert_equal 0, redis.call("ZCARD", "schedule")
+  end
+
+  def test_corrupt_schedule_entries_go_dead_untouched
+    redis.call("ZADD", "schedule", Time.now.to_f - 1, "not json")
+    redis.call("ZADD", "schedule", Time.now.to_f - 1, '{"class":"RecordJob","args":[],"jid":"a"}') # no queue
+    with_server { wait_for(message: "dead") { redis.call("ZCARD", "dead") == 2 } }
+    assert_includes redis.call("ZRANGE", "dead", 0, -1), "not json"
+  end
+
+  class SlowMiddleware
+    def call(job, payload, queue)
+      Deckhand::TestJobs.record([:middleware, job.class.name, payload["jid"], queue])
+      yield
+    end
+  end
+
+  def test_server_middleware_wraps_each_job
+    Deckhand.config.server_middleware.add(SlowMiddleware)
+    jid = RecordJob.perform_async(1)
+    with_server { wait_for(message: "run") { Deckhand::TestJobs.runs.size == 2 } }
+    assert_equal [:middleware, "RecordJob", jid, "default"], Deckhand::TestJobs.runs.first
+  end
+
+  def test_capsules_serve_their_own_queues
+    thread_job = Class.new do
+      include Deckhand::Job
+
+      def perform = Deckhand::TestJobs.record([Thread.current.name, deckhand_payload["queue"]])
+    end
+    Object.const_set(:ThreadNameJob, thread_job) unless defined?(ThreadNameJob)
+    Deckhand.config.capsule("cpu", concurrency: 1, queues: ["heavy"])
+    ThreadNameJob.set(queue: "heavy").perform_bulk([[], [], []])
+    ThreadNameJob.perform_bulk([[], []])
+    with_server { wait_for(message: "5 runs") { Deckhand::TestJobs.runs.size == 5 } }
+    names = Deckhand::TestJobs.runs.group_by(&:last).transform_values { |runs| runs.map(&:first).uniq }
+    assert_equal ["deckhand-cpu-0"], names["heavy"]
+    assert names["default"].all? { |n| n.start_with?("deckhand-default-") }
+  end
+
+  def test_heartbeat_publishes_process_record_and_flushes_stats
+    RecordJob.perform_bulk(Array.new(20) { [1] })
+    FailJob.perform_async(1)
+    with_server do |launcher|
+      wait_for(message: "stats") { redis.call("GET", "stat:processed").to_i == 21 }
+      assert_equal "1", redis.call("GET", "stat:failed")
+      today = Time.now.utc.strftime("%Y-%m-%d")
+      assert_equal "21", redis.call("GET", "stat:processed:#{today}")
+      assert_includes redis.call("SMEMBERS", "processes"), launcher.identity
+      record = redis.call("HGETALL", launcher.identity)
+      info = JSON.parse(record["info"])
+      assert_equal 5, info["concurrency"]
+      assert_equal ["default"], info["queues"]
+      assert_equal Process.pid, info["pid"]
+      assert_equal "false", record["quiet"]
+      assert_operator record["rss"].to_i, :>, 0
+      assert_operator redis.call("TTL", launcher.identity), :>, 0
+      assert redis.call("HEXISTS", "deckhand:owners", launcher.identity) == 1
+    end
+  end
+
+  def test_heartbeat_shows_running_jobs_and_remote_signals_arrive
+    jid = SleepJob.perform_async(0.6)
+    with_server do |launcher|
+      wait_for(message: "work record") { redis.call("HLEN", "#{launcher.identity}:work") == 1 }
+      work = JSON.parse(redis.call("HVALS", "#{launcher.identity}:work").first)
+      assert_equal jid, JSON.parse(work["payload"])["jid"]
+      assert_equal "default", work["queue"]
+      redis.call("LPUSH", "#{launcher.identity}-signals", "TSTP")
+      wait_for(message: "signal") { @signals_received&.include?("TSTP") }
+    end
+  end
+
+  def test_quiet_stops_taking_work_and_hands_back_buffered_jobs
+    with_server do |launcher|
+      launcher.quiet
+      sleep 0.2
+      RecordJob.perform_async("after quiet")
+      sleep 0.5
+      assert_equal 1, redis.call("LLEN", "queue:default")
+      assert_empty Deckhand::TestJobs.runs
+    end
+  end
+
+  def test_stop_hands_unfinished_jobs_back_to_the_front_of_their_queue
+    Deckhand.config = new_config(concurrency: 1, timeout: 0.5, heartbeat_interval: 0.1)
+    jid = SleepJob.perform_async(30)
+    RecordJob.perform_async("next")
+    launcher = Deckhand::Server::Launcher.new(Deckhand.config.freeze!)
+    launcher.start
+    wait_for(message: "long job start") { Deckhand::TestJobs.runs.any? { |_, s| s == :start } }
+    started = monotonic
+    launcher.stop
+    assert_operator monotonic - started, :<, 5
+    assert_equal jid, JSON.parse(redis.call("LINDEX", "queue:default", -1))["jid"]
+    assert_equal 0, redis.call("EXISTS", Deckhand::Store::Keys.inflight(launcher.identity))
+    assert_equal 0, redis.call("HEXISTS", "deckhand:owners", launcher.identity)
+    refute_includes redis.call("SMEMBERS", "processes"), launcher.identity
+  end
+end

@@ -1,0 +1,49 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+class MiddlewareChainTest < Minitest::Test
+  class Tag
+    def initialize(log, name)
+      @log = log
+      @name = name
+      @calls = 0
+    end
+
+    def call(*)
+      @calls += 1
+      @log << "#{@name}:in:#{@calls}"
+      yield
+      @log << "#{@name}:out"
+    end
+  end
+
+  class Stop
+    def call(*) = nil
+  end
+
+  def test_runs_in_order_with_fresh_instances
+    log = []
+    chain = Deckhand::Middleware::Chain.new
+    chain.add(Tag, log, "a")
+    chain.prepend(Class.new(Tag), log, "z")
+    assert_equal :ok, chain.invoke(1, 2) { log << "job" && :ok }
+    chain.invoke { log << "job" }
+    assert_equal %w[z:in:1 a:in:1 job a:out z:out z:in:1 a:in:1 job a:out z:out], log
+  end
+
+  def test_a_middleware_that_does_not_yield_stops_the_job
+    ran = false
+    chain = Deckhand::Middleware::Chain.new.add(Stop)
+    assert_nil chain.invoke { ran = true }
+    refute ran
+  end
+
+  def test_add_replaces_and_remove
+    chain = Deckhand::Middleware::Chain.new
+    chain.add(Stop).add(Stop)
+    assert_equal 1, chain.size
+    chain.remove(Stop)
+    assert chain.empty?
+  end
+end
