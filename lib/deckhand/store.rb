@@ -63,7 +63,8 @@ module Deckhand
     end
 
     def eviction_policy
-      with { |conn| conn.call("CONFIG", "GET", "maxmemory-policy") }.last
+      reply = with { |conn| conn.call("CONFIG", "GET", "maxmemory-policy") }
+      reply.is_a?(Hash) ? reply.values.first : reply.last # RESP3 answers a map, RESP2 a flat list
     rescue RedisClient::CommandError
       nil # managed Redis services often disable CONFIG
     end

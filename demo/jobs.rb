@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+# The demo's application: the jobs `deckhand -r demo/jobs.rb` loads.
+require "deckhand"
+
+module Demo
+  # Fast work: a little arithmetic.
+  class ChecksumJob
+    include Deckhand::Job
+
+    deckhand_options queue: "default"
+
+    def perform(order_id, lines)
+      lines.sum { |line| line["qty"] * line["price_cents"] } + order_id
+    end
+  end
+
+  # I/O-bound work: waits as an HTTP call or an email would.
+  class DeliverEmailJob
+    include Deckhand::Job
+
+    deckhand_options queue: "mailers"
+
+    def perform(address, milliseconds)
+      sleep milliseconds / 1000.0
+      address
+    end
+  end
+
+  # Fails its first attempts, then succeeds: shows retries with a short delay.
+  # Every tenth one never succeeds and lands in the dead set after 2 retries.
+  class FlakyWebhookJob
+    include Deckhand::Job
+
+    deckhand_options queue: "webhooks", retry: 2
+    deckhand_retry_in { |count, _error, _payload| count + 1 }
+
+    def perform(id)
+      attempt = (deckhand_payload["retry_count"] || -1) + 2
+      raise IOError, "webhook #{id} timed out (attempt #{attempt})" if id % 10 == 0 || attempt < 2
+    end
+  end
+
+  # Scheduled a few seconds ahead.
+  class ReminderJob
+    include Deckhand::Job
+
+    def perform(user_id) = user_id
+  end
+end
