@@ -33,9 +33,20 @@ module Deckhand
         def call(severity, time, _program, message)
           entry = {"ts" => time.utc.strftime("%FT%T.%LZ"), "pid" => ::Process.pid, "tid" => Formatters.tid, "lvl" => severity}
           context = Thread.current[:deckhand_log_context]
-          entry["ctx"] = context if context
+          entry["ctx"] = pairs(context) if context
           entry["msg"] = message_text(message)
           ::JSON.generate(entry) << "\n"
+        end
+
+        private
+
+        # The context is anything whose #each yields key, value (a Hash, or the
+        # job runner's lazy context): JSON.generate would write the latter as
+        # its #to_s.
+        def pairs(context)
+          hash = {}
+          context.each { |key, value| hash[key] = value }
+          hash
         end
       end
     end
