@@ -31,6 +31,7 @@ module Deckhand
       heartbeat_ttl: 60,
       scheduler_interval: 2.0,
       prefetch: 1.0,
+      fetch_window: 0.01,
       tag: "",
       labels: [],
       environment: nil
@@ -70,7 +71,8 @@ module Deckhand
       heartbeat_interval: [Numeric, 0.05..60],
       heartbeat_ttl: [Integer, 1..3600],
       scheduler_interval: [Numeric, 0.01..600],
-      prefetch: [Numeric, 0..10]
+      prefetch: [Numeric, 0..10],
+      fetch_window: [Numeric, 0..1]
     }.freeze
 
     NUMBERS.each do |name, (type, range)|

@@ -13,7 +13,7 @@ module Deckhand
       def initialize(spec, config:, store:, inflight:, identity:, sequence:, stats:)
         @spec = spec
         @fetcher = Fetcher.new(spec, store: store, inflight: inflight, identity: identity,
-          sequence: sequence, logger: config.logger, prefetch: config.prefetch)
+          sequence: sequence, logger: config.logger, prefetch: config.prefetch, window: config.fetch_window)
         runner = JobRunner.new(config: config, store: store, inflight: inflight, fetcher: @fetcher, stats: stats)
         @processors = Array.new(spec.concurrency) { Processor.new(@fetcher, runner) }
       end

@@ -2,13 +2,16 @@
 
 require_relative "unit_of_work"
 require_relative "idle_waiter"
+require_relative "pace"
 
 module Deckhand
   module Server
     # Keeps one capsule's processors fed. Each round trip to Redis acknowledges
-    # the jobs finished since the last one and takes up to as many new jobs as the
-    # capsule can start soon (its free threads plus a small prefetch), moving them
-    # atomically into the process's in-flight hash (store/scripts/fetch.lua).
+    # the jobs finished since the last one and takes as many new jobs as the
+    # capsule can start soon (its free threads plus what Pace allows ahead),
+    # moving them atomically into the process's in-flight hash
+    # (store/scripts/fetch.lua). A round trip goes out when the jobs waiting to
+    # start run below half of what may wait, so acknowledgements travel in batches.
     # When the queues run dry, idle waiters block inside Redis so a new job starts
     # within milliseconds of its push, with no polling.
     #
@@ -18,13 +21,15 @@ module Deckhand
 
       attr_reader :capsule
 
-      def initialize(capsule, store:, inflight:, identity:, sequence:, logger:, prefetch: 1.0)
+      MAX_ACKS = 1_000
+
+      def initialize(capsule, store:, inflight:, identity:, sequence:, logger:, prefetch: 1.0, window: 0.01)
         @capsule = capsule
         @store = store
         @inflight = inflight
         @identity = identity
         @logger = logger
-        @limit = capsule.concurrency + (capsule.concurrency * prefetch).ceil
+        @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
         @ready = Thread::Queue.new
         @lock = Mutex.new
         @wake = ConditionVariable.new
@@ -57,6 +62,7 @@ module Deckhand
         @lock.synchronize do
           @acks << unit.field if ack
           @outstanding -= 1
+          @pace.completed
           @wake.signal
         end
       end
@@ -126,9 +132,10 @@ module Deckhand
         raise
       end
 
-      # Waits until there is something worth a round trip: acknowledgements to
-      # send, or room for more jobs that Redis may have (queues not known empty,
-      # or a waiter landed one).
+      # Waits until there is something worth a round trip: room for more jobs
+      # that Redis may have (queues not known empty, or a waiter landed one) once
+      # the jobs waiting to start run low; or, when idle or quiet, finished jobs
+      # to acknowledge.
       def next_round
         @lock.synchronize do
           loop do
@@ -137,15 +144,14 @@ module Deckhand
               @quieted = true
               return [@acks.slice!(0..), 0, []]
             end
-            want = @quiet ? 0 : @limit - @outstanding
-            worth_fetching = want > 0 && (!@armed || !@landed.empty?)
-            if !@acks.empty? || worth_fetching
-              acks = @acks
-              @acks = []
+            ahead = @pace.ahead
+            want = @quiet ? 0 : @capsule.concurrency + ahead - @outstanding
+            fetch = want > 0 && (!@armed || !@landed.empty?) && @ready.size <= ahead / 2
+            if fetch || (!@acks.empty? && (@armed || @quiet || @acks.size >= MAX_ACKS))
               landed = @landed.keys
               @landed = {} unless landed.empty?
-              @armed = false if worth_fetching
-              return [acks, worth_fetching ? want : 0, landed]
+              @armed = false if fetch
+              return [@acks.slice!(0..), fetch ? want : 0, landed]
             end
             @wake.wait(@lock)
           end

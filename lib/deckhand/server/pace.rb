@@ -1,0 +1,42 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module Server
+    # How many jobs a capsule may hold beyond its running ones: at least
+    # `prefetch` × threads, and as many as it will start within `window` seconds
+    # at its current pace. Fast jobs then travel in large batches (few round
+    # trips, little Redis CPU per job) while slow jobs are fetched a few at a
+    # time, so one busy process never hoards work other processes could start.
+    class Pace
+      MAX_AHEAD = 1_000
+      SAMPLE = 0.05 # seconds between rate measurements
+
+      def initialize(concurrency:, prefetch:, window:)
+        @floor = [(concurrency * prefetch).ceil, 1].max
+        @window = window
+        @completed = 0
+        @rate = 0.0
+        @sampled_at = now
+        @ahead = @floor
+      end
+
+      # Counts finished jobs; the caller holds the fetcher's lock.
+      def completed = @completed += 1
+
+      # Jobs to hold beyond the running ones.
+      def ahead
+        elapsed = now - @sampled_at
+        return @ahead if elapsed < SAMPLE
+        current = @completed / elapsed
+        @rate = (@rate.zero? || current > @rate) ? current : (@rate * 0.7) + (current * 0.3)
+        @completed = 0
+        @sampled_at += elapsed
+        @ahead = (@rate * @window).ceil.clamp(@floor, [MAX_AHEAD, @floor].max)
+      end
+
+      private
+
+      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+    end
+  end
+end
