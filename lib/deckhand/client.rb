@@ -81,7 +81,9 @@ module Deckhand
       jobs.each_with_index do |job, i|
         at = ats && ats[i]
         if at
-          job["at"] = at
+          # The time lives in the score only, as Sidekiq stores it: Sidekiq's
+          # client sends a payload that carries "at" back to the schedule, so
+          # its dashboard's "Add to queue" would not enqueue it.
           scheduled << at << Payload.encode(job, max_bytes: max)
         else
           job["enqueued_at"] = now
