@@ -23,7 +23,7 @@ Gem::Specification.new do |spec|
   spec.require_paths = ["lib"]
 
   spec.add_dependency "connection_pool", ">= 2.4"
-  spec.add_dependency "json", ">= 2.6"
+  spec.add_dependency "json", ">= 2.10"
   spec.add_dependency "redis-client", ">= 0.22"
 
   spec.metadata["rubygems_mfa_required"] = "true"

@@ -8,12 +8,21 @@ module Deckhand
         Thread.current[:deckhand_tid] ||= (Thread.current.object_id ^ ::Process.pid).to_s(36)
       end
 
+      # The running job's class and jid, then any context set with Logger.with_context.
+      # The job runner sets only a thread-local per job, so logging costs nothing
+      # per job unless a line is written.
+      def self.context
+        job = Thread.current[:deckhand_job]
+        extra = Thread.current[:deckhand_log_context]
+        context = job ? {"class" => job["class"], "jid" => job["jid"]} : {}
+        extra ? context.merge(extra.to_h) : context
+      end
+
       # 2026-11-22T10:00:00.123Z pid=4242 tid=2ft class=WelcomeJob jid=ab12… INFO: done 1.2ms
       class Plain < ::Logger::Formatter
         def call(severity, time, _program, message)
-          context = Thread.current[:deckhand_log_context]
           line = "#{time.utc.strftime("%FT%T.%LZ")} pid=#{::Process.pid} tid=#{Formatters.tid}"
-          context&.each { |key, value| line << " #{key}=#{value}" }
+          Formatters.context.each { |key, value| line << " #{key}=#{value}" }
           line << " #{severity}: #{message_text(message)}\n"
         end
 
@@ -32,21 +41,10 @@ module Deckhand
       class JSON < Plain
         def call(severity, time, _program, message)
           entry = {"ts" => time.utc.strftime("%FT%T.%LZ"), "pid" => ::Process.pid, "tid" => Formatters.tid, "lvl" => severity}
-          context = Thread.current[:deckhand_log_context]
-          entry["ctx"] = pairs(context) if context
+          context = Formatters.context
+          entry["ctx"] = context unless context.empty?
           entry["msg"] = message_text(message)
           ::JSON.generate(entry) << "\n"
-        end
-
-        private
-
-        # The context is anything whose #each yields key, value (a Hash, or the
-        # job runner's lazy context): JSON.generate would write the latter as
-        # its #to_s.
-        def pairs(context)
-          hash = {}
-          context.each { |key, value| hash[key] = value }
-          hash
         end
       end
     end

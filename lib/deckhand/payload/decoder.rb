@@ -11,6 +11,8 @@ module Deckhand
       class Invalid < StandardError; end
 
       MAX_NESTING = 100
+      # Built once: a parse allocates nothing but the job itself.
+      CODER = ::JSON::Coder.new(max_nesting: MAX_NESTING)
 
       module_function
 
@@ -18,7 +20,7 @@ module Deckhand
         raw = raw.dup.force_encoding(Encoding::UTF_8) unless raw.encoding == Encoding::UTF_8
         raise Invalid, "payload is not valid UTF-8" unless raw.valid_encoding?
         job = begin
-          JSON.parse(raw, max_nesting: MAX_NESTING) # never creates objects from the data
+          CODER.load(raw) # plain JSON: never creates objects from the data
         rescue JSON::ParserError => e
           raise Invalid, "payload is not valid JSON (#{e.message[0, 120]})"
         end

@@ -2,6 +2,8 @@
 
 require_relative "unit_of_work"
 require_relative "idle_waiter"
+require_relative "suspects"
+require_relative "lost_fetches"
 require_relative "pace"
 
 module Deckhand
@@ -42,6 +44,8 @@ module Deckhand
         @armed = false
         @stopping = false
         @waiters = capsule.queues.map { |q| IdleWaiter.new(q, store: store, landing: landing_key(q), fetcher: self, logger: logger) }
+        @suspects = Suspects.for(identity, store: store, logger: logger)
+        @lost = LostFetches.new(store: store, inflight: inflight, queues: capsule.queues, logger: logger)
       end
 
       def start
@@ -53,12 +57,18 @@ module Deckhand
         self
       end
 
-      # The next job for a processor; nil once the capsule is stopping.
-      def take = @ready.pop
+      # The next job for a processor; nil once the capsule is stopping. A job
+      # recovered from a crashed process first waits for its turn (Suspects).
+      def take
+        unit = @ready.pop
+        @suspects.enter(unit) if unit && @suspects.suspect?(unit)
+        unit
+      end
 
       # A processor settled a job. With ack: true its in-flight entry is deleted
       # on the next round trip; with ack: false the outcome write already did it.
       def done(unit, ack: true)
+        @suspects.leave(unit) if @suspects.current.equal?(unit)
         @lock.synchronize do
           @acks << unit.field if ack
           @outstanding -= 1
@@ -118,11 +128,14 @@ module Deckhand
           acks, want, landed = next_round
           break if acks.nil?
           begin
+            @reserved = nil
+            @lost.reclaim if @lost.due?
             count = fetch(acks, want, landed)
             failures = 0
             arm_waiters if want > 0 && count < want && !@quiet
             hand_back_buffered if @quiet
           rescue RedisClient::Error, Deckhand::ConnectionError => e
+            @lost.add(*@reserved) if @reserved # its reply may be lost, not its work
             restore(acks, landed)
             failures = backoff(failures, e)
           end
@@ -153,7 +166,8 @@ module Deckhand
               @armed = false if fetch
               return [@acks.slice!(0..), fetch ? want : 0, landed]
             end
-            @wake.wait(@lock)
+            return [@acks.slice!(0..), 0, []] if @lost.due?
+            @wake.wait(@lock, @lost.wait_time)
           end
         end
       end
@@ -162,19 +176,27 @@ module Deckhand
         return flush(acks) if want.zero?
         order = landed.map { |q| [landing_key(q), q] } + @capsule.fetch_order.map { |q| [Store::Keys.queue(q), q] }
         keys = [@inflight, *order.map(&:first)]
-        argv = [want, @sequence.reserve(want), acks.size, *acks, *order.map(&:last)]
-        taken = @store.script(:fetch, keys, argv)
-        count = taken.size / 2
-        unless count.zero?
+        @reserved = [@sequence.reserve(want), want]
+        argv = [want, @reserved[0], acks.size, *acks, *order.map(&:last)]
+        file(@store.script(:fetch, keys, argv))
+      end
+
+      # Hands the fetched jobs to the processors: [queue, count, field, payload, ...] per source.
+      def file(reply)
+        total = 0
+        i = 0
+        while i < reply.size
+          queue = reply[i]
+          count = reply[i + 1]
           @lock.synchronize { @outstanding += count }
-          i = 0
-          while i < taken.size
-            field = taken[i]
-            @ready << UnitOfWork.new(field, taken[i + 1], field[(field.index(":") + 1)..])
+          i += 2
+          count.times do
+            @ready << UnitOfWork.new(reply[i], reply[i + 1], queue)
             i += 2
           end
+          total += count
         end
-        count
+        total
       end
 
       def flush(acks)

@@ -26,26 +26,14 @@ module Deckhand
         tid = Logging::Formatters.tid
         @stats.started(tid, unit.queue, unit.payload)
         failed = true
-        Logging::Logger.with_context(LogContext.new(job)) do
-          failed = !perform(unit, job)
-        end
+        Thread.current[:deckhand_job] = job # logged as class=... jid=...
+        failed = !perform(unit, job)
       ensure
+        Thread.current[:deckhand_job] = nil
         @stats.finished(tid, failed) if tid
       end
 
       private
-
-      # Logged on each line a job's thread writes: class=... jid=...
-      class LogContext
-        def initialize(job)
-          @job = job
-        end
-
-        def each
-          yield "class", @job["class"]
-          yield "jid", @job["jid"]
-        end
-      end
 
       def perform(unit, job)
         started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)

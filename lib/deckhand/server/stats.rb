@@ -6,7 +6,8 @@ module Deckhand
     # heartbeat: counters since the last flush, and the job each thread runs.
     # Nothing here touches Redis per job.
     class Stats
-      Running = Struct.new(:queue, :payload, :run_at)
+      # One per thread, reused for each job it runs (no allocation per job).
+      Running = Struct.new(:queue, :payload, :run_at, :busy)
 
       def initialize
         @lock = Mutex.new
@@ -16,20 +17,28 @@ module Deckhand
       end
 
       def started(tid, queue, payload)
-        @lock.synchronize { @running[tid] = Running.new(queue, payload, Time.now.to_i) }
+        now = ::Process.clock_gettime(::Process::CLOCK_REALTIME, :second)
+        @lock.synchronize do
+          slot = (@running[tid] ||= Running.new)
+          slot.queue = queue
+          slot.payload = payload
+          slot.run_at = now
+          slot.busy = true
+        end
       end
 
       def finished(tid, failed)
         @lock.synchronize do
-          @running.delete(tid)
+          @running[tid].busy = false
           @processed += 1
           @failed += 1 if failed
         end
       end
 
-      def busy = @lock.synchronize { @running.size }
+      # tid => Running, for the jobs running now (a copy).
+      def running = @lock.synchronize { @running.select { |_, slot| slot.busy }.transform_values(&:dup) }
 
-      def running = @lock.synchronize { @running.dup }
+      def busy = running.size
 
       # Returns and zeroes the counters; give them back with #restore if the flush fails.
       def take

@@ -10,7 +10,8 @@
 -- ARGV[3]      number of acknowledgements that follow
 -- ARGV[4..]    acknowledged fields, then one queue name per source list
 --
--- Returns a flat array: field, payload, field, payload, ...
+-- Returns a flat array, per source list that gave jobs: queue name, count,
+-- then count pairs of field, payload.
 local inflight = KEYS[1]
 local limit = tonumber(ARGV[1])
 local seq = tonumber(ARGV[2])
@@ -20,22 +21,28 @@ if acks > 0 then
   redis.call('HDEL', inflight, unpack(ARGV, 4, 3 + acks))
 end
 
-local taken = {}
+local result = {}
+local entries = {}
 for i = 2, #KEYS do
   if limit <= 0 then break end
   local jobs = redis.call('RPOP', KEYS[i], limit)
   if jobs then
     local name = ARGV[2 + acks + i]
+    result[#result + 1] = name
+    result[#result + 1] = #jobs
     for _, job in ipairs(jobs) do
       seq = seq + 1
-      taken[#taken + 1] = seq .. ':' .. name
-      taken[#taken + 1] = job
+      local field = seq .. ':' .. name
+      entries[#entries + 1] = field
+      entries[#entries + 1] = job
+      result[#result + 1] = field
+      result[#result + 1] = job
     end
     limit = limit - #jobs
   end
 end
 
-if #taken > 0 then
-  redis.call('HSET', inflight, unpack(taken))
+if #entries > 0 then
+  redis.call('HSET', inflight, unpack(entries))
 end
-return taken
+return result
