@@ -27,6 +27,7 @@ module Deckhand
         @on_signal = on_signal || ->(signal) { ::Process.kill(signal, ::Process.pid) }
         @heartbeat = Heartbeat.new(config: config, store: @store, identity: @identity, stats: @stats,
           info: info, on_signal: ->(signal) { remote_signal(signal) })
+        @reaper = Reaper.new(config: config, store: @store, identity: @identity)
         @scheduler = Scheduler.new(config: config, store: @store, process_count: -> { @heartbeat.process_count })
         @stopped = false
       end
@@ -34,6 +35,7 @@ module Deckhand
       def start
         register
         @heartbeat.start
+        @reaper.start
         @capsules.each(&:start)
         @scheduler.start
         @logger.info("Deckhand #{VERSION} started as #{@identity}: #{describe_capsules}")
@@ -54,6 +56,7 @@ module Deckhand
         return if @stopped
         @stopped = true
         deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + @config.timeout
+        @reaper.stop
         quiet
         @scheduler.stop
         stuck = @capsules.flat_map { |capsule| capsule.drain(deadline) }

@@ -18,6 +18,13 @@ module Deckhand
       # Unlike the process record it has no TTL: it is how a dead process is found.
       OWNERS = "deckhand:owners"
 
+      # Short lock (SET NX PX) that lets one process's reaper act at a time.
+      REAPER_LOCK = "deckhand:reaper:lock"
+
+      # Hash of "<identity>|<in-flight field>" => payload: poison pills taken out of
+      # a dead process's in-flight record, waiting to be written to the dead set.
+      POISON = "deckhand:poison"
+
       module_function
 
       def queue(name) = "queue:#{name}"
@@ -37,6 +44,14 @@ module Deckhand
       def landing(identity, queue) = "deckhand:landing:#{identity}:#{queue}"
 
       def daily(stat, date) = "#{stat}:#{date}"
+
+      # How many times a job was recovered from a process that died while it may
+      # have been running it. Expires: it only needs to outlive a crash loop.
+      def recoveries(jid) = "deckhand:recoveries:#{jid}"
+
+      # The in-flight field of the suspect (a job recovered before) this process
+      # is running now, if any: what pins the next crash on the right job.
+      def suspect(identity) = "deckhand:suspect:#{identity}"
     end
   end
 end
