@@ -1,0 +1,136 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "support/reliability_helpers"
+
+class ReaperTest < Minitest::Test
+  include Deckhand::ReliabilityHelpers
+
+  def setup
+    super
+    Deckhand.config = new_config(heartbeat_interval: 0.5, heartbeat_ttl: 1, reaper_interval: 0.1, concurrency: 3, timeout: 2)
+    wait_for_redis_uptime(1)
+  end
+
+  def test_a_dead_process_s_jobs_go_back_to_the_front_of_their_queues_in_order
+    redis.call("LPUSH", "queue:default", payload("waiting"))
+    identity = dead_process(queues: %w[default mail],
+      inflight: {"5:default" => payload("a"), "6:default" => payload("b"), "7:mail" => payload("c", queue: "mail")},
+      landing: {"default" => [payload("d")]})
+
+    assert_equal 1, reaper.reap
+
+    assert_equal %w[waiting d b a], queue_jids("default"), "a, taken first, must be the next job out (the right end)"
+    assert_equal %w[c], queue_jids("mail")
+    assert_includes redis.call("SMEMBERS", "queues"), "mail"
+    assert_equal 0, redis.call("EXISTS", Keys.inflight(identity), Keys.landing(identity, "default"))
+    assert_equal 0, redis.call("HEXISTS", Keys::OWNERS, identity)
+    assert_equal 0, redis.call("SISMEMBER", Keys::PROCESSES, identity)
+  end
+
+  def test_taken_jobs_count_one_recovery_and_carry_the_marker_landed_ones_do_not
+    dead_process(inflight: {"1:default" => payload("a")}, landing: {"default" => [payload("d")]})
+    reaper.reap
+    jobs = jobs_in("default").to_h { |job| [job["jid"], job] }
+    assert_equal 1, recoveries("a")
+    assert_equal 1, jobs["a"]["deckhand_recovered"]
+    assert_nil recoveries("d")
+    refute jobs["d"].key?("deckhand_recovered")
+    assert_equal payload("d"), redis.call("LINDEX", "queue:default", 0), "a landed job goes back byte for byte"
+    ttl = redis.call("TTL", Keys.recoveries("a"))
+    assert_operator ttl, :>, 0, "recovery counters must expire"
+    assert_operator ttl, :<=, Deckhand::Server::Reaper::COUNTER_TTL
+  end
+
+  def test_of_the_suspects_only_the_one_recorded_as_running_counts
+    redis.call("SET", Keys.recoveries("s1"), 1)
+    redis.call("SET", Keys.recoveries("s2"), 1)
+    dead_process(inflight: {"1:default" => payload("s1", recovered: 1), "2:default" => payload("s2", recovered: 1),
+                            "3:default" => payload("fresh")}, suspect: "2:default")
+    reaper.reap
+    assert_equal 1, recoveries("s1"), "a suspect waiting for its turn is innocent of this crash"
+    assert_equal 2, recoveries("s2")
+    assert_equal 1, recoveries("fresh"), "a job never recovered before may have been running"
+    marks = jobs_in("default").to_h { |job| [job["jid"], job["deckhand_recovered"]] }
+    assert_equal({"s1" => 1, "s2" => 2, "fresh" => 1}, marks)
+  end
+
+  def test_the_last_allowed_recovery_sends_a_poison_pill_to_the_dead_set_and_fires_death_handlers
+    deaths = Queue.new
+    Deckhand.config.on_death { |job, error| deaths << [job, error] }
+    redis.call("SET", Keys.recoveries("pill"), 2)
+    identity = dead_process(inflight: {"8:default" => payload("pill", recovered: 2), "9:default" => payload("innocent")},
+      suspect: "8:default")
+
+    reaper.reap
+
+    assert_equal %w[innocent], queue_jids("default")
+    assert_equal 1, redis.call("ZCARD", "dead")
+    job = zset("dead").first.first
+    assert_equal "pill", job["jid"]
+    assert_equal "Deckhand::PoisonPill", job["error_class"]
+    assert_match(/RecordJob was running when its process died 3 times \(the last: #{identity}\)/, job["error_message"])
+    assert_equal 3, job["deckhand_recovered"]
+    assert_kind_of Integer, job["failed_at"]
+    dead_job, error = deaths.pop
+    assert_equal "pill", dead_job["jid"]
+    assert_kind_of Deckhand::PoisonPill, error
+    assert_nil recoveries("pill"), "the counter goes with the job"
+    assert_equal 1, recoveries("innocent")
+    assert_equal 0, redis.call("HLEN", Keys::POISON)
+  end
+
+  def test_a_poison_pill_left_behind_by_a_reaper_that_died_is_buried_by_the_next_pass
+    redis.call("HSET", Keys::POISON, "gone:1:abc|3:default", payload("pill", recovered: 3))
+    assert_equal 0, reaper.reap
+    assert_equal ["pill"], zset("dead").map { |job, _| job["jid"] }
+    assert_equal 0, redis.call("HLEN", Keys::POISON)
+  end
+
+  def test_a_payload_that_is_not_json_goes_back_untouched_and_uncounted
+    dead_process(inflight: {"1:default" => "{not json"})
+    reaper.reap
+    assert_equal ["{not json"], redis.call("LRANGE", "queue:default", 0, -1)
+  end
+
+  def test_a_live_process_keeps_its_jobs
+    identity = live_process("alive:1:abc", inflight: {"1:default" => payload("a")})
+    assert_equal 0, reaper.reap
+    assert_equal 1, redis.call("HLEN", Keys.inflight(identity))
+    assert_equal 1, redis.call("HEXISTS", Keys::OWNERS, identity)
+    assert_empty jobs_in("default")
+  end
+
+  def test_a_reaper_never_recovers_its_own_process
+    identity = dead_process("me:1:abc", inflight: {"1:default" => payload("a")})
+    assert_equal 0, reaper(identity: identity).reap
+    assert_equal 1, redis.call("HLEN", Keys.inflight(identity))
+  end
+
+  def test_one_reaper_acts_at_a_time
+    config = new_config(heartbeat_interval: 0.5, heartbeat_ttl: 1, reaper_interval: 2) # a lock of 1.6 s
+    dead_process("dead:1:one", inflight: {"1:default" => payload("a")})
+    assert_equal 1, reaper(config).reap
+    dead_process("dead:2:two", inflight: {"1:default" => payload("b")})
+    other = reaper(config)
+    assert_equal 0, other.reap, "the lock is held for most of an interval"
+    wait_for(message: "the lock to expire") { other.reap == 1 }
+  end
+
+  def test_the_reaper_claims_its_own_owner_record_back
+    with_server do |launcher|
+      assert redis.call("HEXISTS", Keys::OWNERS, launcher.identity) == 1
+      redis.call("HDEL", Keys::OWNERS, launcher.identity)
+      wait_for(message: "the owner record back") { redis.call("HEXISTS", Keys::OWNERS, launcher.identity) == 1 }
+    end
+  end
+
+  def test_a_live_fleet_runs_a_dead_member_s_jobs_without_any_restart
+    dead_process(inflight: {"1:default" => payload("orphan1"), "2:default" => payload("orphan2")})
+    with_server do |launcher|
+      wait_for(message: "the orphans to run") { Deckhand::TestJobs.runs.map(&:first).sort == %w[orphan1 orphan2] }
+      wait_for(message: "their acknowledgement") { redis.call("HLEN", Keys.inflight(launcher.identity)).zero? }
+    end
+    assert_equal 0, redis.call("HLEN", Keys::OWNERS), "a clean stop leaves no owner behind"
+  end
+end

@@ -1,0 +1,54 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Deckhand
+  # Builds the Redis traces a process leaves when it dies: an owner entry and
+  # an in-flight record, with no live process record. Used by the reaper tests.
+  module ReliabilityHelpers
+    Keys = Deckhand::Store::Keys
+
+    def payload(jid, queue: "default", klass: "RecordJob", args: [jid], recovered: nil)
+      job = {"class" => klass, "args" => args, "jid" => jid, "queue" => queue, "retry" => true,
+             "created_at" => 1_700_000_000_000, "enqueued_at" => 1_700_000_000_000}
+      job["deckhand_recovered"] = recovered if recovered
+      JSON.generate(job)
+    end
+
+    # A process that died holding `inflight` (field => payload) and `landing`
+    # (queue => payloads, oldest first), with `suspect` the field it had
+    # recorded as running.
+    def dead_process(identity = "deadhost:4242:0dead", queues: ["default"], inflight: {}, landing: {}, suspect: nil)
+      owner = {"queues" => queues, "hostname" => "deadhost", "pid" => 4242, "started_at" => Time.now.to_f - 60}
+      redis.call("HSET", Keys::OWNERS, identity, JSON.generate(owner))
+      redis.call("SADD", Keys::PROCESSES, identity)
+      redis.call("HSET", Keys.inflight(identity), *inflight.flatten) unless inflight.empty?
+      landing.each { |queue, payloads| redis.call("LPUSH", Keys.landing(identity, queue), *payloads) }
+      redis.call("SET", Keys.suspect(identity), suspect) if suspect
+      identity
+    end
+
+    # A process that beats: its record exists with a TTL.
+    def live_process(identity, ttl: 30, **options)
+      dead_process(identity, **options)
+      redis.call("HSET", identity, "beat", Time.now.to_f)
+      redis.call("EXPIRE", identity, ttl)
+      identity
+    end
+
+    def reaper(config = Deckhand.config, identity: "reaper:1:#{SecureRandom.hex(3)}")
+      Deckhand::Server::Reaper.new(config: config, store: config.store, identity: identity)
+    end
+
+    def queue_jids(queue) = jobs_in(queue).map { |job| job["jid"] }
+
+    def recoveries(jid) = redis.call("GET", Keys.recoveries(jid))&.to_i
+
+    # The reaper leaves a freshly started Redis alone for one heartbeat TTL.
+    def wait_for_redis_uptime(seconds)
+      wait_for(timeout: seconds + 5, message: "Redis uptime of #{seconds}s") do
+        redis.call("INFO", "server")[/uptime_in_seconds:(\d+)/, 1].to_i >= seconds
+      end
+    end
+  end
+end
