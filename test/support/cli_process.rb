@@ -24,18 +24,9 @@ module Deckhand
     EXE = File.join(ROOT, "exe", "deckhand")
     LIB = File.join(ROOT, "lib")
 
-    attr_reader :pid, :dir
+    attr_reader :pid, :status
 
     def self.start(*args, env: {}) = new(args, env: env).start
-
-    # Runs to completion; returns the finished CliProcess (status, stdout, stderr).
-    def self.run(*args, env: {}, timeout: 15)
-      cli = start(*args, env: env)
-      cli.wait_exit(timeout: timeout)
-      cli
-    ensure
-      cli&.kill
-    end
 
     def initialize(args, env: {})
       @args = args.map(&:to_s)
@@ -55,8 +46,6 @@ module Deckhand
     def stderr = read("stderr")
 
     def output = stdout + stderr
-
-    attr_reader :status
 
     def alive?
       return false if @status
