@@ -1,0 +1,62 @@
+# frozen_string_literal: true
+
+require_relative "metrics/histogram"
+require_relative "metrics/tally"
+
+module Deckhand
+  class Store
+    # Per-class execution metrics in Redis, written by each server process once
+    # per heartbeat from its in-memory Tally, read by the data API.
+    #
+    #   tally = Deckhand::Store::Metrics::Tally.new
+    #   tally.record("WelcomeJob", 12.5, false)              # per job, in memory
+    #   store.pipelined { |pipe| Deckhand::Store::Metrics.flush(pipe, tally.take) }  # per heartbeat
+    #
+    # Layout: one hash per UTC minute (kept 72 hours), per hour (72 hours, so long
+    # ranges read 72 hashes instead of 4,320) and per day (a year). In each, for
+    # every job class that ran:
+    #
+    #   "<class>|c"    executions            "<class>|ms"   total execution time, ms
+    #   "<class>|f"    failures among them   "<class>|h<i>" executions in histogram bucket i
+    #
+    # Fields end in the last "|", so a class name holding "|" still reads back.
+    module Metrics
+      PREFIX = "deckhand:metrics"
+      MINUTE_TTL = 72 * 3600
+      HOUR_TTL = 73 * 3600
+      DAY_TTL = 366 * 86_400
+
+      module_function
+
+      def minute_key(time) = "#{PREFIX}:m:#{time.utc.strftime("%Y%m%d%H%M")}"
+
+      def hour_key(time) = "#{PREFIX}:h:#{time.utc.strftime("%Y%m%d%H")}"
+
+      def day_key(time) = "#{PREFIX}:d:#{time.utc.strftime("%Y%m%d")}"
+
+      # Queues the writes for one flush on a pipeline. aggregates is what
+      # Tally#take returns: {class => [count, failed, total_ms, {bucket => n}]}.
+      def flush(pipe, aggregates, now: Time.now)
+        return if aggregates.empty?
+        [[minute_key(now), MINUTE_TTL], [hour_key(now), HOUR_TTL], [day_key(now), DAY_TTL]].each do |key, ttl|
+          aggregates.each { |klass, totals| increment(pipe, key, klass, *totals) }
+          pipe.call("EXPIRE", key, ttl)
+        end
+      end
+
+      def increment(pipe, key, klass, count, failed, total_ms, histogram)
+        pipe.call("HINCRBY", key, "#{klass}|c", count)
+        pipe.call("HINCRBY", key, "#{klass}|f", failed) if failed.positive?
+        pipe.call("HINCRBYFLOAT", key, "#{klass}|ms", total_ms.round(3))
+        histogram.each { |bucket, n| pipe.call("HINCRBY", key, "#{klass}|h#{bucket}", n) }
+      end
+
+      # Splits a field into [class, kind, bucket]: kind is "c", "f", "ms" or "h".
+      def parse_field(field)
+        klass, _, kind = field.rpartition("|")
+        return [klass, "h", kind[1..].to_i] if kind.start_with?("h")
+        [klass, kind, nil]
+      end
+    end
+  end
+end

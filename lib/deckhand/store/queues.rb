@@ -1,0 +1,82 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Deckhand
+  class Store
+    # Queue operations shared by the server and the data API. A paused queue's
+    # name sits in the PAUSED set: fetchers skip it, its jobs wait in place.
+    #
+    #   Deckhand::Store::Queues.pause(store, "mailers")
+    #   Deckhand::Store::Queues.paused(store)              # => ["mailers"]
+    #   Deckhand::Store::Queues.summaries(store, ["mailers"]) # => [["mailers", 12, "{...oldest...}", true]]
+    module Queues
+      PAUSED = "deckhand:paused"
+
+      # How far around a job's last known position #delete looks for it.
+      SEARCH_WINDOW = 200
+
+      module_function
+
+      def pause(store, name) = store.call("SADD", PAUSED, name)
+
+      def resume(store, name) = store.call("SREM", PAUSED, name)
+
+      def paused(store) = store.call("SMEMBERS", PAUSED)
+
+      def paused?(store, name) = store.call("SISMEMBER", PAUSED, name) == 1
+
+      def names(store) = store.call("SMEMBERS", Keys::QUEUES).sort
+
+      # Size, oldest payload (the next to run) and paused flag of each queue,
+      # in one round trip: [[name, size, oldest_raw_or_nil, paused], ...].
+      def summaries(store, names)
+        return [] if names.empty?
+        replies = store.pipelined do |pipe|
+          names.each do |name|
+            pipe.call("LLEN", Keys.queue(name))
+            pipe.call("LINDEX", Keys.queue(name), -1)
+          end
+          pipe.call("SMISMEMBER", PAUSED, *names)
+        end
+        paused = replies.pop
+        names.each_with_index.map { |name, i| [name, replies[2 * i], replies[(2 * i) + 1], paused[i] == 1] }
+      end
+
+      # Up to `count` payloads in the order they will run, skipping the first
+      # `offset`. Jobs are pushed on the left and taken from the right, so the
+      # page is read from the right end: cheap for the first pages of any queue.
+      def page(store, name, offset, count)
+        return [] if count <= 0
+        store.call("LRANGE", Keys.queue(name), -(offset + count), -(offset + 1)).reverse
+      end
+
+      # Deletes the job with this jid, looking near `position` (its place in
+      # line when it was listed; jobs ahead of it may have run since). Returns
+      # true when it was found and removed.
+      def delete(store, name, jid, position: 0)
+        key = Keys.queue(name)
+        first = [position - SEARCH_WINDOW, 0].max
+        raws = store.call("LRANGE", key, -(position + SEARCH_WINDOW + 1), -(first + 1))
+        raw = raws.reverse_each.find { |c| c.include?(jid) && jid_of(c) == jid } or return false
+        store.call("LREM", key, -1, raw) == 1
+      end
+
+      # Empties the queue and forgets its name, as Sidekiq does.
+      def clear(store, name)
+        store.pipelined do |pipe|
+          pipe.call("UNLINK", Keys.queue(name))
+          pipe.call("SREM", Keys::QUEUES, name)
+        end
+        nil
+      end
+
+      def jid_of(raw)
+        job = JSON.parse(raw)
+        job["jid"] if job.is_a?(Hash)
+      rescue JSON::ParserError
+        nil
+      end
+    end
+  end
+end

@@ -1,0 +1,69 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Store
+    # Reads and moves entries of the schedule, retry and dead sets, always a
+    # bounded slice at a time: no command here loads a whole set. Moves are Lua
+    # scripts that act only on entries they removed themselves, so they never
+    # race the scheduler into queuing a job twice.
+    #
+    #   SortedSets.page(store, "retry", 0, 25)             # => [[raw, score], ...]
+    #   SortedSets.at_score(store, "retry", 1732000000.5)  # => [raw, ...]
+    #   SortedSets.scan(store, "dead", "Timeout", from: 0, limit: 25, budget: 20_000, reverse: true)
+    module SortedSets
+      module_function
+
+      def size(store, key) = store.call("ZCARD", key)
+
+      # Up to `count` [raw, score] pairs from rank `offset`, lowest score first
+      # (or highest first with reverse: true).
+      def page(store, key, offset, count, reverse: false)
+        return [] if count <= 0
+        args = ["ZRANGE", key, offset, offset + count - 1]
+        args << "REV" if reverse
+        pairs(store.call(*args, "WITHSCORES")).map { |raw, score| [raw, Float(score)] }
+      end
+
+      # The entries stored with exactly this score (usually one).
+      def at_score(store, key, score)
+        value = score_string(score)
+        store.call("ZRANGE", key, value, value, "BYSCORE")
+      end
+
+      def remove(store, key, raws)
+        return 0 if raws.empty?
+        store.call("ZREM", key, *raws)
+      end
+
+      def clear(store, key) = store.call("UNLINK", key)
+
+      # moves: [[raw, queue_name, payload_to_push], ...]. Returns how many moved.
+      def move_to_queues(store, key, moves)
+        return 0 if moves.empty?
+        argv = moves.flat_map { |raw, queue, payload| [raw, queue, Keys.queue(queue), payload] }
+        store.script(:zset_move, [key, Keys::QUEUES], argv)
+      end
+
+      # Moves entries to the dead set, trimming it. Returns how many moved.
+      def kill(store, key, raws, now:, max_jobs:, timeout:)
+        return 0 if raws.empty?
+        store.script(:zset_kill, [key, Keys::DEAD], [score_string(now), score_string(now - timeout), max_jobs, *raws])
+      end
+
+      # Looks at up to `budget` entries from rank `from` for ones containing
+      # `text`; returns [next_rank_or_nil, [[rank, raw, score], ...]].
+      def scan(store, key, text, from:, limit:, budget:, reverse: false)
+        reply = store.script(:zset_scan, [key], [text, from, limit, budget, reverse ? "rev" : "fwd"])
+        next_rank = reply.shift
+        found = reply.each_slice(3).map { |rank, raw, score| [rank, raw, Float(score)] }
+        [(next_rank == -1) ? nil : next_rank, found]
+      end
+
+      # WITHSCORES replies come as [member, score] pairs over RESP3, flat over RESP2.
+      def pairs(reply) = reply.first.is_a?(Array) ? reply : reply.each_slice(2).to_a
+
+      # A score as Redis reads it back exactly: Ruby's shortest round-trip form.
+      def score_string(score) = score.is_a?(Integer) ? score.to_s : Float(score).to_s
+    end
+  end
+end
