@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+require_relative "../deckhand"
+require_relative "store/queues"
+require_relative "store/sorted_sets"
+require_relative "store/metrics"
+require_relative "api/stats"
+require_relative "api/history"
+require_relative "api/queue"
+require_relative "api/job_set"
+require_relative "api/process_set"
+require_relative "api/metrics"
+require_relative "api/redis_info"
+
+module Deckhand
+  # Reads and acts on a live Deckhand system (or a Sidekiq one: the layout is
+  # shared), for the dashboard, the command line and your own scripts. Every
+  # read is bounded: pages, counts and scans, never a whole queue or set.
+  #
+  #   require "deckhand/api"
+  #   api = Deckhand::API.new                     # Redis from Deckhand.config
+  #   api.stats.processed                         # => 1_204_113
+  #   api.history(days: 30).map(&:processed)      # one number per day
+  #   api.queues.map { |q| [q.name, q.size, q.latency] }
+  #   api.queue("mailers").pause
+  #   api.retries.filter("Net::ReadTimeout").first.then { |found| api.retries.retry(found) }
+  #   api.dead.delete_all
+  #   api.processes.each(&:quiet!)
+  #   api.metrics(period: "24h").classes.first.p95_ms
+  class API
+    attr_reader :config
+
+    def initialize(config = Deckhand.config)
+      @config = config
+    end
+
+    def stats = Stats.new(@config)
+
+    def history(days: 30) = History.new(@config, days: days)
+
+    def queues = Queue.all(@config)
+
+    def queue(name) = Queue.new(name, @config)
+
+    def scheduled = JobSet.new(:scheduled, @config)
+
+    def retries = JobSet.new(:retries, @config)
+
+    def dead = JobSet.new(:dead, @config)
+
+    def job_set(name) = JobSet.new(name, @config)
+
+    def processes = ProcessSet.new(@config)
+
+    def running = processes.running
+
+    def metrics(period: "1h") = Metrics.new(@config, period: period)
+
+    def redis_info = RedisInfo.new(@config)
+  end
+end

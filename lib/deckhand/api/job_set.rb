@@ -1,0 +1,135 @@
+# frozen_string_literal: true
+
+require "json"
+require_relative "set_entry"
+
+module Deckhand
+  class API
+    # The schedule, retry or dead set: paged, searched and acted on a bounded
+    # slice at a time, whatever its size.
+    #
+    #   retries = api.retries
+    #   retries.size                                  # => 100_000
+    #   retries.page(1, 25)                           # => [SetEntry, ...] soonest first
+    #   entries, resume_at = retries.filter("Timeout::Error")
+    #   retries.retry(entries)                        # back to their queues now
+    #   api.dead.delete_all
+    class JobSet
+      SETS = {
+        scheduled: [Store::Keys::SCHEDULE, false],
+        retries: [Store::Keys::RETRY, false],
+        dead: [Store::Keys::DEAD, true] # newest death first
+      }.freeze
+      BATCH = 500
+      SCAN_BUDGET = 20_000
+
+      attr_reader :name, :key
+
+      def initialize(name, config)
+        @key, @reverse = SETS.fetch(name) { raise ArgumentError, "no job set #{name.inspect}; one of #{SETS.keys.join(", ")}" }
+        @name = name
+        @config = config
+        @store = config.store
+      end
+
+      def size = Store::SortedSets.size(@store, @key)
+
+      def clear = delete_all
+
+      # Entries of one page (1-based), in the set's order.
+      def page(number, per_page)
+        offset = (number - 1) * per_page
+        Store::SortedSets.page(@store, @key, offset, per_page, reverse: @reverse)
+          .each_with_index.map { |(raw, score), i| SetEntry.new(raw, score, rank: offset + i) }
+      end
+
+      # Entries containing `text` (case-sensitive), looking at up to `budget`
+      # entries from rank `from`. Returns [entries, rank to resume from or nil].
+      def filter(text, from: 0, limit: 25, budget: SCAN_BUDGET)
+        next_rank, found = Store::SortedSets.scan(@store, @key, text, from: from, limit: limit, budget: budget, reverse: @reverse)
+        [found.map { |rank, raw, score| SetEntry.new(raw, score, rank: rank) }, next_rank]
+      end
+
+      # The entry with this jid, searching the whole set (in bounded steps).
+      def find_jid(jid)
+        from = 0
+        while from
+          found, from = filter(jid, from: from, limit: 10, budget: 50_000)
+          match = found.find { |entry| entry.jid == jid }
+          return match if match
+        end
+        nil
+      end
+
+      # The entry with this key ("<score>-<jid>"), or nil when it has gone.
+      def fetch(key)
+        parsed = SetEntry.parse_key(key) or return nil
+        score, ident = parsed
+        Store::SortedSets.at_score(@store, @key, score).each do |raw|
+          entry = SetEntry.new(raw, score)
+          return entry if entry.ident == ident
+        end
+        nil
+      end
+
+      # Sends entries to their queues now. Entries that are not jobs stay.
+      # Returns how many were queued.
+      def retry(entries)
+        moves = entries.filter_map do |entry|
+          [entry.raw, entry.queue, requeued(entry)] if retryable?(entry)
+        end
+        Store::SortedSets.move_to_queues(@store, @key, moves)
+      end
+
+      def delete(entries) = Store::SortedSets.remove(@store, @key, entries.map(&:raw))
+
+      # Moves entries to the dead set. Returns how many moved.
+      def kill(entries)
+        raise ArgumentError, "jobs in the dead set are dead already" if @name == :dead
+        Store::SortedSets.kill(@store, @key, entries.map(&:raw), now: ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3),
+          max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
+      end
+
+      def retry_all = each_batch(->(entry) { !retryable?(entry) }) { |entries| self.retry(entries) }
+
+      def kill_all = each_batch(->(_) { false }) { |entries| kill(entries) }
+
+      def delete_all
+        count = size
+        Store::SortedSets.clear(@store, @key)
+        count
+      end
+
+      private
+
+      def retryable?(entry) = !entry.corrupt? && entry.klass && entry.queue && !entry.queue.empty?
+
+      # Sidekiq's rule: a retry started by hand does not use up one of the
+      # job's automatic retries.
+      def requeued(entry)
+        job = entry.item.dup
+        job["retry_count"] -= 1 if @name != :scheduled && job["retry_count"].is_a?(Integer)
+        job["enqueued_at"] = Payload.now(@config.timestamps)
+        JSON.generate(job)
+      end
+
+      # Works through the set from its start, BATCH entries at a time, stepping
+      # over the entries the block leaves in place (those `stays` picks out).
+      def each_batch(stays)
+        done = 0
+        offset = 0
+        loop do
+          batch = page_at(offset)
+          break if batch.empty?
+          done += yield batch
+          offset += batch.count(&stays)
+        end
+        done
+      end
+
+      def page_at(offset)
+        Store::SortedSets.page(@store, @key, offset, BATCH).map { |raw, score| SetEntry.new(raw, score) }
+      end
+    end
+  end
+end

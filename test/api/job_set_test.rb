@@ -1,0 +1,160 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "deckhand/api"
+
+class JobSetTest < Minitest::Test
+  def api = Deckhand::API.new(Deckhand.config)
+
+  def job(jid, **extra) = JSON.generate({"class" => "RecordJob", "args" => [jid], "jid" => jid, "queue" => "default", "retry" => true}.merge(extra))
+
+  def fill(set, count, start: 1000.0)
+    redis.call("ZADD", set, *(0...count).flat_map { |i| [start + i, job(format("j%04d", i), "retry_count" => 3, "error_class" => "E#{i % 3}")] })
+  end
+
+  def test_pages_retries_soonest_first_and_dead_newest_first
+    fill("retry", 30)
+    fill("dead", 30)
+    assert_equal %w[j0000 j0001], api.retries.page(1, 2).map(&:jid)
+    assert_equal %w[j0010 j0011], api.retries.page(6, 2).map(&:jid)
+    assert_equal %w[j0029 j0028], api.dead.page(1, 2).map(&:jid)
+    assert_equal [0, 1], api.dead.page(1, 2).map(&:rank)
+    assert_equal 30, api.dead.size
+  end
+
+  def test_fetch_finds_an_entry_by_its_key_and_nil_once_gone
+    fill("schedule", 5)
+    entry = api.scheduled.page(1, 5)[3]
+    found = api.scheduled.fetch(entry.key)
+    assert_equal entry.raw, found.raw
+    assert_equal 1003.0, found.score
+    api.scheduled.delete([found])
+    assert_nil api.scheduled.fetch(entry.key)
+    assert_nil api.scheduled.fetch("not-a-key")
+    assert_nil api.scheduled.fetch("")
+  end
+
+  def test_entries_without_a_jid_have_a_key_too
+    redis.call("ZADD", "dead", 5, "not json at all")
+    entry = api.dead.page(1, 1).first
+    assert entry.corrupt?
+    assert_equal "not json at all", api.dead.fetch(entry.key).raw
+    assert_equal 1, api.dead.delete([entry])
+  end
+
+  def test_filter_returns_matches_in_order_and_where_to_resume
+    fill("retry", 100)
+    found, resume = api.retries.filter("E1", limit: 5)
+    assert_equal %w[j0001 j0004 j0007 j0010 j0013], found.map(&:jid)
+    assert_equal [1, 4, 7, 10, 13], found.map(&:rank)
+    assert_equal 14, resume
+    more, = api.retries.filter("E1", from: resume, limit: 2)
+    assert_equal %w[j0016 j0019], more.map(&:jid)
+  end
+
+  def test_filter_examines_no_more_than_its_budget
+    fill("retry", 100)
+    found, resume = api.retries.filter("j0090", budget: 50)
+    assert_empty found
+    assert_equal 50, resume
+    found, resume = api.retries.filter("j0090", from: resume, limit: 1, budget: 50)
+    assert_equal ["j0090"], found.map(&:jid)
+    assert_equal 91, resume
+    _, resume = api.retries.filter("j0090", from: resume, budget: 50)
+    assert_nil resume, "the end of the set"
+  end
+
+  def test_filter_on_the_dead_set_runs_newest_first
+    fill("dead", 10)
+    found, = api.dead.filter("E0")
+    assert_equal %w[j0009 j0006 j0003 j0000], found.map(&:jid)
+  end
+
+  def test_find_jid_ignores_a_jid_that_only_appears_in_args
+    target = "f" * 24
+    redis.call("ZADD", "retry", 1, JSON.generate("class" => "X", "args" => [target], "jid" => "other", "queue" => "q"))
+    redis.call("ZADD", "retry", 2, JSON.generate("class" => "X", "args" => [], "jid" => target, "queue" => "q"))
+    assert_equal 2.0, api.retries.find_jid(target).score
+    assert_nil api.retries.find_jid("0" * 24)
+  end
+
+  def test_retry_sends_entries_to_their_queue_with_a_fresh_enqueued_at
+    fill("retry", 3)
+    before = Deckhand::Payload.now
+    entries = api.retries.page(1, 2)
+    assert_equal 2, api.retries.retry(entries)
+    assert_equal 1, api.retries.size
+    queued = jobs_in("default")
+    assert_equal %w[j0001 j0000], queued.map { |j| j["jid"] }
+    assert queued.all? { |j| j["retry_count"] == 2 }, "a retry by hand does not use up an automatic one"
+    assert queued.all? { |j| j["enqueued_at"] >= before }
+    assert_equal ["default"], redis.call("SMEMBERS", "queues")
+  end
+
+  def test_retry_of_a_scheduled_job_keeps_its_retry_count
+    fill("schedule", 1)
+    api.scheduled.retry(api.scheduled.page(1, 1))
+    assert_equal 3, jobs_in("default").first["retry_count"]
+  end
+
+  def test_retry_of_an_entry_already_moved_queues_nothing
+    fill("retry", 1)
+    entry = api.retries.page(1, 1).first
+    redis.call("ZREM", "retry", entry.raw) # the scheduler moved it meanwhile
+    assert_equal 0, api.retries.retry([entry])
+    assert_empty jobs_in("default")
+  end
+
+  def test_kill_moves_entries_to_the_dead_set
+    fill("retry", 3)
+    entries = api.retries.page(1, 2)
+    assert_equal 2, api.retries.kill(entries)
+    assert_equal 1, api.retries.size
+    assert_equal %w[j0000 j0001].sort, api.dead.page(1, 10).map(&:jid).sort
+    assert_in_delta Time.now.to_f, api.dead.page(1, 1).first.score, 5
+    assert_raises(ArgumentError) { api.dead.kill(api.dead.page(1, 1)) }
+  end
+
+  def test_kill_trims_the_dead_set_to_its_cap
+    Deckhand.config = new_config(dead_max_jobs: 3)
+    fill("retry", 5)
+    assert_equal 5, api.retries.kill_all
+    assert_equal 3, api.dead.size
+    assert_equal 0, api.retries.size
+  end
+
+  def test_retry_all_moves_every_job_and_leaves_what_is_not_a_job
+    fill("dead", 1200)
+    redis.call("ZADD", "dead", 0, "garbage")
+    assert_equal 1200, api.dead.retry_all
+    assert_equal 1200, redis.call("LLEN", "queue:default")
+    assert_equal ["garbage"], redis.call("ZRANGE", "dead", 0, -1)
+  end
+
+  def test_delete_all_and_delete
+    fill("dead", 10)
+    assert_equal 2, api.dead.delete(api.dead.page(1, 2))
+    assert_equal 8, api.dead.delete_all
+    assert_equal 0, redis.call("EXISTS", "dead")
+  end
+
+  def test_entry_reads_failure_fields_and_backtrace
+    trace = Deckhand::Payload::Backtrace.compress(["a.rb:1", "b.rb:2"])
+    raw = job("x", "error_class" => "Boom", "error_message" => "it broke", "error_backtrace" => trace,
+      "failed_at" => 1_732_000_000_000, "retried_at" => 1_732_000_100.5, "retry_count" => 4)
+    redis.call("ZADD", "retry", 1, raw)
+    entry = api.retries.page(1, 1).first
+    assert_equal ["Boom", "it broke", 4], [entry.error_class, entry.error_message, entry.retry_count]
+    assert_equal ["a.rb:1", "b.rb:2"], entry.backtrace
+    assert_equal Time.at(1_732_000_000), entry.failed_at
+    assert_in_delta 1_732_000_100.5, entry.retried_at.to_f, 0.001
+  end
+
+  def test_active_job_wrappers_show_the_wrapped_class_and_arguments
+    raw = JSON.generate("class" => "ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper", "wrapped" => "SignupJob",
+      "queue" => "default", "jid" => "w", "args" => [{"job_class" => "SignupJob", "arguments" => [7, "x"]}])
+    record = Deckhand::API::JobRecord.new(raw)
+    assert_equal "SignupJob", record.display_class
+    assert_equal [7, "x"], record.display_args
+  end
+end
