@@ -224,11 +224,11 @@ module Deckhand
 
       # Jobs fetched but not started when the capsule went quiet go back to the
       # front of their queues, for other processes to run.
+      # Jobs a waiter landed just before it stopped go back too.
       def hand_back_buffered
         units = drain_ready
-        return if units.empty?
         @lock.synchronize { @outstanding -= units.size }
-        @store.script(:requeue, [@inflight], ["some", *units.map(&:field)])
+        @store.script(:requeue, [@inflight, *landing_keys], ["some", *@capsule.queues, *units.map(&:field)])
       rescue RedisClient::Error, Deckhand::ConnectionError => e
         @logger.warn("could not hand back #{units.size} unstarted jobs (#{e.message}); they stay in-flight")
       end

@@ -21,7 +21,15 @@ end
 local function seq(field) return tonumber(string.match(field, '^(%d+)')) or 0 end
 table.sort(fields, function(a, b) return seq(a) > seq(b) end)
 
+-- Landing lists first: their jobs arrived last, so they go behind the others.
 local count = 0
+for i = 1, landings do
+  local queue = ARGV[1 + i]
+  while redis.call('LMOVE', KEYS[1 + i], 'queue:' .. queue, 'LEFT', 'RIGHT') do
+    count = count + 1
+  end
+end
+
 for _, field in ipairs(fields) do
   local payload = redis.call('HGET', inflight, field)
   if payload then
@@ -33,10 +41,4 @@ for _, field in ipairs(fields) do
   end
 end
 
-for i = 1, landings do
-  local queue = ARGV[1 + i]
-  while redis.call('LMOVE', KEYS[1 + i], 'queue:' .. queue, 'LEFT', 'RIGHT') do
-    count = count + 1
-  end
-end
 return count
