@@ -1,0 +1,65 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module Bench
+    # What a run cost Redis, read from Redis itself: commands executed (INFO
+    # commandstats, which counts the commands a Lua script runs as well as the
+    # script call) and CPU time of the thread that executes commands (INFO cpu).
+    # Start it after the jobs are pushed, so the pushes are not counted.
+    #
+    #   meter = RedisMeter.new(redis).start
+    #   ... run the server until the jobs are done ...
+    #   cost = meter.finish(jobs: 100_000)
+    #   cost.commands_per_job   # => 0.21
+    #   cost.ceiling            # => jobs/s one Redis core could feed
+    class RedisMeter
+      # Commands the bench itself sends while measuring (its BLPOP for the
+      # report, progress LLENs, these INFOs); no server under test sends them
+      # per job.
+      HARNESS = %w[info blpop llen config|resetstat].freeze
+
+      Cost = Struct.new(:jobs, :commands, :cpu_seconds, :by_command, keyword_init: true) do
+        def commands_per_job = commands.fdiv(jobs)
+
+        def cpu_us_per_job = cpu_seconds * 1_000_000 / jobs
+
+        # Jobs per second one Redis core could feed at this cost.
+        def ceiling = cpu_seconds.positive? ? jobs / cpu_seconds : Float::INFINITY
+
+        # The busiest commands, per job: [["evalsha", 0.05], ...]
+        def top(count = 6) = by_command.sort_by { |_, calls| -calls }.first(count).map { |name, calls| [name, calls.fdiv(jobs)] }
+      end
+
+      def initialize(redis)
+        @redis = redis
+      end
+
+      def start
+        @redis.call("CONFIG", "RESETSTAT")
+        @cpu = cpu_seconds
+        self
+      end
+
+      # `extra` names harness commands sent during the run by other means, like
+      # the probe's one RPUSH of its report: {"rpush" => 1}.
+      def finish(jobs:, extra: {})
+        cpu = cpu_seconds - @cpu
+        calls = commandstats.except(*HARNESS)
+        extra.each { |name, count| calls[name] -= count if calls.key?(name) }
+        Cost.new(jobs: jobs, commands: calls.values.sum, cpu_seconds: cpu, by_command: calls)
+      end
+
+      def commandstats
+        @redis.call("INFO", "commandstats").scan(/^cmdstat_(\S+?):calls=(\d+)/).to_h { |name, calls| [name, calls.to_i] }
+      end
+
+      # CPU seconds of Redis' main thread (all threads where that is not reported).
+      def cpu_seconds
+        info = @redis.call("INFO", "cpu")
+        main = %w[used_cpu_sys_main_thread used_cpu_user_main_thread].map { |k| info[/^#{k}:([\d.]+)/, 1] }
+        main = %w[used_cpu_sys used_cpu_user].map { |k| info[/^#{k}:([\d.]+)/, 1] } if main.any?(&:nil?)
+        main.sum(&:to_f)
+      end
+    end
+  end
+end
