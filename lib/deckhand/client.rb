@@ -14,6 +14,44 @@ module Deckhand
 
     def self.push_bulk(item) = new.push_bulk(item)
 
+    class << self
+      # Where encoded jobs go instead of Redis, when set: anything that answers
+      # call(queued, scheduled, config), queued being a Hash of queue name =>
+      # [json, ...] and scheduled a flat [at, json, at, json, ...] list (the
+      # arguments of LPUSH and ZADD). Process-wide. Deckhand::Testing sets a fake
+      # or an inline runner, Deckhand::Railtie a push-after-commit wrapper; a
+      # pusher that wraps another calls it, or Client.write when there was none.
+      attr_accessor :pusher
+
+      # Writes encoded jobs to Redis in one pipelined round trip: scheduled jobs
+      # to the schedule set, the rest to their queues (newest on the left, as
+      # Sidekiq does). What a push does when no pusher is set.
+      def write(queued, scheduled, config)
+        config.store.pipelined do |pipe|
+          pipe.call("ZADD", Store::Keys::SCHEDULE, *scheduled) unless scheduled.empty?
+          queued.each do |queue, payloads|
+            pipe.call("SADD", Store::Keys::QUEUES, queue)
+            pipe.call("LPUSH", Store::Keys.queue(queue), *payloads)
+          end
+        end
+      end
+    end
+
+    COLLECTOR = :deckhand_client_collector
+
+    # While the block runs, jobs pushed on this fiber (after client middleware)
+    # go to `collector.collect(jobs, ats)` instead of Redis: `jobs` are job
+    # Hashes, `ats` nil or their scheduled times (nil where not scheduled). A
+    # caller can then write a block's jobs together, or drop them all when the
+    # block raises. Deckhand::Batch#jobs is built on it.
+    def self.collecting(collector)
+      previous = Thread.current[COLLECTOR]
+      Thread.current[COLLECTOR] = collector
+      yield
+    ensure
+      Thread.current[COLLECTOR] = previous
+    end
+
     def initialize(config: Deckhand.config)
       @config = config
     end
@@ -70,10 +108,11 @@ module Deckhand
       pushed
     end
 
-    # One pipelined round trip: scheduled jobs to the schedule set, the rest to
-    # their queues (newest on the left, as Sidekiq does).
+    # Encodes the jobs and hands them to the pusher, or to Redis (Client.write).
     def enqueue(jobs, ats)
       return if jobs.empty?
+      collector = Thread.current[COLLECTOR]
+      return collector.collect(jobs, ats) if collector
       max = @config.max_payload_bytes
       now = Payload.now(@config.timestamps)
       scheduled = []
@@ -90,13 +129,8 @@ module Deckhand
           queued[job["queue"]] << Payload.encode(job, max_bytes: max)
         end
       end
-      @config.store.pipelined do |pipe|
-        pipe.call("ZADD", Store::Keys::SCHEDULE, *scheduled) unless scheduled.empty?
-        queued.each do |queue, payloads|
-          pipe.call("SADD", Store::Keys::QUEUES, queue)
-          pipe.call("LPUSH", Store::Keys.queue(queue), *payloads)
-        end
-      end
+      pusher = Client.pusher
+      pusher ? pusher.call(queued, scheduled, @config) : Client.write(queued, scheduled, @config)
     end
 
     def scheduled_at(at)
