@@ -1,0 +1,104 @@
+# frozen_string_literal: true
+
+require_relative "../deckhand"
+require_relative "testing/fake_queues"
+require_relative "testing/runner"
+require_relative "testing/pusher"
+require_relative "testing/job_methods"
+require_relative "testing/criteria"
+
+module Deckhand
+  # Runs an application's jobs in its own test suite, without a Deckhand server.
+  # Requiring it turns on the fake mode.
+  #
+  #   require "deckhand/testing"
+  #
+  #   SignupService.call(email)                 # pushes WelcomeEmailJob
+  #   assert_equal 1, WelcomeEmailJob.jobs.size # collected, not sent to Redis
+  #   WelcomeEmailJob.drain                     # runs it (and any job it pushes)
+  #
+  #   Deckhand::Testing.inline! { SignupService.call(email) } # runs jobs in the caller
+  #   Deckhand::Testing.disable! { ... }                      # real Redis
+  #
+  # Modes: fake (jobs collect in memory, per job class), inline (each job runs
+  # at once, in the thread that pushed it, exceptions and all) and disable
+  # (pushes go to Redis). The bare forms set the mode for the whole process; the
+  # block forms set it for the calling thread until the block returns, so
+  # tests running in parallel threads do not see each other's mode. The
+  # collected jobs are shared by all threads, behind a lock.
+  module Testing
+    MODES = %i[fake inline disable].freeze
+    THREAD_KEY = :deckhand_testing_mode
+
+    @lock = Mutex.new
+    @mode = :fake
+    @queues = FakeQueues.new
+    @server_middleware = Middleware::Chain.new
+
+    class << self
+      # Every job collected in fake mode, oldest first. See FakeQueues.
+      attr_reader :queues
+
+      # Server middleware that drain, perform_one and inline mode run jobs
+      # through (the server's own chain belongs to a server's Config).
+      attr_reader :server_middleware
+
+      def fake!(&) = switch(:fake, &)
+
+      def inline!(&) = switch(:inline, &)
+
+      def disable!(&) = switch(:disable, &)
+
+      # The mode in force for the calling thread.
+      def mode = Thread.current[THREAD_KEY] || @mode
+
+      def fake? = mode == :fake
+
+      def inline? = mode == :inline
+
+      def disabled? = mode == :disable
+
+      # Every collected job, of every class, oldest first.
+      def jobs = @queues.all
+
+      def clear_all = @queues.clear
+
+      # Runs collected jobs, of every class, until none is left (jobs they push
+      # included). Returns how many ran.
+      def drain_all
+        count = 0
+        while (job = @queues.shift)
+          Runner.perform(job, @server_middleware)
+          count += 1
+        end
+        count
+      end
+
+      private
+
+      def switch(mode)
+        raise ArgumentError, "unknown testing mode #{mode.inspect}" unless MODES.include?(mode)
+        install
+        return @lock.synchronize { @mode = mode } unless block_given?
+        previous = Thread.current[THREAD_KEY]
+        Thread.current[THREAD_KEY] = mode
+        begin
+          yield
+        ensure
+          Thread.current[THREAD_KEY] = previous
+        end
+      end
+
+      # Puts the testing pusher in front of whatever pusher was there before
+      # (nil for Redis, or push-after-commit), which disable! hands jobs to.
+      def install
+        @lock.synchronize do
+          Client.pusher = Pusher.new(Client.pusher, self) unless Client.pusher.is_a?(Pusher)
+        end
+      end
+    end
+
+    install
+    Job::ClassMethods.include(JobMethods)
+  end
+end
