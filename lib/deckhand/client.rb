@@ -37,6 +37,21 @@ module Deckhand
       end
     end
 
+    COLLECTOR = :deckhand_client_collector
+
+    # While the block runs, jobs pushed on this fiber (after client middleware)
+    # go to `collector.collect(jobs, ats)` instead of Redis: `jobs` are job
+    # Hashes, `ats` nil or their scheduled times (nil where not scheduled). A
+    # caller can then write a block's jobs together, or drop them all when the
+    # block raises. Deckhand::Batch#jobs is built on it.
+    def self.collecting(collector)
+      previous = Thread.current[COLLECTOR]
+      Thread.current[COLLECTOR] = collector
+      yield
+    ensure
+      Thread.current[COLLECTOR] = previous
+    end
+
     def initialize(config: Deckhand.config)
       @config = config
     end
@@ -96,6 +111,8 @@ module Deckhand
     # Encodes the jobs and hands them to the pusher, or to Redis (Client.write).
     def enqueue(jobs, ats)
       return if jobs.empty?
+      collector = Thread.current[COLLECTOR]
+      return collector.collect(jobs, ats) if collector
       max = @config.max_payload_bytes
       now = Payload.now(@config.timestamps)
       scheduled = []
