@@ -26,7 +26,7 @@ module Deckhand
           ratio = @results.ratio(figure.key)
           met = figure.met(@results)
           [figure.title, figure.format(@results.median(figure.key, "deckhand")),
-            figure.format(@results.median(figure.key, "sidekiq")), ratio ? "#{ratio.round(2)}x" : "—",
+            figure.format(@results.median(figure.key, "sidekiq")), ratio ? Kernel.format("%.2fx", ratio) : "—",
             figure.target || "", figure.target ? {true => "yes", false => "no", nil => "—"}.fetch(met) : ""]
         end
       end

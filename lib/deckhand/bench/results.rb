@@ -35,7 +35,7 @@ module Deckhand
         ours = median(key, "deckhand")
         theirs = median(key, "sidekiq")
         return nil unless ours && theirs&.positive?
-        ours / theirs
+        ours.fdiv(theirs)
       end
 
       def fail(scenario, message) = @failures << [scenario, message]

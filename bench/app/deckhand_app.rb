@@ -1,0 +1,7 @@
+# frozen_string_literal: true
+
+# The benchmark's jobs for a Deckhand server, run by hand from the checkout:
+#
+#   REDIS_URL=redis://127.0.0.1:6379/0 BENCH_REDIS_URL=$REDIS_URL BENCH_EXPECT=100000 \
+#     bundle exec exe/deckhand -r bench/app/deckhand_app.rb -c 10 -q bench
+require_relative "../../lib/deckhand/bench/app/deckhand_app"
