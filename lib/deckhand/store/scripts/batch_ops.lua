@@ -1,0 +1,199 @@
+-- Batch bookkeeping (Deckhand::Batch). Each call is atomic, so when two
+-- processes finish a batch's last two jobs at the same instant exactly one of
+-- them sees the batch done and pushes its callbacks. Counting is per jid (a
+-- set), so a job that runs twice (at-least-once delivery) is counted once.
+--
+-- ARGV[1..8]  Store::BatchKeys.header: batch key prefix, index, expiry index,
+--             queues set, queue key prefix, schedule set, now (epoch ms), now
+--             as job payloads write it
+-- ARGV[9]     operation, ARGV[10] bid, then the operation's own arguments:
+--   create    parent bid or '', idle ttl ms, success ttl ms, callback queue,
+--             description, on_complete, on_success, on_death (JSON arrays of
+--             [jid, payload without its closing brace], or '')
+--   reopen    (none): hold an existing batch open to add jobs
+--   push      n, n jids, queue count, per queue (name, count, payloads...),
+--             scheduled count, (score, payload)...
+--   release   (none): let go of the hold taken by create or reopen
+--   success   jid
+--   failure   jid, JSON of the error
+--   death     jid, JSON of the error
+--
+-- A batch is complete when no hold remains, every pending job has failed at
+-- least once and every child batch is complete; it has succeeded when no job
+-- is pending and every child batch has succeeded. Callbacks of a child batch
+-- are pushed as jobs of its parent, so a parent succeeds only after them.
+local prefix, index, expiries, queues, qprefix, schedule = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local now = tonumber(ARGV[7])
+local stamp = ARGV[8]
+local op, bid = ARGV[9], ARGV[10]
+
+local function key(b, part)
+  if part then return prefix .. b .. ':' .. part end
+  return prefix .. b
+end
+
+local function exists(b) return redis.call('EXISTS', key(b)) == 1 end
+
+-- Sets the lifetime of every key of batch b, and of the indexes (as long as
+-- their longest-lived batch), dropping index entries whose batch expired.
+local function touch(b, ttl)
+  ttl = tonumber(ttl)
+  for _, k in ipairs({key(b), key(b, 'jids'), key(b, 'failed'), key(b, 'dead'), key(b, 'kids')}) do
+    redis.call('PEXPIRE', k, ttl)
+  end
+  redis.call('ZADD', expiries, now + ttl, b)
+  local gone = redis.call('ZRANGE', expiries, '-inf', now, 'BYSCORE', 'LIMIT', 0, 100)
+  if #gone > 0 then
+    redis.call('ZREM', expiries, unpack(gone))
+    redis.call('ZREM', index, unpack(gone))
+  end
+  local last = redis.call('ZRANGE', expiries, -1, -1, 'WITHSCORES')
+  local keep = math.max(tonumber(last[2]) - now, ttl)
+  redis.call('PEXPIRE', expiries, keep)
+  redis.call('PEXPIRE', index, keep)
+end
+
+local function idle(b) return redis.call('HGET', key(b), 'idle_ttl') end
+
+local function parent_of(b)
+  local p = redis.call('HGET', key(b), 'parent')
+  if p and p ~= '' then return p end
+  return false
+end
+
+-- Pushes the callback jobs of one event; with a parent, they join it.
+local function fire(b, event, parent)
+  local list = redis.call('HGET', key(b), 'on_' .. event)
+  if not list then return end
+  local entries = cjson.decode(list)
+  if #entries == 0 then return end
+  local tail = ',"created_at":' .. stamp .. ',"enqueued_at":' .. stamp
+  if parent then tail = tail .. ',"bid":' .. cjson.encode(parent) end
+  tail = tail .. '}'
+  local jids, payloads = {}, {}
+  for i, entry in ipairs(entries) do
+    jids[i] = entry[1]
+    payloads[i] = entry[2] .. tail
+  end
+  if parent and exists(parent) then
+    redis.call('SADD', key(parent, 'jids'), unpack(jids))
+    redis.call('HINCRBY', key(parent), 'total', #jids)
+    touch(parent, idle(parent))
+  end
+  local queue = redis.call('HGET', key(b), 'callback_queue')
+  redis.call('SADD', queues, queue)
+  redis.call('LPUSH', qprefix .. queue, unpack(payloads))
+end
+
+local check
+
+local function child_settled(parent, field)
+  if not exists(parent) then return end
+  redis.call('HINCRBY', key(parent), field, -1)
+  check(parent)
+end
+
+check = function(b)
+  local h = key(b)
+  local f = redis.call('HMGET', h, 'hold', 'kids_pending', 'kids_incomplete', 'complete_at', 'success_at', 'idle_ttl', 'success_ttl')
+  if not f[6] or tonumber(f[1]) > 0 then return end
+  local pending = redis.call('SCARD', key(b, 'jids'))
+  local parent = parent_of(b)
+  local completed = false
+  if not f[4] and tonumber(f[3]) <= 0 and pending == redis.call('HLEN', key(b, 'failed')) then
+    redis.call('HSET', h, 'complete_at', now)
+    completed = true
+    fire(b, 'complete', parent)
+    if parent then child_settled(parent, 'kids_incomplete') end
+  end
+  if not f[5] and pending == 0 and tonumber(f[2]) <= 0 then
+    redis.call('HSET', h, 'success_at', now)
+    fire(b, 'success', parent)
+    touch(b, f[7])
+    if parent then child_settled(parent, 'kids_pending') end
+  elseif completed then
+    touch(b, f[6])
+  end
+end
+
+local h = key(bid)
+local jids = key(bid, 'jids')
+
+if op == 'create' then
+  if exists(bid) then return 'exists' end
+  local parent = ARGV[11]
+  if parent ~= '' then
+    if not exists(parent) then return 'parent_gone' end
+    if redis.call('HEXISTS', key(parent), 'success_at') == 1 then return 'parent_done' end
+  end
+  redis.call('HSET', h, 'created_at', now, 'total', 0, 'hold', 1, 'kids_pending', 0, 'kids_incomplete', 0,
+    'idle_ttl', ARGV[12], 'success_ttl', ARGV[13], 'callback_queue', ARGV[14])
+  local optional = {parent = ARGV[11], description = ARGV[15], on_complete = ARGV[16], on_success = ARGV[17], on_death = ARGV[18]}
+  for field, value in pairs(optional) do
+    if value ~= '' then redis.call('HSET', h, field, value) end
+  end
+  redis.call('ZADD', index, now, bid)
+  touch(bid, ARGV[12])
+  if parent ~= '' then
+    redis.call('HINCRBY', key(parent), 'kids_pending', 1)
+    redis.call('HINCRBY', key(parent), 'kids_incomplete', 1)
+    redis.call('SADD', key(parent, 'kids'), bid)
+    touch(parent, idle(parent))
+  end
+  return 'ok'
+elseif op == 'reopen' then
+  if not exists(bid) then return 'gone' end
+  if redis.call('HEXISTS', h, 'success_at') == 1 then return 'done' end
+  redis.call('HINCRBY', h, 'hold', 1)
+  touch(bid, idle(bid))
+  return 'ok'
+elseif op == 'push' then
+  if not exists(bid) then return 'gone' end
+  local i = 11
+  local n = tonumber(ARGV[i])
+  redis.call('SADD', jids, unpack(ARGV, i + 1, i + n))
+  redis.call('HINCRBY', h, 'total', n)
+  i = i + n + 1
+  for _ = 1, tonumber(ARGV[i]) do
+    local name, count = ARGV[i + 1], tonumber(ARGV[i + 2])
+    redis.call('SADD', queues, name)
+    redis.call('LPUSH', qprefix .. name, unpack(ARGV, i + 3, i + 2 + count))
+    i = i + 2 + count
+  end
+  local scheduled = tonumber(ARGV[i + 1])
+  if scheduled > 0 then redis.call('ZADD', schedule, unpack(ARGV, i + 2, i + 1 + 2 * scheduled)) end
+  touch(bid, idle(bid))
+  return 'ok'
+elseif op == 'release' then
+  if not exists(bid) then return 'gone' end
+  redis.call('HINCRBY', h, 'hold', -1)
+  check(bid)
+  return 'ok'
+elseif op == 'success' then
+  if redis.call('SREM', jids, ARGV[11]) == 0 then return 0 end
+  redis.call('HDEL', key(bid, 'failed'), ARGV[11])
+  redis.call('SREM', key(bid, 'dead'), ARGV[11])
+  check(bid)
+  return 1
+elseif op == 'failure' then
+  if redis.call('SISMEMBER', jids, ARGV[11]) == 0 then return 0 end
+  if redis.call('HSET', key(bid, 'failed'), ARGV[11], ARGV[12]) == 0 then return 0 end
+  touch(bid, idle(bid))
+  check(bid)
+  return 1
+elseif op == 'death' then
+  if redis.call('SISMEMBER', jids, ARGV[11]) == 0 then return 0 end
+  redis.call('HSET', key(bid, 'failed'), ARGV[11], ARGV[12])
+  redis.call('SADD', key(bid, 'dead'), ARGV[11])
+  touch(bid, idle(bid))
+  -- The first death in a batch fires its :death callbacks, and its parent's.
+  local b = bid
+  while b and exists(b) and redis.call('HSETNX', key(b), 'death_at', now) == 1 do
+    local parent = parent_of(b)
+    fire(b, 'death', parent)
+    b = parent
+  end
+  check(bid)
+  return 1
+end
+return redis.error_reply('batch_ops: unknown operation ' .. tostring(op))
