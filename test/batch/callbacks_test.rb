@@ -1,0 +1,72 @@
+# frozen_string_literal: true
+
+require_relative "batch_helper"
+
+# Callbacks run as jobs, once each, after the batch's jobs.
+class BatchCallbacksTest < Minitest::Test
+  include Deckhand::BatchHelpers
+
+  def test_complete_and_success_run_once_after_every_job_with_status_and_options
+    config = server_config
+    batch = Deckhand::Batch.new
+    batch.description = "import"
+    batch.on(:success, BatchApp::Callbacks, "import_id" => 7)
+    batch.on(:complete, BatchApp::Callbacks)
+    batch.on(:death, BatchApp::Callbacks)
+    batch.jobs { BatchApp::Work.perform_bulk(Array.new(20) { |i| ["w#{i}"] }) }
+    with_server(config) { wait_for_callbacks(2) }
+    assert_all_ran
+    assert_equal %w[complete success], callbacks.map { |c| c["event"] }.sort
+    success = callbacks("success").first
+    assert_equal({"import_id" => 7}, success["options"])
+    assert_equal [batch.bid, 20, 0, 0, 20], success.values_at("bid", "total", "pending", "failures", "runs")
+    assert_equal 20, callbacks("complete").first["runs"], "complete ran before every job had"
+    status = batch.status
+    assert status.complete?
+    assert status.success?
+    refute status.death?
+    assert_equal "import", status.description
+    assert_operator status.success_at, :>=, status.created_at
+  end
+
+  def test_many_batches_at_once_each_fire_once
+    config = server_config(concurrency: 8)
+    batches = Array.new(10) do |n|
+      batch = Deckhand::Batch.new
+      batch.on(:success, BatchApp::Callbacks)
+      batch.jobs { 5.times { |i| BatchApp::Work.perform_async("b#{n}-#{i}") } }
+      batch
+    end
+    with_server(config) { wait_for_callbacks(10) }
+    assert_all_ran
+    assert_equal batches.map(&:bid).sort, callbacks("success").map { |c| c["bid"] }.sort
+  end
+
+  def test_jobs_pushed_outside_the_block_do_not_count
+    config = server_config
+    batch = Deckhand::Batch.new
+    batch.on(:success, BatchApp::Callbacks)
+    batch.jobs { BatchApp::Work.perform_async("in") }
+    BatchApp::Work.perform_async("out")
+    with_server(config) do
+      wait_for_callbacks(1)
+      wait_for(message: "the job outside the batch") { runs.include?("out") }
+    end
+    assert_equal 1, callbacks("success").first["total"]
+  end
+
+  def test_a_callback_that_raises_retries_without_firing_again
+    config = server_config
+    batch = Deckhand::Batch.new
+    batch.on(:success, "NoSuchCallbackClass")
+    batch.on(:success, BatchApp::Callbacks)
+    batch.jobs { BatchApp::Work.perform_async("w") }
+    with_server(config) do
+      wait_for_callbacks(1)
+      wait_for(message: "the broken callback in the retry set") { redis.call("ZCARD", "retry") == 1 }
+    end
+    failed = zset("retry").first.first
+    assert_equal ["Deckhand::Batch::CallbackJob", "NameError"], failed.values_at("class", "error_class")
+    assert_equal 1, callbacks("success").size
+  end
+end
