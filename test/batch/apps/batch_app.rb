@@ -10,6 +10,11 @@ require "json"
 require "redis_client"
 require "connection_pool"
 
+# End-to-end tests run the reaper often (the config file has no key for it).
+if ENV["BATCH_APP_REAPER_INTERVAL"]
+  Deckhand.configure { |config| config.reaper_interval = Float(ENV["BATCH_APP_REAPER_INTERVAL"]) }
+end
+
 module BatchApp
   # The jobs' own connections; the URL is read when the first one opens.
   POOL = ConnectionPool.new(size: 5) { RedisClient.new(url: ENV.fetch("REDIS_URL")) }
@@ -53,13 +58,13 @@ module BatchApp
     end
   end
 
-  # Waits at a gate: app:arrived gets its label, then it blocks until the
-  # test pushes to app:gate:<label>.
+  # Waits at a gate: app:arrived gets "<label> <pid>", then it blocks until
+  # the test pushes to app:gate:<label>.
   class Gate
     include Deckhand::Job
 
     def perform(label)
-      BatchApp.call("RPUSH", "app:arrived", label)
+      BatchApp.call("RPUSH", "app:arrived", "#{label} #{Process.pid}")
       BatchApp.call("BLPOP", "app:gate:#{label}", 30) or raise "gate #{label} never opened"
       BatchApp.call("RPUSH", "app:runs", label)
     end
