@@ -7,6 +7,7 @@ require_relative "cli/options"
 require_relative "cli/config_file"
 require_relative "cli/signals"
 require_relative "cli/redis_choice"
+require_relative "swarm"
 
 module Deckhand
   # `deckhand [options]`: boots the application and runs a server until TERM/INT.
@@ -30,6 +31,7 @@ module Deckhand
       return @out.puts(options[:help]) || 0 if options[:help]
       return @out.puts("deckhand #{VERSION}") || 0 if options[:version]
       config = boot(options)
+      return Swarm.from_settings(config, @settings).run if Swarm.wanted?(@settings)
       serve(config)
     rescue ConfigError, ConnectionError, UnsupportedRedisError => e
       @err.puts("deckhand: #{e.message}")
@@ -45,6 +47,7 @@ module Deckhand
       file = options[:config_file] || ("config/deckhand.yml" if File.exist?("config/deckhand.yml"))
       settings = file ? ConfigFile.load(file, environment).merge(options) : options
       settings[:environment] = environment
+      @settings = settings
       config = build_config(settings)
       Deckhand.config = config
       load_application(settings[:require])

@@ -36,6 +36,8 @@ module Deckhand
           p.on("-c", "--concurrency N", Integer, "Threads in the default capsule (default: 10)") { |v| o[:concurrency] = v }
           p.on("-q", "--queue NAME[,WEIGHT]", "Queue to work, repeatable; weights make the order weighted-random") { |v| o[:queues] << v }
           p.on("-g", "--capsule NAME:THREADS:Q1,Q2", "Extra thread pool with its own queues, repeatable") { |v| o[:capsules] << parse_capsule(v) }
+          p.on("-P", "--processes N", "Worker processes forked from one supervisor: a number, or auto (one per core; default: 1)") { |v| o[:processes] = v }
+          p.on("--max-memory MB", Integer, "Replace a worker process whose resident memory passes MB megabytes (runs a supervisor)") { |v| o[:max_memory] = v }
           p.on("-t", "--timeout SECONDS", Float, "Shutdown grace period before jobs are handed back (default: 25)") { |v| o[:timeout] = v }
           p.on("-C", "--config FILE", "YAML config file, ERB allowed (default: ./config/deckhand.yml when present)") { |v| o[:config_file] = v }
           p.on("-e", "--environment ENV", "Application environment (default: APP_ENV, RAILS_ENV, RACK_ENV or development)") { |v| o[:environment] = v }

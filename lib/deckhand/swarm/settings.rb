@@ -1,0 +1,35 @@
+# frozen_string_literal: true
+
+require "etc"
+
+module Deckhand
+  class Swarm
+    # Reads the swarm's two settings from the CLI's (-P / processes:,
+    # --max-memory / max_memory:) and refuses bad values by name.
+    module Settings
+      MAX_PROCESSES = 256
+
+      module_function
+
+      # Whether a supervisor is needed: more than one worker, or a memory
+      # limit (which needs a supervisor even for a single worker).
+      def wanted?(settings) = processes(settings.fetch(:processes, 1)) > 1 || !settings[:max_memory].nil?
+
+      # The number of workers for a `-P` value: a whole number, or "auto" (one per core).
+      def processes(value)
+        return Etc.nprocessors if value.to_s == "auto"
+        count = Integer(value.to_s, 10)
+        raise ArgumentError unless count.between?(1, MAX_PROCESSES)
+        count
+      rescue ArgumentError
+        raise ConfigError, "processes must be a whole number from 1 to #{MAX_PROCESSES}, or auto (one per core); got #{value.inspect}"
+      end
+
+      def max_memory_mb(value)
+        return nil if value.nil?
+        return value if value.is_a?(Integer) && value.positive?
+        raise ConfigError, "max_memory must be a whole number of megabytes, like 1024; got #{value.inspect}"
+      end
+    end
+  end
+end

@@ -1,0 +1,77 @@
+# frozen_string_literal: true
+
+require_relative "../cli/signals"
+
+module Deckhand
+  class Swarm
+    # What runs inside a forked worker: its own Launcher (own identity, own
+    # Redis connections, since Config#store builds a new pool in a new pid),
+    # its own signal handling, and a watch on the supervisor. The application
+    # is already loaded: the worker shares those pages with the supervisor
+    # until it writes to them.
+    class Worker
+      def initialize(config, index:, lifeline:, hooks:, early_signals:)
+        @config = config
+        @logger = config.logger
+        @index = index
+        @lifeline = lifeline
+        @hooks = hooks
+        @early_signals = early_signals
+      end
+
+      # Never returns: the process ends here, without the supervisor's at_exit
+      # handlers (they belong to the supervisor: a private Redis it started,
+      # for one).
+      def run
+        status = serve
+        exit_now(status)
+      rescue Exception => e # rubocop:disable Lint/RescueException -- the last word of a dying worker
+        @logger.error("worker #{@index} failed: #{e.class}: #{e.message}")
+        (e.backtrace || []).first(10).each { |line| @logger.error("    #{line}") }
+        exit_now(1)
+      end
+
+      private
+
+      def serve
+        ::Process.setproctitle("deckhand worker #{@index}")
+        ENV["DECKHAND_WORKER"] = @index.to_s
+        @hooks.each { |hook| hook.call(@index) }
+        launcher = Server::Launcher.new(@config)
+        signals = CLI::Signals.new(launcher, @logger)
+        signals.trap
+        replay_early_signals
+        watch_supervisor
+        launcher.start
+        signals.wait_for_stop
+        launcher.stop
+        0
+      end
+
+      # Signals that reached this process between the fork and our own traps
+      # were caught by the supervisor's handlers, which set them aside for us.
+      def replay_early_signals
+        @early_signals.each { |name| ::Process.kill(name, ::Process.pid) }
+      end
+
+      # The supervisor holds the write end of the lifeline pipe; the kernel
+      # closes it when the supervisor dies, however it dies, and our read ends.
+      # Then this worker stops as on TERM: a SIGKILLed supervisor leaves no
+      # worker running on its own.
+      def watch_supervisor
+        Thread.new do
+          Thread.current.name = "deckhand-lifeline"
+          @lifeline.read
+          @logger.warn("the swarm supervisor is gone: stopping")
+          ::Process.kill("TERM", ::Process.pid)
+        end
+      end
+
+      def exit_now(status)
+        $stdout.flush
+        $stderr.flush
+        Kernel.exit!(status)
+      end
+    end
+  end
+end
