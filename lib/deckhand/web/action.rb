@@ -1,0 +1,114 @@
+# frozen_string_literal: true
+
+require "securerandom"
+require "json"
+require_relative "views"
+require_relative "helpers/format"
+require_relative "helpers/links"
+require_relative "helpers/charts"
+
+module Deckhand
+  class Web
+    # One request to one page: the base of the page classes under web/pages/.
+    # Holds what the templates need (the API, the nonce, the CSRF token) and
+    # reads parameters within bounds, so no query string makes Redis do more
+    # than a page's worth of work.
+    #
+    #   class Pages::Example < Action
+    #     def show
+    #       @section = "example"
+    #       @page = int_param("page", 1, 1..1_000)
+    #       render :example
+    #     end
+    #   end
+    class Action
+      include Views
+      include Helpers::Format
+      include Helpers::Links
+      include Helpers::Charts
+
+      PER_PAGE = [10, 25, 50, 100].freeze
+      NOTICES = {
+        "retried" => "%d jobs sent to their queues", "deleted" => "%d jobs deleted", "killed" => "%d jobs moved to the dead set",
+        "cleared" => "Queue cleared", "paused" => "Queue paused: server processes skip it until it is resumed",
+        "resumed" => "Queue resumed", "quieted" => "Quiet sent: processes finish their jobs and take no more",
+        "stopped" => "Stop sent: processes shut down within their timeout", "gone" => "That job is no longer there"
+      }.freeze
+
+      attr_reader :request, :params, :nonce
+
+      def initialize(web, request, params)
+        @web = web
+        @request = request
+        @params = params
+        @nonce = SecureRandom.base64(16)
+      end
+
+      def api = @api ||= API.new(@web.config)
+
+      def can_act? = @web.authorized?(@request.env)
+
+      def script_name = @request.script_name
+
+      def csrf_token = @csrf_token ||= Web.csrf_cookie(@request) || SecureRandom.hex(32)
+
+      def h(value) = Template.escape(value)
+
+      def html(markup) = Template::SafeHtml.new(markup)
+
+      # The page inside the layout, with the security headers and the CSRF cookie.
+      def render(template, status: 200, title: nil)
+        @title = title
+        @content = render_template(template)
+        body = render_template(:layout)
+        headers = Headers.page(@nonce)
+        Web.set_csrf_cookie(headers, @request, csrf_token)
+        [status, headers, [body]]
+      end
+
+      def json(data) = [200, Headers.json(@nonce), [JSON.generate(data)]]
+
+      # After a POST: back to a page, with a notice naming what was done.
+      def redirect_to(location, notice: nil, count: nil)
+        query = {notice: notice, count: count}.compact
+        location = "#{location}#{location.include?("?") ? "&" : "?"}#{query.map { |k, v| "#{k}=#{ERB::Util.url_encode(v.to_s)}" }.join("&")}" unless query.empty?
+        [303, Headers.text(@nonce).merge("location" => location), ["See #{location}"]]
+      end
+
+      def not_found(what) = [404, Headers.text(@nonce), ["Not found: #{what}"]]
+
+      def notice
+        template = NOTICES[@request.GET["notice"]] or return nil
+        format(template, int_param("count", 0, 0..1_000_000_000))
+      end
+
+      # An Integer query or form value inside `range`, else `default`.
+      def int_param(name, default, range)
+        value = Integer(@request.params[name].to_s, 10)
+        range.cover?(value) ? value : default
+      rescue ArgumentError, TypeError
+        default
+      end
+
+      def choice_param(name, choices, default)
+        value = @request.params[name]
+        choices.include?(value) ? value : default
+      end
+
+      def text_param(name, max: 200)
+        value = @request.params[name]
+        value.is_a?(String) ? value.strip[0, max] : ""
+      end
+
+      def list_param(name, max: 1000)
+        value = @request.params[name]
+        value.is_a?(Array) ? value.grep(String).first(max) : []
+      end
+
+      def per_page
+        value = int_param("per_page", 25, 1..100)
+        PER_PAGE.include?(value) ? value : 25
+      end
+    end
+  end
+end

@@ -1,0 +1,117 @@
+/*
+ * Deckhand dashboard behaviour: live counters and throughput chart, history
+ * and metrics charts, check-all boxes, confirmations. Everything it needs is
+ * in data- attributes; the pages work without it, minus the charts.
+ */
+(function () {
+  "use strict";
+
+  var LIVE_POINTS = 60;
+
+  function parse(json, fallback) {
+    try { return JSON.parse(json); } catch (e) { return fallback; }
+  }
+
+  function clock(date) {
+    return date.toTimeString().slice(0, 8);
+  }
+
+  // Polls the stats JSON, refreshes the counters and adds one point per poll:
+  // jobs processed and failed since the previous poll.
+  function live() {
+    var box = document.querySelector("[data-stats-src]");
+    if (!box) return;
+    var chart = document.querySelector("[data-live-chart]");
+    var interval = Math.max(1, parseInt(box.getAttribute("data-interval"), 10) || 5) * 1000;
+    var last = chart ? { processed: Number(chart.getAttribute("data-processed")), failed: Number(chart.getAttribute("data-failed")) } : null;
+    var labels = [], processed = [], failed = [];
+
+    function plot() {
+      if (!chart) return;
+      chart.setAttribute("data-points", String(labels.length));
+      window.DeckhandCharts.draw(chart, { type: "line", labels: labels, series: [["Processed", processed], ["Failed", failed]], height: 200 });
+    }
+
+    function record(stats) {
+      Object.keys(stats).forEach(function (field) {
+        var cell = box.querySelector('[data-stat="' + field + '"]');
+        if (cell) cell.textContent = Number(stats[field]).toLocaleString("en-US");
+      });
+      if (last) {
+        labels.push(clock(new Date(stats.time * 1000)));
+        processed.push(Math.max(0, stats.processed - last.processed));
+        failed.push(Math.max(0, stats.failed - last.failed));
+        if (labels.length > LIVE_POINTS) { labels.shift(); processed.shift(); failed.shift(); }
+      }
+      last = { processed: stats.processed, failed: stats.failed };
+      plot();
+    }
+
+    function poll() {
+      fetch(box.getAttribute("data-stats-src"), { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (stats) {
+          box.classList.toggle("stale", !stats);
+          if (stats) record(stats);
+        }, function () { box.classList.add("stale"); })
+        .then(function () { setTimeout(poll, interval); });
+    }
+
+    plot();
+    setTimeout(poll, interval);
+  }
+
+  function history() {
+    var chart = document.querySelector("[data-history-chart]");
+    if (!chart) return;
+    var days = parse(chart.getAttribute("data-history-chart"), []);
+    window.DeckhandCharts.draw(chart, {
+      type: days.length > 90 ? "line" : "bars",
+      labels: days.map(function (d) { return d[0]; }),
+      series: [["Succeeded", days.map(function (d) { return d[1] - d[2]; })], ["Failed", days.map(function (d) { return d[2]; })]],
+      height: 220
+    });
+  }
+
+  function charts() {
+    document.querySelectorAll("[data-chart]").forEach(function (chart) {
+      window.DeckhandCharts.draw(chart, {
+        type: chart.getAttribute("data-chart"),
+        labels: parse(chart.getAttribute("data-labels"), []),
+        series: parse(chart.getAttribute("data-series"), []),
+        height: 200
+      });
+    });
+  }
+
+  function checkAll() {
+    document.querySelectorAll("[data-check-all]").forEach(function (master) {
+      master.addEventListener("change", function () {
+        var form = master.form;
+        var name = master.getAttribute("data-check-all");
+        form.querySelectorAll('input[type="checkbox"]').forEach(function (box) {
+          if (box.name === name) box.checked = master.checked;
+        });
+      });
+    });
+  }
+
+  // Buttons with data-confirm ask first; the form goes only on "OK".
+  function confirmations() {
+    document.addEventListener("submit", function (event) {
+      var button = event.submitter;
+      var question = button && button.getAttribute("data-confirm");
+      if (question && !window.confirm(question)) event.preventDefault();
+    });
+  }
+
+  function start() {
+    confirmations();
+    checkAll();
+    history();
+    charts();
+    live();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
+})();

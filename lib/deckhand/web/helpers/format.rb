@@ -1,0 +1,60 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Deckhand
+  class Web
+    module Helpers
+      # Numbers, durations, times and job arguments as people read them.
+      #
+      #   number(1234567)          # => "1,234,567"
+      #   duration(3725)           # => "1 h 2 min"
+      #   truncate("x" * 500, 10)  # => "xxxxxxxxx…"
+      module Format
+        def number(value) = value.to_i.to_s.gsub(/\B(?=(\d{3})+(?!\d))/, ",")
+
+        def duration(seconds)
+          seconds = seconds.to_f
+          return "#{seconds.round(1)} s" if seconds < 60
+          return "#{(seconds / 60).floor} min" if seconds < 3600
+          return "#{(seconds / 3600).floor} h #{((seconds % 3600) / 60).floor} min" if seconds < 86_400
+          "#{(seconds / 86_400).floor} d #{((seconds % 86_400) / 3600).floor} h"
+        end
+
+        def milliseconds(ms)
+          return "–" if ms.nil?
+          return "#{ms.round(2)} ms" if ms < 10
+          return "#{ms.round(1)} ms" if ms < 1000
+          "#{(ms / 1000.0).round(2)} s"
+        end
+
+        def memory(kb)
+          return "–" unless kb.to_i.positive?
+          (kb < 1024 * 1024) ? "#{(kb / 1024.0).round(1)} MB" : "#{(kb / 1024.0 / 1024).round(2)} GB"
+        end
+
+        # A <time> element saying how long ago (or how soon), exact time on hover.
+        def relative_time(time, now = Time.now)
+          return "–" if time.nil?
+          seconds = now - time
+          words = (seconds >= 0) ? "#{duration(seconds)} ago" : "in #{duration(-seconds)}"
+          html(%(<time datetime="#{h(time.utc.iso8601(3))}" title="#{h(time.utc.strftime("%Y-%m-%d %H:%M:%S UTC"))}">#{h(words)}</time>))
+        end
+
+        def truncate(text, length)
+          text = text.to_s
+          (text.length > length) ? "#{text[0, length - 1]}…" : text
+        end
+
+        # Arguments as JSON, shortened for a list.
+        def args_preview(args, length = 120) = truncate(args.map { |arg| JSON.generate(arg) }.join(", "), length)
+
+        def pretty_json(value)
+          JSON.pretty_generate(value)
+        rescue JSON::GeneratorError, TypeError
+          value.inspect
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,31 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Web
+    module Pages
+      # The live processes, their memory and the jobs they run, with buttons
+      # that send quiet (TSTP) or stop (TERM) through each process's signal list.
+      class Busy < Action
+        RUNNING_SHOWN = 500
+
+        def show
+          @section = "busy"
+          @processes = api.processes
+          running = @processes.running
+          @running_total = running.size
+          @running = running.first(RUNNING_SHOWN)
+          render :busy, title: "Busy"
+        end
+
+        def act
+          signal = choice_param("signal", %w[quiet stop], nil) or return not_found("signal")
+          identity = text_param("identity", max: 500)
+          processes = api.processes
+          targets = (identity == "all") ? processes.to_a : [processes.find(identity)].compact
+          targets.each { |process| (signal == "quiet") ? process.quiet! : process.stop! }
+          redirect_to(path("busy"), notice: (signal == "quiet") ? "quieted" : "stopped")
+        end
+      end
+    end
+  end
+end

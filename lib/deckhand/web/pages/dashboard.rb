@@ -1,0 +1,33 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Web
+    module Pages
+      # The front page: live counters and throughput, daily history, the
+      # busiest queues and Redis; plus the JSON the live chart polls.
+      class Dashboard < Action
+        DAYS = %w[7 30 90 365].freeze
+        QUEUES_SHOWN = 10
+
+        def show
+          @section = "dashboard"
+          @stats = api.stats
+          @days = choice_param("days", DAYS, "30").to_i
+          @history = api.history(days: @days)
+          all = api.queues
+          @queue_count = all.size
+          @queues = all.max_by(QUEUES_SHOWN, &:size)
+          @redis = api.redis_info
+          @interval = int_param("interval", 5, 1..60)
+          render :dashboard, title: "Dashboard"
+        end
+
+        def stats = json(api.stats.to_h.merge(time: Time.now.to_f))
+
+        private
+
+        def history_points = @history.map { |day| [day.date, day.processed, day.failed] }
+      end
+    end
+  end
+end
