@@ -1,0 +1,92 @@
+# frozen_string_literal: true
+
+require "optparse"
+require_relative "../../deckhand"
+
+module Deckhand
+  class CLI
+    # `deckhand web`: serves the dashboard on its own, with WEBrick.
+    #
+    #   deckhand web                      # http://127.0.0.1:7433/, Redis from REDIS_URL
+    #   deckhand web -p 8080 -b 0.0.0.0 -r ./config/deckhand_web.rb
+    #
+    # It binds to 127.0.0.1 unless told otherwise: the dashboard has no login of
+    # its own, so put one in front (see docs/web.md) before binding wider.
+    class WebCommand
+      DEFAULT_PORT = 7433
+      LOOPBACK = ["127.0.0.1", "::1", "localhost"].freeze
+
+      def self.run(argv = ARGV, out: $stdout, err: $stderr) = new(argv, out: out, err: err).run
+
+      def initialize(argv, out: $stdout, err: $stderr)
+        @argv = argv
+        @out = out
+        @err = err
+      end
+
+      def run
+        options = parse
+        return @out.puts(options[:help]) || 0 if options[:help]
+        require File.expand_path(options[:require]) if options[:require]
+        Deckhand.config = Config.new(redis: {url: options[:redis_url]}) if options[:redis_url]
+        Deckhand.config.store.verify!
+        serve(options.fetch(:host, "127.0.0.1"), options.fetch(:port, DEFAULT_PORT))
+      rescue ConfigError, ConnectionError, UnsupportedRedisError, LoadError, SystemCallError => e
+        @err.puts("deckhand web: #{e.message}")
+        1
+      end
+
+      private
+
+      def parse
+        options = {}
+        OptionParser.new do |p|
+          p.banner = "Usage: deckhand web [options]\n\nServes the Deckhand dashboard. Redis comes from REDIS_URL or --redis.\n\n"
+          p.on("-p", "--port PORT", Integer, "Port to listen on (default: #{DEFAULT_PORT}; 0 picks a free one)") { |v| options[:port] = v }
+          p.on("-b", "--bind HOST", "Address to listen on (default: 127.0.0.1)") { |v| options[:host] = v }
+          p.on("--redis URL", "Redis URL (default: REDIS_URL, else 127.0.0.1:6379)") { |v| options[:redis_url] = v }
+          p.on("-r", "--require FILE", "File to load first: Deckhand.configure, Deckhand::Web.authorize, ...") { |v| options[:require] = v }
+          p.on("-h", "--help", "Show this help") { options[:help] = p.help }
+        end.parse!(@argv.dup)
+        options
+      rescue OptionParser::ParseError => e
+        raise ConfigError, "#{e.message} (see deckhand web --help)"
+      end
+
+      def serve(host, port)
+        require_relative "../web"
+        handler = webrick_handler
+        warn_if_exposed(host)
+        stop = -> { Thread.new { handler.shutdown } }
+        %w[INT TERM].each { |signal| trap(signal) { stop.call } }
+        handler.run(Web, Host: host, Port: port, Logger: WEBrick::Log.new(File::NULL), AccessLog: []) do |server|
+          address = server.listeners.first.addr
+          @out.puts("Deckhand dashboard at http://#{url_host(address[3])}:#{address[1]}/ (Redis #{Deckhand.config.store.location}); Ctrl-C stops it")
+          @out.flush
+        end
+        0
+      end
+
+      def webrick_handler
+        require "webrick"
+        begin
+          require "rackup"
+          Rackup::Handler::WEBrick
+        rescue LoadError
+          require "rack/handler/webrick" # rack 2 bundles its handlers
+          Rack::Handler::WEBrick
+        end
+      rescue LoadError => e
+        raise LoadError, "deckhand web needs the rack, rackup and webrick gems (#{e.message}): add them to your Gemfile"
+      end
+
+      def warn_if_exposed(host)
+        return if LOOPBACK.include?(host)
+        @err.puts("deckhand web: listening on #{host}: anyone who can reach it can retry, delete and stop jobs. " \
+          "Put authentication in front of it (docs/web.md)")
+      end
+
+      def url_host(ip) = ip.include?(":") ? "[#{ip}]" : ip
+    end
+  end
+end
