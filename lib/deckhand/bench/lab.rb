@@ -59,10 +59,10 @@ module Deckhand
 
       # Starts a server child; `redis_url` is where it works (the proxy, say),
       # its probe always reports straight to this lab's Redis.
-      def server(system, argv, expect:, redis_url: url)
+      def server(system, argv, expect:, redis_url: url, extra_env: {})
         @count += 1
         log = File.join(@dir, "#{@count}-#{system.name}.log")
-        ServerChild.new([*ruby, *argv], env: env(redis_url, expect), dir: @dir, log: log).start
+        ServerChild.new([*ruby, *argv], env: env(redis_url, expect).merge(extra_env), dir: @dir, log: log).start
       end
 
       # Runs a Ruby script to completion; returns its standard output.

@@ -34,6 +34,12 @@ module Deckhand
       end
 
       def quick? = name == "quick"
+
+      def describe
+        proxied = proxy_jobs.map { |delay, count| "+#{Kernel.format("%g", delay * 1000)} ms: #{count}" }.join(", ")
+        "no-op #{noop_jobs} jobs at #{thread_counts.join(" and ")} threads; added latency #{proxied} jobs; " \
+          "#{latency_jobs} push-to-start jobs; enqueue #{enqueue_single} + #{enqueue_bulk}; mixed 3 x #{mixed_jobs}"
+      end
     end
   end
 end

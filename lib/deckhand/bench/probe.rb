@@ -16,6 +16,9 @@ module Deckhand
     #   ENV["BENCH_EXPECT"] = "100000"
     #   Deckhand::Bench::Probe.install                       # count the server's own Redis commands
     #   Deckhand::Bench::Probe.tick                          # at the end of each job
+    #
+    # With BENCH_PROFILE=path (and the stackprof gem loadable), the measuring
+    # window is profiled too: BENCH_PROFILE_MODE=cpu (default), wall or object.
     module Probe
       FINISHED = "bench:finished"
       LATENCY = "bench:latency"
@@ -48,6 +51,7 @@ module Deckhand
       @commands = 0
       @round_trips = 0
       @window = nil
+      @expected = Integer(ENV.fetch("BENCH_EXPECT", "0"))
 
       class << self
         def install
@@ -62,15 +66,20 @@ module Deckhand
           end
         end
 
-        def expected = @expected ||= Integer(ENV.fetch("BENCH_EXPECT", "0"))
+        attr_reader :expected
 
         def tick
           last = @lock.synchronize do
             @done += 1
-            @window = snapshot if @done == 1
-            @done == expected
+            if @done == 1
+              @window = snapshot
+              profile_start
+            end
+            @done == @expected
           end
-          report(FINISHED, JSON.generate(measure)) if last
+          return unless last
+          profile_stop
+          report(FINISHED, JSON.generate(measure))
         end
 
         # For push-to-start latency: the job's start minus the push time it
@@ -93,6 +102,19 @@ module Deckhand
         end
 
         private
+
+        def profile_start
+          return unless ENV["BENCH_PROFILE"]
+          require "stackprof"
+          mode = ENV.fetch("BENCH_PROFILE_MODE", "cpu").to_sym
+          StackProf.start(mode: mode, interval: (mode == :object) ? 1 : 500, raw: true)
+        end
+
+        def profile_stop
+          return unless ENV["BENCH_PROFILE"]
+          StackProf.stop
+          StackProf.results(ENV["BENCH_PROFILE"])
+        end
 
         def snapshot
           {at: monotonic, allocated: GC.stat(:total_allocated_objects), gc: GC.count,

@@ -18,6 +18,8 @@ module Deckhand
       # per job.
       HARNESS = %w[info blpop llen config|resetstat].freeze
 
+      # by_command: name => [calls, microseconds Redis spent in them]. Time
+      # spent inside a script counts both for the script and its commands.
       Cost = Struct.new(:jobs, :commands, :cpu_seconds, :by_command, keyword_init: true) do
         def commands_per_job = commands.fdiv(jobs)
 
@@ -26,8 +28,10 @@ module Deckhand
         # Jobs per second one Redis core could feed at this cost.
         def ceiling = cpu_seconds.positive? ? jobs / cpu_seconds : Float::INFINITY
 
-        # The busiest commands, per job: [["evalsha", 0.05], ...]
-        def top(count = 6) = by_command.sort_by { |_, calls| -calls }.first(count).map { |name, calls| [name, calls.fdiv(jobs)] }
+        # The commands Redis spent most time in, per job: [["evalsha", calls, µs], ...]
+        def top(count = 6)
+          by_command.sort_by { |_, (_, usec)| -usec }.first(count).map { |name, (calls, usec)| [name, calls.fdiv(jobs), usec.fdiv(jobs)] }
+        end
       end
 
       def initialize(redis)
@@ -44,13 +48,16 @@ module Deckhand
       # the probe's one RPUSH of its report: {"rpush" => 1}.
       def finish(jobs:, extra: {})
         cpu = cpu_seconds - @cpu
-        calls = commandstats.except(*HARNESS)
-        extra.each { |name, count| calls[name] -= count if calls.key?(name) }
-        Cost.new(jobs: jobs, commands: calls.values.sum, cpu_seconds: cpu, by_command: calls)
+        stats = commandstats.except(*HARNESS)
+        extra.each { |name, count| stats[name] = [stats[name][0] - count, stats[name][1]] if stats.key?(name) }
+        Cost.new(jobs: jobs, commands: stats.values.sum(&:first), cpu_seconds: cpu, by_command: stats)
       end
 
+      # name => [calls, usec]
       def commandstats
-        @redis.call("INFO", "commandstats").scan(/^cmdstat_(\S+?):calls=(\d+)/).to_h { |name, calls| [name, calls.to_i] }
+        @redis.call("INFO", "commandstats").scan(/^cmdstat_(\S+?):calls=(\d+),usec=(\d+)/).to_h do |name, calls, usec|
+          [name, [calls.to_i, usec.to_i]]
+        end
       end
 
       # CPU seconds of Redis' main thread (all threads where that is not reported).

@@ -31,9 +31,13 @@ module Deckhand
         nil
       end
 
+      # The checkout's commit, marked when the code measured differs from it.
       def self.commit
-        out, status = Open3.capture2e("git", "rev-parse", "--short", "HEAD", chdir: File.expand_path("../../..", __dir__))
-        status.success? ? out.strip : nil
+        root = File.expand_path("../../..", __dir__)
+        out, status = Open3.capture2e("git", "rev-parse", "--short", "HEAD", chdir: root)
+        return nil unless status.success?
+        _, clean = Open3.capture2e("git", "diff", "--quiet", "HEAD", "--", "lib", "exe", chdir: root)
+        clean.success? ? out.strip : "#{out.strip} with uncommitted changes in lib/"
       rescue SystemCallError
         nil
       end
@@ -46,7 +50,8 @@ module Deckhand
           "YJIT: #{yjit ? "on" : "off"} (in every server and client process)",
           "Redis: #{redis} (one fresh private redis-server, no persistence)",
           "Machine: #{cores} cores#{" (#{cpu})" if cpu}, load average at start #{load || "unknown"}",
-          "Systems: #{systems.join(", ")}#{" (commit #{commit})" if commit}"
+          "Systems: #{systems.join(", ")}#{" (commit #{commit})" if commit}",
+          "Work: #{plan.describe}"
         ]
       end
     end

@@ -59,10 +59,10 @@ module Deckhand
           results.add(:round_trips, system.name, report["round_trips"].fdiv(report["jobs"]))
           results.add(:redis_cpu, system.name, cost.cpu_us_per_job)
           results.add(:ceiling, system.name, cost.ceiling)
-          top = cost.top.map { |name, per_job| "#{name} #{per_job.round(4)}" }.join(", ")
+          top = cost.top.map { |name, calls, usec| "#{name} #{calls.round(4)} calls/#{usec.round(2)} µs" }.join(", ")
           say("  #{report["allocated"].fdiv(report["jobs"]).round(1)} objects/job, " \
             "#{cost.commands_per_job.round(3)} commands/job, #{cost.cpu_us_per_job.round(2)} µs Redis CPU/job")
-          results.note(:"commands_#{system.name}", "#{system.label}, 10 threads: Redis commands per job by command: #{top}")
+          results.note(:"commands_#{system.name}", "#{system.label}, 10 threads, per job, by Redis time: #{top}")
         end
 
         def format_rate(report)
