@@ -14,7 +14,7 @@ module Deckhand
       :rounds,
       :noop_jobs,         # scenario 1: pushed in bulk, then drained
       :thread_counts,     # scenario 1: one server process with each
-      :proxy_jobs,        # scenario 2: added round trip (seconds) => jobs
+      :proxy_jobs,        # scenario 2: added round trip (seconds) => jobs; 0 shows the proxy's own cost
       :latency_jobs,      # scenario 3: pushed one at a time on an idle server
       :enqueue_single,    # scenario 6: perform_async one by one
       :enqueue_bulk,      # scenario 6: perform_bulk, 1,000 per call
@@ -23,7 +23,7 @@ module Deckhand
     ) do
       def self.full(rounds: 3)
         new(name: "full", rounds: rounds, noop_jobs: 100_000, thread_counts: [10, 25],
-          proxy_jobs: {0.001 => 100_000, 0.010 => 20_000}, latency_jobs: 2_000,
+          proxy_jobs: {0.0 => 50_000, 0.001 => 100_000, 0.010 => 20_000}, latency_jobs: 2_000,
           enqueue_single: 10_000, enqueue_bulk: 100_000, mixed_jobs: 10_000)
       end
 

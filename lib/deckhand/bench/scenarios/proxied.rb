@@ -3,6 +3,7 @@
 require_relative "scenario"
 require_relative "../figure"
 require_relative "../latency_proxy"
+require_relative "../stats"
 
 module Deckhand
   module Bench
@@ -21,7 +22,8 @@ module Deckhand
           plan.proxy_jobs.keys.map do |delay|
             ms = millis(delay)
             target, check = target_for(delay)
-            Figure.new(key: key(delay), label: "2. No-op throughput, +#{ms} ms round trip, 10 threads", unit: "jobs/s",
+            label = delay.zero? ? "2. No-op throughput through the proxy, +0 ms, 10 threads" : "2. No-op throughput, +#{ms} ms round trip, 10 threads"
+            Figure.new(key: key(delay), label: label, unit: "jobs/s",
               digits: 0, target: target, check: check)
           end
         end
@@ -31,6 +33,7 @@ module Deckhand
           lab.fresh!
           push_bulk(system, "BenchNoopJob", "bench", count)
           proxy = LatencyProxy.start(upstream_host: "127.0.0.1", upstream_port: lab.port, delay: delay)
+          calibrate(proxy, delay)
           argv = system.server(threads: THREADS, queues: ["bench"])
           child = lab.server(system, argv, expect: count, redis_url: proxy.url)
           report = wait(child, system, queues: ["bench"], timeout: 60 + count * (0.002 + delay))
@@ -42,6 +45,23 @@ module Deckhand
         end
 
         private
+
+        PINGS = 20
+
+        # What the proxy really adds (a sleep overshoots a little), for the notes.
+        def calibrate(proxy, delay)
+          client = RedisClient.new(url: proxy.url)
+          rtts = Array.new(PINGS) do
+            started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+            client.call("PING")
+            ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started
+          end
+          median = Stats.median(rtts.drop(1)) * 1000
+          results.note(:"rtt_#{millis(delay)}", "PING round trip through the latency proxy at +#{millis(delay)} ms: " \
+            "#{median.round(3)} ms (median of #{PINGS - 1}, measured before each run; the last run's shown)")
+        ensure
+          client&.close
+        end
 
         def key(delay) = :"proxy_#{millis(delay)}ms"
 
