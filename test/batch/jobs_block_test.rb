@@ -79,6 +79,28 @@ class BatchJobsBlockTest < Minitest::Test
     assert_equal 2_500, batch.status.pending
   end
 
+  # Deckhand::Testing's fake mode and push-after-commit set a pusher: the
+  # batch still records its jids, and its jobs go where every push goes.
+  def test_a_client_pusher_receives_the_jobs_and_the_batch_still_counts_them
+    delivered = []
+    previous = Deckhand::Client.pusher
+    Deckhand::Client.pusher = ->(queued, scheduled, _config) { delivered << [queued, scheduled] }
+    batch = Deckhand::Batch.new
+    jids = batch.jobs do
+      BatchApp::Work.perform_async("now")
+      BatchApp::Work.perform_in(600, "later")
+    end
+    assert_equal 0, redis.call("LLEN", "queue:default")
+    assert_equal 0, redis.call("ZCARD", "schedule")
+    assert_equal 1, delivered.size
+    queued, scheduled = delivered.first
+    assert_equal [[jids[0], batch.bid]], queued.fetch("default").map { |raw| JSON.parse(raw).values_at("jid", "bid") }
+    assert_equal [jids[1], batch.bid], JSON.parse(scheduled[1]).values_at("jid", "bid")
+    assert_equal [2, 2], [batch.status.total, batch.status.pending]
+  ensure
+    Deckhand::Client.pusher = previous
+  end
+
   def test_scheduled_jobs_join_the_batch_in_the_schedule_set
     batch = Deckhand::Batch.new
     at = Time.now.to_f + 600

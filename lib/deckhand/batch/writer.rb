@@ -10,34 +10,48 @@ module Deckhand
     # finish during the write never see it done early. If Redis fails during
     # the pushes the holds stay and the batch never fires: a late batch is
     # better than one that reports success with jobs missing.
+    #
+    # When a Client.pusher is set (Deckhand::Testing, push-after-commit), the
+    # script only registers the jids and the jobs go through the pusher.
     class Writer
       SLICE = Client::BULK_BATCH
+
+      # One slice: its jids, payloads by queue, and [score, payload, ...].
+      Slice = Struct.new(:jids, :queued, :scheduled)
 
       def initialize(config)
         @config = config
       end
 
       def write(collector)
-        slices = collector.groups.map { |group| [group, encode(group)] }
-        opened = []
-        reopened = []
-        begin
-          collector.groups.each do |group|
-            (group.batch.created? ? reopened : []) << group.batch
-            hold(group.batch)
-            opened << group.batch
+        slices = collector.groups.map { |group| [group.batch, encode(group)] }
+        held = hold_all(collector.groups.map(&:batch))
+        pusher = Client.pusher
+        slices.each do |batch, list|
+          list.each do |slice|
+            Ops.call(@config, "push", batch.bid, *arguments(slice, with_jobs: !pusher))
+            pusher&.call(slice.queued, slice.scheduled, @config)
           end
-        rescue
-          # Nothing was pushed: batches that existed before go back as they
-          # were; new ones stay held, never fire, and expire.
-          (opened & reopened).reverse_each { |batch| Ops.call(@config, "release", batch.bid) }
-          raise
         end
-        slices.each { |group, list| list.each { |argv| Ops.call(@config, "push", group.batch.bid, *argv) } }
-        opened.reverse_each { |batch| Ops.call(@config, "release", batch.bid) }
+        held.reverse_each { |batch| Ops.call(@config, "release", batch.bid) }
       end
 
       private
+
+      def hold_all(batches)
+        held = []
+        batches.each do |batch|
+          existed = batch.created?
+          hold(batch)
+          held << [batch, existed]
+        end
+        held.map(&:first)
+      rescue
+        # Nothing was pushed: batches that existed before go back as they
+        # were; new ones stay held, never fire, and expire.
+        held.reverse_each { |batch, existed| Ops.call(@config, "release", batch.bid) if existed }
+        raise
+      end
 
       def hold(batch)
         if batch.created?
@@ -50,27 +64,31 @@ module Deckhand
         end
       end
 
-      # The "push" arguments of each slice: jids, then payloads by queue, then
-      # scheduled ones with their scores.
       def encode(group)
         max = @config.max_payload_bytes
         now = Payload.now(@config.timestamps)
         group.jobs.each_slice(SLICE).with_index.map do |jobs, n|
-          queued = Hash.new { |hash, queue| hash[queue] = [] }
-          scheduled = []
+          slice = Slice.new(jobs.map { |job| job["jid"] }, Hash.new { |hash, queue| hash[queue] = [] }, [])
           jobs.each_with_index do |job, i|
             at = group.ats[(n * SLICE) + i]
             if at
-              scheduled << at << Payload.encode(job, max_bytes: max)
+              slice.scheduled << at << Payload.encode(job, max_bytes: max)
             else
               job["enqueued_at"] = now
-              queued[job["queue"]] << Payload.encode(job, max_bytes: max)
+              slice.queued[job["queue"]] << Payload.encode(job, max_bytes: max)
             end
           end
-          [jobs.size, *jobs.map { |job| job["jid"] }, queued.size,
-            *queued.flat_map { |queue, payloads| [queue, payloads.size, *payloads] },
-            scheduled.size / 2, *scheduled]
+          slice
         end
+      end
+
+      # The "push" arguments: jids, then payloads by queue, then scheduled
+      # ones with their scores.
+      def arguments(slice, with_jobs:)
+        return [slice.jids.size, *slice.jids, 0, 0] unless with_jobs
+        [slice.jids.size, *slice.jids, slice.queued.size,
+          *slice.queued.flat_map { |queue, payloads| [queue, payloads.size, *payloads] },
+          slice.scheduled.size / 2, *slice.scheduled]
       end
     end
   end

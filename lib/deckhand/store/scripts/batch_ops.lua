@@ -170,10 +170,12 @@ elseif op == 'release' then
   check(bid)
   return 'ok'
 elseif op == 'success' then
+  -- The common case, run once per job: four cheap calls, and the full check
+  -- only when the batch may have just completed or succeeded.
   if redis.call('SREM', jids, ARGV[11]) == 0 then return 0 end
-  redis.call('HDEL', key(bid, 'failed'), ARGV[11])
-  redis.call('SREM', key(bid, 'dead'), ARGV[11])
-  check(bid)
+  if redis.call('HDEL', key(bid, 'failed'), ARGV[11]) == 1 then redis.call('SREM', key(bid, 'dead'), ARGV[11]) end
+  local pending = redis.call('SCARD', jids)
+  if pending == 0 or pending == redis.call('HLEN', key(bid, 'failed')) then check(bid) end
   return 1
 elseif op == 'failure' then
   if redis.call('SISMEMBER', jids, ARGV[11]) == 0 then return 0 end
