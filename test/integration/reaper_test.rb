@@ -46,9 +46,9 @@ class ReaperTest < Minitest::Test
     redis.call("SET", Keys.recoveries("s1"), 1)
     redis.call("SET", Keys.recoveries("s2"), 1)
     dead_process(inflight: {"1:default" => payload("s1", recovered: 1), "2:default" => payload("s2", recovered: 1),
-                            "3:default" => payload("fresh")}, suspect: "2:default")
+                            "3:default" => payload("fresh")}, suspects: ["2:default"])
     reaper.reap
-    assert_equal 1, recoveries("s1"), "a suspect waiting for its turn is innocent of this crash"
+    assert_equal 1, recoveries("s1"), "a suspect that was not running is innocent of this crash"
     assert_equal 2, recoveries("s2")
     assert_equal 1, recoveries("fresh"), "a job never recovered before may have been running"
     marks = jobs_in("default").to_h { |job| [job["jid"], job["deckhand_recovered"]] }
@@ -60,7 +60,7 @@ class ReaperTest < Minitest::Test
     Deckhand.config.on_death { |job, error| deaths << [job, error] }
     redis.call("SET", Keys.recoveries("pill"), 2)
     identity = dead_process(inflight: {"8:default" => payload("pill", recovered: 2), "9:default" => payload("innocent")},
-      suspect: "8:default")
+      suspects: ["8:default"])
 
     reaper.reap
 

@@ -3,8 +3,8 @@
 require "test_helper"
 require "support/reliability_helpers"
 
-# Jobs recovered from a crashed process run one at a time, each recorded in
-# Redis while it runs; every other job runs as before.
+# Jobs recovered from a crashed process are recorded in Redis while they run;
+# those on their last chance run one at a time. Other jobs run as before.
 class SuspectsTest < Minitest::Test
   include Deckhand::ReliabilityHelpers
 
@@ -12,7 +12,8 @@ class SuspectsTest < Minitest::Test
     include Deckhand::Job
 
     def perform(label)
-      Deckhand::TestJobs.record([:start, label, Deckhand.config.store.call("GET", "deckhand:suspect:#{TraceJob.identity}")])
+      running = Deckhand.config.store.call("SMEMBERS", "deckhand:suspects:#{TraceJob.identity}")
+      Deckhand::TestJobs.record([:start, label, running])
       sleep 0.2
       Deckhand::TestJobs.record([:finish, label])
     end
@@ -24,36 +25,39 @@ class SuspectsTest < Minitest::Test
 
   def setup
     super
-    Deckhand.config = new_config(concurrency: 3, heartbeat_interval: 0.5, heartbeat_ttl: 2, timeout: 2)
+    Deckhand.config = new_config(concurrency: 3, heartbeat_interval: 0.5, heartbeat_ttl: 2, timeout: 2, max_recoveries: 3)
   end
-
-  def push_raw(*payloads) = redis.call("LPUSH", "queue:default", *payloads)
 
   def trace_payload(label, recovered: nil) = payload(label, klass: "SuspectsTest::TraceJob", args: [label], recovered: recovered)
 
-  def test_suspects_run_one_at_a_time_each_recorded_while_it_runs
+  def run_traced(*payloads)
     with_server do |launcher|
       TraceJob.identity = launcher.identity
-      push_raw(trace_payload("s1", recovered: 1), trace_payload("s2", recovered: 1), trace_payload("s3", recovered: 1))
-      wait_for(message: "three suspects") { Deckhand::TestJobs.runs.count { |event, *| event == :finish } == 3 }
-      wait_for(message: "the record cleared") { redis.call("EXISTS", Keys.suspect(launcher.identity)).zero? }
+      redis.call("LPUSH", "queue:default", *payloads)
+      wait_for(message: "the jobs") { Deckhand::TestJobs.runs.count { |event, *| event == :finish } == payloads.size }
+      wait_for(message: "the records cleared") { redis.call("EXISTS", Keys.suspects(launcher.identity)).zero? }
     end
-    runs = Deckhand::TestJobs.runs
-    assert_equal %i[start finish start finish start finish], runs.map(&:first), "suspects overlapped: #{runs.inspect}"
-    runs.select { |event, *| event == :start }.each do |_, label, recorded|
-      refute_nil recorded, "#{label} ran without its record"
-      assert_match(/\A\d+:default\z/, recorded)
-    end
+    Deckhand::TestJobs.runs
   end
 
-  def test_other_jobs_run_side_by_side_as_usual
-    with_server do |launcher|
-      TraceJob.identity = launcher.identity
-      push_raw(trace_payload("j1"), trace_payload("j2"))
-      wait_for(message: "both jobs") { Deckhand::TestJobs.runs.count { |event, *| event == :finish } == 2 }
-    end
-    runs = Deckhand::TestJobs.runs
+  def starts(runs) = runs.select { |event, *| event == :start }
+
+  def test_suspects_on_their_last_chance_run_one_at_a_time_each_recorded
+    runs = run_traced(*%w[s1 s2 s3].map { |label| trace_payload(label, recovered: 2) })
+    assert_equal %i[start finish start finish start finish], runs.map(&:first), "last-chance suspects overlapped"
+    starts(runs).each { |_, label, running| assert_equal 1, running.size, "#{label} ran unrecorded or beside another" }
+    assert_match(/\A\d+:default\z/, starts(runs).first.last.first)
+  end
+
+  def test_other_suspects_run_side_by_side_each_recorded
+    runs = run_traced(trace_payload("s1", recovered: 1), trace_payload("s2", recovered: 1))
     assert_equal %i[start start finish finish], runs.map(&:first)
-    assert_equal [nil, nil], runs.first(2).map(&:last), "no record for a job never recovered"
+    assert_equal 2, starts(runs).map { |_, _, running| running.size }.max
+  end
+
+  def test_jobs_never_recovered_run_side_by_side_unrecorded
+    runs = run_traced(trace_payload("j1"), trace_payload("j2"))
+    assert_equal %i[start start finish finish], runs.map(&:first)
+    assert_equal [[], []], starts(runs).map(&:last)
   end
 end

@@ -16,15 +16,15 @@ module Deckhand
     end
 
     # A process that died holding `inflight` (field => payload) and `landing`
-    # (queue => payloads, oldest first), with `suspect` the field it had
-    # recorded as running.
-    def dead_process(identity = "deadhost:4242:0dead", queues: ["default"], inflight: {}, landing: {}, suspect: nil)
+    # (queue => payloads, oldest first), with `suspects` the fields it had
+    # recorded as running suspects.
+    def dead_process(identity = "deadhost:4242:0dead", queues: ["default"], inflight: {}, landing: {}, suspects: [])
       owner = {"queues" => queues, "hostname" => "deadhost", "pid" => 4242, "started_at" => Time.now.to_f - 60}
       redis.call("HSET", Keys::OWNERS, identity, JSON.generate(owner))
       redis.call("SADD", Keys::PROCESSES, identity)
       redis.call("HSET", Keys.inflight(identity), *inflight.flatten) unless inflight.empty?
       landing.each { |queue, payloads| redis.call("LPUSH", Keys.landing(identity, queue), *payloads) }
-      redis.call("SET", Keys.suspect(identity), suspect) if suspect
+      redis.call("SADD", Keys.suspects(identity), *suspects) unless suspects.empty?
       identity
     end
 

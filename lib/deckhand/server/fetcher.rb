@@ -68,7 +68,7 @@ module Deckhand
       # A processor settled a job. With ack: true its in-flight entry is deleted
       # on the next round trip; with ack: false the outcome write already did it.
       def done(unit, ack: true)
-        @suspects.leave(unit) if @suspects.current.equal?(unit)
+        @suspects.leave(unit) if @suspects.running?(unit)
         @lock.synchronize do
           @acks << unit.field if ack
           @outstanding -= 1

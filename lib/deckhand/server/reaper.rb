@@ -32,6 +32,7 @@ module Deckhand
         @identity = identity
         @logger = config.logger
         @quarantine = Quarantine.new(config: config, store: store)
+        Suspects.for(identity, store: store, logger: @logger).last_chance = config.max_recoveries - 1
         @lock = Mutex.new
         @wake = ConditionVariable.new
         @stopping = false
@@ -132,7 +133,7 @@ module Deckhand
       def recover(identity, owner)
         queues = owner_queues(identity, owner)
         keys = [Store::Keys::OWNERS, Store::Keys.process(identity), Store::Keys.inflight(identity),
-          Store::Keys.suspect(identity), Store::Keys::POISON, Store::Keys::PROCESSES,
+          Store::Keys.suspects(identity), Store::Keys::POISON, Store::Keys::PROCESSES,
           *queues.map { |q| Store::Keys.landing(identity, q) }]
         argv = [identity, @config.max_recoveries, COUNTER_TTL, Store::Keys.recoveries(""), *queues]
         recovered, counted, poisoned = @store.script(:recover, keys, argv)

@@ -2,19 +2,24 @@
 
 module Deckhand
   module Server
-    # Runs suspects one at a time in a process, each recorded in Redis before it
-    # starts. A suspect is a job recovered from a process that died while it may
-    # have been running it: the recover script marks its payload. Should the
-    # process die again, the reaper then knows which suspect was running and
-    # counts that one alone, so the innocent jobs that happened to share a
-    # crashed process are not taken for the poison pill.
+    # Keeps track of suspects while they run. A suspect is a job recovered from
+    # a process that died while it may have been running it: the recover script
+    # marks its payload with its recovery count. Each suspect is recorded in
+    # Redis before it starts and forgotten when it finishes, so should this
+    # process die too, the reaper counts the suspects that were running and no
+    # other (see store/scripts/recover.lua).
     #
-    # Only recovered jobs pay for this (two Redis calls and the wait for their
-    # turn); every other job runs as before.
+    # A suspect on its last chance (one more recovery makes it a poison pill)
+    # runs alone among last-chance suspects in this process: the crash that
+    # quarantines a job is then pinned on that job and not on another
+    # last-chance job that happened to share the process.
+    #
+    # Only recovered jobs pay for this (two Redis calls each); every other job
+    # runs as before.
     #
     #   suspects = Suspects.for(identity, store: store, logger: logger)
     #   suspects.enter(unit) if suspects.suspect?(unit)   # before running it
-    #   suspects.leave(unit)                              # once its outcome is settled
+    #   suspects.leave(unit) if suspects.running?(unit)   # once its outcome is settled
     class Suspects
       MARKER = '"deckhand_recovered":'
       TTL = 24 * 60 * 60 # the record only matters until a reaper reads it
@@ -32,50 +37,62 @@ module Deckhand
         def forget(identity) = @registry_lock.synchronize { @registry.delete(identity) }
       end
 
-      attr_reader :current
+      # Recovery count from which a suspect runs alone (config.max_recoveries - 1).
+      attr_writer :last_chance
 
       def initialize(identity, store:, logger:)
-        @key = Store::Keys.suspect(identity)
+        @key = Store::Keys.suspects(identity)
         @store = store
         @logger = logger
+        @last_chance = 2
         @lock = Mutex.new
         @free = ConditionVariable.new
-        @current = nil
+        @alone = nil
+        @running = {}.compare_by_identity
       end
 
       def suspect?(unit) = unit.payload.include?(MARKER)
 
-      # Waits for this process's running suspect, if any, to finish; then
-      # records `unit` as the one running.
+      # Read by the thread that entered `unit`, which wrote it: no lock needed.
+      def running?(unit) = @running.key?(unit)
+
       def enter(unit)
-        @lock.synchronize do
-          @free.wait(@lock) while @current
-          @current = unit
+        if count(unit) >= @last_chance
+          @lock.synchronize do
+            @free.wait(@lock) while @alone
+            @alone = unit
+          end
         end
         record(unit.field)
+        @lock.synchronize { @running[unit] = true }
       end
 
       def leave(unit)
-        return unless @current.equal?(unit)
-        begin
-          @store.call("DEL", @key)
-        rescue RedisClient::Error, Deckhand::ConnectionError => e
-          @logger.warn("could not clear the running-suspect record (#{e.message})")
-        end
+        forget(unit.field)
         @lock.synchronize do
-          @current = nil
+          @running.delete(unit)
+          next unless @alone.equal?(unit)
+          @alone = nil
           @free.signal
         end
       end
 
       private
 
+      def count(unit)
+        at = unit.payload.index(MARKER) + MARKER.size
+        unit.payload[at, 6].to_i
+      end
+
       # Without the record a crash goes uncounted (one more crash before the
       # quarantine), so it is worth a few tries; never worth not running the job.
       def record(field)
         attempt = 0
         begin
-          @store.call("SET", @key, field, "EX", TTL)
+          @store.pipelined do |pipe|
+            pipe.call("SADD", @key, field)
+            pipe.call("EXPIRE", @key, TTL)
+          end
         rescue RedisClient::Error, Deckhand::ConnectionError => e
           attempt += 1
           if attempt < RECORD_ATTEMPTS
@@ -84,6 +101,12 @@ module Deckhand
           end
           @logger.warn("could not record a recovered job as running (#{e.message}); running it anyway")
         end
+      end
+
+      def forget(field)
+        @store.call("SREM", @key, field)
+      rescue RedisClient::Error, Deckhand::ConnectionError => e
+        @logger.warn("could not clear a recovered job's running record (#{e.message})")
       end
     end
   end

@@ -49,9 +49,9 @@ module Deckhand
       # have been running it. Expires: it only needs to outlive a crash loop.
       def recoveries(jid) = "deckhand:recoveries:#{jid}"
 
-      # The in-flight field of the suspect (a job recovered before) this process
-      # is running now, if any: what pins the next crash on the right job.
-      def suspect(identity) = "deckhand:suspect:#{identity}"
+      # Set of the in-flight fields of the suspects (jobs recovered before) this
+      # process is running now: what pins its next crash on the right jobs.
+      def suspects(identity) = "deckhand:suspects:#{identity}"
     end
   end
 end

@@ -7,14 +7,14 @@
 -- Counting rule (see docs/reliability.md):
 --   * a job without the recovery marker (never recovered before) counts, since
 --     Redis cannot tell whether the dead process had started it;
---   * a job with the marker (a suspect) counts only if it is the one the process
---     recorded as running (suspects run one at a time and record themselves);
+--   * a job with the marker (a suspect) counts only if the process recorded it
+--     as running (suspects record themselves before they start);
 --   * jobs in the landing lists were never handed out: they never count.
 --
 -- KEYS[1]      owners hash
 -- KEYS[2]      the process record (identity); if it exists the process lives
 -- KEYS[3]      in-flight hash of the process
--- KEYS[4]      the process's running-suspect key
+-- KEYS[4]      set of the suspects the process was running
 -- KEYS[5]      poison hash
 -- KEYS[6]      processes set
 -- KEYS[7..n]   landing lists of the process
@@ -26,7 +26,7 @@
 --
 -- Returns {recovered, counted, poisoned}, or {-1, 0, 0} when the process is
 -- alive and {-2, 0, 0} when its record was already recovered.
-local owners, process, inflight, suspect, poison, processes =
+local owners, process, inflight, suspects, poison, processes =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local identity = ARGV[1]
 local limit = tonumber(ARGV[2])
@@ -56,7 +56,6 @@ local function mark(payload, count)
   return body .. sep .. marker .. count .. '}'
 end
 
-local running = redis.call('GET', suspect)
 local recovered, counted, poisoned = 0, 0, 0
 
 -- Landing lists first, so the jobs taken earliest end up at the very front.
@@ -77,7 +76,7 @@ for _, field in ipairs(fields) do
   local queue = string.match(field, '^%d+:(.*)$') or 'default'
   local suspected = string.find(payload, marker, 1, true) ~= nil
   local jid = nil
-  if (not suspected) or field == running then jid = jid_of(payload) end
+  if (not suspected) or redis.call('SISMEMBER', suspects, field) == 1 then jid = jid_of(payload) end
   if jid then
     local key = counters .. jid
     local count = redis.call('INCR', key)
@@ -98,7 +97,7 @@ for _, field in ipairs(fields) do
   end
 end
 
-redis.call('DEL', inflight, suspect)
+redis.call('DEL', inflight, suspects)
 redis.call('HDEL', owners, identity)
 redis.call('SREM', processes, identity)
 return {recovered, counted, poisoned}
