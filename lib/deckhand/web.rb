@@ -64,7 +64,8 @@ module Deckhand
       def config = @config || Deckhand.config
 
       # Called with the Rack env of each request that would change state; a
-      # falsy answer refuses it (403) and hides the buttons.
+      # falsy answer refuses it (403) and hides the buttons. Without a block,
+      # removes the hook.
       def authorize(&block)
         @authorizer = block
       end

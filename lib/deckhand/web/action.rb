@@ -28,8 +28,9 @@ module Deckhand
       include Helpers::Charts
 
       PER_PAGE = [10, 25, 50, 100].freeze
+      MAX_PAGE = 2**40
       NOTICES = {
-        "retried" => "%d jobs sent to their queues", "deleted" => "%d jobs deleted", "killed" => "%d jobs moved to the dead set",
+        "retried" => "%{jobs} sent to their queues", "deleted" => "%{jobs} deleted", "killed" => "%{jobs} moved to the dead set",
         "cleared" => "Queue cleared", "paused" => "Queue paused: server processes skip it until it is resumed",
         "resumed" => "Queue resumed", "quieted" => "Quiet sent: processes finish their jobs and take no more",
         "stopped" => "Stop sent: processes shut down within their timeout", "gone" => "That job is no longer there"
@@ -79,7 +80,8 @@ module Deckhand
 
       def notice
         template = NOTICES[@request.GET["notice"]] or return nil
-        format(template, int_param("count", 0, 0..1_000_000_000))
+        count = int_param("count", 0, 0..1_000_000_000)
+        template.sub("%{jobs}", (count == 1) ? "1 job" : "#{number(count)} jobs")
       end
 
       # An Integer query or form value inside `range`, else `default`.

@@ -68,7 +68,7 @@ module Deckhand
 
         def page_through
           @pages = [(@size + @per_page - 1) / @per_page, 1].max
-          @page = int_param("page", 1, 1..@pages)
+          @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
           @entries = @set.page(@page, @per_page)
         end
 

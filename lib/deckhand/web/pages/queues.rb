@@ -19,7 +19,7 @@ module Deckhand
           @queue = api.queue(params["name"])
           @per_page = per_page
           @pages = [(@queue.size + @per_page - 1) / @per_page, 1].max
-          @page = int_param("page", 1, 1..@pages)
+          @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
           @jobs = @queue.jobs(page: @page, per_page: @per_page)
           render :queue, title: "Queue #{@queue.name}"
         end

@@ -1,0 +1,38 @@
+# frozen_string_literal: true
+
+require "deckhand/web"
+
+module Deckhand
+  # Drives Deckhand::Web through Rack, as a browser would: same-origin POSTs
+  # say so in Sec-Fetch-Site unless a test says otherwise.
+  module WebHelpers
+    def web_app(**options) = Deckhand::Web.new(config: Deckhand.config, **options)
+
+    def get(path, app: web_app, headers: {}) = Rack::MockRequest.new(app).get(path, headers)
+
+    # A same-origin form POST: post("/queues/mail", "action" => "pause").
+    def post(path, params = {}) = post_from(path, params)
+
+    def post_from(path, params, app: web_app, site: "same-origin", headers: {})
+      env = {params: params}
+      env["HTTP_SEC_FETCH_SITE"] = site if site
+      Rack::MockRequest.new(app).post(path, env.merge(headers))
+    end
+
+    def api = Deckhand::API.new(Deckhand.config)
+
+    def retry_job(jid, **extra)
+      {"class" => "RecordJob", "args" => [jid], "jid" => jid, "queue" => "default", "retry" => true, "retry_count" => 2,
+       "error_class" => "RuntimeError", "error_message" => "boom", "failed_at" => Deckhand::Payload.now}.merge(extra)
+    end
+
+    def add_to(set, job, score: Time.now.to_f) = redis.call("ZADD", set, score, JSON.generate(job))
+
+    def key_of(set_name, jid) = api.job_set(set_name).find_jid(jid).key
+
+    def assert_redirect(response, to)
+      assert_equal 303, response.status, response.body
+      assert_equal to, response.headers["location"]
+    end
+  end
+end
