@@ -81,6 +81,23 @@ class BatchNestingTest < Minitest::Test
     assert_operator names.index("child:success"), :<, names.index("parent:success")
   end
 
+  def test_a_death_in_a_child_fires_the_child_s_and_the_parent_s_death_once
+    parent = named_batch("parent", events: %i[death])
+    child = nil
+    jids = nil
+    parent.jobs do
+      child = named_batch("child", events: %i[death])
+      jids = child.jobs { 2.times { BatchApp::Work.perform_async("c") } }
+    end
+    redis.call("DEL", "queue:default")
+    tracker = Deckhand::Batch::Tracker.new(Deckhand.config)
+    jids.each { |jid| tracker.death({"bid" => child.bid, "jid" => jid}, RuntimeError.new("gone")) }
+    deaths = jobs_in("default").reverse.map { |job| [job["args"][3]["name"], job["bid"]] }
+    assert_equal [["child", parent.bid], ["parent", nil]], deaths
+    assert parent.status.death?
+    assert_equal 1, parent.status.pending, "the child's death callback is a job of the parent"
+  end
+
   private
 
   def named_batch(name, events: %i[success complete])
