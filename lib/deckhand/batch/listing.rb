@@ -2,8 +2,8 @@
 
 module Deckhand
   class Batch
-    # Read API for dashboards: batches newest first, a page at a time, and one
-    # batch's status and failures.
+    # Read API for dashboards: batches newest first, a page at a time (one
+    # round trip a page), and one batch's status and failures.
     #
     #   listing = Deckhand::Batch::Listing.new(config)
     #   listing.size                              # => 42
@@ -21,7 +21,7 @@ module Deckhand
       def page(offset: 0, limit: 25)
         return [] if limit <= 0
         bids = @config.store.call("ZRANGE", Store::BatchKeys::INDEX, offset, offset + limit - 1, "REV")
-        bids.map { |bid| Status.new(bid, config: @config) }.select(&:exists?)
+        Status.load(bids, config: @config).select(&:exists?)
       end
 
       def status(bid)

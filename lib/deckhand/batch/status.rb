@@ -18,27 +18,28 @@ module Deckhand
     class Status
       attr_reader :bid, :pending
 
-      def initialize(bid, config: Deckhand.config)
-        @bid = bid
-        @config = config
-        reload
+      # Many statuses in one round trip.
+      def self.load(bids, config: Deckhand.config)
+        return [] if bids.empty?
+        replies = config.store.pipelined { |pipe| bids.each { |bid| queue_reads(pipe, bid) } }
+        bids.each_with_index.map { |bid, i| new(bid, config: config, replies: replies[i * 5, 5]) }
       end
 
-      def reload
-        fields, pending, failed, dead, kids = @config.store.pipelined do |pipe|
-          pipe.call("HGETALL", Store::BatchKeys.batch(@bid))
-          pipe.call("SCARD", Store::BatchKeys.jids(@bid))
-          pipe.call("HGETALL", Store::BatchKeys.failed(@bid))
-          pipe.call("SMEMBERS", Store::BatchKeys.dead(@bid))
-          pipe.call("SMEMBERS", Store::BatchKeys.kids(@bid))
-        end
-        @fields = fields
-        @pending = pending
-        @failed = failed
-        @dead = dead
-        @kids = kids
-        self
+      def self.queue_reads(pipe, bid)
+        pipe.call("HGETALL", Store::BatchKeys.batch(bid))
+        pipe.call("SCARD", Store::BatchKeys.jids(bid))
+        pipe.call("HGETALL", Store::BatchKeys.failed(bid))
+        pipe.call("SMEMBERS", Store::BatchKeys.dead(bid))
+        pipe.call("SMEMBERS", Store::BatchKeys.kids(bid))
       end
+
+      def initialize(bid, config: Deckhand.config, replies: nil)
+        @bid = bid
+        @config = config
+        replies ? read(replies) : reload
+      end
+
+      def reload = read(@config.store.pipelined { |pipe| self.class.queue_reads(pipe, @bid) })
 
       def exists? = !@fields.empty?
 
@@ -90,6 +91,11 @@ module Deckhand
       end
 
       private
+
+      def read(replies)
+        @fields, @pending, @failed, @dead, @kids = replies
+        self
+      end
 
       def time(field)
         value = @fields[field] or return nil
