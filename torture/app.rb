@@ -1,0 +1,65 @@
+# frozen_string_literal: true
+
+# The application the torture suite's servers load with `deckhand -r`. Every
+# job writes to the ledger, a Redis of its own outside the system under test:
+# a start before its work and a finish after it.
+require "deckhand"
+require "redis_client"
+
+Deckhand.configure do |config|
+  config.reaper_interval = Float(ENV["TORTURE_REAPER_INTERVAL"]) if ENV["TORTURE_REAPER_INTERVAL"]
+end
+
+module Torture
+  module Record
+    module_function
+
+    # One connection per processor thread; they live as long as the process.
+    def ledger = Thread.current[:torture_ledger] ||= RedisClient.new(url: ENV.fetch("TORTURE_LEDGER_URL"))
+
+    def entry(jid) = "#{jid} #{Process.pid} #{Time.now.to_f}"
+
+    def start(jid) = ledger.call("RPUSH", "ledger:starts", entry(jid))
+
+    def finish(jid)
+      ledger.pipelined do |pipe|
+        pipe.call("RPUSH", "ledger:finishes", entry(jid))
+        pipe.call("SADD", "ledger:done", jid)
+      end
+    end
+  end
+
+  # Works for `ms` milliseconds (sleeping, as I/O-bound jobs do).
+  class WorkJob
+    include Deckhand::Job
+
+    def perform(ms)
+      Record.start(jid)
+      sleep(ms / 1000.0) if ms.positive?
+      Record.finish(jid)
+    end
+  end
+
+  # Kills the process running it, as the OOM killer or a segfault would.
+  class PillJob
+    include Deckhand::Job
+
+    def perform
+      Record.start(jid)
+      Process.kill("KILL", Process.pid)
+      sleep 10
+    end
+  end
+
+  # Records the Ruby class its argument arrived as: JSON must never build
+  # objects from a payload, whatever keys it holds.
+  class ProbeJob
+    include Deckhand::Job
+
+    def perform(arg)
+      Record.start(jid)
+      Record.ledger.call("RPUSH", "ledger:probe", arg.class.name)
+      Record.finish(jid)
+    end
+  end
+end

@@ -1,0 +1,117 @@
+# frozen_string_literal: true
+
+require "rbconfig"
+require "fileutils"
+
+module Torture
+  # Real `deckhand` server processes, started, SIGKILLed, TERMed and counted.
+  # Each child is `ruby -I lib exe/deckhand -r torture/app.rb ...` with the
+  # Bundler setup this process runs under; its log goes to a file in `dir`.
+  #
+  #   fleet = Fleet.new(dir: dir, redis_url: url, ledger_url: lurl, settings: {heartbeat_ttl: 2})
+  #   member = fleet.spawn(concurrency: 10)
+  #   fleet.kill(member)               # SIGKILL; the time is kept in fleet.kills
+  #   fleet.stop_all
+  class Fleet
+    ROOT = File.expand_path("../..", __dir__)
+    EXE = File.join(ROOT, "exe", "deckhand")
+    APP = File.join(ROOT, "torture", "app.rb")
+    BOOT_TIMEOUT = 30
+
+    Member = Struct.new(:pid, :log, :spawned_at, :status, :identity)
+
+    attr_reader :members, :kills
+
+    def initialize(dir:, redis_url:, ledger_url:, settings: {}, timeout: 8)
+      @dir = dir
+      @redis_url = redis_url
+      @ledger_url = ledger_url
+      @settings = settings
+      @timeout = timeout
+      @members = []
+      @kills = []
+      @serial = 0
+      FileUtils.mkdir_p(dir)
+    end
+
+    def spawn(concurrency: 10, queues: ["default"], wait: true)
+      @serial += 1
+      log = File.join(@dir, "server-#{@serial}.log")
+      args = ["-r", APP, "-C", config_file, "-c", concurrency.to_s, "-t", @timeout.to_s, *queues.flat_map { |q| ["-q", q] }]
+      env = {"REDIS_URL" => @redis_url, "TORTURE_LEDGER_URL" => @ledger_url,
+             "TORTURE_REAPER_INTERVAL" => @settings[:reaper_interval]&.to_s}
+      pid = ::Process.spawn(env, RbConfig.ruby, "-I", File.join(ROOT, "lib"), EXE, *args,
+        in: File::NULL, out: log, err: log, chdir: @dir)
+      member = Member.new(pid, log, now, nil, nil)
+      @members << member
+      ready(member) if wait
+      member
+    end
+
+    # Waits until the member logged its identity (its capsules are running).
+    def ready(member)
+      deadline = now + BOOT_TIMEOUT
+      until identity(member)
+        if (member.status = ::Process.waitpid2(member.pid, ::Process::WNOHANG)&.last)
+          raise "deckhand exited at boot: #{File.read(member.log)[-2000..]}"
+        end
+        raise "deckhand did not boot within #{BOOT_TIMEOUT}s" if now > deadline
+        sleep 0.02
+      end
+      member
+    end
+
+    def alive = @members.select { |m| m.status.nil? }
+
+    # Children that exited since the last call (crashed, killed or stopped).
+    def exited
+      alive.select { |m| m.status = ::Process.waitpid2(m.pid, ::Process::WNOHANG)&.last }
+    end
+
+    def kill(member)
+      ::Process.kill("KILL", member.pid)
+      @kills << [member.pid, Time.now.to_f]
+      member.status = ::Process.waitpid2(member.pid).last
+    end
+
+    # TERM, then wait for the exit; returns the seconds it took.
+    def term(member, limit: @timeout + 30)
+      started = now
+      ::Process.kill("TERM", member.pid)
+      deadline = started + limit
+      until (status = ::Process.waitpid2(member.pid, ::Process::WNOHANG)&.last)
+        return force(member) if now > deadline
+        sleep 0.01
+      end
+      member.status = status
+      now - started
+    end
+
+    def stop_all
+      alive.each { |m| term(m) }
+    end
+
+    def identity(member)
+      member.identity ||= File.read(member.log)[/started as (\S+?): /, 1]
+    end
+
+    def log_text = @members.map { |m| File.exist?(m.log) ? File.read(m.log) : "" }.join
+
+    private
+
+    def config_file
+      @config_file ||= File.join(@dir, "deckhand.yml").tap do |path|
+        yaml = @settings.slice(:heartbeat_interval, :heartbeat_ttl).map { |k, v| "#{k}: #{v}\n" }.join
+        File.write(path, yaml)
+      end
+    end
+
+    def force(member)
+      ::Process.kill("KILL", member.pid)
+      member.status = ::Process.waitpid2(member.pid).last
+      Float::INFINITY
+    end
+
+    def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+  end
+end

@@ -1,0 +1,135 @@
+# frozen_string_literal: true
+
+require "deckhand"
+require "deckhand/dev_redis"
+require_relative "fleet"
+
+module Torture
+  # What every scenario shares: its own redis-server (fresh, in its own
+  # directory), fleets of real server processes, the ledger, and the one line
+  # of figures it prints. A subclass defines NUMBER, NAME and #run, which
+  # returns the figures (a Hash) and adds to #failures what must not happen.
+  class Scenario
+    # Deckhand's defaults, and the short timings of the quick run.
+    DEFAULT_TIMING = {heartbeat_interval: 5, heartbeat_ttl: 40, reaper_interval: 5}.freeze
+    QUICK_TIMING = {heartbeat_interval: 0.5, heartbeat_ttl: 2, reaper_interval: 0.5}.freeze
+
+    Result = Struct.new(:number, :name, :figures, :failures, :seconds) do
+      def ok? = failures.empty?
+
+      def line
+        text = figures.map { |k, v| "#{k}=#{v}" }.join(" ")
+        verdict = ok? ? "ok" : "FAIL (#{failures.join("; ")})"
+        "#{number} #{name}: #{text} wall=#{seconds.round}s #{verdict}"
+      end
+    end
+
+    attr_reader :failures
+
+    def initialize(quick:, ledger:, dir:)
+      @quick = quick
+      @ledger = ledger
+      @dir = dir
+      @failures = []
+      @servers = []
+      @fleets = []
+    end
+
+    def call
+      started = now
+      @ledger.reset
+      figures = run
+      Result.new(self.class::NUMBER, self.class::NAME, figures, @failures, now - started)
+    rescue => e
+      @failures << "#{e.class}: #{e.message}"
+      Result.new(self.class::NUMBER, self.class::NAME, {}, @failures, now - started)
+    ensure
+      @fleets.each(&:stop_all)
+      @servers.each(&:stop)
+    end
+
+    private
+
+    def quick? = @quick
+
+    def size(full, quick) = @quick ? quick : full
+
+    def timing = @quick ? QUICK_TIMING : DEFAULT_TIMING
+
+    # The documented recovery bound for these timings.
+    def bound = timing[:heartbeat_ttl] + (timing[:reaper_interval] * 1.2)
+
+    def start_redis(name = "redis", persistent: false, extra: [], port: nil)
+      server = Deckhand::DevRedis.new(dir: File.join(@dir, name), port: port, persistent: persistent, extra: extra).start
+      @servers << server
+      server
+    end
+
+    def new_fleet(redis_url, name: "fleet", settings: timing, timeout: 8)
+      fleet = Fleet.new(dir: File.join(@dir, name), redis_url: redis_url, ledger_url: @ledger.url, settings: settings, timeout: timeout)
+      @fleets << fleet
+      fleet
+    end
+
+    def client(url) = Deckhand::Client.new(config: Deckhand::Config.new(redis: {url: url}))
+
+    def push_work(client, durations_ms, queue: "default")
+      jids = client.push_bulk("class" => "Torture::WorkJob", "args" => durations_ms.zip, "queue" => queue)
+      @ledger.enqueued(jids)
+      jids
+    end
+
+    def wait_until(timeout, step: 0.05)
+      deadline = now + timeout
+      until (result = yield)
+        return false if now > deadline
+        sleep step
+      end
+      result
+    end
+
+    # Waits until every enqueued job finished; false on timeout.
+    def drain(timeout, &each_poll)
+      wait_until(timeout, step: 0.1) do
+        each_poll&.call
+        @ledger.done_count >= @ledger.enqueued_count && @ledger.missing.empty?
+      end
+    end
+
+    # In-flight hashes, landing lists and owner entries still in Redis.
+    def leftovers(redis)
+      keys = %w[deckhand:inflight:* deckhand:landing:*].sum { |pattern| scan_count(redis, pattern) }
+      keys + redis.call("HLEN", "deckhand:owners")
+    end
+
+    def scan_count(redis, pattern)
+      cursor = "0"
+      count = 0
+      loop do
+        cursor, keys = redis.call("SCAN", cursor, "MATCH", pattern, "COUNT", 1000)
+        count += keys.size
+        return count if cursor == "0"
+      end
+    end
+
+    # Waits until the dead are reaped: no owner but the living.
+    def wait_for_reaping(redis, fleet, timeout)
+      wait_until(timeout, step: 0.2) do
+        living = fleet.alive.map { |m| fleet.identity(m) }
+        (redis.call("HKEYS", "deckhand:owners") - living).empty?
+      end
+    end
+
+    def check(condition, message) = (@failures << message unless condition)
+
+    def percentile(values, pct)
+      return nil if values.empty?
+      sorted = values.sort
+      sorted[((pct / 100.0) * (sorted.size - 1)).round]
+    end
+
+    def secs(value) = value.nil? ? "n/a" : format("%.1fs", value)
+
+    def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+  end
+end

@@ -1,0 +1,70 @@
+# frozen_string_literal: true
+
+# bin/torture: runs the reliability torture scenarios against real server
+# processes and a real redis-server, printing one line of figures each.
+# Exits non-zero when any scenario lost a job or broke another promise.
+#
+#   bin/torture              # the full sizes (several minutes)
+#   bin/torture --quick      # the short version CI runs (under two minutes)
+#   bin/torture --quick 3 6  # only scenarios 3 and 6
+#   bin/torture --record torture/RESULTS.md   # also append the lines there
+
+require "optparse"
+require "tmpdir"
+require "etc"
+require "deckhand"
+require "deckhand/dev_redis"
+require_relative "support/ledger"
+require_relative "support/scenario"
+Dir[File.join(__dir__, "scenarios", "*.rb")].sort.each { |file| require file }
+
+module Torture
+  SCENARIOS = Scenario.subclasses.sort_by { |s| s::NUMBER }.freeze
+
+  module Runner
+    module_function
+
+    def run(argv)
+      options = {quick: false, record: nil}
+      OptionParser.new do |p|
+        p.banner = "Usage: bin/torture [--quick] [--record FILE] [SCENARIO NUMBER OR NAME ...]"
+        p.on("--quick", "Short sizes and timings (CI)") { options[:quick] = true }
+        p.on("--record FILE", "Append the header and figure lines to FILE") { |f| options[:record] = f }
+      end.parse!(argv)
+      chosen = argv.empty? ? SCENARIOS : SCENARIOS.select { |s| argv.include?(s::NUMBER.to_s) || argv.include?(s::NAME) }
+      Dir.mktmpdir("deckhand-torture") { |dir| run_all(chosen, options, dir) }
+    end
+
+    def run_all(scenarios, options, dir)
+      ledger_server = Deckhand::DevRedis.start(dir: File.join(dir, "ledger"), persistent: false)
+      ledger = Ledger.new(ledger_server.url)
+      lines = [header(options[:quick], ledger)]
+      puts lines.first
+      started = now
+      results = scenarios.map do |scenario|
+        result = scenario.new(quick: options[:quick], ledger: ledger, dir: File.join(dir, scenario::NAME)).call
+        puts result.line
+        lines << result.line
+        result
+      end
+      lines << "total wall=#{(now - started).round}s #{results.all?(&:ok?) ? "ok" : "FAILED"}"
+      puts lines.last
+      File.open(options[:record], "a") { |f| f.puts(lines.map { |l| "    #{l}" }, "") } if options[:record]
+      results.all?(&:ok?) ? 0 : 1
+    ensure
+      ledger&.close
+      ledger_server&.stop
+    end
+
+    def header(quick, ledger)
+      redis = RedisClient.new(url: ledger.url).call("INFO", "server")[/redis_version:(\S+)/, 1]
+      load = File.exist?("/proc/loadavg") ? File.read("/proc/loadavg").split.first : "?"
+      "deckhand torture #{quick ? "--quick" : "(full)"} #{Time.now.utc.strftime("%Y-%m-%d %H:%M UTC")}: " \
+        "deckhand #{Deckhand::VERSION}, ruby #{RUBY_VERSION}, redis #{redis}, #{Etc.nprocessors} cores, load #{load}"
+    end
+
+    def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+  end
+end
+
+exit Torture::Runner.run(ARGV) if $PROGRAM_NAME == __FILE__
