@@ -13,7 +13,7 @@ module Deckhand
     module Assets
       DIR = File.expand_path("assets", __dir__)
       TYPES = {".js" => "text/javascript; charset=utf-8", ".css" => "text/css; charset=utf-8",
-               ".txt" => "text/plain; charset=utf-8"}.freeze
+               ".svg" => "image/svg+xml", ".txt" => "text/plain; charset=utf-8"}.freeze
 
       FILES = Dir[File.join(DIR, "*")].to_h do |path|
         body = File.binread(path).freeze

@@ -5,7 +5,7 @@
  *   DeckhandCharts.draw(element, {
  *     type: "line",                       // or "bars" (stacked)
  *     labels: ["10:00", "10:01"],
- *     series: [["Processed", [3, 5]], ["Failed", [0, 1]]],
+ *     series: [["Processed", [3, 5]], ["Failed", [0, 1]]],   // null: no value
  *     height: 220
  *   });
  *
@@ -30,7 +30,7 @@
   function niceCeiling(value) {
     if (!(value > 0)) return 1;
     var power = Math.pow(10, Math.floor(Math.log10(value)));
-    var steps = [1, 2, 2.5, 5, 10];
+    var steps = [1, 2, 5, 10]; // each splits into five round ticks
     for (var i = 0; i < steps.length; i++) {
       if (value <= steps[i] * power) return steps[i] * power;
     }
@@ -63,22 +63,29 @@
 
   function grid(svg, width, height, max) {
     var plotHeight = height - PAD.top - PAD.bottom;
-    for (var i = 0; i <= 4; i++) {
-      var y = PAD.top + plotHeight - (plotHeight * i) / 4;
+    for (var i = 0; i <= 5; i++) {
+      var y = PAD.top + plotHeight - (plotHeight * i) / 5;
       node("line", { x1: PAD.left, x2: width - PAD.right, y1: y, y2: y, "class": "grid" }, svg);
-      node("text", { x: PAD.left - 6, y: y + 4, "text-anchor": "end", "class": "axis" }, svg).textContent = compact((max * i) / 4);
+      node("text", { x: PAD.left - 6, y: y + 4, "text-anchor": "end", "class": "axis" }, svg).textContent = compact((max * i) / 5);
     }
   }
 
-  function xLabels(svg, options, x, height) {
+  // As many labels as fit, about 90 px apart, counted back from the newest.
+  function xLabels(svg, options, x, width, height) {
     var count = options.labels.length;
-    var every = Math.max(1, Math.ceil(count / 6));
-    for (var i = 0; i < count; i += every) {
-      node("text", { x: x(i), y: height - 8, "text-anchor": "middle", "class": "axis" }, svg).textContent = options.labels[i];
+    var room = Math.max(2, Math.floor((width - PAD.left - PAD.right) / 90));
+    var every = Math.max(1, Math.ceil(count / room));
+    for (var i = count - 1; i >= 0; i -= every) {
+      if (!options.labels[i]) continue;
+      var anchor = i === count - 1 && count > 1 ? "end" : "middle";
+      node("text", { x: x(i), y: height - 8, "text-anchor": anchor, "class": "axis" }, svg).textContent = options.labels[i];
     }
   }
 
+  // A line per series, broken where a value is missing; with few points,
+  // a dot on each, so a single point still shows.
   function lines(svg, options, x, y) {
+    var dots = options.labels.length <= 60;
     options.series.forEach(function (pair, s) {
       var path = "";
       var pen = "M";
@@ -86,6 +93,7 @@
         if (typeof v !== "number") { pen = "M"; return; }
         path += pen + x(i).toFixed(1) + " " + y(v).toFixed(1) + " ";
         pen = "L";
+        if (dots) node("circle", { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 2.5, "class": "dot series-" + s }, svg);
       });
       if (path) node("path", { d: path, "class": "line series-" + s }, svg);
     });
@@ -108,6 +116,7 @@
   // One invisible column per point, whose title the browser shows on hover.
   function hovers(svg, options, x, slot, height) {
     options.labels.forEach(function (label, i) {
+      if (!label) return;
       var text = label + options.series.map(function (pair) {
         var v = pair[1][i];
         return "\n" + pair[0] + ": " + (typeof v === "number" ? v.toLocaleString() : "–");
@@ -145,7 +154,7 @@
       role: "img", "aria-label": options.series.map(function (p) { return p[0]; }).join(", "), "class": "chart-svg" });
     grid(svg, width, height, max);
     if (options.type === "bars") bars(svg, options, x, y, slot); else lines(svg, options, x, y);
-    xLabels(svg, options, x, height);
+    xLabels(svg, options, x, width, height);
     hovers(svg, options, x, slot, height);
     element.replaceChildren(svg, legend(options));
   }

@@ -24,11 +24,13 @@
     var chart = document.querySelector("[data-live-chart]");
     var interval = Math.max(1, parseInt(box.getAttribute("data-interval"), 10) || 5) * 1000;
     var last = chart ? { processed: Number(chart.getAttribute("data-processed")), failed: Number(chart.getAttribute("data-failed")) } : null;
-    var labels = [], processed = [], failed = [];
+    // A fixed window that fills from the right as polls come in.
+    var labels = [], processed = [], failed = [], points = 0;
+    for (var i = 0; i < LIVE_POINTS; i++) { labels.push(""); processed.push(null); failed.push(null); }
 
     function plot() {
       if (!chart) return;
-      chart.setAttribute("data-points", String(labels.length));
+      chart.setAttribute("data-points", String(points));
       window.DeckhandCharts.draw(chart, { type: "line", labels: labels, series: [["Processed", processed], ["Failed", failed]], height: 200 });
     }
 
@@ -41,7 +43,8 @@
         labels.push(clock(new Date(stats.time * 1000)));
         processed.push(Math.max(0, stats.processed - last.processed));
         failed.push(Math.max(0, stats.failed - last.failed));
-        if (labels.length > LIVE_POINTS) { labels.shift(); processed.shift(); failed.shift(); }
+        labels.shift(); processed.shift(); failed.shift();
+        points = Math.min(points + 1, LIVE_POINTS);
       }
       last = { processed: stats.processed, failed: stats.failed };
       plot();
