@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "server"
+require_relative "lifecycle"
 
 module Deckhand
   # A small Deckhand server inside another process, such as a Puma web server
@@ -38,6 +39,7 @@ module Deckhand
       @lock.synchronize do
         raise Error, "this embedded Deckhand server has already run; build a new one with Deckhand.embed" if @launcher
         @config.freeze!
+        Lifecycle.reset!
         @launcher = Server::Launcher.new(@config, on_signal: ->(signal) { remote(signal) })
         @launcher.start
       end
@@ -57,6 +59,7 @@ module Deckhand
     def stop
       launcher = @lock.synchronize { @launcher }
       return unless launcher && !launcher.stopping?
+      Lifecycle.stopping!
       launcher.stop
       run_hooks(@stop_hooks, "on_stop")
     end

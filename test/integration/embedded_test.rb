@@ -6,6 +6,7 @@ require "deckhand/embedded"
 class EmbeddedTest < Minitest::Test
   def teardown
     @embedded&.stop
+    Deckhand::Lifecycle.reset!
     super
   end
 
@@ -23,7 +24,9 @@ class EmbeddedTest < Minitest::Test
     jid = RecordJob.perform_async("embedded")
     wait_for(message: "the job to run") { Deckhand::TestJobs.runs.include?([jid, ["embedded"]]) }
 
+    refute Deckhand::Lifecycle.stopping?
     @embedded.stop
+    assert Deckhand::Lifecycle.stopping?, "jobs asking Active Job's stopping? would not know"
     assert_equal [[:start, true], [:stop, false]], events
     refute @embedded.running?
     assert_equal 0, redis.call("SISMEMBER", "processes", identity)

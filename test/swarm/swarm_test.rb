@@ -42,6 +42,17 @@ class SwarmTest < Minitest::Test
     assert_match(/INFO: swarm stopped$/, cli.output)
   end
 
+  def test_a_running_job_sees_its_worker_stopping
+    cli = swarm("-P", "2", "-c", "1", "-t", "10")
+    wait_for_workers(cli, 2)
+    SwarmApp::PatientJob.perform_async
+    wait_for(message: "the job to start") { redis.call("LLEN", "swarm:started") == 1 }
+    cli.signal("TERM")
+    assert_equal 0, cli.wait_exit(timeout: 15).exitstatus
+    assert_equal ["true"], redis.call("LRANGE", "swarm:noticed", 0, -1)
+    assert_empty jobs_in("default"), "the job finished, nothing to hand back"
+  end
+
   def test_a_killed_worker_is_replaced_by_a_new_process_with_a_new_identity
     cli = swarm("-P", "2", "-c", "1")
     first, second = wait_for_workers(cli, 2)

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../cli/signals"
+require_relative "../lifecycle"
 
 module Deckhand
   class Swarm
@@ -44,6 +45,7 @@ module Deckhand
         watch_supervisor
         launcher.start
         signals.wait_for_stop
+        Lifecycle.stopping!
         launcher.stop
         0
       end

@@ -45,6 +45,18 @@ module SwarmApp
     end
   end
 
+  # Waits until its worker begins to stop, and says whether it noticed.
+  class PatientJob
+    include Deckhand::Job
+
+    def perform
+      SwarmApp.redis.call("RPUSH", "swarm:started", jid)
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 30
+      sleep 0.01 until Deckhand::Lifecycle.stopping? || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+      SwarmApp.redis.call("RPUSH", "swarm:noticed", Deckhand::Lifecycle.stopping?.to_s)
+    end
+  end
+
   # Grows the worker it runs in by `megabytes` and keeps it.
   class HogJob
     include Deckhand::Job
