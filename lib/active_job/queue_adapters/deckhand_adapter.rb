@@ -1,0 +1,68 @@
+# frozen_string_literal: true
+
+require "active_job"
+require "deckhand"
+require "deckhand/lifecycle"
+
+module ActiveJob
+  module QueueAdapters
+    # Runs Active Job jobs on Deckhand:
+    #
+    #   # config/application.rb
+    #   config.active_job.queue_adapter = :deckhand
+    #
+    #   WelcomeEmailJob.perform_later(user)
+    #   WelcomeEmailJob.set(wait: 5.minutes).perform_later(user)
+    #   ActiveJob.perform_all_later(users.map { |u| WelcomeEmailJob.new(u) })  # bulk pushes
+    #
+    # Each job travels as a Deckhand job of class JobWrapper whose one argument
+    # is the job's serialized Hash, with "wrapped" naming the Active Job class
+    # for dashboards. Active Job's own retry_on and discard_on decide first; an
+    # error they let through fails the Deckhand job, which Deckhand retries
+    # (25 times by default) and then moves to the dead set.
+    class DeckhandAdapter < (defined?(AbstractAdapter) ? AbstractAdapter : Object)
+      def enqueue(job) = push(job, nil)
+
+      def enqueue_at(job, timestamp) = push(job, timestamp)
+
+      # perform_all_later: one bulk push per job class and queue, scheduled and
+      # immediate jobs together. Returns how many were pushed.
+      def enqueue_all(jobs)
+        jobs.group_by { |job| [job.class, job.queue_name] }.sum do |(klass, queue), group|
+          jids = Deckhand::Client.push_bulk(
+            "class" => JobWrapper, "wrapped" => klass.name, "queue" => queue,
+            "args" => group.map { |job| [job.serialize] },
+            "at" => group.map { |job| job.scheduled_at&.to_f }
+          )
+          group.zip(jids).count do |job, jid|
+            next false unless jid
+            job.provider_job_id = jid
+            job.successfully_enqueued = true
+          end
+        end
+      end
+
+      # True once this Deckhand process has begun a graceful stop: a long job
+      # (or a job continuation, in Rails versions that have them) can stop at
+      # a safe point and be resumed. See Deckhand::Lifecycle.
+      def stopping? = Deckhand::Lifecycle.stopping?
+
+      private
+
+      def push(job, at)
+        item = {"class" => JobWrapper, "wrapped" => job.class.name, "queue" => job.queue_name, "args" => [job.serialize]}
+        item["at"] = at.to_f if at
+        job.provider_job_id = Deckhand::Client.push(item)
+      end
+
+      # The Deckhand job that runs an Active Job job.
+      class JobWrapper
+        include Deckhand::Job
+
+        def perform(job_data)
+          Base.execute(job_data.merge("provider_job_id" => jid))
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,80 @@
+# frozen_string_literal: true
+
+require_relative "rails_helper"
+
+# Active Job on Deckhand, against the real activejob gem.
+class DeckhandAdapterTest < Minitest::Test
+  include Deckhand::RailsTestApp
+
+  WRAPPER = "ActiveJob::QueueAdapters::DeckhandAdapter::JobWrapper"
+
+  def test_perform_later_pushes_a_wrapped_job
+    job = RailsJobs::GreetJob.perform_later("ada", {"loud" => true})
+    pushed = jobs_in("mailers")
+    assert_equal 1, pushed.size
+    payload = pushed.first
+    assert_equal [WRAPPER, "RailsJobs::GreetJob", "mailers"], payload.values_at("class", "wrapped", "queue")
+    assert_equal job.provider_job_id, payload["jid"]
+    data = payload["args"].first
+    assert_equal [job.job_id, "RailsJobs::GreetJob"], data.values_at("job_id", "job_class")
+    assert_equal ["ada", {"loud" => true}], ActiveJob::Arguments.deserialize(data["arguments"])
+    assert job.successfully_enqueued?
+  end
+
+  def test_scheduled_jobs_go_to_the_schedule_set
+    before = Time.now.to_f
+    job = RailsJobs::GreetJob.set(wait: 300).perform_later("later")
+    entries = zset("schedule")
+    assert_equal 1, entries.size
+    payload, score = entries.first
+    assert_equal job.provider_job_id, payload["jid"]
+    assert_in_delta before + 300, score, 5
+    assert_empty jobs_in("mailers")
+  end
+
+  def test_perform_all_later_pushes_in_bulk
+    redis.call("CONFIG", "RESETSTAT")
+    jobs = Array.new(3) { |i| RailsJobs::GreetJob.new("n#{i}") } +
+      [RailsJobs::GreetJob.new("soon").set(wait: 60), RailsJobs::FlakyJob.new("k")]
+    ActiveJob.perform_all_later(jobs)
+    assert jobs.all?(&:successfully_enqueued?)
+    assert jobs.all? { |job| job.provider_job_id.match?(/\A\h{24}\z/) }
+    assert_equal %w[n0 n1 n2], jobs_in("mailers").map { |p| p["args"].first["arguments"].first }.sort
+    assert_equal 1, zset("schedule").size
+    assert_equal 1, jobs_in("default").size
+    stats = redis.call("INFO", "commandstats")
+    assert_equal 2, stats[/cmdstat_lpush:calls=(\d+)/, 1].to_i, "one LPUSH per class and queue"
+  end
+
+  def test_retry_on_discard_on_and_errors_let_through
+    RailsJobs::FlakyJob.perform_later("f")
+    RailsJobs::DiscardedJob.perform_later
+    RailsJobs::DoomedJob.perform_later
+    seen = []
+    with_server(rails_config(concurrency: 2)) do
+      wait_for(message: "the jobs to settle") do
+        seen.concat(recorded)
+        seen.count { |e| e[0] == "flaky" } == 3 && seen.count { |e| e[0] == "doomed" } == 2 &&
+          seen.assoc("discarded") && redis.call("ZCARD", "retry") == 1
+      end
+    end
+    assert_equal [1, 2, 3], seen.select { |e| e[0] == "flaky" }.map(&:last)
+    assert_equal [1], seen.select { |e| e[0] == "discarded" }.map(&:last)
+    retried, = zset("retry").first
+    assert_equal ["RailsJobs::DoomedJob", "RailsJobs::Doomed", "no luck"], retried.values_at("wrapped", "error_class", "error_message")
+    assert_equal 0, redis.call("ZCARD", "dead")
+  end
+
+  def test_stopping_follows_the_process_lifecycle
+    adapter = ActiveJob::Base.queue_adapter
+    Deckhand::Lifecycle.reset!
+    refute adapter.stopping?
+    Deckhand::Lifecycle.stopping!
+    assert adapter.stopping?
+    RailsJobs::StoppingJob.perform_later
+    with_server(rails_config) { wait_for(message: "the job") { (@seen = recorded).any? } }
+    assert_equal [["stopping", true]], @seen
+  ensure
+    Deckhand::Lifecycle.reset!
+  end
+end

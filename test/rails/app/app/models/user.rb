@@ -1,0 +1,4 @@
+# frozen_string_literal: true
+
+class User < ActiveRecord::Base
+end

@@ -1,0 +1,25 @@
+# frozen_string_literal: true
+
+# A minimal Rails application for the Rails integration tests: Active Job on
+# Deckhand, Active Record on SQLite (for push-after-commit), jobs in app/jobs.
+# The tests load it in their own process; `deckhand -r test/rails/app` boots it
+# the way a production server would.
+
+require "rails"
+require "active_job/railtie"
+require "active_record/railtie"
+require "deckhand/rails"
+
+module DeckhandRailsTestApp
+  class Application < Rails::Application
+    config.load_defaults 7.2
+    config.root = File.expand_path("..", __dir__)
+    config.eager_load = false
+    config.enable_reloading = false
+    config.logger = ActiveSupport::Logger.new(ENV.fetch("RAILS_TEST_LOG", File::NULL))
+    config.log_level = :info
+    config.active_job.queue_adapter = :deckhand
+    config.deckhand.push_after_commit = true
+    config.secret_key_base = "deckhand-test-only"
+  end
+end
