@@ -25,8 +25,6 @@ module Deckhand
         @targets[event] << [name, options]
       end
 
-      def any? = @targets.values.any?(&:any?)
-
       # A JSON array of [jid, payload head], or "" when the event has none.
       def encoded(event, bid, queue)
         targets = @targets.fetch(event, [])
