@@ -17,19 +17,19 @@ class JobGeneratorTest < Minitest::Test
   end
 
   def test_writes_a_job_and_its_test
-    generate("WelcomeEmail", "--queue", "mailers")
-    job = File.read(File.join(@root, "app/jobs/welcome_email_job.rb"))
-    assert_includes job, "class WelcomeEmailJob\n  include Deckhand::Job\n  deckhand_options queue: \"mailers\""
-    test = File.read(File.join(@root, "test/jobs/welcome_email_job_test.rb"))
-    assert_includes test, "class WelcomeEmailJobTest < ActiveSupport::TestCase"
-    assert_includes test, "assert_enqueued WelcomeEmailJob, queue: \"mailers\""
+    generate("GeneratedGreeting", "--queue", "mailers")
+    job = File.read(File.join(@root, "app/jobs/generated_greeting_job.rb"))
+    assert_includes job, "class GeneratedGreetingJob\n  include Deckhand::Job\n  deckhand_options queue: \"mailers\""
+    test = File.read(File.join(@root, "test/jobs/generated_greeting_job_test.rb"))
+    assert_includes test, "class GeneratedGreetingJobTest < ActiveSupport::TestCase"
+    assert_includes test, "assert_enqueued GeneratedGreetingJob, queue: \"mailers\""
 
-    Object.class_eval(job, "welcome_email_job.rb")
-    assert_equal "mailers", WelcomeEmailJob.deckhand_options["queue"]
-    WelcomeEmailJob.perform_async
+    Object.class_eval(job, "generated_greeting_job.rb")
+    assert_equal "mailers", GeneratedGreetingJob.deckhand_options["queue"]
+    GeneratedGreetingJob.perform_async
     assert_equal "mailers", jobs_in("mailers").first["queue"]
   ensure
-    Object.send(:remove_const, :WelcomeEmailJob) if defined?(WelcomeEmailJob)
+    Object.send(:remove_const, :GeneratedGreetingJob) if defined?(GeneratedGreetingJob)
   end
 
   def test_a_name_ending_in_job_and_a_namespace
