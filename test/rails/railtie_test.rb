@@ -46,6 +46,19 @@ class RailtieTest < Minitest::Test
     assert_equal [["after commit"], ["nested"]], jobs_in("default").reverse.map { |job| job["args"] }
   end
 
+  # Rails' transactional tests pin one connection inside a transaction that
+  # does not count: the code's own transaction still decides.
+  def test_in_a_transactional_test_the_codes_own_commit_sends_the_job
+    ActiveRecord::Base.connection_pool.pin_connection!(true)
+    User.transaction do
+      RailsJobs::NativeJob.perform_async("inside a test transaction")
+      assert_empty jobs_in("default")
+    end
+    assert_equal 1, jobs_in("default").size
+  ensure
+    ActiveRecord::Base.connection_pool.unpin_connection!
+  end
+
   def test_a_job_pushed_in_a_transaction_that_rolls_back_is_never_sent
     jid = nil
     User.transaction do
