@@ -11,7 +11,8 @@ module Deckhand
     #   m.average_ms  # => 1_250.0
     #   m.p95_ms      # => 3_100.0 (from the histogram, within about 15%)
     class ClassMetrics
-      attr_reader :name, :time, :count, :failed, :total_ms, :histogram
+      # timeline: executions at each point of the period (for a sparkline).
+      attr_reader :name, :time, :count, :failed, :total_ms, :histogram, :timeline
 
       def initialize(name, time: nil)
         @name = name
@@ -20,6 +21,7 @@ module Deckhand
         @failed = 0
         @total_ms = 0.0
         @histogram = Hash.new(0)
+        @timeline = []
       end
 
       # Adds one stored field's value ("c", "f", "ms" or histogram bucket).

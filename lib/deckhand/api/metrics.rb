@@ -31,29 +31,31 @@ module Deckhand
       end
 
       # Totals per class over the whole period, the classes that took the most
-      # time first.
+      # time first, each with its executions per point (ClassMetrics#timeline).
+      # Summed inside Redis (store/scripts/metrics_totals.lua): a few hundred
+      # numbers come back instead of every field of every hash.
       def classes
+        sums, lines = @store.script(:metrics_totals, @keys, [])
         totals = {}
-        hashes = @store.pipelined { |pipe| @keys.each { |key| pipe.call("HGETALL", key) } }
-        hashes.each do |hash|
-          hash.each do |field, value|
-            klass, kind, bucket = Store::Metrics.parse_field(field)
-            (totals[klass] ||= ClassMetrics.new(klass)).add(kind, bucket, value)
-          end
+        sums.each_slice(2) do |field, value|
+          klass, kind, bucket = Store::Metrics.parse_field(field)
+          (totals[klass] ||= ClassMetrics.new(klass)).add(kind, bucket, value)
         end
+        lines.each_slice(2) { |klass, counts| totals[klass]&.timeline&.replace(counts.split(",").map(&:to_i)) }
         totals.values.sort_by { |m| [-m.total_ms, m.name] }
       end
 
       # One ClassMetrics per minute, hour or day of the period, oldest first.
       def series(klass)
         fields = ["#{klass}|c", "#{klass}|f", "#{klass}|ms", *HISTOGRAM.map { |b| "#{klass}|h#{b}" }]
-        rows = @store.pipelined { |pipe| @keys.each { |key| pipe.call("HMGET", key, *fields) } }
-        @times.zip(rows).map do |time, (count, failed, ms, *buckets)|
+        rows = @store.script(:metrics_series, @keys, fields)
+        @times.zip(rows).map do |time, row|
           point = ClassMetrics.new(klass, time: time)
-          point.add("c", nil, count)
-          point.add("f", nil, failed)
-          point.add("ms", nil, ms)
-          buckets.each_with_index { |n, bucket| point.add("h", bucket, n) if n }
+          row.split(",").each do |pair|
+            index, value = pair.split("=", 2)
+            index = index.to_i
+            (index > 3) ? point.add("h", index - 4, value) : point.add(%w[c f ms][index - 1], nil, value)
+          end
           point
         end
       end
