@@ -64,6 +64,7 @@ class MetricsTest < Minitest::Test
     slow, fast = metrics.classes
     assert_equal ["Slow|Odd", 1, 0], [slow.name, slow.count, slow.failed]
     assert_equal ["Fast", 101, 5, 96], [fast.name, fast.count, fast.failed, fast.succeeded]
+    assert_equal [100, 0, 1], fast.timeline.last(3)
     assert_in_delta 201.0, fast.total_ms, 0.001
     assert_in_delta 2.0, fast.p50_ms, 0.4
     assert_operator fast.p99_ms, :<=, 3.5

@@ -37,7 +37,7 @@ class WebSecurityTest < Minitest::Test
       assert_includes response.headers["content-security-policy"], "style-src 'nonce-#{nonce}'"
       body = response.body
       tags = body.scan(/<(?:script|link)\b[^>]*>/)
-      assert_equal 3, tags.size, path
+      assert_equal 4, tags.size, path
       tags.each { |tag| assert_includes tag, %(nonce="#{nonce}"), "#{path}: #{tag}" }
       refute_match(/<script(?![^>]*\bsrc=)/, body, "#{path}: no inline script")
       refute_match(/<style\b/, body, "#{path}: no inline style element")
@@ -115,5 +115,19 @@ class WebSecurityTest < Minitest::Test
     assert_equal 1, redis.call("LLEN", "queue:default")
   ensure
     Deckhand::Web.authorize # no block: everyone may act again
+  end
+
+  def test_the_basic_authentication_recipe_from_the_docs
+    app = Rack::Builder.new do
+      use Rack::Auth::Basic, "Deckhand" do |user, password|
+        Rack::Utils.secure_compare(user, "admin") & Rack::Utils.secure_compare(password, "s3cret")
+      end
+      run Deckhand::Web
+    end
+    assert_equal 401, get("/queues", app: app).status
+    wrong = {"HTTP_AUTHORIZATION" => "Basic #{["admin:nope"].pack("m0")}"}
+    assert_equal 401, get("/queues", app: app, headers: wrong).status
+    right = {"HTTP_AUTHORIZATION" => "Basic #{["admin:s3cret"].pack("m0")}"}
+    assert_equal 200, get("/queues", app: app, headers: right).status
   end
 end
