@@ -10,8 +10,8 @@ module Deckhand
       # sleep) jobs in three queues, drained by one server process: Sidekiq's
       # single pool against Deckhand's capsules. Both get the same number of
       # threads for I/O; Deckhand adds small pools for the other two queues.
-      # 100 is Sidekiq's best concurrency here of 50, 100 and 200 (25.1, 20.8
-      # and 22.3 s at 10,000 jobs of each kind, YJIT, 2 shared cores).
+      # 100 is Sidekiq's best concurrency here of 50, 100 and 200 (10.8, 8.2
+      # and 8.2 s at 10,000 jobs of each kind, YJIT, 2 shared cores).
       class Mixed < Scenario
         THREADS = 100
         KINDS = {"noop" => "BenchNoopJob", "cpu" => "BenchCpuJob", "io" => "BenchIoJob"}.freeze
