@@ -93,7 +93,7 @@ module Deckhand
       # (nil for Redis, or push-after-commit), which disable! hands jobs to.
       def install
         @lock.synchronize do
-          Client.pusher = Pusher.new(Client.pusher, self) unless Client.pusher.is_a?(Pusher)
+          @installed ||= (Client.pusher = Pusher.new(Client.pusher, self))
         end
       end
     end
