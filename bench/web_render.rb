@@ -38,7 +38,9 @@ module WebRenderBench
         store = Deckhand.config.store
         seconds = timed { seed(store) }
         puts format("seeded in %.1f s; Redis used_memory %s", seconds, store.call("INFO", "memory")[/used_memory_human:(\S+)/, 1])
-        report(measure(pages(store), runs), store, runs)
+        ok = report(measure(pages(store), runs), store, runs)
+        bulk(Deckhand::API.new(Deckhand.config))
+        ok
       ensure
         redis.stop
       end
@@ -153,6 +155,16 @@ module WebRenderBench
       times = Array.new(runs) { timed { check(app.get(path), path) } * 1000 }.sort
       [path, times[times.size / 2], times[(times.size * 0.95).ceil - 1], times.last]
     end
+  end
+
+  # Not pages, but what a click on the retry page costs at this size.
+  def bulk(api)
+    found = nil
+    seconds = timed { found = api.retries.find_jid(format("%024x", RETRIES - 1)) }
+    puts format("find a jid among %d retries (the last one): %.0f ms%s", RETRIES, seconds * 1000, found ? "" : " (NOT FOUND)")
+    moved = 0
+    seconds = timed { moved = api.retries.retry_all }
+    puts format("retry all %d retries: %.2f s (%d moved)", RETRIES, seconds, moved)
   end
 
   def check(response, path)

@@ -21,7 +21,7 @@ module Deckhand
         dead: [Store::Keys::DEAD, true] # newest death first
       }.freeze
       BATCH = 500
-      SCAN_BUDGET = 20_000
+      SCAN_BUDGET = 10_000
 
       attr_reader :name, :key
 

@@ -8,6 +8,7 @@
 --   timelines  flat class, counts pairs: counts is "n1,n2,..." with one number
 --              per hash, the executions of that class in it
 local totals, order, timelines, classes = {}, {}, {}, {}
+local BAR, C = string.byte('|'), string.byte('c')
 for i, key in ipairs(KEYS) do
   local flat = redis.call('HGETALL', key)
   for j = 1, #flat, 2 do
@@ -19,7 +20,7 @@ for i, key in ipairs(KEYS) do
     else
       totals[field] = totals[field] + value
     end
-    if string.sub(field, -2) == '|c' then
+    if string.byte(field, -1) == C and string.byte(field, -2) == BAR then -- "<class>|c", no new string
       local class = string.sub(field, 1, -3)
       local line = timelines[class]
       if line == nil then
