@@ -10,7 +10,7 @@ module BatchBench
     RUNS = [["1 job per record", :one, false], ["1 job per record", :one, true],
       ["1 job per slice", :slice, false], ["1 job per slice", :slice, true]].freeze
 
-    Result = Struct.new(:label, :batched, :jobs, :wall, :push, :redis_cpu)
+    Result = Struct.new(:label, :batched, :jobs, :wall, :push, :redis_cpu, :server_cpu)
 
     def initialize(lab, records:, threads:, slice:, rounds:)
       @rounds = rounds
@@ -26,7 +26,7 @@ module BatchBench
     def run
       stamp
       seed
-      server = start_server
+      server = @server = start_server
       # Plain and batch runs alternate, so a change in the machine's load
       # weighs on both; with several rounds each figure is the median.
       results = RUNS.each_slice(2).flat_map do |pair|
@@ -76,13 +76,14 @@ module BatchBench
     def measure(label, shape, batched)
       @redis.call("DEL", IMPORTED, DONE)
       cpu = redis_cpu
+      server_cpu = server_cpu_now
       started = Time.now.to_f
       push_started = monotonic
       jobs = batched ? push_batch(shape, label) : push(shape)
       pushed = monotonic - push_started
       finished = batched ? callback_time : imported_time
       raise "only #{@redis.call("HLEN", IMPORTED)} of #{@records} records imported" unless @redis.call("HLEN", IMPORTED) == @records
-      Result.new(label, batched, jobs, finished - started, pushed, redis_cpu - cpu)
+      Result.new(label, batched, jobs, finished - started, pushed, redis_cpu - cpu, server_cpu_now - server_cpu)
     end
 
     def push(shape)
@@ -115,18 +116,25 @@ module BatchBench
       info[/used_cpu_user:([\d.]+)/, 1].to_f + info[/used_cpu_sys:([\d.]+)/, 1].to_f
     end
 
+    # Server CPU (user + system) of the child, from /proc: unlike wall time
+    # it does not grow when other processes share the cores.
+    def server_cpu_now
+      fields = File.read("/proc/#{@server.pid}/stat").split(") ", 2).last.split
+      (fields[11].to_i + fields[12].to_i) / Etc.sysconf(Etc::SC_CLK_TCK).to_f
+    end
+
     def report(r)
       rate = (r.jobs / r.wall).round
-      printf("%-28s %-6s %8d jobs  wall %7.2f s  (%6d jobs/s)  push %6.2f s  Redis CPU %6.1f us/job\n",
-        r.label, r.batched ? "batch" : "plain", r.jobs, r.wall, rate, r.push, r.redis_cpu / r.jobs * 1e6)
+      printf("%-24s %-5s %7d jobs  wall %7.2f s (%5d jobs/s)  push %5.2f s  CPU/job: server %6.1f us, Redis %6.1f us\n",
+        r.label, r.batched ? "batch" : "plain", r.jobs, r.wall, rate, r.push, r.server_cpu / r.jobs * 1e6, r.redis_cpu / r.jobs * 1e6)
     end
 
     def summary(results)
       results.each_slice(2) do |plain, batched|
-        extra = (batched.wall - plain.wall) / plain.jobs * 1e6
-        push = (batched.push - plain.push) / plain.jobs * 1e6
-        printf("%-28s batch overhead: %+.0f us/job wall (%+.1f %%), %+.1f us/job to push\n",
-          plain.label, extra, (batched.wall / plain.wall - 1) * 100, push)
+        per_job = ->(field) { (batched[field] - plain[field]) / plain.jobs * 1e6 }
+        printf("%-24s batch overhead per job: wall %+.0f us (%+.1f %%), server CPU %+.1f us, Redis CPU %+.1f us, push %+.1f us\n",
+          plain.label, per_job.call(:wall), (batched.wall / plain.wall - 1) * 100, per_job.call(:server_cpu),
+          per_job.call(:redis_cpu), per_job.call(:push))
       end
     end
 
