@@ -99,7 +99,7 @@ module Deckhand
     def call(env)
       request = Rack::Request.new(env)
       verb = request.request_method
-      return asset(request) if verb == "GET" && request.path_info.start_with?("/assets/")
+      return asset(request) if %w[GET HEAD].include?(verb) && request.path_info.start_with?("/assets/")
       route, params = @router.match(verb, request.path_info)
       return refuse("Not found") if route.nil?
       return refuse("State changes need a same-origin POST", 403) if route == Router::WRONG_METHOD || !%w[GET HEAD POST].include?(verb)
@@ -109,6 +109,8 @@ module Deckhand
       end
       status, headers, body = route.page.new(self, request, params).public_send(route.action)
       [status, headers, (verb == "HEAD") ? [] : body]
+    rescue Deckhand::ConnectionError, RedisClient::ConnectionError => e
+      refuse("Redis is unreachable, so the dashboard has nothing to show: #{e.message}", 503)
     end
 
     private

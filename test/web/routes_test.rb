@@ -113,4 +113,12 @@ class WebRoutesTest < Minitest::Test
     refute get("/dead").body.include?(long), "truncated in the set"
     assert get("/dead/#{key_of(:dead, "l" * 24)}").body.include?(long), "whole in the details"
   end
+
+  def test_redis_down_answers_503_not_a_stack_trace
+    config = Deckhand::Config.new(redis: {url: "redis://127.0.0.1:#{Deckhand::DevRedis.free_port}/0", connect_timeout: 0.2})
+    response = Rack::MockRequest.new(Deckhand::Web.new(config: config)).get("/queues")
+    assert_equal 503, response.status
+    assert_includes response.body, "Redis is unreachable"
+    assert_equal "no-store", response.headers["cache-control"]
+  end
 end
