@@ -156,5 +156,7 @@ class JobSetTest < Minitest::Test
     record = Deckhand::API::JobRecord.new(raw)
     assert_equal "SignupJob", record.display_class
     assert_equal [7, "x"], record.display_args
+    ours = Deckhand::API::JobRecord.new(raw.sub("ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper", "ActiveJob::QueueAdapters::DeckhandAdapter::JobWrapper"))
+    assert_equal ["SignupJob", [7, "x"]], [ours.display_class, ours.display_args]
   end
 end

@@ -13,7 +13,8 @@ module Deckhand
     #   record.enqueued_at     # => Time, from Integer ms or Float seconds
     #   record.backtrace       # => ["app/jobs/welcome_job.rb:12:in `perform'", ...]
     class JobRecord
-      WRAPPERS = %w[ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper Sidekiq::ActiveJob::Wrapper].freeze
+      WRAPPERS = %w[ActiveJob::QueueAdapters::DeckhandAdapter::JobWrapper ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper
+        Sidekiq::ActiveJob::Wrapper].freeze
 
       attr_reader :raw, :item
 
@@ -82,7 +83,8 @@ module Deckhand
 
       def string(field) = @item[field]&.to_s
 
-      def wrapped? = WRAPPERS.include?(klass)
+      # Active Job's adapters (Deckhand's, Sidekiq's) name the real class in "wrapped".
+      def wrapped? = WRAPPERS.include?(klass) || @item["wrapped"].is_a?(String)
 
       def active_job
         first = args.first
