@@ -122,7 +122,7 @@ class DashboardBrowserTest < Minitest::Test
     visit("/?interval=1")
     initial = page.at_css(%([data-stat="processed"])).text
     with_server do
-      Deckhand::Client.push_bulk("class" => "RecordJob", "args" => (1..200).map { |i| [i] })
+      Deckhand::Client.push_bulk("class" => "RecordJob", "args" => (1..200).to_a.zip)
       wait_for(timeout: 20, message: "the live chart to plot processed jobs") do
         page.css("#live-chart rect.hover title").any? { |title| title.text[/Processed: ([\d,]+)/, 1].to_s.delete(",").to_i.positive? }
       end
