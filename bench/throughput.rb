@@ -8,4 +8,4 @@ require "bundler/setup"
 Dir.chdir(File.expand_path("..", __dir__))
 require_relative "../lib/deckhand/cli/bench_command"
 
-exit Deckhand::CLI::BenchCommand.new(["throughput", *ARGV]).run
+exit Deckhand::CLI::BenchCommand.run(["throughput", *ARGV])

@@ -22,6 +22,8 @@ module Deckhand
 
       TEXT
 
+      def self.run(argv = ARGV, out: $stdout, err: $stderr) = new(argv, out: out, err: err).run
+
       def initialize(argv, out: $stdout, err: $stderr)
         @argv = argv
         @out = out
