@@ -5,6 +5,7 @@ require_relative "idle_waiter"
 require_relative "suspects"
 require_relative "lost_fetches"
 require_relative "pace"
+require_relative "hand_back"
 
 module Deckhand
   module Server
@@ -43,6 +44,8 @@ module Deckhand
         @quieted = false
         @armed = false
         @stopping = false
+        @paused = []
+        @hand_back = HandBack.new(store: store, inflight: inflight, queues: capsule.queues, landing_keys: landing_keys)
         @waiters = capsule.queues.map { |q| IdleWaiter.new(q, store: store, landing: landing_key(q), fetcher: self, logger: logger) }
         @suspects = Suspects.for(identity, store: store, logger: logger)
         @lost = LostFetches.new(store: store, inflight: inflight, queues: capsule.queues, logger: logger)
@@ -81,6 +84,19 @@ module Deckhand
       def landed(queue)
         @lock.synchronize do
           @landed[queue] = true
+          @wake.signal
+        end
+      end
+
+      # Queues paused from the dashboard or API (the heartbeat reads them): their
+      # jobs wait in place until resumed.
+      def paused=(names)
+        paused = @capsule.queues & names
+        @lock.synchronize do
+          return if paused == @paused
+          (@paused - paused).each { |q| @landed[q] = true } # a resumed queue's landing list may hold a job
+          @paused = paused
+          @armed = false
           @wake.signal
         end
       end
@@ -174,7 +190,9 @@ module Deckhand
 
       def fetch(acks, want, landed)
         return flush(acks) if want.zero?
-        order = landed.map { |q| [landing_key(q), q] } + @capsule.fetch_order.map { |q| [Store::Keys.queue(q), q] }
+        paused = @paused
+        queues = paused.empty? ? @capsule.fetch_order : @capsule.fetch_order - paused
+        order = (landed - paused).map { |q| [landing_key(q), q] } + queues.map { |q| [Store::Keys.queue(q), q] }
         keys = [@inflight, *order.map(&:first)]
         @reserved = [@sequence.reserve(want), want]
         argv = [want, @reserved[0], acks.size, *acks, *order.map(&:last)]
@@ -205,8 +223,11 @@ module Deckhand
       end
 
       def arm_waiters
-        @lock.synchronize { @armed = true }
-        @waiters.each(&:arm)
+        paused = @lock.synchronize do
+          @armed = true
+          @paused
+        end
+        @waiters.each { |waiter| waiter.arm unless paused.include?(waiter.queue) }
       end
 
       def restore(acks, landed)
@@ -223,12 +244,12 @@ module Deckhand
       end
 
       # Jobs fetched but not started when the capsule went quiet go back to the
-      # front of their queues, for other processes to run.
-      # Jobs a waiter landed just before it stopped go back too.
+      # front of their queues, for other processes to run, with any a waiter
+      # landed just before it stopped.
       def hand_back_buffered
         units = drain_ready
         @lock.synchronize { @outstanding -= units.size }
-        @store.script(:requeue, [@inflight, *landing_keys], ["some", *@capsule.queues, *units.map(&:field)])
+        @hand_back.call(units.map(&:field))
       rescue RedisClient::Error, Deckhand::ConnectionError => e
         @logger.warn("could not hand back #{units.size} unstarted jobs (#{e.message}); they stay in-flight")
       end

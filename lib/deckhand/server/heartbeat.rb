@@ -13,7 +13,8 @@ module Deckhand
 
       attr_reader :process_count
 
-      def initialize(config:, store:, identity:, stats:, info:, on_signal:)
+      def initialize(config:, store:, identity:, stats:, info:, on_signal:, on_paused: nil)
+        @on_paused = on_paused
         @config = config
         @store = store
         @identity = identity
@@ -62,8 +63,14 @@ module Deckhand
 
       def beat
         processed, failed = @stats.take
+        metrics = @stats.metrics.take
         started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
-        replies = @store.pipelined { |pipe| commands(pipe, processed, failed) }
+        replies = @store.pipelined do |pipe|
+          pipe.call("SMEMBERS", Store::Queues::PAUSED)
+          Store::Metrics.flush(pipe, metrics)
+          commands(pipe, processed, failed)
+        end
+        @on_paused&.call(replies.first)
         @rtt_us = ((::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1_000_000).round
         @process_count = replies[-2].to_i
         signal = replies.last
@@ -72,6 +79,7 @@ module Deckhand
         @on_signal.call(signal) if signal
       rescue RedisClient::Error, Deckhand::ConnectionError => e
         @stats.restore(processed, failed)
+        @stats.metrics.restore(metrics) if metrics
         @logger.warn("heartbeat cannot reach Redis (#{e.message}); processes keep working and retry") unless @failing
         @failing = true
       end

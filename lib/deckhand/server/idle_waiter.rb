@@ -12,6 +12,8 @@ module Deckhand
     class IdleWaiter
       TIMEOUT = 2
 
+      attr_reader :queue
+
       def initialize(queue, store:, landing:, fetcher:, logger:)
         @queue = queue
         @source = Store::Keys.queue(queue)

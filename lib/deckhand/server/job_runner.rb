@@ -51,14 +51,17 @@ module Deckhand
         rescue Deckhand::Shutdown
           raise
         rescue Exception => e # rubocop:disable Lint/RescueException -- a job's failure is data, whatever its class
-          elapsed = elapsed_ms(started)
-          @logger.warn("fail #{elapsed}ms: #{e.class}: #{e.message}") if @logger.warn?
+          elapsed = ms_since(started)
+          @stats.metrics.record(job["wrapped"] || job["class"], elapsed, true)
+          @logger.warn("fail #{elapsed.round(1)}ms: #{e.class}: #{e.message}") if @logger.warn?
           @retries.failed(unit, job, klass, e)
           @fetcher.done(unit, ack: false)
           notify_error(e, job)
           return false
         end
-        @logger.info("done #{elapsed_ms(started)}ms") if @logger.info?
+        elapsed = ms_since(started)
+        @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false)
+        @logger.info("done #{elapsed.round(1)}ms") if @logger.info?
         @fetcher.done(unit)
         true
       end
@@ -81,7 +84,8 @@ module Deckhand
           "(deckhand -r)? During a deploy, old processes may see new jobs: it will be retried"
       end
 
-      def elapsed_ms(started) = ((::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1000).round(1)
+      # Unrounded, so the metrics of sub-millisecond jobs do not all read 0.
+      def ms_since(started) = (::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1000.0
 
       def notify_error(error, job)
         @config.error_handlers.each do |handler|

@@ -26,7 +26,8 @@ module Deckhand
         end
         @on_signal = on_signal || ->(signal) { ::Process.kill(signal, ::Process.pid) }
         @heartbeat = Heartbeat.new(config: config, store: @store, identity: @identity, stats: @stats,
-          info: info, on_signal: ->(signal) { remote_signal(signal) })
+          info: info, on_signal: ->(signal) { remote_signal(signal) },
+          on_paused: ->(names) { @capsules.each { |capsule| capsule.fetcher.paused = names } })
         @reaper = Reaper.new(config: config, store: @store, identity: @identity)
         @scheduler = Scheduler.new(config: config, store: @store, process_count: -> { @heartbeat.process_count })
         @stopped = false

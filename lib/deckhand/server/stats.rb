@@ -9,7 +9,11 @@ module Deckhand
       # One per thread, reused for each job it runs (no allocation per job).
       Running = Struct.new(:queue, :payload, :run_at, :busy)
 
+      # Per-class execution counts and times, flushed by the heartbeat.
+      attr_reader :metrics
+
       def initialize
+        @metrics = Store::Metrics::Tally.new
         @lock = Mutex.new
         @processed = 0
         @failed = 0
