@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "batch_helper"
+require "deckhand/api"
 
 # Failing jobs: retries, deaths and a dead job brought back.
 class BatchFailuresTest < Minitest::Test
@@ -51,7 +52,7 @@ class BatchFailuresTest < Minitest::Test
     assert_equal [true, true], status.failure_info.map { |info| info["dead"] }
   end
 
-  # What the dashboard's "retry" does to a dead job: back to its queue, as is.
+  # Retried through the data API, as the dashboard's Retry button does.
   def test_retrying_a_dead_job_can_still_let_the_batch_succeed
     config = server_config
     batch = tracked_batch { BatchApp::Doomed.perform_async("doomed") }
@@ -59,9 +60,8 @@ class BatchFailuresTest < Minitest::Test
       wait_for_callbacks(2)
       wait_for(message: "the job in the dead set") { redis.call("ZCARD", "dead") == 1 }
       redis.call("SET", "app:fixed:doomed", "1")
-      raw = redis.call("ZRANGE", "dead", 0, 0).first
-      redis.call("ZREM", "dead", raw)
-      redis.call("LPUSH", "queue:default", raw)
+      dead = Deckhand::API.new(config).dead
+      assert_equal 1, dead.retry(dead.page(1, 10))
       wait_for_callbacks(1, event: "success")
     end
     assert_all_ran
