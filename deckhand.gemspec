@@ -17,7 +17,7 @@ Gem::Specification.new do |spec|
   spec.homepage = "https://github.com/deckhand-rb/deckhand"
   spec.required_ruby_version = ">= 3.1"
 
-  spec.files = Dir["lib/**/*.{rb,lua}", "exe/*", "README.md", "CHANGES.md", "LICENSE"]
+  spec.files = Dir["lib/**/*.{rb,lua,erb,css,js,svg,txt}", "exe/*", "README.md", "CHANGES.md", "LICENSE", "docs/*.md"]
   spec.bindir = "exe"
   spec.executables = ["deckhand"]
   spec.require_paths = ["lib"]

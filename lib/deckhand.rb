@@ -7,6 +7,7 @@ require_relative "deckhand/config"
 require_relative "deckhand/payload"
 require_relative "deckhand/client"
 require_relative "deckhand/job"
+require_relative "deckhand/lifecycle"
 
 # Fast, reliable background jobs for Ruby, on Redis.
 #
@@ -57,3 +58,6 @@ module Deckhand
     end
   end
 end
+
+# In a Rails app, the Railtie wires configuration, logging and the reloader.
+require_relative "deckhand/rails" if defined?(::Rails::Railtie)

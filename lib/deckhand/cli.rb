@@ -18,6 +18,12 @@ module Deckhand
   # (quiet, wait up to -t seconds, hand unfinished jobs back, exit 0), TTIN logs
   # every thread's backtrace.
   class CLI
+    # Subcommands, loaded only when asked for: a server never loads Rack or the bench.
+    SUBCOMMANDS = {
+      "web" => ["cli/web_command", :WebCommand],
+      "bench" => ["cli/bench_command", :BenchCommand]
+    }.freeze
+
     def self.run(argv = ARGV) = new(argv).run
 
     def initialize(argv, out: $stdout, err: $stderr)
@@ -27,6 +33,7 @@ module Deckhand
     end
 
     def run
+      return subcommand(*SUBCOMMANDS[@argv.first]) if SUBCOMMANDS.key?(@argv.first)
       options = Options.parse(@argv)
       return @out.puts(options[:help]) || 0 if options[:help]
       return @out.puts("deckhand #{VERSION}") || 0 if options[:version]
@@ -41,6 +48,11 @@ module Deckhand
     end
 
     private
+
+    def subcommand(path, name)
+      require_relative path
+      CLI.const_get(name).run(@argv.drop(1), out: @out, err: @err)
+    end
 
     def boot(options)
       environment = options[:environment] || ENV["APP_ENV"] || ENV["RAILS_ENV"] || ENV["RACK_ENV"] || "development"
@@ -67,7 +79,7 @@ module Deckhand
     end
 
     SETTINGS = %i[concurrency queues timeout tag labels max_retries heartbeat_interval heartbeat_ttl
-      scheduler_interval prefetch timestamps dead_max_jobs dead_timeout max_payload_bytes backtrace_lines].freeze
+      scheduler_interval prefetch fetch_window reaper_interval max_recoveries timestamps dead_max_jobs dead_timeout max_payload_bytes backtrace_lines].freeze
 
     def apply(config, settings)
       SETTINGS.each { |name| config.public_send(:"#{name}=", settings[name]) if settings.key?(name) }

@@ -35,7 +35,7 @@ class HeartbeatUnderLoadTest < Minitest::Test
   def test_the_heartbeat_keeps_beating_while_every_thread_hogs_the_cpu
     2.times { HogJob.perform_async }
     with_server do |launcher|
-      wait_for(message: "both hogs running") { Deckhand::TestJobs.runs.count(:hogging) == 2 }
+      wait_for(timeout: 30, message: "both hogs running") { Deckhand::TestJobs.runs.count(:hogging) == 2 }
       beats = []
       wait_for(message: "five heartbeats during the hogging") do
         beat = redis.call("HGET", launcher.identity, "beat")

@@ -16,7 +16,7 @@ module Deckhand
     #     concurrency: <%= ENV.fetch("DECKHAND_THREADS", 25) %>
     module ConfigFile
       KNOWN = %w[concurrency queues capsules timeout redis environment log_format verbose require tag labels
-        max_retries heartbeat_interval heartbeat_ttl scheduler_interval prefetch timestamps dead_max_jobs
+        max_retries heartbeat_interval reaper_interval max_recoveries fetch_window heartbeat_ttl scheduler_interval prefetch timestamps dead_max_jobs
         dead_timeout max_payload_bytes backtrace_lines processes max_memory].freeze
 
       module_function

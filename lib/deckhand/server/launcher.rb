@@ -56,6 +56,7 @@ module Deckhand
       def stop
         return if @stopped
         @stopped = true
+        Lifecycle.stopping!
         deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + @config.timeout
         @reaper.stop
         quiet
