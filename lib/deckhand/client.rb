@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "client/bulk_encoder"
+
 module Deckhand
   # Pushes jobs to Redis in Sidekiq's format. Job classes call it for you;
   # call it directly to push a job whose class lives in another codebase.
@@ -91,14 +93,41 @@ module Deckhand
     private
 
     def push_slice(base, slice, ats)
+      return push_encoded(base, slice, ats) if @config.client_middleware.empty? && !Thread.current[COLLECTOR]
       klass = base["class"]
-      jobs = slice.map do |args|
+      jids = Payload.jids(slice.size)
+      jobs = slice.each_with_index.map do |args, i|
         Payload::Validator.check_args!(args, klass)
-        middleware(base.merge("args" => args, "jid" => Payload.jid))
+        middleware(base.merge("args" => args, "jid" => jids[i]))
       end
       kept = jobs.each_index.select { |i| jobs[i] }
       enqueue(kept.map { |i| jobs[i] }, ats && kept.map { |i| ats[i] })
       jobs.map { |job| job && job["jid"] }
+    end
+
+    # The fast path: no job Hash per job, the shared JSON generated once.
+    def push_encoded(base, slice, ats)
+      klass = base["class"]
+      slice.each { |args| Payload::Validator.check_args!(args, klass) }
+      jids = Payload.jids(slice.size)
+      encoder = BulkEncoder.new(base, now: Payload.now(@config.timestamps), max_bytes: @config.max_payload_bytes)
+      queued = []
+      scheduled = []
+      slice.each_with_index do |args, i|
+        at = ats && ats[i]
+        if at
+          scheduled << at << encoder.scheduled(jids[i], args)
+        else
+          queued << encoder.queued(jids[i], args)
+        end
+      end
+      deliver(queued.empty? ? {} : {base["queue"] => queued}, scheduled)
+      jids
+    end
+
+    def deliver(queued, scheduled)
+      pusher = Client.pusher
+      pusher ? pusher.call(queued, scheduled, @config) : Client.write(queued, scheduled, @config)
     end
 
     def middleware(job)
@@ -129,8 +158,7 @@ module Deckhand
           queued[job["queue"]] << Payload.encode(job, max_bytes: max)
         end
       end
-      pusher = Client.pusher
-      pusher ? pusher.call(queued, scheduled, @config) : Client.write(queued, scheduled, @config)
+      deliver(queued, scheduled)
     end
 
     def scheduled_at(at)

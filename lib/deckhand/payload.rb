@@ -21,6 +21,12 @@ module Deckhand
     # A 24-hex-character job id, as Sidekiq makes them.
     def jid = SecureRandom.hex(12)
 
+    # `count` jids from one read of the random source.
+    def jids(count)
+      hex = SecureRandom.random_bytes(12 * count).unpack1("H*")
+      Array.new(count) { |i| hex[i * 24, 24] }
+    end
+
     # The current time in the configured wire format.
     def now(format = :millis)
       if format == :millis

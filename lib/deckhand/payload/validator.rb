@@ -13,8 +13,29 @@ module Deckhand
 
       def check_args!(args, klass)
         raise InvalidJob, "args for #{klass} must be an Array, got #{args.class}: pass perform_async(a, b), or \"args\" => [a, b]" unless args.is_a?(Array)
+        return if args.all? { |arg| native?(arg, 0) } # the common case: no strings built
         args.each_with_index { |arg, i| check!(arg, "args[#{i}]", klass, 0) }
       end
+
+      # The quick answer, allocating nothing; check! explains a false one.
+      # Tests ordered by how often job args hold each type.
+      def native?(value, depth)
+        if value.is_a?(String) then text?(value)
+        elsif value.is_a?(Integer) || value.nil? || value == true || value == false then true
+        elsif value.is_a?(Hash)
+          return false if depth >= MAX_DEPTH
+          value.each_pair { |k, v| return false unless k.is_a?(String) && text?(k) && native?(v, depth + 1) }
+          true
+        elsif value.is_a?(Array)
+          return false if depth >= MAX_DEPTH
+          value.each { |v| return false unless native?(v, depth + 1) }
+          true
+        elsif value.is_a?(Float) then value.finite?
+        else false
+        end
+      end
+
+      def text?(string) = string.valid_encoding? && (string.encoding != Encoding::BINARY || string.ascii_only?)
 
       def check!(value, path, klass, depth)
         raise InvalidJob, "#{klass} #{path} nests deeper than #{MAX_DEPTH} levels; flatten it" if depth > MAX_DEPTH
