@@ -58,6 +58,3 @@ module Deckhand
     end
   end
 end
-
-# In a Rails app, the Railtie wires configuration, logging and the reloader.
-require_relative "deckhand/rails" if defined?(::Rails::Railtie)

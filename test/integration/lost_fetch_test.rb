@@ -13,9 +13,9 @@ class LostFetchTest < Minitest::Test
   def setup
     super
     uri = URI(Deckhand::RedisHarness.url)
-    # Replies come back 0.3 s late: time to cut the connection after Redis ran a
+    # Replies come back 1 s late: time (even on a loaded machine) to cut the connection after Redis ran a
     # fetch and before its reply arrives.
-    @proxy = Deckhand::Bench::LatencyProxy.start(upstream_host: uri.host, upstream_port: uri.port, delay: 0.3, direction: :downstream)
+    @proxy = Deckhand::Bench::LatencyProxy.start(upstream_host: uri.host, upstream_port: uri.port, delay: 1.0, direction: :downstream)
     Deckhand.config = new_config(redis: {url: @proxy.url}, concurrency: 2, heartbeat_interval: 1, heartbeat_ttl: 10, timeout: 2)
   end
 

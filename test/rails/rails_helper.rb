@@ -16,12 +16,13 @@ module Deckhand
 
       def boot!
         return if @booted
-        @booted = true
         tmp = Dir.mktmpdir("deckhand-rails")
         Minitest.after_run { FileUtils.rm_rf(tmp) }
         ENV["RAILS_TEST_DATABASE"] = File.join(tmp, "test.sqlite3")
-        RedisHarness.url
+        # An earlier test may have left a booted server's frozen configuration.
+        Deckhand.config = Deckhand::Config.new(redis: {url: RedisHarness.url})
         require File.join(DIR, "config/environment")
+        @booted = true
         @boot_config = Deckhand.config
         ActiveRecord::Schema.verbose = false
         ActiveRecord::Schema.define { create_table(:users, force: true) { |t| t.string :name } }
