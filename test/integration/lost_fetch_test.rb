@@ -13,9 +13,9 @@ class LostFetchTest < Minitest::Test
   def setup
     super
     uri = URI(Deckhand::RedisHarness.url)
-    # Replies come back 1 s late: time (even on a loaded machine) to cut the connection after Redis ran a
+    # Replies come back 0.5 s late: time (even on a loaded machine) to cut the connection after Redis ran a
     # fetch and before its reply arrives.
-    @proxy = Deckhand::Bench::LatencyProxy.start(upstream_host: uri.host, upstream_port: uri.port, delay: 1.0, direction: :downstream)
+    @proxy = Deckhand::Bench::LatencyProxy.start(upstream_host: uri.host, upstream_port: uri.port, delay: 0.5, direction: :downstream)
     Deckhand.config = new_config(redis: {url: @proxy.url}, concurrency: 2, heartbeat_interval: 1, heartbeat_ttl: 10, timeout: 2)
   end
 
@@ -30,8 +30,8 @@ class LostFetchTest < Minitest::Test
       inflight = Keys.inflight(launcher.identity)
       wait_for(message: "the fetch to run in Redis") { redis.call("HLEN", inflight) == 1 }
       assert_operator @proxy.reset_all, :>, 0
-      wait_for(message: "the job to run") { Deckhand::TestJobs.runs.map(&:first) == ["lost-reply"] }
-      wait_for(message: "its acknowledgement") { redis.call("HLEN", inflight).zero? }
+      wait_for(timeout: 30, message: "the job to run") { Deckhand::TestJobs.runs.map(&:first) == ["lost-reply"] }
+      wait_for(timeout: 30, message: "its acknowledgement") { redis.call("HLEN", inflight).zero? }
     end
     assert_equal ["lost-reply"], Deckhand::TestJobs.runs.map(&:first)
   end
