@@ -22,9 +22,7 @@ module Deckhand
         @info = JSON.generate(info)
         @on_signal = on_signal
         @logger = config.logger
-        @lock = Mutex.new
-        @wake = ConditionVariable.new
-        @stopping = false
+        @sleeper = Sleeper.new
         @quiet = false
         @process_count = 1
         @rtt_us = 0
@@ -43,10 +41,7 @@ module Deckhand
       def quiet! = @quiet = true
 
       def stop
-        @lock.synchronize do
-          @stopping = true
-          @wake.signal
-        end
+        @sleeper.stop
         @thread&.join(5)
         beat # last counts
       end
@@ -87,10 +82,7 @@ module Deckhand
       private
 
       def run
-        until @stopping
-          @lock.synchronize { @wake.wait(@lock, @config.heartbeat_interval) unless @stopping }
-          beat unless @stopping
-        end
+        beat while @sleeper.sleep(@config.heartbeat_interval)
       end
 
       def commands(pipe, processed, failed)

@@ -33,9 +33,7 @@ module Deckhand
         @logger = config.logger
         @quarantine = Quarantine.new(config: config, store: store)
         Suspects.for(identity, store: store, logger: @logger).last_chance = config.max_recoveries - 1
-        @lock = Mutex.new
-        @wake = ConditionVariable.new
-        @stopping = false
+        @sleeper = Sleeper.new
         @owner = JSON.generate({"queues" => config.all_capsules.flat_map(&:queues).uniq,
                                 "hostname" => Identity.hostname, "pid" => ::Process.pid, "started_at" => Time.now.to_f})
         check_timing!
@@ -53,10 +51,7 @@ module Deckhand
       end
 
       def stop
-        @lock.synchronize do
-          @stopping = true
-          @wake.signal
-        end
+        @sleeper.stop
         @thread&.join(5)
         Suspects.forget(@identity)
       end
@@ -80,9 +75,7 @@ module Deckhand
 
       def run
         failures = 0
-        until @stopping
-          pause(@config.reaper_interval * (1 - JITTER + (2 * JITTER * rand)))
-          break if @stopping
+        while @sleeper.sleep(@config.reaper_interval * (1 - JITTER + (2 * JITTER * rand)))
           begin
             claim
             reap
@@ -147,10 +140,6 @@ module Deckhand
       rescue JSON::ParserError
         @logger.error("owner record of #{identity} is not JSON; recovering its in-flight hash without its landing lists")
         []
-      end
-
-      def pause(seconds)
-        @lock.synchronize { @wake.wait(@lock, seconds) unless @stopping }
       end
 
       def check_timing!

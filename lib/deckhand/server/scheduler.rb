@@ -15,9 +15,7 @@ module Deckhand
         @store = store
         @logger = config.logger
         @process_count = process_count
-        @lock = Mutex.new
-        @wake = ConditionVariable.new
-        @stopping = false
+        @sleeper = Sleeper.new
       end
 
       def start
@@ -29,10 +27,7 @@ module Deckhand
       end
 
       def stop
-        @lock.synchronize do
-          @stopping = true
-          @wake.signal
-        end
+        @sleeper.stop
         @thread&.join(5)
       end
 
@@ -49,7 +44,7 @@ module Deckhand
 
       def run
         failures = 0
-        until @stopping
+        until @sleeper.stopped?
           begin
             moved, corrupt, earliest = enqueue_due
             failures = 0
@@ -70,9 +65,7 @@ module Deckhand
         (earliest - ::Process.clock_gettime(::Process::CLOCK_REALTIME)).clamp(0.0, wait)
       end
 
-      def pause(seconds)
-        @lock.synchronize { @wake.wait(@lock, seconds) unless @stopping }
-      end
+      def pause(seconds) = @sleeper.sleep(seconds)
     end
   end
 end
