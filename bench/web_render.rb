@@ -6,7 +6,7 @@
 # queue of 1,000,000 jobs, 100,000 jobs in the retry set with compressed
 # backtraces, 10,000 scheduled and 10,000 dead, 20 more queues, 10 processes
 # running 100 jobs, a year of daily stats, 72 hours of per-minute metrics for
-# 20 job classes), then renders each page through the Rack app in this process
+# 20 job classes, 10,000 batches and one with 100,000 failing jobs), then renders each page through the Rack app in this process
 # and prints the median, p95 and worst time of N renders (after 3 warm-ups).
 # A page is over budget when its median reaches 100 ms; the exit status says
 # whether any was.
@@ -19,6 +19,7 @@ require "deckhand/web"
 require "deckhand/dev_redis"
 require "optparse"
 require "tmpdir"
+require_relative "web_render_batches"
 
 module WebRenderBench
   QUEUE_JOBS = 1_000_000
@@ -75,6 +76,7 @@ module WebRenderBench
     seed_processes(store, now)
     seed_history(store)
     seed_metrics(store)
+    WebRenderBatches.seed(store)
   end
 
   def seed_sets(store, now)
@@ -144,7 +146,8 @@ module WebRenderBench
       "/queues/default?page=#{last_queue_page}", "/retries", "/retries?page=2000", "/retries?page=4000&per_page=25",
       "/retries?q=Worker7Job", "/retries?q=no-such-text", "/retries/#{retry_key}", "/scheduled", "/dead",
       "/metrics", "/metrics?period=4h", "/metrics?period=72h", "/metrics?period=365d",
-      "/metrics/App::Jobs::Worker3Job?period=4h", "/metrics/App::Jobs::Worker3Job?period=365d"
+      "/metrics/App::Jobs::Worker3Job?period=4h", "/metrics/App::Jobs::Worker3Job?period=365d",
+      *WebRenderBatches.pages(Deckhand.config)
     ]
   end
 

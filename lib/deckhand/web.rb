@@ -18,6 +18,7 @@ require_relative "web/pages/busy"
 require_relative "web/pages/queues"
 require_relative "web/pages/job_sets"
 require_relative "web/pages/metrics"
+require_relative "web/pages/batches"
 
 module Deckhand
   # The dashboard, a Rack app. Standalone (config.ru):
@@ -47,6 +48,9 @@ module Deckhand
       ["POST", "queues/:name", Pages::Queues, :act],
       ["GET", "metrics", Pages::Metrics, :index],
       ["GET", "metrics/:klass", Pages::Metrics, :show],
+      ["GET", "batches", Pages::Batches, :index],
+      ["GET", "batches/:bid", Pages::Batches, :show],
+      ["GET", "batches/:bid/jobs/:jid", Pages::Batches, :find],
       ["GET", ":set", Pages::JobSets, :index],
       ["POST", ":set", Pages::JobSets, :bulk],
       ["GET", ":set/:key", Pages::JobSets, :show],

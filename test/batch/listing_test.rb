@@ -45,4 +45,54 @@ class BatchListingTest < Minitest::Test
     assert_nil @listing.status("nosuchbatch")
     assert_equal [], @listing.failures("nosuchbatch")
   end
+
+  # Summaries count; the jids and errors are read only when asked for.
+  def test_summaries_read_counts_and_the_rest_on_demand
+    parent = Deckhand::Batch.new
+    parent.on(:complete, BatchApp::Callbacks, "import_id" => 7)
+    jids = parent.jobs do
+      3.times { |i| BatchApp::Work.perform_async(i.to_s) }
+      2.times { Deckhand::Batch.new.jobs { BatchApp::Work.perform_async("kid") } }
+    end
+    tracker = Deckhand::Batch::Tracker.new(Deckhand.config)
+    tracker.failure(parent.bid, {"jid" => jids[0], "class" => "BatchApp::Work"}, ArgumentError.new("bad"))
+    tracker.death({"bid" => parent.bid, "jid" => jids[1], "class" => "BatchApp::Work"}, KeyError.new("gone"))
+    summary = @listing.status(parent.bid, summary: true)
+    full = @listing.status(parent.bid)
+    assert_equal [2, 1, 2], [summary.failures, summary.dead_count, summary.child_count]
+    assert_equal [2, 1, 2], [full.failures, full.dead_count, full.child_count]
+    assert_equal full.to_h, summary.to_h
+    assert_equal [["complete", "BatchApp::Callbacks", {"import_id" => 7}, "default", nil]],
+      summary.callbacks.map { |c| c.values_at("event", "class", "options", "queue", "fired_at") }
+    assert_kind_of Time, summary.death_at
+    assert_equal [jids[1]], summary.dead_jids
+    assert_equal full.child_bids.sort, @listing.children(parent.bid).map(&:bid).sort
+    listed = @listing.page(limit: 5).find { |status| status.bid == parent.bid }
+    assert_equal [3, 2, 1, 2], [listed.total, listed.failures, listed.dead_count, listed.child_count]
+  end
+
+  def test_failure_pages_walk_every_failure_a_stretch_at_a_time
+    batch = Deckhand::Batch.new
+    jids = batch.jobs { 200.times { |i| BatchApp::Work.perform_async(i.to_s) } }
+    tracker = Deckhand::Batch::Tracker.new(Deckhand.config)
+    jids.first(150).each { |jid| tracker.failure(batch.bid, {"jid" => jid, "class" => "BatchApp::Work"}, ArgumentError.new("row #{jid}")) }
+    jids.first(5).each { |jid| tracker.death({"bid" => batch.bid, "jid" => jid, "class" => "BatchApp::Work"}, KeyError.new("gone")) }
+    seen = []
+    cursor = 0
+    stretches = 0
+    loop do
+      cursor, failures = @listing.failure_page(batch.bid, cursor: cursor, count: 20)
+      stretches += 1
+      assert_operator failures.size, :<=, 40
+      seen.concat(failures)
+      break unless cursor
+    end
+    assert_operator stretches, :>, 3
+    by_jid = seen.to_h { |failure| [failure["jid"], failure] }
+    assert_equal jids.first(150).sort, by_jid.keys.sort
+    assert_equal jids.first(5).sort, by_jid.values.select { |failure| failure["dead"] }.map { |failure| failure["jid"] }.sort
+    assert_equal "row #{jids[100]}", by_jid[jids[100]]["error_message"]
+    assert_kind_of Time, by_jid[jids[100]]["failed_at"]
+    assert_equal [nil, []], @listing.failure_page("nosuchbatch")
+  end
 end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "../payload"
 
 module Deckhand
   class Batch
@@ -16,30 +17,52 @@ module Deckhand
     #   status.success?      # => false every job succeeded
     #   status.created_at    # => 2026-11-02 10:00:00 +0000
     class Status
-      attr_reader :bid, :pending
+      # Each event and the field that says when it fired.
+      FIRED = {"complete" => "complete_at", "success" => "success_at", "death" => "death_at"}.freeze
 
-      # Many statuses in one round trip.
-      def self.load(bids, config: Deckhand.config)
+      # pending: jobs not yet succeeded; dead_count and child_count: jobs that
+      # died, child batches.
+      attr_reader :bid, :pending, :dead_count, :child_count
+
+      # Many statuses in one round trip. With summary: true only counts are
+      # read (a few bytes a batch, however many of its jobs fail): enough
+      # for a list of batches. A summary reads the jids and errors it left
+      # out when one of them is asked for.
+      def self.load(bids, config: Deckhand.config, summary: false)
         return [] if bids.empty?
-        replies = config.store.pipelined { |pipe| bids.each { |bid| queue_reads(pipe, bid) } }
-        bids.each_with_index.map { |bid, i| new(bid, config: config, replies: replies[i * 5, 5]) }
+        replies = config.store.pipelined { |pipe| bids.each { |bid| queue_reads(pipe, bid, summary: summary) } }
+        bids.each_with_index.map { |bid, i| new(bid, config: config, replies: replies[i * 5, 5], summary: summary) }
       end
 
-      def self.queue_reads(pipe, bid)
-        pipe.call("HGETALL", Store::BatchKeys.batch(bid))
-        pipe.call("SCARD", Store::BatchKeys.jids(bid))
-        pipe.call("HGETALL", Store::BatchKeys.failed(bid))
-        pipe.call("SMEMBERS", Store::BatchKeys.dead(bid))
-        pipe.call("SMEMBERS", Store::BatchKeys.kids(bid))
+      def self.queue_reads(pipe, bid, summary: false)
+        keys = Store::BatchKeys
+        pipe.call("HGETALL", keys.batch(bid))
+        pipe.call("SCARD", keys.jids(bid))
+        if summary
+          pipe.call("HLEN", keys.failed(bid))
+          pipe.call("SCARD", keys.dead(bid))
+          pipe.call("SCARD", keys.kids(bid))
+        else
+          pipe.call("HGETALL", keys.failed(bid))
+          pipe.call("SMEMBERS", keys.dead(bid))
+          pipe.call("SMEMBERS", keys.kids(bid))
+        end
       end
 
-      def initialize(bid, config: Deckhand.config, replies: nil)
+      # One failing job's last error, as #failure_info lists them.
+      def self.failure_entry(jid, raw, dead)
+        info = JSON.parse(raw)
+        info.merge("jid" => jid, "failed_at" => Payload.to_time(info["failed_at"]), "dead" => dead)
+      end
+
+      def initialize(bid, config: Deckhand.config, replies: nil, summary: false)
         @bid = bid
         @config = config
-        replies ? read(replies) : reload
+        replies ||= @config.store.pipelined { |pipe| self.class.queue_reads(pipe, @bid, summary: summary) }
+        read(replies, summary)
       end
 
-      def reload = read(@config.store.pipelined { |pipe| self.class.queue_reads(pipe, @bid) })
+      def reload = read(@config.store.pipelined { |pipe| self.class.queue_reads(pipe, @bid) }, false)
 
       def exists? = !@fields.empty?
 
@@ -47,15 +70,15 @@ module Deckhand
 
       def total = @fields["total"].to_i
 
-      def failures = @failed.size
+      def failures = @failure_count
 
-      def failed_jids = @failed.keys
+      def failed_jids = full.failed.keys
 
-      def dead_jids = @dead
+      def dead_jids = full.dead
 
       def parent_bid = @fields["parent"]
 
-      def child_bids = @kids
+      def child_bids = full.kids
 
       def callback_queue = @fields["callback_queue"]
 
@@ -71,29 +94,56 @@ module Deckhand
 
       def success_at = time("success_at")
 
+      # When the first job of the batch (or of a child batch) died.
+      def death_at = time("death_at")
+
+      # The registered callbacks: event, class, options, the callback job's
+      # jid and queue, and when the event fired (nil: not yet).
+      def callbacks
+        FIRED.flat_map do |event, field|
+          stored = @fields["on_#{event}"] or next []
+          JSON.parse(stored).map do |jid, head|
+            _bid, _event, target, options = JSON.parse("#{head}}")["args"]
+            {"event" => event, "class" => target, "options" => options, "jid" => jid,
+             "queue" => callback_queue, "fired_at" => time(field)}
+          end
+        end
+      end
+
       # Each failing job's last error: jid, class, error_class, error_message,
       # failed_at (a Time), retry_count, and dead (true once it died).
       def failure_info
-        @failed.map do |jid, raw|
-          info = JSON.parse(raw)
-          info.merge("jid" => jid, "failed_at" => Payload.to_time(info["failed_at"]), "dead" => @dead.include?(jid))
-        end
+        full.failed.map { |jid, raw| self.class.failure_entry(jid, raw, @dead.include?(jid)) }
       end
 
       # Plain data for dashboards and JSON APIs.
       def to_h
         {
           "bid" => @bid, "description" => description, "total" => total, "pending" => pending,
-          "failures" => failures, "dead" => @dead.size, "complete" => complete?, "success" => success?,
+          "failures" => failures, "dead" => dead_count, "complete" => complete?, "success" => success?,
           "created_at" => created_at&.to_f, "complete_at" => complete_at&.to_f, "success_at" => success_at&.to_f,
           "parent_bid" => parent_bid, "child_bids" => child_bids
         }
       end
 
+      protected
+
+      attr_reader :failed, :dead, :kids
+
       private
 
-      def read(replies)
-        @fields, @pending, @failed, @dead, @kids = replies
+      # This status with the jids and errors a summary did not read.
+      def full = @summary ? reload : self
+
+      def read(replies, summary)
+        @fields, @pending, failed, dead, kids = replies
+        @summary = summary
+        if summary
+          @failure_count, @dead_count, @child_count = failed, dead, kids
+        else
+          @failed, @dead, @kids = failed, dead, kids
+          @failure_count, @dead_count, @child_count = failed.size, dead.size, kids.size
+        end
         self
       end
 
