@@ -25,6 +25,11 @@ module Deckhand
   # Recorded as the error_class of a job that kept killing the process running it.
   class PoisonPill < Error; end
 
+  # Given to death handlers for a job someone killed by hand (the dashboard's
+  # Kill, API::JobSet#kill): it did not run out of retries, but it is dead.
+  # Never raised.
+  class KilledByHand < Error; end
+
   # A job that is invalid at push time: args that JSON cannot carry faithfully,
   # a missing class, an empty queue name, an oversize payload. It is an
   # ArgumentError because the caller passed the wrong thing.

@@ -115,6 +115,24 @@ class JobSetTest < Minitest::Test
     assert_raises(ArgumentError) { api.dead.kill(api.dead.page(1, 1)) }
   end
 
+  def test_kill_tells_the_death_handlers_about_each_job_it_moved
+    heard = []
+    Deckhand.config.on_death { |job, error| heard << [job["jid"], error.class, error.message] }
+    Deckhand.config.on_death { |_job, _error| raise "a broken handler" }
+    fill("retry", 3)
+    entries = api.retries.page(1, 3)
+    redis.call("ZREM", "retry", entries[1].raw) # the scheduler took it meanwhile
+    assert_equal 2, api.retries.kill(entries)
+    assert_equal [["j0000", Deckhand::KilledByHand], ["j0002", Deckhand::KilledByHand]], heard.map { |jid, klass, _| [jid, klass] }
+    assert_includes heard.first.last, "RecordJob j0000 was killed by hand: moved from the retries set to the dead set"
+    assert_operator Deckhand::KilledByHand, :<, Deckhand::Error
+    heard.clear
+    fill("schedule", 2)
+    redis.call("ZADD", "schedule", 5, "not json")
+    assert_equal 3, api.scheduled.kill_all
+    assert_equal %w[j0000 j0001], heard.map(&:first).sort, "each job of kill_all; the entry that is no job is skipped"
+  end
+
   def test_kill_trims_the_dead_set_to_its_cap
     Deckhand.config = new_config(dead_max_jobs: 3)
     fill("retry", 5)

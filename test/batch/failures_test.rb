@@ -2,10 +2,15 @@
 
 require_relative "batch_helper"
 require "deckhand/api"
+require "deckhand/web"
+require "erb"
 
 # Failing jobs: retries, deaths and a dead job brought back.
 class BatchFailuresTest < Minitest::Test
   include Deckhand::BatchHelpers
+
+  # What a browser's same-origin form POST carries.
+  CLICK = {"HTTP_SEC_FETCH_SITE" => "same-origin"}.freeze
 
   def test_a_retrying_job_completes_the_batch_but_it_succeeds_only_once_the_retry_does
     config = server_config
@@ -70,6 +75,32 @@ class BatchFailuresTest < Minitest::Test
     assert status.success?
     assert_empty status.dead_jids
     assert_equal ["doomed"], runs
+  end
+
+  # The dashboard's Kill on a retrying job is a death: the batch fires
+  # :death, and its record says who killed the job.
+  def test_killing_a_retrying_job_from_the_dashboard_fires_death
+    config = server_config
+    batch = tracked_batch { BatchApp::Flaky.perform_async("flaky") }
+    dashboard = Rack::MockRequest.new(Deckhand::Web.new(config: config))
+    with_server(config) do
+      wait_for_callbacks(1, event: "complete")
+      # The job moves between the retry set and its queue every few ms: kill
+      # it from the retry set the moment it is there, as a click would.
+      wait_for(message: "the job killed from the retry set") do
+        entry = Deckhand::API.new(config).retries.page(1, 1).first
+        response = entry && dashboard.post("/retries/#{ERB::Util.url_encode(entry.key)}", CLICK.merge(params: {"action" => "kill"}))
+        response&.location&.include?("notice=killed&count=1")
+      end
+      wait_for_callbacks(1, event: "death")
+    end
+    assert_all_ran
+    assert_equal %w[complete death], callbacks.map { |c| c["event"] }.sort
+    status = batch.status
+    assert status.death?
+    assert_equal @jids, status.dead_jids
+    assert_equal ["Deckhand::KilledByHand"], status.failure_info.map { |info| info["error_class"] }
+    assert_equal @jids, zset("dead").map { |job, _| job["jid"] }
   end
 
   # retry: false drops the job (Sidekiq's rule): it ran once and failed, so

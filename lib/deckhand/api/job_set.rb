@@ -2,6 +2,7 @@
 
 require "json"
 require_relative "set_entry"
+require_relative "death_notice"
 
 module Deckhand
   class API
@@ -83,11 +84,15 @@ module Deckhand
 
       def delete(entries) = Store::SortedSets.remove(@store, @key, entries.map(&:raw))
 
-      # Moves entries to the dead set. Returns how many moved.
+      # Moves entries to the dead set, then tells the config's death handlers
+      # (a batch's :death callback among them) about each job this call moved,
+      # with a KilledByHand error. Returns how many moved.
       def kill(entries)
         raise ArgumentError, "jobs in the dead set are dead already" if @name == :dead
-        Store::SortedSets.kill(@store, @key, entries.map(&:raw), now: ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3),
+        moved = Store::SortedSets.kill(@store, @key, entries.map(&:raw), now: ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3),
           max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
+        DeathNotice.new(@config, @name).deliver(moved.map { |i| entries[i] })
+        moved.size
       end
 
       def retry_all = each_batch(->(entry) { !retryable?(entry) }) { |entries| self.retry(entries) }

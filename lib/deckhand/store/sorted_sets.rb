@@ -44,10 +44,12 @@ module Deckhand
         store.script(:zset_move, [key, Keys::QUEUES], argv)
       end
 
-      # Moves entries to the dead set, trimming it. Returns how many moved.
+      # Moves entries to the dead set, trimming it. Returns the indexes (in
+      # `raws`) of the entries this call moved.
       def kill(store, key, raws, now:, max_jobs:, timeout:)
-        return 0 if raws.empty?
-        store.script(:zset_kill, [key, Keys::DEAD], [score_string(now), score_string(now - timeout), max_jobs, *raws])
+        return [] if raws.empty?
+        moved = store.script(:zset_kill, [key, Keys::DEAD], [score_string(now), score_string(now - timeout), max_jobs, *raws])
+        moved.map { |position| position - 1 }
       end
 
       # Looks at up to `budget` entries from rank `from` for ones containing

@@ -8,14 +8,15 @@
 -- ARGV[3]      most entries the dead set keeps
 -- ARGV[4..]    the entries to kill, as stored
 --
--- Returns the number of entries moved.
+-- Returns the positions (1-based, among the entries given) of those moved, so
+-- the caller tells death handlers about these and no others.
 local source, dead = KEYS[1], KEYS[2]
 local now = ARGV[1]
-local killed = 0
+local killed = {}
 for i = 4, #ARGV do
   if redis.call('ZREM', source, ARGV[i]) == 1 then
     redis.call('ZADD', dead, now, ARGV[i])
-    killed = killed + 1
+    killed[#killed + 1] = i - 3
   end
 end
 redis.call('ZREMRANGEBYSCORE', dead, '-inf', ARGV[2])

@@ -1,0 +1,40 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class API
+    # Tells the death handlers about jobs killed by hand, as the server does
+    # for jobs that ran out of retries: each handler gets the job's Hash and a
+    # KilledByHand error. They run in the process that killed the jobs (the
+    # dashboard's, a console), so that process needs the handlers: batches'
+    # comes with `require "deckhand/batch"`. A handler that raises is logged;
+    # the others still run.
+    #
+    #   DeathNotice.new(config, :retries).deliver(entries)
+    class DeathNotice
+      def initialize(config, set_name)
+        @config = config
+        @set_name = set_name
+      end
+
+      def deliver(entries)
+        handlers = @config.death_handlers
+        return if handlers.empty?
+        trace = caller
+        entries.each do |entry|
+          next if entry.corrupt? # not a job: nothing a handler could use
+          error = KilledByHand.new("#{entry.display_class} #{entry.jid} was killed by hand: moved from the #{@set_name} set to the dead set")
+          error.set_backtrace(trace)
+          handlers.each { |handler| call(handler, entry.item, error) }
+        end
+      end
+
+      private
+
+      def call(handler, job, error)
+        handler.call(job, error)
+      rescue => e
+        @config.logger.error("death handler raised #{e.class}: #{e.message} (job #{job["jid"]} killed by hand)")
+      end
+    end
+  end
+end
