@@ -1,7 +1,9 @@
 # frozen_string_literal: true
 
-# The demo's application: the jobs `deckhand -r demo/jobs.rb` loads.
+# The demo's application: the jobs `deckhand -r demo/jobs.rb` loads (and the
+# demo's dashboard, so that what it does to a batch's jobs reaches the batch).
 require "deckhand"
+require "deckhand/batch"
 
 module Demo
   # Fast work: a little arithmetic.
@@ -38,6 +40,15 @@ module Demo
     def perform(id)
       attempt = (deckhand_payload["retry_count"] || -1) + 2
       raise IOError, "webhook #{id} timed out (attempt #{attempt})" if id % 10 == 0 || attempt < 2
+    end
+  end
+
+  # The webhooks' batch callback: runs once every webhook has run at least
+  # once (some are still retrying then).
+  class WebhookReport
+    def on_complete(status, options)
+      Deckhand.logger.info("batch #{status.bid} (#{options["what"]}): every job ran once; " \
+        "#{status.total - status.pending} of #{status.total} succeeded so far, #{status.failures} failing")
     end
   end
 

@@ -4,10 +4,11 @@ module Demo
   # Draws one status line a second from Redis: processed, failed, queued,
   # scheduled and retrying jobs, and throughput. Returns when all is done.
   class Progress
-    def initialize(store, expected:, server_pid:)
+    def initialize(store, expected:, server_pid:, batch: nil)
       @store = store
       @expected = expected
       @server_pid = server_pid
+      @batch = batch
     end
 
     def run
@@ -49,6 +50,13 @@ module Demo
     def finish(s, elapsed)
       puts "\n\nDone in #{elapsed.round(1)} s: #{s[:processed] - s[:failed]} jobs succeeded, #{s[:failed]} failures " \
         "(retried with backoff), #{s[:dead]} jobs in the dead set after exhausting their retries."
+      report_batch if @batch
+    end
+
+    def report_batch
+      status = @batch.status
+      puts "Batch \"#{status.description}\" (#{status.bid}): #{status.total - status.pending} of #{status.total} " \
+        "succeeded, #{status.dead_jids.size} died; its complete callback ran #{status.complete? ? "(see tmp/demo-server.log)" : "not yet"}."
     end
 
     def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)

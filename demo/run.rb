@@ -1,12 +1,14 @@
 # frozen_string_literal: true
 
 # bin/demo: pushes a few thousand sample jobs, runs a Deckhand server on them
-# and shows its progress until the work is done (or Ctrl-C).
+# and the dashboard beside it, and shows the progress until the work is done
+# (or Ctrl-C).
 $stdout.sync = true
 require "deckhand"
 require "deckhand/dev_redis"
 require_relative "jobs"
 require_relative "progress"
+require_relative "dashboard"
 
 module Demo
   ROOT = File.expand_path("..", __dir__)
@@ -18,10 +20,13 @@ module Demo
     store = Deckhand.config.store
     store.call("DEL", "queue:default", "queue:mailers", "queue:webhooks", "schedule", "retry", "dead",
       "stat:processed", "stat:failed")
-    expected = enqueue
+    expected, batch = enqueue
     server = spawn_server
-    Progress.new(store, expected: expected, server_pid: server).run
+    dashboard = Dashboard.new(ROOT).start
+    puts
+    Progress.new(store, expected: expected, server_pid: server, batch: batch).run
   ensure
+    dashboard&.stop
     stop_server(server)
     redis&.stop
   end
@@ -41,23 +46,27 @@ module Demo
     Deckhand.config = Deckhand::Config.new(redis: Deckhand.default_redis)
   end
 
-  # Returns how many jobs should eventually succeed.
+  # Returns how many jobs should eventually succeed, and the webhooks' batch.
   def enqueue
     ChecksumJob.perform_bulk(Array.new(3000) { |i| [i, [{"qty" => 2, "price_cents" => 1999}, {"qty" => 1, "price_cents" => 500}]] })
     DeliverEmailJob.perform_bulk(Array.new(400) { |i| ["user#{i}@example.com", 50 + (i % 5) * 25] })
-    FlakyWebhookJob.perform_bulk(Array.new(100) { |i| [i] })
+    batch = Deckhand::Batch.new
+    batch.description = "Deliver 100 webhooks"
+    batch.on(:complete, WebhookReport, "what" => "100 webhooks")
+    batch.jobs { FlakyWebhookJob.perform_bulk(Array.new(100) { |i| [i] }) }
     ReminderJob.perform_bulk(Array.new(50) { |i| [i] })
     50.times { |i| ReminderJob.perform_in(2 + i % 5, i) }
-    puts "Enqueued 3,000 fast jobs, 400 emails (50–150 ms each), 100 flaky webhooks (some retry, 10 die) " \
+    puts "Enqueued 3,000 fast jobs, 400 emails (50–150 ms each), a batch of 100 flaky webhooks (some retry, 10 die) " \
       "and 100 reminders (50 now, 50 in 2–6 s)."
-    3000 + 400 + 90 + 100
+    # The batch's complete callback is a job too.
+    [3000 + 400 + 90 + 100 + 1, batch]
   end
 
   def spawn_server
     cmd = [RbConfig.ruby, File.join(ROOT, "exe/deckhand"), "-r", File.join(ROOT, "demo/jobs.rb"),
       "-C", File.join(ROOT, "demo/deckhand.yml")]
     log = File.join(ROOT, "tmp/demo-server.log")
-    puts "Starting `deckhand -r demo/jobs.rb -C demo/deckhand.yml` (log: tmp/demo-server.log)\n\n"
+    puts "Starting `deckhand -r demo/jobs.rb -C demo/deckhand.yml` (log: tmp/demo-server.log)"
     Process.spawn(*cmd, out: log, err: log)
   end
 
