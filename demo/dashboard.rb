@@ -19,12 +19,14 @@ module Demo
       @log = File.join(root, "tmp/demo-web.log")
     end
 
+    def url = "http://127.0.0.1:#{@port}/"
+
     def start
       @port = port
       cmd = [RbConfig.ruby, File.join(@root, "exe/deckhand"), "web", "-p", @port.to_s, "-r", File.join(@root, "demo/jobs.rb")]
       @pid = Process.spawn(*cmd, out: @log, err: @log, in: File::NULL)
       if up?
-        puts "Dashboard: http://127.0.0.1:#{@port}/ (log: tmp/demo-web.log)"
+        puts "Dashboard: #{url} (log: tmp/demo-web.log)"
       else
         puts "The dashboard did not start (see tmp/demo-web.log); the demo goes on without it."
       end

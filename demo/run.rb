@@ -25,10 +25,19 @@ module Demo
     dashboard = Dashboard.new(ROOT).start
     puts
     Progress.new(store, expected: expected, server_pid: server, batch: batch).run
+    linger(dashboard)
   ensure
     dashboard&.stop
     stop_server(server)
     redis&.stop
+  end
+
+  # At a terminal, the dashboard stays up to be explored until Ctrl-C; run
+  # from a script (no terminal), the demo ends with its work.
+  def linger(dashboard)
+    return unless $stdin.tty? && dashboard
+    puts "\nThe dashboard stays up: open #{dashboard.url} (Ctrl-C to stop)."
+    sleep
   end
 
   def ensure_redis
