@@ -17,6 +17,15 @@ local limit = tonumber(ARGV[1])
 local seq = tonumber(ARGV[2])
 local acks = tonumber(ARGV[3])
 
+-- A client that resends a command after a dropped connection (redis-client's
+-- reconnect_attempts) would run this script twice with the same numbers and
+-- overwrite the first run's fields: refuse, so the caller reclaims them.
+for i = 2, #KEYS do
+  if redis.call('HEXISTS', inflight, (seq + 1) .. ':' .. ARGV[2 + acks + i]) == 1 then
+    return redis.error_reply('DECKHAND_REPLAYED this fetch already ran')
+  end
+end
+
 if acks > 0 then
   redis.call('HDEL', inflight, unpack(ARGV, 4, 3 + acks))
 end
