@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "unit_of_work"
-require_relative "idle_waiter"
+require_relative "idle_waiters"
 require_relative "suspects"
 require_relative "lost_fetches"
 require_relative "pace"
@@ -30,7 +30,6 @@ module Deckhand
         @capsule = capsule
         @store = store
         @inflight = inflight
-        @identity = identity
         @logger = logger
         @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
         @ready = Thread::Queue.new
@@ -45,8 +44,8 @@ module Deckhand
         @armed = false
         @stopping = false
         @paused = []
+        @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger)
         @hand_back = HandBack.new(store: store, inflight: inflight, queues: capsule.queues, landing_keys: landing_keys)
-        @waiters = capsule.queues.map { |q| IdleWaiter.new(q, store: store, landing: landing_key(q), fetcher: self, logger: logger) }
         @suspects = Suspects.for(identity, store: store, logger: logger)
         @lost = LostFetches.new(store: store, inflight: inflight, queues: capsule.queues, logger: logger)
       end
@@ -56,7 +55,7 @@ module Deckhand
           Thread.current.name = "deckhand-fetch-#{@capsule.name}"
           run
         end
-        @waiters.each(&:start)
+        @waiters.start
         self
       end
 
@@ -108,7 +107,7 @@ module Deckhand
           @quiet = true
           @wake.signal
         end
-        @waiters.each(&:stop)
+        @waiters.stop
       end
 
       # Ends the fetch loop, hands back what is still buffered and releases idle
@@ -120,7 +119,7 @@ module Deckhand
           @wake.signal
         end
         @thread&.join
-        @waiters.each(&:join)
+        @waiters.join
         hand_back_buffered
         @ready.close
       end
@@ -132,11 +131,11 @@ module Deckhand
         @logger.warn("could not acknowledge #{acks.size} finished jobs (#{e.message}); they stay in-flight and will run again")
       end
 
-      def landing_keys = @capsule.queues.map { |q| landing_key(q) }
+      def landing_keys = @waiters.landing_keys
 
       private
 
-      def landing_key(queue) = Store::Keys.landing(@identity, queue)
+      def landing_key(queue) = @waiters.landing_key(queue)
 
       def run
         failures = 0
@@ -196,25 +195,10 @@ module Deckhand
         keys = [@inflight, *order.map(&:first)]
         @reserved = [@sequence.reserve(want), want]
         argv = [want, @reserved[0], acks.size, *acks, *order.map(&:last)]
-        file(@store.script(:fetch, keys, argv))
-      end
-
-      # Hands the fetched jobs to the processors: [queue, count, field, payload, ...] per source.
-      def file(reply)
-        total = 0
-        i = 0
-        while i < reply.size
-          queue = reply[i]
-          count = reply[i + 1]
-          @lock.synchronize { @outstanding += count }
-          i += 2
-          count.times do
-            @ready << UnitOfWork.new(reply[i], reply[i + 1], queue)
-            i += 2
-          end
-          total += count
-        end
-        total
+        units = UnitOfWork.from_reply(@store.script(:fetch, keys, argv))
+        @lock.synchronize { @outstanding += units.size }
+        units.each { |unit| @ready << unit }
+        units.size
       end
 
       def flush(acks)
@@ -227,7 +211,7 @@ module Deckhand
           @armed = true
           @paused
         end
-        @waiters.each { |waiter| waiter.arm unless paused.include?(waiter.queue) }
+        @waiters.arm(except: paused)
       end
 
       def restore(acks, landed)
