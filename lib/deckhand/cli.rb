@@ -3,6 +3,7 @@
 require_relative "../deckhand"
 require_relative "server"
 require_relative "dev_redis"
+require_relative "cli/command"
 require_relative "cli/options"
 require_relative "cli/config_file"
 require_relative "cli/signals"
@@ -24,13 +25,7 @@ module Deckhand
       "bench" => ["cli/bench_command", :BenchCommand]
     }.freeze
 
-    def self.run(argv = ARGV) = new(argv).run
-
-    def initialize(argv, out: $stdout, err: $stderr)
-      @argv = argv
-      @out = out
-      @err = err
-    end
+    include Command
 
     def run
       return subcommand(*SUBCOMMANDS[@argv.first]) if SUBCOMMANDS.key?(@argv.first)

@@ -2,6 +2,7 @@
 
 require "optparse"
 require_relative "../bench/runner"
+require_relative "command"
 
 module Deckhand
   class CLI
@@ -12,6 +13,8 @@ module Deckhand
     #   deckhand bench throughput mixed     # or by number: deckhand bench 1 7
     #   deckhand bench --quick              # small counts, one round, about a minute; exit 1 if any fails
     class BenchCommand
+      include Command
+
       BANNER = <<~TEXT
         Usage: deckhand bench [scenario...] [options]
 
@@ -21,14 +24,6 @@ module Deckhand
         Exits 1 if any scenario fails to complete.
 
       TEXT
-
-      def self.run(argv = ARGV, out: $stdout, err: $stderr) = new(argv, out: out, err: err).run
-
-      def initialize(argv, out: $stdout, err: $stderr)
-        @argv = argv
-        @out = out
-        @err = err
-      end
 
       def run
         options, names = parse

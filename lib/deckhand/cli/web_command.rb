@@ -2,6 +2,7 @@
 
 require "optparse"
 require_relative "../../deckhand"
+require_relative "command"
 
 module Deckhand
   class CLI
@@ -13,16 +14,10 @@ module Deckhand
     # It binds to 127.0.0.1 unless told otherwise: the dashboard has no login of
     # its own, so put one in front (see docs/web.md) before binding wider.
     class WebCommand
+      include Command
+
       DEFAULT_PORT = 7433
       LOOPBACK = ["127.0.0.1", "::1", "localhost"].freeze
-
-      def self.run(argv = ARGV, out: $stdout, err: $stderr) = new(argv, out: out, err: err).run
-
-      def initialize(argv, out: $stdout, err: $stderr)
-        @argv = argv
-        @out = out
-        @err = err
-      end
 
       def run
         options = parse
