@@ -195,7 +195,10 @@ module Deckhand
         keys = [@inflight, *order.map(&:first)]
         @reserved = [@sequence.reserve(want), want]
         argv = [want, @reserved[0], acks.size, *acks, *order.map(&:last)]
-        units = UnitOfWork.from_reply(@store.script(:fetch, keys, argv))
+        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        reply = @store.script(:fetch, keys, argv)
+        @pace.round_trip(::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started)
+        units = UnitOfWork.from_reply(reply)
         @lock.synchronize { @outstanding += units.size }
         units.each { |unit| @ready << unit }
         units.size

@@ -7,6 +7,9 @@ module Deckhand
     # at its current pace. Fast jobs then travel in large batches (few round
     # trips, little Redis CPU per job) while slow jobs are fetched a few at a
     # time, so one busy process never hoards work other processes could start.
+    # The window stretches to four fetch round trips when Redis is far away:
+    # with one fetch under way at a time, a window shorter than two round trips
+    # would leave threads waiting for every batch.
     class Pace
       MAX_AHEAD = 1_000
       SAMPLE = 0.05 # seconds between rate measurements
@@ -18,6 +21,12 @@ module Deckhand
         @rate = 0.0
         @sampled_at = now
         @ahead = @floor
+        @round_trip = 0.0
+      end
+
+      # Records how long a fetch took (seconds); the caller holds no lock.
+      def round_trip(seconds)
+        @round_trip = @round_trip.zero? ? seconds : (@round_trip * 0.8) + (seconds * 0.2)
       end
 
       # Counts finished jobs; the caller holds the fetcher's lock.
@@ -31,7 +40,8 @@ module Deckhand
         @rate = (@rate.zero? || current > @rate) ? current : (@rate * 0.7) + (current * 0.3)
         @completed = 0
         @sampled_at += elapsed
-        @ahead = (@rate * @window).ceil.clamp(@floor, [MAX_AHEAD, @floor].max)
+        window = [@window, 4 * @round_trip].max
+        @ahead = (@rate * window).ceil.clamp(@floor, [MAX_AHEAD, @floor].max)
       end
 
       private

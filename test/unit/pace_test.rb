@@ -1,0 +1,40 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+class PaceTest < Minitest::Test
+  # A Pace on a clock the test moves.
+  class ManualPace < Deckhand::Server::Pace
+    attr_accessor :clock
+
+    def initialize(**)
+      @clock = 0.0
+      super
+    end
+
+    private
+
+    def now = @clock
+  end
+
+  def pace_after(jobs_per_second, round_trip: nil)
+    pace = ManualPace.new(concurrency: 10, prefetch: 1.0, window: 0.01)
+    pace.round_trip(round_trip) if round_trip
+    (jobs_per_second / 10).times { pace.completed }
+    pace.clock += 0.1
+    pace.ahead
+  end
+
+  def test_slow_jobs_are_fetched_a_few_at_a_time
+    assert_equal 10, pace_after(100) # the prefetch floor: 1.0 x 10 threads
+  end
+
+  def test_fast_jobs_travel_in_batches_sized_to_the_window
+    assert_equal 500, pace_after(50_000) # 10 ms of work
+  end
+
+  def test_a_distant_redis_stretches_the_window_to_four_round_trips
+    assert_equal 400, pace_after(20_000, round_trip: 0.005) # 20 ms of work at 20k/s
+    assert_equal 1000, pace_after(1_000_000, round_trip: 0.0125) # capped
+  end
+end
