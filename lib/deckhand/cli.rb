@@ -55,6 +55,8 @@ module Deckhand
       settings = file ? ConfigFile.load(file, environment).merge(options) : options
       settings[:environment] = environment
       @settings = settings
+      Swarm.wanted?(settings) # refuses a bad -P / --max-memory before a slow application boot
+      Swarm::Settings.max_memory_mb(settings[:max_memory])
       config = build_config(settings)
       Deckhand.config = config
       load_application(settings[:require])
