@@ -176,10 +176,11 @@ module Deckhand
             want = @quiet ? 0 : @capsule.concurrency + ahead - @outstanding
             fetch = want > 0 && (!@armed || !@landed.empty?) && @ready.size <= ahead / 2
             if fetch || (!@acks.empty? && (@armed || @quiet || @acks.size >= MAX_ACKS))
+              return [@acks.slice!(0..), 0, []] unless fetch # acknowledgements only: landed jobs wait for a fetch
               landed = @landed.keys
               @landed = {} unless landed.empty?
-              @armed = false if fetch
-              return [@acks.slice!(0..), fetch ? want : 0, landed]
+              @armed = false
+              return [@acks.slice!(0..), want, landed]
             end
             return [@acks.slice!(0..), 0, []] if @lost.due?
             @wake.wait(@lock, @lost.wait_time)
