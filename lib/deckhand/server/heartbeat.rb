@@ -100,7 +100,7 @@ module Deckhand
         key = Store::Keys.process(@identity)
         pipe.call("SADD", Store::Keys::PROCESSES, @identity)
         pipe.call("HSET", key, "info", @info, "busy", running.size, "beat", Time.now.to_f,
-          "rtt_us", @rtt_us, "quiet", @quiet.to_s, "rss", Memory.rss_kb)
+          "rtt_us", @rtt_us, "quiet", @quiet.to_s, "rss", Memory.rss_kb || 0)
         pipe.call("EXPIRE", key, @config.heartbeat_ttl)
         pipe.call("SCARD", Store::Keys::PROCESSES)
         pipe.call("RPOP", Store::Keys.signals(@identity))

@@ -34,7 +34,7 @@ module Deckhand
       end
 
       def start
-        register
+        @reaper.register
         @heartbeat.start
         @reaper.start
         @capsules.each(&:start)
@@ -92,14 +92,6 @@ module Deckhand
 
       def describe_capsules
         @config.all_capsules.map { |c| "#{c.name}(#{c.concurrency} threads: #{c.queues.join(", ")})" }.join(" ")
-      end
-
-      # The owner record outlives the heartbeat: it is how the in-flight jobs of
-      # a process that died are found again.
-      def register
-        owner = {"queues" => all_queues, "hostname" => Identity.hostname, "pid" => ::Process.pid,
-                 "started_at" => Time.now.to_f}
-        @store.call("HSET", Store::Keys::OWNERS, @identity, JSON.generate(owner))
       end
 
       def interrupt(processors)

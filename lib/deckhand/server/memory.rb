@@ -2,21 +2,23 @@
 
 module Deckhand
   module Server
-    # Resident memory of this process in kilobytes.
+    # Resident memory of a process in kilobytes: this one (the heartbeat reports
+    # it) or another (the swarm supervisor watches its workers). Nil when the
+    # process is gone or cannot be read.
     module Memory
-      STATUS = "/proc/self/status"
-
       module_function
 
-      def rss_kb
-        if File.readable?(STATUS)
-          File.foreach(STATUS) { |line| return line.split[1].to_i if line.start_with?("VmRSS:") }
-          0
+      def rss_kb(pid = ::Process.pid)
+        status = "/proc/#{pid}/status"
+        if File.readable?(status)
+          File.foreach(status) { |line| return line.split[1].to_i if line.start_with?("VmRSS:") }
+          nil
         else
-          `ps -o rss= -p #{::Process.pid}`.to_i
+          kb = `ps -o rss= -p #{Integer(pid)}`.to_i # no /proc (macOS, BSD)
+          kb.positive? ? kb : nil
         end
       rescue SystemCallError
-        0
+        nil
       end
     end
   end

@@ -39,10 +39,12 @@ module Deckhand
         check_timing!
       end
 
-      # Claims this process's owner record first: another reaper may have
-      # removed it in the moment between its registration and first heartbeat.
+      # Records this process as the owner of its in-flight jobs (no TTL): how its
+      # jobs are found again if it dies. Called before the first fetch; raises
+      # when Redis cannot be reached.
+      def register = @store.call("HSET", Store::Keys::OWNERS, @identity, @owner)
+
       def start
-        claim
         @thread = Thread.new do
           Thread.current.name = "deckhand-reaper"
           run
@@ -93,7 +95,7 @@ module Deckhand
       # if it was ever taken for dead (a pause longer than the heartbeat TTL) and
       # recovered, the record is gone, and its next jobs would have no owner.
       def claim
-        @store.call("HSET", Store::Keys::OWNERS, @identity, @owner)
+        register
       rescue RedisClient::Error, Deckhand::ConnectionError => e
         @logger.warn("could not record this process as an owner of in-flight jobs (#{e.message}); retrying")
       end
