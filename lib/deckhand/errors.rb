@@ -8,11 +8,45 @@ module Deckhand
   # A configuration value is missing, malformed or set too late.
   class ConfigError < Error; end
 
-  # Redis could not be reached or answered with something we cannot work with.
-  class ConnectionError < Error; end
+  # Redis failed us. The store translates every error of the Redis client into
+  # one of these at its door, the original kept as `cause`, so callers never see
+  # a foreign error and can tell a passing fault from one that needs a human.
+  #
+  #   begin
+  #     store.call("LPUSH", "queue:default", payload)
+  #   rescue Deckhand::RedisError => e
+  #     e.transient?  # => true when waiting and retrying will do
+  #   end
+  class RedisError < Error
+    # True when the same command may well succeed if tried again in a moment
+    # (no connection, a timeout, a server still loading): back off and retry,
+    # logging once per outage. False when Redis refused the command itself and
+    # keeps refusing until someone fixes something (the message says what).
+    def transient? = false
+  end
+
+  # Redis could not be reached, did not answer in time, or dropped the
+  # connection. Transient.
+  class ConnectionError < RedisError
+    def transient? = true
+  end
+
+  # Redis answered with an error that retrying alone will not cure: out of
+  # memory, a read-only replica, a key holding the wrong type, a refused
+  # password. `code` is Redis' error code ("OOM", "WRONGTYPE"), `key` the key of
+  # the failing command when there was one.
+  class CommandError < RedisError
+    attr_reader :code, :key
+
+    def initialize(message = nil, code: nil, key: nil)
+      super(message)
+      @code = code
+      @key = key
+    end
+  end
 
   # The Redis server lacks a command Deckhand needs.
-  class UnsupportedRedisError < Error; end
+  class UnsupportedRedisError < RedisError; end
 
   # A job whose class this process cannot find. It fails and retries: during a
   # rolling deploy, old processes may fetch jobs only new code knows.
@@ -25,15 +59,19 @@ module Deckhand
   # Recorded as the error_class of a job that kept killing the process running it.
   class PoisonPill < Error; end
 
+  # Recorded as the error_class of a job whose worker thread ended while running
+  # it (the job called Thread.exit, or an error escaped the failure path). The
+  # job is retried like any failure; the thread is replaced. Never raised.
+  class ThreadDied < Error; end
+
   # Given to death handlers for a job someone killed by hand (the dashboard's
   # Kill, API::JobSet#kill): it did not run out of retries, but it is dead.
   # Never raised.
   class KilledByHand < Error; end
 
   # A job that is invalid at push time: args that JSON cannot carry faithfully,
-  # a missing class, an empty queue name, an oversize payload. It is an
-  # ArgumentError because the caller passed the wrong thing.
-  class InvalidJob < ::ArgumentError; end
+  # a missing class, an empty queue name, an oversize payload.
+  class InvalidJob < Error; end
 
   # Raised inside a processor thread when the server gives up waiting for its job
   # during shutdown. Deliberately not a StandardError: `rescue => e` in a job must

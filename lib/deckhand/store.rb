@@ -3,15 +3,20 @@
 require "redis_client"
 require "connection_pool"
 require_relative "store/keys"
-require_relative "store/scripts"
+require_relative "store/translation"
+require_relative "store/script"
+require_relative "store/dedicated"
 
 module Deckhand
   # The one door to Redis: a connection pool, the key names and the Lua scripts.
-  # Every layer above (client, server, API) talks to Redis through a Store.
+  # Every layer above (client, server, API) talks to Redis through a Store, and
+  # every error of the Redis client comes out of it as a Deckhand::RedisError
+  # that names the Redis, the failing key and the fix (the original as `cause`).
   #
   #   store = Deckhand::Store.new({url: "redis://127.0.0.1:6379/0"}, size: 5)
-  #   store.with { |conn| conn.call("LLEN", "queue:default") }
-  #   store.script(:schedule, keys, argv)
+  #   store.call("LLEN", "queue:default")           # => 12
+  #   store.pipelined { |pipe| pipe.call("LLEN", "queue:a"); pipe.call("LLEN", "queue:b") }
+  #   Deckhand::Store::Scripts::Schedule.new(store).call(now: Time.now.to_f)
   class Store
     MINIMUM_REDIS = Gem::Version.new("6.2.0")
 
@@ -20,17 +25,18 @@ module Deckhand
     def initialize(options, size: 5, pool_timeout: 5)
       @redis_config = RedisClient.config(**options)
       @location = describe(@redis_config)
+      @translation = Translation.new(@location)
       @pool = ConnectionPool.new(size: size, timeout: pool_timeout) { @redis_config.new_client }
-      @scripts = Scripts.new
     end
 
-    # Yields a pooled connection. Redis errors come out as Deckhand errors that say
-    # which Redis failed and what to do about it.
+    # The key names: Sidekiq's layout plus Deckhand's own (Store::Keys).
+    def keys = Keys
+
+    # Yields a pooled connection for several commands in a row.
     def with
       @pool.with { |conn| yield conn }
-    rescue RedisClient::CannotConnectError => e
-      raise ConnectionError, "Redis at #{location} refused the connection (#{e.message}); " \
-        "is redis-server running? Set REDIS_URL or `redis: {url: ...}` to point at it", cause: e
+    rescue RedisClient::Error, ConnectionPool::TimeoutError => e
+      raise @translation.call(e)
     end
 
     def call(*command) = with { |conn| conn.call(*command) }
@@ -39,21 +45,27 @@ module Deckhand
 
     def multi(&) = with { |conn| conn.multi(&) }
 
-    # Runs a bundled Lua script by SHA, loading it again if Redis restarted.
+    # Runs a Store::Script subclass's Lua by SHA, sending the source again if
+    # Redis lost it. Script wrappers call this; nothing else should.
+    def evalsha(script, keys, argv, conn: nil)
+      return eval_on(conn, script, keys, argv) if conn
+      with { |c| eval_on(c, script, keys, argv) }
+    end
+
+    # Runs a bundled script by name with the caller's keys. Being replaced by
+    # one Store::Script subclass per script; do not add callers.
     def script(name, keys, argv, conn: nil)
-      return @scripts.run(conn, name, keys, argv) if conn
-      with { |c| @scripts.run(c, name, keys, argv) }
+      klass = (@named ||= {})[name] ||= Class.new(Script) { lua(name.to_s) }
+      evalsha(klass, keys, argv, conn: conn)
     end
 
     # A connection outside the pool, for a thread that blocks in Redis (the idle
     # fetch) and must not hold a pooled connection the processors need.
-    def dedicated_connection = @redis_config.new_client
+    def dedicated = Dedicated.new(@redis_config, @translation)
 
-    attr_reader :scripts
-
-    # Refuses a Redis too old for the commands Deckhand uses; returns its INFO.
+    # Refuses a Redis too old for the commands Deckhand uses; returns its version.
     def verify!
-      info = with { |conn| conn.call("INFO", "server") }
+      info = call("INFO", "server")
       version = info[/redis_version:([\d.]+)/, 1]
       if version && Gem::Version.new(version) < MINIMUM_REDIS
         raise UnsupportedRedisError, "Redis at #{location} is version #{version}; Deckhand needs " \
@@ -62,16 +74,24 @@ module Deckhand
       version
     end
 
+    # The maxmemory-policy, or nil where CONFIG is disabled (managed services).
     def eviction_policy
-      reply = with { |conn| conn.call("CONFIG", "GET", "maxmemory-policy") }
+      reply = call("CONFIG", "GET", "maxmemory-policy")
       reply.is_a?(Hash) ? reply.values.first : reply.last # RESP3 answers a map, RESP2 a flat list
-    rescue RedisClient::CommandError
-      nil # managed Redis services often disable CONFIG
+    rescue CommandError
+      nil
     end
 
     def shutdown = @pool.shutdown(&:close)
 
     private
+
+    def eval_on(conn, script, keys, argv)
+      conn.call("EVALSHA", script.sha, keys.size, *keys, *argv)
+    rescue RedisClient::CommandError => e
+      raise unless e.message.start_with?("NOSCRIPT")
+      conn.call("EVAL", script.source, keys.size, *keys, *argv)
+    end
 
     # The location without a password, safe to log.
     def describe(config)

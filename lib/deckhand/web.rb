@@ -113,7 +113,7 @@ module Deckhand
       end
       status, headers, body = route.page.new(self, request, params).public_send(route.action)
       [status, headers, (verb == "HEAD") ? [] : body]
-    rescue Deckhand::ConnectionError, RedisClient::ConnectionError => e
+    rescue Deckhand::RedisError => e
       refuse("Redis is unreachable, so the dashboard has nothing to show: #{e.message}", 503)
     end
 

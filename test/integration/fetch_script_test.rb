@@ -30,7 +30,7 @@ class FetchScriptTest < Minitest::Test
   def test_a_replayed_fetch_is_refused_and_loses_nothing
     redis.call("LPUSH", "queue:default", "a", "b")
     fetch(1, 0)
-    error = assert_raises(RedisClient::CommandError) { fetch(1, 0) }
+    error = assert_raises(Deckhand::CommandError) { fetch(1, 0) }
     assert_includes error.message, "DECKHAND_REPLAYED"
     assert_equal({"1:default" => "a"}, redis.call("HGETALL", "deckhand:inflight:test"))
     assert_equal ["b"], redis.call("LRANGE", "queue:default", 0, -1)

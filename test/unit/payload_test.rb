@@ -32,7 +32,7 @@ class PayloadTest < Minitest::Test
 
   def test_rejects_symbols_with_the_fix
     error = assert_raises(Deckhand::InvalidJob) { normalize("class" => "X", "args" => [:pending]) }
-    assert_kind_of ArgumentError, error
+    assert_kind_of Deckhand::Error, error
     assert_includes error.message, "args[0]"
     assert_includes error.message, "\"pending\""
   end

@@ -40,7 +40,7 @@ module Deckhand
         attempt = 0
         begin
           yield
-        rescue RedisClient::Error, Deckhand::ConnectionError => e
+        rescue Deckhand::RedisError => e
           @config.logger.warn("could not record a batch job's outcome (#{e.message}); retrying") if attempt.zero?
           sleep DELAYS[attempt] || DELAYS.last
           attempt += 1

@@ -127,7 +127,7 @@ module Deckhand
       def flush_acks
         acks = @lock.synchronize { @acks.slice!(0..) }
         flush(acks)
-      rescue RedisClient::Error, Deckhand::ConnectionError => e
+      rescue Deckhand::RedisError => e
         @logger.warn("could not acknowledge #{acks.size} finished jobs (#{e.message}); they stay in-flight and will run again")
       end
 
@@ -149,7 +149,7 @@ module Deckhand
             failures = 0
             arm_waiters if want > 0 && count < want && !@quiet
             hand_back_buffered if @quiet
-          rescue RedisClient::Error, Deckhand::ConnectionError => e
+          rescue Deckhand::RedisError => e
             @lost.add(*@reserved) if @reserved # its reply may be lost, not its work
             restore(acks, landed)
             failures = backoff(failures, e)
@@ -238,7 +238,7 @@ module Deckhand
         units = drain_ready
         @lock.synchronize { @outstanding -= units.size }
         @hand_back.call(units.map(&:field))
-      rescue RedisClient::Error, Deckhand::ConnectionError => e
+      rescue Deckhand::RedisError => e
         @logger.warn("could not hand back #{units.size} unstarted jobs (#{e.message}); they stay in-flight")
       end
 

@@ -52,7 +52,7 @@ module Deckhand
           pipe.call("SREM", Store::Keys::PROCESSES, @identity)
           pipe.call("UNLINK", Store::Keys.process(@identity), Store::Keys.work(@identity))
         end
-      rescue RedisClient::Error, Deckhand::ConnectionError => e
+      rescue Deckhand::RedisError => e
         @logger.warn("could not remove the process record (#{e.message}); it expires by itself")
       end
 
@@ -72,7 +72,7 @@ module Deckhand
         @logger.info("Redis reachable again; heartbeat resumed") if @failing
         @failing = false
         @on_signal.call(signal) if signal
-      rescue RedisClient::Error, Deckhand::ConnectionError => e
+      rescue Deckhand::RedisError => e
         @stats.restore(processed, failed)
         @stats.metrics.restore(metrics) if metrics
         @logger.warn("heartbeat cannot reach Redis (#{e.message}); processes keep working and retry") unless @failing

@@ -60,11 +60,11 @@ module Deckhand
         conn = nil
         failures = 0
         while wait_until_armed
-          conn ||= @store.dedicated_connection
+          conn ||= @store.dedicated
           begin
             moved = conn.blocking_call(TIMEOUT, "BLMOVE", @source, @landing, "RIGHT", "LEFT", TIMEOUT)
             failures = 0
-          rescue RedisClient::Error => e
+          rescue Deckhand::RedisError => e
             @logger.warn("idle wait on #{@queue} failed (#{e.message}); retrying") if failures.zero?
             conn.close
             conn = nil

@@ -106,7 +106,7 @@ module Deckhand
         count = @store.script(:requeue, [@inflight, *landings], ["all", *all_queues])
         @logger.info("handed #{count} unfinished jobs back to their queues") if count.positive?
         @store.call("HDEL", Store::Keys::OWNERS, @identity)
-      rescue RedisClient::Error, Deckhand::ConnectionError => e
+      rescue Deckhand::RedisError => e
         @logger.error("could not hand jobs back (#{e.message}); they stay in #{@inflight} for recovery")
       end
 

@@ -44,7 +44,7 @@ module Deckhand
         count = fields.empty? ? 0 : @store.script(:requeue, [@inflight], ["some", *fields])
         @logger&.warn("handed back #{count} jobs fetched by a round trip whose reply was lost") if count.positive?
         count
-      rescue RedisClient::Error, Deckhand::ConnectionError
+      rescue Deckhand::RedisError
         @ranges = due + @ranges
         raise
       end

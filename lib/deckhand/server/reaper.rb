@@ -82,7 +82,7 @@ module Deckhand
             claim
             reap
             failures = 0
-          rescue RedisClient::Error, Deckhand::ConnectionError => e
+          rescue Deckhand::RedisError => e
             @logger.warn("reaper cannot reach Redis (#{e.message}); retrying") if failures.zero?
             failures += 1
           rescue => e
@@ -96,7 +96,7 @@ module Deckhand
       # recovered, the record is gone, and its next jobs would have no owner.
       def claim
         register
-      rescue RedisClient::Error, Deckhand::ConnectionError => e
+      rescue Deckhand::RedisError => e
         @logger.warn("could not record this process as an owner of in-flight jobs (#{e.message}); retrying")
       end
 
@@ -121,7 +121,7 @@ module Deckhand
       def redis_just_started?
         uptime = @store.call("INFO", "server")[/uptime_in_seconds:(\d+)/, 1]
         uptime && uptime.to_i < @config.heartbeat_ttl
-      rescue RedisClient::CommandError
+      rescue Deckhand::CommandError
         false # INFO disabled: judge by the records alone
       end
 

@@ -140,7 +140,7 @@ module Deckhand
             yield tx
             tx.call("HDEL", @inflight, unit.field)
           end
-        rescue RedisClient::Error, Deckhand::ConnectionError => e
+        rescue Deckhand::RedisError => e
           @logger.warn("could not record a job's outcome (#{e.message}); retrying") if attempt.zero?
           sleep WRITE_DELAYS[attempt] || WRITE_DELAYS.last
           attempt += 1

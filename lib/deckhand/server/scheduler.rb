@@ -50,7 +50,7 @@ module Deckhand
             failures = 0
             next if moved + corrupt >= BATCH # more are due right now
             pause(interval(earliest))
-          rescue RedisClient::Error, Deckhand::ConnectionError => e
+          rescue Deckhand::RedisError => e
             @logger.warn("scheduler cannot reach Redis (#{e.message}); retrying") if failures.zero?
             failures += 1
             pause([failures, 5].min)

@@ -93,7 +93,7 @@ module Deckhand
             pipe.call("SADD", @key, field)
             pipe.call("EXPIRE", @key, TTL)
           end
-        rescue RedisClient::Error, Deckhand::ConnectionError => e
+        rescue Deckhand::RedisError => e
           attempt += 1
           if attempt < RECORD_ATTEMPTS
             sleep 0.1 * attempt
@@ -105,7 +105,7 @@ module Deckhand
 
       def forget(field)
         @store.call("SREM", @key, field)
-      rescue RedisClient::Error, Deckhand::ConnectionError => e
+      rescue Deckhand::RedisError => e
         @logger.warn("could not clear a recovered job's running record (#{e.message})")
       end
     end

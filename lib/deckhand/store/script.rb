@@ -1,0 +1,45 @@
+# frozen_string_literal: true
+
+require "digest/sha1"
+
+module Deckhand
+  class Store
+    # One Lua script of store/scripts/: read once, run by SHA, sent again when
+    # Redis answers NOSCRIPT (it restarted or its script cache was flushed).
+    # Each subclass owns its script's contract: callers say what they want
+    # done, the subclass builds KEYS and ARGV, and every key the script touches
+    # is declared in KEYS (Redis Cluster and Dragonfly refuse the rest).
+    #
+    #   class Store::Scripts::Ping < Store::Script
+    #     lua "ping"
+    #     def call(key) = run([key], [])
+    #   end
+    #   Store::Scripts::Ping.new(store).call("deckhand:ping")
+    class Script
+      DIR = File.expand_path("scripts", __dir__)
+
+      class << self
+        attr_reader :source, :sha, :script_name
+
+        # Names the .lua file under store/scripts/ this class runs.
+        def lua(name)
+          @script_name = name
+          @source = File.read(File.join(DIR, "#{name}.lua")).freeze
+          @sha = Digest::SHA1.hexdigest(@source).freeze
+        end
+      end
+
+      def initialize(store)
+        @store = store
+      end
+
+      private
+
+      def keys = @store.keys
+
+      # Runs the script; with `conn:`, on that connection (inside a pipeline
+      # or transaction the caller holds).
+      def run(keys, argv, conn: nil) = @store.evalsha(self.class, keys, argv, conn: conn)
+    end
+  end
+end

@@ -1,0 +1,97 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Store
+    # Turns an error of the Redis client into Deckhand's hierarchy, once, at the
+    # store's door: a message that names the Redis (never its password), the
+    # command and key that failed, and the fix; the original kept as `cause`.
+    #
+    #   rescue RedisClient::Error => e
+    #     raise Translation.new("redis://10.0.0.5:6379/0").call(e)   # a Deckhand::RedisError, caused by e
+    class Translation
+      FIXES = {
+        "OOM" => "Redis is out of memory and refuses writes (maxmemory). Raise maxmemory or free memory " \
+          "(a large dead or retry set, another application's keys); jobs stay where they are meanwhile",
+        "READONLY" => "this Redis is a read-only replica. Point REDIS_URL (or `redis: {url:}`) at the primary",
+        "WRONGTYPE" => "the key holds another kind of value than Deckhand keeps there: something else wrote " \
+          "to it. Look with `redis-cli TYPE <key>`, then rename or delete it (Deckhand recreates it)",
+        "NOSCRIPT" => "Redis refused to load Deckhand's Lua script. Check that scripting is allowed " \
+          "(EVAL/EVALSHA, and SCRIPT LOAD on managed Redis services)",
+        "NOPERM" => "the Redis user lacks a permission Deckhand needs. Grant it the commands and keys Deckhand " \
+          "uses (`+@all ~*` for a dedicated user), or use another user",
+        "WRONGPASS" => "Redis refused the username or password. Check the credentials in REDIS_URL",
+        "NOAUTH" => "Redis wants a password. Put it in REDIS_URL (redis://:password@host:6379/0)",
+        "MISCONF" => "Redis cannot persist to disk and refuses writes. Fix its disk (see the Redis log)",
+        "BUSY" => "a Lua script is running too long in Redis and blocks everything. Wait, or SCRIPT KILL it",
+        "LOADING" => "Redis is loading its data set after a restart. It answers once loaded",
+        "MASTERDOWN" => "the replica lost its primary. It answers once the primary is back or a failover ends",
+        "CROSSSLOT" => "this Redis is a cluster. Turn on Deckhand's cluster mode, or point at a plain server"
+      }.freeze
+
+      # Codes worth a plain retry: the condition passes by itself.
+      TRANSIENT_CODES = %w[LOADING BUSY MASTERDOWN TRYAGAIN CLUSTERDOWN].freeze
+
+      def initialize(location)
+        @location = location
+      end
+
+      def call(error)
+        case error
+        when Deckhand::Error then error
+        when RedisClient::CannotConnectError
+          connection("Redis at #{@location} refused the connection (#{error.message}); is redis-server " \
+            "running? Set REDIS_URL or `redis: {url: ...}` to point at it", error)
+        when RedisClient::CheckoutTimeoutError
+          connection("no Redis connection to #{@location} came free in time (#{error.message}): every " \
+            "pooled connection was busy; raise the pool size or lower concurrency", error)
+        when RedisClient::TimeoutError
+          connection("Redis at #{@location} did not answer in time (#{error.message})", error)
+        when RedisClient::ReadOnlyError, RedisClient::MasterDownError, RedisClient::CommandError
+          command(error)
+        when RedisClient::ConnectionError, RedisClient::ProtocolError
+          connection("lost the connection to Redis at #{@location} (#{error.message}); retrying reconnects", error)
+        when ConnectionPool::TimeoutError
+          connection("no Redis connection to #{@location} came free in time: every pooled connection was busy", error)
+        else
+          RedisError.new("Redis at #{@location} failed: #{error.class}: #{error.message}")
+        end
+      end
+
+      private
+
+      def connection(message, _error) = ConnectionError.new(message)
+
+      def command(error)
+        code = (error.respond_to?(:code) && error.code) ? error.code.to_s : error.message.to_s.split(" ", 2).first.to_s
+        key = key_of(error.respond_to?(:command) ? error.command : nil)
+        what = command_name(error)
+        message = "Redis at #{@location} refused #{what}"
+        message << " on key #{key.inspect}" if key
+        message << ": #{error.message}"
+        fix = FIXES[code]
+        message << ". #{fix}" if fix
+        return ConnectionError.new(message) if TRANSIENT_CODES.include?(code)
+        CommandError.new(message, code: code, key: key)
+      end
+
+      def command_name(error)
+        command = error.respond_to?(:command) ? error.command : nil
+        command&.first ? command.first.to_s.upcase : "a command"
+      end
+
+      # The key a command acts on, never its values (they may be secrets). For a
+      # script, its first declared key.
+      def key_of(command)
+        return nil unless command.is_a?(Array) && command.size > 1
+        name = command.first.to_s.upcase
+        if %w[EVALSHA EVAL EVALSHA_RO EVAL_RO FCALL].include?(name)
+          command[2].to_i.positive? ? command[3].to_s : nil
+        elsif %w[PING INFO MULTI EXEC CLIENT CONFIG SCRIPT HELLO AUTH SELECT].include?(name)
+          nil
+        else
+          command[1].to_s
+        end
+      end
+    end
+  end
+end
