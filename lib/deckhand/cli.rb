@@ -106,14 +106,17 @@ module Deckhand
         "Set `maxmemory-policy noeviction` in redis.conf")
     end
 
+    # Exit status 1 when the server gave up on a crashing part of itself, so
+    # whatever runs this process replaces it.
     def serve(config)
-      launcher = Server::Launcher.new(config)
+      signals = nil
+      launcher = Server::Launcher.new(config, on_fatal: ->(_error) { signals.fatal! })
       signals = Signals.new(launcher, config.logger)
       signals.trap
       launcher.start
-      signals.wait_for_stop
+      outcome = signals.wait_for_stop
       launcher.stop
-      0
+      (outcome == :fatal) ? 1 : 0
     end
   end
 end

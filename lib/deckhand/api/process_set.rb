@@ -53,7 +53,7 @@ module Deckhand
         replies = @store.pipelined do |pipe|
           identities.each do |identity|
             pipe.call("HMGET", Store::Keys.process(identity), *FIELDS)
-            pipe.call("HLEN", Store::Keys.inflight(identity))
+            pipe.call("HGET", Store::Keys.process(identity), "inflight")
           end
         end
         gone = []
