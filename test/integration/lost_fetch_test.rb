@@ -5,7 +5,7 @@ require "deckhand/bench/latency_proxy"
 require "support/reliability_helpers"
 
 # A fetch that Redis ran but whose reply never reached the process leaves jobs
-# in a live process's in-flight hash that no thread knows about. The fetcher
+# in a live process's in-flight record that no thread knows about. The fetcher
 # reclaims them once Redis answers again.
 class LostFetchTest < Minitest::Test
   include Deckhand::ReliabilityHelpers
@@ -27,11 +27,10 @@ class LostFetchTest < Minitest::Test
   def test_jobs_of_a_fetch_whose_reply_was_lost_go_back_and_run
     redis.call("LPUSH", "queue:default", payload("lost-reply"))
     with_server do |launcher|
-      inflight = Keys.inflight(launcher.identity)
-      wait_for(message: "the fetch to run in Redis") { redis.call("HLEN", inflight) == 1 }
+      wait_for(message: "the fetch to run in Redis") { inflight_count(launcher.identity) == 1 }
       assert_operator @proxy.reset_all, :>, 0
       wait_for(timeout: 30, message: "the job to run") { Deckhand::TestJobs.runs.map(&:first) == ["lost-reply"] }
-      wait_for(timeout: 30, message: "its acknowledgement") { redis.call("HLEN", inflight).zero? }
+      wait_for(timeout: 30, message: "its acknowledgement") { inflight_keys(launcher.identity).empty? }
     end
     assert_equal ["lost-reply"], Deckhand::TestJobs.runs.map(&:first)
   end
