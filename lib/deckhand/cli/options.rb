@@ -9,7 +9,6 @@ module Deckhand
       BANNER = <<~TEXT
         Usage: deckhand [options]
                deckhand web [-p PORT] [-b HOST]     serves the dashboard (see deckhand web -h)
-               deckhand bench [--quick]             compares Deckhand with Sidekiq (see deckhand bench -h)
 
         Runs a Deckhand server: loads your application and works its job queues.
         Redis comes from REDIS_URL, the config file, or (in development, when nothing
