@@ -20,7 +20,9 @@ module Deckhand
 
       def parse(argv)
         options = {queues: [], capsules: []}
-        parser(options).parse!(argv.dup)
+        stray = parser(options).parse!(argv.dup)
+        # A mistyped or retired subcommand must not boot a server.
+        raise ConfigError, "unexpected argument #{stray.first.inspect}: deckhand takes options only (see deckhand --help)" if stray.any?
         options.delete(:queues) if options[:queues].empty?
         options.delete(:capsules) if options[:capsules].empty?
         options
