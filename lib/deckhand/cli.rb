@@ -19,10 +19,9 @@ module Deckhand
   # (quiet, wait up to -t seconds, hand unfinished jobs back, exit 0), TTIN logs
   # every thread's backtrace.
   class CLI
-    # Subcommands, loaded only when asked for: a server never loads Rack or the bench.
+    # Subcommands, loaded only when asked for: a server never loads Rack.
     SUBCOMMANDS = {
-      "web" => ["cli/web_command", :WebCommand],
-      "bench" => ["cli/bench_command", :BenchCommand]
+      "web" => ["cli/web_command", :WebCommand]
     }.freeze
 
     include Command

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "deckhand/bench/latency_proxy"
+require_relative "../../bench/lib/deckhand_bench/latency_proxy"
 require "support/reliability_helpers"
 
 # A fetch that Redis ran but whose reply never reached the process leaves jobs
@@ -15,7 +15,7 @@ class LostFetchTest < Minitest::Test
     uri = URI(Deckhand::RedisHarness.url)
     # Replies come back 0.5 s late: time (even on a loaded machine) to cut the connection after Redis ran a
     # fetch and before its reply arrives.
-    @proxy = Deckhand::Bench::LatencyProxy.start(upstream_host: uri.host, upstream_port: uri.port, delay: 0.5, direction: :downstream)
+    @proxy = DeckhandBench::LatencyProxy.start(upstream_host: uri.host, upstream_port: uri.port, delay: 0.5, direction: :downstream)
     Deckhand.config = new_config(redis: {url: @proxy.url}, concurrency: 2, heartbeat_interval: 1, heartbeat_ttl: 10, timeout: 2)
   end
 

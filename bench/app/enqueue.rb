@@ -4,7 +4,7 @@
 # and prints {"single": jobs/s, "bulk": jobs/s} as JSON:
 #
 #   REDIS_URL=redis://127.0.0.1:6400/0 BENCH_REDIS_URL=$REDIS_URL \
-#     ruby lib/deckhand/bench/app/enqueue.rb deckhand 10000 100000
+#     ruby bench/app/enqueue.rb deckhand 10000 100000
 #
 # The same code runs for both systems: only the app file (and so the job
 # class's mixin) differs.
@@ -16,7 +16,7 @@ require_relative "#{system}_app"
 
 singles = Integer(singles)
 bulk = Integer(bulk)
-probe = Deckhand::Bench::Probe
+probe = DeckhandBench::Probe
 redis = RedisClient.new(url: ENV.fetch("BENCH_REDIS_URL"))
 args = probe.args(1)
 list = Array.new(bulk) { |i| probe.args(i) }
