@@ -24,6 +24,7 @@ class ReaperTest < Minitest::Test
     assert_equal %w[m], queue_jids("mail")
     assert_includes redis.call("SMEMBERS", "queues"), "mail"
     assert_empty redis.call("KEYS", "deckhand:inflight:#{identity}:*")
+    assert_empty redis.call("KEYS", "deckhand:lot:#{identity}:*")
     assert_equal 0, redis.call("EXISTS", Keys.landing(identity, "default"))
     assert_equal 0, redis.call("HEXISTS", Keys::OWNERS, identity)
     assert_equal 0, redis.call("SISMEMBER", Keys::PROCESSES, identity)

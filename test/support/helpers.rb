@@ -25,13 +25,13 @@ module Deckhand
 
     # The unsettled jobs (raw payloads) in a process's in-flight record.
     def inflight_payloads(identity, queues = ["default"])
-      Deckhand::Store::Inflight.payloads(Deckhand.config.store, identity, queues).values.flatten
+      Deckhand::Store::Inflight.payloads(RedisHarness.store, identity, queues).values.flatten
     end
 
     def inflight_count(identity, queues = ["default"]) = inflight_payloads(identity, queues).size
 
     # Whether any in-flight key of the process is left in Redis (settled lots gone too).
-    def inflight_keys(identity) = redis.call("KEYS", "deckhand:inflight:#{identity}:*")
+    def inflight_keys(identity) = redis.call("KEYS", "deckhand:inflight:#{identity}:*") + redis.call("KEYS", "deckhand:lot:#{identity}:*")
 
     def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
 

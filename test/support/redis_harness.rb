@@ -25,6 +25,11 @@ module Deckhand
       def client
         @client ||= RedisClient.new(url: url)
       end
+
+      # A store on the harness' Redis, whatever the test's config points at.
+      def store
+        @store ||= Deckhand::Store.new({url: url}, size: 4)
+      end
     end
   end
 end

@@ -28,7 +28,8 @@ module Deckhand
         list.each do |lot|
           payloads, settled = lot.first.is_a?(Array) ? lot : [lot, []]
           id += 1
-          redis.call("HSET", Keys.inflight(identity, queue), id.to_s, Deckhand::Store::Lot.encode(payloads))
+          redis.call("RPUSH", Keys.lot(identity, queue, id), *payloads)
+          redis.call("HSET", Keys.inflight(identity, queue), id.to_s, payloads.size)
           next if settled.empty?
           bits = Deckhand::Store::Lot.empty_bits(payloads.size)
           settled.each { |p| Deckhand::Store::Lot.settle!(bits, p) }

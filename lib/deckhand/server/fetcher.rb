@@ -50,7 +50,7 @@ module Deckhand
         @armed_at = 0.0
         @paused = []
         @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal)
-        @lost = LostFetches.new(@requeue, queues: @queues.size, logger: logger)
+        @lost = LostFetches.new(@requeue, logger: logger)
         @outage = Outage.new(logger, "fetcher of capsule #{capsule.name}")
       end
 
@@ -63,13 +63,14 @@ module Deckhand
       # The next job for a processor; nil once the capsule is stopping.
       def take = @ready.pop
 
-      # A processor settled a job: its outcome is in Redis (a failure's record
-      # was written with its mark) or it succeeded; either way its mark in the
-      # lot reaches Redis on the next round trip.
-      def done(unit)
+      # A processor settled a job: it succeeded, or (marked: true) a script
+      # wrote its outcome and marked it; either way the lot's bitmap reaches
+      # Redis on the next round trip.
+      def done(unit, marked: false)
         @lock.synchronize do
           lot = unit.lot
-          next unless lot.settle(unit.position)
+          unit.settled = true
+          next unless lot.settle(unit.position, marked: marked)
           @reports[lot] = true
           @unreported += 1
           @outstanding -= 1
@@ -127,8 +128,8 @@ module Deckhand
       # One round trip with the acknowledgements still due (at shutdown).
       def flush_acks
         lots = @lock.synchronize { take_reports }
-        acks = lots.flat_map(&:report)
-        @fetch.call(limit: 0, last_lot: @sequence.reserve(0), sources: [], acks: acks) unless acks.empty?
+        acks = lots.map(&:report)
+        @fetch.call(limit: 0, sources: [], acks: acks) unless acks.empty?
       rescue Deckhand::RedisError => e
         @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
       end
@@ -146,24 +147,24 @@ module Deckhand
       end
 
       def round(lots, want, landed)
-        reserved = nil
-        acks = lots.flat_map(&:report)
+        sources = nil
+        acks = lots.map(&:report)
         @lost.reclaim if @lost.due?
         if want.zero?
-          @fetch.call(limit: 0, last_lot: @sequence.reserve(0), sources: [], acks: acks) unless acks.empty?
+          @fetch.call(limit: 0, sources: [], acks: acks) unless acks.empty?
         else
           sources = sources(landed)
-          reserved = [@sequence.reserve(sources.size), sources.size]
           started = now
-          takes = @fetch.call(limit: want, last_lot: reserved[0], sources: sources, acks: acks)
+          takes = @fetch.call(limit: want, sources: sources, acks: acks)
           @pace.round_trip(now - started)
-          reserved = nil
-          deliver(takes, want)
+          fetched = sources
+          sources = nil
+          deliver(takes, fetched, want)
         end
         @outage.over
         hand_back_buffered if @quiet
       rescue Deckhand::RedisError => e
-        @lost.add(*reserved) if reserved # its reply may be lost, not its work
+        @lost.lots(sources.map { |index, _, id| [index, id] }) if sources # its reply may be lost, not its work
         restore(lots, landed)
         pause(@outage.failed(e))
       end
@@ -210,23 +211,27 @@ module Deckhand
       end
 
       # Landing lists that received a job first (their jobs were pushed
-      # before the rest of the queue's), then the queues in fetch order.
+      # before the rest of the queue's), then the queues in fetch order; each
+      # with the id of the lot its jobs would form.
       def sources(landed)
         paused = @paused
         order = @capsule.fetch_order.map { |q| @index[q] } - paused
-        (landed - paused).map { |i| [i, :landing] } + order.map { |i| [i, :queue] }
+        list = (landed - paused).map { |i| [i, :landing] } + order.map { |i| [i, :queue] }
+        base = @sequence.reserve(list.size)
+        list.each_with_index.map { |(index, kind), j| [index, kind, base + j + 1] }
       end
 
-      def deliver(takes, want)
+      def deliver(takes, sources, want)
         units = []
         takes.each do |take|
-          queue = @queues[take.queue]
+          index, _, id = sources[take.source]
+          queue = @queues[index]
           @suspects.observe(queue, take.version)
-          lot = Lot.new(queue, take.queue, take.lot, take.payloads.size)
+          lot = Lot.new(queue, index, id, take.payloads.size)
           take.payloads.each_with_index { |payload, i| units << UnitOfWork.new(lot, i, payload, false) }
         end
       rescue Deckhand::RedisError
-        @lost.lots(takes.map { |take| [take.queue, take.lot] }) # taken, but not safely handed out
+        @lost.lots(takes.map { |take| sources[take.source].values_at(0, 2) }) # taken, but not safely handed out
         raise
       else
         @lock.synchronize { @outstanding += units.size }
@@ -263,7 +268,7 @@ module Deckhand
       def hand_back_buffered
         units = drain_ready
         @requeue.some(units.map { |u| [u.lot.index, u.lot.id, u.position] })
-        units.each { |unit| done(unit) }
+        units.each { |unit| done(unit, marked: true) }
       rescue Deckhand::RedisError => e
         @logger.warn("could not hand back #{units.size} unstarted jobs (#{e.message}); they stay in-flight")
       end

@@ -18,6 +18,10 @@ module Deckhand
     # the code that runs.
     class JobRunner
       FINAL = %i[success dead dropped].freeze
+      # The shutdown interrupt waits while a job's outcome is recorded, and is
+      # let through while the job itself runs (Processor masks it otherwise).
+      MASKED = {Deckhand::Shutdown => :never}.freeze
+      UNMASKED = {Deckhand::Shutdown => :immediate}.freeze
 
       def initialize(config:, store:, identity:, fetcher:, stats:, suspects:)
         @config = config
@@ -33,24 +37,26 @@ module Deckhand
         @classes_lock = Mutex.new
       end
 
+      # Runs on a processor thread, which masks the shutdown interrupt
+      # (MASKED) outside this method's call to the job.
       def run(unit)
-        Thread.handle_interrupt(Deckhand::Shutdown => :never) do
-          job = decode(unit) or return
-          tid = Logging::Formatters.tid
-          Thread.current[:deckhand_job] = job # logged as class=... jid=...
-          @stats.started(tid, unit.queue, unit.payload)
-          recovered = @suspects.count(unit.queue, job["jid"])
-          outcome = nil
-          begin
-            @suspects.enter(unit.queue, job["jid"], recovered) if recovered
-            klass, error, elapsed = Thread.handle_interrupt(Deckhand::Shutdown => :immediate) { execute(unit, job) }
-            outcome = error ? failure(unit, job, klass, error, elapsed) : success(unit, job, elapsed)
-          ensure
-            # A suspect that will run again keeps its count: it may crash a process yet.
-            @suspects.leave(unit.queue, job["jid"], forget: FINAL.include?(outcome)) if recovered
-            @stats.finished(tid, outcome != :success)
-            Thread.current[:deckhand_job] = nil
-          end
+        job = decode(unit) or return
+        tid = Logging::Formatters.tid
+        Thread.current[:deckhand_job] = job # logged as class=... jid=...
+        @stats.started(tid, unit.queue, unit.payload)
+        recovered = @suspects.count(unit.queue, job["jid"])
+        outcome = nil
+        begin
+          @suspects.enter(unit.queue, job["jid"], recovered) if recovered
+          started = now
+          error = Thread.handle_interrupt(UNMASKED) { execute(unit, job) }
+          elapsed = ms_since(started)
+          outcome = error ? failure(unit, job, error, elapsed) : success(unit, job, elapsed)
+        ensure
+          # A suspect that will run again keeps its count: it may crash a process yet.
+          @suspects.leave(unit.queue, job["jid"], forget: FINAL.include?(outcome)) if recovered
+          @stats.finished(tid, outcome != :success)
+          Thread.current[:deckhand_job] = nil
         end
       end
 
@@ -58,38 +64,37 @@ module Deckhand
       # Processor): a failure like any other, so it retries or dies by its own
       # rules, never left in flight.
       def abandoned(unit, error)
-        Thread.handle_interrupt(Deckhand::Shutdown => :never) do
+        Thread.handle_interrupt(MASKED) do
           job = decode(unit) or return
           cause = error.is_a?(ThreadDied) ? error : ThreadDied.new("#{error.class}: #{safe_message(error)}")
           died = ThreadDied.new("the worker thread running this job ended before recording its outcome (#{cause.message})")
           @logger.error("#{job["class"]} jid=#{job["jid"]}: #{died.message}; retrying it as a failure")
           @retries.failed(unit, job, lookup(job["class"]), died)
-          @fetcher.done(unit)
+          @fetcher.done(unit, marked: true)
         end
       end
 
       private
 
+      # The job's error, or nil when it succeeded.
       def execute(unit, job)
-        started = now
-        klass = nil
-        run_job = lambda do
-          klass = constantize(job["class"])
-          instance = klass.new
-          instance.jid = job["jid"] if instance.respond_to?(:jid=)
-          instance.deckhand_payload = job if instance.respond_to?(:deckhand_payload=)
-          if @middleware.empty?
-            instance.perform(*job["args"])
-          else
-            @middleware.invoke(instance, job, unit.queue) { instance.perform(*job["args"]) }
-          end
-        end
-        @executor ? @executor.wrap(&run_job) : run_job.call
-        [klass, nil, ms_since(started)]
+        @executor ? @executor.wrap { perform(unit, job) } : perform(unit, job)
+        nil
       rescue Deckhand::Shutdown
         raise
       rescue Exception => e # rubocop:disable Lint/RescueException -- a job's failure is data, whatever its class
-        [klass, e, ms_since(started)]
+        e
+      end
+
+      def perform(unit, job)
+        instance = constantize(job["class"]).new
+        instance.jid = job["jid"] if instance.respond_to?(:jid=)
+        instance.deckhand_payload = job if instance.respond_to?(:deckhand_payload=)
+        if @middleware.empty?
+          instance.perform(*job["args"])
+        else
+          @middleware.invoke(instance, job, unit.queue) { instance.perform(*job["args"]) }
+        end
       end
 
       def success(unit, job, elapsed)
@@ -99,11 +104,11 @@ module Deckhand
         :success
       end
 
-      def failure(unit, job, klass, error, elapsed)
+      def failure(unit, job, error, elapsed)
         @stats.metrics.record(job["wrapped"] || job["class"], elapsed, true)
         @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
-        outcome = @retries.failed(unit, job, klass, error)
-        @fetcher.done(unit)
+        outcome = @retries.failed(unit, job, lookup(job["class"]), error)
+        @fetcher.done(unit, marked: true)
         notify_error(error, job)
         outcome
       end
@@ -113,7 +118,7 @@ module Deckhand
       rescue Payload::Decoder::Invalid => e
         @logger.error("corrupt payload in queue #{unit.queue}: #{e.message}; moved to the dead set with its raw bytes")
         @retries.corrupt(unit, e.message)
-        @fetcher.done(unit)
+        @fetcher.done(unit, marked: true)
         nil
       end
 

@@ -6,29 +6,21 @@ module Deckhand
     # after Redis ran it (the connection dropped on the way back) leaves lots in
     # this live process's in-flight record that no thread knows about; the
     # reaper never touches a live process, so they would wait for its shutdown.
-    # Their ids are known, though: the ones the fetch reserved, in one of the
-    # capsule's queues. Once Redis answers again (and a moment has passed, so
-    # the lost call cannot still be on its way), those lots go back to the
-    # front of their queues. Ids that were never used are skipped.
+    # Their ids are known, though: each source of the fetch had its lot id.
+    # Once Redis answers again (and a moment has passed, so the lost call
+    # cannot still be on its way), those lots go back to the front of their
+    # queues. Ids that were never used are skipped.
     #
-    #   lost = LostFetches.new(requeue, queues: 2)
-    #   lost.add(41, 3)                     # a failed fetch that reserved lots 42..44
-    #   lost.lots([[0, 45]])                # a fetch whose jobs could not be handed out
-    #   lost.reclaim if lost.due?           # => number of jobs handed back
+    #   lost = LostFetches.new(requeue)
+    #   lost.lots([[0, 42], [1, 43]])      # [queue index, lot id] of a failed fetch
+    #   lost.reclaim if lost.due?          # => number of jobs handed back
     class LostFetches
       SETTLE = 1.0
 
-      def initialize(requeue, queues:, logger: nil)
+      def initialize(requeue, logger: nil)
         @requeue = requeue
-        @queues = queues
         @logger = logger
         @pending = [] # [[[queue index, lot id], ...], due at]
-      end
-
-      def add(base, count)
-        return unless count.positive?
-        pairs = (base + 1..base + count).flat_map { |id| Array.new(@queues) { |i| [i, id] } }
-        lots(pairs)
       end
 
       def lots(pairs)

@@ -10,11 +10,12 @@ module Deckhand
     # a crash re-runs only the unsettled jobs. The caller holds the fetcher's
     # lock.
     #
-    #   lot = Lot.new("default", 0, 42, 3)
+    #   lot = Lot.new("default", 0, 42, 3)   # queue, its index in the capsule, lot id, size
     #   lot.settle(1)
-    #   lot.report   # => [0, 42, "\x02"]   (bitmap of the settled jobs)
-    #   lot.settle(0); lot.settle(2)
-    #   lot.report   # => [0, 42, ""]       (all settled: delete the entry)
+    #   lot.report   # => [0, 42, "\x02", []]   (bitmap of the settled jobs)
+    #   lot.settle(0, marked: true)           # a script wrote its outcome and its mark
+    #   lot.settle(2)
+    #   lot.report   # => [0, 42, "", [0]]      (all settled: delete the lot and its marks)
     class Lot
       attr_reader :queue, :index, :id, :size
 
@@ -26,12 +27,15 @@ module Deckhand
         @bits = Store::Lot.empty_bits(size)
         @settled = 0
         @dirty = false
+        @marked = nil
       end
 
-      # Marks the job at `position` settled; false if it already was.
-      def settle(position)
+      # Marks the job at `position` settled; false if it already was. With
+      # marked: true a script already marked it in Redis (its own field).
+      def settle(position, marked: false)
         return false if Store::Lot.settled?(@bits, position)
         Store::Lot.settle!(@bits, position)
+        (@marked ||= []) << position if marked
         @settled += 1
         @dirty = true
       end
@@ -40,10 +44,11 @@ module Deckhand
 
       def dirty? = @dirty
 
-      # The acknowledgement to send ([index, id, bitmap or ""]) and forget.
+      # The acknowledgement to send: [index, id, bitmap, []], or once every
+      # job is settled [index, id, "", the positions marked by scripts].
       def report
         @dirty = false
-        [@index, @id, complete? ? "" : @bits.dup]
+        complete? ? [@index, @id, "", @marked || []] : [@index, @id, @bits.dup, []]
       end
 
       # The report did not reach Redis: send it again next time.

@@ -31,11 +31,15 @@ module Deckhand
 
       private
 
+      # The shutdown interrupt reaches this thread only while a job runs
+      # (JobRunner lets it through around the job itself).
       def run
-        while (unit = @fetcher.take)
-          @unit = unit
-          @runner.run(unit)
-          @unit = nil
+        Thread.handle_interrupt(JobRunner::MASKED) do
+          while (unit = @fetcher.take)
+            @unit = unit
+            @runner.run(unit)
+            @unit = nil
+          end
         end
       rescue Deckhand::Shutdown
         nil
@@ -44,7 +48,7 @@ module Deckhand
       def recover(error)
         unit = @unit
         @unit = nil
-        @runner.abandoned(unit, error) if unit && !unit.settled?
+        Thread.handle_interrupt(JobRunner::MASKED) { @runner.abandoned(unit, error) } if unit && !unit.settled?
       end
     end
   end

@@ -7,33 +7,38 @@ module Deckhand
     # Reads a process's in-flight record: per queue, the lots it took (see
     # Store::Lot) less the jobs already settled, plus its landing list.
     #
+    #   Inflight.lots(store, identity, %w[default mail])       # => [["default", ["3", "4"]], ["mail", []]]
     #   Inflight.payloads(store, identity, %w[default mail])   # => {"default" => ["{...}"], "mail" => []}
     #   Inflight.count(store, identity, %w[default])           # => 1
     module Inflight
       module_function
 
+      # [queue, lot ids], per queue, the ids in the order the lots were taken.
+      def lots(store, identity, queues)
+        fields = store.pipelined { |pipe| queues.each { |q| pipe.call("HKEYS", store.keys.inflight(identity, q)) } }
+        queues.zip(fields.map { |list| Lot.ids(list) })
+      end
+
       # queue => the unsettled payloads, in the order they were taken.
       def payloads(store, identity, queues)
-        replies = store.pipelined do |pipe|
+        hashes = store.pipelined do |pipe|
           queues.each do |q|
             pipe.call("HGETALL", store.keys.inflight(identity, q))
             pipe.call("LRANGE", store.keys.landing(identity, q), 0, -1)
           end
         end
         queues.each_with_index.to_h do |queue, i|
-          [queue, unsettled(replies[2 * i]) + replies[(2 * i) + 1].reverse]
+          hash = hashes[2 * i]
+          ids = Lot.ids(hash.keys)
+          lists = ids.empty? ? [] : store.pipelined { |pipe| ids.each { |id| pipe.call("LRANGE", store.keys.lot(identity, queue, id), 0, -1) } }
+          unsettled = ids.zip(lists).flat_map do |id, list|
+            list.each_with_index.reject { |_, position| Lot.settled?(hash["#{id}~"], position) }.map(&:first)
+          end
+          [queue, unsettled + hashes[(2 * i) + 1].reverse]
         end
       end
 
       def count(store, identity, queues) = payloads(store, identity, queues).sum { |_, list| list.size }
-
-      def unsettled(hash)
-        ids = hash.keys.grep(/\A\d+\z/).sort_by(&:to_i)
-        ids.flat_map do |id|
-          bits = hash["#{id}~"]
-          Lot.decode(hash[id]).each_with_index.reject { |_, p| Lot.settled?(bits, p) }.map(&:first)
-        end
-      end
     end
   end
 end

@@ -31,11 +31,15 @@ module Deckhand
 
       def signals(identity) = "#{identity}-signals"
 
-      # Hash of lot id => the jobs one fetch took from `queue` (a Store::Lot),
-      # and "<lot id>~" => the bitmap of those already settled: the jobs a
-      # process has taken from one queue and not yet finished. An entry leaves
-      # only once every job of its lot has its outcome in Redis.
+      # Hash of the lots a process took from `queue` and has not finished:
+      # lot id => its number of jobs, and "<lot id>~" => the bitmap of those
+      # already settled (see Store::Lot). An entry leaves only once every job
+      # of its lot has its outcome in Redis.
       def inflight(identity, queue) = "deckhand:inflight:#{identity}:#{queue}"
+
+      # List of the payloads of one lot (the jobs one fetch took from `queue`),
+      # in the order they were taken. Part of the in-flight record.
+      def lot(identity, queue, id) = "deckhand:lot:#{identity}:#{queue}:#{id}"
 
       # List a blocking fetch moves a job into when the process was idle; the next
       # fetch files it into the in-flight hash. Part of the in-flight record.

@@ -2,31 +2,19 @@
 
 module Deckhand
   class Store
-    # The value under which a process keeps a lot (the jobs one fetch took from
-    # one queue) in its in-flight hash: the payloads' byte lengths,
-    # comma-separated, a newline, then the payloads end to end. Beside it,
-    # field "<id>~" is a bitmap of the lot's settled jobs: bit p % 8 of byte
-    # p / 8 for position p. store/scripts/lib/lot.lua reads and writes the
-    # same form inside Redis. One value per lot instead of one field per job
-    # is what keeps Redis' work per job close to the pop itself.
+    # A lot: the jobs one fetch took from one queue. Its payloads are a list of
+    # their own (Keys.lot), in the order they were taken; the queue's in-flight
+    # hash holds "<id>" => its size and "<id>~" => a bitmap of the jobs already
+    # settled: bit p % 8 of byte p / 8 for position p. store/scripts/lib/lot.lua
+    # reads and writes the same bitmap inside Redis. One entry per lot instead
+    # of one hash field per job is what keeps Redis' work per job close to the
+    # pop itself.
     #
-    #   value = Store::Lot.encode(['{"jid":"a"}', '{"jid":"b"}'])   # => "11,11\n{...}{...}"
-    #   Store::Lot.decode(value)                                    # => ['{"jid":"a"}', '{"jid":"b"}']
-    #   Store::Lot.settled?("\x01", 0)                              # => true
+    #   bits = Store::Lot.empty_bits(3)     # => "\x00"
+    #   Store::Lot.settle!(bits, 1)         # => "\x02"
+    #   Store::Lot.settled?(bits, 1)        # => true
     module Lot
       module_function
-
-      def encode(payloads) = "#{payloads.map(&:bytesize).join(",")}\n#{payloads.join}"
-
-      def decode(value)
-        newline = value.index("\n") or return []
-        at = newline + 1
-        value.byteslice(0, newline).split(",").map do |length|
-          payload = value.byteslice(at, length.to_i)
-          at += length.to_i
-          payload
-        end
-      end
 
       def settled?(bits, position)
         return false unless bits
@@ -42,6 +30,10 @@ module Deckhand
         bits.setbyte(index, bits.getbyte(index) | (1 << (position % 8)))
         bits
       end
+
+      # The lot ids in an in-flight hash (its other fields are bitmaps), in
+      # the order they were taken.
+      def ids(hash_fields) = hash_fields.grep(/\A\d+\z/).sort_by(&:to_i)
     end
   end
 end

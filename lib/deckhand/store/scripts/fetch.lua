@@ -2,63 +2,71 @@
 -- source lists (in the order to drain them) into the process's in-flight
 -- record, one lot per source that had jobs, in one atomic step. A job is never
 -- outside Redis' care: it is in its queue, or in a lot of the in-flight record
--- until its bit there says it is settled.
+-- until its bit there says it is settled. Each payload passes through once:
+-- popped, pushed onto its lot's list, returned.
 --
--- KEYS[1..q]       in-flight hash of each of the capsule's queues
--- KEYS[q+1..2q]    recovery counts of each queue (read for their "~v" field)
--- KEYS[2q+1..]     source lists, in the order to drain them (landing lists, queues)
--- ARGV[1]          q, the number of queues
--- ARGV[2]          most jobs to take
--- ARGV[3]          last lot id this process used; new lots take the next ones
--- ARGV[4]          s, the number of source lists
--- ARGV[5..4+s]     the queue (1..q) of each source list
--- ARGV[5+s]        a, the number of acknowledgements, then a triples:
---                  queue (1..q), lot id, bitmap of settled jobs, or "" when
---                  every job of the lot is settled
+-- KEYS[1..q]            in-flight hash of each of the capsule's queues
+-- KEYS[q+1..2q]         recovery counts of each queue (read for their "~v" field)
+-- KEYS[2q+1..2q+s]      source lists, in the order to drain them (landing lists, queues)
+-- KEYS[2q+s+1..2q+2s]   the lot list each source's jobs go to
+-- KEYS[2q+2s+1..]       the lot list of each acknowledgement
+-- ARGV[1]               q, the number of queues
+-- ARGV[2]               most jobs to take
+-- ARGV[3]               s, the number of sources
+-- ARGV[4..3+s]          per source: its queue (1..q), then the id of its lot
+--                       (pairs, so ARGV[4..3+2s])
+-- ARGV[4+2s]            a, the number of acknowledgements, then per
+--                       acknowledgement: queue (1..q), lot id, the bitmap of
+--                       the jobs acknowledged, or "" when every job of the lot
+--                       is settled, then m and the m positions settled by a
+--                       script (their "<id>:<p>" fields go with the lot)
 --
--- Returns, per source list that gave jobs: queue (1..q), lot id, the queue's
--- recovery count version (or nil), the number of jobs, then the payloads.
+-- Returns, per source that gave jobs: its index (1..s), the queue's recovery
+-- count version (or nil), the number of jobs, then the payloads.
 local q = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
-local lot = tonumber(ARGV[3])
-local sources = tonumber(ARGV[4])
+local sources = tonumber(ARGV[3])
+local lots = 2 * q + sources
 
 -- A client that resends a command after a dropped connection would run this
--- script twice with the same lot ids and overwrite the first run's lots:
--- refuse, so the caller reclaims them.
-local first = tostring(lot + 1)
-for i = 1, q do
-  if redis.call('HEXISTS', KEYS[i], first) == 1 then
+-- script twice and take more jobs into lots it already filled: refuse, so
+-- the caller reclaims them.
+for j = 1, sources do
+  if redis.call('EXISTS', KEYS[lots + j]) == 1 then
     return redis.error_reply('DECKHAND_REPLAYED this fetch already ran')
   end
 end
 
-local at = 5 + sources
-for i = 1, tonumber(ARGV[at]) do
-  local hash = KEYS[tonumber(ARGV[at + 3 * i - 2])]
-  local id = ARGV[at + 3 * i - 1]
-  local bits = ARGV[at + 3 * i]
+local at = 5 + 2 * sources
+for i = 1, tonumber(ARGV[at - 1]) do
+  local hash, id, bits, marked = KEYS[tonumber(ARGV[at])], ARGV[at + 1], ARGV[at + 2], tonumber(ARGV[at + 3])
   if bits == '' then
-    redis.call('HDEL', hash, id, id .. '~')
-  else
-    lot_mark(hash, id .. '~', bits)
+    local fields = {id, id .. '~'}
+    for k = 1, marked do fields[2 + k] = id .. ':' .. ARGV[at + 3 + k] end
+    redis.call('DEL', KEYS[lots + sources + i])
+    redis.call('HDEL', hash, unpack(fields))
+  elseif redis.call('HEXISTS', hash, id) == 1 then
+    redis.call('HSET', hash, id .. '~', bits)
   end
+  at = at + 4 + marked
 end
 
-local result = {}
+local result, n = {}, 0
 for j = 1, sources do
   if limit <= 0 then break end
   local jobs = redis.call('RPOP', KEYS[2 * q + j], limit)
   if jobs then
-    local queue = tonumber(ARGV[4 + j])
-    lot = lot + 1
-    redis.call('HSET', KEYS[queue], lot, lot_encode(jobs))
-    result[#result + 1] = queue
-    result[#result + 1] = lot
-    result[#result + 1] = redis.call('HGET', KEYS[q + queue], '~v')
-    result[#result + 1] = #jobs
-    for _, job in ipairs(jobs) do result[#result + 1] = job end
-    limit = limit - #jobs
+    local queue = tonumber(ARGV[2 + 2 * j])
+    local count = #jobs
+    redis.call('RPUSH', KEYS[lots + j], unpack(jobs))
+    redis.call('HSET', KEYS[queue], ARGV[3 + 2 * j], count)
+    result[n + 1] = j
+    result[n + 2] = redis.call('HGET', KEYS[q + queue], '~v')
+    result[n + 3] = count
+    n = n + 3
+    for k = 1, count do result[n + k] = jobs[k] end
+    n = n + count
+    limit = limit - count
   end
 end
 return result

@@ -8,17 +8,18 @@ module Deckhand
       # in-flight record, one lot per source that had jobs, in one round trip.
       #
       #   fetch = Fetch.new(store, identity: "host:1:abc", queues: %w[critical default])
-      #   fetch.call(limit: 20, last_lot: 41, sources: [[1, :queue]], acks: [])
-      #   # => [#<struct Take queue=1, lot=42, version=nil, payloads=["{...}", ...]>]
+      #   fetch.call(limit: 20, sources: [[1, :queue, 42]], acks: [])
+      #   # => [#<struct Take source=0, version=nil, payloads=["{...}", ...]>]
       class Fetch < Script
         lua "fetch", uses: ["lot"]
 
-        # What one source gave: the queue's index, the lot id, the queue's
+        # What one source gave: its index among the sources, the queue's
         # recovery count version (nil when none) and the payloads, in order.
-        Take = Struct.new(:queue, :lot, :version, :payloads)
+        Take = Struct.new(:source, :version, :payloads)
 
         def initialize(store, identity:, queues:)
           super(store)
+          @identity = identity
           @queues = queues
           @hashes = queues.map { |q| keys.inflight(identity, q) } + queues.map { |q| keys.recoveries(q) }
           @lists = {
@@ -27,27 +28,33 @@ module Deckhand
           }
         end
 
-        # sources: [queue index, :queue or :landing] in the order to drain
-        # them. acks: [queue index, lot id, bitmap or ""], flat. The lot ids
-        # last_lot + 1 .. last_lot + sources.size must be reserved for this call.
-        def call(limit:, last_lot:, sources:, acks:)
-          lists = sources.map { |index, kind| @lists.fetch(kind)[index] }
-          argv = [@queues.size, limit, last_lot, sources.size]
-          sources.each { |index, _| argv << index + 1 }
-          argv << acks.size / 3
-          acks.each_slice(3) { |index, lot, bits| argv << index + 1 << lot << bits }
-          takes(run(@hashes + lists, argv))
+        # sources: [queue index, :queue or :landing, lot id] in the order to
+        # drain them, each with an id never used before. acks: [queue index,
+        # lot id, bitmap or "" when every job is settled, positions settled
+        # by a script] per lot with news.
+        def call(limit:, sources:, acks:)
+          list = @hashes.dup
+          sources.each { |index, kind, _| list << @lists.fetch(kind)[index] }
+          sources.each { |index, _, id| list << lot(index, id) }
+          acks.each { |index, id, _| list << lot(index, id) }
+          argv = [@queues.size, limit, sources.size]
+          sources.each { |index, _, id| argv << index + 1 << id }
+          argv << acks.size
+          acks.each { |index, id, bits, marked| argv.push(index + 1, id, bits, marked.size, *marked) }
+          takes(run(list, argv))
         end
 
         private
+
+        def lot(index, id) = keys.lot(@identity, @queues[index], id)
 
         def takes(reply)
           result = []
           i = 0
           while i < reply.size
-            count = reply[i + 3]
-            result << Take.new(reply[i] - 1, reply[i + 1], reply[i + 2], reply[i + 4, count])
-            i += 4 + count
+            count = reply[i + 2]
+            result << Take.new(reply[i] - 1, reply[i + 1], reply[i + 3, count])
+            i += 3 + count
           end
           result
         end

@@ -5,7 +5,8 @@ module Deckhand
     module Scripts
       # recover.lua: gives a dead process's unsettled jobs back to the front of
       # their queues in one atomic step, counting recoveries per jid and
-      # setting poison pills aside.
+      # setting poison pills aside. Reads the dead process's lot ids first, so
+      # the script declares every list it touches.
       #
       #   Recover.new(store).call(identity: "host:1:abc", queues: %w[default], limit: 3, ttl: 86_400)
       #   # => [recovered, counted, poisoned], recovered -1 when the process
@@ -19,7 +20,11 @@ module Deckhand
             list.push(keys.inflight(identity, q), keys.landing(identity, q), keys.queue(q),
               keys.recoveries(q), keys.suspects(identity, q), keys.poison(q))
           end
-          run(list, [identity, limit, ttl, *queues])
+          lots = Inflight.lots(@store, identity, queues).each_with_index.flat_map do |(queue, ids), index|
+            ids.map { |id| [index, queue, id] }
+          end
+          lots.each { |_, queue, id| list << keys.lot(identity, queue, id) }
+          run(list, [identity, limit, ttl, queues.size, *queues, *lots.flat_map { |index, _, id| [index + 1, id] }])
         end
       end
     end

@@ -3,93 +3,73 @@
 -- never both, never neither.
 --
 -- KEYS[1]           the queues set
--- KEYS[2..]         per queue, three keys: its in-flight hash, the process's
+-- KEYS[2..1+3q]     per queue, three keys: the process's in-flight hash and
 --                   landing list for it, the queue list
+-- KEYS[2+3q..]      lot lists
 -- ARGV[1]           what to hand back:
---                   "all"  every unsettled job of every lot and every landing
---                          list; the in-flight hashes are deleted (shutdown)
---                   "some" the jobs listed, marked settled in their lots, and
+--                   "lots" every unsettled job of the lots given (and with
+--                          ARGV[2] "landing", every landing list too); the
+--                          lots are forgotten (shutdown, a lost fetch)
+--                   "some" the jobs given, marked settled in their lots, and
 --                          every landing list (a capsule going quiet)
---                   "lots" the unsettled jobs of the lots listed, which are
---                          deleted (a fetch whose reply was lost)
--- ARGV[2]           the number of queues, then their names
--- ARGV[3+q..]       for "some": triples queue (1..q), lot id, position (from 0),
---                   the last taken first;
---                   for "lots": pairs queue (1..q), lot id
+-- ARGV[2]           "landing" to hand back the landing lists, or "-"
+-- ARGV[3]           q, the number of queues, then their names
+-- ARGV[4+q..]       for "lots": pairs queue (1..q), lot id, one per lot list;
+--                   for "some": triples lot (1..n, the lot lists in KEYS
+--                   order), queue (1..q), lot id, then a count and the
+--                   positions (from 0), the last taken first, per lot
 --
 -- Returns the number of jobs handed back.
 local mode = ARGV[1]
-local q = tonumber(ARGV[2])
+local q = tonumber(ARGV[3])
+local lots = 1 + 3 * q
 local count = 0
 
 local function inflight(i) return KEYS[3 * i - 1] end
 local function landing(i) return KEYS[3 * i] end
 local function queue(i) return KEYS[3 * i + 1] end
-
-local function push(i, payload)
-  redis.call('RPUSH', queue(i), payload)
-  redis.call('SADD', KEYS[1], ARGV[2 + i])
-  count = count + 1
-end
+local function touched(i) redis.call('SADD', KEYS[1], ARGV[3 + i]) end
 
 -- Landing lists first: their jobs arrived last, so they go behind the others.
-if mode ~= 'lots' then
+if ARGV[2] == 'landing' then
   for i = 1, q do
     while redis.call('LMOVE', landing(i), queue(i), 'LEFT', 'RIGHT') do
-      redis.call('SADD', KEYS[1], ARGV[2 + i])
+      touched(i)
       count = count + 1
     end
   end
 end
 
--- Pushes the unsettled jobs of a lot, last taken first, so the first taken
--- ends up at the very front.
-local function hand_back_lot(i, id)
-  local value = redis.call('HGET', inflight(i), id)
-  if not value then return end
-  local bits = redis.call('HGET', inflight(i), id .. '~')
-  local jobs = lot_decode(value)
-  for position = #jobs - 1, 0, -1 do
-    if not lot_settled(bits, position) then push(i, jobs[position + 1]) end
-  end
+local list = 4 + q
+local fields = {}
+local function fields_of(i)
+  fields[i] = fields[i] or lot_fields(inflight(i))
+  return fields[i]
 end
 
-local function lot_ids(hash)
-  local ids = {}
-  for _, field in ipairs(redis.call('HKEYS', hash)) do
-    local id = tonumber(field)
-    if id then ids[#ids + 1] = id end
-  end
-  table.sort(ids, function(a, b) return a > b end)
-  return ids
-end
-
-local list = 3 + q
-if mode == 'all' then
-  for i = 1, q do
-    for _, id in ipairs(lot_ids(inflight(i))) do hand_back_lot(i, tostring(id)) end
-    redis.call('DEL', inflight(i))
-  end
-elseif mode == 'lots' then
-  for n = list, #ARGV, 2 do
+if mode == 'lots' then
+  -- Last lot first: lots were taken in id order.
+  for n = #ARGV - 1, list, -2 do
     local i = tonumber(ARGV[n])
-    hand_back_lot(i, ARGV[n + 1])
-    redis.call('HDEL', inflight(i), ARGV[n + 1], ARGV[n + 1] .. '~')
+    local back = lot_hand_back(inflight(i), fields_of(i), KEYS[lots + (n - list) / 2 + 1], ARGV[n + 1], queue(i))
+    if back > 0 then touched(i) end
+    count = count + back
   end
 else
-  local lots = {}
-  for n = list, #ARGV, 3 do
-    local i, id, position = tonumber(ARGV[n]), ARGV[n + 1], tonumber(ARGV[n + 2])
-    local key = i .. ':' .. id
-    if lots[key] == nil then
-      local value = redis.call('HGET', inflight(i), id)
-      lots[key] = value and lot_decode(value) or false
+  local n = list
+  while n <= #ARGV do
+    local lot, i, id, positions = KEYS[lots + tonumber(ARGV[n])], tonumber(ARGV[n + 1]), ARGV[n + 2], tonumber(ARGV[n + 3])
+    local known = fields_of(i)
+    for k = 1, positions do
+      local position = tonumber(ARGV[n + 3 + k])
+      if known[id] and not lot_settled(known, id, position) then
+        redis.call('RPUSH', queue(i), redis.call('LINDEX', lot, position))
+        redis.call('HSET', inflight(i), id .. ':' .. position, '')
+        touched(i)
+        count = count + 1
+      end
     end
-    local jobs = lots[key]
-    if jobs and not lot_settled(redis.call('HGET', inflight(i), id .. '~'), position) then
-      push(i, jobs[position + 1])
-      lot_mark(inflight(i), id .. '~', lot_bit(position))
-    end
+    n = n + 4 + positions
   end
 end
 return count

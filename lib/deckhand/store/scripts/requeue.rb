@@ -7,9 +7,9 @@ module Deckhand
       # their queues, atomically.
       #
       #   requeue = Requeue.new(store, identity: "host:1:abc", queues: %w[default mail])
-      #   requeue.all                                    # shutdown: everything unsettled
-      #   requeue.some([[0, 42, 7], [0, 42, 6]])         # these jobs, marked settled
-      #   requeue.lots([[1, 43]])                        # whole lots of a lost fetch
+      #   requeue.all                                   # shutdown: everything unsettled
+      #   requeue.some([[0, 42, 7], [0, 42, 6]])        # these jobs, marked settled, and the landing lists
+      #   requeue.lots([[1, 43]])                       # whole lots of a lost fetch
       #
       # Each returns the number of jobs handed back.
       class Requeue < Script
@@ -17,25 +17,46 @@ module Deckhand
 
         def initialize(store, identity:, queues:)
           super(store)
+          @identity = identity
           @queues = queues
           @keys = [keys::QUEUES]
           queues.each { |q| @keys.push(keys.inflight(identity, q), keys.landing(identity, q), keys.queue(q)) }
         end
 
-        def all = hand_back("all", [])
+        # Every unsettled job and every landing list. Reads the lot ids first;
+        # a lot added in between (there is none: the fetchers have stopped)
+        # would stay for the reaper.
+        def all
+          lots = Inflight.lots(@store, @identity, @queues).each_with_index.flat_map do |(_, ids), index|
+            ids.map { |id| [index, id] }
+          end
+          hand_back("lots", "landing", lots)
+        end
 
         # jobs: [queue index, lot id, position]; every landing list goes too.
         def some(jobs)
-          ordered = jobs.sort_by { |index, lot, position| [-lot.to_i, -position, index] }
-          hand_back("some", ordered.flat_map { |index, lot, position| [index + 1, lot, position] })
+          grouped = jobs.group_by { |index, id, _| [index, id] }.sort_by { |(index, id), _| [-id.to_i, index] }
+          lots = []
+          argv = []
+          grouped.each_with_index do |((index, id), list), n|
+            lots << lot(index, id)
+            positions = list.map(&:last).sort.reverse
+            argv.push(n + 1, index + 1, id, positions.size, *positions)
+          end
+          run(@keys + lots, ["some", "landing", @queues.size, *@queues, *argv])
         end
 
         # lots: [queue index, lot id].
-        def lots(lots) = hand_back("lots", lots.flat_map { |index, lot| [index + 1, lot] })
+        def lots(lots) = hand_back("lots", "-", lots.sort_by { |index, id| [id.to_i, index] })
 
         private
 
-        def hand_back(mode, list) = run(@keys, [mode, @queues.size, *@queues, *list])
+        def lot(index, id) = keys.lot(@identity, @queues[index], id)
+
+        def hand_back(mode, landing, lots)
+          run(@keys + lots.map { |index, id| lot(index, id) },
+            [mode, landing, @queues.size, *@queues, *lots.flat_map { |index, id| [index + 1, id] }])
+        end
       end
     end
   end

@@ -1,6 +1,7 @@
 -- Writes the outcome of one failed (or rescheduled, or corrupt) job and marks
--- it settled in its lot, in one atomic step: the job is in its lot until its
--- outcome is in Redis, and never in both once it is.
+-- it settled in its lot (field "<lot id>:<position>", see lib/lot.lua), in one
+-- atomic step: the job is in its lot until its outcome is in Redis, and never
+-- in both once it is.
 --
 -- KEYS[1]      the in-flight hash holding the job's lot
 -- KEYS[2]      the sorted set the outcome goes to (retry, schedule or dead);
@@ -28,5 +29,5 @@ if KEYS[2] then
   end
 end
 
-lot_mark(inflight, id .. '~', lot_bit(tonumber(ARGV[2])))
+redis.call('HSET', inflight, id .. ':' .. ARGV[2], '')
 return 1

@@ -14,7 +14,7 @@ module Deckhand
       # Each returns false when the lot was no longer there (another process
       # recovered it, taking this one for dead): the job runs again there.
       class Settle < Script
-        lua "settle", uses: ["lot"]
+        lua "settle"
 
         def initialize(store, inflight:)
           super(store)

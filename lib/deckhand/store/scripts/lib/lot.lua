@@ -1,58 +1,56 @@
--- A lot: the jobs one fetch took from one queue, kept as one value of the
--- queue's in-flight hash, under the lot's id. The value is the byte lengths
--- of the payloads, comma-separated, a newline, then the payloads end to end
--- (Store::Lot reads and writes the same form in Ruby). Beside it, field
--- "<id>~" holds a bitmap of the jobs already settled: bit p (the (p % 8)th
--- lowest bit of byte p // 8) for the job at position p, counted from 0.
+-- A lot: the jobs one fetch took from one queue. Its payloads are a list of
+-- their own (Keys.lot), in the order they were taken. The queue's in-flight
+-- hash holds, per lot:
+--   "<id>"        the lot's size
+--   "<id>~"       a bitmap of the jobs the process acknowledged: bit p (the
+--                 (p % 8)th lowest bit of byte p // 8) for the job at
+--                 position p, counted from 0. Only the fetcher writes it,
+--                 whole, each time (Store::Lot builds the same bitmap).
+--   "<id>:<p>"    the job at position p was settled by a script that wrote
+--                 its outcome or handed it back (settle.lua, requeue.lua)
+-- A job is settled when its bit or its own field says so.
 
--- The lot value for a list of payloads.
-local function lot_encode(jobs)
-  local lengths = {}
-  for i, job in ipairs(jobs) do lengths[i] = #job end
-  return table.concat(lengths, ',') .. '\n' .. table.concat(jobs)
+-- The in-flight hash as a table, field => value (one read for a whole lot).
+local function lot_fields(hash)
+  local flat = redis.call('HGETALL', hash)
+  local fields = {}
+  for i = 1, #flat, 2 do fields[flat[i]] = flat[i + 1] end
+  return fields
 end
 
--- The payloads of a lot value, in the order they were taken.
-local function lot_decode(value)
-  local jobs = {}
-  local newline = string.find(value, '\n', 1, true)
-  if not newline then return jobs end
-  local at = newline + 1
-  for length in string.gmatch(string.sub(value, 1, newline - 1), '%d+') do
-    local n = tonumber(length)
-    jobs[#jobs + 1] = string.sub(value, at, at + n - 1)
-    at = at + n
-  end
-  return jobs
-end
-
--- True when the job at `position` (from 0) is marked in `bits`.
-local function lot_settled(bits, position)
+-- True when the job at `position` (from 0) of lot `id` is settled.
+local function lot_settled(fields, id, position)
+  if fields[id .. ':' .. position] then return true end
+  local bits = fields[id .. '~']
   if not bits then return false end
   local byte = string.byte(bits, math.floor(position / 8) + 1)
   if not byte then return false end
   return bit.band(byte, bit.lshift(1, position % 8)) ~= 0
 end
 
--- Adds the marks of `bits` to the bitmap kept at `field` of `hash`.
-local function lot_mark(hash, field, bits)
-  local old = redis.call('HGET', hash, field)
-  if not old then
-    redis.call('HSET', hash, field, bits)
-    return
+-- Deletes a lot: its list and its fields in the in-flight hash.
+local function lot_forget(hash, fields, lot, id)
+  local doomed = {id, id .. '~'}
+  local prefix = id .. ':'
+  for field in pairs(fields) do
+    if string.sub(field, 1, #prefix) == prefix then doomed[#doomed + 1] = field end
   end
-  local merged = {}
-  for i = 1, math.max(#old, #bits) do
-    merged[i] = string.char(bit.bor(string.byte(old, i) or 0, string.byte(bits, i) or 0))
-  end
-  redis.call('HSET', hash, field, table.concat(merged))
+  redis.call('DEL', lot)
+  redis.call('HDEL', hash, unpack(doomed))
 end
 
--- A bitmap with only the job at `position` marked.
-local function lot_bit(position)
-  local bytes = {}
-  local index = math.floor(position / 8) + 1
-  for i = 1, index - 1 do bytes[i] = '\0' end
-  bytes[index] = string.char(bit.lshift(1, position % 8))
-  return table.concat(bytes)
+-- Pushes the unsettled jobs of a lot to the front of `queue`, the last taken
+-- first so the first taken ends up at the very front; forgets the lot.
+-- Returns how many went back.
+local function lot_hand_back(hash, fields, lot, id, queue)
+  local jobs = redis.call('LRANGE', lot, 0, -1)
+  local count = 0
+  for position = #jobs - 1, 0, -1 do
+    if not lot_settled(fields, id, position) then
+      redis.call('RPUSH', queue, jobs[position + 1])
+      count = count + 1
+    end
+  end
+  lot_forget(hash, fields, lot, id)
+  return count
 end
