@@ -28,6 +28,11 @@ module Deckhand
 
       def names(store) = store.call("SMEMBERS", Keys::QUEUES).sort
 
+      def size(store, name) = store.call("LLEN", Keys.queue(name))
+
+      # The payload that runs next (pushed on the left, taken from the right), or nil.
+      def oldest(store, name) = store.call("LINDEX", Keys.queue(name), -1)
+
       # Size, oldest payload (the next to run) and paused flag of each queue,
       # in one round trip: [[name, size, oldest_raw_or_nil, paused], ...].
       def summaries(store, names)
