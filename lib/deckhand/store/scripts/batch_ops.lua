@@ -221,8 +221,9 @@ elseif op == 'release' then
   check(bid)
   return 'ok'
 elseif op == 'success' then
-  -- The common case, run once per job: four cheap calls, and the full check
-  -- only when the batch may have just completed or succeeded.
+  -- The common case, run once per job: four cheap calls after the lineage
+  -- check (one HMGET per level), and the full check only when the batch may
+  -- have just completed or succeeded.
   local jid = arg(1)
   if redis.call('SREM', jids, jid) == 0 then return 0 end
   if redis.call('HDEL', key(bid, 'failed'), jid) == 1 then redis.call('SREM', key(bid, 'dead'), jid) end
