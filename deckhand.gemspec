@@ -7,17 +7,21 @@ Gem::Specification.new do |spec|
   spec.version = Deckhand::VERSION
   spec.summary = "Fast, reliable background jobs for Ruby on Redis, wire-compatible with Sidekiq"
   spec.description = <<~TEXT
-    Deckhand runs background jobs on threads and processes, backed by Redis. It reads
-    and writes Sidekiq's Redis layout and job JSON, fetches reliably (a crashed process
-    never loses a job), batches its round trips to Redis, and ships batches, unique
-    jobs, rate limits, cron and a multi-process swarm in the open.
+    Deckhand runs background jobs on threads and processes, backed by Redis, and reads
+    and writes Sidekiq's Redis layout and job JSON. It fetches reliably (the jobs of a
+    process that dies are recovered by the live ones, poison pills quarantined), retries
+    with backoff, runs scheduled jobs on time, and ships batches with callbacks, a
+    multi-process swarm, a dashboard, an Active Job adapter for Rails and test helpers.
   TEXT
   spec.license = "MIT"
   spec.authors = ["The Deckhand authors"]
   spec.homepage = "https://github.com/deckhand-rb/deckhand"
   spec.required_ruby_version = ">= 3.1"
 
-  spec.files = Dir["lib/**/*.{rb,lua,erb,css,js,svg,txt}", "exe/*", "README.md", "CHANGES.md", "LICENSE", "docs/*.md"]
+  # What users run and read; bench/, torture/ and test/ stay in the checkout
+  # (test/unit/gemspec_test.rb holds the line).
+  spec.files = Dir["lib/**/*.{rb,lua,erb,css,js,svg,txt}", "exe/*", "README.md", "CHANGES.md", "LICENSE", "docs/*.md",
+    base: __dir__]
   spec.bindir = "exe"
   spec.executables = ["deckhand"]
   spec.require_paths = ["lib"]

@@ -64,7 +64,7 @@ if $PROGRAM_NAME == __FILE__
   require "optparse"
   require "etc"
   require "rbconfig"
-  require_relative "../lib/deckhand/bench/lab"
+  require_relative "lib/deckhand_bench/lab"
   require_relative "batches/driver"
 
   options = {records: 200_000, threads: 15, slice: 1_000, rounds: 1}
@@ -75,7 +75,7 @@ if $PROGRAM_NAME == __FILE__
     o.on("--rounds N", Integer) { |n| options[:rounds] = n }
   end.parse!
   $stdout.sync = true
-  Deckhand::Bench::Lab.open(yjit: false) do |lab|
+  DeckhandBench::Lab.open(yjit: false) do |lab|
     BatchBench::Driver.new(lab, **options).run
   end
 end

@@ -12,25 +12,24 @@ $stdout.sync = true
 ENV["BUNDLE_GEMFILE"] ||= File.expand_path("../Gemfile", __dir__)
 require "bundler/setup"
 require "stackprof"
-require_relative "../lib/deckhand/bench/runner"
+require_relative "lib/deckhand_bench/runner"
 
-bench = Deckhand::Bench
 name, mode, jobs = ARGV
 name ||= "deckhand"
 mode ||= "cpu"
 jobs = Integer(jobs || 100_000)
-system = (name == "sidekiq") ? bench::Systems::SidekiqSystem.load : bench::Systems::DeckhandSystem.new
+system = (name == "sidekiq") ? DeckhandBench::Systems::SidekiqSystem.load : DeckhandBench::Systems::DeckhandSystem.new
 abort "usage: bench/profile.rb [deckhand|sidekiq] [cpu|wall|object] [JOBS]" unless system && %w[cpu wall object].include?(mode)
 dump = File.expand_path("../tmp/profile-#{name}-#{mode}.dump", __dir__)
 FileUtils.mkdir_p(File.dirname(dump))
 
-bench::Lab.open(yjit: bench::Runner.yjit_available?) do |lab|
+DeckhandBench::Lab.open(yjit: DeckhandBench::Runner.yjit_available?) do |lab|
   lab.fresh!
-  system.push_bulk(system.client(lab.url), "BenchNoopJob", "bench", Array.new(jobs) { |i| bench::Probe.args(i) })
+  system.push_bulk(system.client(lab.url), "BenchNoopJob", "bench", Array.new(jobs) { |i| DeckhandBench::Probe.args(i) })
   child = lab.server(system, system.server(threads: 10, queues: ["bench"]), expect: jobs,
     extra_env: {"BENCH_PROFILE" => dump, "BENCH_PROFILE_MODE" => mode})
   begin
-    report = JSON.parse(child.wait_report(lab.redis, bench::Probe::FINISHED, timeout: 60 + jobs * 0.005))
+    report = JSON.parse(child.wait_report(lab.redis, DeckhandBench::Probe::FINISHED, timeout: 60 + jobs * 0.005))
     puts "#{system.label}: #{report["jobs"]} jobs in #{report["seconds"].round(2)} s (profiled), " \
       "#{report["allocated"].fdiv(report["jobs"]).round(1)} objects/job"
   ensure

@@ -6,6 +6,6 @@ $stdout.sync = true
 ENV["BUNDLE_GEMFILE"] ||= File.expand_path("../Gemfile", __dir__)
 require "bundler/setup"
 Dir.chdir(File.expand_path("..", __dir__))
-require_relative "../lib/deckhand/cli/bench_command"
+require_relative "lib/deckhand_bench/command"
 
-exit Deckhand::CLI::BenchCommand.run(["throughput", *ARGV])
+exit DeckhandBench::Command.run(["throughput", *ARGV])

@@ -1,7 +1,17 @@
 # frozen_string_literal: true
 
-# The benchmark's jobs for a Deckhand server, run by hand from the checkout:
+# The benchmark's jobs, for a Deckhand server. The bench starts it; by hand
+# from the checkout:
 #
 #   REDIS_URL=redis://127.0.0.1:6379/0 BENCH_REDIS_URL=$REDIS_URL BENCH_EXPECT=100000 \
 #     bundle exec exe/deckhand -r bench/app/deckhand_app.rb -c 10 -q bench
-require_relative "../../lib/deckhand/bench/app/deckhand_app"
+#
+# sidekiq_app.rb runs the same jobs (jobs.rb) on Sidekiq.
+require "logger"
+require_relative "../../lib/deckhand"
+require_relative "jobs"
+
+Deckhand.config.logger.level = Logger::WARN
+DeckhandBench::Probe.install
+
+DeckhandBench::Jobs.define(Deckhand::Job)

@@ -65,7 +65,7 @@ module BatchBench
       argv = [*@lab.ruby, File.join(ROOT, "exe", "deckhand"), "-r", File.join(ROOT, "bench", "batches.rb"),
         "-c", @threads.to_s, "-q", QUEUE, "-q", "default"]
       env = {"REDIS_URL" => @lab.url, "APP_ENV" => "production"}
-      server = Deckhand::Bench::ServerChild.new(argv, env: env, dir: @lab.dir, log: File.join(@lab.dir, "server.log")).start
+      server = DeckhandBench::ServerChild.new(argv, env: env, dir: @lab.dir, log: File.join(@lab.dir, "server.log")).start
       wait("the server to start") do
         server.check_alive!
         @redis.call("SCARD", "processes").positive?

@@ -32,7 +32,7 @@ module Deckhand
       reaper_interval: 5,
       max_recoveries: 3,
       scheduler_interval: 2.0,
-      prefetch: 1.0,
+      prefetch: 0.0,
       fetch_window: 0.01,
       tag: "",
       labels: [],
@@ -41,6 +41,15 @@ module Deckhand
 
     attr_reader(*SETTINGS.keys)
     attr_reader :client_middleware, :server_middleware, :death_handlers, :error_handlers, :capsules
+
+    # What each job runs inside (Rails sets its reloader): an object answering
+    # `wrap { ... }`, or nil. Job classes are looked up inside it too, so code
+    # reloaded in development is the code that runs.
+    attr_reader :executor
+
+    # True when job classes may be reloaded while the server runs (Rails in
+    # development): classes are then looked up for every job, not cached.
+    attr_reader :reloading
 
     def initialize(**settings)
       @frozen = false
@@ -140,6 +149,17 @@ module Deckhand
 
     # Called with (exception, context_hash) for errors outside job code and for job failures.
     def on_error(&block) = add_handler(@error_handlers, block)
+
+    def executor=(executor)
+      change!(:executor)
+      raise ConfigError, "executor must answer wrap { ... } (like a Rails reloader), got #{executor.inspect}" unless executor.nil? || executor.respond_to?(:wrap)
+      @executor = executor
+    end
+
+    def reloading=(value)
+      change!(:reloading)
+      @reloading = value ? true : false
+    end
 
     def logger = @logger ||= Logging::Logger.build
 

@@ -40,7 +40,8 @@ module Deckhand
         raise Error, "this embedded Deckhand server has already run; build a new one with Deckhand.embed" if @launcher
         @config.freeze!
         Lifecycle.reset!
-        @launcher = Server::Launcher.new(@config, on_signal: ->(signal) { remote(signal) })
+        @launcher = Server::Launcher.new(@config, on_signal: ->(signal) { remote(signal) },
+          on_fatal: ->(_error) { run_hooks(@stop_hooks, "on_stop") })
         @launcher.start
       end
       run_hooks(@start_hooks, "on_start")

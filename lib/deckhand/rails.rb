@@ -4,7 +4,6 @@ require "rails/railtie"
 require_relative "../deckhand"
 require_relative "lifecycle"
 require_relative "cli/config_file"
-require_relative "railtie/reloader"
 require_relative "railtie/after_commit"
 
 module Deckhand
@@ -17,7 +16,7 @@ module Deckhand
   #
   # It reads config/deckhand.yml for the web process's client (Redis, payload
   # limits; the `deckhand` command reads it itself), logs through Rails.logger,
-  # runs every job inside the Rails reloader, makes :deckhand an Active Job
+  # runs every job (and the lookup of its class) inside the Rails reloader, makes :deckhand an Active Job
   # adapter and adds the generator `rails g deckhand:job Name`.
   class Railtie < ::Rails::Railtie
     # What the client in a web process takes from config/deckhand.yml.
@@ -44,13 +43,18 @@ module Deckhand
       # reloader, and the application's log lines where Deckhand's go.
       def install(config, app)
         return if config.frozen?
-        if app.config.deckhand.reloader && !config.server_middleware.include?(Reloader)
-          config.server_middleware.prepend(Reloader, app)
+        if app.config.deckhand.reloader
+          config.executor = app.reloader
+          config.reloading = reloading?(app)
         end
         share_logs(config.logger) if server?
       end
 
       private
+
+      def reloading?(app)
+        app.config.respond_to?(:reloading_enabled?) ? app.config.reloading_enabled? : !app.config.cache_classes
+      end
 
       # Rails.logger also writes to Deckhand's output, unless it already goes
       # to the terminal (no line twice).

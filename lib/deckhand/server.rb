@@ -5,22 +5,36 @@ require_relative "../deckhand"
 
 module Deckhand
   # The processing side: Launcher, capsules of processors fed by fetchers,
-  # the scheduler and the heartbeat. Loaded by the CLI, never by the client.
+  # the scheduler, the reaper and the heartbeat. Loaded by the CLI, never by
+  # the client.
   module Server
   end
 end
 
+require_relative "store/lot"
+require_relative "store/inflight"
+require_relative "store/morgue"
+require_relative "store/queues"
+require_relative "store/metrics"
+require_relative "store/process_record"
+require_relative "store/owners"
+require_relative "store/poison"
+require_relative "store/recoveries"
+require_relative "store/scripts/fetch"
+require_relative "store/scripts/settle"
+require_relative "store/scripts/requeue"
+require_relative "store/scripts/recover"
+require_relative "store/scripts/schedule"
 require_relative "server/identity"
 require_relative "server/memory"
 require_relative "server/stats"
 require_relative "server/sequence"
 require_relative "server/sleeper"
+require_relative "server/outage"
+require_relative "server/component"
+require_relative "server/suspects"
 require_relative "server/capsule"
 require_relative "server/scheduler"
 require_relative "server/heartbeat"
 require_relative "server/reaper"
 require_relative "server/launcher"
-require_relative "store/morgue"
-require_relative "store/queues"
-require_relative "store/metrics"
-require_relative "store/process_record"

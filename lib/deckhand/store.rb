@@ -74,6 +74,14 @@ module Deckhand
       version
     end
 
+    # Seconds since the Redis server started, or nil where INFO is disabled.
+    def uptime
+      seconds = call("INFO", "server")[/uptime_in_seconds:(\d+)/, 1]
+      seconds&.to_i
+    rescue CommandError
+      nil
+    end
+
     # The maxmemory-policy, or nil where CONFIG is disabled (managed services).
     def eviction_policy
       reply = call("CONFIG", "GET", "maxmemory-policy")
@@ -86,11 +94,24 @@ module Deckhand
 
     private
 
+    # A refusal names the script; for WRONGTYPE (Redis does not say which key)
+    # it lists the type of each key the script declared.
     def eval_on(conn, script, keys, argv)
-      conn.call("EVALSHA", script.sha, keys.size, *keys, *argv)
+      begin
+        conn.call("EVALSHA", script.sha, keys.size, *keys, *argv)
+      rescue RedisClient::NoScriptError
+        conn.call("EVAL", script.source, keys.size, *keys, *argv)
+      end
     rescue RedisClient::CommandError => e
-      raise unless e.message.start_with?("NOSCRIPT")
-      conn.call("EVAL", script.source, keys.size, *keys, *argv)
+      types = e.is_a?(RedisClient::WrongTypeError) ? key_types(conn, keys) : nil
+      raise @translation.call(e, script: script.script_name, types: types)
+    end
+
+    def key_types(conn, keys)
+      keys = keys.first(20)
+      keys.zip(conn.pipelined { |pipe| keys.each { |key| pipe.call("TYPE", key) } })
+    rescue RedisClient::Error
+      nil
     end
 
     # The location without a password, safe to log.

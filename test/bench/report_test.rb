@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "deckhand/bench/runner"
+require_relative "../../bench/lib/deckhand_bench/runner"
 
 class BenchReportTest < Minitest::Test
-  Bench = Deckhand::Bench
+  Bench = DeckhandBench
 
   def test_median_and_nearest_rank_percentile
     assert_equal 2, Bench::Stats.median([3, 1, 2])

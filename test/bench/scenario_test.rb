@@ -2,12 +2,12 @@
 
 require "test_helper"
 require "stringio"
-require "deckhand/cli/bench_command"
+require_relative "../../bench/lib/deckhand_bench/command"
 
 # The bench's moving parts end to end, Deckhand only and small: a private
 # Redis, a real server child, the probe's report and the Redis cost meter.
 class BenchScenarioTest < Minitest::Test
-  Bench = Deckhand::Bench
+  Bench = DeckhandBench
 
   # A server that exits at once, to prove a failed run is reported, not awaited.
   class CrashingSystem
@@ -49,9 +49,9 @@ class BenchScenarioTest < Minitest::Test
     end
   end
 
-  def test_bench_command_refuses_an_unknown_scenario
+  def test_bench_run_refuses_an_unknown_scenario
     err = StringIO.new
-    status = Deckhand::CLI::BenchCommand.new(["warp-speed"], out: StringIO.new, err: err).run
+    status = Bench::Command.run(["warp-speed"], out: StringIO.new, err: err)
 
     assert_equal 1, status
     assert_match(/unknown scenario "warp-speed"; known: throughput, latency, push, enqueue, mixed/, err.string)

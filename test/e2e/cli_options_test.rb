@@ -32,6 +32,15 @@ class CliOptionsTest < Minitest::Test
     assert_includes cli.stderr, "deckhand --help"
   end
 
+  # `deckhand bench` was a subcommand once; now it, like any word that is not
+  # an option, is refused instead of booting a server.
+  def test_a_stray_argument_exits_1_naming_it
+    cli = deckhand_run("bench")
+    assert_equal 1, cli.status.exitstatus
+    assert_includes cli.stderr, %(unexpected argument "bench")
+    assert_includes cli.stderr, "deckhand --help"
+  end
+
   def test_zero_concurrency_exits_1_naming_the_setting
     cli = deckhand_run("-c", "0")
     assert_equal 1, cli.status.exitstatus

@@ -37,7 +37,7 @@ class CorruptPayloadTest < Minitest::Test
       assert_equal "default", entry["queue"], name
     end
     assert_empty jobs_in("default")
-    assert_equal 0, redis.call("HLEN", "deckhand:inflight:#{cli.identity}")
+    assert_equal 0, inflight_count(cli.identity)
     assert cli.alive?
   end
 end

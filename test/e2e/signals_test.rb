@@ -53,7 +53,7 @@ class SignalsTest < Minitest::Test
     identity = cli.identity
     cli.signal("KILL")
     assert_equal "KILL", Signal.signame(cli.wait_exit(timeout: 5).termsig)
-    payloads = redis.call("HVALS", "deckhand:inflight:#{identity}").map { |raw| JSON.parse(raw) }
+    payloads = inflight_payloads(identity, ["slow"]).map { |raw| JSON.parse(raw) }
     assert_equal [jid], payloads.map { |job| job["jid"] }
     assert_equal "E2E::SlowJob", payloads.first["class"]
     assert_empty jobs_in("slow")
@@ -62,15 +62,16 @@ class SignalsTest < Minitest::Test
 
   private
 
-  # A 30 s job is running and one more waits in the process' buffer when the
-  # signal comes: both go back, the running one at the very front.
+  # A 30 s job is running and one more waits in the process' buffer (prefetch
+  # holds one job ahead per thread) when the signal comes: both go back, the
+  # running one at the very front.
   def assert_stop_hands_back(signal, timeout:)
-    cli = boot("-t", timeout.to_s, "-c", "1", "-q", "slow")
+    cli = boot("-t", timeout.to_s, "-c", "1", "-q", "slow", "-C", config_file("prefetch: 1.0\n"))
     identity = cli.identity
     long = E2E::SlowJob.perform_async(30)
     wait_for(message: "the long job to start") { started.include?(long) }
     behind = E2E::SlowJob.perform_async(0)
-    wait_for(message: "the second job to be fetched") { redis.call("HLEN", "deckhand:inflight:#{identity}") == 2 }
+    wait_for(message: "the second job to be fetched") { inflight_count(identity, ["slow"]) == 2 }
     assert_equal 1, redis.call("SISMEMBER", "processes", identity)
     assert_equal 1, redis.call("HEXISTS", "deckhand:owners", identity)
 
@@ -80,7 +81,7 @@ class SignalsTest < Minitest::Test
     assert_equal long, JSON.parse(redis.call("LINDEX", "queue:slow", -1))["jid"]
     assert_equal [long], started, "the job behind ran during shutdown"
     assert_empty finished
-    assert_equal 0, redis.call("EXISTS", "deckhand:inflight:#{identity}")
+    assert_empty inflight_keys(identity)
     assert_empty redis.call("KEYS", "deckhand:landing:*")
     assert_equal 0, redis.call("HEXISTS", "deckhand:owners", identity)
     assert_equal 0, redis.call("SISMEMBER", "processes", identity)

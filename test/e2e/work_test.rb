@@ -11,7 +11,7 @@ class WorkTest < Minitest::Test
     cli = boot("-c", "10")
     E2E::CountJob.perform_bulk((5_000...10_000).zip)
     wait_for(timeout: 60, message: "10,000 jobs to run") { redis.call("HLEN", "e2e:counts") == 10_000 }
-    wait_for(message: "the last acknowledgements") { redis.call("EXISTS", "deckhand:inflight:#{cli.identity}") == 0 }
+    wait_for(message: "the last acknowledgements") { inflight_keys(cli.identity).empty? }
     assert_equal 0, redis.call("LLEN", "queue:default")
     assert_equal (0...10_000).to_a, counts.keys.sort
     assert_equal [1], counts.values.uniq, "some jobs ran more than once"

@@ -12,55 +12,53 @@ class ReaperTest < Minitest::Test
     wait_for_redis_uptime(1)
   end
 
-  def test_a_dead_process_s_jobs_go_back_to_the_front_of_their_queues_in_order
+  def test_a_dead_process_s_unsettled_jobs_go_back_to_the_front_of_their_queues_in_order
     redis.call("LPUSH", "queue:default", payload("waiting"))
     identity = dead_process(queues: %w[default mail],
-      inflight: {"5:default" => payload("a"), "6:default" => payload("b"), "7:mail" => payload("c", queue: "mail")},
+      lots: {"default" => [[payload("a"), payload("b")], [[payload("c"), payload("x")], [1]]], "mail" => [[payload("m", queue: "mail")]]},
       landing: {"default" => [payload("d")]})
 
     assert_equal 1, reaper.reap
 
-    assert_equal %w[waiting d b a], queue_jids("default"), "a, taken first, must be the next job out (the right end)"
-    assert_equal %w[c], queue_jids("mail")
+    assert_equal %w[waiting d c b a], queue_jids("default"), "a, taken first, must be the next job out; x was settled"
+    assert_equal %w[m], queue_jids("mail")
     assert_includes redis.call("SMEMBERS", "queues"), "mail"
-    assert_equal 0, redis.call("EXISTS", Keys.inflight(identity), Keys.landing(identity, "default"))
+    assert_empty redis.call("KEYS", "deckhand:inflight:#{identity}:*")
+    assert_equal 0, redis.call("EXISTS", Keys.landing(identity, "default"))
     assert_equal 0, redis.call("HEXISTS", Keys::OWNERS, identity)
     assert_equal 0, redis.call("SISMEMBER", Keys::PROCESSES, identity)
   end
 
-  def test_taken_jobs_count_one_recovery_and_carry_the_marker_landed_ones_do_not
-    dead_process(inflight: {"1:default" => payload("a")}, landing: {"default" => [payload("d")]})
+  def test_taken_jobs_count_one_recovery_landed_ones_do_not_and_payloads_stay_byte_for_byte
+    odd = JSON.generate({"class" => "RecordJob", "args" => [{"deckhand_recovered" => 7, "recovered" => "x"}],
+                         "jid" => "odd", "queue" => "default", "retry" => true})
+    dead_process(lots: {"default" => [[payload("a"), odd]]}, landing: {"default" => [payload("d")]})
     reaper.reap
-    jobs = jobs_in("default").to_h { |job| [job["jid"], job] }
     assert_equal 1, recoveries("a")
-    assert_equal 1, jobs["a"]["deckhand_recovered"]
+    assert_equal 1, recoveries("odd")
     assert_nil recoveries("d")
-    refute jobs["d"].key?("deckhand_recovered")
-    assert_equal payload("d"), redis.call("LINDEX", "queue:default", 0), "a landed job goes back byte for byte"
-    ttl = redis.call("TTL", Keys.recoveries("a"))
-    assert_operator ttl, :>, 0, "recovery counters must expire"
+    assert_equal [payload("d"), odd, payload("a")], redis.call("LRANGE", "queue:default", 0, -1), "every payload goes back as it was"
+    ttl = redis.call("TTL", Keys.recoveries("default"))
+    assert_operator ttl, :>, 0, "recovery counts must expire"
     assert_operator ttl, :<=, Deckhand::Server::Reaper::COUNTER_TTL
+    refute_nil redis.call("HGET", Keys.recoveries("default"), "~v"), "a version tells fetchers the counts changed"
   end
 
   def test_of_the_suspects_only_the_one_recorded_as_running_counts
-    redis.call("SET", Keys.recoveries("s1"), 1)
-    redis.call("SET", Keys.recoveries("s2"), 1)
-    dead_process(inflight: {"1:default" => payload("s1", recovered: 1), "2:default" => payload("s2", recovered: 1),
-                            "3:default" => payload("fresh")}, suspects: ["2:default"])
+    dead_process(lots: {"default" => [[payload("s1"), payload("s2"), payload("fresh")]]},
+      recoveries: {"default" => {"s1" => 1, "s2" => 1}}, suspects: {"default" => ["s2"]})
     reaper.reap
     assert_equal 1, recoveries("s1"), "a suspect that was not running is innocent of this crash"
     assert_equal 2, recoveries("s2")
     assert_equal 1, recoveries("fresh"), "a job never recovered before may have been running"
-    marks = jobs_in("default").to_h { |job| [job["jid"], job["deckhand_recovered"]] }
-    assert_equal({"s1" => 1, "s2" => 2, "fresh" => 1}, marks)
+    assert_equal 0, redis.call("EXISTS", Keys.suspects("deadhost:4242:0dead", "default"))
   end
 
   def test_the_last_allowed_recovery_sends_a_poison_pill_to_the_dead_set_and_fires_death_handlers
     deaths = Queue.new
     Deckhand.config.on_death { |job, error| deaths << [job, error] }
-    redis.call("SET", Keys.recoveries("pill"), 2)
-    identity = dead_process(inflight: {"8:default" => payload("pill", recovered: 2), "9:default" => payload("innocent")},
-      suspects: ["8:default"])
+    identity = dead_process(lots: {"default" => [[payload("pill"), payload("innocent")]]},
+      recoveries: {"default" => {"pill" => 2}}, suspects: {"default" => ["pill"]})
 
     reaper.reap
 
@@ -70,48 +68,49 @@ class ReaperTest < Minitest::Test
     assert_equal "pill", job["jid"]
     assert_equal "Deckhand::PoisonPill", job["error_class"]
     assert_match(/RecordJob was running when its process died 3 times \(the last: #{identity}\)/, job["error_message"])
-    assert_equal 3, job["deckhand_recovered"]
+    assert_equal ["pill"], job["args"], "the job's own fields are untouched"
     assert_kind_of Integer, job["failed_at"]
     dead_job, error = deaths.pop
     assert_equal "pill", dead_job["jid"]
     assert_kind_of Deckhand::PoisonPill, error
-    assert_nil recoveries("pill"), "the counter goes with the job"
+    assert_nil recoveries("pill"), "the count goes with the job"
     assert_equal 1, recoveries("innocent")
-    assert_equal 0, redis.call("HLEN", Keys::POISON)
+    assert_equal 0, redis.call("HLEN", Keys.poison("default"))
   end
 
   def test_a_poison_pill_left_behind_by_a_reaper_that_died_is_buried_by_the_next_pass
-    redis.call("HSET", Keys::POISON, "gone:1:abc|3:default", payload("pill", recovered: 3))
+    redis.call("SADD", "queues", "default")
+    redis.call("HSET", Keys.poison("default"), "gone:1:abc|pill", payload("pill"))
     assert_equal 0, reaper.reap
     assert_equal ["pill"], zset("dead").map { |job, _| job["jid"] }
-    assert_equal 0, redis.call("HLEN", Keys::POISON)
+    assert_equal 0, redis.call("HLEN", Keys.poison("default"))
   end
 
   def test_a_payload_that_is_not_json_goes_back_untouched_and_uncounted
-    dead_process(inflight: {"1:default" => "{not json"})
+    dead_process(lots: {"default" => [["{not json"]]})
     reaper.reap
     assert_equal ["{not json"], redis.call("LRANGE", "queue:default", 0, -1)
   end
 
   def test_a_live_process_keeps_its_jobs
-    identity = live_process("alive:1:abc", inflight: {"1:default" => payload("a")})
+    identity = live_process("alive:1:abc", lots: {"default" => [[payload("a")]]})
     assert_equal 0, reaper.reap
-    assert_equal 1, redis.call("HLEN", Keys.inflight(identity))
+    assert_equal 1, inflight_count(identity)
     assert_equal 1, redis.call("HEXISTS", Keys::OWNERS, identity)
     assert_empty jobs_in("default")
   end
 
   def test_a_reaper_never_recovers_its_own_process
-    identity = dead_process("me:1:abc", inflight: {"1:default" => payload("a")})
+    identity = dead_process("me:1:abc", lots: {"default" => [[payload("a")]]})
     assert_equal 0, reaper(identity: identity).reap
-    assert_equal 1, redis.call("HLEN", Keys.inflight(identity))
+    assert_equal 1, inflight_count(identity)
   end
 
   def test_one_reaper_acts_at_a_time
     config = new_config(heartbeat_interval: 0.5, heartbeat_ttl: 1, reaper_interval: 2) # a lock of 1.6 s
-    dead_process("dead:1:one", inflight: {"1:default" => payload("a")})
+    dead_process("dead:1:one", lots: {"default" => [[payload("a")]]})
     assert_equal 1, reaper(config).reap
-    dead_process("dead:2:two", inflight: {"1:default" => payload("b")})
+    dead_process("dead:2:two", lots: {"default" => [[payload("b")]]})
     other = reaper(config)
     assert_equal 0, other.reap, "the lock is held for most of an interval"
     wait_for(message: "the lock to expire") { other.reap == 1 }
@@ -126,10 +125,10 @@ class ReaperTest < Minitest::Test
   end
 
   def test_a_live_fleet_runs_a_dead_member_s_jobs_without_any_restart
-    dead_process(inflight: {"1:default" => payload("orphan1"), "2:default" => payload("orphan2")})
+    dead_process(lots: {"default" => [[payload("orphan1"), payload("orphan2")]]})
     with_server do |launcher|
       wait_for(message: "the orphans to run") { Deckhand::TestJobs.runs.map(&:first).sort == %w[orphan1 orphan2] }
-      wait_for(message: "their acknowledgement") { redis.call("HLEN", Keys.inflight(launcher.identity)).zero? }
+      wait_for(message: "their acknowledgement") { inflight_keys(launcher.identity).empty? }
     end
     assert_equal 0, redis.call("HLEN", Keys::OWNERS), "a clean stop leaves no owner behind"
   end

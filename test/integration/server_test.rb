@@ -8,7 +8,7 @@ class ServerTest < Minitest::Test
     Deckhand.config = new_config(concurrency: 5, heartbeat_interval: 0.1, scheduler_interval: 0.05, timeout: 2)
   end
 
-  def inflight(launcher) = redis.call("HGETALL", Deckhand::Store::Keys.inflight(launcher.identity))
+  def inflight(launcher) = inflight_payloads(launcher.identity, launcher.config.all_capsules.flat_map(&:queues).uniq)
 
   def test_ten_thousand_bulk_jobs_run_exactly_once
     jids = RecordJob.perform_bulk(Array.new(10_000) { |i| [i] })
@@ -239,7 +239,7 @@ class ServerTest < Minitest::Test
     launcher.stop
     assert_operator monotonic - started, :<, 5
     assert_equal jid, JSON.parse(redis.call("LINDEX", "queue:default", -1))["jid"]
-    assert_equal 0, redis.call("EXISTS", Deckhand::Store::Keys.inflight(launcher.identity))
+    assert_empty inflight_keys(launcher.identity)
     assert_equal 0, redis.call("HEXISTS", "deckhand:owners", launcher.identity)
     refute_includes redis.call("SMEMBERS", "processes"), launcher.identity
   end

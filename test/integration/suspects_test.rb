@@ -12,7 +12,7 @@ class SuspectsTest < Minitest::Test
     include Deckhand::Job
 
     def perform(label)
-      running = Deckhand.config.store.call("SMEMBERS", "deckhand:suspects:#{TraceJob.identity}")
+      running = Deckhand.config.store.call("SMEMBERS", "deckhand:suspects:#{TraceJob.identity}:default")
       Deckhand::TestJobs.record([:start, label, running])
       sleep 0.2
       Deckhand::TestJobs.record([:finish, label])
@@ -28,14 +28,17 @@ class SuspectsTest < Minitest::Test
     Deckhand.config = new_config(concurrency: 3, heartbeat_interval: 0.5, heartbeat_ttl: 2, timeout: 2, max_recoveries: 3)
   end
 
-  def trace_payload(label, recovered: nil) = payload(label, klass: "SuspectsTest::TraceJob", args: [label], recovered: recovered)
+  def trace_payload(label, recovered: nil)
+    redis.call("HSET", Keys.recoveries("default"), label, recovered, "~v", rand(1_000_000)) if recovered
+    payload(label, klass: "SuspectsTest::TraceJob", args: [label])
+  end
 
   def run_traced(*payloads)
     with_server do |launcher|
       TraceJob.identity = launcher.identity
       redis.call("LPUSH", "queue:default", *payloads)
       wait_for(message: "the jobs") { Deckhand::TestJobs.runs.count { |event, *| event == :finish } == payloads.size }
-      wait_for(message: "the records cleared") { redis.call("EXISTS", Keys.suspects(launcher.identity)).zero? }
+      wait_for(message: "the records cleared") { redis.call("EXISTS", Keys.suspects(launcher.identity, "default")).zero? }
     end
     Deckhand::TestJobs.runs
   end
@@ -45,8 +48,12 @@ class SuspectsTest < Minitest::Test
   def test_suspects_on_their_last_chance_run_one_at_a_time_each_recorded
     runs = run_traced(*%w[s1 s2 s3].map { |label| trace_payload(label, recovered: 2) })
     assert_equal %i[start finish start finish start finish], runs.map(&:first), "last-chance suspects overlapped"
-    starts(runs).each { |_, label, running| assert_equal 1, running.size, "#{label} ran unrecorded or beside another" }
-    assert_match(/\A\d+:default\z/, starts(runs).first.last.first)
+    starts(runs).each { |_, label, running| assert_equal [label], running, "#{label} ran unrecorded or beside another" }
+  end
+
+  def test_a_suspect_that_succeeds_loses_its_count_one_that_fails_keeps_it
+    run_traced(trace_payload("ok", recovered: 1))
+    assert_nil recoveries("ok"), "a job that finished can no longer be a poison pill"
   end
 
   def test_other_suspects_run_side_by_side_each_recorded

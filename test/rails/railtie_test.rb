@@ -11,7 +11,7 @@ class RailtieTest < Minitest::Test
     assert_equal :float, config.timestamps
     assert_equal 200_000, config.max_payload_bytes
     assert_same Rails.logger, config.logger
-    assert config.server_middleware.include?(Deckhand::Railtie::Reloader)
+    assert_same Rails.application.reloader, config.executor, "jobs and their class lookup run inside the reloader"
     refute Deckhand::Railtie.server?
   end
 

@@ -13,7 +13,7 @@ class ProcessRecordTest < Minitest::Test
   def write(identity, running: {}, quiet: false, ttl: 40)
     store.pipelined do |pipe|
       Record.write(pipe, identity, info: JSON.generate("hostname" => "h", "concurrency" => 5), running: running,
-        rtt_us: 850, quiet: quiet, rss_kb: 1234, ttl: ttl, now: Time.at(1_700_000_000.5))
+        inflight: 3, rtt_us: 850, quiet: quiet, rss_kb: 1234, ttl: ttl, now: Time.at(1_700_000_000.5))
     end
   end
 
@@ -21,7 +21,7 @@ class ProcessRecordTest < Minitest::Test
     write("h:1:a", running: {"t1" => Running.new("mail", '{"class":"A","jid":"j1"}', 1_700_000_000)}, quiet: true)
     assert_equal ["h:1:a"], Record.identities(store)
     entry = Record.read(store, ["h:1:a"]).first
-    assert_equal ["h:1:a", {"hostname" => "h", "concurrency" => 5}, 1, Time.at(1_700_000_000.5), true, 1234, 850, 0], entry.to_a
+    assert_equal ["h:1:a", {"hostname" => "h", "concurrency" => 5}, 1, Time.at(1_700_000_000.5), true, 1234, 850, 3], entry.to_a
     work = Record.work(store, ["h:1:a"]).first
     assert_equal [["t1", "mail", '{"class":"A","jid":"j1"}', Time.at(1_700_000_000)]], work.map(&:to_a)
     assert_operator redis.call("TTL", "h:1:a:work"), :>, 30

@@ -23,6 +23,16 @@ module Deckhand
 
     def zset(name) = redis.call("ZRANGE", name, 0, -1, "WITHSCORES").map { |raw, score| [JSON.parse(raw), score.to_f] }
 
+    # The unsettled jobs (raw payloads) in a process's in-flight record.
+    def inflight_payloads(identity, queues = ["default"])
+      Deckhand::Store::Inflight.payloads(Deckhand.config.store, identity, queues).values.flatten
+    end
+
+    def inflight_count(identity, queues = ["default"]) = inflight_payloads(identity, queues).size
+
+    # Whether any in-flight key of the process is left in Redis (settled lots gone too).
+    def inflight_keys(identity) = redis.call("KEYS", "deckhand:inflight:#{identity}:*")
+
     def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
 
     # Polls until the block is truthy; fails the test after `timeout` seconds.

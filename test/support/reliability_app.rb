@@ -22,3 +22,17 @@ module E2E
     end
   end
 end
+
+module E2E
+  # Records its start and its args, then holds its thread until the test
+  # pushes "go" (or 30 s pass): a job that is running whenever its process dies.
+  class HoldJob
+    include Deckhand::Job
+
+    def perform(data)
+      E2E.call("RPUSH", "e2e:hold:starts", JSON.generate([Process.pid, data]))
+      E2E.call("BLPOP", "e2e:hold:go", 30)
+      E2E.call("RPUSH", "e2e:hold:done", JSON.generate(data))
+    end
+  end
+end

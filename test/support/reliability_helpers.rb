@@ -8,23 +8,36 @@ module Deckhand
   module ReliabilityHelpers
     Keys = Deckhand::Store::Keys
 
-    def payload(jid, queue: "default", klass: "RecordJob", args: [jid], recovered: nil)
+    def payload(jid, queue: "default", klass: "RecordJob", args: [jid])
       job = {"class" => klass, "args" => args, "jid" => jid, "queue" => queue, "retry" => true,
              "created_at" => 1_700_000_000_000, "enqueued_at" => 1_700_000_000_000}
-      job["deckhand_recovered"] = recovered if recovered
       JSON.generate(job)
     end
 
-    # A process that died holding `inflight` (field => payload) and `landing`
-    # (queue => payloads, oldest first), with `suspects` the fields it had
-    # recorded as running suspects.
-    def dead_process(identity = "deadhost:4242:0dead", queues: ["default"], inflight: {}, landing: {}, suspects: [])
+    # A process that died holding `lots` (queue => lots, each an Array of
+    # payloads in the order they were taken, or [payloads, settled positions])
+    # and `landing` (queue => payloads, oldest first), with `suspects` (queue
+    # => jids) the suspects it had recorded as running. `recoveries` (queue =>
+    # {jid => count}) plants earlier recovery counts.
+    def dead_process(identity = "deadhost:4242:0dead", queues: ["default"], lots: {}, landing: {}, suspects: {}, recoveries: {})
       owner = {"queues" => queues, "hostname" => "deadhost", "pid" => 4242, "started_at" => Time.now.to_f - 60}
       redis.call("HSET", Keys::OWNERS, identity, JSON.generate(owner))
       redis.call("SADD", Keys::PROCESSES, identity)
-      redis.call("HSET", Keys.inflight(identity), *inflight.flatten) unless inflight.empty?
+      id = 0
+      lots.each do |queue, list|
+        list.each do |lot|
+          payloads, settled = lot.first.is_a?(Array) ? lot : [lot, []]
+          id += 1
+          redis.call("HSET", Keys.inflight(identity, queue), id.to_s, Deckhand::Store::Lot.encode(payloads))
+          next if settled.empty?
+          bits = Deckhand::Store::Lot.empty_bits(payloads.size)
+          settled.each { |p| Deckhand::Store::Lot.settle!(bits, p) }
+          redis.call("HSET", Keys.inflight(identity, queue), "#{id}~", bits)
+        end
+      end
       landing.each { |queue, payloads| redis.call("LPUSH", Keys.landing(identity, queue), *payloads) }
-      redis.call("SADD", Keys.suspects(identity), *suspects) unless suspects.empty?
+      suspects.each { |queue, jids| redis.call("SADD", Keys.suspects(identity, queue), *jids) }
+      recoveries.each { |queue, counts| redis.call("HSET", Keys.recoveries(queue), *counts.flatten, "~v", "1") }
       identity
     end
 
@@ -42,7 +55,7 @@ module Deckhand
 
     def queue_jids(queue) = jobs_in(queue).map { |job| job["jid"] }
 
-    def recoveries(jid) = redis.call("GET", Keys.recoveries(jid))&.to_i
+    def recoveries(jid, queue: "default") = redis.call("HGET", Keys.recoveries(queue), jid)&.to_i
 
     # The reaper leaves a freshly started Redis alone for one heartbeat TTL.
     def wait_for_redis_uptime(seconds)

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "deckhand/bench/latency_proxy"
+require_relative "../../bench/lib/deckhand_bench/latency_proxy"
 
 class LatencyProxyTest < Minitest::Test
   def teardown
@@ -94,13 +94,13 @@ class LatencyProxyTest < Minitest::Test
   end
 
   def test_rejects_an_unknown_direction
-    assert_raises(ArgumentError) { Deckhand::Bench::LatencyProxy.new(upstream_host: "x", upstream_port: 1, direction: :sideways) }
+    assert_raises(ArgumentError) { DeckhandBench::LatencyProxy.new(upstream_host: "x", upstream_port: 1, direction: :sideways) }
   end
 
   private
 
   def start_proxy(port, **options)
-    Deckhand::Bench::LatencyProxy.start(upstream_host: "127.0.0.1", upstream_port: port, **options)
+    DeckhandBench::LatencyProxy.start(upstream_host: "127.0.0.1", upstream_port: port, **options)
   end
 
   # A server that echoes each connection's bytes back, until closed.

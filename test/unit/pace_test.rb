@@ -17,16 +17,21 @@ class PaceTest < Minitest::Test
     def now = @clock
   end
 
-  def pace_after(jobs_per_second, round_trip: nil)
-    pace = ManualPace.new(concurrency: 10, prefetch: 1.0, window: 0.01)
+  def pace_after(jobs_per_second, round_trip: nil, prefetch: 0.0)
+    pace = ManualPace.new(concurrency: 10, prefetch: prefetch, window: 0.01)
     pace.round_trip(round_trip) if round_trip
     (jobs_per_second / 10).times { pace.completed }
     pace.clock += 0.1
     pace.ahead
   end
 
-  def test_slow_jobs_are_fetched_a_few_at_a_time
-    assert_equal 10, pace_after(100) # the prefetch floor: 1.0 x 10 threads
+  def test_slow_jobs_are_not_fetched_ahead_so_an_idle_process_can_start_them
+    assert_equal 0, pace_after(50) # less than one job within the window
+    assert_equal 1, pace_after(100)
+  end
+
+  def test_prefetch_sets_a_floor
+    assert_equal 10, pace_after(50, prefetch: 1.0) # 1.0 x 10 threads
   end
 
   def test_fast_jobs_travel_in_batches_sized_to_the_window

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "deckhand/bench/latency_proxy"
+require_relative "../../bench/lib/deckhand_bench/latency_proxy"
 
 module Torture
   # 5. The servers reach Redis through a TCP proxy that adds 1 ms, then 10 ms,
@@ -21,7 +21,7 @@ module Torture
       figures["direct"] = "#{direct.round}/s"
       resets = 0
       [0.001, 0.010].each do |delay|
-        proxy = Deckhand::Bench::LatencyProxy.start(upstream_host: "127.0.0.1", upstream_port: redis_server.port,
+        proxy = DeckhandBench::LatencyProxy.start(upstream_host: "127.0.0.1", upstream_port: redis_server.port,
           delay: delay, reset_rate: RESET_RATE)
         rate = phase("#{(delay * 1000).round}ms", proxy.url, client, jobs) { resets += proxy.reset_all }
         resets += proxy.stats["doomed"]

@@ -9,7 +9,6 @@ module Deckhand
       BANNER = <<~TEXT
         Usage: deckhand [options]
                deckhand web [-p PORT] [-b HOST]     serves the dashboard (see deckhand web -h)
-               deckhand bench [--quick]             compares Deckhand with Sidekiq (see deckhand bench -h)
 
         Runs a Deckhand server: loads your application and works its job queues.
         Redis comes from REDIS_URL, the config file, or (in development, when nothing
@@ -21,7 +20,9 @@ module Deckhand
 
       def parse(argv)
         options = {queues: [], capsules: []}
-        parser(options).parse!(argv.dup)
+        stray = parser(options).parse!(argv.dup)
+        # A mistyped or retired subcommand must not boot a server.
+        raise ConfigError, "unexpected argument #{stray.first.inspect}: deckhand takes options only (see deckhand --help)" if stray.any?
         options.delete(:queues) if options[:queues].empty?
         options.delete(:capsules) if options[:capsules].empty?
         options

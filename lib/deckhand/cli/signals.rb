@@ -19,11 +19,19 @@ module Deckhand
         end
       end
 
-      # Blocks until INT or TERM; acts on the others meanwhile.
+      # The server gave up (a part of it kept crashing) and has stopped:
+      # wait_for_stop returns :fatal. Safe from any thread.
+      def fatal! = @writer.write_nonblock("FATAL\n", exception: false)
+
+      # Blocks until INT or TERM (returns :stop) or a fatal failure (:fatal);
+      # acts on the other signals meanwhile.
       def wait_for_stop
         while (line = @reader.gets)
           case line.chomp
-          when "INT", "TERM" then return @logger.info("received #{line.chomp}: stopping (timeout #{@launcher.config.timeout}s)")
+          when "FATAL" then return :fatal
+          when "INT", "TERM"
+            @logger.info("received #{line.chomp}: stopping (timeout #{@launcher.config.timeout}s)")
+            return :stop
           when "TSTP" then @launcher.quiet
           when "TTIN" then dump_threads
           end

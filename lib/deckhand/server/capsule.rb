@@ -8,34 +8,40 @@ module Deckhand
     # A running thread pool: one fetcher feeding `concurrency` processors, all
     # serving the queues of one Config::Capsule.
     class Capsule
-      attr_reader :spec, :fetcher
+      attr_reader :spec, :fetcher, :processors
 
-      def initialize(spec, config:, store:, inflight:, identity:, sequence:, stats:)
+      def initialize(spec, config:, store:, identity:, sequence:, stats:, suspects:, on_fatal: nil)
         @spec = spec
-        @fetcher = Fetcher.new(spec, store: store, inflight: inflight, identity: identity,
-          sequence: sequence, logger: config.logger, prefetch: config.prefetch, window: config.fetch_window)
-        runner = JobRunner.new(config: config, store: store, inflight: inflight, fetcher: @fetcher, stats: stats)
-        @processors = Array.new(spec.concurrency) { Processor.new(@fetcher, runner) }
+        @fetcher = Fetcher.new(spec, store: store, identity: identity, sequence: sequence, suspects: suspects,
+          logger: config.logger, prefetch: config.prefetch, window: config.fetch_window, on_fatal: on_fatal)
+        runner = JobRunner.new(config: config, store: store, identity: identity, fetcher: @fetcher,
+          stats: stats, suspects: suspects)
+        @processors = Array.new(spec.concurrency) do |i|
+          Processor.new("#{spec.name}-#{i}", @fetcher, runner, logger: config.logger)
+        end
       end
 
       def start
         @fetcher.start
-        @processors.each_with_index { |p, i| p.start("deckhand-#{@spec.name}-#{i}") }
+        @processors.each(&:start)
         self
       end
 
       def quiet = @fetcher.quiet
 
-      # Stops fetching and waits for running jobs until `deadline` (monotonic).
-      # Returns the processors still running then.
+      # Stops fetching, hands back what was fetched but not started, and waits
+      # for running jobs until `deadline` (monotonic). Returns the processors
+      # still running then.
       def drain(deadline)
         @fetcher.stop
-        @processors.reject do |processor|
-          processor.thread.join([deadline - ::Process.clock_gettime(::Process::CLOCK_MONOTONIC), 0].max)
-        end
+        @fetcher.finish(remaining(deadline))
+        @processors.each(&:stop)
+        @processors.reject { |processor| processor.join(remaining(deadline)) }
       end
 
-      def threads = @processors.map(&:thread)
+      private
+
+      def remaining(deadline) = [deadline - ::Process.clock_gettime(::Process::CLOCK_MONOTONIC), 0].max
     end
   end
 end

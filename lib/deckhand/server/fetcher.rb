@@ -1,88 +1,87 @@
 # frozen_string_literal: true
 
+require_relative "component"
+require_relative "lot"
 require_relative "unit_of_work"
 require_relative "idle_waiters"
-require_relative "suspects"
 require_relative "lost_fetches"
 require_relative "pace"
-require_relative "hand_back"
 
 module Deckhand
   module Server
     # Keeps one capsule's processors fed. Each round trip to Redis acknowledges
-    # the jobs finished since the last one and takes as many new jobs as the
+    # the jobs settled since the last one and takes as many new jobs as the
     # capsule can start soon (its free threads plus what Pace allows ahead),
-    # moving them atomically into the process's in-flight hash
-    # (store/scripts/fetch.lua). A round trip goes out when the jobs waiting to
-    # start run below half of what may wait, so acknowledgements travel in batches.
-    # When the queues run dry, idle waiters block inside Redis so a new job starts
-    # within milliseconds of its push, with no polling.
+    # moving them atomically into the process's in-flight record as one lot per
+    # queue (store/scripts/fetch.lua). A round trip goes out when the jobs
+    # waiting to start run below half of what may wait, so acknowledgements
+    # travel in batches. When the queues run dry, idle waiters block inside
+    # Redis so a new job starts within milliseconds of its push; the fetcher
+    # still looks by itself every IDLE_POLL seconds, so a waiter that died
+    # cannot leave the capsule asleep.
     #
-    # Processors call #take for work and #done when a job's outcome is settled.
-    class Fetcher
-      RETRY_DELAYS = [0.05, 0.1, 0.25, 0.5, 1, 2].freeze
+    # Processors call #take for work and #done once a job's outcome is settled.
+    class Fetcher < Component
+      MAX_UNREPORTED = 1_000
+      IDLE_POLL = 2.0
 
-      attr_reader :capsule
+      # outstanding: jobs taken from Redis and not yet settled (running or
+      # waiting to start).
+      attr_reader :capsule, :outstanding
 
-      MAX_ACKS = 1_000
-
-      def initialize(capsule, store:, inflight:, identity:, sequence:, logger:, prefetch: 1.0, window: 0.01)
+      def initialize(capsule, store:, identity:, sequence:, suspects:, logger:, prefetch: 1.0, window: 0.01, on_fatal: nil)
+        super("fetch-#{capsule.name}", logger: logger, on_fatal: on_fatal)
         @capsule = capsule
-        @store = store
-        @inflight = inflight
-        @logger = logger
+        @queues = capsule.queues
+        @index = @queues.each_with_index.to_h
+        @sequence = sequence
+        @suspects = suspects
+        @fetch = Store::Scripts::Fetch.new(store, identity: identity, queues: @queues)
+        @requeue = Store::Scripts::Requeue.new(store, identity: identity, queues: @queues)
         @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
         @ready = Thread::Queue.new
         @lock = Mutex.new
         @wake = ConditionVariable.new
-        @acks = []
+        @reports = {}.compare_by_identity
+        @unreported = 0
         @landed = {}
         @outstanding = 0
-        @sequence = sequence
-        @quiet = false
-        @quieted = false
-        @armed = false
-        @stopping = false
+        @quiet = @quieted = @armed = false
+        @armed_at = 0.0
         @paused = []
-        @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger)
-        @hand_back = HandBack.new(store: store, inflight: inflight, queues: capsule.queues, landing_keys: landing_keys)
-        @suspects = Suspects.for(identity, store: store, logger: logger)
-        @lost = LostFetches.new(store: store, inflight: inflight, queues: capsule.queues, logger: logger)
+        @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal)
+        @lost = LostFetches.new(@requeue, queues: @queues.size, logger: logger)
+        @outage = Outage.new(logger, "fetcher of capsule #{capsule.name}")
       end
 
       def start
-        @thread = Thread.new do
-          Thread.current.name = "deckhand-fetch-#{@capsule.name}"
-          run
-        end
+        super
         @waiters.start
         self
       end
 
-      # The next job for a processor; nil once the capsule is stopping. A job
-      # recovered from a crashed process first waits for its turn (Suspects).
-      def take
-        unit = @ready.pop
-        @suspects.enter(unit) if unit && @suspects.suspect?(unit)
-        unit
-      end
+      # The next job for a processor; nil once the capsule is stopping.
+      def take = @ready.pop
 
-      # A processor settled a job. With ack: true its in-flight entry is deleted
-      # on the next round trip; with ack: false the outcome write already did it.
-      def done(unit, ack: true)
-        @suspects.leave(unit) if @suspects.running?(unit)
+      # A processor settled a job: its outcome is in Redis (a failure's record
+      # was written with its mark) or it succeeded; either way its mark in the
+      # lot reaches Redis on the next round trip.
+      def done(unit)
         @lock.synchronize do
-          @acks << unit.field if ack
+          lot = unit.lot
+          next unless lot.settle(unit.position)
+          @reports[lot] = true
+          @unreported += 1
           @outstanding -= 1
           @pace.completed
           @wake.signal
         end
       end
 
-      # An idle waiter moved a job into its landing list.
-      def landed(queue)
+      # An idle waiter moved a job of queue `index` into its landing list.
+      def landed(index)
         @lock.synchronize do
-          @landed[queue] = true
+          @landed[index] = true
           @wake.signal
         end
       end
@@ -90,18 +89,18 @@ module Deckhand
       # Queues paused from the dashboard or API (the heartbeat reads them): their
       # jobs wait in place until resumed.
       def paused=(names)
-        paused = @capsule.queues & names
+        paused = (@queues & names).map { |q| @index[q] }
         @lock.synchronize do
           return if paused == @paused
-          (@paused - paused).each { |q| @landed[q] = true } # a resumed queue's landing list may hold a job
+          (@paused - paused).each { |i| @landed[i] = true } # a resumed queue's landing list may hold a job
           @paused = paused
           @armed = false
           @wake.signal
         end
       end
 
-      # Stop taking jobs. The fetch loop hands back those fetched but not started
-      # once any round trip under way has landed.
+      # Stop taking jobs. The fetch loop hands back those fetched but not
+      # started once any round trip under way has landed.
       def quiet
         @lock.synchronize do
           @quiet = true
@@ -110,125 +109,152 @@ module Deckhand
         @waiters.stop
       end
 
-      # Ends the fetch loop, hands back what is still buffered and releases idle
-      # processors. Acknowledgements arriving later go out with #flush_acks.
       def stop
         quiet
-        @lock.synchronize do
-          @stopping = true
-          @wake.signal
-        end
-        @thread&.join
+        super
+      end
+
+      # After #stop: waits for the loop, hands back what is still buffered and
+      # releases idle processors. Acknowledgements arriving later go out with
+      # #flush_acks.
+      def finish(timeout = nil)
+        join(timeout)
         @waiters.join
         hand_back_buffered
         @ready.close
       end
 
+      # One round trip with the acknowledgements still due (at shutdown).
       def flush_acks
-        acks = @lock.synchronize { @acks.slice!(0..) }
-        flush(acks)
+        lots = @lock.synchronize { take_reports }
+        acks = lots.flat_map(&:report)
+        @fetch.call(limit: 0, last_lot: @sequence.reserve(0), sources: [], acks: acks) unless acks.empty?
       rescue Deckhand::RedisError => e
-        @logger.warn("could not acknowledge #{acks.size} finished jobs (#{e.message}); they stay in-flight and will run again")
+        @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
       end
-
-      def landing_keys = @waiters.landing_keys
 
       private
 
-      def landing_key(queue) = @waiters.landing_key(queue)
+      def wake = @lock.synchronize { @wake.signal }
 
       def run
-        failures = 0
-        until @stopping
-          acks, want, landed = next_round
-          break if acks.nil?
-          begin
-            @reserved = nil
-            @lost.reclaim if @lost.due?
-            count = fetch(acks, want, landed)
-            failures = 0
-            arm_waiters if want > 0 && count < want && !@quiet
-            hand_back_buffered if @quiet
-          rescue Deckhand::RedisError => e
-            @lost.add(*@reserved) if @reserved # its reply may be lost, not its work
-            restore(acks, landed)
-            failures = backoff(failures, e)
-          end
+        until stopping?
+          lots, want, landed = next_round
+          break if lots.nil?
+          round(lots, want, landed)
         end
-      rescue => e
-        @logger.error("fetcher for capsule #{@capsule.name} died: #{e.class}: #{e.message}")
-        raise
+      end
+
+      def round(lots, want, landed)
+        reserved = nil
+        acks = lots.flat_map(&:report)
+        @lost.reclaim if @lost.due?
+        if want.zero?
+          @fetch.call(limit: 0, last_lot: @sequence.reserve(0), sources: [], acks: acks) unless acks.empty?
+        else
+          sources = sources(landed)
+          reserved = [@sequence.reserve(sources.size), sources.size]
+          started = now
+          takes = @fetch.call(limit: want, last_lot: reserved[0], sources: sources, acks: acks)
+          @pace.round_trip(now - started)
+          reserved = nil
+          deliver(takes, want)
+        end
+        @outage.over
+        hand_back_buffered if @quiet
+      rescue Deckhand::RedisError => e
+        @lost.add(*reserved) if reserved # its reply may be lost, not its work
+        restore(lots, landed)
+        pause(@outage.failed(e))
       end
 
       # Waits until there is something worth a round trip: room for more jobs
-      # that Redis may have (queues not known empty, or a waiter landed one) once
-      # the jobs waiting to start run low; or, when idle or quiet, finished jobs
-      # to acknowledge.
+      # that Redis may have (queues not known empty, a waiter landed one, or
+      # the idle poll is due) once the jobs waiting to start run low; or, when
+      # idle or quiet, settled jobs to acknowledge.
       def next_round
         @lock.synchronize do
           loop do
-            return nil if @stopping
+            return nil if stopping?
             if @quiet && !@quieted
               @quieted = true
-              return [@acks.slice!(0..), 0, []]
+              return [take_reports, 0, []]
             end
             ahead = @pace.ahead
             want = @quiet ? 0 : @capsule.concurrency + ahead - @outstanding
-            fetch = want > 0 && (!@armed || !@landed.empty?) && @ready.size <= ahead / 2
-            if fetch || (!@acks.empty? && (@armed || @quiet || @acks.size >= MAX_ACKS))
-              return [@acks.slice!(0..), 0, []] unless fetch # acknowledgements only: landed jobs wait for a fetch
+            polled = @armed && now - @armed_at >= IDLE_POLL
+            if want.positive? && (!@armed || !@landed.empty? || polled) && @ready.size <= ahead / 2
               landed = @landed.keys
-              @landed = {} unless landed.empty?
+              @landed.clear
               @armed = false
-              return [@acks.slice!(0..), want, landed]
+              return [take_reports, want, landed]
             end
-            return [@acks.slice!(0..), 0, []] if @lost.due?
-            @wake.wait(@lock, @lost.wait_time)
+            acks_due = !@reports.empty? && (@armed || @quiet || @unreported >= MAX_UNREPORTED)
+            return [take_reports, 0, []] if acks_due || @lost.due?
+            @wake.wait(@lock, wait_time)
           end
         end
       end
 
-      def fetch(acks, want, landed)
-        return flush(acks) if want.zero?
-        paused = @paused
-        queues = paused.empty? ? @capsule.fetch_order : @capsule.fetch_order - paused
-        order = (landed - paused).map { |q| [landing_key(q), q] } + queues.map { |q| [Store::Keys.queue(q), q] }
-        keys = [@inflight, *order.map(&:first)]
-        @reserved = [@sequence.reserve(want), want]
-        argv = [want, @reserved[0], acks.size, *acks, *order.map(&:last)]
-        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
-        reply = @store.script(:fetch, keys, argv)
-        @pace.round_trip(::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started)
-        units = UnitOfWork.from_reply(reply)
-        @lock.synchronize { @outstanding += units.size }
-        units.each { |unit| @ready << unit }
-        units.size
+      def wait_time
+        times = [@lost.wait_time]
+        times << [IDLE_POLL - (now - @armed_at), 0.001].max if @armed && !@quiet
+        times.compact.min
       end
 
-      def flush(acks)
-        @store.call("HDEL", @inflight, *acks) unless acks.empty?
-        0
+      def take_reports
+        lots = @reports.keys
+        @reports.clear
+        @unreported = 0
+        lots
+      end
+
+      # Landing lists that received a job first (their jobs were pushed
+      # before the rest of the queue's), then the queues in fetch order.
+      def sources(landed)
+        paused = @paused
+        order = @capsule.fetch_order.map { |q| @index[q] } - paused
+        (landed - paused).map { |i| [i, :landing] } + order.map { |i| [i, :queue] }
+      end
+
+      def deliver(takes, want)
+        units = []
+        takes.each do |take|
+          queue = @queues[take.queue]
+          @suspects.observe(queue, take.version)
+          lot = Lot.new(queue, take.queue, take.lot, take.payloads.size)
+          take.payloads.each_with_index { |payload, i| units << UnitOfWork.new(lot, i, payload, false) }
+        end
+      rescue Deckhand::RedisError
+        @lost.lots(takes.map { |take| [take.queue, take.lot] }) # taken, but not safely handed out
+        raise
+      else
+        @lock.synchronize { @outstanding += units.size }
+        units.each { |unit| @ready << unit }
+        arm_waiters if units.size < want && !@quiet
       end
 
       def arm_waiters
         paused = @lock.synchronize do
           @armed = true
+          @armed_at = now
           @paused
         end
         @waiters.arm(except: paused)
       end
 
-      def restore(acks, landed)
+      def restore(lots, landed)
         @lock.synchronize do
-          @acks.concat(acks)
-          landed.each { |q| @landed[q] = true }
+          lots.each do |lot|
+            lot.unreport
+            @reports[lot] = true
+          end
+          landed.each { |i| @landed[i] = true }
         end
       end
 
-      def backoff(failures, error)
-        @logger.warn("Redis unreachable from fetcher #{@capsule.name} (#{error.message}); retrying") if failures.zero?
-        sleep RETRY_DELAYS[failures] || RETRY_DELAYS.last
-        failures + 1
+      def pause(seconds)
+        @lock.synchronize { @wake.wait(@lock, seconds) unless stopping? }
       end
 
       # Jobs fetched but not started when the capsule went quiet go back to the
@@ -236,8 +262,8 @@ module Deckhand
       # landed just before it stopped.
       def hand_back_buffered
         units = drain_ready
-        @lock.synchronize { @outstanding -= units.size }
-        @hand_back.call(units.map(&:field))
+        @requeue.some(units.map { |u| [u.lot.index, u.lot.id, u.position] })
+        units.each { |unit| done(unit) }
       rescue Deckhand::RedisError => e
         @logger.warn("could not hand back #{units.size} unstarted jobs (#{e.message}); they stay in-flight")
       end
@@ -248,6 +274,8 @@ module Deckhand
       rescue ThreadError # empty
         units
       end
+
+      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
     end
   end
 end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "component"
 
 module Deckhand
   module Server
@@ -8,12 +9,16 @@ module Deckhand
     # (Sidekiq's `processes` set and identity hash, with a TTL), the jobs its
     # threads are running, the processed/failed counts since the last beat, and
     # picks up a remote signal (quiet, stop, dump) sent from the dashboard or API.
-    class Heartbeat
+    class Heartbeat < Component
       STATS_TTL = 5 * 365 * 24 * 60 * 60
 
       attr_reader :process_count
 
-      def initialize(config:, store:, identity:, stats:, info:, on_signal:, on_paused: nil)
+      # inflight: how many jobs the process holds (running or about to), shown
+      # beside busy on the dashboard.
+      def initialize(config:, store:, identity:, stats:, info:, on_signal:, inflight: -> { 0 }, on_paused: nil, on_fatal: nil)
+        super("heartbeat", logger: config.logger, on_fatal: on_fatal)
+        @inflight = inflight
         @on_paused = on_paused
         @config = config
         @store = store
@@ -21,29 +26,26 @@ module Deckhand
         @stats = stats
         @info = JSON.generate(info)
         @on_signal = on_signal
-        @logger = config.logger
         @sleeper = Sleeper.new
         @quiet = false
         @process_count = 1
         @rtt_us = 0
-        @failing = false
+        @outage = Outage.new(@logger, "heartbeat (the process keeps working)")
       end
 
       def start
         beat
-        @thread = Thread.new do
-          Thread.current.name = "deckhand-heartbeat"
-          run
-        end
-        self
+        super
       end
 
       def quiet! = @quiet = true
 
+      # Stops beating after one last beat with the final counts.
       def stop
-        @sleeper.stop
-        @thread&.join(5)
-        beat # last counts
+        super
+        join(5)
+        beat
+        self
       end
 
       # Removes this process's record (clean shutdown).
@@ -69,17 +71,17 @@ module Deckhand
         @rtt_us = ((::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1_000_000).round
         @process_count = replies[-2].to_i
         signal = replies.last
-        @logger.info("Redis reachable again; heartbeat resumed") if @failing
-        @failing = false
+        @outage.over
         @on_signal.call(signal) if signal
       rescue Deckhand::RedisError => e
         @stats.restore(processed, failed)
         @stats.metrics.restore(metrics) if metrics
-        @logger.warn("heartbeat cannot reach Redis (#{e.message}); processes keep working and retry") unless @failing
-        @failing = true
+        @outage.failed(e)
       end
 
       private
+
+      def wake = @sleeper.stop
 
       def run
         beat while @sleeper.sleep(@config.heartbeat_interval)
@@ -87,8 +89,8 @@ module Deckhand
 
       def commands(pipe, processed, failed)
         flush_counts(pipe, processed, failed)
-        Store::ProcessRecord.write(pipe, @identity, info: @info, running: @stats.running, rtt_us: @rtt_us,
-          quiet: @quiet, rss_kb: Memory.rss_kb || 0, ttl: @config.heartbeat_ttl)
+        Store::ProcessRecord.write(pipe, @identity, info: @info, running: @stats.running, inflight: @inflight.call,
+          rtt_us: @rtt_us, quiet: @quiet, rss_kb: Memory.rss_kb || 0, ttl: @config.heartbeat_ttl)
         Store::ProcessRecord.count(pipe)
         Store::ProcessRecord.take_signal(pipe, @identity)
       end

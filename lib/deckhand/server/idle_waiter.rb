@@ -9,81 +9,74 @@ module Deckhand
     #
     # One waiter per queue, each on its own connection, because Redis can block
     # a move on one source list only.
-    class IdleWaiter
+    class IdleWaiter < Component
       TIMEOUT = 2
 
       attr_reader :queue
 
-      def initialize(queue, store:, landing:, fetcher:, logger:)
+      def initialize(queue, index, store:, landing:, fetcher:, logger:, on_fatal: nil)
+        super("wait-#{queue}", logger: logger, on_fatal: on_fatal)
         @queue = queue
-        @source = Store::Keys.queue(queue)
+        @index = index
+        @source = store.keys.queue(queue)
         @landing = landing
         @store = store
         @fetcher = fetcher
-        @logger = logger
         @lock = Mutex.new
         @wake = ConditionVariable.new
         @armed = false
-        @stopping = false
-      end
-
-      def start
-        @thread = Thread.new do
-          Thread.current.name = "deckhand-wait-#{@queue}"
-          run
-        end
-        self
+        @generation = 0
+        @outage = Outage.new(logger, "idle wait on queue #{queue}")
       end
 
       def arm
         @lock.synchronize do
           @armed = true
+          @generation += 1
           @wake.signal
         end
       end
 
-      # Stops at once. A move Redis made just before is safe: the landing list is
-      # handed back with the rest of the in-flight record.
+      # Stops at once, even inside a wait. A move Redis made just before is
+      # safe: the landing list is handed back with the rest of the in-flight
+      # record.
       def stop
-        @lock.synchronize do
-          @stopping = true
-          @wake.signal
-        end
-        @thread&.kill
+        super
+        thread&.kill
+        self
       end
-
-      def join = @thread&.join
 
       private
 
+      def wake = @lock.synchronize { @wake.signal }
+
       def run
         conn = nil
-        failures = 0
-        while wait_until_armed
+        while (generation = wait_until_armed)
           conn ||= @store.dedicated
           begin
-            moved = conn.blocking_call(TIMEOUT, "BLMOVE", @source, @landing, "RIGHT", "LEFT", TIMEOUT)
-            failures = 0
+            moved = conn.wait_move(@source, @landing, TIMEOUT)
+            @outage.over
           rescue Deckhand::RedisError => e
-            @logger.warn("idle wait on #{@queue} failed (#{e.message}); retrying") if failures.zero?
             conn.close
             conn = nil
-            sleep [0.1 * (2**failures), 2].min
-            failures += 1
+            @lock.synchronize { @wake.wait(@lock, @outage.failed(e)) unless stopping? }
             next
           end
           next unless moved
-          @lock.synchronize { @armed = false }
-          @fetcher.landed(@queue)
+          # Disarmed only if the fetcher has not armed it again meanwhile.
+          @lock.synchronize { @armed = false if @generation == generation }
+          @fetcher.landed(@index)
         end
       ensure
         conn&.close
       end
 
+      # The arming's generation once armed; nil once stopping.
       def wait_until_armed
         @lock.synchronize do
-          @wake.wait(@lock) until @armed || @stopping
-          !@stopping
+          @wake.wait(@lock) until @armed || stopping?
+          stopping? ? nil : @generation
         end
       end
     end

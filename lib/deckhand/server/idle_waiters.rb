@@ -8,24 +8,20 @@ module Deckhand
     #
     #   waiters = IdleWaiters.new(capsule, store:, identity:, fetcher:, logger:)
     #   waiters.start
-    #   waiters.arm(except: ["paused_queue"])   # the capsule found its queues empty
+    #   waiters.arm(except: [1])   # the capsule found its queues empty; queue 1 is paused
     #   waiters.stop && waiters.join
     class IdleWaiters
-      def initialize(capsule, store:, identity:, fetcher:, logger:)
-        @identity = identity
-        @queues = capsule.queues
-        @waiters = @queues.map do |queue|
-          IdleWaiter.new(queue, store: store, landing: landing_key(queue), fetcher: fetcher, logger: logger)
+      def initialize(capsule, store:, identity:, fetcher:, logger:, on_fatal: nil)
+        @waiters = capsule.queues.each_with_index.map do |queue, index|
+          IdleWaiter.new(queue, index, store: store, landing: store.keys.landing(identity, queue),
+            fetcher: fetcher, logger: logger, on_fatal: on_fatal)
         end
       end
 
-      def landing_key(queue) = Store::Keys.landing(@identity, queue)
-
-      def landing_keys = @queues.map { |queue| landing_key(queue) }
-
       def start = @waiters.each(&:start)
 
-      def arm(except:) = @waiters.each { |waiter| waiter.arm unless except.include?(waiter.queue) }
+      # except: indexes of the queues not to wait on (paused).
+      def arm(except:) = @waiters.each_with_index { |waiter, i| waiter.arm unless except.include?(i) }
 
       def stop = @waiters.each(&:stop)
 

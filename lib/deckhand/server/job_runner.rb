@@ -7,38 +7,73 @@ module Deckhand
     # Runs one fetched job: decode, find the class, server middleware, perform,
     # then settle the outcome. Success is acknowledged through the fetcher (in a
     # batch); a failure's retry or dead record is written together with the
-    # acknowledgement in one transaction, so a job is never acknowledged before
-    # its outcome is safely in Redis.
+    # job's mark in its lot in one atomic step, so a job is never acknowledged
+    # before its outcome is safely in Redis.
+    #
+    # Only `perform` (with middleware) may be interrupted by the shutdown
+    # timeout: decoding, settling and counting are shielded from it
+    # (Thread.handle_interrupt), so an interrupt never lands between a job's
+    # outcome and its acknowledgement. Class lookup and the job itself run
+    # inside the configured executor (the Rails reloader), so reloaded code is
+    # the code that runs.
     class JobRunner
-      def initialize(config:, store:, inflight:, fetcher:, stats:)
+      FINAL = %i[success dead dropped].freeze
+
+      def initialize(config:, store:, identity:, fetcher:, stats:, suspects:)
         @config = config
         @logger = config.logger
         @middleware = config.server_middleware
+        @executor = config.executor
+        @cache = !config.reloading
         @fetcher = fetcher
         @stats = stats
-        @retries = RetryHandler.new(config: config, store: store, inflight: inflight)
+        @suspects = suspects
+        @retries = RetryHandler.new(config: config, store: store, identity: identity)
         @classes = {}
         @classes_lock = Mutex.new
       end
 
       def run(unit)
-        job = decode(unit) or return
-        tid = Logging::Formatters.tid
-        @stats.started(tid, unit.queue, unit.payload)
-        failed = true
-        Thread.current[:deckhand_job] = job # logged as class=... jid=...
-        failed = !perform(unit, job)
-      ensure
-        Thread.current[:deckhand_job] = nil
-        @stats.finished(tid, failed) if tid
+        Thread.handle_interrupt(Deckhand::Shutdown => :never) do
+          job = decode(unit) or return
+          tid = Logging::Formatters.tid
+          Thread.current[:deckhand_job] = job # logged as class=... jid=...
+          @stats.started(tid, unit.queue, unit.payload)
+          recovered = @suspects.count(unit.queue, job["jid"])
+          outcome = nil
+          begin
+            @suspects.enter(unit.queue, job["jid"], recovered) if recovered
+            klass, error, elapsed = Thread.handle_interrupt(Deckhand::Shutdown => :immediate) { execute(unit, job) }
+            outcome = error ? failure(unit, job, klass, error, elapsed) : success(unit, job, elapsed)
+          ensure
+            # A suspect that will run again keeps its count: it may crash a process yet.
+            @suspects.leave(unit.queue, job["jid"], forget: FINAL.include?(outcome)) if recovered
+            @stats.finished(tid, outcome != :success)
+            Thread.current[:deckhand_job] = nil
+          end
+        end
+      end
+
+      # Settles the job of a worker thread that died holding it (see
+      # Processor): a failure like any other, so it retries or dies by its own
+      # rules, never left in flight.
+      def abandoned(unit, error)
+        Thread.handle_interrupt(Deckhand::Shutdown => :never) do
+          job = decode(unit) or return
+          cause = error.is_a?(ThreadDied) ? error : ThreadDied.new("#{error.class}: #{safe_message(error)}")
+          died = ThreadDied.new("the worker thread running this job ended before recording its outcome (#{cause.message})")
+          @logger.error("#{job["class"]} jid=#{job["jid"]}: #{died.message}; retrying it as a failure")
+          @retries.failed(unit, job, lookup(job["class"]), died)
+          @fetcher.done(unit)
+        end
       end
 
       private
 
-      def perform(unit, job)
-        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def execute(unit, job)
+        started = now
         klass = nil
-        begin
+        run_job = lambda do
           klass = constantize(job["class"])
           instance = klass.new
           instance.jid = job["jid"] if instance.respond_to?(:jid=)
@@ -48,22 +83,29 @@ module Deckhand
           else
             @middleware.invoke(instance, job, unit.queue) { instance.perform(*job["args"]) }
           end
-        rescue Deckhand::Shutdown
-          raise
-        rescue Exception => e # rubocop:disable Lint/RescueException -- a job's failure is data, whatever its class
-          elapsed = ms_since(started)
-          @stats.metrics.record(job["wrapped"] || job["class"], elapsed, true)
-          @logger.warn("fail #{elapsed.round(1)}ms: #{e.class}: #{e.message}") if @logger.warn?
-          @retries.failed(unit, job, klass, e)
-          @fetcher.done(unit, ack: false)
-          notify_error(e, job)
-          return false
         end
-        elapsed = ms_since(started)
+        @executor ? @executor.wrap(&run_job) : run_job.call
+        [klass, nil, ms_since(started)]
+      rescue Deckhand::Shutdown
+        raise
+      rescue Exception => e # rubocop:disable Lint/RescueException -- a job's failure is data, whatever its class
+        [klass, e, ms_since(started)]
+      end
+
+      def success(unit, job, elapsed)
+        @fetcher.done(unit)
         @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false)
         @logger.info("done #{elapsed.round(1)}ms") if @logger.info?
+        :success
+      end
+
+      def failure(unit, job, klass, error, elapsed)
+        @stats.metrics.record(job["wrapped"] || job["class"], elapsed, true)
+        @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
+        outcome = @retries.failed(unit, job, klass, error)
         @fetcher.done(unit)
-        true
+        notify_error(error, job)
+        outcome
       end
 
       def decode(unit)
@@ -71,21 +113,34 @@ module Deckhand
       rescue Payload::Decoder::Invalid => e
         @logger.error("corrupt payload in queue #{unit.queue}: #{e.message}; moved to the dead set with its raw bytes")
         @retries.corrupt(unit, e.message)
-        @fetcher.done(unit, ack: false)
+        @fetcher.done(unit)
         nil
       end
 
       def constantize(name)
-        @classes[name] || @classes_lock.synchronize do
-          @classes[name] ||= Object.const_get(name)
-        end
+        return Object.const_get(name) unless @cache
+        @classes[name] || @classes_lock.synchronize { @classes[name] ||= Object.const_get(name) }
       rescue NameError => e
         raise UnknownJobClass, "#{name} is not a class this process knows (#{e.message}); is it loaded " \
           "(deckhand -r)? During a deploy, old processes may see new jobs: it will be retried"
       end
 
+      def lookup(name)
+        constantize(name)
+      rescue UnknownJobClass
+        nil
+      end
+
+      def safe_message(error)
+        error.message.to_s
+      rescue Exception # rubocop:disable Lint/RescueException -- an error whose message raises still gets reported
+        "(its message could not be read)"
+      end
+
+      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+
       # Unrounded, so the metrics of sub-millisecond jobs do not all read 0.
-      def ms_since(started) = (::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1000.0
+      def ms_since(started) = (now - started) * 1000.0
 
       def notify_error(error, job)
         @config.error_handlers.each do |handler|

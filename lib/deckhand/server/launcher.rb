@@ -3,34 +3,46 @@
 module Deckhand
   module Server
     # Starts and stops everything a server process runs: its capsules, the
-    # scheduler and the heartbeat. The CLI (or Deckhand.embed) owns one.
+    # scheduler, the reaper and the heartbeat, and builds what they share (the
+    # process's identity, stats, lot numbering, suspects). The CLI (or
+    # Deckhand.embed, or a swarm worker) owns one.
     #
-    #   launcher = Deckhand::Server::Launcher.new(config)
+    #   launcher = Deckhand::Server::Launcher.new(config, on_fatal: ->(error) { exit!(1) })
     #   launcher.start
     #   launcher.quiet           # TSTP: finish running jobs, take no more
     #   launcher.stop            # TERM: quiet, wait up to config.timeout, hand the rest back
+    #
+    # on_fatal is called (once, on a thread of its own) when a component keeps
+    # crashing and gives up; the launcher has stopped by then. The CLI exits
+    # with status 1 so the process is replaced.
     class Launcher
       attr_reader :identity, :config
 
-      def initialize(config, on_signal: nil)
+      def initialize(config, on_signal: nil, on_fatal: nil)
         @config = config
         @logger = config.logger
         @store = config.store
         @identity = Identity.generate
-        @inflight = Store::Keys.inflight(@identity)
         @stats = Stats.new
+        @on_fatal = on_fatal
+        fatal = ->(component, error) { fatal(component, error) }
+        suspects = Suspects.new(@identity, store: @store, logger: @logger, max_recoveries: config.max_recoveries)
         sequence = Sequence.new
         @capsules = config.all_capsules.map do |spec|
-          Capsule.new(spec, config: config, store: @store, inflight: @inflight, identity: @identity,
-            sequence: sequence, stats: @stats)
+          Capsule.new(spec, config: config, store: @store, identity: @identity, sequence: sequence,
+            stats: @stats, suspects: suspects, on_fatal: fatal)
         end
         @on_signal = on_signal || ->(signal) { ::Process.kill(signal, ::Process.pid) }
         @heartbeat = Heartbeat.new(config: config, store: @store, identity: @identity, stats: @stats,
-          info: info, on_signal: ->(signal) { remote_signal(signal) },
+          info: info, on_signal: ->(signal) { remote_signal(signal) }, on_fatal: fatal,
+          inflight: -> { @capsules.sum { |capsule| capsule.fetcher.outstanding } },
           on_paused: ->(names) { @capsules.each { |capsule| capsule.fetcher.paused = names } })
-        @reaper = Reaper.new(config: config, store: @store, identity: @identity)
-        @scheduler = Scheduler.new(config: config, store: @store, process_count: -> { @heartbeat.process_count })
+        @reaper = Reaper.new(config: config, store: @store, identity: @identity, on_fatal: fatal)
+        @scheduler = Scheduler.new(config: config, store: @store, process_count: -> { @heartbeat.process_count },
+          on_fatal: fatal)
+        @requeue = Store::Scripts::Requeue.new(@store, identity: @identity, queues: all_queues)
         @stopped = false
+        @fatal = Mutex.new
       end
 
       def start
@@ -61,6 +73,8 @@ module Deckhand
         @reaper.stop
         quiet
         @scheduler.stop
+        @reaper.join(5)
+        @scheduler.join(5)
         stuck = @capsules.flat_map { |capsule| capsule.drain(deadline) }
         interrupt(stuck)
         @capsules.each { |capsule| capsule.fetcher.flush_acks }
@@ -98,16 +112,26 @@ module Deckhand
         return if processors.empty?
         @logger.warn("#{processors.size} jobs still running after #{@config.timeout}s; interrupting them and handing them back")
         processors.each(&:kill)
-        processors.each { |p| p.thread.join(2) }
+        processors.each { |p| p.join(2) }
       end
 
       def hand_back
-        landings = all_queues.map { |q| Store::Keys.landing(@identity, q) }
-        count = @store.script(:requeue, [@inflight, *landings], ["all", *all_queues])
+        count = @requeue.all
         @logger.info("handed #{count} unfinished jobs back to their queues") if count.positive?
-        @store.call("HDEL", Store::Keys::OWNERS, @identity)
+        Store::Owners.forget(@store, @identity)
       rescue Deckhand::RedisError => e
-        @logger.error("could not hand jobs back (#{e.message}); they stay in #{@inflight} for recovery")
+        @logger.error("could not hand jobs back (#{e.message}); they stay in flight for the reaper to recover")
+      end
+
+      # A component gave up: stop what can be stopped, hand jobs back, and let
+      # the owner end the process.
+      def fatal(component, error)
+        return unless @fatal.try_lock
+        Thread.new do
+          @logger.error("#{component.name} cannot keep running (#{error.class}: #{error.message}); stopping this process")
+          stop
+          @on_fatal ? @on_fatal.call(error) : @logger.error("the server has stopped; nothing was given to end the process (on_fatal)")
+        end
       end
 
       def remote_signal(signal)

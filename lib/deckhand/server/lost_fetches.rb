@@ -2,50 +2,54 @@
 
 module Deckhand
   module Server
-    # Reclaims the jobs of fetches whose reply was lost. A fetch that fails
-    # after Redis ran it (the connection dropped on the way back) leaves jobs in
-    # this live process's in-flight hash that no thread knows about; the reaper
-    # never touches a live process, so they would wait for its shutdown. Their
-    # fields are predictable, though: the sequence numbers the fetch reserved,
-    # each with one of the capsule's queues. Once Redis answers again (and a
-    # moment has passed, so the lost call cannot still be on its way), those
-    # fields go back to the front of their queues. Fields that were never
-    # written are skipped by the requeue script.
+    # Reclaims the lots of fetches whose reply was lost. A fetch that fails
+    # after Redis ran it (the connection dropped on the way back) leaves lots in
+    # this live process's in-flight record that no thread knows about; the
+    # reaper never touches a live process, so they would wait for its shutdown.
+    # Their ids are known, though: the ones the fetch reserved, in one of the
+    # capsule's queues. Once Redis answers again (and a moment has passed, so
+    # the lost call cannot still be on its way), those lots go back to the
+    # front of their queues. Ids that were never used are skipped.
     #
-    #   lost = LostFetches.new(store: store, inflight: key, queues: %w[default])
-    #   lost.add(base, 20)                  # after a failed fetch that reserved base+1..base+20
+    #   lost = LostFetches.new(requeue, queues: 2)
+    #   lost.add(41, 3)                     # a failed fetch that reserved lots 42..44
+    #   lost.lots([[0, 45]])                # a fetch whose jobs could not be handed out
     #   lost.reclaim if lost.due?           # => number of jobs handed back
     class LostFetches
       SETTLE = 1.0
 
-      def initialize(store:, inflight:, queues:, logger: nil)
-        @store = store
-        @inflight = inflight
-        @queues = queues.uniq
+      def initialize(requeue, queues:, logger: nil)
+        @requeue = requeue
+        @queues = queues
         @logger = logger
-        @ranges = []
+        @pending = [] # [[[queue index, lot id], ...], due at]
       end
 
       def add(base, count)
-        @ranges << [base + 1, base + count, now + SETTLE] if count.positive?
+        return unless count.positive?
+        pairs = (base + 1..base + count).flat_map { |id| Array.new(@queues) { |i| [i, id] } }
+        lots(pairs)
       end
 
-      def any? = !@ranges.empty?
+      def lots(pairs)
+        @pending << [pairs, now + SETTLE] unless pairs.empty?
+      end
 
-      def due? = any? && @ranges.first[2] <= now
+      def any? = !@pending.empty?
 
-      # Seconds until the oldest range may be reclaimed; nil when none waits.
-      def wait_time = any? ? [@ranges.first[2] - now, 0].max : nil
+      def due? = any? && @pending.first[1] <= now
 
-      # Raises the Redis error when Redis is still away; the ranges then wait.
+      # Seconds until the oldest may be reclaimed; nil when none waits.
+      def wait_time = any? ? [@pending.first[1] - now, 0].max : nil
+
+      # Raises the Deckhand::RedisError when Redis is still away; the lots then wait.
       def reclaim
-        due, @ranges = @ranges.partition { |range| range[2] <= now }
-        fields = due.flat_map { |first, last, _| (first..last).flat_map { |seq| @queues.map { |q| "#{seq}:#{q}" } } }
-        count = fields.empty? ? 0 : @store.script(:requeue, [@inflight], ["some", *fields])
+        due, @pending = @pending.partition { |_, at| at <= now }
+        count = @requeue.lots(due.flat_map(&:first))
         @logger&.warn("handed back #{count} jobs fetched by a round trip whose reply was lost") if count.positive?
         count
       rescue Deckhand::RedisError
-        @ranges = due + @ranges
+        @pending = due + @pending
         raise
       end
 

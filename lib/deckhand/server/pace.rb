@@ -15,7 +15,7 @@ module Deckhand
       SAMPLE = 0.05 # seconds between rate measurements
 
       def initialize(concurrency:, prefetch:, window:)
-        @floor = [(concurrency * prefetch).ceil, 1].max
+        @floor = (concurrency * prefetch).ceil
         @window = window
         @completed = 0
         @rate = 0.0
@@ -41,7 +41,7 @@ module Deckhand
         @completed = 0
         @sampled_at += elapsed
         window = [@window, 4 * @round_trip].max
-        @ahead = (@rate * window).ceil.clamp(@floor, [MAX_AHEAD, @floor].max)
+        @ahead = (@rate * window).floor.clamp(@floor, [MAX_AHEAD, @floor].max)
       end
 
       private

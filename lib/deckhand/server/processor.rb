@@ -1,46 +1,50 @@
 # frozen_string_literal: true
 
+require_relative "component"
 require_relative "job_runner"
 
 module Deckhand
   module Server
-    # One worker thread: takes a job from its capsule's fetcher, runs it, repeats.
-    class Processor
-      attr_reader :thread
-
-      def initialize(fetcher, runner)
+    # One worker thread: takes a job from its capsule's fetcher, runs it,
+    # repeats. Supervised like every component, and restarted at once when its
+    # thread dies (a job that called Thread.exit, an error that escaped the
+    # failure path): the new thread first settles the job the old one held, as
+    # a failure with Deckhand::ThreadDied, so no job is left in flight in a
+    # live process and the capsule keeps its full concurrency.
+    class Processor < Component
+      def initialize(name, fetcher, runner, logger:)
+        super(name, logger: logger, delays: [0], max_crashes: nil)
         @fetcher = fetcher
         @runner = runner
-        @busy = false
+        @unit = nil
       end
 
-      def start(name)
-        @thread = Thread.new do
-          Thread.current.name = name
-          Thread.current.report_on_exception = false
-          run
-        end
-        self
-      end
-
-      def busy? = @busy
+      def busy? = !@unit.nil?
 
       # Interrupts a job that outlived the shutdown timeout. Its in-flight entry
       # stays, so the job goes back to its queue.
       def kill
-        @thread.raise(Deckhand::Shutdown, "shutdown timeout expired") if @thread&.alive?
+        stop
+        thread = self.thread
+        thread.raise(Deckhand::Shutdown, "shutdown timeout expired") if thread&.alive?
       end
 
       private
 
       def run
         while (unit = @fetcher.take)
-          @busy = true
+          @unit = unit
           @runner.run(unit)
-          @busy = false
+          @unit = nil
         end
       rescue Deckhand::Shutdown
         nil
+      end
+
+      def recover(error)
+        unit = @unit
+        @unit = nil
+        @runner.abandoned(unit, error) if unit && !unit.settled?
       end
     end
   end

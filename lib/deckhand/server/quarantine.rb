@@ -5,12 +5,12 @@ require "json"
 module Deckhand
   module Server
     # Writes poison pills to the dead set. The recover script takes them out of
-    # circulation into the poison hash, atomically with the rest of a dead
-    # process's recovery; this writes each one to the dead set and removes it
-    # from the hash in one transaction (so a reaper dying in between loses
+    # circulation into their queue's poison hash, atomically with the rest of a
+    # dead process's recovery; this writes each one to the dead set and removes
+    # it from the hash in one transaction (so a reaper dying in between loses
     # nothing: the next pass finishes the job), then calls the death handlers.
     #
-    #   Quarantine.new(config: config, store: store).bury_all   # => number buried
+    #   Quarantine.new(config: config, store: store).bury_all(%w[default])   # => number buried
     class Quarantine
       def initialize(config:, store:)
         @config = config
@@ -18,24 +18,22 @@ module Deckhand
         @logger = config.logger
       end
 
-      def bury_all
-        entries = @store.call("HGETALL", Store::Keys::POISON)
-        entries.each { |key, raw| bury(key, raw) }
-        entries.size
+      def bury_all(queues)
+        pending = Store::Poison.pending(@store, queues)
+        pending.each { |queue, entries| entries.each { |key, raw| bury(queue, key, raw) } }
+        pending.sum { |_, entries| entries.size }
       end
 
       private
 
-      def bury(key, raw)
-        identity, _field = key.split("|", 2)
+      def bury(queue, key, raw)
+        identity, _jid = key.split("|", 2)
         job = parse(raw)
         error = PoisonPill.new(message(job, identity))
         entry = job ? annotate(job, error) : corrupt(raw, error)
         now = ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3)
-        @store.multi do |tx|
-          Store::Morgue.bury(tx, JSON.generate(entry), now: now, max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
-          tx.call("HDEL", Store::Keys::POISON, key)
-        end
+        Store::Poison.bury(@store, queue, key, JSON.generate(entry), now: now, timeout: @config.dead_timeout,
+          max_jobs: @config.dead_max_jobs)
         @logger.error("#{entry["class"]} jid=#{entry["jid"]} quarantined: #{error.message}")
         @config.death_handlers.each { |handler| call_handler(handler, entry, error) }
       end

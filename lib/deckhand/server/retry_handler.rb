@@ -4,8 +4,8 @@ require "json"
 
 module Deckhand
   module Server
-    # Decides what happens to a failed job and writes it, with the job's
-    # acknowledgement, in one Redis transaction:
+    # Decides what happens to a failed job and writes it, with the job's mark
+    # in its lot, in one atomic step (store/scripts/settle.lua):
     #
     # - retry: false        dropped (Sidekiq's rule), the failure logged
     # - retries left        to the retry set, due after deckhand_retry_in or the
@@ -15,15 +15,17 @@ module Deckhand
     #
     # The fields written (retry_count, error_class, error_message, failed_at,
     # retried_at, error_backtrace) are Sidekiq's, so its tools read them.
+    #
+    # #failed returns what became of the job: :retry, :dead or :dropped.
     class RetryHandler
       MAX_MESSAGE = 10_000
-      WRITE_DELAYS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5].freeze
 
-      def initialize(config:, store:, inflight:)
+      def initialize(config:, store:, identity:)
         @config = config
         @store = store
-        @inflight = inflight
+        @identity = identity
         @logger = config.logger
+        @settle = {}
       end
 
       def failed(unit, job, klass, error)
@@ -44,7 +46,9 @@ module Deckhand
         else
           delay = default_delay(count) unless delay.is_a?(Numeric)
           at = ::Process.clock_gettime(::Process::CLOCK_REALTIME) + delay
-          write(unit) { |tx| tx.call("ZADD", Store::Keys::RETRY, at.round(3), JSON.generate(job)) }
+          payload = JSON.generate(job)
+          write(unit) { |settle| settle.retry(lot: unit.lot.id, position: unit.position, at: at, payload: payload) }
+          :retry
         end
       end
 
@@ -58,6 +62,7 @@ module Deckhand
           "raw" => [unit.payload].pack("m0"), "raw_encoding" => "base64"
         }
         bury(unit, JSON.generate(entry))
+        :dead
       end
 
       def default_delay(count) = (count**4) + 15 + (rand(10) * (count + 1))
@@ -110,40 +115,46 @@ module Deckhand
       def exhausted(unit, job, klass, error)
         hook = klass.respond_to?(:deckhand_retries_exhausted) && klass.deckhand_retries_exhausted
         call_safely("deckhand_retries_exhausted") { hook.call(job, error) } if hook
-        if job["dead"] == false
+        outcome = if job["dead"] == false
           discard(unit, job, "retries exhausted and dead: false")
         else
           bury(unit, JSON.generate(job))
           @logger.warn("dead: retries exhausted, moved to the dead set")
+          :dead
         end
         @config.death_handlers.each { |handler| call_safely("death handler") { handler.call(job, error) } }
+        outcome
       end
 
       def discard(unit, job, why)
         @logger.info("discarded (#{why})")
-        write(unit) { |_tx| }
+        write(unit) { |settle| settle.drop(lot: unit.lot.id, position: unit.position) }
+        :dropped
       end
 
       def bury(unit, payload)
-        now = ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3)
-        write(unit) do |tx|
-          Store::Morgue.bury(tx, payload, now: now, max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
+        now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+        write(unit) do |settle|
+          settle.bury(lot: unit.lot.id, position: unit.position, payload: payload, now: now,
+            timeout: @config.dead_timeout, max_jobs: @config.dead_max_jobs)
         end
       end
 
-      # The outcome and the acknowledgement, atomically. While Redis is away the
-      # thread waits and tries again: the job stays in-flight, never lost.
+      # The outcome and the job's mark, atomically. While Redis fails the
+      # thread waits and tries again (logging as Outage says): the job stays
+      # in flight, never lost. Only the wait may be cut short by the shutdown
+      # interrupt, never a write under way.
       def write(unit)
-        attempt = 0
+        settle = (@settle[unit.queue] ||= Store::Scripts::Settle.new(@store, inflight: @store.keys.inflight(@identity, unit.queue)))
+        outage = nil
         begin
-          @store.multi do |tx|
-            yield tx
-            tx.call("HDEL", @inflight, unit.field)
-          end
+          written = yield settle
+          @logger.warn("its lot was recovered by another process meanwhile; the outcome is left to that run") unless written
+          outage&.over
         rescue Deckhand::RedisError => e
-          @logger.warn("could not record a job's outcome (#{e.message}); retrying") if attempt.zero?
-          sleep WRITE_DELAYS[attempt] || WRITE_DELAYS.last
-          attempt += 1
+          outage ||= Outage.new(@logger, "recording the outcome of a job from queue #{unit.queue}")
+          delay = outage.failed(e)
+          Thread.handle_interrupt(Deckhand::Shutdown => :immediate) { sleep delay }
           retry
         end
       end

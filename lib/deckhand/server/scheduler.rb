@@ -1,59 +1,48 @@
 # frozen_string_literal: true
 
+require_relative "component"
+
 module Deckhand
   module Server
-    # Moves due jobs from the schedule and retry sets to their queues with one Lua
-    # script per poll (atomic: no job is ever out of both). Between polls it
-    # sleeps a jittered interval scaled by the number of live processes, so the
-    # fleet polls Redis about as often as one process would, and wakes early
-    # when the next scheduled job is due sooner.
-    class Scheduler
+    # Moves due jobs from the schedule and retry sets to their queues
+    # (store/scripts/schedule.lua: each entry leaves its set and enters its
+    # queue in one atomic step). Between polls it sleeps a jittered interval
+    # scaled by the number of live processes, so the fleet polls Redis about as
+    # often as one process would, and wakes early when the next scheduled job
+    # is due sooner.
+    class Scheduler < Component
       BATCH = 100
 
-      def initialize(config:, store:, process_count:)
+      def initialize(config:, store:, process_count:, on_fatal: nil)
+        super("scheduler", logger: config.logger, on_fatal: on_fatal)
         @config = config
-        @store = store
-        @logger = config.logger
+        @script = Store::Scripts::Schedule.new(store)
         @process_count = process_count
         @sleeper = Sleeper.new
-      end
-
-      def start
-        @thread = Thread.new do
-          Thread.current.name = "deckhand-scheduler"
-          run
-        end
-        self
-      end
-
-      def stop
-        @sleeper.stop
-        @thread&.join(5)
+        @outage = Outage.new(@logger, "scheduler")
       end
 
       # Runs one poll; returns [moved, corrupt, earliest due score or nil].
       def enqueue_due
         now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
-        keys = [Store::Keys::SCHEDULE, Store::Keys::RETRY, Store::Keys::DEAD]
-        moved, corrupt, earliest = @store.script(:schedule, keys, [now.round(3), BATCH, Payload.now(@config.timestamps)])
+        moved, corrupt, earliest = @script.call(now: now, limit: BATCH, stamp: Payload.now(@config.timestamps))
         @logger.error("#{corrupt} scheduled entries were not valid jobs; moved to the dead set as they were") if corrupt.positive?
-        [moved, corrupt, earliest&.to_f]
+        [moved, corrupt, earliest]
       end
 
       private
 
+      def wake = @sleeper.stop
+
       def run
-        failures = 0
-        until @sleeper.stopped?
+        until stopping?
           begin
             moved, corrupt, earliest = enqueue_due
-            failures = 0
+            @outage.over
             next if moved + corrupt >= BATCH # more are due right now
-            pause(interval(earliest))
+            @sleeper.sleep(interval(earliest))
           rescue Deckhand::RedisError => e
-            @logger.warn("scheduler cannot reach Redis (#{e.message}); retrying") if failures.zero?
-            failures += 1
-            pause([failures, 5].min)
+            @sleeper.sleep(@outage.failed(e))
           end
         end
       end
@@ -64,8 +53,6 @@ module Deckhand
         return wait unless earliest
         (earliest - ::Process.clock_gettime(::Process::CLOCK_REALTIME)).clamp(0.0, wait)
       end
-
-      def pause(seconds) = @sleeper.sleep(seconds)
     end
   end
 end

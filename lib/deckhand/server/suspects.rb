@@ -3,75 +3,73 @@
 module Deckhand
   module Server
     # Keeps track of suspects while they run. A suspect is a job recovered from
-    # a process that died while it may have been running it: the recover script
-    # marks its payload with its recovery count. Each suspect is recorded in
-    # Redis before it starts and forgotten when it finishes, so should this
-    # process die too, the reaper counts the suspects that were running and no
-    # other (see store/scripts/recover.lua).
+    # a process that died while it may have been running it: its queue's
+    # recoveries hash counts it by jid (store/scripts/recover.lua). Each suspect
+    # is recorded in Redis before it starts and forgotten when it settles, so
+    # should this process die too, the reaper counts the suspects that were
+    # running and no other.
+    #
+    # The fetcher learns of recoveries from each fetch: the reply carries the
+    # queue's count version, read in the same atomic step as the pop, and a
+    # changed version reloads that queue's counts before its jobs are handed
+    # out. Jobs of queues without counts cost one Hash lookup.
     #
     # A suspect on its last chance (one more recovery makes it a poison pill)
     # runs alone among last-chance suspects in this process: the crash that
     # quarantines a job is then pinned on that job and not on another
     # last-chance job that happened to share the process.
     #
-    # Only recovered jobs pay for this (two Redis calls each); every other job
-    # runs as before.
-    #
-    #   suspects = Suspects.for(identity, store: store, logger: logger)
-    #   suspects.enter(unit) if suspects.suspect?(unit)   # before running it
-    #   suspects.leave(unit) if suspects.running?(unit)   # once its outcome is settled
+    #   suspects = Suspects.new(identity, store: store, logger: logger, max_recoveries: 3)
+    #   suspects.observe("default", version)              # the fetcher, per lot
+    #   count = suspects.count("default", jid)            # a processor, before running
+    #   suspects.enter("default", jid, count) if count
+    #   suspects.leave("default", jid, forget: true)      # once its outcome is settled
     class Suspects
-      MARKER = '"deckhand_recovered":'
-      TTL = 24 * 60 * 60 # the record only matters until a reaper reads it
-      RECORD_ATTEMPTS = 5
-
-      @registry = {}
-      @registry_lock = Mutex.new
-
-      class << self
-        # One per process identity, shared by its capsules.
-        def for(identity, store:, logger:)
-          @registry_lock.synchronize { @registry[identity] ||= new(identity, store: store, logger: logger) }
-        end
-
-        def forget(identity) = @registry_lock.synchronize { @registry.delete(identity) }
-      end
-
-      # Recovery count from which a suspect runs alone (config.max_recoveries - 1).
-      attr_writer :last_chance
-
-      def initialize(identity, store:, logger:)
-        @key = Store::Keys.suspects(identity)
+      def initialize(identity, store:, logger:, max_recoveries:)
+        @identity = identity
         @store = store
         @logger = logger
-        @last_chance = 2
+        @last_chance = max_recoveries - 1
         @lock = Mutex.new
         @free = ConditionVariable.new
         @alone = nil
-        @running = {}.compare_by_identity
+        @counts = {}
+        @versions = {}
       end
 
-      def suspect?(unit) = unit.payload.include?(MARKER)
+      # Reloads a queue's counts when their version changed. Raises a
+      # Deckhand::RedisError when Redis cannot answer.
+      def observe(queue, version)
+        return if version == @versions.fetch(queue, nil)
+        counts, version = Store::Recoveries.counts(@store, queue)
+        @lock.synchronize do
+          counts.empty? ? @counts.delete(queue) : @counts[queue] = counts
+          @versions[queue] = version
+        end
+      end
 
-      # Read by the thread that entered `unit`, which wrote it: no lock needed.
-      def running?(unit) = @running.key?(unit)
+      # How many times the job was recovered, or nil for a job never recovered.
+      def count(queue, jid)
+        return nil if @counts.empty?
+        counts = @counts[queue]
+        counts && counts[jid]
+      end
 
-      def enter(unit)
-        if count(unit) >= @last_chance
+      def enter(queue, jid, count)
+        if count >= @last_chance
           @lock.synchronize do
             @free.wait(@lock) while @alone
-            @alone = unit
+            @alone = jid
           end
         end
-        record(unit.field)
-        @lock.synchronize { @running[unit] = true }
+        record { Store::Recoveries.running(@store, @identity, queue, jid) }
       end
 
-      def leave(unit)
-        forget(unit.field)
+      def leave(queue, jid, forget:)
+        record { Store::Recoveries.finished(@store, @identity, queue, jid, forget: forget) }
         @lock.synchronize do
-          @running.delete(unit)
-          next unless @alone.equal?(unit)
+          @counts[queue]&.delete(jid) if forget
+          next unless @alone == jid
           @alone = nil
           @free.signal
         end
@@ -79,34 +77,16 @@ module Deckhand
 
       private
 
-      def count(unit)
-        at = unit.payload.index(MARKER) + MARKER.size
-        unit.payload[at, 6].to_i
-      end
-
       # Without the record a crash goes uncounted (one more crash before the
       # quarantine), so it is worth a few tries; never worth not running the job.
-      def record(field)
-        attempt = 0
-        begin
-          @store.pipelined do |pipe|
-            pipe.call("SADD", @key, field)
-            pipe.call("EXPIRE", @key, TTL)
-          end
+      def record
+        outage = Outage.new(@logger, "recording a recovered job")
+        5.times do
+          return yield
         rescue Deckhand::RedisError => e
-          attempt += 1
-          if attempt < RECORD_ATTEMPTS
-            sleep 0.1 * attempt
-            retry
-          end
-          @logger.warn("could not record a recovered job as running (#{e.message}); running it anyway")
+          sleep outage.failed(e)
         end
-      end
-
-      def forget(field)
-        @store.call("SREM", @key, field)
-      rescue Deckhand::RedisError => e
-        @logger.warn("could not clear a recovered job's running record (#{e.message})")
+        @logger.warn("could not record a recovered job's run in Redis; going on without it")
       end
     end
   end

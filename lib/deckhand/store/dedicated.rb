@@ -7,7 +7,7 @@ module Deckhand
     # Errors come out translated, as from the store.
     #
     #   conn = store.dedicated
-    #   conn.blocking_call(2, "BLMOVE", "queue:default", landing, "RIGHT", "LEFT", 2)
+    #   conn.wait_move("queue:default", landing, 2)   # => the payload moved, or nil after 2 s
     #   conn.close
     class Dedicated
       def initialize(redis_config, translation)
@@ -15,15 +15,11 @@ module Deckhand
         @translation = translation
       end
 
-      # Waits up to `timeout` seconds for Redis to answer (plus a margin).
-      def blocking_call(timeout, *command)
-        @client.blocking_call(timeout, *command)
-      rescue RedisClient::Error => e
-        raise @translation.call(e)
-      end
-
-      def call(*command)
-        @client.call(*command)
+      # Waits up to `timeout` seconds for an element at the tail (right) of
+      # `source` and moves it to the head (left) of `destination` as it comes:
+      # BLMOVE. Returns the element, or nil when none came.
+      def wait_move(source, destination, timeout)
+        @client.blocking_call(timeout, "BLMOVE", source, destination, "RIGHT", "LEFT", timeout)
       rescue RedisClient::Error => e
         raise @translation.call(e)
       end

@@ -21,10 +21,6 @@ module Deckhand
       # Short lock (SET NX PX) that lets one process's reaper act at a time.
       REAPER_LOCK = "deckhand:reaper:lock"
 
-      # Hash of "<identity>|<in-flight field>" => payload: poison pills taken out of
-      # a dead process's in-flight record, waiting to be written to the dead set.
-      POISON = "deckhand:poison"
-
       module_function
 
       def queue(name) = "queue:#{name}"
@@ -35,9 +31,11 @@ module Deckhand
 
       def signals(identity) = "#{identity}-signals"
 
-      # Hash of "<seq>:<queue>" => payload: the jobs a process has taken and not
-      # yet finished. A field is deleted only once the job's outcome is in Redis.
-      def inflight(identity) = "deckhand:inflight:#{identity}"
+      # Hash of lot id => the jobs one fetch took from `queue` (a Store::Lot),
+      # and "<lot id>~" => the bitmap of those already settled: the jobs a
+      # process has taken from one queue and not yet finished. An entry leaves
+      # only once every job of its lot has its outcome in Redis.
+      def inflight(identity, queue) = "deckhand:inflight:#{identity}:#{queue}"
 
       # List a blocking fetch moves a job into when the process was idle; the next
       # fetch files it into the in-flight hash. Part of the in-flight record.
@@ -45,13 +43,19 @@ module Deckhand
 
       def daily(stat, date) = "#{stat}:#{date}"
 
-      # How many times a job was recovered from a process that died while it may
-      # have been running it. Expires: it only needs to outlive a crash loop.
-      def recoveries(jid) = "deckhand:recoveries:#{jid}"
+      # Hash of jid => how many times the job was recovered from a process
+      # that died while it may have been running it, for the jobs of `queue`;
+      # field "~v" counts recoveries, so a process sees a change in one read.
+      # Expires a day after the last recovery.
+      def recoveries(queue) = "deckhand:recoveries:#{queue}"
 
-      # Set of the in-flight fields of the suspects (jobs recovered before) this
-      # process is running now: what pins its next crash on the right jobs.
-      def suspects(identity) = "deckhand:suspects:#{identity}"
+      # Set of the jids of suspects (jobs recovered before) this process is
+      # running now from `queue`: what pins its next crash on the right jobs.
+      def suspects(identity, queue) = "deckhand:suspects:#{identity}:#{queue}"
+
+      # Hash of "<identity>|<jid>" => payload: poison pills of `queue` taken out
+      # of a dead process's in-flight record, waiting to be written to the dead set.
+      def poison(queue) = "deckhand:poison:#{queue}"
     end
   end
 end

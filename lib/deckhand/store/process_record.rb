@@ -11,19 +11,20 @@ module Deckhand
     # pushes signals onto. The heartbeat writes it, the data API reads it, both
     # through this codec, so the layout lives here only.
     #
-    #   ProcessRecord.write(pipe, identity, info: info_json, running: stats.running, rtt_us: 850,
-    #     quiet: false, rss_kb: 183_204, ttl: 40)
+    #   ProcessRecord.write(pipe, identity, info: info_json, running: stats.running, inflight: 12,
+    #     rtt_us: 850, quiet: false, rss_kb: 183_204, ttl: 40)
     #   ProcessRecord.identities(store)              # => ["host:123:9f3a", ...]
     #   ProcessRecord.read(store, identities)        # => [ProcessRecord::Entry or nil, ...]
     #   ProcessRecord.signal(store, identity, "TSTP")
     module ProcessRecord
-      FIELDS = %w[info busy beat quiet rss rtt_us].freeze
+      FIELDS = %w[info busy beat quiet rss rtt_us inflight].freeze
 
       # How long a signal waits for a process that never picks it up.
       SIGNAL_TTL = 60
 
       # One process as its last heartbeat described it; `info` is a Hash
-      # (empty when unreadable), `inflight` how many jobs it holds.
+      # (empty when unreadable), `inflight` how many jobs it holds (running or
+      # about to; 0 from a process that does not say, like Sidekiq).
       Entry = Struct.new(:identity, :info, :busy, :beat, :quiet, :rss_kb, :rtt_us, :inflight)
 
       # One job a thread is running: `payload` is the job's JSON, or a Hash
@@ -35,7 +36,7 @@ module Deckhand
       # Queues the record's writes on a pipeline. info: the JSON describing the
       # process (encoded once at boot: it does not change); running: thread id
       # => anything answering queue, payload and run_at.
-      def write(pipe, identity, info:, running:, rtt_us:, quiet:, rss_kb:, ttl:, now: Time.now)
+      def write(pipe, identity, info:, running:, inflight:, rtt_us:, quiet:, rss_kb:, ttl:, now: Time.now)
         work = Keys.work(identity)
         pipe.call("UNLINK", work)
         unless running.empty?
@@ -47,7 +48,7 @@ module Deckhand
         end
         key = Keys.process(identity)
         pipe.call("SADD", Keys::PROCESSES, identity)
-        pipe.call("HSET", key, "info", info, "busy", running.size, "beat", now.to_f,
+        pipe.call("HSET", key, "info", info, "busy", running.size, "inflight", inflight, "beat", now.to_f,
           "rtt_us", rtt_us, "quiet", quiet.to_s, "rss", rss_kb)
         pipe.call("EXPIRE", key, ttl)
       end
@@ -80,12 +81,9 @@ module Deckhand
       def read(store, identities)
         return [] if identities.empty?
         replies = store.pipelined do |pipe|
-          identities.each do |identity|
-            pipe.call("HMGET", Keys.process(identity), *FIELDS)
-            pipe.call("HLEN", Keys.inflight(identity))
-          end
+          identities.each { |identity| pipe.call("HMGET", Keys.process(identity), *FIELDS) }
         end
-        identities.each_with_index.map { |identity, i| decode(identity, replies[2 * i], replies[(2 * i) + 1]) }
+        identities.zip(replies).map { |identity, fields| decode(identity, fields) }
       end
 
       # Drops identities from the set (processes whose record expired: they
@@ -103,8 +101,8 @@ module Deckhand
         records.map { |record| record.map { |thread, raw| decode_work(thread, raw) } }
       end
 
-      def decode(identity, fields, inflight)
-        info, busy, beat, quiet, rss, rtt = fields
+      def decode(identity, fields)
+        info, busy, beat, quiet, rss, rtt, inflight = fields
         return nil if info.nil?
         Entry.new(identity, parse(info), busy.to_i, beat && Time.at(beat.to_f), quiet == "true", rss.to_i, rtt.to_i,
           inflight.to_i)

@@ -21,10 +21,13 @@ module Deckhand
       class << self
         attr_reader :source, :sha, :script_name
 
-        # Names the .lua file under store/scripts/ this class runs.
-        def lua(name)
+        # Names the .lua file under store/scripts/ this class runs, and the
+        # shared functions (store/scripts/lib/*.lua) it needs, which are put
+        # in front of its source: Redis scripts cannot load each other.
+        def lua(name, uses: [])
           @script_name = name
-          @source = File.read(File.join(DIR, "#{name}.lua")).freeze
+          parts = uses.map { |lib| File.read(File.join(DIR, "lib", "#{lib}.lua")) }
+          @source = (parts << File.read(File.join(DIR, "#{name}.lua"))).join("\n").freeze
           @sha = Digest::SHA1.hexdigest(@source).freeze
         end
       end

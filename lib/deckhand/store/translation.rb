@@ -35,7 +35,9 @@ module Deckhand
         @location = location
       end
 
-      def call(error)
+      # script: the name of the Deckhand script that was refused; types: for a
+      # script refused with WRONGTYPE, [[key, type], ...] of the keys it declared.
+      def call(error, script: nil, types: nil)
         case error
         when Deckhand::Error then error
         when RedisClient::CannotConnectError
@@ -47,7 +49,7 @@ module Deckhand
         when RedisClient::TimeoutError
           connection("Redis at #{@location} did not answer in time (#{error.message})", error)
         when RedisClient::ReadOnlyError, RedisClient::MasterDownError, RedisClient::CommandError
-          command(error)
+          command(error, script, types)
         when RedisClient::ConnectionError, RedisClient::ProtocolError
           connection("lost the connection to Redis at #{@location} (#{error.message}); retrying reconnects", error)
         when ConnectionPool::TimeoutError
@@ -61,13 +63,17 @@ module Deckhand
 
       def connection(message, _error) = ConnectionError.new(message)
 
-      def command(error)
+      def command(error, script, types)
         code = (error.respond_to?(:code) && error.code) ? error.code.to_s : error.message.to_s.split(" ", 2).first.to_s
         key = key_of(error.respond_to?(:command) ? error.command : nil)
-        what = command_name(error)
+        what = script ? "Deckhand's #{script} script" : command_name(error)
         message = "Redis at #{@location} refused #{what}"
         message << " on key #{key.inspect}" if key
         message << ": #{error.message}"
+        if types
+          message << " (the script's keys: #{types.map { |k, t| "#{k.inspect} is a #{t}" }.join(", ")})"
+          key ||= types.find { |_, t| t == "string" }&.first
+        end
         fix = FIXES[code]
         message << ". #{fix}" if fix
         return ConnectionError.new(message) if TRANSIENT_CODES.include?(code)
@@ -85,7 +91,7 @@ module Deckhand
         return nil unless command.is_a?(Array) && command.size > 1
         name = command.first.to_s.upcase
         if %w[EVALSHA EVAL EVALSHA_RO EVAL_RO FCALL].include?(name)
-          command[2].to_i.positive? ? command[3].to_s : nil
+          nil # a script's first key is rarely the one that failed
         elsif %w[PING INFO MULTI EXEC CLIENT CONFIG SCRIPT HELLO AUTH SELECT].include?(name)
           nil
         else

@@ -38,16 +38,17 @@ module Deckhand
         ::Process.setproctitle("deckhand worker #{@index}")
         ENV["DECKHAND_WORKER"] = @index.to_s
         @hooks.each { |hook| hook.call(@index) }
-        launcher = Server::Launcher.new(@config)
+        signals = nil
+        launcher = Server::Launcher.new(@config, on_fatal: ->(_error) { signals.fatal! })
         signals = CLI::Signals.new(launcher, @logger)
         signals.trap
         replay_early_signals
         watch_supervisor
         launcher.start
-        signals.wait_for_stop
+        outcome = signals.wait_for_stop
         Lifecycle.stopping!
         launcher.stop
-        0
+        (outcome == :fatal) ? 1 : 0
       end
 
       # Signals that reached this process between the fork and our own traps

@@ -1,52 +1,43 @@
--- Moves due jobs from the sorted sets (schedule, retry) to their queues in one
--- atomic step: no window where a job has left the set but is not yet queued.
--- An entry that is not a job (bad JSON, no queue) goes to the dead set as-is,
--- raw bytes kept, so nothing is dropped and nothing crashes.
+-- Moves due entries of one sorted set (schedule or retry) to their queues,
+-- one atomic step per entry: no window where a job has left the set but is
+-- not yet queued, and an entry another process moved first is skipped. An
+-- entry that is not a job goes to the dead set as it is, raw bytes kept.
 --
--- KEYS[1..n-1] sorted sets scored by epoch seconds
--- KEYS[n]      the dead set
--- ARGV[1]      now, epoch seconds
--- ARGV[2]      most entries to move from each set
--- ARGV[3]      the enqueued_at value to stamp on jobs that lack one
+-- KEYS[1]      the sorted set, scored by epoch seconds
+-- KEYS[2]      the dead set
+-- KEYS[3]      the queues set
+-- KEYS[4..]    the queue lists the entries go to
+-- ARGV[1]      the enqueued_at value to stamp on jobs that lack one
+-- ARGV[2]      now, epoch seconds (the dead set's score)
+-- ARGV[3]      the number of queues, then their names, in KEYS order
+-- ARGV[4+q..]  triples: entry, its queue (1..q, or 0 for the dead set), and
+--              "1" when it lacks enqueued_at
 --
--- Returns {moved, corrupt, earliest score still waiting or false}.
-local now = ARGV[1]
-local limit = tonumber(ARGV[2])
-local stamp = ARGV[3]
-local dead = KEYS[#KEYS]
+-- Returns {moved, corrupt}.
+local stamp = ARGV[1]
+local now = ARGV[2]
+local q = tonumber(ARGV[3])
 local moved, corrupt = 0, 0
-local earliest = false
 
-for i = 1, #KEYS - 1 do
-  local set = KEYS[i]
-  local due = redis.call('ZRANGE', set, '-inf', now, 'BYSCORE', 'LIMIT', 0, limit)
-  if #due > 0 then
-    redis.call('ZREM', set, unpack(due))
-    for _, raw in ipairs(due) do
-      local ok, job = pcall(cjson.decode, raw)
-      local queue = ok and type(job) == 'table' and job.queue
-      if type(queue) == 'string' and queue ~= '' and job.class ~= nil then
-        local payload = raw
-        if job.enqueued_at == nil then
-          -- A decoded object ends in '}', perhaps followed by whitespace.
-          local body = string.match(raw, '^(.*)}%s*$')
-          payload = body .. ',"enqueued_at":' .. stamp .. '}'
-        end
-        redis.call('SADD', 'queues', queue)
-        redis.call('LPUSH', 'queue:' .. queue, payload)
-        moved = moved + 1
-      else
-        redis.call('ZADD', dead, now, raw)
-        corrupt = corrupt + 1
+for n = 4 + q, #ARGV, 3 do
+  local raw, queue, unstamped = ARGV[n], tonumber(ARGV[n + 1]), ARGV[n + 2] == '1'
+  if redis.call('ZREM', KEYS[1], raw) == 1 then
+    if queue == 0 then
+      redis.call('ZADD', KEYS[2], now, raw)
+      corrupt = corrupt + 1
+    else
+      local payload = raw
+      if unstamped then
+        -- A JSON object ends in '}', perhaps followed by whitespace: the new
+        -- field goes last, every byte before it kept.
+        local body = string.match(raw, '^(.*)}%s*$')
+        local empty = string.match(body, '{%s*$')
+        payload = body .. (empty and '' or ',') .. '"enqueued_at":' .. stamp .. '}'
       end
+      redis.call('SADD', KEYS[3], ARGV[3 + queue])
+      redis.call('LPUSH', KEYS[3 + queue], payload)
+      moved = moved + 1
     end
   end
-  local next_entry = redis.call('ZRANGE', set, 0, 0, 'WITHSCORES')
-  if next_entry[2] then
-    local score = tonumber(next_entry[2])
-    if not earliest or score < earliest then earliest = score end
-  end
 end
-
-if earliest then earliest = tostring(earliest) end
-return {moved, corrupt, earliest}
+return {moved, corrupt}

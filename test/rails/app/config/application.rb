@@ -15,7 +15,7 @@ module DeckhandRailsTestApp
     config.load_defaults 7.2
     config.root = File.expand_path("..", __dir__)
     config.eager_load = false
-    config.enable_reloading = false
+    config.enable_reloading = ENV["RAILS_TEST_RELOADING"] == "1" # on for the reloading test only
     config.logger = ActiveSupport::Logger.new(ENV.fetch("RAILS_TEST_LOG", File::NULL))
     config.log_level = :info
     config.active_job.queue_adapter = :deckhand

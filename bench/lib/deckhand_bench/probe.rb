@@ -1,0 +1,152 @@
+# frozen_string_literal: true
+
+require "json"
+require "redis_client"
+
+module DeckhandBench
+  # Loaded into every benchmarked server process, Deckhand's and Sidekiq's
+  # alike, so both are measured by the same code. Jobs call #tick when they
+  # finish; the first tick opens the measuring window and the expected last
+  # one closes it and pushes a report to Redis, where the bench waits for it
+  # with BLPOP. Nothing touches Redis per job, so the probe costs the same
+  # few instructions in both systems and no round trips.
+  #
+  #   ENV["BENCH_REDIS_URL"] = "redis://127.0.0.1:6400/0"  # direct, never through the latency proxy
+  #   ENV["BENCH_EXPECT"] = "100000"
+  #   DeckhandBench::Probe.install                       # count the server's own Redis commands
+  #   DeckhandBench::Probe.tick                          # at the end of each job
+  #
+  # With BENCH_PROFILE=path (and the stackprof gem loadable), the measuring
+  # window is profiled too: BENCH_PROFILE_MODE=cpu (default), wall or object.
+  module Probe
+    FINISHED = "bench:finished"
+    LATENCY = "bench:latency"
+    SIEVE_LIMIT = 3_000 # about half a millisecond of Ruby (YJIT, 2026 server core)
+    IO_SECONDS = 0.05
+
+    # The arguments every benchmark job gets: a string, an integer, a small hash.
+    def self.args(number, extra = nil)
+      options = {"id" => number, "tag" => "bench"}
+      options.merge!(extra) if extra
+      ["bench", number, options]
+    end
+
+    # Counts commands and round trips of every RedisClient in the process.
+    module CommandCounter
+      def call(command, config)
+        Probe.sent(1)
+        super
+      end
+
+      def call_pipelined(commands, config)
+        Probe.sent(commands.size)
+        super
+      end
+    end
+
+    @lock = Mutex.new
+    @report_lock = Mutex.new # a report's own RPUSH is counted under @lock
+    @done = 0
+    @commands = 0
+    @round_trips = 0
+    @window = nil
+    @expected = Integer(ENV.fetch("BENCH_EXPECT", "0"))
+
+    class << self
+      def install
+        RedisClient.register(CommandCounter)
+        self
+      end
+
+      def sent(count)
+        @lock.synchronize do
+          @commands += count
+          @round_trips += 1
+        end
+      end
+
+      attr_reader :expected
+
+      def tick
+        last = @lock.synchronize do
+          @done += 1
+          if @done == 1
+            @window = snapshot
+            profile_start
+          end
+          @done == @expected
+        end
+        return unless last
+        profile_stop
+        report(FINISHED, JSON.generate(measure))
+      end
+
+      # For push-to-start latency: the job's start minus the push time it
+      # carries (epoch seconds), in microseconds.
+      def started(pushed_at)
+        latency = ::Process.clock_gettime(::Process::CLOCK_REALTIME) - pushed_at
+        report(LATENCY, (latency * 1_000_000).round.to_s)
+      end
+
+      # A prime sieve: the CPU-bound job of the mixed workload.
+      def sieve(limit)
+        composite = Array.new(limit + 1, false)
+        count = 0
+        (2..limit).each do |n|
+          next if composite[n]
+          count += 1
+          (n * n).step(limit, n) { |m| composite[m] = true }
+        end
+        count
+      end
+
+      private
+
+      def profile_start
+        return unless ENV["BENCH_PROFILE"]
+        require "stackprof"
+        mode = ENV.fetch("BENCH_PROFILE_MODE", "cpu").to_sym
+        StackProf.start(mode: mode, interval: (mode == :object) ? 1 : 500, raw: true)
+      end
+
+      def profile_stop
+        return unless ENV["BENCH_PROFILE"]
+        StackProf.stop
+        StackProf.results(ENV["BENCH_PROFILE"])
+      end
+
+      def snapshot
+        {at: monotonic, allocated: GC.stat(:total_allocated_objects), gc: GC.count,
+         commands: @commands, round_trips: @round_trips}
+      end
+
+      # The window runs from the first job's end to the last one's: jobs - 1 jobs.
+      def measure
+        now = snapshot
+        jobs = @done - 1
+        {
+          "pid" => ::Process.pid, "jobs" => jobs, "seconds" => now[:at] - @window[:at],
+          "allocated" => now[:allocated] - @window[:allocated], "gc_runs" => now[:gc] - @window[:gc],
+          "commands" => now[:commands] - @window[:commands],
+          "round_trips" => now[:round_trips] - @window[:round_trips], "rss_kb" => rss_kb
+        }
+      end
+
+      def report(key, value)
+        @report_lock.synchronize do
+          @redis ||= RedisClient.new(url: ENV.fetch("BENCH_REDIS_URL"))
+          @redis.call("RPUSH", key, value)
+        end
+      end
+
+      def rss_kb
+        File.foreach("/proc/self/status") { |line| return line.split[1].to_i if line.start_with?("VmRSS:") }
+        0
+      rescue SystemCallError
+        `ps -o rss= -p #{::Process.pid}`.to_i
+      end
+
+      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+    end
+  end
+end

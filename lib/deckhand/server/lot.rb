@@ -1,0 +1,53 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module Server
+    # This process's side of a lot (the jobs one fetch took from one queue,
+    # kept in Redis as one in-flight entry): which of its jobs are settled,
+    # and whether Redis has been told. The fetcher reports a lot on its next
+    # round trip once some of its jobs settled: the whole entry leaves Redis
+    # when every job is settled, otherwise its bitmap is brought up to date so
+    # a crash re-runs only the unsettled jobs. The caller holds the fetcher's
+    # lock.
+    #
+    #   lot = Lot.new("default", 0, 42, 3)
+    #   lot.settle(1)
+    #   lot.report   # => [0, 42, "\x02"]   (bitmap of the settled jobs)
+    #   lot.settle(0); lot.settle(2)
+    #   lot.report   # => [0, 42, ""]       (all settled: delete the entry)
+    class Lot
+      attr_reader :queue, :index, :id, :size
+
+      def initialize(queue, index, id, size)
+        @queue = queue
+        @index = index
+        @id = id
+        @size = size
+        @bits = Store::Lot.empty_bits(size)
+        @settled = 0
+        @dirty = false
+      end
+
+      # Marks the job at `position` settled; false if it already was.
+      def settle(position)
+        return false if Store::Lot.settled?(@bits, position)
+        Store::Lot.settle!(@bits, position)
+        @settled += 1
+        @dirty = true
+      end
+
+      def complete? = @settled == @size
+
+      def dirty? = @dirty
+
+      # The acknowledgement to send ([index, id, bitmap or ""]) and forget.
+      def report
+        @dirty = false
+        [@index, @id, complete? ? "" : @bits.dup]
+      end
+
+      # The report did not reach Redis: send it again next time.
+      def unreport = @dirty = true
+    end
+  end
+end
