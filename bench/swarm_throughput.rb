@@ -13,7 +13,9 @@ harness = SwarmBench::Harness.new
 client = Deckhand::Client.new(config: Deckhand::Config.new(redis: {url: harness.url}))
 redis = harness.redis
 
-in_flight = -> { redis.call("KEYS", "deckhand:inflight:*").sum { |key| redis.call("HLEN", key) } }
+in_flight = lambda do
+  redis.call("KEYS", "deckhand:inflight:*").sum { |key| Deckhand::Store::Inflight.unsettled(redis.call("HGETALL", key)).size }
+end
 
 run = lambda do |args|
   redis.call("FLUSHALL")

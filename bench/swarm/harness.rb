@@ -5,6 +5,7 @@ require "rbconfig"
 require "tmpdir"
 require "deckhand"
 require "deckhand/dev_redis"
+require "deckhand/store/inflight"
 
 module SwarmBench
   ROOT = File.expand_path("../..", __dir__)

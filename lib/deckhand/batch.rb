@@ -3,7 +3,6 @@
 require "securerandom"
 require_relative "../deckhand"
 require_relative "store/batch_keys"
-require_relative "batch/settings"
 require_relative "batch/ops"
 require_relative "batch/callbacks"
 require_relative "batch/collector"
@@ -42,12 +41,12 @@ module Deckhand
     # A batch's jobs cannot be added: it succeeded already, or it expired.
     class Closed < Deckhand::Error; end
 
-    @settings = ObjectSpace::WeakMap.new
     @lock = Mutex.new
 
     class << self
       # Enables batches for a Config: server middleware that records each job's
-      # outcome, a death handler, and defaults for its batches (Batch::Settings).
+      # outcome and a death handler; settings given replace config.batches
+      # (Config::Batches: callback_queue, success_ttl, idle_ttl).
       # `require "deckhand/batch"` does it for Deckhand.config, which is the
       # one the `deckhand` command builds before it loads your application.
       def install(config = Deckhand.config, **settings)
@@ -56,7 +55,7 @@ module Deckhand
             "in the file `deckhand -r` loads, or call Deckhand::Batch.install(config) before starting it"
         end
         @lock.synchronize do
-          @settings[config] = Settings.new(**settings)
+          config.batches = settings unless settings.empty?
           unless config.server_middleware.include?(ServerMiddleware)
             config.server_middleware.prepend(ServerMiddleware, config)
             config.on_death { |job, error| Tracker.new(config).death(job, error) }
@@ -64,8 +63,6 @@ module Deckhand
         end
         config
       end
-
-      def settings(config) = @settings[config] || DEFAULT_SETTINGS
 
       # The batch of the job running on this thread, or nil.
       def current(config: Deckhand.config)
@@ -77,8 +74,6 @@ module Deckhand
       def generate_bid = SecureRandom.urlsafe_base64(10)
     end
 
-    DEFAULT_SETTINGS = Settings.new
-
     attr_reader :bid, :parent_bid, :description, :callback_queue, :success_ttl, :idle_ttl, :config
 
     # A new batch, or with a bid the existing batch, to add jobs to it.
@@ -86,7 +81,7 @@ module Deckhand
       @config = config
       @created = !bid.nil?
       @bid = bid || self.class.generate_bid
-      defaults = self.class.settings(config)
+      defaults = config.batches
       @callback_queue = defaults.callback_queue
       @success_ttl = defaults.success_ttl
       @idle_ttl = defaults.idle_ttl
@@ -100,17 +95,17 @@ module Deckhand
 
     def callback_queue=(name)
       creating!(:callback_queue)
-      @callback_queue = Settings.queue!(name)
+      @callback_queue = Config::Batches.queue!(name)
     end
 
     def success_ttl=(seconds)
       creating!(:success_ttl)
-      @success_ttl = Settings.ttl!(:success_ttl, seconds)
+      @success_ttl = Config::Batches.ttl!(:success_ttl, seconds)
     end
 
     def idle_ttl=(seconds)
       creating!(:idle_ttl)
-      @idle_ttl = Settings.ttl!(:idle_ttl, seconds)
+      @idle_ttl = Config::Batches.ttl!(:idle_ttl, seconds)
     end
 
     # Registers a callback: target.new.on_<event>(status, options) runs as a job

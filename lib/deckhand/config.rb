@@ -2,6 +2,7 @@
 
 require "logger"
 require_relative "config/capsule"
+require_relative "config/batches"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 
@@ -149,6 +150,15 @@ module Deckhand
 
     # Called with (exception, context_hash) for errors outside job code and for job failures.
     def on_error(&block) = add_handler(@error_handlers, block)
+
+    # Defaults for batches (Config::Batches): callback_queue, success_ttl, idle_ttl.
+    def batches = @batches ||= Batches.new
+
+    def batches=(settings)
+      change!(:batches)
+      raise ConfigError, "batches must be a Hash like {callback_queue: \"callbacks\"}, got #{settings.inspect}" unless settings.is_a?(Hash)
+      @batches = Batches.new(**settings.transform_keys(&:to_sym))
+    end
 
     def executor=(executor)
       change!(:executor)

@@ -39,7 +39,7 @@ module Torture
     def figures(redis, pill, jids, crashes, took, finished)
       dead = redis.call("ZRANGE", "dead", 0, -1).map { |raw| JSON.parse(raw) }
       pill_entry = dead.find { |job| job["jid"] == pill }
-      counted = jids.count { |jid| redis.call("EXISTS", "deckhand:recoveries:#{jid}") == 1 }
+      counted = jids.count { |jid| redis.call("HEXISTS", "deckhand:recoveries:default", jid) == 1 }
       lost = @ledger.missing.size
       check(finished, "the pill was not quarantined or the innocents did not finish in time")
       check(pill_entry && pill_entry["error_class"] == "Deckhand::PoisonPill", "the pill is not in the dead set as a PoisonPill")
@@ -49,7 +49,7 @@ module Torture
       {
         "crashes_before_quarantine" => crashes, "quarantined_after" => secs(took), "innocents" => jids.size,
         "innocents_lost" => lost, "innocents_quarantined" => dead.size - (pill_entry ? 1 : 0),
-        "innocents_counted" => counted, "pill_runs" => @ledger.starts.count { |s| s.jid == pill }
+        "innocents_still_counted" => counted, "pill_runs" => @ledger.starts.count { |s| s.jid == pill }
       }
     end
   end

@@ -18,8 +18,8 @@ module Torture
       pair = Array.new(2) { fleet.spawn(concurrency: JOBS, wait: false) }.each { |m| fleet.ready(m) }
       push_work(client(redis_server.url), Array.new(JOBS, seconds * 1000))
       check(wait_until(30) { @ledger.starts.size >= JOBS }, "the jobs never all started")
-      victim = pair.max_by { |m| redis.call("HLEN", "deckhand:inflight:#{fleet.identity(m)}") }
-      orphans = redis.call("HLEN", "deckhand:inflight:#{fleet.identity(victim)}")
+      victim = pair.max_by { |m| inflight_jobs(redis, fleet.identity(m)) }
+      orphans = inflight_jobs(redis, fleet.identity(victim))
       fleet.kill(victim)
       killed_at = now
       drained = drain(bound + seconds + 60)

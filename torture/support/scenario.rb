@@ -2,6 +2,7 @@
 
 require "deckhand"
 require "deckhand/dev_redis"
+require "deckhand/store/inflight"
 require_relative "fleet"
 
 module Torture
@@ -94,6 +95,12 @@ module Torture
         each_poll&.call
         @ledger.done_count >= @ledger.enqueued_count && @ledger.missing.empty?
       end
+    end
+
+    # The jobs a process holds in flight and has not settled.
+    def inflight_jobs(redis, identity)
+      keys = redis.call("KEYS", "deckhand:inflight:#{identity}:*")
+      keys.sum { |key| Deckhand::Store::Inflight.unsettled(redis.call("HGETALL", key)).size }
     end
 
     # In-flight hashes, landing lists and owner entries still in Redis.

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "lot"
+
 module Deckhand
   class Store
     # Reads a process's in-flight record: per queue, the lots it took (see

@@ -1,10 +1,11 @@
 # frozen_string_literal: true
 
 module Deckhand
-  class Batch
+  class Config
     # Defaults for the batches created with one Config, validated where set.
     #
-    #   Deckhand::Batch.install(config, callback_queue: "callbacks", success_ttl: 3600)
+    #   Deckhand.configure { |c| c.batches = {callback_queue: "callbacks", success_ttl: 3600} }
+    #   # config/deckhand.yml:  batches: {callback_queue: callbacks}
     #
     # - callback_queue  where callback jobs go ("default")
     # - success_ttl     seconds a batch's data stays after it succeeded (1 day)
@@ -12,15 +13,15 @@ module Deckhand
     #                   changed: jobs added, a failure, a death (30 days, as long
     #                   as a dead job may sit waiting for a retry that can still
     #                   let the batch succeed)
-    class Settings
+    class Batches
       DEFAULTS = {callback_queue: "default", success_ttl: 24 * 60 * 60, idle_ttl: 30 * 24 * 60 * 60}.freeze
 
       attr_reader(*DEFAULTS.keys)
 
       def initialize(**settings)
-        unknown = settings.keys - DEFAULTS.keys
+        unknown = settings.keys.map(&:to_sym) - DEFAULTS.keys
         raise ConfigError, "unknown batch setting #{unknown.first.inspect}; known: #{DEFAULTS.keys.join(", ")}" unless unknown.empty?
-        settings = DEFAULTS.merge(settings)
+        settings = DEFAULTS.merge(settings.transform_keys(&:to_sym))
         @callback_queue = self.class.queue!(settings[:callback_queue])
         @success_ttl = self.class.ttl!(:success_ttl, settings[:success_ttl])
         @idle_ttl = self.class.ttl!(:idle_ttl, settings[:idle_ttl])
