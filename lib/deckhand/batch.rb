@@ -133,9 +133,10 @@ module Deckhand
     def status = Status.new(@bid, config: @config)
 
     # What Writer sends to create the batch in Redis. Internal.
-    def _creation_args
-      [@parent_bid.to_s, (@idle_ttl * 1000).ceil, (@success_ttl * 1000).ceil, @callback_queue, @description.to_s,
-        *EVENTS.map { |event| @callbacks.encoded(event, @bid, @callback_queue) }]
+    def _creation
+      {parent: @parent_bid, idle_ttl_ms: (@idle_ttl * 1000).ceil, success_ttl_ms: (@success_ttl * 1000).ceil,
+       callback_queue: @callback_queue, description: @description.to_s,
+       callbacks: EVENTS.map { |event| @callbacks.encoded(event, @bid, @callback_queue) }}
     end
 
     # Called by Writer once Redis has the batch. Internal.

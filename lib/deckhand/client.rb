@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "client/bulk_encoder"
+require_relative "store/queues"
 
 module Deckhand
   # Pushes jobs to Redis in Sidekiq's format. Job classes call it for you;
@@ -28,15 +29,7 @@ module Deckhand
       # Writes encoded jobs to Redis in one pipelined round trip: scheduled jobs
       # to the schedule set, the rest to their queues (newest on the left, as
       # Sidekiq does). What a push does when no pusher is set.
-      def write(queued, scheduled, config)
-        config.store.pipelined do |pipe|
-          pipe.call("ZADD", Store::Keys::SCHEDULE, *scheduled) unless scheduled.empty?
-          queued.each do |queue, payloads|
-            pipe.call("SADD", Store::Keys::QUEUES, queue)
-            pipe.call("LPUSH", Store::Keys.queue(queue), *payloads)
-          end
-        end
-      end
+      def write(queued, scheduled, config) = Store::Queues.push(config.store, queued, scheduled)
     end
 
     COLLECTOR = :deckhand_client_collector

@@ -91,6 +91,14 @@ class JobSetTest < Minitest::Test
     assert_equal ["default"], redis.call("SMEMBERS", "queues")
   end
 
+  def test_retry_sends_each_entry_to_its_own_queue_in_one_call
+    redis.call("ZADD", "retry", 1, job("a", "queue" => "mail"), 2, job("b"), 3, job("c", "queue" => "mail"))
+    assert_equal 3, api.retries.retry(api.retries.page(1, 3))
+    assert_equal %w[c a], jobs_in("mail").map { |j| j["jid"] }
+    assert_equal %w[b], jobs_in("default").map { |j| j["jid"] }
+    assert_equal %w[default mail], redis.call("SMEMBERS", "queues").sort
+  end
+
   def test_retry_of_a_scheduled_job_keeps_its_retry_count
     fill("schedule", 1)
     api.scheduled.retry(api.scheduled.page(1, 1))

@@ -17,11 +17,8 @@ module Deckhand
       def initialize(config, days:, today: Time.now.utc.to_date)
         days = days.to_i.clamp(1, MAX_DAYS)
         dates = (0...days).map { |n| (today - n).strftime("%Y-%m-%d") }.reverse
-        processed, failed = config.store.pipelined do |pipe|
-          pipe.call("MGET", *dates.map { |date| Store::Keys.daily(Store::Keys::PROCESSED, date) })
-          pipe.call("MGET", *dates.map { |date| Store::Keys.daily(Store::Keys::FAILED, date) })
-        end
-        @days = dates.each_with_index.map { |date, i| Day.new(date, processed[i].to_i, failed[i].to_i) }
+        counts = Store::Stats.daily(config.store, dates)
+        @days = dates.zip(counts).map { |date, (processed, failed)| Day.new(date, processed, failed) }
       end
 
       def each(&) = @days.each(&)

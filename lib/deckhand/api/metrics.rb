@@ -35,7 +35,7 @@ module Deckhand
       # Summed inside Redis (store/scripts/metrics_totals.lua): a few hundred
       # numbers come back instead of every field of every hash.
       def classes
-        sums, lines = @store.script(:metrics_totals, @keys, [])
+        sums, lines = Store::Scripts::MetricsTotals.new(@store).call(@keys)
         totals = {}
         sums.each_slice(2) do |field, value|
           klass, kind, bucket = Store::Metrics.parse_field(field)
@@ -48,7 +48,7 @@ module Deckhand
       # One ClassMetrics per minute, hour or day of the period, oldest first.
       def series(klass)
         fields = ["#{klass}|c", "#{klass}|f", "#{klass}|ms", *HISTOGRAM.map { |b| "#{klass}|h#{b}" }]
-        rows = @store.script(:metrics_series, @keys, fields)
+        rows = Store::Scripts::MetricsSeries.new(@store).call(@keys, fields)
         @times.zip(rows).map do |time, row|
           point = ClassMetrics.new(klass, time: time)
           row.split(",").each do |pair|

@@ -1,11 +1,9 @@
 # frozen_string_literal: true
 
-require "json"
-
 module Deckhand
   class API
     # One server process, as its last heartbeat described it (a Deckhand or a
-    # Sidekiq process: both write the same record).
+    # Sidekiq process: both write the same record, Store::ProcessRecord).
     #
     #   process = api.processes.first
     #   process.busy          # => 7 of process.concurrency threads running jobs
@@ -13,20 +11,18 @@ module Deckhand
     #   process.quiet!        # finish running jobs, take no more (TSTP)
     #   process.stop!         # shut down (TERM)
     class ProcessInfo
-      SIGNAL_TTL = 60
-
       attr_reader :identity, :busy, :beat, :rss_kb, :rtt_us, :inflight
 
-      def initialize(identity, fields, inflight, store:)
-        info, busy, beat, quiet, rss, rtt = fields
-        @identity = identity
-        @info = parse(info)
-        @busy = busy.to_i
-        @beat = beat && Time.at(beat.to_f)
-        @quiet = quiet == "true"
-        @rss_kb = rss.to_i
-        @rtt_us = rtt.to_i
-        @inflight = inflight.to_i
+      # entry: a Store::ProcessRecord::Entry.
+      def initialize(entry, store:)
+        @identity = entry.identity
+        @info = entry.info
+        @busy = entry.busy
+        @beat = entry.beat
+        @quiet = entry.quiet
+        @rss_kb = entry.rss_kb
+        @rtt_us = entry.rtt_us
+        @inflight = entry.inflight
         @store = store
       end
 
@@ -51,30 +47,11 @@ module Deckhand
       # No heartbeat for a while: the process is likely gone, its record about to expire.
       def stale?(now = Time.now) = @beat.nil? || now - @beat > 60
 
-      def quiet! = signal("TSTP")
+      def quiet! = Store::ProcessRecord.signal(@store, @identity, "TSTP")
 
-      def stop! = signal("TERM")
+      def stop! = Store::ProcessRecord.signal(@store, @identity, "TERM")
 
       def [](field) = @info[field]
-
-      private
-
-      def parse(info)
-        parsed = info && JSON.parse(info)
-        parsed.is_a?(Hash) ? parsed : {}
-      rescue JSON::ParserError
-        {}
-      end
-
-      # The process picks the signal up on its next heartbeat.
-      def signal(name)
-        key = Store::Keys.signals(@identity)
-        @store.pipelined do |pipe|
-          pipe.call("LPUSH", key, name)
-          pipe.call("EXPIRE", key, SIGNAL_TTL)
-        end
-        nil
-      end
     end
   end
 end

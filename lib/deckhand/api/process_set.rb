@@ -12,8 +12,6 @@ module Deckhand
     #   set.running     # => [RunningJob, ...]
     #   set.quiet_all!
     class ProcessSet
-      FIELDS = %w[info busy beat quiet rss rtt_us].freeze
-
       include Enumerable
 
       def initialize(config)
@@ -34,11 +32,9 @@ module Deckhand
       # The jobs running now in every process, longest-running first.
       def running
         return [] if @processes.empty?
-        works = @store.pipelined do |pipe|
-          @processes.each { |process| pipe.call("HGETALL", Store::Keys.work(process.identity)) }
-        end
+        works = Store::ProcessRecord.work(@store, @processes.map(&:identity))
         list = @processes.zip(works).flat_map do |process, work|
-          work.map { |thread, raw| RunningJob.new(process.identity, thread, raw) }
+          work.map { |running| RunningJob.new(process.identity, running) }
         end
         list.sort_by { |job| job.run_at.to_f }
       end
@@ -48,25 +44,10 @@ module Deckhand
       # A process whose record expired (it died without cleaning up) is dropped
       # from the set here, as Sidekiq does; a live one re-adds itself each beat.
       def load
-        identities = @store.call("SMEMBERS", Store::Keys::PROCESSES).sort
-        return [] if identities.empty?
-        replies = @store.pipelined do |pipe|
-          identities.each do |identity|
-            pipe.call("HMGET", Store::Keys.process(identity), *FIELDS)
-            pipe.call("HGET", Store::Keys.process(identity), "inflight")
-          end
-        end
-        gone = []
-        found = identities.each_with_index.filter_map do |identity, i|
-          fields = replies[2 * i]
-          if fields.first.nil?
-            gone << identity
-            next
-          end
-          ProcessInfo.new(identity, fields, replies[(2 * i) + 1], store: @store)
-        end
-        @store.call("SREM", Store::Keys::PROCESSES, *gone) unless gone.empty?
-        found
+        identities = Store::ProcessRecord.identities(@store)
+        entries = Store::ProcessRecord.read(@store, identities)
+        Store::ProcessRecord.forget(@store, identities.zip(entries).filter_map { |identity, entry| identity unless entry })
+        entries.compact.map { |entry| ProcessInfo.new(entry, store: @store) }
       end
     end
   end

@@ -31,7 +31,7 @@ module Deckhand
         @paused = paused
       end
 
-      def size = @size ||= @store.call("LLEN", Store::Keys.queue(@name))
+      def size = @size ||= Store::Queues.size(@store, @name)
 
       # Seconds the next job to run has been waiting (0 when empty).
       def latency(now = Time.now)
@@ -68,7 +68,7 @@ module Deckhand
       private
 
       def oldest
-        @oldest = @store.call("LINDEX", Store::Keys.queue(@name), -1) if @oldest == :unknown
+        @oldest = Store::Queues.oldest(@store, @name) if @oldest == :unknown
         @oldest
       end
     end

@@ -16,11 +16,7 @@ module Deckhand
       def initialize(config)
         store = config.store
         @location = store.location
-        @fields = {}
-        store.call("INFO").each_line do |line|
-          name, value = line.chomp.split(":", 2)
-          @fields[name] = value if value && SHOWN.include?(name)
-        end
+        @fields = Store::Info.fields(store).slice(*SHOWN)
       end
 
       def version = @fields["redis_version"]

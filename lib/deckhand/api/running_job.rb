@@ -11,23 +11,14 @@ module Deckhand
     class RunningJob
       attr_reader :identity, :thread, :queue, :run_at, :job
 
-      def initialize(identity, thread, raw)
+      # work: a Store::ProcessRecord::Work.
+      def initialize(identity, work)
         @identity = identity
-        @thread = thread
-        work = parse(raw)
-        @queue = work["queue"].to_s
-        @run_at = work["run_at"].is_a?(Numeric) ? Time.at(work["run_at"]) : nil
-        payload = work["payload"]
+        @thread = work.thread
+        @queue = work.queue
+        @run_at = work.run_at
+        payload = work.payload
         @job = JobRecord.new(payload.is_a?(Hash) ? JSON.generate(payload) : payload.to_s)
-      end
-
-      private
-
-      def parse(raw)
-        work = JSON.parse(raw)
-        work.is_a?(Hash) ? work : {}
-      rescue JSON::ParserError
-        {}
       end
     end
   end

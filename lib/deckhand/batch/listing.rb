@@ -4,7 +4,7 @@
 # may require this file without enabling batches in its process
 # (`require "deckhand/batch"` does that).
 require_relative "../../deckhand"
-require_relative "../store/batch_keys"
+require_relative "../store/batches"
 require_relative "status"
 
 module Deckhand
@@ -26,12 +26,11 @@ module Deckhand
       end
 
       # Batches whose data has not expired (the index may lag by a few).
-      def size = @config.store.call("ZCARD", Store::BatchKeys::INDEX)
+      def size = Store::Batches.count(@config.store)
 
       # Summaries: counts, no jids (Status.load).
       def page(offset: 0, limit: 25)
-        return [] if limit <= 0
-        bids = @config.store.call("ZRANGE", Store::BatchKeys::INDEX, offset, offset + limit - 1, "REV")
+        bids = Store::Batches.newest(@config.store, offset, limit)
         Status.load(bids, config: @config, summary: true).select(&:exists?)
       end
 
@@ -48,18 +47,14 @@ module Deckhand
       # as failure_info describes them: [next cursor or nil, failures]. A
       # small hash comes whole in one stretch.
       def failure_page(bid, cursor: 0, count: 25)
-        store = @config.store
-        cursor, flat = store.call("HSCAN", Store::BatchKeys.failed(bid), cursor, "COUNT", count)
-        pairs = flat.each_slice(2).to_a
-        dead = pairs.empty? ? [] : store.call("SMISMEMBER", Store::BatchKeys.dead(bid), *pairs.map(&:first))
-        failures = pairs.each_with_index.map { |(jid, raw), i| Status.failure_entry(jid, raw, dead[i] == 1) }
-        [(cursor.to_s == "0") ? nil : Integer(cursor), failures]
+        cursor, found = Store::Batches.failures(@config.store, bid, cursor: cursor, count: count)
+        [cursor, found.map { |jid, raw, dead| Status.failure_entry(jid, raw, dead) }]
       end
 
       # Up to about `limit` child batches (one SSCAN stretch), as summaries.
       def children(bid, limit: 100)
-        _cursor, bids = @config.store.call("SSCAN", Store::BatchKeys.kids(bid), 0, "COUNT", limit)
-        Status.load(bids.first(limit), config: @config, summary: true).select(&:exists?)
+        bids = Store::Batches.children(@config.store, bid, limit: limit)
+        Status.load(bids, config: @config, summary: true).select(&:exists?)
       end
     end
   end

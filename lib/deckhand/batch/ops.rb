@@ -1,15 +1,19 @@
 # frozen_string_literal: true
 
+require_relative "../store/scripts/batch_ops"
+
 module Deckhand
   class Batch
-    # Calls store/scripts/batch_ops.lua, the one place batch state changes.
+    # The batch script (Store::Scripts::BatchOps), the one place batch state
+    # changes, with its clock set to now.
+    #
+    #   Ops.script(config).success(bid, jid)   # => 1
     module Ops
       module_function
 
-      def call(config, op, bid, *args)
+      def script(config)
         now_ms = ::Process.clock_gettime(::Process::CLOCK_REALTIME, :millisecond)
-        header = Store::BatchKeys.header(now_ms, Payload.now(config.timestamps))
-        config.store.script(:batch_ops, [], [*header, op, bid, *args])
+        Store::Scripts::BatchOps.new(config.store, now_ms: now_ms, stamp: Payload.now(config.timestamps))
       end
     end
   end

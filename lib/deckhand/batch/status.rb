@@ -2,6 +2,7 @@
 
 require "json"
 require_relative "../payload"
+require_relative "../store/batches"
 
 module Deckhand
   class Batch
@@ -29,24 +30,8 @@ module Deckhand
       # for a list of batches. A summary reads the jids and errors it left
       # out when one of them is asked for.
       def self.load(bids, config: Deckhand.config, summary: false)
-        return [] if bids.empty?
-        replies = config.store.pipelined { |pipe| bids.each { |bid| queue_reads(pipe, bid, summary: summary) } }
-        bids.each_with_index.map { |bid, i| new(bid, config: config, replies: replies[i * 5, 5], summary: summary) }
-      end
-
-      def self.queue_reads(pipe, bid, summary: false)
-        keys = Store::BatchKeys
-        pipe.call("HGETALL", keys.batch(bid))
-        pipe.call("SCARD", keys.jids(bid))
-        if summary
-          pipe.call("HLEN", keys.failed(bid))
-          pipe.call("SCARD", keys.dead(bid))
-          pipe.call("SCARD", keys.kids(bid))
-        else
-          pipe.call("HGETALL", keys.failed(bid))
-          pipe.call("SMEMBERS", keys.dead(bid))
-          pipe.call("SMEMBERS", keys.kids(bid))
-        end
+        states = Store::Batches.states(config.store, bids, summary: summary)
+        bids.zip(states).map { |bid, state| new(bid, config: config, replies: state, summary: summary) }
       end
 
       # One failing job's last error, as #failure_info lists them.
@@ -58,11 +43,11 @@ module Deckhand
       def initialize(bid, config: Deckhand.config, replies: nil, summary: false)
         @bid = bid
         @config = config
-        replies ||= @config.store.pipelined { |pipe| self.class.queue_reads(pipe, @bid, summary: summary) }
+        replies ||= Store::Batches.states(@config.store, [@bid], summary: summary).first
         read(replies, summary)
       end
 
-      def reload = read(@config.store.pipelined { |pipe| self.class.queue_reads(pipe, @bid) }, false)
+      def reload = read(Store::Batches.states(@config.store, [@bid]).first, false)
 
       def exists? = !@fields.empty?
 

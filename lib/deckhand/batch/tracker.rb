@@ -14,15 +14,15 @@ module Deckhand
       end
 
       # Returns true when this call counted the job (false: counted before).
-      def success(bid, jid) = Ops.call(@config, "success", bid, jid) == 1
+      def success(bid, jid) = Ops.script(@config).success(bid, jid) == 1
 
       # The job raised and will retry (or was dropped): it has run once.
-      def failure(bid, job, error) = Ops.call(@config, "failure", bid, job["jid"], info(job, error)) == 1
+      def failure(bid, job, error) = Ops.script(@config).failure(bid, job["jid"], info(job, error)) == 1
 
       # Called as a death handler: the job ran out of retries.
       def death(job, error)
         bid = job["bid"] or return false
-        Ops.call(@config, "death", bid, job["jid"], info(job, error)) == 1
+        Ops.script(@config).death(bid, job["jid"], info(job, error)) == 1
       end
 
       private

@@ -29,11 +29,12 @@ module Deckhand
         pusher = Client.pusher
         slices.each do |batch, list|
           list.each do |slice|
-            Ops.call(@config, "push", batch.bid, *arguments(slice, with_jobs: !pusher))
+            ops = Ops.script(@config)
+            pusher ? ops.push(batch.bid, slice.jids) : ops.push(batch.bid, slice.jids, slice.queued, slice.scheduled)
             pusher&.call(slice.queued, slice.scheduled, @config)
           end
         end
-        held.reverse_each { |batch| Ops.call(@config, "release", batch.bid) }
+        held.reverse_each { |batch| Ops.script(@config).release(batch.bid) }
       end
 
       private
@@ -49,16 +50,16 @@ module Deckhand
       rescue
         # Nothing was pushed: batches that existed before go back as they
         # were; new ones stay held, never fire, and expire.
-        held.reverse_each { |batch, existed| Ops.call(@config, "release", batch.bid) if existed }
+        held.reverse_each { |batch, existed| Ops.script(@config).release(batch.bid) if existed }
         raise
       end
 
       def hold(batch)
         if batch.created?
-          reply = Ops.call(@config, "reopen", batch.bid)
+          reply = Ops.script(@config).reopen(batch.bid)
           raise Closed, "batch #{batch.bid} #{(reply == "done") ? "succeeded already" : "does not exist (or expired)"}: no jobs can join it" unless reply == "ok"
         else
-          reply = Ops.call(@config, "create", batch.bid, *batch._creation_args)
+          reply = Ops.script(@config).create(batch.bid, **batch._creation)
           raise Closed, "batch #{batch.bid} cannot be created under parent #{batch.parent_bid}: #{reply}" unless reply == "ok"
           batch._created!
         end
@@ -80,15 +81,6 @@ module Deckhand
           end
           slice
         end
-      end
-
-      # The "push" arguments: jids, then payloads by queue, then scheduled
-      # ones with their scores.
-      def arguments(slice, with_jobs:)
-        return [slice.jids.size, *slice.jids, 0, 0] unless with_jobs
-        [slice.jids.size, *slice.jids, slice.queued.size,
-          *slice.queued.flat_map { |queue, payloads| [queue, payloads.size, *payloads] },
-          slice.scheduled.size / 2, *slice.scheduled]
       end
     end
   end

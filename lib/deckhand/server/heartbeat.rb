@@ -89,23 +89,10 @@ module Deckhand
 
       def commands(pipe, processed, failed)
         flush_counts(pipe, processed, failed)
-        work = Store::Keys.work(@identity)
-        running = @stats.running
-        pipe.call("UNLINK", work)
-        unless running.empty?
-          fields = running.flat_map do |tid, r|
-            [tid, JSON.generate({"queue" => r.queue, "payload" => r.payload, "run_at" => r.run_at})]
-          end
-          pipe.call("HSET", work, *fields)
-          pipe.call("EXPIRE", work, @config.heartbeat_ttl)
-        end
-        key = Store::Keys.process(@identity)
-        pipe.call("SADD", Store::Keys::PROCESSES, @identity)
-        pipe.call("HSET", key, "info", @info, "busy", running.size, "inflight", @inflight.call, "beat", Time.now.to_f,
-          "rtt_us", @rtt_us, "quiet", @quiet.to_s, "rss", Memory.rss_kb || 0)
-        pipe.call("EXPIRE", key, @config.heartbeat_ttl)
-        pipe.call("SCARD", Store::Keys::PROCESSES)
-        pipe.call("RPOP", Store::Keys.signals(@identity))
+        Store::ProcessRecord.write(pipe, @identity, info: @info, running: @stats.running, inflight: @inflight.call,
+          rtt_us: @rtt_us, quiet: @quiet, rss_kb: Memory.rss_kb || 0, ttl: @config.heartbeat_ttl)
+        Store::ProcessRecord.count(pipe)
+        Store::ProcessRecord.take_signal(pipe, @identity)
       end
 
       def flush_counts(pipe, processed, failed)

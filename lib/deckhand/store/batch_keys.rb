@@ -3,9 +3,9 @@
 module Deckhand
   class Store
     # The Redis keys of batches (Deckhand::Batch). Every key of a batch starts
-    # with PREFIX + bid; the batch scripts (store/scripts/batch_*.lua) get
-    # PREFIX and derive the same names, so keep the suffixes here and there in
-    # step.
+    # with PREFIX + bid. The batch script (store/scripts/batch_ops.lua) builds
+    # none: Store::Scripts::BatchOps declares the keys it touches, in the
+    # order of #all.
     #
     #   deckhand:batch:<bid>         hash: description, counters, callbacks, times
     #   deckhand:batch:<bid>:jids    set: jids not yet succeeded (pending)
@@ -39,12 +39,6 @@ module Deckhand
       def kids(bid) = "#{PREFIX}#{bid}:kids"
 
       def all(bid) = [batch(bid), *PARTS.map { |part| "#{PREFIX}#{bid}:#{part}" }]
-
-      # What the batch script receives first, so it knows the key names and
-      # the time: ARGV[1..8]. `stamp` is the time as job payloads write it.
-      def header(now_ms, stamp)
-        [PREFIX, INDEX, EXPIRIES, Keys::QUEUES, Keys.queue(""), Keys::SCHEDULE, now_ms, stamp]
-      end
     end
   end
 end

@@ -2,6 +2,8 @@
 
 require_relative "metrics/histogram"
 require_relative "metrics/tally"
+require_relative "scripts/metrics_totals"
+require_relative "scripts/metrics_series"
 
 module Deckhand
   class Store

@@ -28,6 +28,25 @@ module Deckhand
 
       def names(store) = store.call("SMEMBERS", Keys::QUEUES).sort
 
+      # Writes encoded jobs in one pipelined round trip: queued (queue name =>
+      # [json, ...]) to their queues, newest on the left as Sidekiq does, each
+      # queue's name to the set of queues; scheduled ([at, json, ...]) to the
+      # schedule set.
+      def push(store, queued, scheduled)
+        store.pipelined do |pipe|
+          pipe.call("ZADD", Keys::SCHEDULE, *scheduled) unless scheduled.empty?
+          queued.each do |queue, payloads|
+            pipe.call("SADD", Keys::QUEUES, queue)
+            pipe.call("LPUSH", Keys.queue(queue), *payloads)
+          end
+        end
+      end
+
+      def size(store, name) = store.call("LLEN", Keys.queue(name))
+
+      # The payload that runs next (pushed on the left, taken from the right), or nil.
+      def oldest(store, name) = store.call("LINDEX", Keys.queue(name), -1)
+
       # Size, oldest payload (the next to run) and paused flag of each queue,
       # in one round trip: [[name, size, oldest_raw_or_nil, paused], ...].
       def summaries(store, names)

@@ -1,5 +1,9 @@
 # frozen_string_literal: true
 
+require_relative "scripts/zset_move"
+require_relative "scripts/zset_kill"
+require_relative "scripts/zset_scan"
+
 module Deckhand
   class Store
     # Reads and moves entries of the schedule, retry and dead sets, always a
@@ -39,23 +43,21 @@ module Deckhand
 
       # moves: [[raw, queue_name, payload_to_push], ...]. Returns how many moved.
       def move_to_queues(store, key, moves)
-        return 0 if moves.empty?
-        argv = moves.flat_map { |raw, queue, payload| [raw, queue, Keys.queue(queue), payload] }
-        store.script(:zset_move, [key, Keys::QUEUES], argv)
+        Scripts::ZsetMove.new(store).call(key, moves)
       end
 
       # Moves entries to the dead set, trimming it. Returns the indexes (in
       # `raws`) of the entries this call moved.
       def kill(store, key, raws, now:, max_jobs:, timeout:)
         return [] if raws.empty?
-        moved = store.script(:zset_kill, [key, Keys::DEAD], [score_string(now), score_string(now - timeout), max_jobs, *raws])
+        moved = Scripts::ZsetKill.new(store).call(key, raws, now: now, dead_before: now - timeout, max_jobs: max_jobs)
         moved.map { |position| position - 1 }
       end
 
       # Looks at up to `budget` entries from rank `from` for ones containing
       # `text`; returns [next_rank_or_nil, [[rank, raw, score], ...]].
       def scan(store, key, text, from:, limit:, budget:, reverse: false)
-        reply = store.script(:zset_scan, [key], [text, from, limit, budget, reverse ? "rev" : "fwd"])
+        reply = Scripts::ZsetScan.new(store).call(key, text, from: from, limit: limit, budget: budget, reverse: reverse)
         next_rank = reply.shift
         found = reply.each_slice(3).map { |rank, raw, score| [rank, raw, Float(score)] }
         [(next_rank == -1) ? nil : next_rank, found]

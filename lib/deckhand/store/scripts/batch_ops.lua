@@ -3,13 +3,26 @@
 -- them sees the batch done and pushes its callbacks. Counting is per jid (a
 -- set), so a job that runs twice (at-least-once delivery) is counted once.
 --
--- ARGV[1..8]  Store::BatchKeys.header: batch key prefix, index, expiry index,
---             queues set, queue key prefix, schedule set, now (epoch ms), now
---             as job payloads write it
--- ARGV[9]     operation, ARGV[10] bid, then the operation's own arguments:
+-- Every key it touches is declared in KEYS (Store::Scripts::BatchOps builds
+-- them). An operation may reach up the batch's lineage (its parent, the
+-- parent's parent...) and push callbacks to each one's callback queue, so the
+-- caller declares that lineage and those queues. Both are fixed when a batch
+-- is created, so a caller may reuse what it read once; if what it declares is
+-- not what is stored, the script changes nothing and answers 'stale'.
+--
+-- KEYS[1..4]  batch index, expiry index, queues set, schedule set
+-- KEYS[5..]   five per batch of the lineage (hash, jids, failed, dead, kids),
+--             then one per queue named in ARGV
+-- ARGV[1]     now, epoch ms; ARGV[2] now as job payloads write it
+-- ARGV[3]     operation
+-- ARGV[4]     d, how many batches the lineage declares; then their d bids:
+--             the batch operated on first, then its parent and so on up
+-- then        q, how many queues are declared; then their q names
+-- then        the operation's own arguments:
 --   create    parent bid or '', idle ttl ms, success ttl ms, callback queue,
 --             description, on_complete, on_success, on_death (JSON arrays of
---             [jid, payload without its closing brace], or '')
+--             [jid, payload without its closing brace], or ''). Its lineage:
+--             the new batch, then its parent if any
 --   reopen    (none): hold an existing batch open to add jobs
 --   push      n, n jids, queue count, per queue (name, count, payloads...),
 --             scheduled count, (score, payload)...
@@ -22,14 +35,50 @@
 -- least once and every child batch is complete; it has succeeded when no job
 -- is pending and every child batch has succeeded. Callbacks of a child batch
 -- are pushed as jobs of its parent, so a parent succeeds only after them.
-local prefix, index, expiries, queues, qprefix, schedule = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-local now = tonumber(ARGV[7])
-local stamp = ARGV[8]
-local op, bid = ARGV[9], ARGV[10]
+local index, expiries, queues, schedule = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local now = tonumber(ARGV[1])
+local stamp = ARGV[2]
+local op = ARGV[3]
+local depth = tonumber(ARGV[4])
+local bid = ARGV[5]
 
+-- bid => the position in KEYS of its hash; the other four follow it.
+local declared = {}
+for i = 1, depth do declared[ARGV[4 + i]] = 5 + 5 * (i - 1) end
+local nqueues = tonumber(ARGV[5 + depth])
+local queue_keys = {}
+for i = 1, nqueues do queue_keys[ARGV[5 + depth + i]] = KEYS[4 + 5 * depth + i] end
+local base = 5 + depth + nqueues
+
+-- The operation's n-th argument.
+local function arg(n) return ARGV[base + n] end
+
+local PARTS = {jids = 1, failed = 2, dead = 3, kids = 4}
+
+-- A declared key of batch b. The checks in 'stale' keep this from ever
+-- failing halfway through an operation; it fails rather than touch a key the
+-- caller did not declare.
 local function key(b, part)
-  if part then return prefix .. b .. ':' .. part end
-  return prefix .. b
+  local first = declared[b]
+  if not first then return error('batch_ops: batch ' .. tostring(b) .. ' is not declared in KEYS') end
+  if part then return KEYS[first + PARTS[part]] end
+  return KEYS[first]
+end
+
+local function queue_key(name)
+  return queue_keys[name] or error('batch_ops: queue ' .. tostring(name) .. ' is not declared in KEYS')
+end
+
+-- True when the declared lineage or queues differ from what is stored.
+local function stale()
+  for i = 1, depth do
+    local f = redis.call('HMGET', key(ARGV[4 + i]), 'parent', 'callback_queue')
+    if not f[2] then return false end -- gone: nothing above it is reached
+    if not queue_keys[f[2]] then return true end
+    if not f[1] or f[1] == '' then return false end
+    if i == depth or ARGV[5 + i] ~= f[1] then return true end
+  end
+  return false
 end
 
 local function exists(b) return redis.call('EXISTS', key(b)) == 1 end
@@ -82,7 +131,7 @@ local function fire(b, event, parent)
   end
   local queue = redis.call('HGET', key(b), 'callback_queue')
   redis.call('SADD', queues, queue)
-  redis.call('LPUSH', qprefix .. queue, unpack(payloads))
+  redis.call('LPUSH', queue_key(queue), unpack(payloads))
 end
 
 local check
@@ -116,24 +165,26 @@ check = function(b)
   end
 end
 
+if op ~= 'create' and stale() then return 'stale' end
+
 local h = key(bid)
 local jids = key(bid, 'jids')
 
 if op == 'create' then
   if exists(bid) then return 'exists' end
-  local parent = ARGV[11]
+  local parent = arg(1)
   if parent ~= '' then
     if not exists(parent) then return 'parent_gone' end
     if redis.call('HEXISTS', key(parent), 'success_at') == 1 then return 'parent_done' end
   end
   redis.call('HSET', h, 'created_at', now, 'total', 0, 'hold', 1, 'kids_pending', 0, 'kids_incomplete', 0,
-    'idle_ttl', ARGV[12], 'success_ttl', ARGV[13], 'callback_queue', ARGV[14])
-  local optional = {parent = ARGV[11], description = ARGV[15], on_complete = ARGV[16], on_success = ARGV[17], on_death = ARGV[18]}
+    'idle_ttl', arg(2), 'success_ttl', arg(3), 'callback_queue', arg(4))
+  local optional = {parent = arg(1), description = arg(5), on_complete = arg(6), on_success = arg(7), on_death = arg(8)}
   for field, value in pairs(optional) do
     if value ~= '' then redis.call('HSET', h, field, value) end
   end
   redis.call('ZADD', index, now, bid)
-  touch(bid, ARGV[12])
+  touch(bid, arg(2))
   if parent ~= '' then
     redis.call('HINCRBY', key(parent), 'kids_pending', 1)
     redis.call('HINCRBY', key(parent), 'kids_incomplete', 1)
@@ -149,7 +200,7 @@ elseif op == 'reopen' then
   return 'ok'
 elseif op == 'push' then
   if not exists(bid) then return 'gone' end
-  local i = 11
+  local i = base + 1
   local n = tonumber(ARGV[i])
   redis.call('SADD', jids, unpack(ARGV, i + 1, i + n))
   redis.call('HINCRBY', h, 'total', n)
@@ -157,7 +208,7 @@ elseif op == 'push' then
   for _ = 1, tonumber(ARGV[i]) do
     local name, count = ARGV[i + 1], tonumber(ARGV[i + 2])
     redis.call('SADD', queues, name)
-    redis.call('LPUSH', qprefix .. name, unpack(ARGV, i + 3, i + 2 + count))
+    redis.call('LPUSH', queue_key(name), unpack(ARGV, i + 3, i + 2 + count))
     i = i + 2 + count
   end
   local scheduled = tonumber(ARGV[i + 1])
@@ -170,23 +221,25 @@ elseif op == 'release' then
   check(bid)
   return 'ok'
 elseif op == 'success' then
-  -- The common case, run once per job: four cheap calls, and the full check
-  -- only when the batch may have just completed or succeeded.
-  if redis.call('SREM', jids, ARGV[11]) == 0 then return 0 end
-  if redis.call('HDEL', key(bid, 'failed'), ARGV[11]) == 1 then redis.call('SREM', key(bid, 'dead'), ARGV[11]) end
+  -- The common case, run once per job: four cheap calls after the lineage
+  -- check (one HMGET per level), and the full check only when the batch may
+  -- have just completed or succeeded.
+  local jid = arg(1)
+  if redis.call('SREM', jids, jid) == 0 then return 0 end
+  if redis.call('HDEL', key(bid, 'failed'), jid) == 1 then redis.call('SREM', key(bid, 'dead'), jid) end
   local pending = redis.call('SCARD', jids)
   if pending == 0 or pending == redis.call('HLEN', key(bid, 'failed')) then check(bid) end
   return 1
 elseif op == 'failure' then
-  if redis.call('SISMEMBER', jids, ARGV[11]) == 0 then return 0 end
-  if redis.call('HSET', key(bid, 'failed'), ARGV[11], ARGV[12]) == 0 then return 0 end
+  if redis.call('SISMEMBER', jids, arg(1)) == 0 then return 0 end
+  if redis.call('HSET', key(bid, 'failed'), arg(1), arg(2)) == 0 then return 0 end
   touch(bid, idle(bid))
   check(bid)
   return 1
 elseif op == 'death' then
-  if redis.call('SISMEMBER', jids, ARGV[11]) == 0 then return 0 end
-  redis.call('HSET', key(bid, 'failed'), ARGV[11], ARGV[12])
-  redis.call('SADD', key(bid, 'dead'), ARGV[11])
+  if redis.call('SISMEMBER', jids, arg(1)) == 0 then return 0 end
+  redis.call('HSET', key(bid, 'failed'), arg(1), arg(2))
+  redis.call('SADD', key(bid, 'dead'), arg(1))
   touch(bid, idle(bid))
   -- The first death in a batch fires its :death callbacks, and its parent's.
   local b = bid

@@ -2,18 +2,24 @@
 -- one atomically: it is pushed only if this call removed it, so an entry the
 -- scheduler moved a moment earlier is never queued twice.
 --
--- KEYS[1]      the sorted set
--- KEYS[2]      the set of queue names
--- ARGV         groups of four: entry as stored, queue name, queue key, payload
---              to push (the entry with a fresh enqueued_at)
+-- KEYS[1]        the sorted set
+-- KEYS[2]        the set of queue names
+-- KEYS[3..n+2]   the queues the entries go to
+-- ARGV[1]        n, how many queues
+-- ARGV[2..n+1]   their names, in the order of their keys
+-- ARGV[n+2..]    groups of three: entry as stored, its queue's position among
+--                the n (1-based), payload to push (the entry with a fresh
+--                enqueued_at)
 --
 -- Returns the number of entries moved.
 local set, queues = KEYS[1], KEYS[2]
+local n = tonumber(ARGV[1])
 local moved = 0
-for i = 1, #ARGV, 4 do
+for i = n + 2, #ARGV, 3 do
   if redis.call('ZREM', set, ARGV[i]) == 1 then
-    redis.call('SADD', queues, ARGV[i + 1])
-    redis.call('LPUSH', ARGV[i + 2], ARGV[i + 3])
+    local q = tonumber(ARGV[i + 1])
+    redis.call('SADD', queues, ARGV[1 + q])
+    redis.call('LPUSH', KEYS[2 + q], ARGV[i + 2])
     moved = moved + 1
   end
 end

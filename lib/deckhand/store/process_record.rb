@@ -1,0 +1,125 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Deckhand
+  class Store
+    # The record a server process keeps of itself, in Sidekiq's layout: its
+    # identity in the `processes` set, the `<identity>` hash (what the process
+    # is, refreshed each heartbeat with a TTL), the `<identity>:work` hash of
+    # the jobs its threads run, and the `<identity>-signals` list the dashboard
+    # pushes signals onto. The heartbeat writes it, the data API reads it, both
+    # through this codec, so the layout lives here only.
+    #
+    #   ProcessRecord.write(pipe, identity, info: info_json, running: stats.running, inflight: 12,
+    #     rtt_us: 850, quiet: false, rss_kb: 183_204, ttl: 40)
+    #   ProcessRecord.identities(store)              # => ["host:123:9f3a", ...]
+    #   ProcessRecord.read(store, identities)        # => [ProcessRecord::Entry or nil, ...]
+    #   ProcessRecord.signal(store, identity, "TSTP")
+    module ProcessRecord
+      FIELDS = %w[info busy beat quiet rss rtt_us inflight].freeze
+
+      # How long a signal waits for a process that never picks it up.
+      SIGNAL_TTL = 60
+
+      # One process as its last heartbeat described it; `info` is a Hash
+      # (empty when unreadable), `inflight` how many jobs it holds (running or
+      # about to; 0 from a process that does not say, like Sidekiq).
+      Entry = Struct.new(:identity, :info, :busy, :beat, :quiet, :rss_kb, :rtt_us, :inflight)
+
+      # One job a thread is running: `payload` is the job's JSON, or a Hash
+      # where the writer stored an object (some Sidekiq versions).
+      Work = Struct.new(:thread, :queue, :payload, :run_at)
+
+      module_function
+
+      # Queues the record's writes on a pipeline. info: the JSON describing the
+      # process (encoded once at boot: it does not change); running: thread id
+      # => anything answering queue, payload and run_at.
+      def write(pipe, identity, info:, running:, inflight:, rtt_us:, quiet:, rss_kb:, ttl:, now: Time.now)
+        work = Keys.work(identity)
+        pipe.call("UNLINK", work)
+        unless running.empty?
+          fields = running.flat_map do |thread, job|
+            [thread, JSON.generate({"queue" => job.queue, "payload" => job.payload, "run_at" => job.run_at})]
+          end
+          pipe.call("HSET", work, *fields)
+          pipe.call("EXPIRE", work, ttl)
+        end
+        key = Keys.process(identity)
+        pipe.call("SADD", Keys::PROCESSES, identity)
+        pipe.call("HSET", key, "info", info, "busy", running.size, "inflight", inflight, "beat", now.to_f,
+          "rtt_us", rtt_us, "quiet", quiet.to_s, "rss", rss_kb)
+        pipe.call("EXPIRE", key, ttl)
+      end
+
+      # Queues a read of how many processes are registered (live or not yet pruned).
+      def count(pipe) = pipe.call("SCARD", Keys::PROCESSES)
+
+      # Queues taking the oldest signal sent to the process (its reply: the
+      # signal's name, or nil).
+      def take_signal(pipe, identity) = pipe.call("RPOP", Keys.signals(identity))
+
+      # Queues a read of how many threads of the process are busy (its reply:
+      # a String, or nil once the record expired).
+      def busy(pipe, identity) = pipe.call("HGET", Keys.process(identity), "busy")
+
+      # Asks a process to act (TSTP: quiet, TERM: stop); it picks the signal up
+      # on its next heartbeat.
+      def signal(store, identity, name)
+        key = Keys.signals(identity)
+        store.pipelined do |pipe|
+          pipe.call("LPUSH", key, name)
+          pipe.call("EXPIRE", key, SIGNAL_TTL)
+        end
+        nil
+      end
+
+      def identities(store) = store.call("SMEMBERS", Keys::PROCESSES).sort
+
+      # One round trip: an Entry per identity, nil where its record expired.
+      def read(store, identities)
+        return [] if identities.empty?
+        replies = store.pipelined do |pipe|
+          identities.each { |identity| pipe.call("HMGET", Keys.process(identity), *FIELDS) }
+        end
+        identities.zip(replies).map { |identity, fields| decode(identity, fields) }
+      end
+
+      # Drops identities from the set (processes whose record expired: they
+      # died without cleaning up; a live one adds itself again each beat).
+      def forget(store, identities)
+        store.call("SREM", Keys::PROCESSES, *identities) unless identities.empty?
+      end
+
+      # One round trip: for each identity, the Work of its busy threads.
+      def work(store, identities)
+        return [] if identities.empty?
+        records = store.pipelined do |pipe|
+          identities.each { |identity| pipe.call("HGETALL", Keys.work(identity)) }
+        end
+        records.map { |record| record.map { |thread, raw| decode_work(thread, raw) } }
+      end
+
+      def decode(identity, fields)
+        info, busy, beat, quiet, rss, rtt, inflight = fields
+        return nil if info.nil?
+        Entry.new(identity, parse(info), busy.to_i, beat && Time.at(beat.to_f), quiet == "true", rss.to_i, rtt.to_i,
+          inflight.to_i)
+      end
+
+      def decode_work(thread, raw)
+        work = parse(raw)
+        Work.new(thread, work["queue"].to_s, work["payload"], work["run_at"].is_a?(Numeric) ? Time.at(work["run_at"]) : nil)
+      end
+
+      # The JSON object stored, leniently: {} for anything else.
+      def parse(raw)
+        parsed = JSON.parse(raw)
+        parsed.is_a?(Hash) ? parsed : {}
+      rescue JSON::ParserError
+        {}
+      end
+    end
+  end
+end

@@ -1,0 +1,51 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# The process record is written by the heartbeat and read by the data API:
+# what one side writes, the other must read back.
+class ProcessRecordTest < Minitest::Test
+  Record = Deckhand::Store::ProcessRecord
+  Running = Struct.new(:queue, :payload, :run_at)
+
+  def store = Deckhand.config.store
+
+  def write(identity, running: {}, quiet: false, ttl: 40)
+    store.pipelined do |pipe|
+      Record.write(pipe, identity, info: JSON.generate("hostname" => "h", "concurrency" => 5), running: running,
+        inflight: 3, rtt_us: 850, quiet: quiet, rss_kb: 1234, ttl: ttl, now: Time.at(1_700_000_000.5))
+    end
+  end
+
+  def test_what_the_heartbeat_writes_the_api_reads_back
+    write("h:1:a", running: {"t1" => Running.new("mail", '{"class":"A","jid":"j1"}', 1_700_000_000)}, quiet: true)
+    assert_equal ["h:1:a"], Record.identities(store)
+    entry = Record.read(store, ["h:1:a"]).first
+    assert_equal ["h:1:a", {"hostname" => "h", "concurrency" => 5}, 1, Time.at(1_700_000_000.5), true, 1234, 850, 3], entry.to_a
+    work = Record.work(store, ["h:1:a"]).first
+    assert_equal [["t1", "mail", '{"class":"A","jid":"j1"}', Time.at(1_700_000_000)]], work.map(&:to_a)
+    assert_operator redis.call("TTL", "h:1:a:work"), :>, 30
+  end
+
+  def test_an_idle_beat_clears_the_work_record
+    write("h:1:a", running: {"t1" => Running.new("q", "{}", 1)})
+    write("h:1:a")
+    assert_equal [[]], Record.work(store, ["h:1:a"])
+    assert_equal 0, Record.read(store, ["h:1:a"]).first.busy
+  end
+
+  def test_an_expired_record_reads_as_nil_and_can_be_forgotten
+    write("h:1:a")
+    redis.call("SADD", "processes", "gone:2:b")
+    assert_nil Record.read(store, ["gone:2:b", "h:1:a"]).first
+    Record.forget(store, ["gone:2:b"])
+    assert_equal ["h:1:a"], Record.identities(store)
+  end
+
+  def test_a_signal_sent_is_taken_once_in_order
+    Record.signal(store, "h:1:a", "TSTP")
+    Record.signal(store, "h:1:a", "TERM")
+    taken = store.pipelined { |pipe| 3.times { Record.take_signal(pipe, "h:1:a") } }
+    assert_equal ["TSTP", "TERM", nil], taken
+  end
+end

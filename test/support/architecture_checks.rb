@@ -1,0 +1,140 @@
+# frozen_string_literal: true
+
+module Deckhand
+  # Static checks of the rule "one door to Redis" (docs/internals.md), as
+  # plain functions over source text so a test can run each on a broken
+  # example as well as on lib/.
+  #
+  #   ArchitectureChecks.redis_calls("x = store.call(\"GET\", \"k\")")   # => [[1, "x = store.call(..."]]
+  #   ArchitectureChecks.unwrapped_scripts(["a.lua"], [])                # => ["a"]
+  #   ArchitectureChecks.literal_keys("redis.call('GET', 'k')")          # => ["redis.call('GET', 'k'): key 'k' is a string literal"]
+  module ArchitectureChecks
+    # What issues Redis commands or names the Redis client: a command sent
+    # (a string literal first), a pipeline or transaction, a blocking call,
+    # the by-name script path, a raw EVALSHA, the client's constant.
+    REDIS_USE = [
+      /\.call\(\s*["']/, /\.pipelined\b/, /\.multi\b/, /\bblocking_call\b/,
+      /\.script\(\s*:/, /\.evalsha\b/, /\bRedisClient\b/
+    ].freeze
+
+    # Commands whose arguments name no key.
+    KEYLESS = %w[PING ECHO TIME INFO DBSIZE RANDOMKEY FLUSHALL FLUSHDB SCAN KEYS PUBLISH SCRIPT CLIENT CONFIG
+      CLUSTER COMMAND LASTSAVE ROLE SELECT WAIT EVAL EVALSHA EVAL_RO EVALSHA_RO FCALL FCALL_RO].freeze
+
+    # Commands whose first key comes after a subcommand or a key count.
+    KEY_AT = {"OBJECT" => 2, "MEMORY" => 2, "XINFO" => 2, "XGROUP" => 2, "BITOP" => 2, "LMPOP" => 2, "ZMPOP" => 2,
+              "SINTERCARD" => 2, "ZINTERCARD" => 2, "ZDIFF" => 2, "ZINTER" => 2, "ZUNION" => 2, "BLMPOP" => 3, "BZMPOP" => 3}.freeze
+
+    # Commands with a second key right after the first.
+    TWO_KEYS = %w[LMOVE BLMOVE RPOPLPUSH BRPOPLPUSH SMOVE RENAME RENAMENX COPY ZRANGESTORE GEOSEARCHSTORE].freeze
+
+    module_function
+
+    # [[line number, line], ...] of the lines of Ruby source that use Redis.
+    def redis_calls(source)
+      source.each_line.with_index(1).filter_map do |line, number|
+        code = line.sub(/^\s*#.*/, "")
+        [number, line.strip] if REDIS_USE.any? { |pattern| code.match?(pattern) }
+      end
+    end
+
+    # The names of the scripts (from their .lua paths) no class names: a
+    # class counts only if it is a named Store::Script subclass defined in
+    # the scripts' own folder (not, say, the anonymous ones Store#script makes).
+    def unwrapped_scripts(lua_paths, classes)
+      wrapped = classes.select { |klass| klass < Store::Script && wrapper_file?(klass) }.map(&:script_name)
+      lua_paths.map { |path| File.basename(path, ".lua") } - wrapped
+    end
+
+    def wrapper_file?(klass)
+      return false unless klass.name
+      file, = Object.const_source_location(klass.name)
+      !file.nil? && File.dirname(file) == Store::Script::DIR
+    end
+
+    # What is wrong with each redis.call/pcall of a Lua source whose key
+    # argument is a string literal, is built by concatenation, or is an
+    # element of ARGV: the key must come from KEYS (a variable holding one,
+    # or a function that looks one up, is fine).
+    def literal_keys(source)
+      code = strip_lua_comments(source)
+      problems = []
+      code.scan(/redis\.p?call\s*\(/) do
+        match = Regexp.last_match
+        args = split_arguments(code, match.end(0))
+        problems.concat(key_problems("#{match[0]}#{args.join(", ")})", args))
+      end
+      problems
+    end
+
+    def key_problems(call, args)
+      command = args.first.to_s
+      return ["#{call}: the command is not a string literal, so its keys cannot be checked"] unless literal?(command)
+      name = command[1...-1].upcase
+      return [] if KEYLESS.include?(name)
+      first = KEY_AT.fetch(name, 1)
+      positions = TWO_KEYS.include?(name) ? [first, first + 1] : [first]
+      positions.filter_map do |i|
+        key = args[i]
+        if key.nil? then "#{call}: no key"
+        elsif literal?(key) then "#{call}: key #{key} is a string literal"
+        elsif outside_strings(key).include?("..") then "#{call}: key #{key} is built by concatenation"
+        elsif key.match?(/\AARGV\b/) then "#{call}: key #{key} comes from ARGV"
+        end
+      end
+    end
+
+    def literal?(text) = text.match?(/\A(["']).*\1\z/m)
+
+    # The text with its string literals emptied, so what is inside them
+    # (a ".." or "ARGV" in a message) does not count.
+    def outside_strings(text) = text.gsub(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/, "''")
+
+    # The top-level arguments of a call whose "(" ends just before `start`.
+    def split_arguments(code, start)
+      args = []
+      depth = 0
+      quote = nil
+      current = +""
+      i = start
+      while i < code.length
+        char = code[i]
+        if quote
+          current << char
+          if char == "\\"
+            current << code[i + 1].to_s
+            i += 1
+          elsif char == quote
+            quote = nil
+          end
+        elsif char == "'" || char == '"'
+          quote = char
+          current << char
+        elsif "([{".include?(char)
+          depth += 1
+          current << char
+        elsif ")]}".include?(char)
+          break if depth.zero?
+          depth -= 1
+          current << char
+        elsif char == "," && depth.zero?
+          args << current.strip
+          current = +""
+        else
+          current << char
+        end
+        i += 1
+      end
+      args << current.strip unless current.strip.empty?
+      args
+    end
+
+    # Lua without its comments (--[[ ]] blocks and -- to the end of a line),
+    # leaving string literals alone.
+    def strip_lua_comments(source)
+      source.gsub(/'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|--\[(=*)\[.*?\]\1\]|--[^\n]*/m) do |match|
+        match.start_with?("--") ? "" : match
+      end
+    end
+  end
+end

@@ -1,0 +1,109 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "deckhand/api"
+require "deckhand/batch"
+require_relative "../support/architecture_checks"
+
+# One door to Redis: every Redis call is made in the store layer, every Lua
+# script has the one Ruby class that owns its KEYS and ARGV, and every key a
+# script touches arrives in KEYS. Each check is also run on a broken example,
+# so it is known to fail when it should.
+class ArchitectureTest < Minitest::Test
+  Checks = Deckhand::ArchitectureChecks
+  ROOT = File.expand_path("../..", __dir__)
+
+  # The store layer: the one place that talks to Redis.
+  STORE = ["lib/deckhand/store.rb", "lib/deckhand/store/"].freeze
+
+  # Still talking to Redis directly, each for its own reason: the server is
+  # being moved onto the store, and the development Redis probes a server
+  # before any Store exists. Remove an entry as soon as it is no longer needed
+  # (the last test says when).
+  REDIS_ALLOWED = ["lib/deckhand/server/", "lib/deckhand/dev_redis.rb"].freeze
+
+  def lib_files = Dir[File.join(ROOT, "lib/**/*.rb")].map { |path| path.delete_prefix("#{ROOT}/") }.sort
+
+  def lua_files = Dir[File.join(Deckhand::Store::Script::DIR, "*.lua")].sort
+
+  # The scripts and the shared functions put in front of them (scripts/lib/).
+  def all_lua = Dir[File.join(Deckhand::Store::Script::DIR, "**/*.lua")].sort
+
+  def under?(path, prefixes) = prefixes.any? { |prefix| prefix.end_with?("/") ? path.start_with?(prefix) : path == prefix }
+
+  def wrappers
+    Dir[File.join(Deckhand::Store::Script::DIR, "*.rb")].each { |path| require path }
+    Deckhand::Store::Script.subclasses
+  end
+
+  def test_no_file_outside_the_store_issues_redis_commands
+    offenders = lib_files.reject { |path| under?(path, STORE + REDIS_ALLOWED) }.flat_map do |path|
+      Checks.redis_calls(File.read(File.join(ROOT, path))).map { |number, line| "#{path}:#{number}: #{line}" }
+    end
+    assert_empty offenders, "Redis calls outside lib/deckhand/store/: move them into a store module"
+  end
+
+  def test_the_redis_check_finds_commands_pipelines_and_the_client_but_not_comments
+    broken = <<~RUBY
+      # store.call("GET", "in a comment") is fine
+      size = store.call("LLEN", "queue:a")
+      store.pipelined { |pipe| pipe.call("GET", "k") }
+      store.multi { |tx| tx.call('DEL', "k") }
+      conn.blocking_call(2, "BLMOVE", "a", "b", "RIGHT", "LEFT", 2)
+      store.script(:zset_move, [], [])
+      rescue RedisClient::Error
+      Deckhand::Store::Queues.size(store, "a")
+    RUBY
+    assert_equal [2, 3, 4, 5, 6, 7], Checks.redis_calls(broken).map(&:first)
+  end
+
+  def test_every_lua_script_has_a_class_that_owns_its_contract
+    missing = Checks.unwrapped_scripts(lua_files, wrappers)
+    assert_empty missing, "scripts with no Store::Script subclass in lib/deckhand/store/scripts/<name>.rb"
+  end
+
+  def test_the_script_check_wants_a_named_class_beside_the_script
+    anonymous = Class.new(Deckhand::Store::Script) { lua "zset_scan" } # what Store#script makes
+    paths = [File.join(Deckhand::Store::Script::DIR, "zset_scan.lua"), "/elsewhere/orphan.lua"]
+    assert_equal ["zset_scan", "orphan"], Checks.unwrapped_scripts(paths, [anonymous])
+    assert_equal ["orphan"], Checks.unwrapped_scripts(paths, [anonymous, Deckhand::Store::Scripts::ZsetScan])
+  end
+
+  def test_no_lua_script_builds_or_names_a_key_itself
+    problems = all_lua.flat_map do |path|
+      Checks.literal_keys(File.read(path)).map { |problem| "#{path.delete_prefix("#{ROOT}/")}: #{problem}" }
+    end
+    assert_empty problems, "every key a script touches must arrive in KEYS"
+  end
+
+  def test_the_key_check_finds_literal_built_and_argv_keys
+    broken = <<~LUA
+      redis.call('SADD', 'queues', name)                  -- a literal
+      redis.call("LPUSH", prefix .. name, payload)        -- built
+      redis.pcall('HGET', ARGV[1], 'field')               -- from ARGV
+      redis.call('LMOVE', KEYS[1], 'queue:' .. q, 'LEFT', 'RIGHT')  -- the second key
+      redis.call(command, KEYS[1])                        -- unknowable
+    LUA
+    assert_equal 5, Checks.literal_keys(broken).size, Checks.literal_keys(broken).join("\n")
+    fine = <<~LUA
+      -- redis.call('GET', 'a comment')
+      --[[ redis.call('GET', 'a block comment') ]]
+      local q = KEYS[2]
+      redis.call('HSET', KEYS[1], 'a,b)', cjson.encode({x = 1}))
+      redis.call('LPUSH', q, unpack(ARGV, 2))
+      redis.call('SADD', key(b, 'kids'), '..')
+      redis.call('PING')
+    LUA
+    assert_empty Checks.literal_keys(fine)
+  end
+
+  # An allowance nobody needs any more hides the next violation: each entry
+  # must still be needed.
+  def test_every_allowance_is_still_needed
+    REDIS_ALLOWED.each do |prefix|
+      files = lib_files.select { |path| under?(path, [prefix]) }
+      used = files.any? { |path| Checks.redis_calls(File.read(File.join(ROOT, path))).any? }
+      assert used, "#{prefix} no longer calls Redis directly: remove it from REDIS_ALLOWED"
+    end
+  end
+end
