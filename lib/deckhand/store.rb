@@ -52,13 +52,6 @@ module Deckhand
       with { |c| eval_on(c, script, keys, argv) }
     end
 
-    # Runs a bundled script by name with the caller's keys. Being replaced by
-    # one Store::Script subclass per script; do not add callers.
-    def script(name, keys, argv, conn: nil)
-      klass = (@named ||= {})[name] ||= Class.new(Script) { lua(name.to_s) }
-      evalsha(klass, keys, argv, conn: conn)
-    end
-
     # A connection outside the pool, for a thread that blocks in Redis (the idle
     # fetch) and must not hold a pooled connection the processors need.
     def dedicated = Dedicated.new(@redis_config, @translation)

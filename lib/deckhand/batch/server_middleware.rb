@@ -11,7 +11,6 @@ module Deckhand
     # Hash lookup.
     class ServerMiddleware
       CURRENT = :deckhand_batch_bid
-      DELAYS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5].freeze
 
       def initialize(config)
         @config = config
@@ -36,14 +35,18 @@ module Deckhand
 
       private
 
+      # Waits out Redis failures as Server::Outage says (a refusal that needs a
+      # human is logged with its fix every minute); the job stays in flight
+      # meanwhile, and a shutdown interrupts the wait and hands it back.
       def persist
-        attempt = 0
+        outage = nil
         begin
           yield
+          outage&.over
         rescue Deckhand::RedisError => e
-          @config.logger.warn("could not record a batch job's outcome (#{e.message}); retrying") if attempt.zero?
-          sleep DELAYS[attempt] || DELAYS.last
-          attempt += 1
+          outage ||= Server::Outage.new(@config.logger, "recording a batch job's outcome")
+          delay = outage.failed(e)
+          Thread.handle_interrupt(Deckhand::Shutdown => :immediate) { sleep delay }
           retry
         end
       end

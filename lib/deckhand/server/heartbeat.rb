@@ -10,8 +10,6 @@ module Deckhand
     # threads are running, the processed/failed counts since the last beat, and
     # picks up a remote signal (quiet, stop, dump) sent from the dashboard or API.
     class Heartbeat < Component
-      STATS_TTL = 5 * 365 * 24 * 60 * 60
-
       attr_reader :process_count
 
       # inflight: how many jobs the process holds (running or about to), shown
@@ -50,31 +48,23 @@ module Deckhand
 
       # Removes this process's record (clean shutdown).
       def forget
-        @store.pipelined do |pipe|
-          pipe.call("SREM", Store::Keys::PROCESSES, @identity)
-          pipe.call("UNLINK", Store::Keys.process(@identity), Store::Keys.work(@identity))
-        end
+        Store::Heartbeats.forget(@store, @identity)
       rescue Deckhand::RedisError => e
         @logger.warn("could not remove the process record (#{e.message}); it expires by itself")
       end
 
       def beat
-        processed, failed = @stats.take
+        counts = @stats.take
         metrics = @stats.metrics.take
         started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
-        replies = @store.pipelined do |pipe|
-          pipe.call("SMEMBERS", Store::Queues::PAUSED)
-          Store::Metrics.flush(pipe, metrics)
-          commands(pipe, processed, failed)
-        end
-        @on_paused&.call(replies.first)
+        reply = Store::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record)
+        @on_paused&.call(reply.paused)
         @rtt_us = ((::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1_000_000).round
-        @process_count = replies[-2].to_i
-        signal = replies.last
+        @process_count = reply.processes
         @outage.over
-        @on_signal.call(signal) if signal
+        @on_signal.call(reply.signal) if reply.signal
       rescue Deckhand::RedisError => e
-        @stats.restore(processed, failed)
+        @stats.restore(*counts)
         @stats.metrics.restore(metrics) if metrics
         @outage.failed(e)
       end
@@ -87,23 +77,9 @@ module Deckhand
         beat while @sleeper.sleep(@config.heartbeat_interval)
       end
 
-      def commands(pipe, processed, failed)
-        flush_counts(pipe, processed, failed)
-        Store::ProcessRecord.write(pipe, @identity, info: @info, running: @stats.running, inflight: @inflight.call,
-          rtt_us: @rtt_us, quiet: @quiet, rss_kb: Memory.rss_kb || 0, ttl: @config.heartbeat_ttl)
-        Store::ProcessRecord.count(pipe)
-        Store::ProcessRecord.take_signal(pipe, @identity)
-      end
-
-      def flush_counts(pipe, processed, failed)
-        return if processed.zero? && failed.zero?
-        date = Time.now.utc.strftime("%Y-%m-%d")
-        [[Store::Keys::PROCESSED, processed], [Store::Keys::FAILED, failed]].each do |stat, count|
-          next if count.zero?
-          pipe.call("INCRBY", stat, count)
-          pipe.call("INCRBY", Store::Keys.daily(stat, date), count)
-          pipe.call("EXPIRE", Store::Keys.daily(stat, date), STATS_TTL)
-        end
+      def record
+        {info: @info, running: @stats.running, inflight: @inflight.call, rtt_us: @rtt_us, quiet: @quiet,
+         rss_kb: Memory.rss_kb || 0, ttl: @config.heartbeat_ttl}
       end
     end
   end

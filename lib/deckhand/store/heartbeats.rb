@@ -1,0 +1,55 @@
+# frozen_string_literal: true
+
+require_relative "process_record"
+require_relative "metrics"
+
+module Deckhand
+  class Store
+    # What a server process's heartbeat writes and reads, in one round trip:
+    # the processed/failed counters since the last beat (all time and per UTC
+    # day, as Sidekiq keeps them), the per-class metrics, the process record;
+    # and back the paused queues, how many processes are registered and the
+    # oldest signal sent to this one.
+    #
+    #   Heartbeats.beat(store, identity, counts: [12, 1], metrics: tally, record: {info: json, ...})
+    #   # => #<struct Beat paused=["mail"], processes=2, signal=nil>
+    #   Heartbeats.forget(store, identity)   # a clean shutdown
+    module Heartbeats
+      DAILY_TTL = 5 * 365 * 24 * 60 * 60
+
+      Beat = Struct.new(:paused, :processes, :signal)
+
+      module_function
+
+      # record: the keywords of ProcessRecord.write.
+      def beat(store, identity, counts:, metrics:, record:, now: Time.now)
+        replies = store.pipelined do |pipe|
+          pipe.call("SMEMBERS", Queues::PAUSED)
+          Metrics.flush(pipe, metrics)
+          count(pipe, *counts, now.utc.strftime("%Y-%m-%d"))
+          ProcessRecord.write(pipe, identity, **record, now: now)
+          ProcessRecord.count(pipe)
+          ProcessRecord.take_signal(pipe, identity)
+        end
+        Beat.new(replies.first, replies[-2].to_i, replies.last)
+      end
+
+      # Removes the process record: out of the set, its hashes gone.
+      def forget(store, identity)
+        store.pipelined do |pipe|
+          pipe.call("SREM", Keys::PROCESSES, identity)
+          pipe.call("UNLINK", Keys.process(identity), Keys.work(identity))
+        end
+      end
+
+      def count(pipe, processed, failed, date)
+        [[Keys::PROCESSED, processed], [Keys::FAILED, failed]].each do |stat, n|
+          next if n.zero?
+          pipe.call("INCRBY", stat, n)
+          pipe.call("INCRBY", Keys.daily(stat, date), n)
+          pipe.call("EXPIRE", Keys.daily(stat, date), DAILY_TTL)
+        end
+      end
+    end
+  end
+end
