@@ -13,8 +13,10 @@ harness = SwarmBench::Harness.new
 client = Deckhand::Client.new(config: Deckhand::Config.new(redis: {url: harness.url}))
 redis = harness.redis
 
+store = Deckhand::Store.new({url: harness.url}, size: 1)
 in_flight = lambda do
-  redis.call("KEYS", "deckhand:inflight:*").sum { |key| Deckhand::Store::Inflight.unsettled(redis.call("HGETALL", key)).size }
+  identities = redis.call("KEYS", "deckhand:inflight:*").map { |key| key.split(":")[2..-2].join(":") }.uniq
+  identities.sum { |identity| Deckhand::Store::Inflight.count(store, identity, ["default"]) }
 end
 
 run = lambda do |args|

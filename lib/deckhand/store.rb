@@ -23,10 +23,19 @@ module Deckhand
     attr_reader :location
 
     def initialize(options, size: 5, pool_timeout: 5)
+      @options = options
       @redis_config = RedisClient.config(**options)
       @location = describe(@redis_config)
       @translation = Translation.new(@location)
       @pool = ConnectionPool.new(size: size, timeout: pool_timeout) { @redis_config.new_client }
+    end
+
+    # Names every connection of this store (CLIENT SETNAME), those opened from
+    # now on and those already open (closed, to reopen with the name): how a
+    # reaper tells a dead process from a paused one (Store::Clients).
+    def name_connections(name)
+      @redis_config = RedisClient.config(**@options, id: name)
+      @pool.reload(&:close)
     end
 
     # The key names: Sidekiq's layout plus Deckhand's own (Store::Keys).

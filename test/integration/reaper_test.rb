@@ -9,7 +9,7 @@ class ReaperTest < Minitest::Test
   def setup
     super
     Deckhand.config = new_config(heartbeat_interval: 0.5, heartbeat_ttl: 1, reaper_interval: 0.1, concurrency: 3, timeout: 2)
-    wait_for_redis_uptime(1)
+    wait_for_redis_uptime(2) # 3 heartbeat intervals: live processes have reconnected
   end
 
   def test_a_dead_process_s_unsettled_jobs_go_back_to_the_front_of_their_queues_in_order

@@ -3,7 +3,7 @@
 module Torture
   # 2. Two servers, long jobs running on one of them; that one is SIGKILLed and
   # nothing is started in its place. The survivor alone must run its jobs,
-  # within the documented bound (heartbeat_ttl + reaper_interval x 1.2).
+  # within the documented bound (2 x heartbeat_interval + reaper_interval x 1.2).
   class RecoveryWithoutRestart < Scenario
     NUMBER = 2
     NAME = "recovery-without-restart"

@@ -58,7 +58,9 @@ module Torture
     def timing = @quick ? QUICK_TIMING : DEFAULT_TIMING
 
     # The documented recovery bound for these timings.
-    def bound = timing[:heartbeat_ttl] + (timing[:reaper_interval] * 1.2)
+    # How soon a SIGKILLed process's jobs are back: two silent heartbeat
+    # intervals and no connection left, then a reaper pass (Server::Reaper).
+    def bound = (2 * timing[:heartbeat_interval]) + (timing[:reaper_interval] * 1.2)
 
     def start_redis(name = "redis", persistent: false, extra: [], port: nil)
       server = Deckhand::DevRedis.new(dir: File.join(@dir, name), port: port, persistent: persistent, extra: extra).start
@@ -98,9 +100,10 @@ module Torture
     end
 
     # The jobs a process holds in flight and has not settled.
-    def inflight_jobs(redis, identity)
-      keys = redis.call("KEYS", "deckhand:inflight:#{identity}:*")
-      keys.sum { |key| Deckhand::Store::Inflight.unsettled(redis.call("HGETALL", key)).size }
+    def inflight_jobs(redis, identity, queues: ["default"])
+      url = "redis://#{redis.config.host}:#{redis.config.port}/#{redis.config.db}"
+      store = (@stores ||= {})[url] ||= Deckhand::Store.new({url: url}, size: 1)
+      Deckhand::Store::Inflight.count(store, identity, queues)
     end
 
     # In-flight hashes, landing lists and owner entries still in Redis.

@@ -46,6 +46,7 @@ module Deckhand
       end
 
       def start
+        @store.name_connections(Store::Clients.name_of(@identity))
         @reaper.register
         @heartbeat.start
         @reaper.start

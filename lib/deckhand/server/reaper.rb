@@ -8,12 +8,18 @@ module Deckhand
   module Server
     # Gives the jobs of dead processes back to the living, with no restart
     # needed. Every server process runs one; a short Redis lock lets one act at
-    # a time. A process is dead when its heartbeat record (`<identity>`, TTL
-    # config.heartbeat_ttl) has expired while it still owns an in-flight record
-    # (`deckhand:owners`). Its unsettled jobs go back to the front of their
-    # queues in one atomic step (store/scripts/recover.lua), counted per jid; a
-    # job counted config.max_recoveries times is a poison pill and goes to the
-    # dead set.
+    # a time. A process that owns an in-flight record (`deckhand:owners`) is
+    # dead when two witnesses agree: its heartbeat is silent (no beat for two
+    # heartbeat intervals) and Redis holds no connection of it (its
+    # connections are named after its identity, and the kernel closes them the
+    # moment the process dies, however it dies). A process merely paused (a
+    # long GC, a stopped or starved host, a brief network cut) keeps its
+    # connections open and its jobs, unless silent past config.hung_after.
+    # Where Redis refuses CLIENT LIST, the rule is the heartbeat record's TTL
+    # (config.heartbeat_ttl). The unsettled jobs of a dead process go back to
+    # the front of their queues in one atomic step (store/scripts/recover.lua),
+    # counted per jid; a job counted config.max_recoveries times is a poison
+    # pill and goes to the dead set.
     #
     #   reaper = Deckhand::Server::Reaper.new(config: config, store: config.store, identity: id)
     #   reaper.start   # a pass every config.reaper_interval seconds
@@ -21,8 +27,9 @@ module Deckhand
     #   reaper.stop
     #
     # Bound: a SIGKILLed process's jobs are back in their queues at most
-    # heartbeat_ttl + reaper_interval * 1.2 seconds after its last heartbeat
-    # (defaults 40 + 6: under 60 s).
+    # 2 * heartbeat_interval + reaper_interval * 1.2 seconds after its last
+    # heartbeat (defaults 10 + 6), or heartbeat_ttl + reaper_interval * 1.2
+    # where CLIENT LIST is refused (40 + 6).
     class Reaper < Component
       COUNTER_TTL = 24 * 60 * 60
       JITTER = 0.2
@@ -41,17 +48,16 @@ module Deckhand
       end
 
       # Records this process as the owner of its in-flight jobs (no TTL): how its
-      # jobs are found again if it dies. Called before the first fetch; raises
-      # when Redis cannot be reached.
-      def register = Store::Owners.register(@store, @identity, @owner)
+      # jobs are found again if it dies, with when it was last seen (each
+      # pass). Called before the first fetch; raises when Redis cannot be reached.
+      def register = Store::Owners.register(@store, @identity, @owner.merge("seen" => Time.now.to_f))
 
       # One pass, if this process wins the lock. Returns how many dead processes
       # it recovered.
       def reap
         return 0 unless Store::Owners.lock(@store, @identity, [(@config.reaper_interval * 800).round, 50].max)
         dead = dead_owners(Store::Owners.all(@store))
-        dead = [] if dead.any? && redis_just_started?
-        dead.each { |identity, owner| recover(identity, owner) }
+        dead.each { |identity, owner, beat| recover(identity, owner, beat) }
         @quarantine.bury_all(Store::Queues.names(@store))
         dead.size
       end
@@ -75,25 +81,56 @@ module Deckhand
         end
       end
 
+      # [identity, owner record, beat judged by], for each dead owner.
       def dead_owners(owners)
         candidates = owners.reject { |identity, _| identity == @identity }
-        alive = Store::Owners.alive(@store, candidates.keys)
-        candidates.to_a.zip(alive).filter_map { |pair, live| pair unless live }
+        now = Time.now.to_f
+        silent = candidates.keys.zip(Store::Owners.beats(@store, candidates.keys)).select do |_, beat|
+          beat.nil? || now - beat.to_f > 2 * @config.heartbeat_interval
+        end
+        return [] if silent.empty?
+        names = Store::Clients.names(@store)
+        return by_ttl(silent, candidates) unless names
+        return [] if redis_up_for?(3 * @config.heartbeat_interval) == false
+        silent.filter_map do |identity, beat|
+          owner = candidates[identity]
+          gone = !names.include?(Store::Clients.name_of(identity)) || hung?(owner, beat, now)
+          [identity, owner, beat] if gone
+        end
       end
 
-      # Right after Redis restarts every process record may have expired while
-      # it was down; give live processes one TTL to beat again before judging.
-      def redis_just_started?
+      # Without CLIENT LIST: dead once the heartbeat record expired.
+      def by_ttl(silent, candidates)
+        unless @ttl_rule_said
+          @logger.warn("Redis refuses CLIENT LIST: a dead process is known only when its heartbeat record " \
+            "expires, so its jobs come back after heartbeat_ttl (#{@config.heartbeat_ttl}s) instead of seconds")
+          @ttl_rule_said = true
+        end
+        return [] if redis_up_for?(@config.heartbeat_ttl) == false
+        silent.filter_map { |identity, beat| [identity, candidates[identity], nil] if beat.nil? }
+      end
+
+      # Silent for longer than hung_after, connections or not.
+      def hung?(owner, beat, now)
+        last = beat&.to_f || owner["seen"] || owner["started_at"]
+        last.is_a?(Numeric) && now - last > @config.hung_after
+      end
+
+      # Right after Redis restarts every process has lost its connections and
+      # may have lost its record; give live processes time to reconnect and
+      # beat again before judging. nil where INFO is disabled.
+      def redis_up_for?(seconds)
         uptime = @store.uptime
-        uptime && uptime < @config.heartbeat_ttl
+        uptime && uptime >= seconds
       end
 
-      def recover(identity, owner)
+      def recover(identity, owner, beat)
         queues = Array(owner["queues"]).map(&:to_s)
-        recovered, counted, poisoned = Store::Scripts::Recover.new(@store).call(identity: identity, queues: queues,
-          limit: @config.max_recoveries, ttl: COUNTER_TTL)
+        recovered, counted, poisoned = Store::Scripts::Recover.new(@store).call(identity: identity, beat: beat,
+          queues: queues, limit: @config.max_recoveries, ttl: COUNTER_TTL)
         return if recovered.negative?
-        @logger.warn("process #{identity} stopped beating: recovered #{recovered} of its jobs to their queues " \
+        why = beat ? "is gone (no connection to Redis, no heartbeat)" : "stopped beating"
+        @logger.warn("process #{identity} #{why}: recovered #{recovered} of its jobs to their queues " \
           "(#{counted} counted as recoveries, #{poisoned} quarantined as poison pills)")
       end
 

@@ -8,7 +8,7 @@ module Deckhand
     #
     #   Owners.register(store, identity, {"queues" => ["default"]})
     #   Owners.all(store)                       # => {identity => {"queues" => [...]}, ...}
-    #   Owners.alive(store, [id1, id2])         # => [true, false]: whose process record exists
+    #   Owners.beats(store, [id1, id2])         # => ["1732000000.5", nil]: last heartbeats
     #   Owners.lock(store, identity, ttl_ms)    # => true for one caller per ttl
     module Owners
       module_function
@@ -27,11 +27,11 @@ module Deckhand
         end
       end
 
-      # Whether each identity's heartbeat record still exists.
-      def alive(store, identities)
+      # Each identity's last heartbeat (epoch seconds, a String as stored), or
+      # nil once its process record expired.
+      def beats(store, identities)
         return [] if identities.empty?
-        replies = store.pipelined { |pipe| identities.each { |id| pipe.call("EXISTS", Keys.process(id)) } }
-        replies.map(&:positive?)
+        store.pipelined { |pipe| identities.each { |id| pipe.call("HGET", Keys.process(id), "beat") } }
       end
 
       def lock(store, identity, ttl_ms) = store.call("SET", Keys::REAPER_LOCK, identity, "NX", "PX", ttl_ms) == "OK"

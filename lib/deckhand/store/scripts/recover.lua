@@ -13,7 +13,7 @@
 --     as running (suspects record themselves before they start);
 --   * jobs in the landing lists were never handed out: they never count.
 --
--- KEYS[1]        the process record (identity); if it exists the process lives
+-- KEYS[1]        the process record (identity)
 -- KEYS[2]        owners hash
 -- KEYS[3]        the queues set
 -- KEYS[4]        the processes set
@@ -21,22 +21,23 @@
 --                list for it, the queue list, the queue's recovery counts, the
 --                process's running suspects of it, the queue's poison hash
 -- KEYS[5+6q..]   the process's lot lists, in id order per queue
--- ARGV[1]        identity
--- ARGV[2]        recoveries after which a job is a poison pill
--- ARGV[3]        seconds the recovery counts live after the last recovery
--- ARGV[4]        q, the number of queues, then their names
--- ARGV[5+q..]    pairs, one per lot list: its queue (1..q), its lot id
+-- ARGV[1]        identity, then the "beat" field the reaper judged by ("" when
+--                the record had expired): if it changed, the process lives
+-- ARGV[3]        recoveries after which a job is a poison pill
+-- ARGV[4]        seconds the recovery counts live after the last recovery
+-- ARGV[5]        q, the number of queues, then their names
+-- ARGV[6+q..]    pairs, one per lot list: its queue (1..q), its lot id
 --
--- Returns {recovered, counted, poisoned}, or {-1, 0, 0} when the process is
--- alive and {-2, 0, 0} when its record was already recovered.
-local identity = ARGV[1]
-local limit = tonumber(ARGV[2])
-local ttl = tonumber(ARGV[3])
-local q = tonumber(ARGV[4])
+-- Returns {recovered, counted, poisoned}, or {-1, 0, 0} when the process beat
+-- since it was judged and {-2, 0, 0} when its record was already recovered.
+local identity, judged = ARGV[1], ARGV[2]
+local limit = tonumber(ARGV[3])
+local ttl = tonumber(ARGV[4])
+local q = tonumber(ARGV[5])
 local first_lot = 5 + 6 * q
-local pairs_at = 5 + q
+local pairs_at = 6 + q
 
-if redis.call('EXISTS', KEYS[1]) == 1 then return {-1, 0, 0} end
+if (redis.call('HGET', KEYS[1], 'beat') or '') ~= judged then return {-1, 0, 0} end
 if redis.call('HEXISTS', KEYS[2], identity) == 0 then return {-2, 0, 0} end
 
 local function jid_of(payload)
@@ -92,7 +93,7 @@ for i = 1, q do
     redis.call('HINCRBY', counts, '~v', 1)
     redis.call('EXPIRE', counts, ttl)
   end
-  if recovered > before then redis.call('SADD', KEYS[3], ARGV[4 + i]) end
+  if recovered > before then redis.call('SADD', KEYS[3], ARGV[5 + i]) end
   redis.call('DEL', suspects)
 end
 

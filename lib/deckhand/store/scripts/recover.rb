@@ -8,13 +8,15 @@ module Deckhand
       # setting poison pills aside. Reads the dead process's lot ids first, so
       # the script declares every list it touches.
       #
-      #   Recover.new(store).call(identity: "host:1:abc", queues: %w[default], limit: 3, ttl: 86_400)
+      #   Recover.new(store).call(identity: "host:1:abc", beat: nil, queues: %w[default], limit: 3, ttl: 86_400)
       #   # => [recovered, counted, poisoned], recovered -1 when the process
-      #   #    lives and -2 when another reaper recovered it first
+      #   #    beat again since it was judged (beat: the "beat" field seen then,
+      #   #    nil when its record had expired) and -2 when another reaper
+      #   #    recovered it first
       class Recover < Script
         lua "recover", uses: ["lot"]
 
-        def call(identity:, queues:, limit:, ttl:)
+        def call(identity:, beat:, queues:, limit:, ttl:)
           list = [keys.process(identity), keys::OWNERS, keys::QUEUES, keys::PROCESSES]
           queues.each do |q|
             list.push(keys.inflight(identity, q), keys.landing(identity, q), keys.queue(q),
@@ -24,7 +26,7 @@ module Deckhand
             ids.map { |id| [index, queue, id] }
           end
           lots.each { |_, queue, id| list << keys.lot(identity, queue, id) }
-          run(list, [identity, limit, ttl, queues.size, *queues, *lots.flat_map { |index, _, id| [index + 1, id] }])
+          run(list, [identity, beat.to_s, limit, ttl, queues.size, *queues, *lots.flat_map { |index, _, id| [index + 1, id] }])
         end
       end
     end
