@@ -14,13 +14,13 @@ class FetchScriptTest < Minitest::Test
 
   def test_moves_jobs_into_one_lot_per_queue_and_acknowledges_in_the_same_step
     redis.call("LPUSH", "queue:default", "a", "b", "c")
-    takes = fetch.call(limit: 2, sources: [[0, :queue, 1]], acks: [])
+    takes = fetch.call(limit: 2, sources: [[0, 1]], acks: [])
     assert_equal [[0, nil, %w[a b]]], takes.map(&:to_a)
     assert_equal({"1" => "2"}, inflight)
     assert_equal %w[a b], lot(1)
 
     bits = Lot.settle!(Lot.empty_bits(2), 1)
-    takes = fetch.call(limit: 5, sources: [[0, :queue, 2]], acks: [[0, 1, bits, []]])
+    takes = fetch.call(limit: 5, sources: [[0, 2]], acks: [[0, 1, bits, []]])
     assert_equal [[0, nil, %w[c]]], takes.map(&:to_a)
     assert_equal({"1" => "2", "1~" => "\x02".b, "2" => "1"}, inflight)
 
@@ -29,6 +29,12 @@ class FetchScriptTest < Minitest::Test
     assert_equal({"2" => "1", "2~" => "\x01".b}, inflight, "a settled lot leaves with its marks, a partial one is marked")
     assert_empty lot(1)
     assert_equal 0, redis.call("LLEN", "queue:default")
+  end
+
+  def test_a_landed_job_settled_leaves_its_landing_list
+    redis.call("LPUSH", "deckhand:landing:test:default", "x", "y")
+    fetch.call(limit: 0, sources: [], acks: [], landed: [[0, "x"]])
+    assert_equal ["y"], redis.call("LRANGE", "deckhand:landing:test:default", 0, -1)
   end
 
   def test_a_bitmap_for_a_lot_already_gone_is_not_written
@@ -40,7 +46,7 @@ class FetchScriptTest < Minitest::Test
     odd = "{\"args\":[\"é\\n,\"],\"x\":1}\n"
     redis.call("LPUSH", "queue:low", odd)
     redis.call("LPUSH", "queue:high", "h1", "h2")
-    takes = fetch(%w[low high]).call(limit: 3, sources: [[1, :queue, 1], [0, :queue, 2]], acks: [])
+    takes = fetch(%w[low high]).call(limit: 3, sources: [[1, 1], [0, 2]], acks: [])
     assert_equal [0, 1], takes.map(&:source)
     assert_equal [%w[h1 h2], [odd.b]], takes.map { |take| take.payloads.map(&:b) }
     assert_equal [odd.b], lot(2, "low").map(&:b)
@@ -49,15 +55,15 @@ class FetchScriptTest < Minitest::Test
   def test_reports_the_queue_s_recovery_version
     redis.call("HSET", "deckhand:recoveries:default", "~v", "3")
     redis.call("LPUSH", "queue:default", "a")
-    assert_equal "3", fetch.call(limit: 1, sources: [[0, :queue, 1]], acks: []).first.version
+    assert_equal "3", fetch.call(limit: 1, sources: [[0, 1]], acks: []).first.version
   end
 
   # A client resending the script after a dropped reply must not take more
   # jobs into the lot the run that already happened filled.
   def test_a_replayed_fetch_is_refused_and_loses_nothing
     redis.call("LPUSH", "queue:default", "a", "b")
-    fetch.call(limit: 1, sources: [[0, :queue, 1]], acks: [])
-    error = assert_raises(Deckhand::CommandError) { fetch.call(limit: 1, sources: [[0, :queue, 1]], acks: []) }
+    fetch.call(limit: 1, sources: [[0, 1]], acks: [])
+    error = assert_raises(Deckhand::CommandError) { fetch.call(limit: 1, sources: [[0, 1]], acks: []) }
     assert_includes error.message, "DECKHAND_REPLAYED"
     assert_equal %w[a], lot(1)
     assert_equal ["b"], redis.call("LRANGE", "queue:default", 0, -1)

@@ -2,6 +2,7 @@
 
 require_relative "component"
 require_relative "lot"
+require_relative "landing_lot"
 require_relative "unit_of_work"
 require_relative "idle_waiters"
 require_relative "lost_fetches"
@@ -16,9 +17,9 @@ module Deckhand
     # queue (store/scripts/fetch.lua). A round trip goes out when the jobs
     # waiting to start run below half of what may wait, so acknowledgements
     # travel in batches. When the queues run dry, idle waiters block inside
-    # Redis so a new job starts within milliseconds of its push; the fetcher
-    # still looks by itself every IDLE_POLL seconds, so a waiter that died
-    # cannot leave the capsule asleep.
+    # Redis and hand a pushed job straight to a thread, one round trip from
+    # push to start; the fetcher still looks by itself every IDLE_POLL
+    # seconds, so a waiter that died cannot leave the capsule asleep.
     #
     # Processors call #take for work and #done once a job's outcome is settled.
     class Fetcher < Component
@@ -43,8 +44,9 @@ module Deckhand
         @lock = Mutex.new
         @wake = ConditionVariable.new
         @reports = {}.compare_by_identity
+        @landed_acks = []
         @unreported = 0
-        @landed = {}
+        @landing = @queues.each_with_index.map { |q, i| LandingLot.new(q, i) }
         @outstanding = 0
         @quiet = @quieted = @armed = false
         @armed_at = 0.0
@@ -60,18 +62,27 @@ module Deckhand
         self
       end
 
-      # The next job for a processor; nil once the capsule is stopping.
-      def take = @ready.pop
+      # The next job for a processor; nil once the capsule is stopping. The
+      # fetcher may be waiting for the buffer to drain before its next fetch.
+      def take
+        unit = @ready.pop
+        wake if @ready.empty?
+        unit
+      end
 
       # A processor settled a job: it succeeded, or (marked: true) a script
-      # wrote its outcome and marked it; either way the lot's bitmap reaches
-      # Redis on the next round trip.
+      # wrote its outcome and marked it; either way the news reaches Redis on
+      # the next round trip.
       def done(unit, marked: false)
         @lock.synchronize do
           lot = unit.lot
           unit.settled = true
           next unless lot.settle(unit.position, marked: marked)
-          @reports[lot] = true
+          if lot.landing?
+            @landed_acks << [lot.index, unit.payload] unless marked
+          else
+            @reports[lot] = true
+          end
           @unreported += 1
           @outstanding -= 1
           @pace.completed
@@ -79,10 +90,17 @@ module Deckhand
         end
       end
 
-      # An idle waiter moved a job of queue `index` into its landing list.
-      def landed(index)
+      # An idle waiter moved `payload` into queue `index`'s landing list, and
+      # read the queue's recovery count version with it: it goes to a thread
+      # at once, and the next round trip looks for more. Raises a
+      # Deckhand::RedisError when the counts must be read and Redis fails (the
+      # waiter retries; the job is safe in the landing list meanwhile).
+      def landed(index, payload, version)
+        @suspects.observe(@queues[index], version)
+        @lock.synchronize { @outstanding += 1 }
+        @ready << UnitOfWork.new(@landing[index], 0, payload, false)
         @lock.synchronize do
-          @landed[index] = true
+          @armed = false
           @wake.signal
         end
       end
@@ -93,7 +111,6 @@ module Deckhand
         paused = (@queues & names).map { |q| @index[q] }
         @lock.synchronize do
           return if paused == @paused
-          (@paused - paused).each { |i| @landed[i] = true } # a resumed queue's landing list may hold a job
           @paused = paused
           @armed = false
           @wake.signal
@@ -127,9 +144,9 @@ module Deckhand
 
       # One round trip with the acknowledgements still due (at shutdown).
       def flush_acks
-        lots = @lock.synchronize { take_reports }
+        lots, landed = @lock.synchronize { [take_reports, take_landed] }
         acks = lots.map(&:report)
-        @fetch.call(limit: 0, sources: [], acks: acks) unless acks.empty?
+        @fetch.call(limit: 0, sources: [], acks: acks, landed: landed) unless acks.empty? && landed.empty?
       rescue Deckhand::RedisError => e
         @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
       end
@@ -146,16 +163,17 @@ module Deckhand
         end
       end
 
+      # lots: lots with news; landed: [queue index, payload] of landed jobs settled.
       def round(lots, want, landed)
         sources = nil
         acks = lots.map(&:report)
         @lost.reclaim if @lost.due?
         if want.zero?
-          @fetch.call(limit: 0, sources: [], acks: acks) unless acks.empty?
+          @fetch.call(limit: 0, sources: [], acks: acks, landed: landed) unless acks.empty? && landed.empty?
         else
-          sources = sources(landed)
+          sources = self.sources
           started = now
-          takes = @fetch.call(limit: want, sources: sources, acks: acks)
+          takes = @fetch.call(limit: want, sources: sources, acks: acks, landed: landed)
           @pace.round_trip(now - started)
           fetched = sources
           sources = nil
@@ -164,34 +182,34 @@ module Deckhand
         @outage.over
         hand_back_buffered if @quiet
       rescue Deckhand::RedisError => e
-        @lost.lots(sources.map { |index, _, id| [index, id] }) if sources # its reply may be lost, not its work
+        @lost.lots(sources) if sources # its reply may be lost, not its work
         restore(lots, landed)
         pause(@outage.failed(e))
       end
 
       # Waits until there is something worth a round trip: room for more jobs
-      # that Redis may have (queues not known empty, a waiter landed one, or
-      # the idle poll is due) once the jobs waiting to start run low; or, when
-      # idle or quiet, settled jobs to acknowledge.
+      # that Redis may have (queues not known empty, or the idle poll is due)
+      # once the jobs waiting to start run low; or, when idle or quiet,
+      # settled jobs to acknowledge. Returns [lots with news, jobs wanted,
+      # landed jobs settled].
       def next_round
         @lock.synchronize do
           loop do
             return nil if stopping?
             if @quiet && !@quieted
               @quieted = true
-              return [take_reports, 0, []]
+              return [take_reports, 0, take_landed]
             end
             ahead = @pace.ahead
             want = @quiet ? 0 : @capsule.concurrency + ahead - @outstanding
             polled = @armed && now - @armed_at >= IDLE_POLL
-            if want.positive? && (!@armed || !@landed.empty? || polled) && @ready.size <= ahead / 2
-              landed = @landed.keys
-              @landed.clear
+            if want.positive? && (!@armed || polled) && @ready.size <= ahead / 2
               @armed = false
-              return [take_reports, want, landed]
+              return [take_reports, want, take_landed]
             end
-            acks_due = !@reports.empty? && (@armed || @quiet || @unreported >= MAX_UNREPORTED)
-            return [take_reports, 0, []] if acks_due || @lost.due?
+            news = !@reports.empty? || !@landed_acks.empty?
+            acks_due = news && (@armed || @quiet || @unreported >= MAX_UNREPORTED)
+            return [take_reports, 0, take_landed] if acks_due || @lost.due?
             @wake.wait(@lock, wait_time)
           end
         end
@@ -210,28 +228,26 @@ module Deckhand
         lots
       end
 
-      # Landing lists that received a job first (their jobs were pushed
-      # before the rest of the queue's), then the queues in fetch order; each
-      # with the id of the lot its jobs would form.
-      def sources(landed)
-        paused = @paused
-        order = @capsule.fetch_order.map { |q| @index[q] } - paused
-        list = (landed - paused).map { |i| [i, :landing] } + order.map { |i| [i, :queue] }
-        base = @sequence.reserve(list.size)
-        list.each_with_index.map { |(index, kind), j| [index, kind, base + j + 1] }
+      def take_landed = @landed_acks.slice!(0..)
+
+      # The queues in fetch order, each with the id of the lot its jobs would form.
+      def sources
+        order = @capsule.fetch_order.map { |q| @index[q] } - @paused
+        base = @sequence.reserve(order.size)
+        order.each_with_index.map { |index, j| [index, base + j + 1] }
       end
 
       def deliver(takes, sources, want)
         units = []
         takes.each do |take|
-          index, _, id = sources[take.source]
+          index, id = sources[take.source]
           queue = @queues[index]
           @suspects.observe(queue, take.version)
           lot = Lot.new(queue, index, id, take.payloads.size)
           take.payloads.each_with_index { |payload, i| units << UnitOfWork.new(lot, i, payload, false) }
         end
       rescue Deckhand::RedisError
-        @lost.lots(takes.map { |take| sources[take.source].values_at(0, 2) }) # taken, but not safely handed out
+        @lost.lots(takes.map { |take| sources[take.source] }) # taken, but not safely handed out
         raise
       else
         @lock.synchronize { @outstanding += units.size }
@@ -254,7 +270,7 @@ module Deckhand
             lot.unreport
             @reports[lot] = true
           end
-          landed.each { |i| @landed[i] = true }
+          @landed_acks.concat(landed)
         end
       end
 
@@ -263,11 +279,13 @@ module Deckhand
       end
 
       # Jobs fetched but not started when the capsule went quiet go back to the
-      # front of their queues, for other processes to run, with any a waiter
-      # landed just before it stopped.
+      # front of their queues, for other processes to run.
       def hand_back_buffered
         units = drain_ready
-        @requeue.some(units.map { |u| [u.lot.index, u.lot.id, u.position] })
+        return if units.empty?
+        landed, taken = units.partition { |u| u.lot.landing? }
+        @requeue.some(taken.map { |u| [u.lot.index, u.lot.id, u.position] },
+          landed: landed.map { |u| [u.lot.index, u.payload] })
         units.each { |unit| done(unit, marked: true) }
       rescue Deckhand::RedisError => e
         @logger.warn("could not hand back #{units.size} unstarted jobs (#{e.message}); they stay in-flight")

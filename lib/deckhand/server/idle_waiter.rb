@@ -5,7 +5,10 @@ module Deckhand
     # Blocks inside Redis on one queue while its capsule has found every queue
     # empty: BLMOVE wakes the moment a job is pushed and moves it, in the same
     # step, into this process's landing list, which is part of its in-flight
-    # record. The fetcher files it from there on its next round trip.
+    # record, and the reply carries the job itself: the fetcher hands it to a
+    # thread at once, one round trip from push to start. The queue's recovery
+    # count version is read in the same round trip, so a recovered job is
+    # known as a suspect before it starts.
     #
     # One waiter per queue, each on its own connection, because Redis can block
     # a move on one source list only.
@@ -19,6 +22,7 @@ module Deckhand
         @queue = queue
         @index = index
         @source = store.keys.queue(queue)
+        @recoveries = store.keys.recoveries(queue)
         @landing = landing
         @store = store
         @fetcher = fetcher
@@ -55,7 +59,7 @@ module Deckhand
         while (generation = wait_until_armed)
           conn ||= @store.dedicated
           begin
-            moved = conn.wait_move(@source, @landing, TIMEOUT)
+            moved, version = conn.wait_move(@source, @landing, TIMEOUT, hash: @recoveries, field: Store::Recoveries::VERSION)
             @outage.over
           rescue Deckhand::RedisError => e
             conn.close
@@ -66,10 +70,20 @@ module Deckhand
           next unless moved
           # Disarmed only if the fetcher has not armed it again meanwhile.
           @lock.synchronize { @armed = false if @generation == generation }
-          @fetcher.landed(@index)
+          hand_over(moved, version)
         end
       ensure
         conn&.close
+      end
+
+      # The job is safe in the landing list; it goes to a thread once its
+      # queue's recovery counts are known (rarely a Redis read).
+      def hand_over(payload, version)
+        @fetcher.landed(@index, payload, version)
+        @outage.over
+      rescue Deckhand::RedisError => e
+        @lock.synchronize { @wake.wait(@lock, @outage.failed(e)) unless stopping? }
+        retry unless stopping?
       end
 
       # The arming's generation once armed; nil once stopping.

@@ -53,6 +53,11 @@ module Deckhand
 
       # The report did not reach Redis: send it again next time.
       def unreport = @dirty = true
+
+      def landing? = false
+
+      # Where the job at `position` sits in the in-flight record (for settle.lua).
+      def place(position, _payload) = [:lot, @id, position]
     end
   end
 end

@@ -42,7 +42,7 @@ module Deckhand
         @quarantine = Quarantine.new(config: config, store: store)
         @sleeper = Sleeper.new
         @owner = {"queues" => config.all_capsules.flat_map(&:queues).uniq, "hostname" => Identity.hostname,
-                  "pid" => ::Process.pid, "started_at" => Time.now.to_f}
+                  "pid" => ::Process.pid, "started_at" => Time.now.to_f, "beats_every" => config.heartbeat_interval}
         @outage = Outage.new(@logger, "reaper")
         check_timing!
       end
@@ -81,22 +81,30 @@ module Deckhand
         end
       end
 
-      # [identity, owner record, beat judged by], for each dead owner.
+      # [identity, owner record, beat judged by], for each dead owner. Each is
+      # judged by its own heartbeat interval (a fleet may mix settings).
       def dead_owners(owners)
         candidates = owners.reject { |identity, _| identity == @identity }
         now = Time.now.to_f
-        silent = candidates.keys.zip(Store::Owners.beats(@store, candidates.keys)).select do |_, beat|
-          beat.nil? || now - beat.to_f > 2 * @config.heartbeat_interval
+        silent = candidates.keys.zip(Store::Owners.beats(@store, candidates.keys)).select do |identity, beat|
+          beat.nil? || now - beat.to_f > 2 * beats_every(candidates[identity])
         end
         return [] if silent.empty?
         names = Store::Clients.names(@store)
         return by_ttl(silent, candidates) unless names
-        return [] if redis_up_for?(3 * @config.heartbeat_interval) == false
+        uptime = @store.uptime
         silent.filter_map do |identity, beat|
           owner = candidates[identity]
+          # After a Redis restart, live processes need a few beats to reconnect.
+          next if uptime && uptime < 3 * beats_every(owner)
           gone = !names.include?(Store::Clients.name_of(identity)) || hung?(owner, beat, now)
           [identity, owner, beat] if gone
         end
+      end
+
+      def beats_every(owner)
+        every = owner["beats_every"]
+        (every.is_a?(Numeric) && every.positive?) ? every : @config.heartbeat_interval
       end
 
       # Without CLIENT LIST: dead once the heartbeat record expired.

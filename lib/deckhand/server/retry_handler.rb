@@ -47,7 +47,7 @@ module Deckhand
           delay = default_delay(count) unless delay.is_a?(Numeric)
           at = ::Process.clock_gettime(::Process::CLOCK_REALTIME) + delay
           payload = JSON.generate(job)
-          write(unit) { |settle| settle.retry(lot: unit.lot.id, position: unit.position, at: at, payload: payload) }
+          write(unit) { |settle| settle.retry(unit.place, at: at, payload: payload) }
           :retry
         end
       end
@@ -128,14 +128,14 @@ module Deckhand
 
       def discard(unit, job, why)
         @logger.info("discarded (#{why})")
-        write(unit) { |settle| settle.drop(lot: unit.lot.id, position: unit.position) }
+        write(unit) { |settle| settle.drop(unit.place) }
         :dropped
       end
 
       def bury(unit, payload)
         now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
         write(unit) do |settle|
-          settle.bury(lot: unit.lot.id, position: unit.position, payload: payload, now: now,
+          settle.bury(unit.place, payload: payload, now: now,
             timeout: @config.dead_timeout, max_jobs: @config.dead_max_jobs)
         end
       end
@@ -145,7 +145,7 @@ module Deckhand
       # in flight, never lost. Only the wait may be cut short by the shutdown
       # interrupt, never a write under way.
       def write(unit)
-        settle = (@settle[unit.queue] ||= Store::Scripts::Settle.new(@store, inflight: @store.keys.inflight(@identity, unit.queue)))
+        settle = (@settle[unit.queue] ||= Store::Scripts::Settle.new(@store, identity: @identity, queue: unit.queue))
         outage = nil
         begin
           written = yield settle

@@ -8,6 +8,9 @@ module Deckhand
     UnitOfWork = Struct.new(:lot, :position, :payload, :settled) do
       def queue = lot.queue
 
+      # Where it sits in the in-flight record: [:lot, id, position] or [:landing, payload].
+      def place = lot.place(position, payload)
+
       def settled? = settled == true
     end
   end

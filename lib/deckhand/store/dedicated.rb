@@ -7,7 +7,7 @@ module Deckhand
     # Errors come out translated, as from the store.
     #
     #   conn = store.dedicated
-    #   conn.wait_move("queue:default", landing, 2)   # => the payload moved, or nil after 2 s
+    #   conn.wait_move("queue:default", landing, 2)   # => [the payload moved or nil after 2 s, nil]
     #   conn.close
     class Dedicated
       def initialize(redis_config, translation)
@@ -16,10 +16,14 @@ module Deckhand
       end
 
       # Waits up to `timeout` seconds for an element at the tail (right) of
-      # `source` and moves it to the head (left) of `destination` as it comes:
-      # BLMOVE. Returns the element, or nil when none came.
-      def wait_move(source, destination, timeout)
-        @client.blocking_call(timeout, "BLMOVE", source, destination, "RIGHT", "LEFT", timeout)
+      # `source` and moves it to the head (left) of `destination` as it comes
+      # (BLMOVE); then, in the same round trip, reads `field` of `hash`.
+      # Returns [the element or nil when none came, the field's value].
+      def wait_move(source, destination, timeout, hash: nil, field: nil)
+        @client.pipelined do |pipe|
+          pipe.blocking_call(timeout, "BLMOVE", source, destination, "RIGHT", "LEFT", timeout)
+          pipe.call("HGET", hash, field) if hash
+        end.then { |moved, value| [moved, value] }
       rescue RedisClient::Error => e
         raise @translation.call(e)
       end

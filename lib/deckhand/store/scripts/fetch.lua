@@ -7,9 +7,10 @@
 --
 -- KEYS[1..q]            in-flight hash of each of the capsule's queues
 -- KEYS[q+1..2q]         recovery counts of each queue (read for their "~v" field)
--- KEYS[2q+1..2q+s]      source lists, in the order to drain them (landing lists, queues)
--- KEYS[2q+s+1..2q+2s]   the lot list each source's jobs go to
--- KEYS[2q+2s+1..]       the lot list of each acknowledgement
+-- KEYS[2q+1..3q]        the process's landing list for each queue
+-- KEYS[3q+1..3q+s]      source lists (queues), in the order to drain them
+-- KEYS[3q+s+1..3q+2s]   the lot list each source's jobs go to
+-- KEYS[3q+2s+1..]       the lot list of each acknowledgement
 -- ARGV[1]               q, the number of queues
 -- ARGV[2]               most jobs to take
 -- ARGV[3]               s, the number of sources
@@ -20,13 +21,15 @@
 --                       the jobs acknowledged, or "" when every job of the lot
 --                       is settled, then m and the m positions settled by a
 --                       script (their "<id>:<p>" fields go with the lot)
+-- then                  l, the number of landed jobs settled, then l pairs:
+--                       queue (1..q), payload (it leaves the landing list)
 --
 -- Returns, per source that gave jobs: its index (1..s), the queue's recovery
 -- count version (or nil), the number of jobs, then the payloads.
 local q = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local sources = tonumber(ARGV[3])
-local lots = 2 * q + sources
+local lots = 3 * q + sources
 
 -- A client that resends a command after a dropped connection would run this
 -- script twice and take more jobs into lots it already filled: refuse, so
@@ -51,10 +54,14 @@ for i = 1, tonumber(ARGV[at - 1]) do
   at = at + 4 + marked
 end
 
+for i = 1, tonumber(ARGV[at]) do
+  redis.call('LREM', KEYS[2 * q + tonumber(ARGV[at + 2 * i - 1])], 1, ARGV[at + 2 * i])
+end
+
 local result, n = {}, 0
 for j = 1, sources do
   if limit <= 0 then break end
-  local jobs = redis.call('RPOP', KEYS[2 * q + j], limit)
+  local jobs = redis.call('RPOP', KEYS[3 * q + j], limit)
   if jobs then
     local queue = tonumber(ARGV[2 + 2 * j])
     local count = #jobs

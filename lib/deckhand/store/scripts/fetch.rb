@@ -8,7 +8,7 @@ module Deckhand
       # in-flight record, one lot per source that had jobs, in one round trip.
       #
       #   fetch = Fetch.new(store, identity: "host:1:abc", queues: %w[critical default])
-      #   fetch.call(limit: 20, sources: [[1, :queue, 42]], acks: [])
+      #   fetch.call(limit: 20, sources: [[1, 42]], acks: [])
       #   # => [#<struct Take source=0, version=nil, payloads=["{...}", ...]>]
       class Fetch < Script
         lua "fetch", uses: ["lot"]
@@ -21,26 +21,27 @@ module Deckhand
           super(store)
           @identity = identity
           @queues = queues
-          @hashes = queues.map { |q| keys.inflight(identity, q) } + queues.map { |q| keys.recoveries(q) }
-          @lists = {
-            queue: queues.map { |q| keys.queue(q) },
-            landing: queues.map { |q| keys.landing(identity, q) }
-          }
+          @fixed = queues.map { |q| keys.inflight(identity, q) } + queues.map { |q| keys.recoveries(q) } +
+            queues.map { |q| keys.landing(identity, q) }
+          @lists = queues.map { |q| keys.queue(q) }
         end
 
-        # sources: [queue index, :queue or :landing, lot id] in the order to
-        # drain them, each with an id never used before. acks: [queue index,
-        # lot id, bitmap or "" when every job is settled, positions settled
-        # by a script] per lot with news.
-        def call(limit:, sources:, acks:)
-          list = @hashes.dup
-          sources.each { |index, kind, _| list << @lists.fetch(kind)[index] }
-          sources.each { |index, _, id| list << lot(index, id) }
+        # sources: [queue index, lot id] in the order to drain the queues,
+        # each id never used before. acks: [queue index, lot id, bitmap or ""
+        # when every job is settled, positions settled by a script] per lot
+        # with news. landed: [queue index, payload] of settled jobs an idle
+        # waiter had landed and handed out (they leave the landing lists).
+        def call(limit:, sources:, acks:, landed: [])
+          list = @fixed.dup
+          sources.each { |index, _| list << @lists[index] }
+          sources.each { |index, id| list << lot(index, id) }
           acks.each { |index, id, _| list << lot(index, id) }
           argv = [@queues.size, limit, sources.size]
-          sources.each { |index, _, id| argv << index + 1 << id }
+          sources.each { |index, id| argv << index + 1 << id }
           argv << acks.size
           acks.each { |index, id, bits, marked| argv.push(index + 1, id, bits, marked.size, *marked) }
+          argv << landed.size
+          landed.each { |index, payload| argv << index + 1 << payload }
           takes(run(list, argv))
         end
 

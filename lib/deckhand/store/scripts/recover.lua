@@ -11,7 +11,8 @@
 --     tell whether the dead process had started it;
 --   * a job with a count (a suspect) counts only if the process recorded it
 --     as running (suspects record themselves before they start);
---   * jobs in the landing lists were never handed out: they never count.
+--   * jobs in the landing lists count the same way: an idle process hands a
+--     landed job straight to a thread.
 --
 -- KEYS[1]        the process record (identity)
 -- KEYS[2]        owners hash
@@ -54,8 +55,29 @@ for i = 1, q do
   local counts, suspects, poison = KEYS[base + 3], KEYS[base + 4], KEYS[base + 5]
   local before, bumped = recovered, false
 
-  -- Landing lists first, so the jobs taken earliest end up at the very front.
-  while redis.call('LMOVE', landing, queue, 'LEFT', 'RIGHT') do recovered = recovered + 1 end
+  -- Back to the front of the queue, counted by the rule above.
+  local function give_back(payload)
+    local jid = jid_of(payload)
+    local suspect = jid and redis.call('HEXISTS', counts, jid) == 1
+    if jid and ((not suspect) or redis.call('SISMEMBER', suspects, jid) == 1) then
+      local count = redis.call('HINCRBY', counts, jid, 1)
+      counted = counted + 1
+      bumped = true
+      if count >= limit then
+        redis.call('HDEL', counts, jid)
+        redis.call('HSET', poison, identity .. '|' .. jid, payload)
+        poisoned = poisoned + 1
+        return
+      end
+    end
+    redis.call('RPUSH', queue, payload)
+    recovered = recovered + 1
+  end
+
+  -- Landing lists first (newest on their left), so the jobs taken earliest
+  -- end up at the very front.
+  for _, payload in ipairs(redis.call('LRANGE', landing, 0, -1)) do give_back(payload) end
+  redis.call('DEL', landing)
 
   -- Lots last taken first, jobs last taken first.
   local fields = lot_fields(inflight)
@@ -64,26 +86,7 @@ for i = 1, q do
       local lot, id = KEYS[first_lot + (n - pairs_at) / 2], ARGV[n + 1]
       local jobs = redis.call('LRANGE', lot, 0, -1)
       for position = #jobs - 1, 0, -1 do
-        if not lot_settled(fields, id, position) then
-          local payload = jobs[position + 1]
-          local jid = jid_of(payload)
-          local suspect = jid and redis.call('HEXISTS', counts, jid) == 1
-          if jid and ((not suspect) or redis.call('SISMEMBER', suspects, jid) == 1) then
-            local count = redis.call('HINCRBY', counts, jid, 1)
-            counted = counted + 1
-            bumped = true
-            if count >= limit then
-              redis.call('HDEL', counts, jid)
-              redis.call('HSET', poison, identity .. '|' .. jid, payload)
-              poisoned = poisoned + 1
-              payload = nil
-            end
-          end
-          if payload then
-            redis.call('RPUSH', queue, payload)
-            recovered = recovered + 1
-          end
-        end
+        if not lot_settled(fields, id, position) then give_back(jobs[position + 1]) end
       end
       lot_forget(inflight, fields, lot, id)
     end

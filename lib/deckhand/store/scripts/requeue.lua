@@ -10,14 +10,16 @@
 --                   "lots" every unsettled job of the lots given (and with
 --                          ARGV[2] "landing", every landing list too); the
 --                          lots are forgotten (shutdown, a lost fetch)
---                   "some" the jobs given, marked settled in their lots, and
---                          every landing list (a capsule going quiet)
+--                   "some" the jobs given, marked settled in their lots or
+--                          taken out of their landing lists (a capsule
+--                          going quiet)
 -- ARGV[2]           "landing" to hand back the landing lists, or "-"
 -- ARGV[3]           q, the number of queues, then their names
 -- ARGV[4+q..]       for "lots": pairs queue (1..q), lot id, one per lot list;
---                   for "some": triples lot (1..n, the lot lists in KEYS
---                   order), queue (1..q), lot id, then a count and the
---                   positions (from 0), the last taken first, per lot
+--                   for "some": the number of landed jobs and pairs queue
+--                   (1..q), payload; then per lot: its lot list (1..n, in
+--                   KEYS order), queue (1..q), lot id, then a count and the
+--                   positions (from 0), the last taken first
 --
 -- Returns the number of jobs handed back.
 local mode = ARGV[1]
@@ -56,7 +58,17 @@ if mode == 'lots' then
     count = count + back
   end
 else
-  local n = list
+  -- Landed jobs first: they arrived last, so they go behind the others.
+  local landed = tonumber(ARGV[list])
+  for k = 1, landed do
+    local i, payload = tonumber(ARGV[list + 2 * k - 1]), ARGV[list + 2 * k]
+    if redis.call('LREM', landing(i), 1, payload) == 1 then
+      redis.call('RPUSH', queue(i), payload)
+      touched(i)
+      count = count + 1
+    end
+  end
+  local n = list + 1 + 2 * landed
   while n <= #ARGV do
     local lot, i, id, positions = KEYS[lots + tonumber(ARGV[n])], tonumber(ARGV[n + 1]), ARGV[n + 2], tonumber(ARGV[n + 3])
     local known = fields_of(i)

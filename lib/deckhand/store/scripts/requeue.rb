@@ -8,7 +8,7 @@ module Deckhand
       #
       #   requeue = Requeue.new(store, identity: "host:1:abc", queues: %w[default mail])
       #   requeue.all                                   # shutdown: everything unsettled
-      #   requeue.some([[0, 42, 7], [0, 42, 6]])        # these jobs, marked settled, and the landing lists
+      #   requeue.some([[0, 42, 7], [0, 42, 6]], landed: [[1, raw]])   # these jobs, marked settled
       #   requeue.lots([[1, 43]])                       # whole lots of a lost fetch
       #
       # Each returns the number of jobs handed back.
@@ -33,8 +33,9 @@ module Deckhand
           hand_back("lots", "landing", lots)
         end
 
-        # jobs: [queue index, lot id, position]; every landing list goes too.
-        def some(jobs)
+        # jobs: [queue index, lot id, position]; landed: [queue index, payload]
+        # of jobs an idle waiter landed and handed out.
+        def some(jobs, landed: [])
           grouped = jobs.group_by { |index, id, _| [index, id] }.sort_by { |(index, id), _| [-id.to_i, index] }
           lots = []
           argv = []
@@ -43,7 +44,7 @@ module Deckhand
             positions = list.map(&:last).sort.reverse
             argv.push(n + 1, index + 1, id, positions.size, *positions)
           end
-          run(@keys + lots, ["some", "landing", @queues.size, *@queues, *argv])
+          run(@keys + lots, ["some", "-", @queues.size, *@queues, landed.size, *landed.flat_map { |i, raw| [i + 1, raw] }, *argv])
         end
 
         # lots: [queue index, lot id].

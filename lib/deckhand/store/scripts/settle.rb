@@ -4,38 +4,43 @@ module Deckhand
   class Store
     module Scripts
       # settle.lua: writes a job's outcome (to the retry, schedule or dead set,
-      # or nowhere when it is dropped) and marks it settled in its lot, in one
-      # atomic step.
+      # or nowhere when it is dropped) and marks it settled where it sits in
+      # the in-flight record, in one atomic step. `where` says where that is:
+      # [:lot, lot id, position] or [:landing, payload] (a job an idle waiter
+      # landed and handed out at once).
       #
-      #   settle = Settle.new(store, inflight: "deckhand:inflight:host:1:abc:default")
-      #   settle.retry(lot: 42, position: 3, at: Time.now.to_f + 30, payload: json)   # => true
-      #   settle.drop(lot: 42, position: 4)
+      #   settle = Settle.new(store, identity: "host:1:abc", queue: "default")
+      #   settle.retry([:lot, 42, 3], at: Time.now.to_f + 30, payload: json)   # => true
+      #   settle.drop([:landing, raw])
       #
-      # Each returns false when the lot was no longer there (another process
+      # Each returns false when the job was no longer there (another process
       # recovered it, taking this one for dead): the job runs again there.
       class Settle < Script
         lua "settle"
 
-        def initialize(store, inflight:)
+        def initialize(store, identity:, queue:)
           super(store)
-          @inflight = inflight
+          @places = {lot: keys.inflight(identity, queue), landing: keys.landing(identity, queue)}
         end
 
-        def retry(lot:, position:, at:, payload:) = outcome(keys::RETRY, lot, position, [score(at), payload])
+        def retry(where, at:, payload:) = outcome(where, keys::RETRY, [score(at), payload])
 
-        def reschedule(lot:, position:, at:, payload:) = outcome(keys::SCHEDULE, lot, position, [score(at), payload])
+        def reschedule(where, at:, payload:) = outcome(where, keys::SCHEDULE, [score(at), payload])
 
         # To the dead set, trimmed as Sidekiq trims it: entries older than
         # `timeout` seconds and the oldest beyond `max_jobs` go.
-        def bury(lot:, position:, payload:, now:, timeout:, max_jobs:)
-          outcome(keys::DEAD, lot, position, [score(now), payload, score(now - timeout), max_jobs])
+        def bury(where, payload:, now:, timeout:, max_jobs:)
+          outcome(where, keys::DEAD, [score(now), payload, score(now - timeout), max_jobs])
         end
 
-        def drop(lot:, position:) = run([@inflight], [lot, position]) == 1
+        def drop(where) = outcome(where, nil, [])
 
         private
 
-        def outcome(set, lot, position, rest) = run([@inflight, set], [lot, position, *rest]) == 1
+        def outcome(where, set, rest)
+          kind, id, position = where
+          run([@places.fetch(kind), set].compact, [kind.to_s, id, position.to_s, *rest]) == 1
+        end
 
         # Scores kept to the millisecond, in Ruby's shortest exact form.
         def score(seconds) = seconds.round(3).to_s
