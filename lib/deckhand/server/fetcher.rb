@@ -97,12 +97,13 @@ module Deckhand
       # waiter retries; the job is safe in the landing list meanwhile).
       def landed(index, payload, version)
         @suspects.observe(@queues[index], version)
-        @lock.synchronize { @outstanding += 1 }
-        @ready << UnitOfWork.new(@landing[index], 0, payload, false)
+        # No signal: the thread that takes the job wakes the fetcher (see
+        # #take), after the job has started, not before.
         @lock.synchronize do
+          @outstanding += 1
           @armed = false
-          @wake.signal
         end
+        @ready << UnitOfWork.new(@landing[index], 0, payload, false)
       end
 
       # Queues paused from the dashboard or API (the heartbeat reads them): their
