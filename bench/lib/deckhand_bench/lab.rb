@@ -65,8 +65,8 @@ module DeckhandBench
     end
 
     # Runs a Ruby script to completion; returns its standard output.
-    def run(script, *args, redis_url: url)
-      out, err, status = Open3.capture3(env(redis_url, 0), *ruby, script, *args.map(&:to_s), chdir: @dir)
+    def run(script, *args, redis_url: url, env: {})
+      out, err, status = Open3.capture3(env(redis_url, 0).merge(env), *ruby, script, *args.map(&:to_s), chdir: @dir)
       raise Failure, "#{File.basename(script)} failed (#{status}): #{err[-2000..] || err}" unless status.success?
       out
     end
