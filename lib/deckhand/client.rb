@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "client/bulk_encoder"
+require_relative "client/push_buffer"
 require_relative "store/queues"
 
 module Deckhand
@@ -29,7 +30,10 @@ module Deckhand
       # Writes encoded jobs to Redis in one pipelined round trip: scheduled jobs
       # to the schedule set, the rest to their queues (newest on the left, as
       # Sidekiq does). What a push does when no pusher is set.
-      def write(queued, scheduled, config) = Store::Queues.push(config.store, queued, scheduled)
+      def write(queued, scheduled, config)
+        return config.push_buffer.write(queued, scheduled) if config.reliable_push
+        Store::Queues.push(config.store, queued, scheduled)
+      end
     end
 
     COLLECTOR = :deckhand_client_collector

@@ -32,6 +32,8 @@ module Deckhand
       heartbeat_ttl: 40,
       reaper_interval: 5,
       hung_after: 300,
+      reliable_push: false,
+      reliable_push_limit: 1_000,
       max_recoveries: 3,
       scheduler_interval: 2.0,
       prefetch: 0.0,
@@ -85,6 +87,7 @@ module Deckhand
       heartbeat_ttl: [Integer, 1..3600],
       reaper_interval: [Numeric, 0.05..600],
       hung_after: [Numeric, 1..86_400],
+      reliable_push_limit: [Integer, 1..10_000_000],
       max_recoveries: [Integer, 1..1000],
       scheduler_interval: [Numeric, 0.01..600],
       prefetch: [Numeric, 0..10],
@@ -160,6 +163,23 @@ module Deckhand
       change!(:batches)
       raise ConfigError, "batches must be a Hash like {callback_queue: \"callbacks\"}, got #{settings.inspect}" unless settings.is_a?(Hash)
       @batches = Batches.new(**settings.transform_keys(&:to_sym))
+    end
+
+    # Reliable push: when Redis cannot be reached, pushes wait in memory (up
+    # to reliable_push_limit jobs) and are written in order once it answers.
+    # See Client::PushBuffer for what this can and cannot save.
+    def reliable_push=(value)
+      change!(:reliable_push)
+      raise ConfigError, "reliable_push must be true or false, got #{value.inspect}" unless [true, false].include?(value)
+      @reliable_push = value
+    end
+
+    # The buffer of this configuration's reliable pushes, built on first use
+    # (and again in a forked child: a parent's waiting jobs are its own).
+    def push_buffer
+      return @push_buffer if @push_buffer && @push_buffer_pid == ::Process.pid
+      @push_buffer_pid = ::Process.pid
+      @push_buffer = Client::PushBuffer.new(self)
     end
 
     def executor=(executor)

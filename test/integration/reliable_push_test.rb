@@ -1,0 +1,76 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "tmpdir"
+
+# Reliable push: a steady stream of pushes goes on through a Redis restart;
+# every jid a push returned reaches its queue, in order, none twice.
+class ReliablePushTest < Minitest::Test
+  def setup
+    super
+    @dir = Dir.mktmpdir("deckhand-reliable-push")
+    @server = redis_server.start
+  end
+
+  def teardown
+    @server&.stop
+    FileUtils.rm_rf(@dir)
+    super
+  end
+
+  def redis_server(port = nil) = Deckhand::DevRedis.new(dir: @dir, port: port, persistent: true, extra: %w[--appendfsync always])
+
+  def config(**settings)
+    config = new_config(redis: {url: @server.url, connect_timeout: 0.2, read_timeout: 0.5}, reliable_push: true, **settings)
+    config.logger = Logger.new(@log = StringIO.new)
+    config
+  end
+
+  def test_pushes_during_a_redis_restart_all_arrive_in_order
+    client = Deckhand::Client.new(config: config)
+    jids = []
+    restarted = false
+    pushing = Thread.new do
+      600.times do |i|
+        jids << client.push("class" => "RecordJob", "args" => [i])
+        sleep 0.002
+      end
+    end
+    wait_for(message: "the first pushes") { jids.size >= 100 }
+    @server.kill
+    wait_for(message: "pushes held while Redis is away") { client.instance_variable_get(:@config).push_buffer.size >= 20 }
+    @server = redis_server(@server.port).start
+    restarted = true
+    pushing.join
+    assert restarted
+    buffer = client.instance_variable_get(:@config).push_buffer
+    wait_for(message: "the held pushes written") { buffer.size.zero? }
+    direct = RedisClient.new(url: @server.url)
+    queued = direct.call("LRANGE", "queue:default", 0, -1).reverse.map { |raw| JSON.parse(raw)["jid"] }
+    direct.close
+    assert_equal 600, jids.compact.size, "every push returned a jid"
+    missing = jids - queued
+    assert_empty missing, "#{missing.size} pushed jobs never reached Redis"
+    assert_equal jids, queued.uniq, "pushed jobs reach their queue in push order"
+    # A push whose reply was lost as Redis died may have been written, and is
+    # written again (at least once, as documented): at most the one in flight.
+    assert_operator queued.size - jids.size, :<=, 1, "more than the one push in flight written twice"
+    assert_includes @log.string, "holding pushed jobs until it answers"
+    assert_includes @log.string, "the jobs held meanwhile are written"
+  end
+
+  def test_past_the_limit_a_push_raises_and_nothing_is_dropped
+    client = Deckhand::Client.new(config: config(reliable_push_limit: 5))
+    @server.kill
+    held = Array.new(5) { |i| client.push("class" => "RecordJob", "args" => [i]) }
+    error = assert_raises(Deckhand::ConnectionError) { client.push("class" => "RecordJob", "args" => [5]) }
+    assert_match(/5 pushed jobs already wait for it \(reliable_push_limit 5\); this push was not accepted/, error.message)
+    @server = redis_server(@server.port).start
+    buffer = client.instance_variable_get(:@config).push_buffer
+    wait_for(message: "the held pushes written") { buffer.size.zero? }
+    direct = RedisClient.new(url: @server.url)
+    queued = direct.call("LRANGE", "queue:default", 0, -1).reverse.map { |raw| JSON.parse(raw)["jid"] }
+    assert_equal held, queued, "the held jobs, in order, and not the refused one"
+    direct.close
+  end
+end
