@@ -74,8 +74,9 @@ module Deckhand
       config
     end
 
-    SETTINGS = %i[concurrency queues timeout tag labels max_retries heartbeat_interval heartbeat_ttl
-      scheduler_interval prefetch fetch_window reaper_interval max_recoveries timestamps dead_max_jobs dead_timeout max_payload_bytes backtrace_lines].freeze
+    # Settings copied onto the configuration as given; redis and environment
+    # are resolved first (build_config, choose_redis).
+    SETTINGS = (Config::SETTINGS.keys - %i[redis environment]).freeze
 
     def apply(config, settings)
       SETTINGS.each { |name| config.public_send(:"#{name}=", settings[name]) if settings.key?(name) }

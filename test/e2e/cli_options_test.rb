@@ -74,4 +74,11 @@ class CliOptionsTest < Minitest::Test
     assert_equal 7, process_info(production.identity)["concurrency"]
     assert_equal 2, process_info(development.identity)["concurrency"]
   end
+
+  def test_a_mistyped_config_file_key_exits_1_suggesting_the_setting
+    cli = deckhand_run("-C", config_file("concurency: 3\nhung_after: 60\n"))
+    assert_equal 1, cli.status.exitstatus
+    assert_includes cli.stderr, %(unknown setting "concurency" (did you mean concurrency?))
+    refute_includes cli.stderr, %(unknown setting "hung_after"), "every configuration setting is a known key of the file"
+  end
 end

@@ -2,6 +2,7 @@
 
 require "yaml"
 require "erb"
+require "did_you_mean"
 
 module Deckhand
   class CLI
@@ -15,9 +16,8 @@ module Deckhand
     #   production:
     #     concurrency: <%= ENV.fetch("DECKHAND_THREADS", 25) %>
     module ConfigFile
-      KNOWN = %w[concurrency queues capsules timeout redis environment log_format verbose require tag labels
-        max_retries heartbeat_interval reaper_interval max_recoveries fetch_window heartbeat_ttl scheduler_interval prefetch timestamps dead_max_jobs
-        dead_timeout max_payload_bytes backtrace_lines processes max_memory].freeze
+      # Every Config setting, and what only the command line's process uses.
+      KNOWN = (Config::SETTINGS.keys.map(&:to_s) + %w[capsules log_format verbose require processes max_memory]).freeze
 
       module_function
 
@@ -27,12 +27,20 @@ module Deckhand
         raise ConfigError, "config file #{path} must hold a YAML mapping of settings" unless data.is_a?(Hash)
         section = data.delete(environment.to_s)
         data = data.merge(section) if section.is_a?(Hash)
-        data.reject! { |key, value| value.is_a?(Hash) && key != "redis" && key != "capsules" } # other environments
+        data.reject! { |key, value| value.is_a?(Hash) && !KNOWN.include?(key) } # other environments
         unknown = data.keys - KNOWN
-        raise ConfigError, "config file #{path}: unknown settings #{unknown.join(", ")}; known: #{KNOWN.join(", ")}" unless unknown.empty?
+        raise ConfigError, "config file #{path}: #{describe(unknown)}" unless unknown.empty?
         symbolize(data)
       rescue Psych::Exception => e
         raise ConfigError, "config file #{path} is not valid YAML: #{e.message}"
+      end
+
+      def describe(unknown)
+        spell = DidYouMean::SpellChecker.new(dictionary: KNOWN)
+        unknown.map do |key|
+          guess = spell.correct(key.to_s).first
+          "unknown setting #{key.inspect}" + (guess ? " (did you mean #{guess}?)" : "")
+        end.join("; ") + "; known settings: #{KNOWN.join(", ")}"
       end
 
       def symbolize(data)
