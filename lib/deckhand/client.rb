@@ -2,6 +2,9 @@
 
 require_relative "client/bulk_encoder"
 require_relative "client/push_buffer"
+require_relative "client/unique_push"
+require_relative "unique"
+require_relative "store/unique_locks"
 require_relative "store/queues"
 
 module Deckhand
@@ -61,6 +64,8 @@ module Deckhand
       job = Payload.normalize(item, timestamps: @config.timestamps)
       at = scheduled_at(job.delete("at"))
       job = middleware(job) or return nil
+      lock = unique_lock(job, at)
+      return UniquePush.new(@config).call([job], [at], [lock]).first if lock
       enqueue([job], at && [at])
       job["jid"]
     end
@@ -90,7 +95,8 @@ module Deckhand
     private
 
     def push_slice(base, slice, ats)
-      return push_encoded(base, slice, ats) if @config.client_middleware.empty? && !Thread.current[COLLECTOR]
+      fast = @config.client_middleware.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base)
+      return push_encoded(base, slice, ats) if fast
       klass = base["class"]
       jids = Payload.jids(slice.size)
       jobs = slice.each_with_index.map do |args, i|
@@ -98,6 +104,13 @@ module Deckhand
         middleware(base.merge("args" => args, "jid" => jids[i]))
       end
       kept = jobs.each_index.select { |i| jobs[i] }
+      locks = kept.map { |i| unique_lock(jobs[i], ats && ats[i]) }
+      if !kept.empty? && locks.all?
+        pushed = UniquePush.new(@config).call(kept.map { |i| jobs[i] }, kept.map { |i| ats && ats[i] }, locks)
+        jids = Array.new(jobs.size)
+        kept.each_with_index { |i, k| jids[i] = pushed[k] }
+        return jids
+      end
       enqueue(kept.map { |i| jobs[i] }, ats && kept.map { |i| ats[i] })
       jobs.map { |job| job && job["jid"] }
     end
@@ -120,6 +133,14 @@ module Deckhand
       end
       deliver(queued.empty? ? {} : {base["queue"] => queued}, scheduled)
       jids
+    end
+
+    # The unique lock a job takes with its push, or nil. Locks are taken where
+    # jobs are written to Redis: not while a batch collects its jobs or a
+    # pusher (Deckhand::Testing, push_after_commit) stands in between.
+    def unique_lock(job, at)
+      return nil if Thread.current[COLLECTOR] || Client.pusher
+      Unique.lock_for(job, at: at)
     end
 
     def deliver(queued, scheduled)

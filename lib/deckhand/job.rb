@@ -57,6 +57,15 @@ module Deckhand
           (superclass.respond_to?(:deckhand_retries_exhausted) ? superclass.deckhand_retries_exhausted : nil)
       end
 
+      # What makes two pushes of a unique job (unique_for) the same job: the
+      # block gets the args and returns the part that counts.
+      #
+      #   deckhand_unique_args { |args| args.first(1) }   # the first argument only
+      def deckhand_unique_args(&block)
+        @deckhand_unique_args = block if block
+        @deckhand_unique_args || (superclass.respond_to?(:deckhand_unique_args) ? superclass.deckhand_unique_args : nil)
+      end
+
       def set(options) = Setter.new(self, options)
 
       def perform_async(*args) = Setter.new(self).perform_async(*args)
