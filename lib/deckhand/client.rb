@@ -63,6 +63,7 @@ module Deckhand
     def push(item)
       job = Payload.normalize(item, timestamps: @config.timestamps)
       at = scheduled_at(job.delete("at"))
+      expiry(job, at)
       job = middleware(job) or return nil
       lock = unique_lock(job, at)
       return UniquePush.new(@config).call([job], [at], [lock]).first if lock
@@ -95,13 +96,13 @@ module Deckhand
     private
 
     def push_slice(base, slice, ats)
-      fast = @config.client_middleware.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base)
+      fast = @config.client_middleware.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"]
       return push_encoded(base, slice, ats) if fast
       klass = base["class"]
       jids = Payload.jids(slice.size)
       jobs = slice.each_with_index.map do |args, i|
         Payload::Validator.check_args!(args, klass)
-        middleware(base.merge("args" => args, "jid" => jids[i]))
+        middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i]))
       end
       kept = jobs.each_index.select { |i| jobs[i] }
       locks = kept.map { |i| unique_lock(jobs[i], ats && ats[i]) }
@@ -133,6 +134,15 @@ module Deckhand
       end
       deliver(queued.empty? ? {} : {base["queue"] => queued}, scheduled)
       jids
+    end
+
+    # expires_in (seconds) becomes the time the job must have started by
+    # ("expires_at", epoch seconds): counted from its scheduled time when it
+    # has one, so a retry keeps its first deadline.
+    def expiry(job, at)
+      seconds = job["expires_in"]
+      job["expires_at"] ||= ((at || ::Process.clock_gettime(::Process::CLOCK_REALTIME)) + seconds).round(3) if seconds.is_a?(Numeric)
+      job
     end
 
     # The unique lock a job takes with its push, or nil. Locks are taken where

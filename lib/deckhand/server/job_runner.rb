@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "retry_handler"
+require_relative "job_gate"
 
 module Deckhand
   module Server
@@ -33,6 +34,7 @@ module Deckhand
         @stats = stats
         @suspects = suspects
         @retries = RetryHandler.new(config: config, store: store, identity: identity)
+        @gate = JobGate.new(config: config, store: store, fetcher: fetcher, stats: stats)
         @classes = {}
         @classes_lock = Mutex.new
       end
@@ -41,6 +43,7 @@ module Deckhand
       # (MASKED) outside this method's call to the job.
       def run(unit)
         job = decode(unit) or return
+        return if @gate.expired(unit, job)
         tid = Logging::Formatters.tid
         Thread.current[:deckhand_job] = job # logged as class=... jid=...
         @stats.started(tid, unit.queue, unit.payload)
@@ -90,6 +93,7 @@ module Deckhand
         instance = constantize(job["class"]).new
         instance.jid = job["jid"] if instance.respond_to?(:jid=)
         instance.deckhand_payload = job if instance.respond_to?(:deckhand_payload=)
+        @gate.starting(job)
         if @middleware.empty?
           instance.perform(*job["args"])
         else
@@ -98,7 +102,7 @@ module Deckhand
       end
 
       def success(unit, job, elapsed)
-        @fetcher.done(unit)
+        @fetcher.done(unit, unlock: @gate.unlock(job))
         @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false)
         @logger.info("done #{elapsed.round(1)}ms") if @logger.info?
         :success
