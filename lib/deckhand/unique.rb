@@ -53,6 +53,7 @@ module Deckhand
     # holds none. A payload pushed by another client (Sidekiq Enterprise)
     # carries unique_for but no unique_key: its key is derived here.
     def held_by(job)
+      return nil unless job.is_a?(Hash)
       ttl = ttl_seconds(job) or return nil
       [job["unique_key"] || key(job), job["jid"], (ttl * 1000).ceil]
     end
