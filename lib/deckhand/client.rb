@@ -34,6 +34,7 @@ module Deckhand
       # to the schedule set, the rest to their queues (newest on the left, as
       # Sidekiq does). What a push does when no pusher is set.
       def write(queued, scheduled, config)
+        queued, scheduled = UniquePush.new(config).deferred(queued, scheduled) if pusher
         return config.push_buffer.write(queued, scheduled) if config.reliable_push
         Store::Queues.push(config.store, queued, scheduled)
       end
@@ -67,6 +68,7 @@ module Deckhand
       job = middleware(job) or return nil
       lock = unique_lock(job, at)
       return UniquePush.new(@config).call([job], [at], [lock]).first if lock
+      return enqueue_watched([job], [at]).first if job["unique_key"]
       enqueue([job], at && [at])
       job["jid"]
     end
@@ -112,6 +114,10 @@ module Deckhand
         kept.each_with_index { |i, k| jids[i] = pushed[k] }
         return jids
       end
+      if kept.any? { |i| jobs[i]["unique_key"] }
+        pushed = enqueue_watched(kept.map { |i| jobs[i] }, kept.map { |i| ats && ats[i] })
+        return jobs.map { |job| job && pushed.shift }
+      end
       enqueue(kept.map { |i| jobs[i] }, ats && kept.map { |i| ats[i] })
       jobs.map { |job| job && job["jid"] }
     end
@@ -136,6 +142,18 @@ module Deckhand
       jids
     end
 
+    # Unique jobs through a pusher: enqueued as usual; those the pusher wrote
+    # at once and found locked come back nil (or raise NotUnique).
+    def enqueue_watched(jobs, ats)
+      conflicts = UniquePush.watch { enqueue(jobs, ats.any? ? ats : nil) }
+      unique = UniquePush.new(@config)
+      jobs.map do |job|
+        holder = conflicts[job["jid"]] or next job["jid"]
+        unique.conflict(job, holder)
+        nil
+      end
+    end
+
     # expires_in (seconds) becomes the time the job must have started by
     # ("expires_at", epoch seconds): counted from its scheduled time when it
     # has one, so a retry keeps its first deadline.
@@ -146,11 +164,13 @@ module Deckhand
     end
 
     # The unique lock a job takes with its push, or nil. Locks are taken where
-    # jobs are written to Redis: not while a batch collects its jobs or a
-    # pusher (Deckhand::Testing, push_after_commit) stands in between.
+    # jobs are written to Redis: not while a batch collects its jobs; when a
+    # pusher stands in between (push_after_commit), the job carries its lock's
+    # key and Client.write takes it (see UniquePush#deferred).
     def unique_lock(job, at)
-      return nil if Thread.current[COLLECTOR] || Client.pusher
-      Unique.lock_for(job, at: at)
+      return nil if Thread.current[COLLECTOR]
+      lock = Unique.lock_for(job, at: at)
+      Client.pusher ? nil : lock
     end
 
     def deliver(queued, scheduled)

@@ -32,11 +32,59 @@ module Deckhand
         jids
       end
 
+      # For Client.write behind a pusher (push_after_commit): takes the unique
+      # jobs out of what is about to be written, pushes each with its lock
+      # (a duplicate is logged, not pushed), and returns the rest.
+      def deferred(queued, scheduled)
+        queued = queued.transform_values { |payloads| payloads.reject { |json| unique?(json) && write_one(json, nil) } }
+        queued = queued.reject { |_, payloads| payloads.empty? }
+        rest = []
+        scheduled.each_slice(2) { |at, json| rest << at << json unless unique?(json) && write_one(json, at) }
+        [queued, rest]
+      end
+
       private
 
-      def conflict(job, holder)
-        message = "#{job["wrapped"] || job["class"]} not pushed: job #{holder} holds its unique lock " \
+      MARK = "\"unique_key\""
+
+      def unique?(json) = json.include?(MARK)
+
+      # A push waiting to learn of its conflicts (Client#push, when the pusher
+      # writes at once) finds them here: jid => holder.
+      CONFLICTS = :deckhand_unique_conflicts
+
+      def write_one(json, at)
+        job = Payload.decode(json)
+        lock = Unique.lock_for(job, at: at) or return false
+        holder = Store::UniqueLocks.push(@config.store, job["queue"], [[lock, at, json]]).first
+        return true unless holder
+        watching = Thread.current[CONFLICTS]
+        watching ? watching[job["jid"]] = holder : @config.logger.info(message(job, holder))
+        true
+      end
+
+      def message(job, holder)
+        "#{job["wrapped"] || job["class"]} not pushed: job #{holder} holds its unique lock " \
           "#{job["unique_key"]} (same class, queue and arguments)"
+      end
+
+      public
+
+      # Runs the block (a push through a pusher) and returns the conflicts
+      # met by unique jobs written meanwhile: jid => holder. A pusher that
+      # defers the write (inside a transaction) reports none.
+      def self.watch
+        previous = Thread.current[CONFLICTS]
+        Thread.current[CONFLICTS] = conflicts = {}
+        yield
+        conflicts
+      ensure
+        Thread.current[CONFLICTS] = previous
+      end
+
+      # Logs a job that was not pushed, or raises NotUnique (on_conflict: :raise).
+      def conflict(job, holder)
+        message = message(job, holder)
         raise NotUnique.new(message, holder: holder, key: job["unique_key"]) if job["on_conflict"] == "raise"
         @config.logger.info(message)
       end
