@@ -4,6 +4,7 @@ require_relative "client/bulk_encoder"
 require_relative "client/push_buffer"
 require_relative "client/unique_push"
 require_relative "unique"
+require_relative "encryption"
 require_relative "store/unique_locks"
 require_relative "store/queues"
 
@@ -67,6 +68,7 @@ module Deckhand
       expiry(job, at)
       job = middleware(job) or return nil
       lock = unique_lock(job, at)
+      seal(job)
       return UniquePush.new(@config).call([job], [at], [lock]).first if lock
       return enqueue_watched([job], [at]).first if job["unique_key"]
       enqueue([job], at && [at])
@@ -98,7 +100,7 @@ module Deckhand
     private
 
     def push_slice(base, slice, ats)
-      fast = @config.client_middleware.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"]
+      fast = @config.client_middleware.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"]
       return push_encoded(base, slice, ats) if fast
       klass = base["class"]
       jids = Payload.jids(slice.size)
@@ -108,6 +110,7 @@ module Deckhand
       end
       kept = jobs.each_index.select { |i| jobs[i] }
       locks = kept.map { |i| unique_lock(jobs[i], ats && ats[i]) }
+      kept.each { |i| seal(jobs[i]) }
       if !kept.empty? && locks.all?
         pushed = UniquePush.new(@config).call(kept.map { |i| jobs[i] }, kept.map { |i| ats && ats[i] }, locks)
         jids = Array.new(jobs.size)
@@ -152,6 +155,12 @@ module Deckhand
         unique.conflict(job, holder)
         nil
       end
+    end
+
+    # encrypt: true seals the last argument (Deckhand::Encryption), once the
+    # unique lock's key is known (it digests the arguments in the clear).
+    def seal(job)
+      (job["encrypt"] == true) ? Encryption.seal!(job, @config.encryption_keys) : job
     end
 
     # expires_in (seconds) becomes the time the job must have started by

@@ -8,6 +8,8 @@ module Deckhand
     # - expires_in: a job whose "expires_at" passed before it started is
     #   dropped unrun, acknowledged like a success (its unique lock released,
     #   counted as a success by its batch), logged once, counted in stat:expired.
+    # - encrypt: the secret bag is decrypted for perform, and cleared from
+    #   the message of the job's error.
     # - unique_until: :start releases the unique lock just before perform;
     #   :success (the default) releases it with the success's acknowledgement.
     #
@@ -42,7 +44,32 @@ module Deckhand
 
       def unlock(job) = Unique.until_start?(job) ? nil : Unique.held_by(job)
 
+      # The args perform gets: the secret bag decrypted (encrypt: true); the
+      # job itself keeps its envelope for retries and the dead set.
+      def args(job) = Encryption.args(job, @config.encryption_keys)
+
+      # The error of an encrypted job, its message cleared of the bag's
+      # values, so no secret reaches a log line, the retry or the dead set.
+      def redact(job, error)
+        return error unless Encryption.envelope?(job["args"].last)
+        message = error.message.to_s
+        secrets(args(job).last).sort_by { |s| -s.size }.each { |secret| message = message.gsub(secret, Encryption::MASK) }
+        (message == error.message.to_s) ? error : error.exception(message)
+      rescue DecryptionError
+        error
+      end
+
       private
+
+      # The bag's values as they could appear in a message (short ones would
+      # mask innocent text).
+      def secrets(value)
+        case value
+        when Hash then value.values.flat_map { |v| secrets(v) }
+        when Array then value.flat_map { |v| secrets(v) }
+        else (value.to_s.size >= 4) ? [value.to_s] : []
+        end
+      end
 
       # Inside a batch an expired job counts as a success, as it would had it
       # run and done nothing.

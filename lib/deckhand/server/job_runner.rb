@@ -94,10 +94,11 @@ module Deckhand
         instance.jid = job["jid"] if instance.respond_to?(:jid=)
         instance.deckhand_payload = job if instance.respond_to?(:deckhand_payload=)
         @gate.starting(job)
+        args = @gate.args(job)
         if @middleware.empty?
-          instance.perform(*job["args"])
+          instance.perform(*args)
         else
-          @middleware.invoke(instance, job, unit.queue) { instance.perform(*job["args"]) }
+          @middleware.invoke(instance, job, unit.queue) { instance.perform(*args) }
         end
       end
 
@@ -109,6 +110,7 @@ module Deckhand
       end
 
       def failure(unit, job, error, elapsed)
+        error = @gate.redact(job, error)
         @stats.metrics.record(job["wrapped"] || job["class"], elapsed, true)
         @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
         outcome = @retries.failed(unit, job, lookup(job["class"]), error)
