@@ -58,11 +58,13 @@ module Deckhand
     def envelope?(value) = value.is_a?(Hash) && value[MARK] == 1
 
     # Args for display: the envelope shown as "[encrypted]".
-    def mask(args) = if args.is_a?(Array)
-                       args.map { |arg| envelope?(arg) ? MASK : arg }
-                     else
-                       args
-                     end
+    def mask(args)
+      return args unless args.is_a?(Array)
+      args.map { |arg| envelope?(arg) ? MASK : arg }
+    end
+
+    # A job Hash for display, its envelope masked.
+    def mask_item(item) = item.key?("args") ? item.merge("args" => mask(item["args"])) : item
 
     def envelope(plain, jid, version, key)
       cipher = OpenSSL::Cipher.new("aes-256-gcm").encrypt
