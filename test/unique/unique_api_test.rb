@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "deckhand/api"
+require "deckhand/server"
 
 # Unique locks from the data API: seen on a job, released by hand, released
 # by a kill; a deleted retry keeps its lock (as in Sidekiq Enterprise).
@@ -44,5 +45,19 @@ class UniqueApiTest < Minitest::Test
     redis.call("SET", job["unique_key"], "c" * 24)
     refute api.unique_lock(job).release, "another job's lock stays"
     assert_equal "c" * 24, redis.call("GET", job["unique_key"])
+  end
+end
+
+# A poison pill's burial releases its lock.
+class UniquePoisonTest < Minitest::Test
+  def test_a_buried_poison_pill_releases_its_lock
+    job = {"class" => "RecordJob", "args" => [1], "queue" => "default", "jid" => "p" * 24, "retry" => true, "unique_for" => 600}
+    job["unique_key"] = Deckhand::Unique.key(job)
+    redis.call("SET", job["unique_key"], job["jid"], "EX", 600)
+    redis.call("HSET", Deckhand::Store::Keys.poison("default"), "gone:1:abc|#{job["jid"]}", JSON.generate(job))
+    config = Deckhand.config
+    assert_equal 1, Deckhand::Server::Quarantine.new(config: config, store: config.store).bury_all(["default"])
+    assert_equal 1, redis.call("ZCARD", "dead")
+    assert_equal 0, redis.call("EXISTS", job["unique_key"])
   end
 end
