@@ -9,6 +9,25 @@ module Deckhand
     #
     #   UniquePush.new(config).call([job], [nil], [lock])   # => ["b4a5..."] or [nil]
     class UniquePush
+      # How Client.write behind a pusher tells a unique job's payload.
+      MARK = "\"unique_key\""
+
+      # A push waiting to learn of its conflicts (Client#push, when the pusher
+      # writes at once) finds them here: jid => holder.
+      CONFLICTS = :deckhand_unique_conflicts
+
+      # Runs the block (a push through a pusher) and returns the conflicts
+      # met by unique jobs written meanwhile: jid => holder. A pusher that
+      # defers the write (inside a transaction) reports none.
+      def self.watch
+        previous = Thread.current[CONFLICTS]
+        Thread.current[CONFLICTS] = conflicts = {}
+        yield
+        conflicts
+      ensure
+        Thread.current[CONFLICTS] = previous
+      end
+
       def initialize(config)
         @config = config
       end
@@ -43,15 +62,16 @@ module Deckhand
         [queued, rest]
       end
 
+      # Logs a job that was not pushed, or raises NotUnique (on_conflict: :raise).
+      def conflict(job, holder)
+        message = message(job, holder)
+        raise NotUnique.new(message, holder: holder, key: job["unique_key"]) if job["on_conflict"] == "raise"
+        @config.logger.info(message)
+      end
+
       private
 
-      MARK = "\"unique_key\""
-
       def unique?(json) = json.include?(MARK)
-
-      # A push waiting to learn of its conflicts (Client#push, when the pusher
-      # writes at once) finds them here: jid => holder.
-      CONFLICTS = :deckhand_unique_conflicts
 
       def write_one(json, at)
         job = Payload.decode(json)
@@ -66,27 +86,6 @@ module Deckhand
       def message(job, holder)
         "#{job["wrapped"] || job["class"]} not pushed: job #{holder} holds its unique lock " \
           "#{job["unique_key"]} (same class, queue and arguments)"
-      end
-
-      public
-
-      # Runs the block (a push through a pusher) and returns the conflicts
-      # met by unique jobs written meanwhile: jid => holder. A pusher that
-      # defers the write (inside a transaction) reports none.
-      def self.watch
-        previous = Thread.current[CONFLICTS]
-        Thread.current[CONFLICTS] = conflicts = {}
-        yield
-        conflicts
-      ensure
-        Thread.current[CONFLICTS] = previous
-      end
-
-      # Logs a job that was not pushed, or raises NotUnique (on_conflict: :raise).
-      def conflict(job, holder)
-        message = message(job, holder)
-        raise NotUnique.new(message, holder: holder, key: job["unique_key"]) if job["on_conflict"] == "raise"
-        @config.logger.info(message)
       end
     end
   end
