@@ -13,6 +13,9 @@ module Deckhand
       PROCESSES = "processes"
       PROCESSED = "stat:processed"
       FAILED = "stat:failed"
+      # Jobs dropped unstarted because their expires_in passed (Deckhand's own
+      # counter, kept like Sidekiq's: all time and per UTC day).
+      EXPIRED = "stat:expired"
 
       # Hash of identity => JSON describing each process that owns in-flight jobs.
       # Unlike the process record it has no TTL: it is how a dead process is found.
