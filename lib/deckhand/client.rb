@@ -3,6 +3,7 @@
 require_relative "client/bulk_encoder"
 require_relative "client/push_buffer"
 require_relative "store/queues"
+require_relative "store/iterations"
 
 module Deckhand
   # Pushes jobs to Redis in Sidekiq's format. Job classes call it for you;
@@ -17,6 +18,10 @@ module Deckhand
     def self.push(item) = new.push(item)
 
     def self.push_bulk(item) = new.push_bulk(item)
+
+    # Cancels an iterable job (Deckhand::IterableJob): it stops at its next
+    # check and ends without error. Returns when it was first cancelled.
+    def self.cancel!(jid) = new.cancel!(jid)
 
     class << self
       # Where encoded jobs go instead of Redis, when set: anything that answers
@@ -86,6 +91,8 @@ module Deckhand
       end
       jids
     end
+
+    def cancel!(jid) = Store::Iterations.cancel!(@config.store, jid, now: Time.now.to_i)
 
     private
 

@@ -23,6 +23,7 @@ module Deckhand
         when "retry_for" then value.is_a?(Numeric) && value.positive?
         when "backtrace" then value == true || value == false || (value.is_a?(Integer) && value >= 0)
         when "dead" then value == true || value == false
+        when "max_iteration_runtime" then value.is_a?(Numeric) && value.positive?
         when "class", "args", "jid" then raise ArgumentError, "#{owner}: #{key} is set per push, not in deckhand_options"
         else true
         end
@@ -35,7 +36,8 @@ module Deckhand
         "retry" => "use true (25 retries), false (no retries) or an Integer count",
         "retry_for" => "give a number of seconds",
         "backtrace" => "use true, false or a number of lines",
-        "dead" => "use true (failed jobs go to the dead set) or false"
+        "dead" => "use true (failed jobs go to the dead set) or false",
+        "max_iteration_runtime" => "give a number of seconds an iterable job runs before it stops to resume later"
       }.freeze
     end
   end

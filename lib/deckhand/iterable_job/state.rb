@@ -1,0 +1,84 @@
+# frozen_string_literal: true
+
+require "json"
+require_relative "../store/iterations"
+
+module Deckhand
+  module IterableJob
+    # One run of an iterable job's saved progress: what it read from
+    # `it-<jid>` when it started, the cursor it reached, its running time.
+    # Cursors travel as JSON, so a cursor must be made of JSON types.
+    #
+    #   state = State.new(store, jid)   # reads what an earlier run saved
+    #   state.start!                    # one more execution
+    #   state.cursor = 41
+    #   state.flush                     # => true once someone cancelled the job
+    #   state.delete                    # completed: nothing left to resume
+    class State
+      FLUSH_INTERVAL = 5 # seconds between saves while iterating
+
+      attr_reader :executions, :cursor
+
+      def initialize(store, jid)
+        @store = store
+        @jid = jid
+        saved = Store::Iterations.load(store, jid)
+        @executions = saved["ex"].to_i
+        @cursor = (saved["c"].nil? || saved["c"].empty?) ? nil : JSON.parse(saved["c"])
+        @runtime = saved["rt"].to_f
+        @cancelled = !saved["cancelled"].nil?
+        @started = @flushed = now
+      end
+
+      def start!
+        @executions += 1
+        @started = @flushed = now
+      end
+
+      def first_run? = @executions == 1
+
+      def cancelled? = @cancelled
+
+      # Seconds this run has iterated.
+      def elapsed = now - @started
+
+      # Seconds every run so far has iterated, this one included.
+      def runtime = @runtime + elapsed
+
+      def cursor=(cursor)
+        unless json_safe?(cursor)
+          raise ArgumentError, "an iterable job's cursor must be made of JSON types (nil, String, Integer, Float, " \
+            "true, false, Array, Hash with String keys), got #{cursor.inspect[0, 80]}; have the enumerator yield " \
+            "[item, cursor] with such a cursor (an id, an offset)"
+        end
+        @cursor = cursor
+      end
+
+      def flush_due? = now - @flushed >= FLUSH_INTERVAL
+
+      # Saves the cursor, executions and runtime; returns whether the job was cancelled.
+      def flush
+        cancelled = Store::Iterations.flush(@store, @jid, executions: @executions,
+          cursor: JSON.generate(@cursor), runtime: runtime.round(3))
+        @flushed = now
+        @cancelled ||= !cancelled.nil?
+      end
+
+      def delete = Store::Iterations.delete(@store, @jid)
+
+      private
+
+      def json_safe?(value)
+        case value
+        when nil, true, false, String, Integer then true
+        when Float then value.finite?
+        when Array then value.all? { |v| json_safe?(v) }
+        when Hash then value.all? { |k, v| k.is_a?(String) && json_safe?(v) }
+        else false
+        end
+      end
+
+      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+    end
+  end
+end
