@@ -120,13 +120,27 @@ module Deckhand
         return :interrupted if deckhand_stop?(state, done)
         return :cancelled if state.flush_due? && state.flush
         @deckhand_current_object = object
-        around_iteration { each_iteration(object, *args) }
+        deckhand_step(object, args)
+        state.step!
         done += 1
       end
       :complete
     rescue Exception # rubocop:disable Lint/RescueException -- an error or the shutdown interrupt: save the cursor, then let it go on
       Thread.handle_interrupt(Deckhand::Shutdown => :never) { deckhand_save(state) } if iterating
       raise
+    end
+
+    # A step longer than the shutdown timeout is cut short at every deploy
+    # (and runs again): worth a warning, once per run.
+    def deckhand_step(object, args)
+      started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      around_iteration { each_iteration(object, *args) }
+      took = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started
+      timeout = Deckhand.config.timeout
+      return if took <= timeout || @deckhand_warned
+      @deckhand_warned = true
+      Deckhand.logger.warn("#{self.class} jid=#{jid}: a step took #{took.round(1)}s, more than the shutdown timeout " \
+        "(#{timeout}s): a deploy interrupts it and it runs again. Make each step smaller (batch_size)")
     end
 
     # Stops when the server is stopping, or when this run used its time

@@ -17,7 +17,7 @@ module Deckhand
     class State
       FLUSH_INTERVAL = 5 # seconds between saves while iterating
 
-      attr_reader :executions, :cursor
+      attr_reader :executions, :cursor, :steps
 
       def initialize(store, jid)
         @store = store
@@ -26,16 +26,23 @@ module Deckhand
         @executions = saved["ex"].to_i
         @cursor = (saved["c"].nil? || saved["c"].empty?) ? nil : JSON.parse(saved["c"])
         @runtime = saved["rt"].to_f
+        @steps = saved["dh_steps"].to_i
         @cancelled = !saved["cancelled"].nil?
-        @started = @flushed = now
+        @started = now
+        @flushed = nil
       end
 
+      # One more execution. Its first step saves at once (the dashboard shows
+      # it running, a cancellation is seen), then every FLUSH_INTERVAL.
       def start!
         @executions += 1
-        @started = @flushed = now
+        @started = now
+        @flushed = nil
       end
 
       def first_run? = @executions == 1
+
+      def step! = @steps += 1
 
       def cancelled? = @cancelled
 
@@ -54,12 +61,12 @@ module Deckhand
         @cursor = cursor
       end
 
-      def flush_due? = now - @flushed >= FLUSH_INTERVAL
+      def flush_due? = @flushed.nil? || now - @flushed >= FLUSH_INTERVAL
 
       # Saves the cursor, executions and runtime; returns whether the job was cancelled.
       def flush
         cancelled = Store::Iterations.flush(@store, @jid, executions: @executions,
-          cursor: JSON.generate(@cursor), runtime: runtime.round(3))
+          cursor: JSON.generate(@cursor), runtime: runtime.round(3), steps: @steps)
         @flushed = now
         @cancelled ||= !cancelled.nil?
       end

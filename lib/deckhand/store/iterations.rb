@@ -5,10 +5,11 @@ module Deckhand
     # The saved progress of iterable jobs (Deckhand::IterableJob), at
     # `it-<jid>` in Sidekiq's layout, so a job interrupted by either resumes
     # on the other. Every write renews the 30-day expiry: the state must
-    # outlive the longest wait for a retry.
+    # outlive the longest wait for a retry. Field "dh_steps" is Deckhand's own
+    # (the steps its runs made, for the dashboard); Sidekiq leaves it alone.
     #
     #   Iterations.load(store, jid)        # => {"ex" => "2", "c" => "41", "rt" => "3.2"} or {}
-    #   Iterations.flush(store, jid, executions: 2, cursor: "41", runtime: 3.2) # => cancelled at, or nil
+    #   Iterations.flush(store, jid, executions: 2, cursor: "41", runtime: 3.2, steps: 41) # => cancelled at, or nil
     #   Iterations.cancel!(store, jid, now: Time.now.to_i) # => when it was (first) cancelled
     #   Iterations.delete(store, jid)
     module Iterations
@@ -24,10 +25,10 @@ module Deckhand
       end
 
       # Writes the progress and reads the cancellation flag in one transaction.
-      def flush(store, jid, executions:, cursor:, runtime:)
+      def flush(store, jid, executions:, cursor:, runtime:, steps:)
         key = store.keys.iteration(jid)
         replies = store.multi do |tx|
-          tx.call("HSET", key, "ex", executions.to_s, "c", cursor, "rt", runtime.to_s)
+          tx.call("HSET", key, "ex", executions.to_s, "c", cursor, "rt", runtime.to_s, "dh_steps", steps.to_s)
           tx.call("EXPIRE", key, TTL)
           tx.call("HGET", key, "cancelled")
         end

@@ -14,6 +14,7 @@ module Deckhand
           running = @processes.running
           @running_total = running.size
           @running = running.first(RUNNING_SHOWN)
+          @iterations = api.iterations(@running.map { |work| work.job.jid })
           render :busy, title: "Busy"
         end
 
