@@ -32,6 +32,22 @@ class IterableE2ETest < Minitest::Test
     assert_equal 0, redis.call("EXISTS", "it-#{jid}")
   end
 
+  def test_a_step_cut_short_by_the_shutdown_timeout_saves_its_cursor_and_runs_again
+    jid = E2E::Iterable::LongStepJob.perform_async(100, 0.001, 40)
+    cli = deckhand("-c", "1", "-t", "1", "-C", config_file(FAST), app: APP)
+    wait_for(message: "the long step", timeout: 30) { redis.call("GET", "iterable:long-step") }
+    cli.signal("TERM")
+    assert_equal 0, cli.wait_exit(timeout: 15).exitstatus
+    assert_equal (0...40).to_a, ledger
+    assert_equal 40, JSON.parse(redis.call("HGET", "it-#{jid}", "c")), "the cursor of the step cut short"
+    assert_equal [jid], jobs_in("default").map { |job| job["jid"] }, "handed back to its queue"
+
+    boot_app("-c", "1", "-C", config_file(FAST))
+    wait_for(message: "the job to complete", timeout: 30) { callbacks.include?("complete") }
+    assert_every_item_once(100, interruptions: 1)
+    assert_equal %w[start resume stop complete], callbacks, "no on_stop for a run cut short"
+  end
+
   def test_max_iteration_runtime_stops_and_resumes_until_done
     jid = E2E::Iterable::BudgetJob.perform_async(150, 0.01)
     boot_app("-c", "2", "-C", config_file(FAST))

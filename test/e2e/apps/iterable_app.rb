@@ -51,6 +51,19 @@ module E2E
       end
     end
 
+    # Its step `slow_at` takes 30 s, once: longer than the shutdown timeout.
+    class LongStepJob
+      include Deckhand::IterableJob
+      include Steps
+
+      def each_iteration(item, count, pause, slow_at)
+        if item == slow_at && E2E.call("SET", "iterable:long-step", "1", "NX")
+          sleep 30 # work that outlasts the shutdown timeout
+        end
+        super
+      end
+    end
+
     # Runs 0.3 s at a time, then stops to resume later.
     class BudgetJob
       include Deckhand::IterableJob
