@@ -23,4 +23,22 @@ class WebBusyIterationsTest < Minitest::Test
     end
     assert_equal (40...45).to_a, IterableJobs.ledger
   end
+
+  def test_the_cancel_button_cancels_a_running_iterable_job
+    jid = IterableJobs::SlowStepJob.perform_async(1000) # 20 s of steps; saves every 5 s
+    with_server(iterable_config) do
+      page = wait_for(message: "the job on the Busy page") { (body = get("/busy").body).include?(jid) && body }
+      assert_includes page, %(<button name="cancel" value="#{jid}")
+      assert_redirect post("/busy", "cancel" => jid), "/busy?notice=cancelled"
+      refute_nil redis.call("HGET", "it-#{jid}", "cancelled")
+      wait_for(message: "on_cancel", timeout: 15) { IterableJobs.callbacks.include?("cancel") }
+    end
+    assert_equal %w[start stop cancel], IterableJobs.callbacks
+    assert_equal 0, redis.call("EXISTS", "it-#{jid}")
+  end
+
+  def test_cancel_refuses_what_cannot_be_a_jid
+    assert_equal 404, post("/busy", "cancel" => "it-x y").status
+    assert_empty redis.call("KEYS", "it-*")
+  end
 end
