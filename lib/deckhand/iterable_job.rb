@@ -153,7 +153,9 @@ module Deckhand
 
     def deckhand_finish(state, outcome)
       # The save tells whether someone cancelled meanwhile: then the job ends.
-      outcome = :cancelled if outcome == :interrupted && state.flush
+      # A save that fails (Redis away) still hands the job back: it resumes
+      # from the last cursor saved, and consumes no retry.
+      outcome = :cancelled if outcome == :interrupted && deckhand_save(state)
       case outcome
       when :interrupted
         raise Interrupted, "#{self.class} jid=#{jid} stopped at cursor #{JSON.generate(state.cursor)[0, 200]}; it resumes from there"
@@ -169,6 +171,7 @@ module Deckhand
       nil
     end
 
+    # Saves the cursor; true when the job was cancelled, nil when Redis failed.
     def deckhand_save(state)
       state.flush
     rescue => e
