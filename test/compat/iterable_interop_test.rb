@@ -117,6 +117,17 @@ class IterableInteropTest < Minitest::Test
     assert_equal 0, redis.call("EXISTS", "it-#{jid}"), "Sidekiq deleted the state Deckhand saved"
   end
 
+  def test_cancelled_by_sidekiqs_client_it_stops_on_deckhand
+    jid = InteropWalkJob.perform_async(IterableInterop::COUNT)
+    assert_kind_of Integer, Sidekiq::Client.new.cancel!(jid)
+    with_server(fast_config) do
+      wait_for(message: "the job to end") { redis.call("EXISTS", "it-#{jid}").zero? }
+    end
+    assert_empty ledger
+    assert_empty callbacks, "a cancelled job that never started runs only on_cancel (not defined here)"
+    assert_equal [0, 0, 0], %w[retry dead schedule].map { |set| redis.call("ZCARD", set) }
+  end
+
   private
 
   def ledger = redis.call("LRANGE", IterableInterop::LEDGER, 0, -1).map(&:to_i)
