@@ -3,7 +3,6 @@
 require_relative "client/bulk_encoder"
 require_relative "client/push_buffer"
 require_relative "store/queues"
-require_relative "store/iterations"
 
 module Deckhand
   # Pushes jobs to Redis in Sidekiq's format. Job classes call it for you;
@@ -92,7 +91,7 @@ module Deckhand
       jids
     end
 
-    def cancel!(jid) = Store::Iterations.cancel!(@config.store, jid, now: Time.now.to_i)
+    def cancel!(jid) = IterableJob.cancel!(jid, config: @config)
 
     private
 

@@ -3,6 +3,7 @@
 require_relative "job"
 require_relative "lifecycle"
 require_relative "iterable_job/state"
+require_relative "iterable_job/redis_states"
 require_relative "iterable_job/enumerators"
 
 module Deckhand
@@ -47,7 +48,15 @@ module Deckhand
 
     # Asks the job to stop at its next check (within a few seconds); it then
     # runs on_cancel and ends without error. Returns when it was first cancelled.
-    def self.cancel!(jid, config: Deckhand.config) = Store::Iterations.cancel!(config.store, jid, now: Time.now.to_i)
+    def self.cancel!(jid, config: Deckhand.config) = states_for(config).cancel!(jid, now: Time.now.to_i)
+
+    class << self
+      # What keeps progress in place of Redis when set (Deckhand::Testing's
+      # in-memory keeper); nil means Redis.
+      attr_accessor :states
+
+      def states_for(config) = states || RedisStates.new(config.store)
+    end
 
     module ClassMethods
       def self.refuse_perform!(klass)
@@ -97,7 +106,7 @@ module Deckhand
     # Runs by the server; an iterable job defines the steps, not this.
     def perform(*args)
       @deckhand_arguments = args.dup.freeze
-      state = @deckhand_state = State.new(Deckhand.config.store, jid)
+      state = @deckhand_state = State.new(IterableJob.states_for(Deckhand.config), jid)
       state.start!
       return deckhand_finish(state, :cancelled) if state.cancelled?
       enumerator = build_enumerator(*args, cursor: state.cursor)

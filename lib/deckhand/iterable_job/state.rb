@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require "json"
-require_relative "../store/iterations"
 
 module Deckhand
   module IterableJob
@@ -9,7 +8,7 @@ module Deckhand
     # `it-<jid>` when it started, the cursor it reached, its running time.
     # Cursors travel as JSON, so a cursor must be made of JSON types.
     #
-    #   state = State.new(store, jid)   # reads what an earlier run saved
+    #   state = State.new(IterableJob.states_for(config), jid) # reads what an earlier run saved
     #   state.start!                    # one more execution
     #   state.cursor = 41
     #   state.flush                     # => true once someone cancelled the job
@@ -19,10 +18,11 @@ module Deckhand
 
       attr_reader :executions, :cursor, :steps
 
-      def initialize(store, jid)
-        @store = store
+      # states: a RedisStates, or what Deckhand::Testing keeps in memory.
+      def initialize(states, jid)
+        @states = states
         @jid = jid
-        saved = Store::Iterations.load(store, jid)
+        saved = states.load(jid)
         @executions = saved["ex"].to_i
         @cursor = (saved["c"].nil? || saved["c"].empty?) ? nil : JSON.parse(saved["c"])
         @runtime = saved["rt"].to_f
@@ -65,13 +65,13 @@ module Deckhand
 
       # Saves the cursor, executions and runtime; returns whether the job was cancelled.
       def flush
-        cancelled = Store::Iterations.flush(@store, @jid, executions: @executions,
+        cancelled = @states.flush(@jid, executions: @executions,
           cursor: JSON.generate(@cursor), runtime: runtime.round(3), steps: @steps)
         @flushed = now
         @cancelled ||= !cancelled.nil?
       end
 
-      def delete = Store::Iterations.delete(@store, @jid)
+      def delete = @states.delete(@jid)
 
       private
 
