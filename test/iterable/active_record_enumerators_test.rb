@@ -52,6 +52,13 @@ class IterableActiveRecordTest < Minitest::Test
     IterablePost.create!(id: 4, title: "other", kind: "ads")
   end
 
+  # No SQLite connection outlives a test: a later test that forks (the Sidekiq
+  # harness) would inherit it.
+  def teardown
+    IterableRecord.connection_pool.disconnect!
+    super
+  end
+
   def news = IterablePost.where(kind: "news")
 
   def test_records_in_id_order_from_the_cursor_on
