@@ -112,6 +112,9 @@ module Deckhand
       enumerator = build_enumerator(*args, cursor: state.cursor)
       return deckhand_finish(state, :complete) if enumerator.nil?
       deckhand_check_enumerator!(enumerator)
+      # Read once a run, not once a step.
+      @deckhand_budget = self.class.deckhand_options["max_iteration_runtime"]
+      @deckhand_timeout = Deckhand.config.timeout
       state.first_run? ? on_start : on_resume
       outcome = catch(:abort) { deckhand_iterate(state, enumerator, args) } || :complete
       on_stop
@@ -145,7 +148,7 @@ module Deckhand
       started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
       around_iteration { each_iteration(object, *args) }
       took = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started
-      timeout = Deckhand.config.timeout
+      timeout = @deckhand_timeout
       return if took <= timeout || @deckhand_warned
       @deckhand_warned = true
       Deckhand.logger.warn("#{self.class} jid=#{jid}: a step took #{took.round(1)}s, more than the shutdown timeout " \
@@ -156,7 +159,7 @@ module Deckhand
     # budget (after one step at least, so every run makes progress).
     def deckhand_stop?(state, done)
       return true if Lifecycle.stopping?
-      limit = self.class.deckhand_options["max_iteration_runtime"]
+      limit = @deckhand_budget
       (limit && done.positive?) ? state.elapsed >= limit : false
     end
 
