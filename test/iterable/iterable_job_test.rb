@@ -77,6 +77,8 @@ class IterableJobTest < Minitest::Test
     assert_equal ["start"] + ["resume"] * (runs - 1), IterableJobs.callbacks.select { |c| %w[start resume].include?(c) }
     assert_empty state(jid)
     assert_equal 0, redis.call("ZCARD", "retry")
+    assert_equal 0, redis.call("GET", "stat:failed").to_i, "an interruption is no failure"
+    assert_operator redis.call("GET", "stat:processed").to_i, :>=, runs
   end
 
   def test_an_error_retries_and_resumes_from_the_failing_item

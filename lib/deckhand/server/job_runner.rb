@@ -58,7 +58,7 @@ module Deckhand
         ensure
           # A suspect that will run again keeps its count: it may crash a process yet.
           @suspects.leave(unit.queue, job["jid"], forget: FINAL.include?(outcome)) if recovered
-          @stats.finished(tid, outcome != :success)
+          @stats.finished(tid, outcome != :success && outcome != :interrupted) # an interruption is no failure
           Thread.current[:deckhand_job] = nil
         end
       end
