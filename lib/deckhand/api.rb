@@ -10,6 +10,7 @@ require_relative "store/info"
 require_relative "api/stats"
 require_relative "api/history"
 require_relative "api/queue"
+require_relative "api/iteration"
 require_relative "api/job_set"
 require_relative "api/process_set"
 require_relative "api/metrics"
@@ -57,6 +58,9 @@ module Deckhand
     def processes = ProcessSet.new(@config)
 
     def running = processes.running
+
+    # jid => API::Iteration: the saved progress of those jobs that iterate.
+    def iterations(jids) = Iteration.for_jids(@config, jids)
 
     def metrics(period: "1h") = Metrics.new(@config, period: period)
 

@@ -22,6 +22,10 @@ module Deckhand
 
     def self.push_bulk(item) = new.push_bulk(item)
 
+    # Cancels an iterable job (Deckhand::IterableJob): it stops at its next
+    # check and ends without error. Returns when it was first cancelled.
+    def self.cancel!(jid) = new.cancel!(jid)
+
     class << self
       # Where encoded jobs go instead of Redis, when set: anything that answers
       # call(queued, scheduled, config), queued being a Hash of queue name =>
@@ -96,6 +100,8 @@ module Deckhand
       end
       jids
     end
+
+    def cancel!(jid) = IterableJob.cancel!(jid, config: @config)
 
     private
 

@@ -98,4 +98,10 @@ module Deckhand
   # during shutdown. Deliberately not a StandardError: `rescue => e` in a job must
   # not swallow it.
   class Shutdown < ::Interrupt; end
+
+  # Raised by an iterable job (Deckhand::IterableJob) that stopped between two
+  # iterations, its cursor saved, because the server is stopping or the job
+  # used its max_iteration_runtime. The server puts the job back, unchanged
+  # and without consuming a retry, to resume from its cursor. Never a failure.
+  class Interrupted < Error; end
 end

@@ -28,6 +28,7 @@ module Deckhand
         when "on_conflict" then %w[raise].include?(value.to_s)
         when "expires_in" then value == false || (value.respond_to?(:to_f) && !value.is_a?(String) && value.to_f.positive?)
         when "encrypt" then value == true || value == false
+        when "max_iteration_runtime" then value.is_a?(Numeric) && value.positive?
         when "class", "args", "jid" then raise ArgumentError, "#{owner}: #{key} is set per push, not in deckhand_options"
         else true
         end
@@ -45,7 +46,8 @@ module Deckhand
         "unique_until" => "use :success (the default: held until the job succeeds or dies) or :start (released just before perform)",
         "on_conflict" => "use :raise (Deckhand::NotUnique), or leave it unset for a duplicate push to return nil",
         "expires_in" => "give a number of seconds (or an ActiveSupport::Duration) after which an unstarted job is dropped, or false",
-        "encrypt" => "use true (the last argument, a Hash, is stored encrypted) or false"
+        "encrypt" => "use true (the last argument, a Hash, is stored encrypted) or false",
+        "max_iteration_runtime" => "give a number of seconds an iterable job runs before it stops to resume later"
       }.freeze
 
       # Durations travel as plain seconds (JSON carries no ActiveSupport), and

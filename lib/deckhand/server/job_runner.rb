@@ -54,11 +54,14 @@ module Deckhand
           started = now
           error = Thread.handle_interrupt(UNMASKED) { execute(unit, job) }
           elapsed = ms_since(started)
-          outcome = error ? failure(unit, job, error, elapsed) : success(unit, job, elapsed)
+          outcome = if error.is_a?(Deckhand::Interrupted) then handed_back(unit, job, error)
+          elsif error then failure(unit, job, error, elapsed)
+          else success(unit, job, elapsed)
+          end
         ensure
           # A suspect that will run again keeps its count: it may crash a process yet.
           @suspects.leave(unit.queue, job["jid"], forget: FINAL.include?(outcome)) if recovered
-          @stats.finished(tid, outcome != :success)
+          @stats.finished(tid, outcome != :success && outcome != :interrupted) # an interruption is no failure
           Thread.current[:deckhand_job] = nil
         end
       end
@@ -117,6 +120,15 @@ module Deckhand
         @fetcher.done(unit, marked: true)
         notify_error(error, job)
         outcome
+      end
+
+      # An iterable job stopped between steps (IterableJob): back to its queue
+      # as it was, through the schedule (due now), with no retry consumed.
+      def handed_back(unit, job, error)
+        @logger.info(error.message) if @logger.info?
+        @retries.resume(unit)
+        @fetcher.done(unit, marked: true)
+        :interrupted
       end
 
       def decode(unit)

@@ -65,6 +65,13 @@ module Deckhand
         :dead
       end
 
+      # A job that stopped early to resume later (Deckhand::Interrupted): its
+      # payload unchanged, due now in the schedule, written with its mark.
+      def resume(unit)
+        now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+        write(unit) { |settle| settle.reschedule(unit.place, at: now, payload: unit.payload) }
+      end
+
       def default_delay(count) = (count**4) + 15 + (rand(10) * (count + 1))
 
       private

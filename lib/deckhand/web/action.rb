@@ -36,7 +36,8 @@ module Deckhand
         "stopped" => "Stop sent: processes shut down within their timeout", "gone" => "That job is no longer there",
         "unlocked" => "Unique lock released: the same job may be pushed again",
         "not_locked" => "This job no longer holds its unique lock",
-        "not_in_sets" => "That job is in neither the retry set nor the dead set now: it may be queued, running, or done"
+        "not_in_sets" => "That job is in neither the retry set nor the dead set now: it may be queued, running, or done",
+        "cancelled" => "Cancel sent: the job stops at its next save, within a few seconds"
       }.freeze
 
       attr_reader :request, :params, :nonce
