@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module Periodic
+    # Builds the job a periodic tick pushes, as a push from the application
+    # would: the class's own options (queue, retry) when the class is loaded,
+    # Active Job's wrapper for Active Job classes, client middleware. The
+    # class is looked up now, when the tick fires; a class this process does
+    # not know is pushed by name (another codebase may run it).
+    #
+    #   job = JobBuilder.new(config).build(entry)   # => {"class" => "NightlyReportJob", "jid" => ..., ...} or nil
+    #   JobBuilder.new(config).encode(job)          # => the JSON payload, with enqueued_at
+    class JobBuilder
+      # Takes what a push would have written (Client.collecting).
+      class Collector
+        attr_reader :jobs
+
+        def initialize = @jobs = []
+
+        def collect(jobs, _ats) = @jobs.concat(jobs)
+      end
+
+      def initialize(config)
+        @config = config
+      end
+
+      # The job Hash, or nil when a client middleware stopped it.
+      def build(entry)
+        collector = Collector.new
+        Client.collecting(collector) { push(entry, constant(entry.klass)) }
+        collector.jobs.first
+      end
+
+      def encode(job)
+        job["enqueued_at"] = Payload.now(@config.timestamps)
+        Payload.encode(job, max_bytes: @config.max_payload_bytes)
+      end
+
+      private
+
+      def push(entry, klass)
+        options = entry.queue ? {queue: entry.queue} : {}
+        if klass.respond_to?(:deckhand_options)
+          klass.set(options).perform_async(*entry.args)
+        elsif defined?(::ActiveJob::Base) && klass.is_a?(Class) && klass < ::ActiveJob::Base
+          klass.set(options).perform_later(*entry.args)
+        else
+          Client.new(config: @config).push({"class" => entry.klass, "args" => entry.args, "queue" => entry.queue}.compact)
+        end
+      end
+
+      def constant(name)
+        Object.const_get(name)
+      rescue NameError
+        nil
+      end
+    end
+  end
+end

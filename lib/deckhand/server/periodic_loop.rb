@@ -1,0 +1,130 @@
+# frozen_string_literal: true
+
+require_relative "component"
+require_relative "leadership"
+require_relative "../store/periodic"
+require_relative "../store/scripts/periodic_lease"
+require_relative "../store/scripts/periodic_enqueue"
+require_relative "../periodic/job_builder"
+require_relative "../periodic/schedule_check"
+
+module Deckhand
+  module Server
+    # Enqueues the periodic (cron) jobs of config.periodic. Every process
+    # with periodic entries runs one; the one holding the leader's lease
+    # (Leadership) does the work, the others only try to take the lease
+    # every few seconds, so a new leader takes over within about
+    # LEASE + LEASE / 3 seconds of the old one's death, at once after a
+    # graceful stop. Each tick goes through store/scripts/periodic_enqueue.lua,
+    # which enqueues it at most once however many processes try. Wakes at
+    # each tick; a tick found late (the fleet was down, a takeover) runs once
+    # if younger than config.periodic.grace, the latest one only.
+    #
+    #   loop = PeriodicLoop.build(config: config, store: store, identity: identity)  # nil without entries
+    #   loop&.start
+    #   loop&.stop&.join(5)    # gives the lease up
+    class PeriodicLoop < Component
+      LEASE = 6 # seconds
+      CHECK_EVERY = 30 # seconds between a follower's looks at the leader's schedule
+
+      def self.build(config:, store:, identity:, on_fatal: nil)
+        new(config: config, store: store, identity: identity, on_fatal: on_fatal) if config.periodic.any?
+      end
+
+      def initialize(config:, store:, identity:, on_fatal: nil, lease: LEASE)
+        super("periodic", logger: config.logger, on_fatal: on_fatal)
+        @store = store
+        @identity = identity
+        @entries = config.periodic.entries
+        @grace = config.periodic.grace
+        @leadership = Leadership.new(store, identity, ttl: lease, logger: @logger)
+        @enqueue = Store::Scripts::PeriodicEnqueue.new(store)
+        @builder = Deckhand::Periodic::JobBuilder.new(config)
+        @sleeper = Sleeper.new
+        @outage = Outage.new(@logger, "periodic")
+        @tried = {}
+        @warned = nil
+        @checked = nil
+      end
+
+      def leader? = @leadership.leader?
+
+      private
+
+      def wake = @sleeper.stop
+
+      def run
+        until stopping?
+          begin
+            wait = step
+            @outage.over
+            @sleeper.sleep(wait)
+          rescue Deckhand::RedisError => e
+            @leadership.unreachable
+            @sleeper.sleep(@outage.failed(e))
+          end
+        end
+      ensure
+        @leadership.resign
+      end
+
+      # One round; returns the seconds to sleep.
+      def step
+        led = leader?
+        unless @leadership.refresh
+          check_schedule
+          return @leadership.wait
+        end
+        took_over unless led
+        next_tick = enqueue_due(realtime)
+        return 0 unless leader?
+        [next_tick - realtime, @leadership.wait].min.clamp(0.0, @leadership.ttl)
+      end
+
+      def took_over
+        @tried.clear
+        Store::Periodic.write_schedule(@store, {"leader" => @identity, "at" => realtime,
+          "entries" => Deckhand::Periodic::ScheduleCheck.describe(@entries)})
+      end
+
+      # Enqueues each entry's latest tick unless done; returns the earliest next tick.
+      def enqueue_due(now)
+        @entries.map do |entry|
+          due = entry.timing.last_until(now.floor)
+          following = entry.timing.next_after(now.floor)
+          attempt(entry, due, following, now) unless @tried[entry.name] == due
+          following
+        end.min
+      end
+
+      def attempt(entry, due, following, now)
+        job = (now - due <= @grace) ? @builder.build(entry) : nil
+        outcome = @enqueue.call(token: @leadership.token, name: entry.name, tick: job ? due : 0, next_tick: following,
+          queue: job ? job["queue"] : entry.queue || "default", jid: job ? job["jid"] : "",
+          payload: job ? @builder.encode(job) : "", now: now)
+        return @leadership.lost!("another process took the lease") if outcome == :not_leader
+        @tried[entry.name] = due
+        @logger.info("periodic #{entry.name}: enqueued #{entry.klass} for #{Time.at(due).utc} as #{job["jid"]}") if outcome == :enqueued
+      rescue InvalidJob => e
+        @tried[entry.name] = due
+        @logger.error("periodic #{entry.name}: could not build #{entry.klass}'s job for #{Time.at(due).utc}: #{e.message}")
+      end
+
+      # A follower names once how its entries differ from the leader's.
+      def check_schedule
+        return if @checked && monotonic - @checked < CHECK_EVERY
+        @checked = monotonic
+        schedule = Store::Periodic.schedule(@store) or return
+        differences = Deckhand::Periodic::ScheduleCheck.differences(@entries, schedule["entries"])
+        return if differences.empty? || differences == @warned
+        @warned = differences
+        @logger.warn("periodic: this process's schedule differs from the leader's (#{schedule["leader"]}), " \
+          "whose schedule runs: #{differences.join("; ")}")
+      end
+
+      def realtime = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+
+      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+    end
+  end
+end
