@@ -23,9 +23,9 @@ module Deckhand
         parsed = Fugit.parse_cronish(cron) or raise ConfigError, "#{what}: #{cron.inspect} is not a cron " \
           "(like \"0 2 * * *\", \"*/15 * * * * *\" with seconds, or \"every day at 9am\")"
         @timezone = zone!(parsed, tz)
-        @cron = parsed.to_cron_s.split[0...-1].join(" ") if parsed.timezone
-        @cron ||= parsed.to_cron_s
-        @timing = Timing.new(Fugit.parse_cron("#{@cron} #{@timezone}"))
+        @cron = cron.strip
+        fields = parsed.timezone ? parsed.to_cron_s.split[0...-1].join(" ") : parsed.to_cron_s
+        @timing = Timing.new(Fugit.parse_cron("#{fields} #{@timezone}"))
         freeze
       end
 

@@ -99,6 +99,7 @@ module Deckhand
 
       def attempt(entry, due, following, now)
         job = (now - due <= @grace) ? @builder.build(entry) : nil
+        job&.merge!("periodic" => entry.name, "periodic_at" => due) # which tick: the entry and its scheduled time
         outcome = @enqueue.call(token: @leadership.token, name: entry.name, tick: job ? due : 0, next_tick: following,
           queue: job ? job["queue"] : entry.queue || "default", jid: job ? job["jid"] : "",
           payload: job ? @builder.encode(job) : "", now: now)
