@@ -10,6 +10,7 @@ module Deckhand
     #
     #   job = JobBuilder.new(config).build(entry)   # => {"class" => "NightlyReportJob", "jid" => ..., ...} or nil
     #   JobBuilder.new(config).encode(job)          # => the JSON payload, with enqueued_at
+    #   JobBuilder.new(config).push_now(entry)      # => jid: pushed at once, as the application would
     class JobBuilder
       # Takes what a push would have written (Client.collecting).
       class Collector
@@ -29,6 +30,13 @@ module Deckhand
         collector = Collector.new
         Client.collecting(collector) { push(entry, constant(entry.klass)) }
         collector.jobs.first
+      end
+
+      # Pushes the entry's job at once, outside any tick ("enqueue now");
+      # returns its jid, or nil when a client middleware stopped it.
+      def push_now(entry)
+        result = push(entry, constant(entry.klass))
+        result.respond_to?(:provider_job_id) ? result.provider_job_id : result
       end
 
       def encode(job)
