@@ -117,4 +117,50 @@ class PeriodicLoopTest < Minitest::Test
     assert_includes log.string, "RecordJob: cron \"*/5 * * * * *\" here, \"* * * * * *\" on the leader"
     assert_includes log.string, "NightlyJob: only here"
   end
+
+  # A cron with one tick a year, `ago` seconds before now.
+  def yearly_cron(ago)
+    at = Time.now.utc - ago
+    [at.to_i, "#{at.sec} #{at.min} #{at.hour} #{at.day} #{at.month} *"]
+  end
+
+  def test_a_missed_tick_runs_once_if_younger_than_the_grace_period
+    due, cron = yearly_cron(120)
+    redis.call("HSET", "deckhand:periodic:entry:yearly", "since", due - 3 * 365 * 86_400)
+    config = periodic_config do |periodic|
+      periodic.grace = 300
+      periodic.register(cron, "RecordJob", queue: "ticks", name: "yearly", tz: "UTC")
+    end
+    start_loop(config, "one")
+    wait_for(message: "the missed tick") { ticks.size == 1 }
+    assert_equal [due], ticks
+    @loops.first.stop.join(5)
+    start_loop(config, "two") # a new leader finds it done
+    wait_for(message: "the new leader") { Deckhand::Store::Periodic.leader(store) == "two" }
+    wait_for(message: "its first round") { redis.call("HGET", "deckhand:periodic:entry:yearly", "next").to_i > due }
+    assert_equal [due], ticks
+  end
+
+  def test_a_tick_older_than_the_grace_period_is_not_run
+    due, cron = yearly_cron(400)
+    redis.call("HSET", "deckhand:periodic:entry:yearly", "since", due - 3 * 365 * 86_400)
+    config = periodic_config do |periodic|
+      periodic.grace = 300
+      periodic.register(cron, "RecordJob", queue: "ticks", name: "yearly", tz: "UTC")
+    end
+    start_loop(config, "one")
+    wait_for(message: "the leader's first round") { redis.call("HGET", "deckhand:periodic:entry:yearly", "next").to_i > due }
+    assert_empty ticks
+  end
+
+  def test_many_missed_ticks_make_one_run_not_a_backlog
+    started = Time.now.to_i
+    redis.call("HSET", "deckhand:periodic:entry:minutely", "since", started - 600) # ten missed minutes
+    config = periodic_config { |periodic| periodic.register("* * * * *", "RecordJob", queue: "ticks", name: "minutely") }
+    start_loop(config, "one")
+    wait_for(message: "the latest missed tick") { ticks.size >= 1 }
+    @loops.first.stop.join(5)
+    assert_operator ticks.size, :<=, 2, "a backlog of missed ticks ran" # 2 if a minute turned meanwhile
+    assert_includes [started / 60 * 60, started / 60 * 60 + 60], ticks.first
+  end
 end

@@ -45,7 +45,8 @@ module Deckhand
         name = (name || klass).to_s
         raise ConfigError, "periodic entry #{name.inspect}: name must be 1 to 200 characters" unless (1..200).cover?(name.size)
         check_args!(name, args)
-        if queue && !(queue.is_a?(String) || queue.is_a?(Symbol)) || queue.to_s.empty? && queue
+        named = (queue.is_a?(String) || queue.is_a?(Symbol)) && !queue.empty?
+        unless queue.nil? || named
           raise ConfigError, "periodic entry #{name.inspect}: queue must be a queue name, got #{queue.inspect}"
         end
         @entries[name] = Deckhand::Periodic::Entry.new(name: name, cron: cron.to_s, klass: klass,

@@ -14,17 +14,17 @@ module Deckhand
 
       def describe(entries) = entries.to_h { |entry| [entry.name, entry.to_h] }
 
-      def differences(entries, theirs)
+      def differences(entries, theirs, there: "on the leader")
         ours = describe(entries)
         theirs = theirs.is_a?(Hash) ? theirs : {}
         (ours.keys | theirs.keys).sort.filter_map do |name|
           mine = ours[name]
           other = theirs[name]
-          next "#{name}: only on the leader" unless mine
+          next "#{name}: only #{there}" unless mine
           next "#{name}: only here" unless other
           fields = mine.keys.reject { |key| mine[key] == other[key] }
           next if fields.empty?
-          "#{name}: " + fields.map { |key| "#{key} #{mine[key].inspect} here, #{other[key].inspect} on the leader" }.join(", ")
+          "#{name}: " + fields.map { |key| "#{key} #{mine[key].inspect} here, #{other[key].inspect} #{there}" }.join(", ")
         end
       end
     end

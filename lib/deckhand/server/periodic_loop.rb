@@ -81,8 +81,13 @@ module Deckhand
         [next_tick - realtime, @leadership.wait].min.clamp(0.0, @leadership.ttl)
       end
 
+      # The new leader's schedule is the one that runs: stored for the
+      # dashboard and the other processes, its changes named in the log.
       def took_over
         @tried.clear
+        before = Store::Periodic.schedule(@store)
+        changes = before ? Deckhand::Periodic::ScheduleCheck.differences(@entries, before["entries"], there: "before") : []
+        @logger.info("periodic: the schedule changed from #{before["leader"]}'s: #{changes.join("; ")}") unless changes.empty?
         Store::Periodic.write_schedule(@store, {"leader" => @identity, "at" => realtime,
           "entries" => Deckhand::Periodic::ScheduleCheck.describe(@entries)})
       end
