@@ -163,4 +163,39 @@ class PeriodicLoopTest < Minitest::Test
     assert_operator ticks.size, :<=, 2, "a backlog of missed ticks ran" # 2 if a minute turned meanwhile
     assert_includes [started / 60 * 60, started / 60 * 60 + 60], ticks.first
   end
+
+  class RefuseBoom
+    def call(_klass, job, _queue, _redis)
+      raise ArgumentError, "middleware refused" if job["args"] == ["boom"]
+      yield
+    end
+  end
+
+  def test_a_job_that_cannot_be_built_costs_its_tick_not_the_loop
+    log = StringIO.new
+    config = periodic_config(log: log) do |periodic|
+      periodic.register("* * * * * *", "RecordJob", queue: "boom", args: ["boom"], name: "boom")
+      periodic.register("* * * * * *", "RecordJob", queue: "ticks", name: "fine")
+    end
+    config.client_middleware.add(RefuseBoom)
+    loop = start_loop(config, "one")
+    wait_for(message: "two ticks of the healthy entry") { ticks.size >= 2 }
+    assert_includes log.string, "periodic boom: could not build RecordJob's job"
+    assert_includes log.string, "ArgumentError: middleware refused"
+    assert loop.alive?
+    assert_empty jobs_in("boom")
+  end
+
+  def test_a_class_s_own_options_apply_and_the_queue_given_wins
+    config = periodic_config do |periodic|
+      periodic.register("* * * * *", "FailJob", name: "own")
+      periodic.register("* * * * *", "FailJob", queue: "other", name: "given")
+      periodic.register("* * * * *", "Elsewhere::Job", name: "unknown")
+    end
+    builder = Deckhand::Periodic::JobBuilder.new(config)
+    own, given, unknown = %w[own given unknown].map { |name| builder.build(config.periodic[name]) }
+    assert_equal ["default", 2], own.values_at("queue", "retry")
+    assert_equal ["other", 2], given.values_at("queue", "retry")
+    assert_equal ["Elsewhere::Job", "default", true], unknown.values_at("class", "queue", "retry")
+  end
 end

@@ -47,14 +47,14 @@ module Deckhand
       private
 
       def push(entry, klass)
-        options = entry.queue ? {queue: entry.queue} : {}
-        if klass.respond_to?(:deckhand_options)
-          klass.set(options).perform_async(*entry.args)
-        elsif defined?(::ActiveJob::Base) && klass.is_a?(Class) && klass < ::ActiveJob::Base
-          klass.set(options).perform_later(*entry.args)
-        else
-          Client.new(config: @config).push({"class" => entry.klass, "args" => entry.args, "queue" => entry.queue}.compact)
+        if defined?(::ActiveJob::Base) && klass.is_a?(Class) && klass < ::ActiveJob::Base
+          return klass.set(entry.queue ? {queue: entry.queue} : {}).perform_later(*entry.args)
         end
+        item = klass.respond_to?(:deckhand_options) ? klass.deckhand_options.dup : {}
+        item["class"] = entry.klass
+        item["args"] = entry.args
+        item["queue"] = entry.queue if entry.queue
+        Client.new(config: @config).push(item)
       end
 
       def constant(name)

@@ -26,6 +26,7 @@ module Deckhand
     class PeriodicLoop < Component
       LEASE = 6 # seconds
       CHECK_EVERY = 30 # seconds between a follower's looks at the leader's schedule
+      PUBLISH_EVERY = 60 # seconds between the leader's writes of its schedule
 
       def self.build(config:, store:, identity:, on_fatal: nil)
         new(config: config, store: store, identity: identity, on_fatal: on_fatal) if config.periodic.any?
@@ -43,6 +44,7 @@ module Deckhand
         @sleeper = Sleeper.new
         @outage = Outage.new(@logger, "periodic")
         @tried = {}
+        @published = monotonic
         @warned = nil
         @checked = nil
       end
@@ -76,6 +78,7 @@ module Deckhand
           return @leadership.wait
         end
         took_over unless led
+        publish if monotonic - @published >= PUBLISH_EVERY
         next_tick = enqueue_due(realtime)
         return 0 unless leader?
         [next_tick - realtime, @leadership.wait].min.clamp(0.0, @leadership.ttl)
@@ -88,8 +91,14 @@ module Deckhand
         before = Store::Periodic.schedule(@store)
         changes = before ? Deckhand::Periodic::ScheduleCheck.differences(@entries, before["entries"], there: "before") : []
         @logger.info("periodic: the schedule changed from #{before["leader"]}'s: #{changes.join("; ")}") unless changes.empty?
+        publish
+      end
+
+      # Written at takeover and again now and then, should the key be lost.
+      def publish
         Store::Periodic.write_schedule(@store, {"leader" => @identity, "at" => realtime,
           "entries" => Deckhand::Periodic::ScheduleCheck.describe(@entries)})
+        @published = monotonic
       end
 
       # Enqueues each entry's latest tick unless done; returns the earliest next tick.
@@ -97,7 +106,7 @@ module Deckhand
         @entries.map do |entry|
           due = entry.timing.last_until(now.floor)
           following = entry.timing.next_after(now.floor)
-          attempt(entry, due, following, now) unless @tried[entry.name] == due
+          attempt(entry, due, following, now) unless @tried[entry.name] == due || !leader?
           following
         end.min
       end
@@ -111,9 +120,11 @@ module Deckhand
         return @leadership.lost!("another process took the lease") if outcome == :not_leader
         @tried[entry.name] = due
         @logger.info("periodic #{entry.name}: enqueued #{entry.klass} for #{Time.at(due).utc} as #{job["jid"]}") if outcome == :enqueued
-      rescue InvalidJob => e
+      rescue Deckhand::RedisError
+        raise
+      rescue => e # the application's (a middleware, an Active Job serializer): this tick is lost, not the loop
         @tried[entry.name] = due
-        @logger.error("periodic #{entry.name}: could not build #{entry.klass}'s job for #{Time.at(due).utc}: #{e.message}")
+        @logger.error("periodic #{entry.name}: could not build #{entry.klass}'s job for #{Time.at(due).utc}: #{e.class}: #{e.message}")
       end
 
       # A follower names once how its entries differ from the leader's.
