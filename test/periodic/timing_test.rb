@@ -54,4 +54,12 @@ class PeriodicTimingTest < Minitest::Test
     assert_equal 1_000, t.last_until(1_001)
     assert_equal 1_002, t.next_after(1_000)
   end
+
+  def test_fall_back_skips_the_whole_second_pass_of_a_wall_clock_hour
+    # Every 10 minutes during 1 a.m.: six runs, not twelve, on the day clocks fall back.
+    t = timing("*/10 1 * * *", "America/New_York")
+    runs = ticks(t, Time.utc(2026, 11, 1, 4), 7)
+    assert_equal (0..5).map { |i| Time.utc(2026, 11, 1, 5, i * 10) } + [Time.utc(2026, 11, 2, 6)], runs
+    assert_equal Time.utc(2026, 11, 1, 5, 50).to_i, t.last_until(Time.utc(2026, 11, 1, 6, 45).to_i)
+  end
 end

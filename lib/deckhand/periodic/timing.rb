@@ -35,8 +35,8 @@ module Deckhand
           return tick unless @wall_clock
           jump = skipped_jump(epoch, tick)
           return jump if jump
-          return tick unless repeated?(tick)
-          epoch = tick
+          window = repeated(tick) or return tick
+          epoch = window.end - 1 # on past the hour that happens twice
         end
       end
 
@@ -44,7 +44,8 @@ module Deckhand
       def last_until(epoch)
         tick = @cron.previous_time(Time.at(epoch.floor + 1)).to_f.floor
         return tick unless @wall_clock
-        tick = @cron.previous_time(Time.at(tick)).to_f.floor while repeated?(tick)
+        window = repeated(tick)
+        tick = @cron.previous_time(Time.at(window.begin)).to_f.floor if window
         skipped_jump(tick, epoch.floor) || tick
       end
 
@@ -65,15 +66,17 @@ module Deckhand
         (match < last && at > from && at <= to) ? at : nil
       end
 
-      # Whether the tick is the second pass of a wall-clock time clocks fell
-      # back over (its first pass came an offset-change earlier).
-      def repeated?(tick)
+      # The range of epoch seconds of the second pass over wall-clock times
+      # clocks fell back over, if the tick is in it (its first pass came an
+      # offset-change earlier), else nil.
+      def repeated(tick)
         fall = @zone.transitions_up_to(Time.at(tick + 1), Time.at(tick - 86_400)).reverse.find do |t|
           t.offset.observed_utc_offset < t.previous_offset.observed_utc_offset
         end
-        return false unless fall
+        return nil unless fall
         at = fall.at.to_i
-        tick >= at && tick < at + fall.previous_offset.observed_utc_offset - fall.offset.observed_utc_offset
+        window = at...(at + fall.previous_offset.observed_utc_offset - fall.offset.observed_utc_offset)
+        window.cover?(tick) ? window : nil
       end
     end
   end
