@@ -198,4 +198,15 @@ class PeriodicLoopTest < Minitest::Test
     assert_equal ["other", 2], given.values_at("queue", "retry")
     assert_equal ["Elsewhere::Job", "default", true], unknown.values_at("class", "queue", "retry")
   end
+
+  def test_a_late_leader_catches_up_its_own_ticks_but_a_new_one_runs_only_the_latest
+    config = periodic_config { |periodic| periodic.register("*/2 * * * * *", "RecordJob", name: "e", tz: "UTC") }
+    loop = Deckhand::Server::PeriodicLoop.new(config: config, store: store, identity: "one")
+    entry = config.periodic["e"]
+    assert_equal [1_006], loop.send(:pending, entry, 1_007.5) # just took over
+    loop.instance_variable_get(:@tried)["e"] = 1_000
+    assert_equal [1_002, 1_004, 1_006], loop.send(:pending, entry, 1_007.5) # overslept, still leading
+    assert_equal [], loop.send(:pending, entry, 1_001)
+    assert_equal [1_100], loop.send(:pending, entry, 1_100) # far too many: the latest only
+  end
 end

@@ -17,8 +17,10 @@ module Deckhand
     # LEASE + LEASE / 3 seconds of the old one's death, at once after a
     # graceful stop. Each tick goes through store/scripts/periodic_enqueue.lua,
     # which enqueues it at most once however many processes try. Wakes at
-    # each tick; a tick found late (the fleet was down, a takeover) runs once
-    # if younger than config.periodic.grace, the latest one only.
+    # each tick; a leader that woke late (a pause shorter than its lease)
+    # enqueues the ticks it overslept; ticks missed with no leader (the fleet
+    # was down, a takeover) make one run, of the latest, if younger than
+    # config.periodic.grace.
     #
     #   loop = PeriodicLoop.build(config: config, store: store, identity: identity)  # nil without entries
     #   loop&.start
@@ -27,6 +29,7 @@ module Deckhand
       LEASE = 6 # seconds
       CHECK_EVERY = 30 # seconds between a follower's looks at the leader's schedule
       PUBLISH_EVERY = 60 # seconds between the leader's writes of its schedule
+      CATCH_UP = 20 # ticks a leader late by less than its lease enqueues late, at most
 
       def self.build(config:, store:, identity:, on_fatal: nil)
         new(config: config, store: store, identity: identity, on_fatal: on_fatal) if config.periodic.any?
@@ -101,14 +104,26 @@ module Deckhand
         @published = monotonic
       end
 
-      # Enqueues each entry's latest tick unless done; returns the earliest next tick.
+      # Enqueues each entry's due ticks; returns the earliest next tick.
       def enqueue_due(now)
         @entries.map do |entry|
-          due = entry.timing.last_until(now.floor)
           following = entry.timing.next_after(now.floor)
-          attempt(entry, due, following, now) unless @tried[entry.name] == due || !leader?
+          pending(entry, now).each { |due| attempt(entry, due, following, now) if leader? }
           following
         end.min
+      end
+
+      # The ticks to try: every tick since the last this leader tried, as it
+      # held the lease meanwhile (a pause shorter than the lease loses none);
+      # after a takeover or a start, only the latest (never a backlog).
+      def pending(entry, now)
+        due = entry.timing.last_until(now.floor)
+        last = @tried[entry.name]
+        return [due] unless last
+        ticks = []
+        tick = last
+        ticks << tick while (tick = entry.timing.next_after(tick)) <= due && ticks.size <= CATCH_UP
+        (ticks.size > CATCH_UP) ? [due] : ticks
       end
 
       def attempt(entry, due, following, now)
