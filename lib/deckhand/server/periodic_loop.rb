@@ -134,7 +134,7 @@ module Deckhand
           payload: job ? @builder.encode(job) : "", now: now)
         return @leadership.lost!("another process took the lease") if outcome == :not_leader
         @tried[entry.name] = due
-        @logger.info("periodic #{entry.name}: enqueued #{entry.klass} for #{Time.at(due).utc} as #{job["jid"]}") if outcome == :enqueued
+        @logger.debug("periodic #{entry.name}: enqueued #{entry.klass} for #{Time.at(due).utc} as #{job["jid"]}") if outcome == :enqueued
       rescue Deckhand::RedisError
         raise
       rescue => e # the application's (a middleware, an Active Job serializer): this tick is lost, not the loop
