@@ -57,4 +57,15 @@ class PeriodicE2ETest < Minitest::Test
     assert_empty jobs_in("paused"), "a paused entry enqueued a job"
     assert_operator redis.call("HGET", "deckhand:periodic:entry:paused", "since").to_f, :>, started + 1, "the paused entry's ticks did not pass"
   end
+
+  def test_a_bad_entry_in_the_config_file_stops_the_boot_naming_it
+    config = config_file(<<~YAML)
+      periodic:
+        jobs:
+          nightly: {cron: "0 25 * * *", class: E2E::CountJob}
+    YAML
+    cli = deckhand_run("-C", config)
+    assert_equal 1, cli.status.exitstatus
+    assert_includes cli.stderr, "periodic entry \"nightly\" (E2E::CountJob): \"0 25 * * *\" is not a cron"
+  end
 end

@@ -3,6 +3,7 @@
 require "test_helper"
 require "open3"
 require "rbconfig"
+require "tmpdir"
 
 class PeriodicConfigTest < Minitest::Test
   def test_register_with_the_block
@@ -69,5 +70,22 @@ class PeriodicConfigTest < Minitest::Test
     out, status = Open3.capture2(RbConfig.ruby, "-I", File.expand_path("../../lib", __dir__), "-e", script)
     assert status.success?
     assert_equal "nil \"constant\"", out
+  end
+
+  def test_without_fugit_the_error_says_what_to_add
+    Dir.mktmpdir do |dir|
+      File.write(File.join(dir, "fugit.rb"), "raise LoadError, 'cannot load such file -- fugit'\n")
+      script = <<~RUBY
+        require "deckhand"
+        begin
+          Deckhand::Config.new.periodic { |cron| cron.register("* * * * *", "X") }
+        rescue Deckhand::ConfigError => e
+          print e.message
+        end
+      RUBY
+      out, status = Open3.capture2(RbConfig.ruby, "-I", dir, "-I", File.expand_path("../../lib", __dir__), "-e", script)
+      assert status.success?
+      assert_includes out, "periodic jobs need the fugit gem: add `gem \"fugit\"` to your Gemfile"
+    end
   end
 end
