@@ -27,7 +27,7 @@ module Deckhand
 
       attr_reader :grace, :timezone
 
-      def self.local_zone = ::EtOrbi.determine_local_tzone.name
+      def self.local_zone = ::EtOrbi.determine_local_tzone&.name || "UTC"
 
       def initialize
         @entries = {}
