@@ -58,4 +58,15 @@ class WebPeriodicTest < Minitest::Test
   def test_the_busy_page_names_the_leader
     assert_includes get("/busy").body, "Periodic jobs' leader: <strong>host:1:abc</strong>"
   end
+
+  include Deckhand::Web::Helpers::CronWords
+
+  def test_common_crons_in_words
+    assert_includes get("/periodic").body, "every day at 02:00"
+    {"*/15 * * * * *" => "every 15 seconds", "* * * * * *" => "every second", "* * * * *" => "every minute",
+     "*/5 * * * *" => "every 5 minutes", "7 * * * *" => "every hour at minute 7", "30 9 * * 1" => "every Monday at 09:30",
+     "0 30 9 * * 1-5" => "every weekday at 09:30", "0 2 1 * *" => nil, "every day at 9am" => nil}.each do |cron, words|
+      words ? assert_equal(words, cron_words(cron), cron) : assert_nil(cron_words(cron), cron)
+    end
+  end
 end

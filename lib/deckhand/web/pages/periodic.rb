@@ -1,11 +1,15 @@
 # frozen_string_literal: true
 
+require_relative "../helpers/cron_words"
+
 module Deckhand
   class Web
     module Pages
       # The periodic (cron) jobs as the leader runs them: schedule, zone,
       # next and last run; pause, resume and enqueue now per entry.
       class Periodic < Action
+        include Helpers::CronWords
+
         ROUTES = [
           ["GET", "periodic", self, :index],
           ["POST", "periodic/:name", self, :act]
