@@ -88,4 +88,15 @@ class PeriodicConfigTest < Minitest::Test
       assert_includes out, "periodic jobs need the fugit gem: add `gem \"fugit\"` to your Gemfile"
     end
   end
+
+  def test_a_name_registered_twice_differently_is_refused
+    periodic = new_config.periodic
+    periodic.register("0 2 * * *", "ReportJob")
+    periodic.register("0 2 * * *", "ReportJob") # the same again: fine
+    error = assert_raises(Deckhand::ConfigError) { periodic.register("0 3 * * *", "ReportJob") }
+    assert_includes error.message, "periodic entry \"ReportJob\" is registered twice"
+    assert_includes error.message, "give each its own name:"
+    periodic.register("0 3 * * *", "ReportJob", name: "late-report")
+    assert_equal ["ReportJob", "late-report"], periodic.entries.map(&:name)
+  end
 end

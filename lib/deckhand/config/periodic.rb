@@ -49,11 +49,12 @@ module Deckhand
         unless queue.nil? || named
           raise ConfigError, "periodic entry #{name.inspect}: queue must be a queue name, got #{queue.inspect}"
         end
-        @entries[name] = Deckhand::Periodic::Entry.new(name: name, cron: cron.to_s, klass: klass,
+        entry = Deckhand::Periodic::Entry.new(name: name, cron: cron.to_s, klass: klass,
           queue: queue&.to_s, args: args, tz: tz || @timezone)
-        self
+        add(entry)
       end
 
+      # The zone of the entries registered after it that name none.
       def timezone=(name)
         load_fugit
         raise ConfigError, "periodic timezone #{name.inspect} is unknown; use an IANA name like \"Europe/Paris\" or \"UTC\"" unless ::EtOrbi.get_tzone(name.to_s)
@@ -94,6 +95,18 @@ module Deckhand
       end
 
       private
+
+      # The same entry again is fine (the CLI reads its config file twice);
+      # another under a name taken is a mistake, not a replacement.
+      def add(entry)
+        taken = @entries[entry.name]
+        if taken && taken.to_h != entry.to_h
+          raise ConfigError, "periodic entry #{entry.name.inspect} is registered twice, differently " \
+            "(#{taken.cron} and #{entry.cron}); give each its own name: (it defaults to the class name)"
+        end
+        @entries[entry.name] = entry
+        self
+      end
 
       def jobs(list)
         return list.map { |spec| [nil, spec] } if list.is_a?(Array)
