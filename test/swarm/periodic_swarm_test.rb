@@ -16,11 +16,10 @@ class PeriodicSwarmTest < Minitest::Test
           every-second: {cron: "* * * * * *", class: SwarmApp::PidJob, queue: ticks, args: [0]}
     YAML
     cli = swarm("-P", "2", "-c", "1", "-C", config)
-    workers = wait_for_workers(cli, 2)
-    wait_for(timeout: 30, message: "5 ticks") { ledger.size >= 5 }
+    wait_for(timeout: 60, message: "5 ticks") { fail_unless_alive(cli) || ledger.size >= 5 }
     leader = Deckhand::Store::Periodic.leader(Deckhand::RedisHarness.store)
     pid = leader.split(":")[-2].to_i
-    assert_includes workers, pid
+    assert_includes children_of(cli.pid), pid, "the leader is not a worker of this swarm"
     ::Process.kill("KILL", pid)
     killed = Time.now.to_f
     wait_for(timeout: 60, message: "5 ticks after the kill") { ledger.count { |tick| tick > killed } >= 5 }
