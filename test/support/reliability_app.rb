@@ -31,7 +31,7 @@ module E2E
 
     def perform(data)
       E2E.call("RPUSH", "e2e:hold:starts", JSON.generate([Process.pid, data]))
-      E2E.call("BLPOP", "e2e:hold:go", 30)
+      E2E.wait("e2e:hold:go", 30)
       E2E.call("RPUSH", "e2e:hold:done", JSON.generate(data))
     end
   end

@@ -21,6 +21,10 @@ module BatchApp
 
   def self.call(*command) = POOL.with { |conn| conn.call(*command) }
 
+  # BLPOP waiting up to `seconds`: a plain call would give up at the
+  # connection's 1 s read timeout and fail the job instead of holding it.
+  def self.wait(key, seconds) = POOL.with { |conn| conn.blocking_call(seconds + 1, "BLPOP", key, seconds) }
+
   def self.runs = call("LRANGE", "app:runs", 0, -1)
 
   def self.callbacks = call("LRANGE", "app:callbacks", 0, -1).map { |raw| JSON.parse(raw) }
@@ -65,7 +69,7 @@ module BatchApp
 
     def perform(label)
       BatchApp.call("RPUSH", "app:arrived", "#{label} #{Process.pid}")
-      BatchApp.call("BLPOP", "app:gate:#{label}", 30) or raise "gate #{label} never opened"
+      BatchApp.wait("app:gate:#{label}", 30) or raise "gate #{label} never opened"
       BatchApp.call("RPUSH", "app:runs", label)
     end
   end

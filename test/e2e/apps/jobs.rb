@@ -16,6 +16,10 @@ module E2E
 
   def self.call(*command) = POOL.with { |conn| conn.call(*command) }
 
+  # BLPOP waiting up to `seconds`: a plain call would give up at the
+  # connection's 1 s read timeout and fail the job instead of holding it.
+  def self.wait(key, seconds) = POOL.with { |conn| conn.blocking_call(seconds + 1, "BLPOP", key, seconds) }
+
   # Counts its runs per argument: e2e:counts is n => times run.
   class CountJob
     include Deckhand::Job
