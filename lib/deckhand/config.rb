@@ -3,6 +3,7 @@
 require "logger"
 require_relative "config/capsule"
 require_relative "config/batches"
+require_relative "config/fleet_timestamps"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 
@@ -15,7 +16,7 @@ module Deckhand
   #   config.server_middleware.add(MyTiming)
   #   Deckhand::Client.new(config: config).push("class" => "HardJob", "args" => [1])
   class Config
-    TIMESTAMP_FORMATS = %i[millis float].freeze
+    TIMESTAMP_FORMATS = %i[auto millis float].freeze
 
     SETTINGS = {
       redis: {},
@@ -26,7 +27,7 @@ module Deckhand
       dead_max_jobs: 10_000,
       dead_timeout: 180 * 24 * 60 * 60,
       max_payload_bytes: 1024 * 1024,
-      timestamps: :millis,
+      timestamps: :auto,
       backtrace_lines: 25,
       heartbeat_interval: 5,
       heartbeat_ttl: 40,
@@ -43,7 +44,7 @@ module Deckhand
       environment: nil
     }.freeze
 
-    attr_reader(*SETTINGS.keys)
+    attr_reader(*(SETTINGS.keys - [:timestamps]))
     attr_reader :client_middleware, :server_middleware, :death_handlers, :error_handlers, :capsules
 
     # What each job runs inside (Rails sets its reloader): an object answering
@@ -115,10 +116,21 @@ module Deckhand
       change!(:timestamps)
       format = format.to_sym
       unless TIMESTAMP_FORMATS.include?(format)
-        raise ConfigError, "timestamps must be :millis (Sidekiq 8) or :float (Sidekiq 7), got #{format.inspect}"
+        raise ConfigError, "timestamps must be :auto (follow the fleet), :millis (Sidekiq 8) or :float (Sidekiq 7), got #{format.inspect}"
       end
       @timestamps = format
     end
+
+    # The format to write now: the setting, or with :auto the fleet's
+    # (Config::FleetTimestamps). timestamps_setting is the setting itself.
+    def timestamps
+      return @timestamps unless @timestamps == :auto
+      fleet_timestamps.format(store)
+    end
+
+    def timestamps_setting = @timestamps
+
+    def fleet_timestamps = @fleet_timestamps ||= FleetTimestamps.new(logger)
 
     def tag=(value)
       change!(:tag)
