@@ -4,6 +4,7 @@ require "logger"
 require_relative "config/capsule"
 require_relative "config/batches"
 require_relative "config/fleet_timestamps"
+require_relative "config/events"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 
@@ -168,6 +169,9 @@ module Deckhand
     # Called with (exception, context_hash) for errors outside job code and for job failures.
     def on_error(&block) = add_handler(@error_handlers, block)
 
+    # Blocks run at :startup, :quiet and :shutdown (Config::Events).
+    def events = @events ||= Events.new
+
     # Defaults for batches (Config::Batches): callback_queue, success_ttl, idle_ttl.
     def batches = @batches ||= Batches.new
 
@@ -228,6 +232,7 @@ module Deckhand
       @death_handlers.freeze
       @error_handlers.freeze
       @capsules.freeze
+      events.freeze
       @frozen = true
       self
     end

@@ -53,6 +53,7 @@ module Deckhand
         @capsules.each(&:start)
         @scheduler.start
         @logger.info("Deckhand #{VERSION} started as #{@identity}: #{describe_capsules}")
+        @config.events.fire(:startup, @logger)
         self
       end
 
@@ -62,6 +63,7 @@ module Deckhand
         @logger.info("quiet: finishing running jobs, taking no more")
         @heartbeat.quiet!
         @capsules.each(&:quiet)
+        @config.events.fire(:quiet, @logger)
       end
 
       # Graceful stop: quiet, wait up to config.timeout for running jobs, hand
@@ -73,6 +75,7 @@ module Deckhand
         deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + @config.timeout
         @reaper.stop
         quiet
+        @config.events.fire(:shutdown, @logger)
         @scheduler.stop
         @reaper.join(5)
         @scheduler.join(5)
