@@ -8,6 +8,7 @@ module Shop
   # Charges a card; a declined card retries twice at once, then gives up.
   class ChargeJob
     include Sidekiq::Worker
+
     sidekiq_options queue: "critical", retry: 2, backtrace: 5
     sidekiq_retry_in { |_count, _error, _job| 0 }
     sidekiq_retries_exhausted { |job, error| Shop.record("exhausted", job["args"].first, error.message) }

@@ -6,6 +6,7 @@ module Shop
   # Sends an order's receipt.
   class ReceiptJob
     include Sidekiq::Job
+
     sidekiq_options queue: "mailers", retry: 3
 
     def perform(order_id, email)

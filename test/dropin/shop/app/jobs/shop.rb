@@ -9,7 +9,7 @@ module Shop
     attr_accessor :events
 
     def record(*event)
-      line = event.map(&:to_s).join(" ")
+      line = event.join(" ")
       return events << line if events
       Sidekiq.redis { |conn| conn.rpush(TRACE, line) }
     end
