@@ -5,7 +5,7 @@ module Sidekiq
   #
   #   queue = Sidekiq::Queue.new("mailers")
   #   queue.size; queue.latency; queue.paused?
-  #   queue.each { |job| job.delete if job.args.first == 42 }
+  #   queue.each { |job| job.delete if job.args.first == 42 }   # newest first
   #   queue.find_job(jid)&.delete
   #   queue.clear
   #   Sidekiq::Queue.all.map(&:name)
@@ -23,31 +23,36 @@ module Sidekiq
       @queue = Deckhand::API.new.queue(@name)
     end
 
-    def size = @queue.size
+    # Live, as Sidekiq's (Deckhand's Queue remembers what it read).
+    def size = fresh.size
 
-    def latency = @queue.latency
+    def latency = fresh.latency
 
-    def paused? = Deckhand::API.new.queue(@name).paused?
+    def paused? = fresh.paused?
 
     # Sidekiq Pro's pause API, which Deckhand has.
     def pause! = @queue.pause
 
     def unpause! = @queue.resume
 
-    # Jobs in the order they run, a page at a time.
+    # Newest first, as Sidekiq's Queue#each reads the list from its left:
+    # Deckhand's pages (in run order) from the last one back.
     def each
-      page = 1
-      loop do
-        jobs = @queue.jobs(page: page, per_page: PAGE)
-        jobs.each { |job| yield Entry.new(job, @queue) }
-        break if jobs.size < PAGE
-        page += 1
+      pages = (size + PAGE - 1) / PAGE
+      pages.downto(1) do |page|
+        @queue.jobs(page: page, per_page: PAGE).reverse_each { |job| yield Entry.new(job, @queue) }
       end
     end
 
     def find_job(jid) = find { |job| job.jid == jid }
 
     def clear = @queue.clear
+
+    private
+
+    def fresh = Deckhand::API.new.queue(@name)
+
+    public
 
     # A job in a queue; delete removes exactly it.
     class Entry < JobRecord
