@@ -32,8 +32,8 @@ class MigrateCheckTest < Minitest::Test
     assert_equal 6, unsupported.size, out
     assert_includes out, "[unsupported] gem sidekiq-throttled 1.4.0 (Gemfile.lock): it replaces Sidekiq's fetch"
     assert_includes out, "[unsupported] gem sidekiq-heroku-autoscale 0.1.0 (Gemfile.lock): a Sidekiq plugin the check does not know"
-    assert_includes out, "[unsupported] Sidekiq::Limiter (Enterprise rate limiters): 1 use (app/workers/nightly_worker.rb:9)"
-    assert_includes out, "[unsupported] Sidekiq::Client.via (Redis sharding): 1 use (app/workers/nightly_worker.rb:12)"
+    assert_includes out, "[unsupported] Sidekiq::Limiter (Enterprise rate limiters): 1 use (app/workers/nightly_worker.rb:10)"
+    assert_includes out, "[unsupported] Sidekiq::Client.via (Redis sharding): 1 use (app/workers/nightly_worker.rb:13)"
     assert_includes out, "[unsupported] config.on(:heartbeat/:beat/:leader): 1 use (config/initializer.rb:5)"
     assert_includes out, "[change] gem sidekiq-cron 2.0.1 (Gemfile.lock): move the schedule to Deckhand's periodic jobs"
     assert_includes out, "[change] a schedule in the config file (schedule) (config/sidekiq.yml)"
