@@ -60,4 +60,7 @@ module Sidekiq
       end
     end
   end
+
+  # Sidekiq's name for one process of the set.
+  Process = ProcessSet::Process
 end
