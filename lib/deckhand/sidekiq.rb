@@ -34,3 +34,8 @@ require_relative "sidekiq/configuration"
 require_relative "sidekiq/sidekiq_module"
 require_relative "sidekiq/job"
 require_relative "sidekiq/client"
+
+# Rails and Active Job, as the sidekiq gem hooks into them: Deckhand's Railtie
+# (jobs inside the reloader, the log) and `queue_adapter = :sidekiq` on Deckhand.
+require_relative "rails" if defined?(::Rails::Railtie)
+ActiveSupport.on_load(:active_job) { require "deckhand/sidekiq/active_job" } if defined?(::ActiveSupport.on_load)
