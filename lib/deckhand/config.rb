@@ -131,7 +131,7 @@ module Deckhand
 
     def timestamps_setting = @timestamps
 
-    def fleet_timestamps = @fleet_timestamps ||= FleetTimestamps.new(logger)
+    def fleet_timestamps = @fleet_timestamps ||= FleetTimestamps.new(self)
 
     def tag=(value)
       change!(:tag)

@@ -12,7 +12,7 @@ module Deckhand
     # seconds (a server's heartbeat does it; a client-only process on the push
     # that finds the last look stale) and logs each change once.
     #
-    #   fleet = FleetTimestamps.new(logger)
+    #   fleet = FleetTimestamps.new(config)   # logs through config.logger
     #   fleet.format(store)   # => :float while "host:12:ab" runs Sidekiq 7.3.10
     class FleetTimestamps
       CHECK_EVERY = 30
@@ -20,8 +20,8 @@ module Deckhand
       # How often to look, in seconds (tests look more often).
       attr_writer :check_every
 
-      def initialize(logger)
-        @logger = logger
+      def initialize(config)
+        @config = config
         @check_every = CHECK_EVERY
         @format = :millis
         @checked_at = nil
@@ -45,7 +45,7 @@ module Deckhand
           older = older_sidekiqs(store)
           switch(older.empty? ? :millis : :float, older)
         rescue Deckhand::RedisError => e
-          @logger.debug { "could not read the process records to choose a timestamp format (#{e.message}); still #{@format}" }
+          @config.logger.debug { "could not read the process records to choose a timestamp format (#{e.message}); still #{@format}" }
         ensure
           @lock.unlock
         end
@@ -71,10 +71,10 @@ module Deckhand
         return if format == @format
         @format = format
         if format == :float
-          @logger.info("Sidekiq processes older than 8 share this Redis (#{older.first(3).join(", ")}): " \
+          @config.logger.info("Sidekiq processes older than 8 share this Redis (#{older.first(3).join(", ")}): " \
             "writing timestamps as Float seconds, as they read them, until they are gone; set timestamps to force a format")
         else
-          @logger.info("no Sidekiq process older than 8 left in this Redis: writing timestamps as Integer milliseconds again")
+          @config.logger.info("no Sidekiq process older than 8 left in this Redis: writing timestamps as Integer milliseconds again")
         end
       end
 
