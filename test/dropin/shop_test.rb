@@ -50,6 +50,9 @@ class DropInShopTest < Minitest::Test
     assert_includes trace, "exhausted 2 card declined for order 2"
     assert_equal ["report mon", "report tue"], trace.grep(/\Areport /).sort
 
+    cli.signal("TSTP")
+    cli.wait_for_log(/shop worker quieting/)
+    refute_includes cli.output, "shop worker done"
     cli.signal("TERM")
     assert_equal 0, cli.wait_exit(timeout: 15).exitstatus
     assert_includes cli.output, "shop worker done"

@@ -14,6 +14,7 @@ Sidekiq.configure_server do |config|
   config.client_middleware { |chain| chain.add Shop::TenantMiddleware }
   config.server_middleware { |chain| chain.add Shop::AuditMiddleware }
   config.on(:startup) { Sidekiq.logger.info("shop worker ready") }
+  config.on(:quiet) { Sidekiq.logger.info("shop worker quieting") }
   config.on(:shutdown) { Sidekiq.logger.info("shop worker done") }
   config.error_handlers << ->(error, context, _config) { Shop.record("error", context[:job]["class"], error.message) }
   config.death_handlers << ->(job, error) { Shop.record("dead", job["class"], error.message) }
