@@ -5,6 +5,8 @@ require_relative "config/capsule"
 require_relative "config/batches"
 require_relative "config/encryption"
 require_relative "config/periodic"
+require_relative "config/fleet_timestamps"
+require_relative "config/events"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 
@@ -17,7 +19,7 @@ module Deckhand
   #   config.server_middleware.add(MyTiming)
   #   Deckhand::Client.new(config: config).push("class" => "HardJob", "args" => [1])
   class Config
-    TIMESTAMP_FORMATS = %i[millis float].freeze
+    TIMESTAMP_FORMATS = %i[auto millis float].freeze
 
     SETTINGS = {
       redis: {},
@@ -28,7 +30,7 @@ module Deckhand
       dead_max_jobs: 10_000,
       dead_timeout: 180 * 24 * 60 * 60,
       max_payload_bytes: 1024 * 1024,
-      timestamps: :millis,
+      timestamps: :auto,
       backtrace_lines: 25,
       heartbeat_interval: 5,
       heartbeat_ttl: 40,
@@ -46,7 +48,7 @@ module Deckhand
       periodic: {}
     }.freeze
 
-    attr_reader(*(SETTINGS.keys - %i[periodic]))
+    attr_reader(*(SETTINGS.keys - %i[periodic timestamps]))
     attr_reader :client_middleware, :server_middleware, :death_handlers, :error_handlers, :capsules
 
     # What each job runs inside (Rails sets its reloader): an object answering
@@ -119,10 +121,21 @@ module Deckhand
       change!(:timestamps)
       format = format.to_sym
       unless TIMESTAMP_FORMATS.include?(format)
-        raise ConfigError, "timestamps must be :millis (Sidekiq 8) or :float (Sidekiq 7), got #{format.inspect}"
+        raise ConfigError, "timestamps must be :auto (follow the fleet), :millis (Sidekiq 8) or :float (Sidekiq 7), got #{format.inspect}"
       end
       @timestamps = format
     end
+
+    # The format to write now: the setting, or with :auto the fleet's
+    # (Config::FleetTimestamps). timestamps_setting is the setting itself.
+    def timestamps
+      return @timestamps unless @timestamps == :auto
+      fleet_timestamps.format(store)
+    end
+
+    def timestamps_setting = @timestamps
+
+    def fleet_timestamps = @fleet_timestamps ||= FleetTimestamps.new(self)
 
     def tag=(value)
       change!(:tag)
@@ -159,6 +172,9 @@ module Deckhand
 
     # Called with (exception, context_hash) for errors outside job code and for job failures.
     def on_error(&block) = add_handler(@error_handlers, block)
+
+    # Blocks run at :startup, :quiet and :shutdown (Config::Events).
+    def events = @events ||= Events.new
 
     # Defaults for batches (Config::Batches): callback_queue, success_ttl, idle_ttl.
     def batches = @batches ||= Batches.new
@@ -246,6 +262,7 @@ module Deckhand
       @error_handlers.freeze
       @capsules.freeze
       @periodic.freeze
+      events.freeze
       @frozen = true
       self
     end

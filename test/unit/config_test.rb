@@ -10,7 +10,7 @@ class ConfigTest < Minitest::Test
     assert_equal 25, config.timeout
     assert_equal 25, config.max_retries
     assert_equal 10_000, config.dead_max_jobs
-    assert_equal :millis, config.timestamps
+    assert_equal :auto, config.timestamps_setting
     assert_equal 1024 * 1024, config.max_payload_bytes
   end
 

@@ -3,11 +3,13 @@
 require "yaml"
 require "erb"
 require "did_you_mean"
+require_relative "sidekiq_yaml"
 
 module Deckhand
   class CLI
     # Reads config/deckhand.yml: the CLI's settings as YAML, ERB allowed, with
-    # optional per-environment sections that override the top level.
+    # optional per-environment sections that override the top level. Sidekiq's
+    # config/sidekiq.yml reads too (CLI::SidekiqYaml).
     #
     #   concurrency: 10
     #   queues: ["critical,3", "default,1"]
@@ -23,8 +25,9 @@ module Deckhand
 
       def load(path, environment)
         raise ConfigError, "config file #{path} does not exist" unless File.exist?(path)
-        data = YAML.safe_load(ERB.new(File.read(path)).result, aliases: true) || {}
+        data = YAML.safe_load(ERB.new(File.read(path)).result, aliases: true, permitted_classes: [Symbol]) || {}
         raise ConfigError, "config file #{path} must hold a YAML mapping of settings" unless data.is_a?(Hash)
+        data = SidekiqYaml.normalize(data) # a config/sidekiq.yml reads as is
         section = data.delete(environment.to_s)
         data = data.merge(section) if section.is_a?(Hash)
         data.reject! { |key, value| value.is_a?(Hash) && !KNOWN.include?(key) } # other environments

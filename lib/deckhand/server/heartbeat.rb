@@ -63,6 +63,7 @@ module Deckhand
         @process_count = reply.processes
         @outage.over
         @on_signal.call(reply.signal) if reply.signal
+        follow_fleet
       rescue Deckhand::RedisError => e
         @stats.restore(*counts)
         @stats.metrics.restore(metrics) if metrics
@@ -75,6 +76,12 @@ module Deckhand
 
       def run
         beat while @sleeper.sleep(@config.heartbeat_interval)
+      end
+
+      # timestamps: :auto looks at the fleet from here, off the job threads.
+      def follow_fleet
+        fleet = @config.fleet_timestamps
+        fleet.refresh(@store) if @config.timestamps_setting == :auto && fleet.due?
       end
 
       def record

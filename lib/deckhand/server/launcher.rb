@@ -55,6 +55,7 @@ module Deckhand
         @scheduler.start
         @periodic&.start
         @logger.info("Deckhand #{VERSION} started as #{@identity}: #{describe_capsules}")
+        @config.events.fire(:startup, @logger)
         self
       end
 
@@ -64,6 +65,7 @@ module Deckhand
         @logger.info("quiet: finishing running jobs, taking no more")
         @heartbeat.quiet!
         @capsules.each(&:quiet)
+        @config.events.fire(:quiet, @logger)
       end
 
       # Graceful stop: quiet, wait up to config.timeout for running jobs, hand
@@ -75,6 +77,7 @@ module Deckhand
         deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + @config.timeout
         @reaper.stop
         quiet
+        @config.events.fire(:shutdown, @logger)
         @scheduler.stop
         @periodic&.stop&.join(5)
         @reaper.join(5)

@@ -24,14 +24,14 @@ module Deckhand
       # record: the keywords of ProcessRecord.write.
       def beat(store, identity, counts:, metrics:, record:, now: Time.now)
         replies = store.pipelined do |pipe|
-          pipe.call("SMEMBERS", Queues::PAUSED)
+          Queues.queue_paused_read(pipe)
           Metrics.flush(pipe, metrics)
           count(pipe, *counts, now.utc.strftime("%Y-%m-%d"))
           ProcessRecord.write(pipe, identity, **record, now: now)
           ProcessRecord.count(pipe)
           ProcessRecord.take_signal(pipe, identity)
         end
-        Beat.new(replies.first, replies[-2].to_i, replies.last)
+        Beat.new(Queues.merge_paused(replies.first(2)), replies[-2].to_i, replies.last)
       end
 
       # Removes the process record: out of the set, its hashes gone.

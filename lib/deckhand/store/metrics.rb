@@ -2,6 +2,7 @@
 
 require_relative "metrics/histogram"
 require_relative "metrics/tally"
+require_relative "metrics/sidekiq_layout"
 require_relative "scripts/metrics_totals"
 require_relative "scripts/metrics_series"
 
@@ -41,9 +42,10 @@ module Deckhand
       def flush(pipe, aggregates, now: Time.now)
         return if aggregates.empty?
         [[minute_key(now), MINUTE_TTL], [hour_key(now), HOUR_TTL], [day_key(now), DAY_TTL]].each do |key, ttl|
-          aggregates.each { |klass, totals| increment(pipe, key, klass, *totals) }
+          aggregates.each { |klass, totals| increment(pipe, key, klass, *totals.first(4)) }
           pipe.call("EXPIRE", key, ttl)
         end
+        SidekiqLayout.flush(pipe, aggregates, now: now)
       end
 
       def increment(pipe, key, klass, count, failed, total_ms, histogram)

@@ -5,26 +5,44 @@ require "json"
 module Deckhand
   class Store
     # Queue operations shared by the server and the data API. A paused queue's
-    # name sits in the PAUSED set: fetchers skip it, its jobs wait in place.
+    # name sits in the PAUSED set and in SIDEKIQ_PAUSED, the `paused` set
+    # Sidekiq Pro's Queue#paused? and Web UI read (Sidekiq OSS has no pause):
+    # fetchers skip a queue named in either, its jobs wait in place.
     #
     #   Deckhand::Store::Queues.pause(store, "mailers")
     #   Deckhand::Store::Queues.paused(store)              # => ["mailers"]
     #   Deckhand::Store::Queues.summaries(store, ["mailers"]) # => [["mailers", 12, "{...oldest...}", true]]
     module Queues
       PAUSED = "deckhand:paused"
+      SIDEKIQ_PAUSED = "paused"
+      PAUSE_SETS = [PAUSED, SIDEKIQ_PAUSED].freeze
 
       # How far around a job's last known position #delete looks for it.
       SEARCH_WINDOW = 200
 
       module_function
 
-      def pause(store, name) = store.call("SADD", PAUSED, name)
+      def pause(store, name) = both(store, "SADD", name)
 
-      def resume(store, name) = store.call("SREM", PAUSED, name)
+      def resume(store, name) = both(store, "SREM", name)
 
-      def paused(store) = store.call("SMEMBERS", PAUSED)
+      def paused(store) = read_paused(store) { |pipe, set| pipe.call("SMEMBERS", set) }.reduce(:|)
 
-      def paused?(store, name) = store.call("SISMEMBER", PAUSED, name) == 1
+      def paused?(store, name) = read_paused(store) { |pipe, set| pipe.call("SISMEMBER", set, name) }.include?(1)
+
+      # Queues the reads of both pause sets on a pipeline (the heartbeat's);
+      # their replies go to merge_paused.
+      def queue_paused_read(pipe) = PAUSE_SETS.each { |set| pipe.call("SMEMBERS", set) }
+
+      def merge_paused(replies) = replies.reduce(:|)
+
+      def both(store, command, name)
+        store.pipelined { |pipe| PAUSE_SETS.each { |set| pipe.call(command, set, name) } }.first
+      end
+
+      def read_paused(store, &block)
+        store.pipelined { |pipe| PAUSE_SETS.each { |set| block.call(pipe, set) } }
+      end
 
       def names(store) = store.call("SMEMBERS", Keys::QUEUES).sort
 
@@ -56,9 +74,9 @@ module Deckhand
             pipe.call("LLEN", Keys.queue(name))
             pipe.call("LINDEX", Keys.queue(name), -1)
           end
-          pipe.call("SMISMEMBER", PAUSED, *names)
+          PAUSE_SETS.each { |set| pipe.call("SMISMEMBER", set, *names) }
         end
-        paused = replies.pop
+        paused = replies.pop.zip(replies.pop).map(&:max)
         names.each_with_index.map { |name, i| [name, replies[2 * i], replies[(2 * i) + 1], paused[i] == 1] }
       end
 

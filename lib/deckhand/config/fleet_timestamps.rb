@@ -1,0 +1,84 @@
+# frozen_string_literal: true
+
+require_relative "../store/process_record"
+
+module Deckhand
+  class Config
+    # With `timestamps: :auto` (the default), the format Deckhand writes follows
+    # the fleet sharing its Redis: Float seconds while a Sidekiq process older
+    # than 8 is registered there (Sidekiq 7 reads only those: latency and
+    # "Created At" go wild on milliseconds), Sidekiq 8's Integer milliseconds
+    # otherwise. It looks at the process records at most every CHECK_EVERY
+    # seconds (a server's heartbeat does it; a client-only process on the push
+    # that finds the last look stale) and logs each change once.
+    #
+    #   fleet = FleetTimestamps.new(config)   # logs through config.logger
+    #   fleet.format(store)   # => :float while "host:12:ab" runs Sidekiq 7.3.10
+    class FleetTimestamps
+      CHECK_EVERY = 30
+
+      # How often to look, in seconds (tests look more often).
+      attr_writer :check_every
+
+      def initialize(config)
+        @config = config
+        @check_every = CHECK_EVERY
+        @format = :millis
+        @checked_at = nil
+        @lock = Mutex.new
+      end
+
+      # The format to write now; looks at the fleet when the last look is stale.
+      def format(store)
+        refresh(store) if due? && !testing?
+        @format
+      end
+
+      def due? = @checked_at.nil? || now - @checked_at >= @check_every
+
+      # Reads the process records and switches format if the fleet changed.
+      # One thread looks at a time; a Redis failure keeps the current format.
+      def refresh(store)
+        return unless @lock.try_lock
+        begin
+          @checked_at = now
+          older = older_sidekiqs(store)
+          switch(older.empty? ? :millis : :float, older)
+        rescue Deckhand::RedisError => e
+          @config.logger.debug { "could not read the process records to choose a timestamp format (#{e.message}); still #{@format}" }
+        ensure
+          @lock.unlock
+        end
+      end
+
+      # The Sidekiq < 8 processes registered: ["host:12:ab (Sidekiq 7.3.10)", ...].
+      def older_sidekiqs(store)
+        entries = Store::ProcessRecord.read(store, Store::ProcessRecord.identities(store)).compact
+        entries.filter_map do |entry|
+          info = entry.info
+          next if info["server"] == "deckhand"
+          version = info["version"].to_s
+          "#{entry.identity} (Sidekiq #{version})" if version.match?(/\A[1-7]\./)
+        end
+      end
+
+      private
+
+      # A test suite in fake or inline mode (deckhand/testing) never reaches Redis.
+      def testing? = defined?(Deckhand::Testing) && !Deckhand::Testing.disabled?
+
+      def switch(format, older)
+        return if format == @format
+        @format = format
+        if format == :float
+          @config.logger.info("Sidekiq processes older than 8 share this Redis (#{older.first(3).join(", ")}): " \
+            "writing timestamps as Float seconds, as they read them, until they are gone; set timestamps to force a format")
+        else
+          @config.logger.info("no Sidekiq process older than 8 left in this Redis: writing timestamps as Integer milliseconds again")
+        end
+      end
+
+      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+    end
+  end
+end

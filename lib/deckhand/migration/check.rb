@@ -1,0 +1,92 @@
+# frozen_string_literal: true
+
+require "yaml"
+require_relative "finding"
+require_relative "gem_rules"
+require_relative "code_rules"
+require_relative "../cli/config_file"
+
+module Deckhand
+  module Migration
+    # Scans a Sidekiq application, before anyone deploys, for what runs on
+    # Deckhand's drop-in mode as is, what needs a change and what is not
+    # supported: the gems in Gemfile.lock, config/sidekiq*.yml, and the Ruby
+    # files under app/, lib/, config/, test/ and spec/. It reads files only.
+    #
+    #   check = Deckhand::Migration::Check.new("/srv/shop")
+    #   check.findings.group_by(&:verdict)   # => {works: [...], change: [...], unsupported: [...]}
+    class Check
+      CODE_DIRS = %w[app lib config test spec jobs workers].freeze
+      SCHEDULE_KEYS = %w[schedule scheduler cron].freeze
+
+      attr_reader :root
+
+      def initialize(root)
+        @root = File.expand_path(root)
+        raise ConfigError, "migrate --check: #{@root} is not a directory; give the application's root" unless File.directory?(@root)
+      end
+
+      def findings = @findings ||= gems + config_files + code
+
+      def unsupported? = findings.any? { |finding| finding.verdict == :unsupported }
+
+      private
+
+      def gems
+        lock = File.join(@root, "Gemfile.lock")
+        unless File.exist?(lock)
+          return [Finding.new(:change, "no Gemfile.lock", [], "run bundle install first so the check can read the gems you use")]
+        end
+        File.read(lock).scan(/^    ([A-Za-z0-9_.-]+) \(([^)]+)\)$/).filter_map do |name, version|
+          verdict, advice = GemRules.verdict(name)
+          Finding.new(verdict, "gem #{name} #{version}", ["Gemfile.lock"], advice) if verdict
+        end
+      end
+
+      def config_files
+        Dir[File.join(@root, "config", "{sidekiq*.yml,schedule.yml}")].sort.flat_map { |path| config_file(path) }
+      end
+
+      def config_file(path)
+        where = [relative(path)]
+        if File.basename(path) == "schedule.yml"
+          return [Finding.new(:change, "a schedule file (sidekiq-cron / sidekiq-scheduler)", where, GemRules::PERIODIC)]
+        end
+        data = CLI::SidekiqYaml.normalize(YAML.safe_load_file(path, permitted_classes: [Symbol], aliases: true) || {})
+        keys = data.flat_map { |key, value| environment?(key, value) ? value.keys : [key] }.uniq
+        schedule = keys & SCHEDULE_KEYS
+        unknown = keys - CLI::ConfigFile::KNOWN - SCHEDULE_KEYS
+        found = [Finding.new(:works, "Sidekiq's config file, read by `deckhand -C #{relative(path)}`", where, nil)]
+        found << Finding.new(:change, "settings Deckhand does not have: #{unknown.join(", ")}", where, "remove them") unless unknown.empty?
+        found << Finding.new(:change, "a schedule in the config file (#{schedule.join(", ")})", where, GemRules::PERIODIC) unless schedule.empty?
+        found
+      rescue Psych::Exception => e
+        [Finding.new(:change, "a config file that is not valid YAML (#{e.message})", where, "fix it")]
+      end
+
+      def code
+        hits = Hash.new { |hash, rule| hash[rule] = [] }
+        ruby_files.each do |path|
+          File.foreach(path).with_index(1) do |line, number|
+            next if line.lstrip.start_with?("#")
+            CodeRules::RULES.each { |rule| hits[rule] << "#{relative(path)}:#{number}" if rule.first.match?(line) }
+          end
+        end
+        hits.map do |(_, verdict, what, advice), places|
+          Finding.new(verdict, "#{what}: #{places.size} use#{"s" unless places.size == 1}", places, advice)
+        end
+      end
+
+      def ruby_files
+        CODE_DIRS.flat_map { |dir| Dir[File.join(@root, dir, "**", "*.{rb,rake}")] }.sort
+      end
+
+      # A per-environment section (production: {...}), not a setting.
+      def environment?(key, value)
+        value.is_a?(Hash) && !CLI::ConfigFile::KNOWN.include?(key) && !SCHEDULE_KEYS.include?(key)
+      end
+
+      def relative(path) = path.delete_prefix("#{@root}/")
+    end
+  end
+end

@@ -1,0 +1,41 @@
+# frozen_string_literal: true
+
+# Drop-in mode: an application written against Sidekiq's API runs on Deckhand
+# without a code change. In the Gemfile, in place of the sidekiq gem:
+#
+#   gem "deckhand", require: "deckhand/sidekiq"
+#
+# `Sidekiq::Job`, `Sidekiq::Client`, `Sidekiq.configure_server`,
+# `Sidekiq::Testing`, the API classes, `Sidekiq::Web` and `Sidekiq::Batch`
+# then resolve to Deckhand, and `require "sidekiq"`, "sidekiq/api",
+# "sidekiq/web", "sidekiq/testing" and "sidekiq/cli" load these (the shims
+# folder goes first on the load path). Anything not supported raises
+# Deckhand::DropIn::Unsupported naming it. Plain Deckhand never loads this.
+# See docs/migrating-from-sidekiq.md.
+if defined?(Sidekiq::VERSION) && !defined?(Deckhand::DropIn)
+  raise LoadError, "deckhand/sidekiq (drop-in mode) replaces the sidekiq gem, but sidekiq #{Sidekiq::VERSION} is " \
+    "already loaded: remove `gem \"sidekiq\"` from the Gemfile (or do not require it) when you switch"
+end
+
+require_relative "../deckhand"
+require_relative "sidekiq/unsupported"
+
+module Deckhand
+  # The code behind drop-in mode (lib/deckhand/sidekiq/): the Sidekiq
+  # constants it defines delegate here and to Deckhand's own classes.
+  module DropIn
+    SHIMS = File.expand_path("sidekiq/shims", __dir__)
+  end
+end
+
+$LOAD_PATH.unshift(Deckhand::DropIn::SHIMS) unless $LOAD_PATH.include?(Deckhand::DropIn::SHIMS)
+
+require_relative "sidekiq/configuration"
+require_relative "sidekiq/sidekiq_module"
+require_relative "sidekiq/job"
+require_relative "sidekiq/client"
+
+# Rails and Active Job, as the sidekiq gem hooks into them: Deckhand's Railtie
+# (jobs inside the reloader, the log) and `queue_adapter = :sidekiq` on Deckhand.
+require_relative "rails" if defined?(::Rails::Railtie)
+ActiveSupport.on_load(:active_job) { require "deckhand/sidekiq/active_job" } if defined?(::ActiveSupport.on_load)

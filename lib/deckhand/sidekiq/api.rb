@@ -1,0 +1,12 @@
+# frozen_string_literal: true
+
+require "deckhand/api"
+require_relative "api/job_record"
+require_relative "api/queue"
+require_relative "api/sorted_set"
+require_relative "api/process_set"
+require_relative "api/stats"
+
+# `require "sidekiq/api"` in drop-in mode: Sidekiq's data API classes
+# (Sidekiq::Queue, RetrySet, ScheduledSet, DeadSet, ProcessSet, Stats), read
+# and acted on through Deckhand::API. See the files in api/.

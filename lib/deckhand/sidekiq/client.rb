@@ -1,0 +1,48 @@
+# frozen_string_literal: true
+
+module Sidekiq
+  # Sidekiq::Client in drop-in mode: Deckhand's client, with Sidekiq's
+  # constructor and class methods.
+  #
+  #   Sidekiq::Client.push("class" => "HardJob", "args" => [1], "queue" => "low")
+  #   Sidekiq::Client.push_bulk("class" => HardJob, "args" => [[1], [2]])
+  #   Sidekiq::Client.new.push("class" => HardJob, "args" => [3], "at" => Time.now.to_f + 60)
+  class Client < Deckhand::Client
+    def self.push(item) = new.push(item)
+
+    def self.push_bulk(item) = new.push_bulk(item)
+
+    def self.enqueue(klass, *args) = klass.perform_async(*args)
+
+    def self.enqueue_to(queue, klass, *args) = klass.set(queue: queue.to_s).perform_async(*args)
+
+    def self.enqueue_in(interval, klass, *args) = klass.perform_in(interval, *args)
+
+    def self.via(*)
+      raise Deckhand::DropIn::Unsupported.new("Sidekiq::Client.via", "Deckhand pushes to the one Redis of its configuration (sharding is not supported)")
+    end
+
+    def initialize(*args, pool: nil, config: nil, **)
+      if pool || args.any?
+        raise Deckhand::DropIn::Unsupported.new("Sidekiq::Client.new(pool:)", "Deckhand pushes to the Redis of its configuration")
+      end
+      super(config: config.respond_to?(:config) ? config.config : Deckhand.config)
+    end
+
+    # Sidekiq's items name the class as a Class or a String; a Class's own
+    # options (sidekiq_options) fill in what the item leaves out, as in Sidekiq.
+    def push(item) = super(classify(item))
+
+    def push_bulk(item) = super(classify(item))
+
+    private
+
+    def classify(item)
+      item = item.transform_keys(&:to_s)
+      klass = item["class"]
+      return item unless klass.is_a?(Module)
+      defaults = klass.respond_to?(:deckhand_options) ? klass.deckhand_options : {}
+      defaults.merge(item).merge("class" => klass.name)
+    end
+  end
+end

@@ -1,0 +1,125 @@
+# frozen_string_literal: true
+
+require_relative "middleware_chain"
+require_relative "capsule_builder"
+require_relative "handler_list"
+
+module Deckhand
+  module DropIn
+    # What `Sidekiq.configure_server { |config| ... }` yields in drop-in mode:
+    # Sidekiq 7's configuration methods, written through to a Deckhand::Config.
+    #
+    #   Sidekiq.configure_server do |config|
+    #     config.redis = {url: ENV["REDIS_URL"]}
+    #     config.concurrency = 10
+    #     config.queues = %w[critical default]
+    #     config.capsule("single") { |cap| cap.concurrency = 1; cap.queues = %w[single] }
+    #     config.server_middleware { |chain| chain.add AuditMiddleware }
+    #     config.on(:shutdown) { Audit.flush }
+    #     config.error_handlers << ->(error, context, _config) { Bugs.notify(error, context) }
+    #   end
+    class Configuration
+      # Sidekiq's option keys (config[:key]) and the Deckhand setting each is.
+      KEYS = {
+        concurrency: :concurrency, queues: :queues, timeout: :timeout, max_retries: :max_retries,
+        dead_max_jobs: :dead_max_jobs, dead_timeout_in_seconds: :dead_timeout, tag: :tag, labels: :labels,
+        environment: :environment, average_scheduled_poll_interval: :scheduler_interval
+      }.freeze
+      # Sidekiq Pro calls for what Deckhand always does: a warning, nothing to change.
+      BUILT_IN = {
+        super_fetch!: "Deckhand's fetch is reliable already (in-flight records, recovery)",
+        reliable_scheduler!: "Deckhand's scheduler moves each due job atomically already",
+        reliable_push!: "set Deckhand's reliable_push setting instead"
+      }.freeze
+      REDIS_DROPPED = %i[size pool_timeout pool_name].freeze
+
+      attr_reader :config
+
+      def initialize(config)
+        @config = config
+      end
+
+      # Sidekiq's redis options: redis-client's, plus pool sizing Deckhand derives itself.
+      def redis=(options)
+        options = options.to_h.transform_keys(&:to_sym)
+        options[:timeout] = options.delete(:network_timeout) if options.key?(:network_timeout)
+        @config.redis = options.except(*REDIS_DROPPED)
+      end
+
+      def redis = @config.redis
+
+      def concurrency=(count)
+        @config.concurrency = count
+      end
+
+      def concurrency = @config.concurrency
+
+      # Sidekiq takes ["critical", "default"] or [["critical", 2], ...]; so does this.
+      def queues=(list)
+        @config.queues = Array(list).map { |entry| entry.is_a?(Array) ? entry.join(",") : entry.to_s }
+      end
+
+      def queues = @config.queues
+
+      def capsule(name)
+        builder = CapsuleBuilder.new(name)
+        yield builder
+        @config.capsule(name, concurrency: builder.concurrency, queues: builder.queues)
+        builder
+      end
+
+      def server_middleware
+        chain = MiddlewareChain.new(@config.server_middleware)
+        yield chain if block_given?
+        chain
+      end
+
+      def client_middleware
+        chain = MiddlewareChain.new(@config.client_middleware)
+        yield chain if block_given?
+        chain
+      end
+
+      def on(event, &block)
+        raise Unsupported.new("config.on(#{event.inspect})", "Deckhand fires :startup, :quiet and :shutdown") unless Config::Events::NAMES.include?(event.to_sym)
+        @config.events.on(event, &block)
+      end
+
+      def error_handlers = HandlerList.new(@config.error_handlers, self, errors: true)
+
+      def death_handlers = HandlerList.new(@config.death_handlers, self, errors: false)
+
+      def logger = @config.logger
+
+      def logger=(logger)
+        @config.logger = logger
+      end
+
+      def [](key) = @config.public_send(setting(key))
+
+      def []=(key, value)
+        value = Array(value).map { |entry| entry.is_a?(Array) ? entry.join(",") : entry.to_s } if key.to_sym == :queues
+        @config.public_send(:"#{setting(key)}=", value)
+      end
+
+      def fetch(key, default = nil)
+        KEYS.key?(key.to_sym) ? self[key] : default
+      end
+
+      # Sidekiq Pro's reliability switches warn (Deckhand has them built in);
+      # anything else Sidekiq's configuration has and this one lacks raises.
+      def method_missing(name, *_args)
+        return @config.logger.warn("Sidekiq config.#{name}: #{BUILT_IN[name]}; remove the call") if BUILT_IN.key?(name)
+        raise Unsupported.new("Sidekiq's config.#{name}")
+      end
+
+      def respond_to_missing?(name, include_private = false) = BUILT_IN.key?(name) || super
+
+      private
+
+      def setting(key)
+        KEYS[key.to_sym] || raise(Unsupported.new("Sidekiq option config[#{key.inspect}]", "supported: #{KEYS.keys.join(", ")}"))
+      end
+    end
+  end
+end

@@ -1,0 +1,64 @@
+# frozen_string_literal: true
+
+module Sidekiq
+  # `include Sidekiq::Job` (or Sidekiq::Worker) in drop-in mode: a Deckhand
+  # job with Sidekiq's class methods.
+  #
+  #   class HardJob
+  #     include Sidekiq::Job
+  #     sidekiq_options queue: "critical", retry: 5
+  #     sidekiq_retry_in { |count, error, job| 10 * (count + 1) }
+  #     sidekiq_retries_exhausted { |job, error| Alerts.dead(job["jid"]) }
+  #
+  #     def perform(id) = logger.info("working on #{id}")
+  #   end
+  #
+  #   HardJob.perform_async(1); HardJob.set(queue: "low").perform_in(60, 2)
+  module Job
+    # Options Sidekiq (or its plugins) accept that Deckhand does not act on:
+    # declaring one raises, naming it, rather than doing nothing.
+    UNSUPPORTED_OPTIONS = {
+      "pool" => "Deckhand pushes to the one Redis of its configuration (sharding is not supported)",
+      "lock" => "sidekiq-unique-jobs locks: see Deckhand's unique jobs in docs/migrating-from-sidekiq.md",
+      "on_conflict" => "sidekiq-unique-jobs locks: see Deckhand's unique jobs in docs/migrating-from-sidekiq.md"
+    }.freeze
+
+    def self.included(base)
+      base.include(Deckhand::Job)
+      base.extend(ClassMethods)
+    end
+
+    def logger = Sidekiq.logger
+
+    # The batch this job runs in (Sidekiq::Batch), or nil.
+    def bid = deckhand_payload&.dig("bid")
+
+    def batch = bid && Sidekiq::Batch.new(bid)
+
+    module ClassMethods
+      def sidekiq_options(options = nil)
+        return get_sidekiq_options unless options
+        options = options.transform_keys(&:to_s)
+        found = UNSUPPORTED_OPTIONS.keys & options.keys
+        raise Deckhand::DropIn::Unsupported.new("sidekiq_options #{found.first}:", UNSUPPORTED_OPTIONS[found.first]) unless found.empty?
+        deckhand_options(options)
+      end
+
+      def get_sidekiq_options = deckhand_options
+
+      def sidekiq_retry_in(&) = deckhand_retry_in(&)
+
+      def sidekiq_retries_exhausted(&) = deckhand_retries_exhausted(&)
+
+      # The blocks themselves, as Sidekiq's tests call them.
+      def sidekiq_retry_in_block = deckhand_retry_in
+
+      def sidekiq_retries_exhausted_block = deckhand_retries_exhausted
+
+      # Sidekiq's lower-level push: a Hash of job keys ("args" required).
+      def client_push(item) = Deckhand::Client.new.push(deckhand_options.merge(item.transform_keys(&:to_s)).merge("class" => name))
+    end
+  end
+
+  Worker = Job
+end

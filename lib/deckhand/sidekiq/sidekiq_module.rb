@@ -1,0 +1,83 @@
+# frozen_string_literal: true
+
+require_relative "../store/app_connection"
+
+# Sidekiq's top-level module in drop-in mode: configuration, logger and Redis
+# access, all on Deckhand.config.
+#
+#   Sidekiq.configure_server { |config| config.concurrency = 5 }   # runs under `deckhand`
+#   Sidekiq.configure_client { |config| config.redis = {url: ENV["REDIS_URL"]} }
+#   Sidekiq.logger.info("hello")
+module Sidekiq
+  # The Sidekiq API level drop-in mode answers to (for gems that check it).
+  VERSION = "7.3.0"
+  NAME = "Sidekiq"
+
+  # Marks drop-in mode for code that wants to know: `defined?(Sidekiq::DECKHAND)`.
+  DECKHAND = Deckhand::VERSION
+
+  # Sidekiq Pro's batches, loaded (and installed) on first use.
+  autoload :Batch, "deckhand/sidekiq/batch"
+
+  class << self
+    # True inside a `deckhand` server process.
+    def server? = !defined?(Deckhand::CLI).nil?
+
+    def configure_server
+      yield default_configuration if server?
+    end
+
+    def configure_client
+      yield default_configuration unless server?
+    end
+
+    def default_configuration = Deckhand::DropIn::Configuration.new(Deckhand.config)
+
+    def logger = Deckhand.config.logger
+
+    def logger=(logger)
+      Deckhand.config.logger = logger
+    end
+
+    # Yields a connection answering Sidekiq's calls: conn.call("GET", key),
+    # conn.get(key), conn.pipelined { |pipe| ... }.
+    def redis
+      Deckhand::Store::AppConnection.lend(Deckhand.config.store) { |conn| yield conn }
+    end
+
+    def redis_pool
+      raise Deckhand::DropIn::Unsupported.new("Sidekiq.redis_pool", "use Sidekiq.redis { |conn| ... }")
+    end
+
+    # Deckhand always refuses arguments JSON cannot carry unchanged, as
+    # Sidekiq's strict_args!(:raise) does; it has no laxer mode.
+    def strict_args!(mode = :raise)
+      return if mode == :raise || mode == true
+      raise Deckhand::DropIn::Unsupported.new("Sidekiq.strict_args!(#{mode.inspect})", "Deckhand always refuses arguments JSON cannot carry")
+    end
+
+    def default_job_options=(options)
+      raise Deckhand::DropIn::Unsupported.new("Sidekiq.default_job_options=", "set options in each class's sidekiq_options (or a base class); got #{options.inspect}")
+    end
+
+    def configure_embed(...)
+      raise Deckhand::DropIn::Unsupported.new("Sidekiq.configure_embed", "use Deckhand::Embedded (docs/embedding.md)")
+    end
+
+    def pro? = false
+
+    def ent? = false
+  end
+
+  # Middleware classes include these in Sidekiq 7: they give `config`,
+  # `logger` and `redis` helpers, as here.
+  module ServerMiddleware
+    attr_accessor :config
+
+    def logger = Sidekiq.logger
+
+    def redis(&) = Sidekiq.redis(&)
+  end
+
+  ClientMiddleware = ServerMiddleware
+end

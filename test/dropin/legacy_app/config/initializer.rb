@@ -1,0 +1,6 @@
+# frozen_string_literal: true
+
+Sidekiq.configure_server do |config|
+  config.super_fetch!
+  config.on(:heartbeat) { Stats.beat }
+end
