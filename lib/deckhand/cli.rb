@@ -21,7 +21,8 @@ module Deckhand
   class CLI
     # Subcommands, loaded only when asked for: a server never loads Rack.
     SUBCOMMANDS = {
-      "web" => ["cli/web_command", :WebCommand]
+      "web" => ["cli/web_command", :WebCommand],
+      "dev-redis" => ["cli/dev_redis_command", :DevRedisCommand]
     }.freeze
 
     include Command
@@ -37,8 +38,6 @@ module Deckhand
     rescue ConfigError, ConnectionError, UnsupportedRedisError => e
       @err.puts("deckhand: #{e.message}")
       1
-    ensure
-      @dev_redis&.stop
     end
 
     private
@@ -95,7 +94,7 @@ module Deckhand
     end
 
     def choose_redis(config, environment)
-      @dev_redis = RedisChoice.new(config, environment).resolve
+      RedisChoice.new(config, environment).resolve
     end
 
     def check_redis(config)

@@ -5,6 +5,7 @@ require_relative "config/capsule"
 require_relative "config/batches"
 require_relative "middleware/chain"
 require_relative "logging/logger"
+require_relative "dev_redis/project"
 
 module Deckhand
   # Everything Deckhand needs to know, validated where it is set, frozen when a
@@ -204,7 +205,7 @@ module Deckhand
     def store
       return @store if @store && @store_pid == ::Process.pid
       @store_pid = ::Process.pid
-      @store = Store.new(@redis, size: total_concurrency + 5)
+      @store = Store.new(DevRedis::Project.fill_in(@redis, environment), size: total_concurrency + 5)
     end
 
     def frozen? = @frozen
