@@ -14,6 +14,7 @@ require_relative "api/job_set"
 require_relative "api/process_set"
 require_relative "api/metrics"
 require_relative "api/redis_info"
+require_relative "api/unworked_queues"
 
 module Deckhand
   # Reads and acts on a live Deckhand system (or a Sidekiq one: the layout is
@@ -60,5 +61,7 @@ module Deckhand
     def metrics(period: "1h") = Metrics.new(@config, period: period)
 
     def redis_info = RedisInfo.new(@config)
+
+    def unworked_queues = UnworkedQueues.new(@config)
   end
 end

@@ -8,6 +8,7 @@ require_relative "cli/options"
 require_relative "cli/config_file"
 require_relative "cli/signals"
 require_relative "cli/redis_choice"
+require_relative "cli/queue_check"
 require_relative "swarm"
 
 module Deckhand
@@ -62,6 +63,7 @@ module Deckhand
       choose_redis(config, environment)
       config.freeze!
       check_redis(config)
+      QueueCheck.new(config).warn_unworked
       config
     end
 
@@ -87,10 +89,16 @@ module Deckhand
 
     def load_application(path)
       path ||= "config/environment.rb" if File.exist?("config/environment.rb")
-      return unless path
+      return warn_no_application unless path
       path = File.join(path, "config/environment.rb") if File.directory?(path)
       raise ConfigError, "-r #{path}: no such file; give the file that loads your jobs, or a Rails app directory" unless File.exist?(path)
       require File.expand_path(path)
+    end
+
+    def warn_no_application
+      Deckhand.config.logger.warn("loaded no application: no -r given and no config/environment.rb in #{Dir.pwd}, " \
+        "so this server knows no job classes and every job it fetches fails. Give the file that loads your jobs " \
+        "(deckhand -r ./app.rb) or start it in your Rails app's directory")
     end
 
     def choose_redis(config, environment)
