@@ -36,9 +36,8 @@ module Deckhand
       config = boot(options)
       return Swarm.from_settings(config, @settings).run if Swarm.wanted?(@settings)
       serve(config)
-    rescue ConfigError, ConnectionError, UnsupportedRedisError => e
-      @err.puts("deckhand: #{e.message}")
-      1
+    rescue ConfigError, RedisError => e
+      report("deckhand", e)
     end
 
     private

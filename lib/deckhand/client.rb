@@ -80,6 +80,7 @@ module Deckhand
       ats = bulk_times(item.delete("at"), list.size)
       raise InvalidJob, "push_bulk cannot take a \"jid\": each job gets its own" if item.key?("jid")
       base = Payload.normalize(item.merge("args" => []), timestamps: @config.timestamps)
+      list.each_with_index { |args, i| Payload::Validator.check_args!(args, base["class"], item: i) } # nothing pushed if one is bad
       jids = []
       list.each_slice(batch_size).with_index do |slice, n|
         jids.concat(push_slice(base, slice, ats && ats[n * batch_size, slice.size]))
@@ -91,12 +92,8 @@ module Deckhand
 
     def push_slice(base, slice, ats)
       return push_encoded(base, slice, ats) if @config.client_middleware.empty? && !Thread.current[COLLECTOR]
-      klass = base["class"]
       jids = Payload.jids(slice.size)
-      jobs = slice.each_with_index.map do |args, i|
-        Payload::Validator.check_args!(args, klass)
-        middleware(base.merge("args" => args, "jid" => jids[i]))
-      end
+      jobs = slice.each_with_index.map { |args, i| middleware(base.merge("args" => args, "jid" => jids[i])) }
       kept = jobs.each_index.select { |i| jobs[i] }
       enqueue(kept.map { |i| jobs[i] }, ats && kept.map { |i| ats[i] })
       jobs.map { |job| job && job["jid"] }
@@ -104,8 +101,6 @@ module Deckhand
 
     # The fast path: no job Hash per job, the shared JSON generated once.
     def push_encoded(base, slice, ats)
-      klass = base["class"]
-      slice.each { |args| Payload::Validator.check_args!(args, klass) }
       jids = Payload.jids(slice.size)
       encoder = BulkEncoder.new(base, now: Payload.now(@config.timestamps), max_bytes: @config.max_payload_bytes)
       queued = []

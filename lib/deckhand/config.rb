@@ -6,6 +6,7 @@ require_relative "config/batches"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 require_relative "dev_redis/project"
+require_relative "config/redis_url"
 
 module Deckhand
   # Everything Deckhand needs to know, validated where it is set, frozen when a
@@ -72,7 +73,9 @@ module Deckhand
     def redis=(options)
       change!(:redis)
       raise ConfigError, "redis must be a Hash of redis-client options, like {url: \"redis://host:6379/0\"}" unless options.is_a?(Hash)
-      @redis = options.transform_keys(&:to_sym).freeze
+      options = options.transform_keys(&:to_sym)
+      RedisUrl.check!(options[:url]) unless options[:url].nil?
+      @redis = options.freeze
     end
 
     # name => [type, allowed range]

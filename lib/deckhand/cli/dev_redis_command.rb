@@ -31,9 +31,8 @@ module Deckhand
           @err.puts("deckhand dev-redis: unknown command #{@argv.join(" ").inspect}\n#{USAGE}")
           1
         end
-      rescue ConnectionError => e
-        @err.puts("deckhand dev-redis: #{e.message}")
-        1
+      rescue Error, SystemCallError => e
+        report("deckhand dev-redis", e)
       end
 
       private
