@@ -8,7 +8,7 @@ class RoughEdgesTest < Minitest::Test
   class MailJob
     include Deckhand::Job
 
-    deckhand_options queue: "mailers", "tenant" => "main"
+    deckhand_options queue: "mailers", tenant: "main"
 
     def perform(*) = nil
   end
