@@ -33,6 +33,7 @@ module Demo
     dashboard = Dashboard.new(ROOT).start
     puts
     Progress.new(api, queues: QUEUES, expected: expected, expected_dead: 10, server_pid: server, batch: batch).run
+    puts "Left on #{ENV["REDIS_URL"]}: the demo's 10 dead webhooks (queue demo-webhooks) in the dead set, and its counts in the stats; delete them from the dashboard's Dead page." unless redis
     linger(dashboard)
   ensure
     dashboard&.stop

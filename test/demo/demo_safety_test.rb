@@ -40,6 +40,7 @@ module Deckhand
 
       assert_includes output, "Redis: #{@theirs.url} (given"
       assert_match(/Done in .*3591 jobs succeeded/, output)
+      refute_includes output, "\r", "not a terminal: plain progress lines, no carriage returns"
       after = snapshot
       %i[queue_default queues_has_default retry schedule theirs_dead].each do |part|
         assert_equal before[part], after[part], "their #{part} changed"
