@@ -22,6 +22,8 @@ module Deckhand
             "(this one works #{@own.join(", ")}): they wait until a process works it (deckhand -q #{queue.name}, " \
             "or queues: in config/deckhand.yml)")
         end
+      rescue RedisError => e # a warning must not stop a boot
+        @config.logger.warn("could not check for queues no process works: #{e.message}")
       end
 
       private
