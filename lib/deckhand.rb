@@ -7,6 +7,7 @@ require_relative "deckhand/config"
 require_relative "deckhand/payload"
 require_relative "deckhand/client"
 require_relative "deckhand/job"
+require_relative "deckhand/iterable_job"
 require_relative "deckhand/lifecycle"
 
 # Fast, reliable background jobs for Ruby, on Redis.

@@ -31,6 +31,13 @@ module Torture
         p.on("--quick", "Short sizes and timings (CI)") { options[:quick] = true }
         p.on("--record FILE", "Append the header and figure lines to FILE") { |f| options[:record] = f }
       end.parse!(argv)
+      known = SCENARIOS.flat_map { |s| [s::NUMBER.to_s, s::NAME] }
+      unknown = argv - known
+      unless unknown.empty?
+        warn "bin/torture: no scenario #{unknown.map(&:inspect).join(", ")}; scenarios: " +
+          SCENARIOS.map { |s| "#{s::NUMBER} #{s::NAME}" }.join(", ")
+        return 2
+      end
       chosen = argv.empty? ? SCENARIOS : SCENARIOS.select { |s| argv.include?(s::NUMBER.to_s) || argv.include?(s::NAME) }
       Dir.mktmpdir("deckhand-torture") { |dir| run_all(chosen, options, dir) }
     end

@@ -10,11 +10,13 @@ require_relative "store/info"
 require_relative "api/stats"
 require_relative "api/history"
 require_relative "api/queue"
+require_relative "api/iteration"
 require_relative "api/job_set"
 require_relative "api/process_set"
 require_relative "api/metrics"
 require_relative "api/redis_info"
 require_relative "api/unworked_queues"
+require_relative "api/unique_lock"
 
 module Deckhand
   # Reads and acts on a live Deckhand system (or a Sidekiq one: the layout is
@@ -58,9 +60,15 @@ module Deckhand
 
     def running = processes.running
 
+    # jid => API::Iteration: the saved progress of those jobs that iterate.
+    def iterations(jids) = Iteration.for_jids(@config, jids)
+
     def metrics(period: "1h") = Metrics.new(@config, period: period)
 
     def redis_info = RedisInfo.new(@config)
+
+    # The unique lock of a job (a JobRecord or a job Hash), or nil.
+    def unique_lock(record) = UniqueLock.of(record, @config)
 
     def unworked_queues = UnworkedQueues.new(@config)
   end

@@ -2,6 +2,10 @@
 
 require_relative "client/bulk_encoder"
 require_relative "client/push_buffer"
+require_relative "client/unique_push"
+require_relative "unique"
+require_relative "encryption"
+require_relative "store/unique_locks"
 require_relative "store/queues"
 
 module Deckhand
@@ -18,6 +22,10 @@ module Deckhand
 
     def self.push_bulk(item) = new.push_bulk(item)
 
+    # Cancels an iterable job (Deckhand::IterableJob): it stops at its next
+    # check and ends without error. Returns when it was first cancelled.
+    def self.cancel!(jid) = new.cancel!(jid)
+
     class << self
       # Where encoded jobs go instead of Redis, when set: anything that answers
       # call(queued, scheduled, config), queued being a Hash of queue name =>
@@ -31,6 +39,7 @@ module Deckhand
       # to the schedule set, the rest to their queues (newest on the left, as
       # Sidekiq does). What a push does when no pusher is set.
       def write(queued, scheduled, config)
+        queued, scheduled = UniquePush.new(config).deferred(queued, scheduled) if pusher
         return config.push_buffer.write(queued, scheduled) if config.reliable_push
         Store::Queues.push(config.store, queued, scheduled)
       end
@@ -60,7 +69,12 @@ module Deckhand
     def push(item)
       job = Payload.normalize(item, timestamps: @config.timestamps)
       at = scheduled_at(job.delete("at"))
+      expiry(job, at)
       job = middleware(job) or return nil
+      lock = unique_lock(job, at)
+      seal(job)
+      return UniquePush.new(@config).call([job], [at], [lock]).first if lock
+      return enqueue_watched([job], [at]).first if job["unique_key"]
       enqueue([job], at && [at])
       job["jid"]
     end
@@ -88,13 +102,28 @@ module Deckhand
       jids
     end
 
+    def cancel!(jid) = IterableJob.cancel!(jid, config: @config)
+
     private
 
     def push_slice(base, slice, ats)
-      return push_encoded(base, slice, ats) if @config.client_middleware.empty? && !Thread.current[COLLECTOR]
+      fast = @config.client_middleware.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"]
+      return push_encoded(base, slice, ats) if fast
       jids = Payload.jids(slice.size)
-      jobs = slice.each_with_index.map { |args, i| middleware(base.merge("args" => args, "jid" => jids[i])) }
+      jobs = slice.each_with_index.map { |args, i| middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i])) }
       kept = jobs.each_index.select { |i| jobs[i] }
+      locks = kept.map { |i| unique_lock(jobs[i], ats && ats[i]) }
+      kept.each { |i| seal(jobs[i]) }
+      if !kept.empty? && locks.all?
+        pushed = UniquePush.new(@config).call(kept.map { |i| jobs[i] }, kept.map { |i| ats && ats[i] }, locks)
+        jids = Array.new(jobs.size)
+        kept.each_with_index { |i, k| jids[i] = pushed[k] }
+        return jids
+      end
+      if kept.any? { |i| jobs[i]["unique_key"] }
+        pushed = enqueue_watched(kept.map { |i| jobs[i] }, kept.map { |i| ats && ats[i] })
+        return jobs.map { |job| job && pushed.shift }
+      end
       enqueue(kept.map { |i| jobs[i] }, ats && kept.map { |i| ats[i] })
       jobs.map { |job| job && job["jid"] }
     end
@@ -115,6 +144,43 @@ module Deckhand
       end
       deliver(queued.empty? ? {} : {base["queue"] => queued}, scheduled)
       jids
+    end
+
+    # Unique jobs through a pusher: enqueued as usual; those the pusher wrote
+    # at once and found locked come back nil (or raise NotUnique).
+    def enqueue_watched(jobs, ats)
+      conflicts = UniquePush.watch { enqueue(jobs, ats.any? ? ats : nil) }
+      unique = UniquePush.new(@config)
+      jobs.map do |job|
+        holder = conflicts[job["jid"]] or next job["jid"]
+        unique.conflict(job, holder)
+        nil
+      end
+    end
+
+    # encrypt: true seals the last argument (Deckhand::Encryption), once the
+    # unique lock's key is known (it digests the arguments in the clear).
+    def seal(job)
+      (job["encrypt"] == true) ? Encryption.seal!(job, @config.encryption_keys) : job
+    end
+
+    # expires_in (seconds) becomes the time the job must have started by
+    # ("expires_at", epoch seconds): counted from its scheduled time when it
+    # has one, so a retry keeps its first deadline.
+    def expiry(job, at)
+      seconds = job["expires_in"]
+      job["expires_at"] ||= ((at || ::Process.clock_gettime(::Process::CLOCK_REALTIME)) + seconds).round(3) if seconds.is_a?(Numeric)
+      job
+    end
+
+    # The unique lock a job takes with its push, or nil. Locks are taken where
+    # jobs are written to Redis: not while a batch collects its jobs; when a
+    # pusher stands in between (push_after_commit), the job carries its lock's
+    # key and Client.write takes it (see UniquePush#deferred).
+    def unique_lock(job, at)
+      return nil if Thread.current[COLLECTOR]
+      lock = Unique.lock_for(job, at: at)
+      Client.pusher ? nil : lock
     end
 
     def deliver(queued, scheduled)

@@ -3,6 +3,7 @@
 require "logger"
 require_relative "config/capsule"
 require_relative "config/batches"
+require_relative "config/encryption"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 require_relative "dev_redis/project"
@@ -167,6 +168,17 @@ module Deckhand
       change!(:batches)
       raise ConfigError, "batches must be a Hash like {callback_queue: \"callbacks\"}, got #{settings.inspect}" unless settings.is_a?(Hash)
       @batches = Batches.new(**settings.transform_keys(&:to_sym))
+    end
+
+    # Keys for encrypted arguments (Config::Encryption); nil when not set.
+    attr_reader :encryption_keys
+
+    # Sets the keys for jobs with `deckhand_options encrypt: true`: new jobs
+    # are sealed with `active_version`, the block gives the 32 key bytes of
+    # any version (docs/job-options.md).
+    def encryption(active_version:, &block)
+      change!(:encryption)
+      @encryption_keys = Encryption.new(active_version, block)
     end
 
     # Reliable push: when Redis cannot be reached, pushes wait in memory (up

@@ -73,8 +73,35 @@ module Deckhand
   # a missing class, an empty queue name, an oversize payload.
   class InvalidJob < Error; end
 
+  # A unique job (unique_for) pushed with on_conflict: :raise while another
+  # job holds its lock. `holder` is that job's jid, `key` the lock.
+  #
+  #   MyJob.set(on_conflict: :raise).perform_async(1)
+  #   rescue Deckhand::NotUnique => e
+  #     e.holder  # => "b4a5..."
+  class NotUnique < Error
+    attr_reader :holder, :key
+
+    def initialize(message = nil, holder: nil, key: nil)
+      super(message)
+      @holder = holder
+      @key = key
+    end
+  end
+
+  # A job whose encrypted argument cannot be read: no key for its version, or
+  # an envelope that does not decrypt. It fails and retries (the key may come
+  # with the next deploy).
+  class DecryptionError < Error; end
+
   # Raised inside a processor thread when the server gives up waiting for its job
   # during shutdown. Deliberately not a StandardError: `rescue => e` in a job must
   # not swallow it.
   class Shutdown < ::Interrupt; end
+
+  # Raised by an iterable job (Deckhand::IterableJob) that stopped between two
+  # iterations, its cursor saved, because the server is stopping or the job
+  # used its max_iteration_runtime. The server puts the job back, unchanged
+  # and without consuming a retry, to resume from its cursor. Never a failure.
+  class Interrupted < Error; end
 end

@@ -2,6 +2,7 @@
 
 require_relative "job/options"
 require_relative "job/setter"
+require_relative "job/declarations"
 
 module Deckhand
   # Mix into a class to make it a job. Everything added to the class is prefixed
@@ -34,14 +35,7 @@ module Deckhand
     attr_accessor :deckhand_payload
 
     module ClassMethods
-      # Sets options stored in every job this class pushes (queue, retry,
-      # retry_for, retry_queue, backtrace, dead, or your own for middleware);
-      # returns the options in effect, inherited from superclasses.
-      def deckhand_options(options = nil)
-        @deckhand_options = Options.merge(@deckhand_options || {}, options, self) if options
-        inherited = superclass.respond_to?(:deckhand_options) ? superclass.deckhand_options : Options::DEFAULTS
-        @deckhand_options ? inherited.merge(@deckhand_options) : inherited
-      end
+      include Declarations
 
       # The delay before retry number `count`: a number of seconds, or :discard
       # (drop the job), :kill (straight to the dead set), nil (the default backoff).

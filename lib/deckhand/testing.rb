@@ -6,6 +6,7 @@ require_relative "testing/runner"
 require_relative "testing/pusher"
 require_relative "testing/job_methods"
 require_relative "testing/criteria"
+require_relative "testing/iteration_states"
 
 module Deckhand
   # Runs an application's jobs in its own test suite, without a Deckhand server.
@@ -34,6 +35,7 @@ module Deckhand
     @mode = :fake
     @queues = FakeQueues.new
     @server_middleware = Middleware::Chain.new
+    @iterations = IterationStates.new(self)
 
     class << self
       # Every job collected in fake mode, oldest first. See FakeQueues.
@@ -42,6 +44,9 @@ module Deckhand
       # Server middleware that drain, perform_one and inline mode run jobs
       # through (the server's own chain belongs to a server's Config).
       attr_reader :server_middleware
+
+      # Iterable jobs' saved progress in fake and inline mode, by jid.
+      attr_reader :iterations
 
       def fake!(&) = switch(:fake, &)
 
@@ -61,7 +66,10 @@ module Deckhand
       # Every collected job, of every class, oldest first.
       def jobs = @queues.all
 
-      def clear_all = @queues.clear
+      def clear_all
+        @queues.clear
+        @iterations.clear
+      end
 
       # Runs collected jobs, of every class, until none is left (jobs they push
       # included). Returns how many ran.
@@ -94,6 +102,7 @@ module Deckhand
       def install
         @lock.synchronize do
           @installed ||= (Client.pusher = Pusher.new(Client.pusher, self))
+          IterableJob.states ||= @iterations
         end
       end
     end

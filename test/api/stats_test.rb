@@ -19,11 +19,11 @@ class StatsTest < Minitest::Test
     redis.call("HSET", "host:2:bb", "busy", "4")
 
     stats = api.stats
-    assert_equal({processed: 1204, failed: 17, enqueued: 5, busy: 7, processes: 2, scheduled: 1, retries: 2, dead: 1}, stats.to_h)
+    assert_equal({processed: 1204, failed: 17, enqueued: 5, busy: 7, processes: 2, scheduled: 1, retries: 2, dead: 1, expired: 0}, stats.to_h)
   end
 
   def test_empty_redis_reads_as_zeros
-    assert_equal({processed: 0, failed: 0, enqueued: 0, busy: 0, processes: 0, scheduled: 0, retries: 0, dead: 0}, api.stats.to_h)
+    assert_equal({processed: 0, failed: 0, enqueued: 0, busy: 0, processes: 0, scheduled: 0, retries: 0, dead: 0, expired: 0}, api.stats.to_h)
   end
 
   def test_history_reads_one_counter_per_day_oldest_first

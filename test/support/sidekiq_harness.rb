@@ -48,10 +48,12 @@ module Deckhand
 
       # Runs an embedded Sidekiq server in a child process for the block; stops
       # it (Sidekiq's own graceful stop) and waits for the child to exit.
-      def server(queues:, concurrency: 2)
+      # `setup`, when given, is called in the child with Sidekiq's config
+      # before the server starts (middleware, classes of the child's own).
+      def server(queues:, concurrency: 2, setup: nil)
         client!
         done_reader, done_writer = IO.pipe
-        pid = fork { child(done_reader, done_writer, queues, concurrency) }
+        pid = fork { child(done_reader, done_writer, queues, concurrency, setup) }
         done_reader.close
         result = yield pid
         status = stop(done_writer, pid)
@@ -64,7 +66,7 @@ module Deckhand
 
       private
 
-      def child(done_reader, done_writer, queues, concurrency)
+      def child(done_reader, done_writer, queues, concurrency, setup)
         done_writer.close
         status = 1
         begin
@@ -74,6 +76,7 @@ module Deckhand
             config.concurrency = concurrency
             config[:timeout] = 1
             config[:poll_interval_average] = 0.2 # the scheduler polls often (after its random first wait)
+            setup&.call(config)
           end
           embedded.run
           done_reader.read

@@ -29,11 +29,11 @@ module ActiveJob
       # immediate jobs together. Returns how many were pushed.
       def enqueue_all(jobs)
         jobs.group_by { |job| [job.class, job.queue_name] }.sum do |(klass, queue), group|
-          jids = Deckhand::Client.push_bulk(
+          jids = Deckhand::Client.push_bulk(options(klass).merge(
             "class" => JobWrapper, "wrapped" => klass.name, "queue" => queue,
             "args" => group.map { |job| [job.serialize] },
             "at" => group.map { |job| job.scheduled_at&.to_f }
-          )
+          ))
           group.zip(jids).count do |job, jid|
             next false unless jid
             job.provider_job_id = jid
@@ -50,10 +50,16 @@ module ActiveJob
       private
 
       def push(job, at)
-        item = {"class" => JobWrapper, "wrapped" => job.class.name, "queue" => job.queue_name, "args" => [job.serialize]}
+        item = options(job.class).merge("class" => JobWrapper, "wrapped" => job.class.name, "queue" => job.queue_name, "args" => [job.serialize])
         item["at"] = at.to_f if at
         job.provider_job_id = Deckhand::Client.push(item)
       end
+
+      # Deckhand's job options an Active Job class declared (it extends
+      # Deckhand::Job::Declarations): unique and expiring jobs.
+      JOB_OPTIONS = %w[unique_for unique_until on_conflict expires_in].freeze
+
+      def options(klass) = klass.respond_to?(:deckhand_options) ? klass.deckhand_options.slice(*JOB_OPTIONS) : {}
 
       # The Deckhand job that runs an Active Job job.
       class JobWrapper

@@ -36,9 +36,10 @@ module Deckhand
 
       def args = @item["args"].is_a?(Array) ? @item["args"] : []
 
+      # The arguments to show: an encrypted secret bag as "[encrypted]".
       def display_args
         return active_job["arguments"] if wrapped? && active_job["arguments"].is_a?(Array)
-        args
+        Encryption.mask(args)
       end
 
       def created_at = time("created_at")

@@ -7,14 +7,15 @@ module Deckhand
     #   stats = api.stats
     #   stats.processed   # => 1_204_113 (all time)
     #   stats.enqueued    # => jobs waiting in all queues
+    #   stats.expired     # => jobs dropped unstarted (expires_in), all time
     #   stats.to_h        # => for JSON
     class Stats
-      FIELDS = %i[processed failed enqueued busy processes scheduled retries dead].freeze
+      FIELDS = %i[processed failed enqueued busy processes scheduled retries dead expired].freeze
 
       attr_reader(*FIELDS)
 
       def initialize(config)
-        @processed, @failed, @enqueued, @busy, @processes, @scheduled, @retries, @dead =
+        @processed, @failed, @enqueued, @busy, @processes, @scheduled, @retries, @dead, @expired =
           Store::Stats.totals(config.store).values_at(*FIELDS)
       end
 

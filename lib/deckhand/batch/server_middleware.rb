@@ -22,7 +22,7 @@ module Deckhand
           previous = Thread.current[CURRENT]
           Thread.current[CURRENT] = bid
           yield
-        rescue Deckhand::Shutdown
+        rescue Deckhand::Shutdown, Deckhand::Interrupted # it runs again: no outcome yet
           raise
         rescue Exception => e # rubocop:disable Lint/RescueException -- recorded, then re-raised untouched
           persist { Tracker.new(@config).failure(bid, payload, e) }

@@ -15,7 +15,7 @@ module Deckhand
         raise ArgumentError, "#{owner}: deckhand_options takes a Hash, got #{options.class}" unless options.is_a?(Hash)
         options = options.transform_keys(&:to_s)
         options.each { |key, value| check!(key, value, owner) }
-        current.merge(options).freeze
+        current.merge(seconds(options)).freeze
       end
 
       def check!(key, value, owner)
@@ -25,6 +25,12 @@ module Deckhand
         when "retry_for" then value.is_a?(Numeric) && value.positive?
         when "backtrace" then value == true || value == false || (value.is_a?(Integer) && value >= 0)
         when "dead" then value == true || value == false
+        when "unique_for" then value == false || (value.respond_to?(:to_f) && !value.is_a?(String) && value.to_f.positive?)
+        when "unique_until" then %w[success start].include?(value.to_s)
+        when "on_conflict" then %w[raise].include?(value.to_s)
+        when "expires_in" then value == false || (value.respond_to?(:to_f) && !value.is_a?(String) && value.to_f.positive?)
+        when "encrypt" then value == true || value == false
+        when "max_iteration_runtime" then value.is_a?(Numeric) && value.positive?
         when "class", "args", "jid" then raise ArgumentError, "#{owner}: #{key} is set per push, not in deckhand_options"
         else true
         end
@@ -50,8 +56,28 @@ module Deckhand
         "retry" => "use true (25 retries), false (no retries) or an Integer count",
         "retry_for" => "give a number of seconds",
         "backtrace" => "use true, false or a number of lines",
-        "dead" => "use true (failed jobs go to the dead set) or false"
+        "dead" => "use true (failed jobs go to the dead set) or false",
+        "unique_for" => "give the lock's lifetime in seconds (or an ActiveSupport::Duration), or false to push without a lock",
+        "unique_until" => "use :success (the default: held until the job succeeds or dies) or :start (released just before perform)",
+        "on_conflict" => "use :raise (Deckhand::NotUnique), or leave it unset for a duplicate push to return nil",
+        "expires_in" => "give a number of seconds (or an ActiveSupport::Duration) after which an unstarted job is dropped, or false",
+        "encrypt" => "use true (the last argument, a Hash, is stored encrypted) or false",
+        "max_iteration_runtime" => "give a number of seconds an iterable job runs before it stops to resume later"
       }.freeze
+
+      # Durations travel as plain seconds (JSON carries no ActiveSupport), and
+      # symbols as strings, which is how they come back from Redis.
+      def seconds(options)
+        options.to_h do |key, value|
+          case key
+          when "unique_for", "expires_in" then [key, value && plain(value.to_f)]
+          when "unique_until", "on_conflict" then [key, value.to_s]
+          else [key, value]
+          end
+        end
+      end
+
+      def plain(float) = (float % 1).zero? ? float.to_i : float
     end
   end
 end

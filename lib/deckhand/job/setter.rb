@@ -34,16 +34,35 @@ module Deckhand
         client.push_bulk(item(args_list).merge("batch_size" => batch_size))
       end
 
+      # A unique job holds its lock while it runs here: while another job
+      # holds it, it does not run (nil, or Deckhand::NotUnique with on_conflict: :raise).
       def perform_inline(*args)
         job = Payload.normalize(item(args))
+        lock = Unique.lock_for(job) unless defined?(Deckhand::Testing) && !Deckhand::Testing.disabled?
+        return run_inline(job) unless lock
+        store = Deckhand.config.store
+        if (holder = Store::UniqueLocks.take(store, lock))
+          message = "#{@klass} not run inline: job #{holder} holds its unique lock #{lock.key}"
+          raise NotUnique.new(message, holder: holder, key: lock.key) if job["on_conflict"] == "raise"
+          Deckhand.config.logger.info(message)
+          return nil
+        end
+        begin
+          run_inline(job)
+        ensure
+          Store::UniqueLocks.release(store, lock.key, lock.jid)
+        end
+      end
+
+      private
+
+      def run_inline(job)
         job = Payload.decode(JSON.generate(job))
         instance = @klass.new
         instance.jid = job["jid"]
         instance.deckhand_payload = job
         instance.perform(*job["args"])
       end
-
-      private
 
       def item(args) = @klass.deckhand_options.merge(@options).merge("class" => @klass.name, "args" => args)
 

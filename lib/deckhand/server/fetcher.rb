@@ -45,6 +45,8 @@ module Deckhand
         @wake = ConditionVariable.new
         @reports = {}.compare_by_identity
         @landed_acks = []
+        @unlocks = []
+        @sending = []
         @unreported = 0
         @landing = @queues.each_with_index.map { |q, i| LandingLot.new(q, i) }
         @outstanding = 0
@@ -72,12 +74,14 @@ module Deckhand
 
       # A processor settled a job: it succeeded, or (marked: true) a script
       # wrote its outcome and marked it; either way the news reaches Redis on
-      # the next round trip.
-      def done(unit, marked: false)
+      # the next round trip, with the unique lock to release (`unlock`: [key,
+      # jid, TTL ms]) when it succeeded.
+      def done(unit, marked: false, unlock: nil)
         @lock.synchronize do
           lot = unit.lot
           unit.settled = true
           next unless lot.settle(unit.position, marked: marked)
+          @unlocks << unlock if unlock
           if lot.landing?
             @landed_acks << [lot.index, unit.payload] unless marked
           else
@@ -147,7 +151,7 @@ module Deckhand
       def flush_acks
         lots, landed = @lock.synchronize { [take_reports, take_landed] }
         acks = lots.map(&:report)
-        @fetch.call(limit: 0, sources: [], acks: acks, landed: landed) unless acks.empty? && landed.empty?
+        @fetch.call(limit: 0, sources: [], acks: acks, landed: landed, unlocks: @sending) unless acks.empty? && landed.empty?
       rescue Deckhand::RedisError => e
         @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
       end
@@ -170,11 +174,11 @@ module Deckhand
         acks = lots.map(&:report)
         @lost.reclaim if @lost.due?
         if want.zero?
-          @fetch.call(limit: 0, sources: [], acks: acks, landed: landed) unless acks.empty? && landed.empty?
+          @fetch.call(limit: 0, sources: [], acks: acks, landed: landed, unlocks: @sending) unless acks.empty? && landed.empty?
         else
           sources = self.sources
           started = now
-          takes = @fetch.call(limit: want, sources: sources, acks: acks, landed: landed)
+          takes = @fetch.call(limit: want, sources: sources, acks: acks, landed: landed, unlocks: @sending)
           @pace.round_trip(now - started)
           fetched = sources
           sources = nil
@@ -222,7 +226,11 @@ module Deckhand
         times.compact.min
       end
 
+      # The unique locks to release go with the acknowledgements taken here
+      # (@sending, which only the thread sending them touches).
       def take_reports
+        @sending = @unlocks
+        @unlocks = []
         lots = @reports.keys
         @reports.clear
         @unreported = 0
@@ -272,6 +280,7 @@ module Deckhand
             @reports[lot] = true
           end
           @landed_acks.concat(landed)
+          @unlocks.concat(@sending)
         end
       end
 

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "retry_handler"
+require_relative "job_gate"
 
 module Deckhand
   module Server
@@ -33,6 +34,7 @@ module Deckhand
         @stats = stats
         @suspects = suspects
         @retries = RetryHandler.new(config: config, store: store, identity: identity)
+        @gate = JobGate.new(config: config, store: store, fetcher: fetcher, stats: stats)
         @classes = {}
         @classes_lock = Mutex.new
       end
@@ -41,6 +43,7 @@ module Deckhand
       # (MASKED) outside this method's call to the job.
       def run(unit)
         job = decode(unit) or return
+        return if @gate.expired(unit, job)
         tid = Logging::Formatters.tid
         Thread.current[:deckhand_job] = job # logged as class=... jid=...
         @stats.started(tid, unit.queue, unit.payload)
@@ -51,11 +54,14 @@ module Deckhand
           started = now
           error = Thread.handle_interrupt(UNMASKED) { execute(unit, job) }
           elapsed = ms_since(started)
-          outcome = error ? failure(unit, job, error, elapsed) : success(unit, job, elapsed)
+          outcome = if error.is_a?(Deckhand::Interrupted) then handed_back(unit, job, error)
+          elsif error then failure(unit, job, error, elapsed)
+          else success(unit, job, elapsed)
+          end
         ensure
           # A suspect that will run again keeps its count: it may crash a process yet.
           @suspects.leave(unit.queue, job["jid"], forget: FINAL.include?(outcome)) if recovered
-          @stats.finished(tid, outcome != :success)
+          @stats.finished(tid, outcome != :success && outcome != :interrupted) # an interruption is no failure
           Thread.current[:deckhand_job] = nil
         end
       end
@@ -90,27 +96,39 @@ module Deckhand
         instance = constantize(job["class"]).new
         instance.jid = job["jid"] if instance.respond_to?(:jid=)
         instance.deckhand_payload = job if instance.respond_to?(:deckhand_payload=)
+        @gate.starting(job)
+        args = @gate.args(job)
         if @middleware.empty?
-          instance.perform(*job["args"])
+          instance.perform(*args)
         else
-          @middleware.invoke(instance, job, unit.queue) { instance.perform(*job["args"]) }
+          @middleware.invoke(instance, job, unit.queue) { instance.perform(*args) }
         end
       end
 
       def success(unit, job, elapsed)
-        @fetcher.done(unit)
+        @fetcher.done(unit, unlock: @gate.unlock(job))
         @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false)
         @logger.info("done #{elapsed.round(1)}ms") if @logger.info?
         :success
       end
 
       def failure(unit, job, error, elapsed)
+        error = @gate.redact(job, error)
         @stats.metrics.record(job["wrapped"] || job["class"], elapsed, true)
         @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
         outcome = @retries.failed(unit, job, lookup(job["class"]), error)
         @fetcher.done(unit, marked: true)
         notify_error(error, job)
         outcome
+      end
+
+      # An iterable job stopped between steps (IterableJob): back to its queue
+      # as it was, through the schedule (due now), with no retry consumed.
+      def handed_back(unit, job, error)
+        @logger.info(error.message) if @logger.info?
+        @retries.resume(unit)
+        @fetcher.done(unit, marked: true)
+        :interrupted
       end
 
       def decode(unit)

@@ -34,8 +34,16 @@ module Deckhand
         now = ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3)
         Store::Poison.bury(@store, queue, key, JSON.generate(entry), now: now, timeout: @config.dead_timeout,
           max_jobs: @config.dead_max_jobs)
+        release_lock(job)
         @logger.error("#{entry["class"]} jid=#{entry["jid"]} quarantined: #{error.message}")
         @config.death_handlers.each { |handler| call_handler(handler, entry, error) }
+      end
+
+      # Its death releases its unique lock; if this process dies first, the
+      # lock's TTL does.
+      def release_lock(job)
+        key, jid = job && Unique.held_by(job)
+        Store::UniqueLocks.release(@store, key, jid) if key
       end
 
       # The recover script decoded it to find its jid, but Lua does not check

@@ -65,6 +65,13 @@ module Deckhand
         :dead
       end
 
+      # A job that stopped early to resume later (Deckhand::Interrupted): its
+      # payload unchanged, due now in the schedule, written with its mark.
+      def resume(unit)
+        now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+        write(unit) { |settle| settle.reschedule(unit.place, at: now, payload: unit.payload) }
+      end
+
       def default_delay(count) = (count**4) + 15 + (rand(10) * (count + 1))
 
       private
@@ -118,7 +125,7 @@ module Deckhand
         outcome = if job["dead"] == false
           discard(unit, job, "retries exhausted and dead: false")
         else
-          bury(unit, JSON.generate(job))
+          bury(unit, JSON.generate(job), job)
           @logger.warn("dead: retries exhausted, moved to the dead set")
           :dead
         end
@@ -128,15 +135,16 @@ module Deckhand
 
       def discard(unit, job, why)
         @logger.info("discarded (#{why})")
-        write(unit) { |settle| settle.drop(unit.place) }
+        write(unit) { |settle| settle.drop(unit.place, unlock: Unique.held_by(job)) }
         :dropped
       end
 
-      def bury(unit, payload)
+      # A death releases the job's unique lock (`job`: nil for a corrupt entry).
+      def bury(unit, payload, job = nil)
         now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
         write(unit) do |settle|
           settle.bury(unit.place, payload: payload, now: now,
-            timeout: @config.dead_timeout, max_jobs: @config.dead_max_jobs)
+            timeout: @config.dead_timeout, max_jobs: @config.dead_max_jobs, unlock: job && Unique.held_by(job))
         end
       end
 

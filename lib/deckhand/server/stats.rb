@@ -17,6 +17,7 @@ module Deckhand
         @lock = Mutex.new
         @processed = 0
         @failed = 0
+        @expired = 0
         @running = {}
       end
 
@@ -39,6 +40,9 @@ module Deckhand
         end
       end
 
+      # A job dropped unstarted because its expires_in passed.
+      def expired = @lock.synchronize { @expired += 1 }
+
       # tid => Running, for the jobs running now (a copy).
       def running = @lock.synchronize { @running.select { |_, slot| slot.busy }.transform_values(&:dup) }
 
@@ -47,16 +51,17 @@ module Deckhand
       # Returns and zeroes the counters; give them back with #restore if the flush fails.
       def take
         @lock.synchronize do
-          counts = [@processed, @failed]
-          @processed = @failed = 0
+          counts = [@processed, @failed, @expired]
+          @processed = @failed = @expired = 0
           counts
         end
       end
 
-      def restore(processed, failed)
+      def restore(processed, failed, expired = 0)
         @lock.synchronize do
           @processed += processed
           @failed += failed
+          @expired += expired
         end
       end
     end

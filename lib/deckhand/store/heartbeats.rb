@@ -42,8 +42,9 @@ module Deckhand
         end
       end
 
-      def count(pipe, processed, failed, date)
-        [[Keys::PROCESSED, processed], [Keys::FAILED, failed]].each do |stat, n|
+      # counts: processed, failed and (optionally) expired jobs.
+      def count(pipe, processed, failed, *expired, date)
+        [[Keys::PROCESSED, processed], [Keys::FAILED, failed], [Keys::EXPIRED, expired.first.to_i]].each do |stat, n|
           next if n.zero?
           pipe.call("INCRBY", stat, n)
           pipe.call("INCRBY", Keys.daily(stat, date), n)

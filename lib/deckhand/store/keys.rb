@@ -13,6 +13,9 @@ module Deckhand
       PROCESSES = "processes"
       PROCESSED = "stat:processed"
       FAILED = "stat:failed"
+      # Jobs dropped unstarted because their expires_in passed (Deckhand's own
+      # counter, kept like Sidekiq's: all time and per UTC day).
+      EXPIRED = "stat:expired"
 
       # Hash of identity => JSON describing each process that owns in-flight jobs.
       # Unlike the process record it has no TTL: it is how a dead process is found.
@@ -60,6 +63,11 @@ module Deckhand
       # Hash of "<identity>|<jid>" => payload: poison pills of `queue` taken out
       # of a dead process's in-flight record, waiting to be written to the dead set.
       def poison(queue) = "deckhand:poison:#{queue}"
+
+      # Hash of an iterable job's progress, Sidekiq's layout: "ex" executions,
+      # "c" the JSON cursor, "rt" seconds run, "cancelled" epoch seconds once
+      # cancelled. Expires 30 days after the last write.
+      def iteration(jid) = "it-#{jid}"
     end
   end
 end

@@ -47,10 +47,11 @@ module Deckhand
       end
 
       # Moves entries to the dead set, trimming it. Returns the indexes (in
-      # `raws`) of the entries this call moved.
-      def kill(store, key, raws, now:, max_jobs:, timeout:)
+      # `raws`) of the entries this call moved. locks: per raw, the [key, jid]
+      # of the unique lock its death releases, or nil.
+      def kill(store, key, raws, now:, max_jobs:, timeout:, locks: [])
         return [] if raws.empty?
-        moved = Scripts::ZsetKill.new(store).call(key, raws, now: now, dead_before: now - timeout, max_jobs: max_jobs)
+        moved = Scripts::ZsetKill.new(store).call(key, raws, now: now, dead_before: now - timeout, max_jobs: max_jobs, locks: locks)
         moved.map { |position| position - 1 }
       end
 

@@ -17,7 +17,7 @@ module Deckhand
       # Two round trips: the counters, set sizes and names first, then the
       # busy threads of each process and the length of each queue.
       def totals(store)
-        processed, failed, scheduled, retries, dead, identities, queues = store.pipelined do |pipe|
+        processed, failed, scheduled, retries, dead, identities, queues, expired = store.pipelined do |pipe|
           pipe.call("GET", Keys::PROCESSED)
           pipe.call("GET", Keys::FAILED)
           pipe.call("ZCARD", Keys::SCHEDULE)
@@ -25,6 +25,7 @@ module Deckhand
           pipe.call("ZCARD", Keys::DEAD)
           pipe.call("SMEMBERS", Keys::PROCESSES)
           pipe.call("SMEMBERS", Keys::QUEUES)
+          pipe.call("GET", Keys::EXPIRED)
         end
         sizes = store.pipelined do |pipe|
           identities.each { |identity| ProcessRecord.busy(pipe, identity) }
@@ -32,7 +33,7 @@ module Deckhand
         end
         {processed: processed.to_i, failed: failed.to_i, enqueued: sizes.drop(identities.size).sum(&:to_i),
          busy: sizes.first(identities.size).sum(&:to_i), processes: identities.size,
-         scheduled: scheduled, retries: retries, dead: dead}
+         scheduled: scheduled, retries: retries, dead: dead, expired: expired.to_i}
       end
 
       # [processed, failed] of each date ("YYYY-MM-DD"), in one round trip.

@@ -13,7 +13,8 @@ module Deckhand
         instance = klass.new
         instance.jid = job["jid"] if instance.respond_to?(:jid=)
         instance.deckhand_payload = job if instance.respond_to?(:deckhand_payload=)
-        middleware.invoke(instance, job, job["queue"]) { instance.perform(*job["args"]) }
+        args = Encryption.args(job, Deckhand.config.encryption_keys)
+        middleware.invoke(instance, job, job["queue"]) { instance.perform(*args) }
       end
     end
   end

@@ -34,7 +34,10 @@ module Deckhand
         "cleared" => "Queue cleared", "paused" => "Queue paused: server processes skip it until it is resumed",
         "resumed" => "Queue resumed", "quieted" => "Quiet sent: processes finish their jobs and take no more",
         "stopped" => "Stop sent: processes shut down within their timeout", "gone" => "That job is no longer there",
-        "not_in_sets" => "That job is in neither the retry set nor the dead set now: it may be queued, running, or done"
+        "unlocked" => "Unique lock released: the same job may be pushed again",
+        "not_locked" => "This job no longer holds its unique lock",
+        "not_in_sets" => "That job is in neither the retry set nor the dead set now: it may be queued, running, or done",
+        "cancelled" => "Cancel sent: the job stops at its next save, within a few seconds"
       }.freeze
 
       attr_reader :request, :params, :nonce

@@ -23,6 +23,10 @@
 --                       script (their "<id>:<p>" fields go with the lot)
 -- then                  l, the number of landed jobs settled, then l pairs:
 --                       queue (1..q), payload (it leaves the landing list)
+-- then                  u, the number of unique locks released with these
+--                       acknowledgements (jobs that succeeded), then u
+--                       pairs: the jid that holds it, its TTL in ms; the
+--                       locks are the last u KEYS (lib/unique.lua)
 --
 -- Returns, per source that gave jobs: its index (1..s), the queue's recovery
 -- count version (or nil), the number of jobs, then the payloads.
@@ -41,7 +45,8 @@ for j = 1, sources do
 end
 
 local at = 5 + 2 * sources
-for i = 1, tonumber(ARGV[at - 1]) do
+local acks = tonumber(ARGV[at - 1])
+for i = 1, acks do
   local hash, id, bits, marked = KEYS[tonumber(ARGV[at])], ARGV[at + 1], ARGV[at + 2], tonumber(ARGV[at + 3])
   if bits == '' then
     local fields = {id, id .. '~'}
@@ -56,6 +61,11 @@ end
 
 for i = 1, tonumber(ARGV[at]) do
   redis.call('LREM', KEYS[2 * q + tonumber(ARGV[at + 2 * i - 1])], 1, ARGV[at + 2 * i])
+end
+
+at = at + 1 + 2 * tonumber(ARGV[at])
+for i = 1, tonumber(ARGV[at] or '0') do
+  unique_release_fast(KEYS[lots + sources + acks + i], ARGV[at + 2 * i - 1], ARGV[at + 2 * i])
 end
 
 local result, n = {}, 0

@@ -11,7 +11,7 @@ module Deckhand
       #   fetch.call(limit: 20, sources: [[1, 42]], acks: [])
       #   # => [#<struct Take source=0, version=nil, payloads=["{...}", ...]>]
       class Fetch < Script
-        lua "fetch", uses: ["lot"]
+        lua "fetch", uses: ["lot", "unique"]
 
         # What one source gave: its index among the sources, the queue's
         # recovery count version (nil when none) and the payloads, in order.
@@ -31,17 +31,21 @@ module Deckhand
         # when every job is settled, positions settled by a script] per lot
         # with news. landed: [queue index, payload] of settled jobs an idle
         # waiter had landed and handed out (they leave the landing lists).
-        def call(limit:, sources:, acks:, landed: [])
+        # unlocks: [lock key, jid, TTL ms] of unique jobs that succeeded.
+        def call(limit:, sources:, acks:, landed: [], unlocks: [])
           list = @fixed.dup
           sources.each { |index, _| list << @lists[index] }
           sources.each { |index, id| list << lot(index, id) }
           acks.each { |index, id, _| list << lot(index, id) }
+          unlocks.each { |key, _| list << key }
           argv = [@queues.size, limit, sources.size]
           sources.each { |index, id| argv << index + 1 << id }
           argv << acks.size
           acks.each { |index, id, bits, marked| argv.push(index + 1, id, bits, marked.size, *marked) }
           argv << landed.size
           landed.each { |index, payload| argv << index + 1 << payload }
+          argv << unlocks.size
+          unlocks.each { |_, jid, ttl| argv << jid << ttl }
           takes(run(list, argv))
         end
 

@@ -16,6 +16,9 @@
 -- ARGV[5]      the outcome entry (the payload to store)
 -- ARGV[6]      for the dead set: entries scored at or below this are dropped
 -- ARGV[7]      for the dead set: most entries kept
+-- ARGV[8]      when the job's unique lock goes with this outcome (it died or
+--              was dropped): the jid that holds it, the lock being the last
+--              of KEYS; ARGV[4..7] are then "" where they do not apply
 --
 -- Returns 1, or 0 when the job is no longer there: another process recovered
 -- it (this one was taken for dead) and it runs again there, so its outcome
@@ -28,9 +31,11 @@ elseif redis.call('LREM', place, 1, id) == 0 then
   return 0
 end
 
-if KEYS[2] then
+if ARGV[8] then unique_release(KEYS[#KEYS], ARGV[8]) end
+
+if ARGV[5] and ARGV[5] ~= '' then
   redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
-  if ARGV[6] then
+  if ARGV[6] and ARGV[6] ~= '' then
     redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[6])
     redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[7]) + 1))
   end

@@ -16,7 +16,7 @@ module Deckhand
       # Each returns false when the job was no longer there (another process
       # recovered it, taking this one for dead): the job runs again there.
       class Settle < Script
-        lua "settle"
+        lua "settle", uses: ["unique"]
 
         def initialize(store, identity:, queue:)
           super(store)
@@ -29,17 +29,24 @@ module Deckhand
 
         # To the dead set, trimmed as Sidekiq trims it: entries older than
         # `timeout` seconds and the oldest beyond `max_jobs` go.
-        def bury(where, payload:, now:, timeout:, max_jobs:)
-          outcome(where, keys::DEAD, [score(now), payload, score(now - timeout), max_jobs])
+        # `unlock`: [key, jid] of the unique lock that goes with the job.
+        def bury(where, payload:, now:, timeout:, max_jobs:, unlock: nil)
+          outcome(where, keys::DEAD, [score(now), payload, score(now - timeout), max_jobs], unlock)
         end
 
-        def drop(where) = outcome(where, nil, [])
+        def drop(where, unlock: nil) = outcome(where, nil, [], unlock)
 
         private
 
-        def outcome(where, set, rest)
+        def outcome(where, set, rest, unlock = nil)
           kind, id, position = where
-          run([@places.fetch(kind), set].compact, [kind.to_s, id, position.to_s, *rest]) == 1
+          list = [@places.fetch(kind), set].compact
+          argv = [kind.to_s, id, position.to_s, *rest]
+          if unlock
+            list << unlock[0]
+            argv.fill("", argv.size...7) << unlock[1]
+          end
+          run(list, argv) == 1
         end
 
         # Scores kept to the millisecond, in Ruby's shortest exact form.

@@ -6,17 +6,25 @@
 -- ARGV[1]      now, epoch seconds (the score in the dead set)
 -- ARGV[2]      entries scored at or before this are dropped from the dead set
 -- ARGV[3]      most entries the dead set keeps
--- ARGV[4..]    the entries to kill, as stored
+-- ARGV[4]      n, the number of entries
+-- ARGV[5..4+n] the entries to kill, as stored
+-- ARGV[5+n..4+2n] per entry, the jid holding its unique lock, or "" when it
+--              holds none; a death releases the lock
+-- KEYS[3..]    the unique lock of each entry that holds one, in order
 --
 -- Returns the positions (1-based, among the entries given) of those moved, so
 -- the caller tells death handlers about these and no others.
 local source, dead = KEYS[1], KEYS[2]
 local now = ARGV[1]
-local killed = {}
-for i = 4, #ARGV do
-  if redis.call('ZREM', source, ARGV[i]) == 1 then
-    redis.call('ZADD', dead, now, ARGV[i])
-    killed[#killed + 1] = i - 3
+local n = tonumber(ARGV[4])
+local killed, lock = {}, 2
+for i = 1, n do
+  local entry, jid = ARGV[4 + i], ARGV[4 + n + i]
+  if jid ~= '' then lock = lock + 1 end
+  if redis.call('ZREM', source, entry) == 1 then
+    redis.call('ZADD', dead, now, entry)
+    if jid ~= '' then unique_release(KEYS[lock], jid) end
+    killed[#killed + 1] = i
   end
 end
 redis.call('ZREMRANGEBYSCORE', dead, '-inf', ARGV[2])

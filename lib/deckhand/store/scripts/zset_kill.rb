@@ -9,10 +9,15 @@ module Deckhand
       #   ZsetKill.new(store).call("retry", [raw], now: now, dead_before: now - 180 * 86_400, max_jobs: 10_000)
       #   # => [1] (1-based positions, in raws, of the entries moved)
       class ZsetKill < Script
-        lua "zset_kill"
+        lua "zset_kill", uses: ["unique"]
 
-        def call(set, raws, now:, dead_before:, max_jobs:)
-          run([set, keys::DEAD], [SortedSets.score_string(now), SortedSets.score_string(dead_before), max_jobs, *raws])
+        # locks: per raw, [key, jid] of the unique lock it holds, or nil
+        # (a death releases it).
+        def call(set, raws, now:, dead_before:, max_jobs:, locks: [])
+          held = raws.each_index.map { |i| locks[i] }
+          run([set, keys::DEAD, *held.compact.map(&:first)],
+            [SortedSets.score_string(now), SortedSets.score_string(dead_before), max_jobs, raws.size, *raws,
+              *held.map { |lock| lock ? lock[1] : "" }])
         end
       end
     end

@@ -42,12 +42,21 @@ module Deckhand
 
         def act
           setup_set
+          return unlock if request.POST["action"] == "unlock"
           action = choice_param("action", ACTIONS.fetch(@name), nil) or return not_found("action")
           entry = @set.fetch(params["key"]) or return redirect_to(path(@name), notice: "gone")
           redirect_to(path(@name), notice: DONE.fetch(action), count: apply(action, [entry]))
         end
 
         private
+
+        # "Release lock" on a job's page: its unique lock goes, if it still
+        # holds it (a deleted retry keeps its lock, as in Sidekiq Enterprise).
+        def unlock
+          entry = @set.fetch(params["key"]) or return redirect_to(path(@name), notice: "gone")
+          released = api.unique_lock(entry)&.release
+          redirect_to(path(@name, entry.key), notice: released ? "unlocked" : "not_locked")
+        end
 
         def setup_set
           @name = params["set"]

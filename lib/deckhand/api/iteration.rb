@@ -1,0 +1,42 @@
+# frozen_string_literal: true
+
+require "json"
+require_relative "../store/iterations"
+
+module Deckhand
+  class API
+    # The saved progress of an iterable job (Deckhand::IterableJob or
+    # Sidekiq::IterableJob), as of its last save (every few seconds).
+    #
+    #   api.iterations([jid])[jid]&.cursor   # => 4000 (the next item's), or nil when not iterable
+    class Iteration
+      attr_reader :executions, :cursor, :runtime, :steps
+
+      # jid => Iteration, for those of `jids` that have saved progress.
+      def self.for_jids(config, jids)
+        jids = jids.uniq
+        jids.zip(Store::Iterations.load_many(config.store, jids)).each_with_object({}) do |(jid, fields), found|
+          found[jid] = new(fields) unless fields.nil? || fields.empty?
+        end
+      end
+
+      def initialize(fields)
+        @executions = fields["ex"].to_i
+        @cursor = parse(fields["c"])
+        @runtime = fields["rt"].to_f
+        @steps = fields["dh_steps"]&.to_i
+        @cancelled = !fields["cancelled"].nil?
+      end
+
+      def cancelled? = @cancelled
+
+      private
+
+      def parse(raw)
+        (raw.nil? || raw.empty?) ? nil : JSON.parse(raw)
+      rescue JSON::ParserError
+        raw
+      end
+    end
+  end
+end

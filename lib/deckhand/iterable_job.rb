@@ -1,0 +1,200 @@
+# frozen_string_literal: true
+
+require_relative "job"
+require_relative "lifecycle"
+require_relative "iterable_job/state"
+require_relative "iterable_job/redis_states"
+require_relative "iterable_job/enumerators"
+
+module Deckhand
+  # A job that walks a collection in steps and saves a cursor as it goes, so a
+  # deploy (TERM) or its time budget stops it between two steps and it resumes
+  # from the cursor instead of starting over. The same shape and Redis state
+  # (`it-<jid>`) as Sidekiq::IterableJob: a job interrupted on either resumes
+  # on the other.
+  #
+  #   class BackfillJob
+  #     include Deckhand::IterableJob
+  #     deckhand_options max_iteration_runtime: 300 # seconds per run, then resume later
+  #
+  #     def build_enumerator(account_id, cursor:)
+  #       active_record_records_enumerator(Account.find(account_id).orders, cursor: cursor)
+  #     end
+  #
+  #     def each_iteration(order, account_id)
+  #       order.recompute_totals!
+  #     end
+  #
+  #     def on_complete = Notifier.backfill_done(arguments.first)
+  #   end
+  #
+  #   jid = BackfillJob.perform_async(7)
+  #   Deckhand::IterableJob.cancel!(jid)   # or Deckhand::Client.cancel!(jid)
+  #
+  # The enumerator yields `[item, cursor]`; the cursor saved is that of the
+  # item about to run, so a job stopped between steps runs no item twice.
+  # Callbacks: on_start (first run), on_resume (later runs), around_iteration,
+  # on_stop (every run's end), then on_complete or on_cancel. An error in a
+  # step takes the normal retry path and resumes from the last saved cursor.
+  # See docs/iterable.md.
+  module IterableJob
+    include Enumerators
+
+    def self.included(base)
+      base.include(Job)
+      base.extend(ClassMethods)
+      ClassMethods.refuse_perform!(base) if base.method_defined?(:perform, false) || base.private_method_defined?(:perform, false)
+    end
+
+    # Asks the job to stop at its next check (within a few seconds); it then
+    # runs on_cancel and ends without error. Returns when it was first cancelled.
+    def self.cancel!(jid, config: Deckhand.config) = states_for(config).cancel!(jid, now: Time.now.to_i)
+
+    class << self
+      # What keeps progress in place of Redis when set (Deckhand::Testing's
+      # in-memory keeper); nil means Redis.
+      attr_accessor :states
+
+      def states_for(config) = states || RedisStates.new(config.store)
+    end
+
+    module ClassMethods
+      def self.refuse_perform!(klass)
+        raise ArgumentError, "#{klass} is an iterable job and must not define #perform: define " \
+          "build_enumerator(*args, cursor:) and each_iteration(item, *args) instead"
+      end
+
+      def method_added(name)
+        ClassMethods.refuse_perform!(self) if name == :perform
+        super
+      end
+    end
+
+    # The job's arguments (frozen).
+    def arguments = @deckhand_arguments
+
+    # The cursor of the item being processed (or where this run resumed).
+    def cursor = @deckhand_state&.cursor
+
+    # The item being processed.
+    def current_object = @deckhand_current_object
+
+    def cancelled? = @deckhand_state&.cancelled? || false
+
+    def cancel! = IterableJob.cancel!(jid)
+
+    def build_enumerator(*, cursor:)
+      raise NotImplementedError, "#{self.class} must define build_enumerator(*args, cursor:) returning an Enumerator"
+    end
+
+    def each_iteration(*)
+      raise NotImplementedError, "#{self.class} must define each_iteration(item, *args)"
+    end
+
+    def on_start = nil
+
+    def on_resume = nil
+
+    def on_stop = nil
+
+    def on_complete = nil
+
+    def on_cancel = nil
+
+    def around_iteration = yield
+
+    # Runs by the server; an iterable job defines the steps, not this.
+    def perform(*args)
+      @deckhand_arguments = args.dup.freeze
+      state = @deckhand_state = State.new(IterableJob.states_for(Deckhand.config), jid)
+      state.start!
+      return deckhand_finish(state, :cancelled) if state.cancelled?
+      enumerator = build_enumerator(*args, cursor: state.cursor)
+      return deckhand_finish(state, :complete) if enumerator.nil?
+      deckhand_check_enumerator!(enumerator)
+      # Read once a run, not once a step.
+      @deckhand_budget = self.class.deckhand_options["max_iteration_runtime"]
+      @deckhand_timeout = Deckhand.config.timeout
+      state.first_run? ? on_start : on_resume
+      outcome = catch(:abort) { deckhand_iterate(state, enumerator, args) } || :complete
+      on_stop
+      deckhand_finish(state, outcome)
+    end
+
+    private
+
+    def deckhand_iterate(state, enumerator, args)
+      iterating = false
+      done = 0
+      enumerator.each do |object, cursor|
+        iterating = true
+        state.cursor = cursor
+        return :interrupted if deckhand_stop?(state, done)
+        return :cancelled if state.flush_due? && state.flush
+        @deckhand_current_object = object
+        deckhand_step(object, args)
+        state.step!
+        done += 1
+      end
+      :complete
+    rescue Exception # rubocop:disable Lint/RescueException -- an error or the shutdown interrupt: save the cursor, then let it go on
+      Thread.handle_interrupt(Deckhand::Shutdown => :never) { deckhand_save(state) } if iterating
+      raise
+    end
+
+    # A step longer than the shutdown timeout is cut short at every deploy
+    # (and runs again): worth a warning, once per run.
+    def deckhand_step(object, args)
+      started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      around_iteration { each_iteration(object, *args) }
+      took = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started
+      timeout = @deckhand_timeout
+      return if took <= timeout || @deckhand_warned
+      @deckhand_warned = true
+      Deckhand.logger.warn("#{self.class} jid=#{jid}: a step took #{took.round(1)}s, more than the shutdown timeout " \
+        "(#{timeout}s): a deploy interrupts it and it runs again. Make each step smaller (batch_size)")
+    end
+
+    # Stops when the server is stopping, or when this run used its time
+    # budget (after one step at least, so every run makes progress).
+    def deckhand_stop?(state, done)
+      return true if Lifecycle.stopping?
+      limit = @deckhand_budget
+      (limit && done.positive?) ? state.elapsed >= limit : false
+    end
+
+    def deckhand_finish(state, outcome)
+      # The save tells whether someone cancelled meanwhile: then the job ends.
+      # A save that fails (Redis away) still hands the job back: it resumes
+      # from the last cursor saved, and consumes no retry.
+      outcome = :cancelled if outcome == :interrupted && deckhand_save(state)
+      case outcome
+      when :interrupted
+        raise Interrupted, "#{self.class} jid=#{jid} stopped at cursor #{JSON.generate(state.cursor)[0, 200]}; it resumes from there"
+      when :cancelled
+        on_cancel
+        state.delete
+      when :complete
+        on_complete
+        state.delete
+      else
+        raise ArgumentError, "#{self.class}: throw :abort takes no value (got #{outcome.inspect}); it ends the job as complete"
+      end
+      nil
+    end
+
+    # Saves the cursor; true when the job was cancelled, nil when Redis failed.
+    def deckhand_save(state)
+      state.flush
+    rescue => e
+      Deckhand.logger.warn("#{self.class} jid=#{jid}: could not save its cursor (#{e.class}: #{e.message}); it resumes from the last one saved")
+    end
+
+    def deckhand_check_enumerator!(enumerator)
+      return if enumerator.is_a?(Enumerator)
+      raise ArgumentError, "#{self.class}#build_enumerator must return an Enumerator yielding [item, cursor], got " \
+        "#{enumerator.class}; use a helper (array_enumerator(list, cursor: cursor), " \
+        "active_record_records_enumerator(Model.all, cursor: cursor)) or Enumerator.new"
+    end
+  end
+end

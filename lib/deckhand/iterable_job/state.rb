@@ -1,0 +1,91 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Deckhand
+  module IterableJob
+    # One run of an iterable job's saved progress: what it read from
+    # `it-<jid>` when it started, the cursor it reached, its running time.
+    # Cursors travel as JSON, so a cursor must be made of JSON types.
+    #
+    #   state = State.new(IterableJob.states_for(config), jid) # reads what an earlier run saved
+    #   state.start!                    # one more execution
+    #   state.cursor = 41
+    #   state.flush                     # => true once someone cancelled the job
+    #   state.delete                    # completed: nothing left to resume
+    class State
+      FLUSH_INTERVAL = 5 # seconds between saves while iterating
+
+      attr_reader :executions, :cursor, :steps
+
+      # states: a RedisStates, or what Deckhand::Testing keeps in memory.
+      def initialize(states, jid)
+        @states = states
+        @jid = jid
+        saved = states.load(jid)
+        @executions = saved["ex"].to_i
+        @cursor = (saved["c"].nil? || saved["c"].empty?) ? nil : JSON.parse(saved["c"])
+        @runtime = saved["rt"].to_f
+        @steps = saved["dh_steps"].to_i
+        @cancelled = !saved["cancelled"].nil?
+        @started = now
+        @flushed = nil
+      end
+
+      # One more execution. Its first step saves at once (the dashboard shows
+      # it running, a cancellation is seen), then every FLUSH_INTERVAL.
+      def start!
+        @executions += 1
+        @started = now
+        @flushed = nil
+      end
+
+      def first_run? = @executions == 1
+
+      def step! = @steps += 1
+
+      def cancelled? = @cancelled
+
+      # Seconds this run has iterated.
+      def elapsed = now - @started
+
+      # Seconds every run so far has iterated, this one included.
+      def runtime = @runtime + elapsed
+
+      def cursor=(cursor)
+        unless json_safe?(cursor)
+          raise ArgumentError, "an iterable job's cursor must be made of JSON types (nil, String, Integer, Float, " \
+            "true, false, Array, Hash with String keys), got #{cursor.inspect[0, 80]}; have the enumerator yield " \
+            "[item, cursor] with such a cursor (an id, an offset)"
+        end
+        @cursor = cursor
+      end
+
+      def flush_due? = @flushed.nil? || now - @flushed >= FLUSH_INTERVAL
+
+      # Saves the cursor, executions and runtime; returns whether the job was cancelled.
+      def flush
+        cancelled = @states.flush(@jid, executions: @executions,
+          cursor: JSON.generate(@cursor), runtime: runtime.round(3), steps: @steps)
+        @flushed = now
+        @cancelled ||= !cancelled.nil?
+      end
+
+      def delete = @states.delete(@jid)
+
+      private
+
+      def json_safe?(value)
+        case value
+        when nil, true, false, String, Integer then true
+        when Float then value.finite?
+        when Array then value.all? { |v| json_safe?(v) }
+        when Hash then value.all? { |k, v| k.is_a?(String) && json_safe?(v) }
+        else false
+        end
+      end
+
+      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+    end
+  end
+end

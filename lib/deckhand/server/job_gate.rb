@@ -1,0 +1,82 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module Server
+    # What the job options ask of the server around a job's run
+    # (docs/job-options.md):
+    #
+    # - expires_in: a job whose "expires_at" passed before it started is
+    #   dropped unrun, acknowledged like a success (its unique lock released,
+    #   counted as a success by its batch), logged once, counted in stat:expired.
+    # - encrypt: the secret bag is decrypted for perform, and cleared from
+    #   the message of the job's error.
+    # - unique_until: :start releases the unique lock just before perform;
+    #   :success (the default) releases it with the success's acknowledgement.
+    #
+    #   gate = JobGate.new(config: config, store: store, fetcher: fetcher, stats: stats)
+    #   gate.expired(unit, job)   # => true when it dropped the job
+    #   gate.starting(job)        # just before perform
+    #   gate.unlock(job)          # => [key, jid, ttl ms] to release with the success, or nil
+    class JobGate
+      def initialize(config:, store:, fetcher:, stats:)
+        @config = config
+        @store = store
+        @fetcher = fetcher
+        @stats = stats
+      end
+
+      # Drops the job when its time to start is over; true when it did.
+      def expired(unit, job)
+        deadline = job["expires_at"]
+        return false unless deadline.is_a?(Numeric) && deadline < ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+        batch_success(job)
+        @fetcher.done(unit, unlock: Unique.held_by(job))
+        @stats.expired
+        @config.logger.info("#{job["wrapped"] || job["class"]} jid=#{job["jid"]} expired: not started before #{Time.at(deadline).utc.iso8601(3)} (expires_in), dropped unrun")
+        true
+      end
+
+      def starting(job)
+        return unless Unique.until_start?(job)
+        key, jid = Unique.held_by(job)
+        Store::UniqueLocks.release(@store, key, jid) if key
+      end
+
+      def unlock(job) = Unique.until_start?(job) ? nil : Unique.held_by(job)
+
+      # The args perform gets: the secret bag decrypted (encrypt: true); the
+      # job itself keeps its envelope for retries and the dead set.
+      def args(job) = Encryption.args(job, @config.encryption_keys)
+
+      # The error of an encrypted job, its message cleared of the bag's
+      # values, so no secret reaches a log line, the retry or the dead set.
+      def redact(job, error)
+        return error unless Encryption.envelope?(job["args"].last)
+        message = error.message.to_s
+        secrets(args(job).last).sort_by { |s| -s.size }.each { |secret| message = message.gsub(secret, Encryption::MASK) }
+        (message == error.message.to_s) ? error : error.exception(message)
+      rescue DecryptionError
+        error
+      end
+
+      private
+
+      # The bag's values as they could appear in a message (short ones would
+      # mask innocent text).
+      def secrets(value)
+        case value
+        when Hash then value.values.flat_map { |v| secrets(v) }
+        when Array then value.flat_map { |v| secrets(v) }
+        else (value.to_s.size >= 4) ? [value.to_s] : []
+        end
+      end
+
+      # Inside a batch an expired job counts as a success, as it would had it
+      # run and done nothing.
+      def batch_success(job)
+        return unless job["bid"] && defined?(Deckhand::Batch::Tracker)
+        Deckhand::Batch::Tracker.new(@config).success(job["bid"], job["jid"])
+      end
+    end
+  end
+end

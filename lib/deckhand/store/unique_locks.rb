@@ -1,0 +1,40 @@
+# frozen_string_literal: true
+
+require_relative "scripts/unique_push"
+require_relative "scripts/unlock"
+
+module Deckhand
+  class Store
+    # Unique locks (Deckhand::Unique): taken with the push, read and released
+    # by hand from the data API and the dashboard. The server releases them
+    # inside its acknowledgement and outcome scripts.
+    #
+    #   Deckhand::Store::UniqueLocks.holder(store, "unique:ab12...")   # => ["b4a5...", 599_000] (jid, ms left)
+    #   Deckhand::Store::UniqueLocks.release(store, "unique:ab12...")  # => true
+    module UniqueLocks
+      module_function
+
+      # jobs: [Unique::Lock, at or nil, payload], all for `queue`. Returns, per
+      # job, nil when pushed or the jid holding its lock.
+      def push(store, queue, jobs) = Scripts::UniquePush.new(store).call(queue, jobs)
+
+      # Takes a lock on its own (perform_inline): nil when taken, else the holder's jid.
+      def take(store, lock)
+        return nil if store.call("SET", lock.key, lock.jid, "NX", "PX", lock.ttl_ms)
+        store.call("GET", lock.key) || take(store, lock)
+      end
+
+      # [holder jid, milliseconds left] or nil when the lock is free.
+      def holder(store, key)
+        jid, ttl = store.pipelined do |pipe|
+          pipe.call("GET", key)
+          pipe.call("PTTL", key)
+        end
+        jid && [jid, ttl]
+      end
+
+      # Releases the lock if `jid` holds it (whoever holds it when jid is nil).
+      def release(store, key, jid = nil) = Scripts::Unlock.new(store).call([[key, jid]]) == 1
+    end
+  end
+end

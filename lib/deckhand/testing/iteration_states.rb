@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module Testing
+    # Keeps iterable jobs' progress (IterableJob) in memory in fake and inline
+    # mode, so drain and inline runs need no Redis; in disable mode it is
+    # Redis, as in production. Same methods as IterableJob::RedisStates.
+    #
+    #   Deckhand::Testing.iterations["b4a5..."]   # => {"ex" => "1", "c" => "3", ...}, while saved
+    class IterationStates
+      def initialize(testing)
+        @testing = testing
+        @lock = Mutex.new
+        @saved = {}
+      end
+
+      # A copy of what is kept for `jid` ({} when nothing).
+      def [](jid) = @lock.synchronize { (@saved[jid] || {}).dup }
+
+      def clear = @lock.synchronize { @saved.clear }
+
+      def load(jid) = redis? ? redis.load(jid) : self[jid]
+
+      def flush(jid, executions:, cursor:, runtime:, steps:)
+        return redis.flush(jid, executions: executions, cursor: cursor, runtime: runtime, steps: steps) if redis?
+        @lock.synchronize do
+          fields = (@saved[jid] ||= {})
+          fields.merge!("ex" => executions.to_s, "c" => cursor, "rt" => runtime.to_s, "dh_steps" => steps.to_s)
+          fields["cancelled"]
+        end
+      end
+
+      def cancel!(jid, now:)
+        return redis.cancel!(jid, now: now) if redis?
+        @lock.synchronize { ((@saved[jid] ||= {})["cancelled"] ||= now.to_s).to_i }
+      end
+
+      def delete(jid)
+        return redis.delete(jid) if redis?
+        @lock.synchronize { @saved.delete(jid) }
+      end
+
+      private
+
+      def redis? = @testing.disabled?
+
+      def redis = IterableJob::RedisStates.new(Deckhand.config.store)
+    end
+  end
+end
