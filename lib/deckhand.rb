@@ -53,6 +53,9 @@ module Deckhand
 
     def logger = config.logger
 
+    # True in the one process that leads periodic jobs (Deckhand::Lifecycle).
+    def leader? = Lifecycle.leader?
+
     def default_redis
       url = ENV["REDIS_URL"]
       (url && !url.empty?) ? {url: url} : {}

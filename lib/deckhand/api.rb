@@ -17,6 +17,7 @@ require_relative "api/metrics"
 require_relative "api/redis_info"
 require_relative "api/unworked_queues"
 require_relative "api/unique_lock"
+require_relative "api/periodic"
 
 module Deckhand
   # Reads and acts on a live Deckhand system (or a Sidekiq one: the layout is
@@ -70,6 +71,10 @@ module Deckhand
     # The unique lock of a job (a JobRecord or a job Hash), or nil.
     def unique_lock(record) = UniqueLock.of(record, @config)
 
+    # Periodic (cron) jobs: the leader's schedule, pause, resume, enqueue now.
+    def periodic = Periodic.new(@config)
+
+    # Queues holding jobs that no live process works (the boot warning, the dashboard's).
     def unworked_queues = UnworkedQueues.new(@config)
   end
 end

@@ -4,6 +4,7 @@ require "logger"
 require_relative "config/capsule"
 require_relative "config/batches"
 require_relative "config/encryption"
+require_relative "config/periodic"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 require_relative "dev_redis/project"
@@ -43,10 +44,11 @@ module Deckhand
       fetch_window: 0.01,
       tag: "",
       labels: [],
-      environment: nil
+      environment: nil,
+      periodic: {}
     }.freeze
 
-    attr_reader(*SETTINGS.keys)
+    attr_reader(*(SETTINGS.keys - %i[periodic]))
     attr_reader :client_middleware, :server_middleware, :death_handlers, :error_handlers, :capsules
 
     # What each job runs inside (Rails sets its reloader): an object answering
@@ -61,6 +63,7 @@ module Deckhand
     def initialize(**settings)
       @frozen = false
       @capsules = {}
+      @periodic = Periodic.new
       @client_middleware = Middleware::Chain.new
       @server_middleware = Middleware::Chain.new
       @death_handlers = []
@@ -198,6 +201,20 @@ module Deckhand
       @push_buffer = Client::PushBuffer.new(self)
     end
 
+    # Periodic (cron) jobs (Config::Periodic): with a block, yields it to
+    # register entries; `periodic = {jobs: {...}}` adds a config file's.
+    def periodic
+      return @periodic unless block_given?
+      change!(:periodic)
+      yield @periodic
+      @periodic
+    end
+
+    def periodic=(settings)
+      change!(:periodic)
+      @periodic.apply(settings)
+    end
+
     def executor=(executor)
       change!(:executor)
       raise ConfigError, "executor must answer wrap { ... } (like a Rails reloader), got #{executor.inspect}" unless executor.nil? || executor.respond_to?(:wrap)
@@ -232,6 +249,7 @@ module Deckhand
       @death_handlers.freeze
       @error_handlers.freeze
       @capsules.freeze
+      @periodic.freeze
       @frozen = true
       self
     end

@@ -3,20 +3,58 @@
 module Deckhand
   # Whether this process has begun a graceful stop, for code that asks while
   # its job runs (Active Job's `queue_adapter.stopping?`, which job
-  # continuations check between steps to stop early and resume later).
+  # continuations check between steps to stop early and resume later), and
+  # whether it leads the fleet's periodic jobs.
   #
   #   Deckhand::Lifecycle.stopping?   # => false, until TERM reaches a swarm
   #                                   #    worker or an embedded server stops
+  #   Deckhand.leader?                # => true in the one process that enqueues periodic jobs
+  #   Deckhand::Lifecycle.on(:leader) { |leading| leading ? Singleton.start : Singleton.stop }
+  #
+  # The :leader hooks run on the periodic thread, with true when this process
+  # becomes the leader and false when it stops being one; keep them short.
   module Lifecycle
+    EVENTS = %i[leader].freeze
+
     @stopping = false
+    @leader = false
+    @hooks = Hash.new { |hash, event| hash[event] = [] }
+    @lock = Mutex.new
 
     class << self
       def stopping? = @stopping
 
       def stopping! = @stopping = true
 
+      def leader? = @leader
+
+      # Adds a hook for an event (EVENTS); returns the block, to pass to #off.
+      def on(event, &block)
+        raise ArgumentError, "unknown lifecycle event #{event.inspect}; known: #{EVENTS.join(", ")}" unless EVENTS.include?(event)
+        raise ArgumentError, "give a block" unless block
+        @lock.synchronize { @hooks[event] += [block] }
+        block
+      end
+
+      def off(event, block) = @lock.synchronize { @hooks[event] -= [block] }
+
+      # Records a change of leadership and runs the :leader hooks; a hook
+      # that raises is logged, never stops the others.
+      def leader!(leading, logger: nil)
+        return if @leader == leading
+        @leader = leading
+        @lock.synchronize { @hooks[:leader] }.each do |hook|
+          hook.call(leading)
+        rescue => e
+          logger&.error("a :leader lifecycle hook raised #{e.class}: #{e.message}")
+        end
+      end
+
       # A new process (or a test) starts afresh.
-      def reset! = @stopping = false
+      def reset!
+        @stopping = false
+        @leader = false
+      end
     end
   end
 end

@@ -19,6 +19,7 @@ require_relative "web/pages/queues"
 require_relative "web/pages/job_sets"
 require_relative "web/pages/metrics"
 require_relative "web/pages/batches"
+require_relative "web/pages/periodic"
 
 module Deckhand
   # The dashboard, a Rack app. Standalone (config.ru):
@@ -51,6 +52,7 @@ module Deckhand
       ["GET", "batches", Pages::Batches, :index],
       ["GET", "batches/:bid", Pages::Batches, :show],
       ["GET", "batches/:bid/jobs/:jid", Pages::Batches, :find],
+      *Pages::Periodic::ROUTES,
       ["GET", ":set", Pages::JobSets, :index],
       ["POST", ":set", Pages::JobSets, :bulk],
       ["GET", ":set/:key", Pages::JobSets, :show],

@@ -69,7 +69,9 @@ class BatchProcessesTest < Minitest::Test
     victim.signal("KILL")
     assert_equal "KILL", Signal.signame(victim.wait_exit(timeout: 5).termsig)
     refute batch.status.success?
-    wait_for(timeout: TTL + (REAPER_INTERVAL * 1.2) + 5, message: "the job to start again in the survivor") do
+    # The bound on recovery is a torture figure (bin/torture sigkill-churn), not
+    # this test's: on a loaded machine the survivor's threads wait for a core.
+    wait_for(timeout: 30, message: "the job to start again in the survivor") do
       arrived.include?(["victim", survivor.pid])
     end
     redis.call("LPUSH", "app:gate:victim", "go")

@@ -55,7 +55,7 @@ module Deckhand
     end
 
     # Waits until the log matches `pattern`; returns the MatchData.
-    def wait_for_log(pattern, timeout: 15)
+    def wait_for_log(pattern, timeout: 45) # a Rails boot on a loaded machine
       poll(timeout, "a log line matching #{pattern.inspect}") do
         match = pattern.match(output)
         next match if match

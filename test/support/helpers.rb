@@ -36,7 +36,9 @@ module Deckhand
     def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
 
     # Polls until the block is truthy; fails the test after `timeout` seconds.
-    def wait_for(timeout: 10, message: "condition")
+    # The timeout only bounds a hang: the wait ends at the event, and a loaded
+    # machine (the suite runs green at load 8 on 2 cores) may take a while to it.
+    def wait_for(timeout: 30, message: "condition")
       deadline = monotonic + timeout
       until (result = yield)
         flunk("timed out after #{timeout}s waiting for #{message}") if monotonic > deadline

@@ -40,6 +40,7 @@ module Deckhand
         @reaper = Reaper.new(config: config, store: @store, identity: @identity, on_fatal: fatal)
         @scheduler = Scheduler.new(config: config, store: @store, process_count: -> { @heartbeat.process_count },
           on_fatal: fatal)
+        @periodic = PeriodicLoop.build(config: config, store: @store, identity: @identity, on_fatal: fatal)
         @requeue = Store::Scripts::Requeue.new(@store, identity: @identity, queues: all_queues)
         @stopped = false
         @fatal = Mutex.new
@@ -52,6 +53,7 @@ module Deckhand
         @reaper.start
         @capsules.each(&:start)
         @scheduler.start
+        @periodic&.start
         @logger.info("Deckhand #{VERSION} started as #{@identity}: #{describe_capsules}")
         self
       end
@@ -74,6 +76,7 @@ module Deckhand
         @reaper.stop
         quiet
         @scheduler.stop
+        @periodic&.stop&.join(5)
         @reaper.join(5)
         @scheduler.join(5)
         stuck = @capsules.flat_map { |capsule| capsule.drain(deadline) }

@@ -24,6 +24,13 @@ module Deckhand
       # Short lock (SET NX PX) that lets one process's reaper act at a time.
       REAPER_LOCK = "deckhand:reaper:lock"
 
+      # Periodic jobs: the leader's lease (its fenced token, with a TTL), the
+      # counter the tokens' fence numbers come from, and the leader's schedule
+      # (JSON). Each entry's state is a hash of its own (Keys.periodic).
+      PERIODIC_LEADER = "deckhand:periodic:leader"
+      PERIODIC_FENCE = "deckhand:periodic:fence"
+      PERIODIC_SCHEDULE = "deckhand:periodic:schedule"
+
       module_function
 
       def queue(name) = "queue:#{name}"
@@ -68,6 +75,11 @@ module Deckhand
       # "c" the JSON cursor, "rt" seconds run, "cancelled" epoch seconds once
       # cancelled. Expires 30 days after the last write.
       def iteration(jid) = "it-#{jid}"
+
+      # Hash of a periodic entry's state: last_tick (epoch seconds of the
+      # last tick enqueued), last_jid, last_at, since (ticks at or before it
+      # never run), paused, next (the leader's next tick).
+      def periodic(name) = "deckhand:periodic:entry:#{name}"
     end
   end
 end

@@ -12,6 +12,7 @@ module Deckhand
         def show
           @section = "busy"
           @processes = api.processes
+          @periodic_leader = api.periodic.leader
           running = @processes.running
           @running_total = running.size
           @running = running.first(RUNNING_SHOWN)

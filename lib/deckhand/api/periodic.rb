@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+require_relative "../store/periodic"
+require_relative "periodic_entry"
+require_relative "../periodic/job_builder"
+
+module Deckhand
+  class API
+    # The fleet's periodic jobs, as the leader stored them in Redis (the
+    # schedule that runs), and the leader's identity. Needs no cron parser:
+    # the leader writes each entry's next tick.
+    #
+    #   periodic = api.periodic
+    #   periodic.leader                      # => "host:1234:ab12" or nil
+    #   periodic.each { |e| puts "#{e.name} #{e.cron} #{e.next_at}" }
+    #   periodic.find("nightly").pause
+    #   periodic.find("nightly").enqueue_now # => jid
+    class Periodic
+      include Enumerable
+
+      def initialize(config)
+        @config = config
+        @store = config.store
+        @schedule = Store::Periodic.schedule(@store) || {}
+        specs = @schedule["entries"].is_a?(Hash) ? @schedule["entries"] : {}
+        names = specs.keys.sort
+        @entries = names.zip(Store::Periodic.states(@store, names)).map do |name, state|
+          PeriodicEntry.new(name, specs[name].is_a?(Hash) ? specs[name] : {}, state, config)
+        end
+      end
+
+      # The identity of the process that holds the lease now, or nil.
+      def leader = Store::Periodic.leader(@store)
+
+      # The process that wrote the schedule shown (the last leader).
+      def scheduled_by = @schedule["leader"]
+
+      def each(&) = @entries.each(&)
+
+      def size = @entries.size
+
+      def find(name) = @entries.find { |entry| entry.name == name }
+
+      # The entry named `name`; raises Deckhand::Error naming the known ones.
+      def fetch(name)
+        find(name) or raise Error, "no periodic entry named #{name.inspect}; known: #{@entries.map(&:name).join(", ")}"
+      end
+    end
+  end
+end

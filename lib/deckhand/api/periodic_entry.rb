@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class API
+    # One periodic job as the leader stored it, with its state in Redis:
+    # when it last ran (and which job), when it runs next, whether it is
+    # paused; and the actions on it.
+    #
+    #   entry = api.periodic.find("nightly")
+    #   entry.cron              # => "0 2 * * *"
+    #   entry.timezone          # => "Europe/Paris"
+    #   entry.next_at           # => Time of the next tick, as the leader computed it
+    #   entry.last_at           # => Time of the last tick enqueued, or nil
+    #   entry.last_jid          # => its job's jid
+    #   entry.pause; entry.resume
+    #   entry.enqueue_now       # => jid of a job pushed at once (the schedule is unchanged)
+    class PeriodicEntry
+      attr_reader :name, :cron, :timezone, :klass, :queue, :args
+
+      def initialize(name, spec, state, config)
+        @name = name
+        @cron = spec["cron"].to_s
+        @timezone = spec["timezone"].to_s
+        @klass = spec["class"].to_s
+        @queue = spec["queue"]&.to_s # nil: the job class's own queue
+        @args = spec["args"].is_a?(Array) ? spec["args"] : []
+        @state = state || {}
+        @config = config
+      end
+
+      def paused? = @state.key?("paused")
+
+      def next_at = time("next")
+
+      # The scheduled time of the last tick enqueued.
+      def last_at = time("last_tick")
+
+      def last_jid = @state["last_jid"]
+
+      # The last job pushed by hand (enqueue_now), and when.
+      def manual_jid = @state["manual_jid"]
+
+      def manual_at = time("manual_at")
+
+      def pause = Store::Periodic.pause(@config.store, @name)
+
+      def resume = Store::Periodic.resume(@config.store, @name)
+
+      # Pushes the entry's job now, as a push from this process would (see
+      # Periodic::JobBuilder); returns its jid. The ticks are unchanged.
+      def enqueue_now
+        jid = Deckhand::Periodic::JobBuilder.new(@config).push_now(self) or return nil
+        Store::Periodic.record_manual(@config.store, @name, jid)
+        jid
+      end
+
+      private
+
+      def time(field)
+        value = @state[field] or return nil
+        seconds = Float(value, exception: false)
+        seconds&.positive? ? Time.at(seconds) : nil
+      end
+    end
+  end
+end

@@ -1,0 +1,162 @@
+# frozen_string_literal: true
+
+require_relative "component"
+require_relative "leadership"
+require_relative "../store/periodic"
+require_relative "../store/scripts/periodic_lease"
+require_relative "../store/scripts/periodic_enqueue"
+require_relative "../periodic/job_builder"
+require_relative "../periodic/schedule_check"
+
+module Deckhand
+  module Server
+    # Enqueues the periodic (cron) jobs of config.periodic. Every process
+    # with periodic entries runs one; the one holding the leader's lease
+    # (Leadership) does the work, the others only try to take the lease
+    # every few seconds, so a new leader takes over within about
+    # LEASE + LEASE / 3 seconds of the old one's death, at once after a
+    # graceful stop. Each tick goes through store/scripts/periodic_enqueue.lua,
+    # which enqueues it at most once however many processes try. Wakes at
+    # each tick; a leader that woke late (a pause shorter than its lease)
+    # enqueues the ticks it overslept; ticks missed with no leader (the fleet
+    # was down, a takeover) make one run, of the latest, if younger than
+    # config.periodic.grace.
+    #
+    #   loop = PeriodicLoop.build(config: config, store: store, identity: identity)  # nil without entries
+    #   loop&.start
+    #   loop&.stop&.join(5)    # gives the lease up
+    class PeriodicLoop < Component
+      LEASE = 6 # seconds
+      CHECK_EVERY = 30 # seconds between a follower's looks at the leader's schedule
+      PUBLISH_EVERY = 60 # seconds between the leader's writes of its schedule
+      CATCH_UP = 20 # ticks a leader late by less than its lease enqueues late, at most
+
+      def self.build(config:, store:, identity:, on_fatal: nil)
+        new(config: config, store: store, identity: identity, on_fatal: on_fatal) if config.periodic.any?
+      end
+
+      def initialize(config:, store:, identity:, on_fatal: nil, lease: LEASE)
+        super("periodic", logger: config.logger, on_fatal: on_fatal)
+        @store = store
+        @identity = identity
+        @entries = config.periodic.entries
+        @grace = config.periodic.grace
+        @leadership = Leadership.new(store, identity, ttl: lease, logger: @logger)
+        @enqueue = Store::Scripts::PeriodicEnqueue.new(store)
+        @builder = Deckhand::Periodic::JobBuilder.new(config)
+        @sleeper = Sleeper.new
+        @outage = Outage.new(@logger, "periodic")
+        @tried = {}
+        @published = monotonic
+        @warned = nil
+        @checked = nil
+      end
+
+      def leader? = @leadership.leader?
+
+      private
+
+      def wake = @sleeper.stop
+
+      def run
+        until stopping?
+          begin
+            wait = step
+            @outage.over
+            @sleeper.sleep(wait)
+          rescue Deckhand::RedisError => e
+            @leadership.unreachable
+            @sleeper.sleep(@outage.failed(e))
+          end
+        end
+      ensure
+        @leadership.resign
+      end
+
+      # One round; returns the seconds to sleep.
+      def step
+        led = leader?
+        unless @leadership.refresh
+          check_schedule
+          return @leadership.wait
+        end
+        took_over unless led
+        publish if monotonic - @published >= PUBLISH_EVERY
+        next_tick = enqueue_due(realtime)
+        return 0 unless leader?
+        [next_tick - realtime, @leadership.wait].min.clamp(0.0, @leadership.ttl)
+      end
+
+      # The new leader's schedule is the one that runs: stored for the
+      # dashboard and the other processes, its changes named in the log.
+      def took_over
+        @tried.clear
+        before = Store::Periodic.schedule(@store)
+        changes = before ? Deckhand::Periodic::ScheduleCheck.differences(@entries, before["entries"], there: "before") : []
+        @logger.info("periodic: the schedule changed from #{before["leader"]}'s: #{changes.join("; ")}") unless changes.empty?
+        publish
+      end
+
+      # Written at takeover and again now and then, should the key be lost.
+      def publish
+        Store::Periodic.write_schedule(@store, {"leader" => @identity, "at" => realtime,
+          "entries" => Deckhand::Periodic::ScheduleCheck.describe(@entries)})
+        @published = monotonic
+      end
+
+      # Enqueues each entry's due ticks; returns the earliest next tick.
+      def enqueue_due(now)
+        @entries.map do |entry|
+          following = entry.timing.next_after(now.floor)
+          pending(entry, now).each { |due| attempt(entry, due, following, now) if leader? }
+          following
+        end.min
+      end
+
+      # The ticks to try: every tick since the last this leader tried, as it
+      # held the lease meanwhile (a pause shorter than the lease loses none);
+      # after a takeover or a start, only the latest (never a backlog).
+      def pending(entry, now)
+        due = entry.timing.last_until(now.floor)
+        last = @tried[entry.name]
+        return [due] unless last
+        ticks = []
+        tick = last
+        ticks << tick while (tick = entry.timing.next_after(tick)) <= due && ticks.size <= CATCH_UP
+        (ticks.size > CATCH_UP) ? [due] : ticks
+      end
+
+      def attempt(entry, due, following, now)
+        job = (now - due <= @grace) ? @builder.build(entry) : nil
+        job&.merge!("periodic" => entry.name, "periodic_at" => due) # which tick: the entry and its scheduled time
+        outcome = @enqueue.call(token: @leadership.token, name: entry.name, tick: job ? due : 0, next_tick: following,
+          queue: job ? job["queue"] : entry.queue || "default", jid: job ? job["jid"] : "",
+          payload: job ? @builder.encode(job) : "", now: now)
+        return @leadership.lost!("another process took the lease") if outcome == :not_leader
+        @tried[entry.name] = due
+        @logger.debug("periodic #{entry.name}: enqueued #{entry.klass} for #{Time.at(due).utc} as #{job["jid"]}") if outcome == :enqueued
+      rescue Deckhand::RedisError
+        raise
+      rescue => e # the application's (a middleware, an Active Job serializer): this tick is lost, not the loop
+        @tried[entry.name] = due
+        @logger.error("periodic #{entry.name}: could not build #{entry.klass}'s job for #{Time.at(due).utc}: #{e.class}: #{e.message}")
+      end
+
+      # A follower names once how its entries differ from the leader's.
+      def check_schedule
+        return if @checked && monotonic - @checked < CHECK_EVERY
+        @checked = monotonic
+        schedule = Store::Periodic.schedule(@store) or return
+        differences = Deckhand::Periodic::ScheduleCheck.differences(@entries, schedule["entries"])
+        return if differences.empty? || differences == @warned
+        @warned = differences
+        @logger.warn("periodic: this process's schedule differs from the leader's (#{schedule["leader"]}), " \
+          "whose schedule runs: #{differences.join("; ")}")
+      end
+
+      def realtime = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+
+      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+    end
+  end
+end
