@@ -43,11 +43,14 @@ module Deckhand
       server&.close
     end
 
-    def initialize(dir:, port: nil, persistent: true, extra: [])
+    # ready_timeout: seconds to wait for it to answer PING before giving up
+    # (and stopping it).
+    def initialize(dir:, port: nil, persistent: true, extra: [], ready_timeout: 10)
       @dir = File.expand_path(dir)
       @port = port || self.class.free_port
       @persistent = persistent
       @extra = extra
+      @ready_timeout = ready_timeout
     end
 
     def url = "redis://127.0.0.1:#{@port}/0"
@@ -89,13 +92,16 @@ module Deckhand
     private
 
     def wait_until_ready
-      deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + 10
+      deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + @ready_timeout
       until self.class.answering?("127.0.0.1", @port)
         if ::Process.waitpid(@pid, ::Process::WNOHANG)
           log = File.join(@dir, "redis.log")
           raise ConnectionError, "redis-server exited at start: #{File.exist?(log) ? File.read(log)[-500..] : "no log"}"
         end
-        raise ConnectionError, "redis-server on port #{@port} did not answer within 10 s" if ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) > deadline
+        if ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) > deadline
+          stop # never a half-started server left running
+          raise ConnectionError, "redis-server on port #{@port} did not answer within #{@ready_timeout} s"
+        end
         sleep 0.02
       end
     end

@@ -62,6 +62,16 @@ module Deckhand
       refute_equal RedisHarness.url, url
     end
 
+    # A server that never answers PING (here: it wants a password) is
+    # stopped, not left running, when the start gives up.
+    def test_a_server_that_never_answers_is_not_left_running
+      redis = DevRedis.new(dir: File.join(@root, "guarded"), persistent: false, extra: ["--requirepass", "x"], ready_timeout: 0.3)
+      error = assert_raises(ConnectionError) { redis.start }
+      assert_includes error.message, "did not answer within 0.3 s"
+      refute redis.running?
+      assert_raises(Errno::ECONNREFUSED) { TCPSocket.new("127.0.0.1", redis.port).close }
+    end
+
     def test_configured_options_and_other_environments_are_left_alone
       assert_equal({url: "redis://elsewhere:6379/1"}, DevRedis::Project.fill_in({url: "redis://elsewhere:6379/1"}, "development", root: @root))
       assert_equal({}, DevRedis::Project.fill_in({}, "production", root: @root))
