@@ -6,8 +6,8 @@ require "open3"
 
 # One development Redis per project: with no Redis configured, the first
 # `deckhand` of a project starts one and records it in tmp/deckhand/redis.url;
-# a second `deckhand` and an application pushing jobs, in the same project
-# directory, find it and use it; `deckhand dev-redis stop` ends it.
+# a second `deckhand`, an application pushing jobs and `deckhand web`, in the
+# same project directory, find it and use it; `deckhand dev-redis stop` ends it.
 class DevRedisTest < Minitest::Test
   include Deckhand::E2EHelpers
 
@@ -46,6 +46,9 @@ class DevRedisTest < Minitest::Test
     wait_for(message: "the pushed job to run on the project's Redis") { dev.call("HGET", "e2e:counts", "7") == "1" }
     identities = [first.identity, second.identity]
     assert_equal identities.sort, (dev.call("SMEMBERS", "processes") & identities).sort, "both servers beat on one Redis"
+
+    web = in_project("web", "-p", "0")
+    assert_equal url, web.wait_for_log(/Deckhand dashboard at \S+ \(Redis (\S+)\)/)[1], "the dashboard reads another Redis"
   ensure
     dev&.close
   end
