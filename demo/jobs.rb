@@ -5,12 +5,16 @@
 require "deckhand"
 require "deckhand/batch"
 
+# Its queues are the demo's own (demo-*), so that pointed at a Redis that
+# holds other work (bin/demo --redis URL) it neither runs nor counts that work.
 module Demo
+  QUEUES = %w[demo-default demo-mailers demo-webhooks].freeze
+
   # Fast work: a little arithmetic.
   class ChecksumJob
     include Deckhand::Job
 
-    deckhand_options queue: "default"
+    deckhand_options queue: "demo-default"
 
     def perform(order_id, lines)
       lines.sum { |line| line["qty"] * line["price_cents"] } + order_id
@@ -21,7 +25,7 @@ module Demo
   class DeliverEmailJob
     include Deckhand::Job
 
-    deckhand_options queue: "mailers"
+    deckhand_options queue: "demo-mailers"
 
     def perform(address, milliseconds)
       sleep milliseconds / 1000.0
@@ -34,7 +38,7 @@ module Demo
   class FlakyWebhookJob
     include Deckhand::Job
 
-    deckhand_options queue: "webhooks", retry: 2
+    deckhand_options queue: "demo-webhooks", retry: 2
     deckhand_retry_in { |count, _error, _payload| count + 1 }
 
     def perform(id)
@@ -55,6 +59,8 @@ module Demo
   # Scheduled a few seconds ahead.
   class ReminderJob
     include Deckhand::Job
+
+    deckhand_options queue: "demo-default"
 
     def perform(user_id) = user_id
   end

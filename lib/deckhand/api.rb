@@ -15,6 +15,7 @@ require_relative "api/job_set"
 require_relative "api/process_set"
 require_relative "api/metrics"
 require_relative "api/redis_info"
+require_relative "api/unworked_queues"
 require_relative "api/unique_lock"
 require_relative "api/periodic"
 
@@ -72,5 +73,8 @@ module Deckhand
 
     # Periodic (cron) jobs: the leader's schedule, pause, resume, enqueue now.
     def periodic = Periodic.new(@config)
+
+    # Queues holding jobs that no live process works (the boot warning, the dashboard's).
+    def unworked_queues = UnworkedQueues.new(@config)
   end
 end

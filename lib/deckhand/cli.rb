@@ -8,6 +8,7 @@ require_relative "cli/options"
 require_relative "cli/config_file"
 require_relative "cli/signals"
 require_relative "cli/redis_choice"
+require_relative "cli/queue_check"
 require_relative "swarm"
 
 module Deckhand
@@ -22,7 +23,8 @@ module Deckhand
     # Subcommands, loaded only when asked for: a server never loads Rack.
     SUBCOMMANDS = {
       "web" => ["cli/web_command", :WebCommand],
-      "migrate" => ["cli/migrate_command", :MigrateCommand]
+      "migrate" => ["cli/migrate_command", :MigrateCommand],
+      "dev-redis" => ["cli/dev_redis_command", :DevRedisCommand]
     }.freeze
 
     include Command
@@ -35,11 +37,8 @@ module Deckhand
       config = boot(options)
       return Swarm.from_settings(config, @settings).run if Swarm.wanted?(@settings)
       serve(config)
-    rescue ConfigError, ConnectionError, UnsupportedRedisError => e
-      @err.puts("deckhand: #{e.message}")
-      1
-    ensure
-      @dev_redis&.stop
+    rescue ConfigError, RedisError => e
+      report("deckhand", e)
     end
 
     private
@@ -64,6 +63,7 @@ module Deckhand
       choose_redis(config, environment)
       config.freeze!
       check_redis(config)
+      QueueCheck.new(config).warn_unworked
       config
     end
 
@@ -89,14 +89,20 @@ module Deckhand
 
     def load_application(path)
       path ||= "config/environment.rb" if File.exist?("config/environment.rb")
-      return unless path
+      return warn_no_application unless path
       path = File.join(path, "config/environment.rb") if File.directory?(path)
       raise ConfigError, "-r #{path}: no such file; give the file that loads your jobs, or a Rails app directory" unless File.exist?(path)
       require File.expand_path(path)
     end
 
+    def warn_no_application
+      Deckhand.config.logger.warn("loaded no application: no -r given and no config/environment.rb in #{Dir.pwd}, " \
+        "so this server knows no job classes and every job it fetches fails. Give the file that loads your jobs " \
+        "(deckhand -r ./app.rb) or start it in your Rails app's directory")
+    end
+
     def choose_redis(config, environment)
-      @dev_redis = RedisChoice.new(config, environment).resolve
+      RedisChoice.new(config, environment).resolve
     end
 
     def check_redis(config)

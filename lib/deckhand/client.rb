@@ -94,6 +94,7 @@ module Deckhand
       ats = bulk_times(item.delete("at"), list.size)
       raise InvalidJob, "push_bulk cannot take a \"jid\": each job gets its own" if item.key?("jid")
       base = Payload.normalize(item.merge("args" => []), timestamps: @config.timestamps)
+      list.each_with_index { |args, i| Payload::Validator.check_args!(args, base["class"], item: i) } # nothing pushed if one is bad
       jids = []
       list.each_slice(batch_size).with_index do |slice, n|
         jids.concat(push_slice(base, slice, ats && ats[n * batch_size, slice.size]))
@@ -108,12 +109,8 @@ module Deckhand
     def push_slice(base, slice, ats)
       fast = @config.client_middleware.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"]
       return push_encoded(base, slice, ats) if fast
-      klass = base["class"]
       jids = Payload.jids(slice.size)
-      jobs = slice.each_with_index.map do |args, i|
-        Payload::Validator.check_args!(args, klass)
-        middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i]))
-      end
+      jobs = slice.each_with_index.map { |args, i| middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i])) }
       kept = jobs.each_index.select { |i| jobs[i] }
       locks = kept.map { |i| unique_lock(jobs[i], ats && ats[i]) }
       kept.each { |i| seal(jobs[i]) }
@@ -133,8 +130,6 @@ module Deckhand
 
     # The fast path: no job Hash per job, the shared JSON generated once.
     def push_encoded(base, slice, ats)
-      klass = base["class"]
-      slice.each { |args| Payload::Validator.check_args!(args, klass) }
       jids = Payload.jids(slice.size)
       encoder = BulkEncoder.new(base, now: Payload.now(@config.timestamps), max_bytes: @config.max_payload_bytes)
       queued = []

@@ -9,6 +9,8 @@ require_relative "config/fleet_timestamps"
 require_relative "config/events"
 require_relative "middleware/chain"
 require_relative "logging/logger"
+require_relative "dev_redis/project"
+require_relative "config/redis_url"
 
 module Deckhand
   # Everything Deckhand needs to know, validated where it is set, frozen when a
@@ -77,7 +79,9 @@ module Deckhand
     def redis=(options)
       change!(:redis)
       raise ConfigError, "redis must be a Hash of redis-client options, like {url: \"redis://host:6379/0\"}" unless options.is_a?(Hash)
-      @redis = options.transform_keys(&:to_sym).freeze
+      options = options.transform_keys(&:to_sym)
+      RedisUrl.check!(options[:url]) unless options[:url].nil?
+      @redis = options.freeze
     end
 
     # name => [type, allowed range]
@@ -249,7 +253,7 @@ module Deckhand
     def store
       return @store if @store && @store_pid == ::Process.pid
       @store_pid = ::Process.pid
-      @store = Store.new(@redis, size: total_concurrency + 5)
+      @store = Store.new(DevRedis::Project.fill_in(@redis, environment), size: total_concurrency + 5)
     end
 
     def frozen? = @frozen

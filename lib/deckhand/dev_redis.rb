@@ -25,11 +25,12 @@ module Deckhand
 
     def self.start(...) = new(...).start
 
-    # True when something answers PING on host:port.
-    def self.answering?(host = "127.0.0.1", port = 6379)
-      client = RedisClient.new(host: host, port: port, connect_timeout: 0.2, read_timeout: 0.5)
+    # True when something answers PING on host:port (or at url).
+    def self.answering?(host = "127.0.0.1", port = 6379, url: nil)
+      location = url ? {url: url} : {host: host, port: port}
+      client = RedisClient.new(**location, connect_timeout: 0.2, read_timeout: 0.5)
       client.call("PING") == "PONG"
-    rescue RedisClient::Error
+    rescue RedisClient::Error, ArgumentError
       false
     ensure
       client&.close
@@ -42,21 +43,28 @@ module Deckhand
       server&.close
     end
 
-    def initialize(dir:, port: nil, persistent: true, extra: [])
+    # ready_timeout: seconds to wait for it to answer PING before giving up
+    # (and stopping it).
+    def initialize(dir:, port: nil, persistent: true, extra: [], ready_timeout: 10)
       @dir = File.expand_path(dir)
       @port = port || self.class.free_port
       @persistent = persistent
       @extra = extra
+      @ready_timeout = ready_timeout
     end
 
     def url = "redis://127.0.0.1:#{@port}/0"
 
-    def start
+    # detach: true leaves it running when this process exits (it is reaped
+    # here if it ends first); stop it with #stop or, from another process,
+    # by its pid.
+    def start(detach: false)
       FileUtils.mkdir_p(@dir)
       args = [BINARY, "--port", @port.to_s, "--bind", "127.0.0.1", "--dir", @dir, "--save", "",
         "--appendonly", @persistent ? "yes" : "no", "--daemonize", "no", "--logfile", "redis.log", *@extra]
       @pid = ::Process.spawn(*args, in: File::NULL, out: File::NULL, err: File::NULL, pgroup: true)
       wait_until_ready
+      ::Process.detach(@pid) if detach
       self
     rescue Errno::ENOENT
       raise ConnectionError, "redis-server is not installed: #{INSTALL_HINT}"
@@ -84,13 +92,16 @@ module Deckhand
     private
 
     def wait_until_ready
-      deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + 10
+      deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + @ready_timeout
       until self.class.answering?("127.0.0.1", @port)
         if ::Process.waitpid(@pid, ::Process::WNOHANG)
           log = File.join(@dir, "redis.log")
           raise ConnectionError, "redis-server exited at start: #{File.exist?(log) ? File.read(log)[-500..] : "no log"}"
         end
-        raise ConnectionError, "redis-server on port #{@port} did not answer within 10 s" if ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) > deadline
+        if ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) > deadline
+          stop # never a half-started server left running
+          raise ConnectionError, "redis-server on port #{@port} did not answer within #{@ready_timeout} s"
+        end
         sleep 0.02
       end
     end

@@ -26,6 +26,7 @@ module Deckhand
         @boot_config = Deckhand.config
         ActiveRecord::Schema.verbose = false
         ActiveRecord::Schema.define { create_table(:users, force: true) { |t| t.string :name } }
+        ActiveRecord::Base.connection_handler.clear_all_connections!(:all)
       end
     end
 
@@ -34,6 +35,15 @@ module Deckhand
       super
       recorded
       User.delete_all
+    end
+
+    # Closes the test app's SQLite connections (the next test opens them
+    # again): a test that forks later in this run must not inherit an open
+    # writable database, which sqlite3 closes in the child with a warning.
+    def teardown
+      super
+    ensure
+      ActiveRecord::Base.connection_handler.clear_all_connections!(:all) if defined?(ActiveRecord::Base)
     end
 
     # A fresh test configuration with what the Railtie adds to a server's.

@@ -26,10 +26,12 @@ module Deckhand
 
     attr_reader :pid, :status
 
-    def self.start(*args, env: {}) = new(args, env: env).start
+    # dir: the directory it runs in (default: a fresh one of its own).
+    def self.start(*args, env: {}, dir: nil) = new(args, env: env, dir: dir).start
 
-    def initialize(args, env: {})
+    def initialize(args, env: {}, dir: nil)
       @args = args.map(&:to_s)
+      @chdir = dir
       @env = {"REDIS_URL" => RedisHarness.url}.merge(env)
       @status = nil
     end
@@ -37,7 +39,7 @@ module Deckhand
     def start
       @dir = Dir.mktmpdir("deckhand-e2e")
       @pid = ::Process.spawn(@env, RbConfig.ruby, "-w", "-I", LIB, EXE, *@args,
-        in: File::NULL, out: path("stdout"), err: path("stderr"), chdir: @dir)
+        in: File::NULL, out: path("stdout"), err: path("stderr"), chdir: @chdir || @dir)
       self
     end
 

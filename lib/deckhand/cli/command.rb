@@ -22,6 +22,17 @@ module Deckhand
         @out = out
         @err = err
       end
+
+      private
+
+      # A failure the user can fix: its message, and its cause when that adds
+      # something, instead of a backtrace. Returns the exit status, 1.
+      def report(prefix, error)
+        @err.puts("#{prefix}: #{error.message}")
+        cause = error.cause
+        @err.puts("  caused by #{cause.class}: #{cause.message}") if cause && !error.message.include?(cause.message)
+        1
+      end
     end
   end
 end

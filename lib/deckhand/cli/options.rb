@@ -10,10 +10,12 @@ module Deckhand
         Usage: deckhand [options]
                deckhand web [-p PORT] [-b HOST]     serves the dashboard (see deckhand web -h)
                deckhand migrate --check [APP_ROOT]  what a Sidekiq app needs to run on Deckhand
+               deckhand dev-redis [start|stop]      this project's development Redis
 
         Runs a Deckhand server: loads your application and works its job queues.
-        Redis comes from REDIS_URL, the config file, or (in development, when nothing
-        answers on 127.0.0.1:6379) a private redis-server started under ./tmp/.
+        Redis comes from REDIS_URL, the config file, or (outside production, when
+        nothing answers on 127.0.0.1:6379) this project's development Redis: started
+        by the first process that needs it, its address in tmp/deckhand/redis.url.
 
       TEXT
 

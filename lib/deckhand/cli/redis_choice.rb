@@ -1,42 +1,55 @@
 # frozen_string_literal: true
 
+require_relative "../dev_redis/project"
+
 module Deckhand
   class CLI
-    # Which Redis to use when none is configured. In development: the local
-    # default (127.0.0.1:6379) if something answers there, otherwise a private
-    # redis-server under ./tmp/ that lives as long as this process, announced in
-    # the log. In production: an error, never a silent stand-in.
+    # Which Redis to use when none is configured. Outside production: this
+    # project's development Redis when one runs (tmp/deckhand/redis.url), else
+    # the local default (127.0.0.1:6379) if something answers there, else a
+    # development Redis started now and shared with every later process of the
+    # project (DevRedis::Project); the log says which. In production: an
+    # error, never a silent stand-in.
     class RedisChoice
-      DIR = "tmp/deckhand-redis"
-
-      def initialize(config, environment)
+      def initialize(config, environment, root: Dir.pwd)
         @config = config
         @environment = environment
+        @project = DevRedis::Project.new(root)
       end
 
-      # Returns the DevRedis it started, if any.
       def resolve
-        return nil if configured?
-        return nil if DevRedis.answering?
-        if @environment == "production"
-          raise ConfigError, "no Redis configured and none on 127.0.0.1:6379: set REDIS_URL " \
-            "(or redis: {url: ...} in config/deckhand.yml)"
+        return if configured?
+        return production if @environment == "production"
+        if (url = @project.running_url)
+          return use(url, "using this project's development Redis at #{url} (#{relative(@project.url_file)})")
         end
-        start_private
+        return if DevRedis.answering?
+        url, started = @project.find_or_start
+        return use(url, "using this project's development Redis at #{url} (#{relative(@project.url_file)})") unless started
+        use(url, "no Redis configured and none on 127.0.0.1:6379: started this project's development Redis for " \
+          "#{@environment} at #{url} (data in #{relative(@project.data_dir)}, append-only; address in " \
+          "#{relative(@project.url_file)}). Every deckhand of this project uses it; `deckhand dev-redis stop` ends it; " \
+          "set REDIS_URL to use your own")
       end
 
       private
 
       def configured? = @config.redis.key?(:url) || @config.redis.key?(:host) || @config.redis.key?(:path)
 
-      def start_private
-        redis = DevRedis.start(dir: DIR)
-        @config.redis = @config.redis.merge(url: redis.url)
-        ENV["REDIS_URL"] = redis.url
-        @config.logger.info("no Redis configured and none on 127.0.0.1:6379: started a private redis-server " \
-          "for #{@environment} at #{redis.url} (data in #{DIR}, append-only). Set REDIS_URL to use your own")
-        redis
+      def production
+        return if DevRedis.answering?
+        raise ConfigError, "no Redis configured and none on 127.0.0.1:6379: set REDIS_URL " \
+          "(or redis: {url: ...} in config/deckhand.yml)"
       end
+
+      def use(url, message)
+        @config.redis = @config.redis.merge(url: url)
+        ENV["REDIS_URL"] = url
+        @config.logger.info(message)
+        nil
+      end
+
+      def relative(path) = path.delete_prefix("#{Dir.pwd}/")
     end
   end
 end

@@ -26,9 +26,8 @@ module Deckhand
         Deckhand.config = Config.new(redis: {url: options[:redis_url]}) if options[:redis_url]
         Deckhand.config.store.verify!
         serve(options.fetch(:host, "127.0.0.1"), options.fetch(:port, DEFAULT_PORT))
-      rescue ConfigError, ConnectionError, UnsupportedRedisError, LoadError, SystemCallError => e
-        @err.puts("deckhand web: #{e.message}")
-        1
+      rescue ConfigError, RedisError, LoadError, SystemCallError => e
+        report("deckhand web", e)
       end
 
       private

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "did_you_mean"
+
 module Deckhand
   module Job
     # Validates job options where they are declared, so a typo fails at boot
@@ -33,6 +35,19 @@ module Deckhand
         else true
         end
         raise ArgumentError, "#{owner}: #{key}: #{value.inspect} is not valid; #{HINTS.fetch(key)}" unless valid
+      end
+
+      # What `set` may change per push: the options above, and any option the
+      # class declared in deckhand_options (your middleware's own).
+      def check_set!(options, klass)
+        declared = klass.deckhand_options.keys
+        options.each_key do |key|
+          next if HINTS.key?(key) || declared.include?(key)
+          near = DidYouMean::SpellChecker.new(dictionary: HINTS.keys + declared).correct(key).first
+          raise ArgumentError, "#{klass}.set: unknown option #{key.inspect}#{" (did you mean #{near.inspect}?)" if near}; " \
+            "known: #{(HINTS.keys + declared).uniq.join(", ")}. An option of your own (for a middleware) must first be " \
+            "declared in deckhand_options"
+        end
       end
 
       HINTS = {

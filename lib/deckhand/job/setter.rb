@@ -8,6 +8,7 @@ module Deckhand
     class Setter
       def initialize(klass, options = {})
         @klass = klass
+        Options.check_set!(options.transform_keys(&:to_s), klass) if options.is_a?(Hash) && !options.empty?
         @options = options.empty? ? options : Options.merge({}, options, klass)
       end
 

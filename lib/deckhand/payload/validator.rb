@@ -11,11 +11,16 @@ module Deckhand
 
       module_function
 
-      def check_args!(args, klass)
+      # item: the index of these args in a bulk push, named in the error.
+      def check_args!(args, klass, item: nil)
         raise InvalidJob, "args for #{klass} must be an Array, got #{args.class}: pass perform_async(a, b), or \"args\" => [a, b]" unless args.is_a?(Array)
         return if args.all? { |arg| native?(arg, 0) } # the common case: no strings built
-        args.each_with_index { |arg, i| check!(arg, "args[#{i}]", klass, 0) }
+        label = item ? "#{klass} bulk push item #{item}:" : klass
+        args.each_with_index { |arg, i| check!(arg, "args[#{i}]", label, 0) }
       end
+
+      # "a" or "an" before a class or encoding name ("an Object", "a UTF-8 String").
+      def article(word) = word.to_s.match?(/\A[AEIOaeio]/) ? "an" : "a"
 
       # The quick answer, allocating nothing; check! explains a false one.
       # Tests ordered by how often job args hold each type.
@@ -52,7 +57,7 @@ module Deckhand
 
       def check_string!(value, path, klass)
         return if value.valid_encoding? && (value.encoding != Encoding::BINARY || value.ascii_only?)
-        raise InvalidJob, "#{klass} #{path} is a #{value.encoding} String that is not valid text; " \
+        raise InvalidJob, "#{klass} #{path} is #{article(value.encoding)} #{value.encoding} String that is not valid text; " \
           "encode binary data first (Base64.strict_encode64) and decode it in perform"
       end
 
@@ -73,7 +78,7 @@ module Deckhand
         when Numeric then "pass value.to_s and convert it back in perform"
         else "pass an id (or the String/Integer/Hash that rebuilds it) and load the object in perform"
         end
-        "#{klass} #{path} is a #{value.class} (#{value.inspect[0, 60]}), which is not JSON-native: #{hint}. " \
+        "#{klass} #{path} is #{article(value.class)} #{value.class} (#{value.inspect[0, 60]}), which is not JSON-native: #{hint}. " \
           "Job args must be nil, true, false, Integer, Float, String, Array or Hash with String keys"
       end
     end

@@ -112,7 +112,7 @@ module Deckhand
       def weights(capsule) = capsule.queues.to_h { |q| [q, capsule.strict? ? 0 : capsule.weights[q]] }
 
       def describe_capsules
-        @config.all_capsules.map { |c| "#{c.name}(#{c.concurrency} threads: #{c.queues.join(", ")})" }.join(" ")
+        @config.all_capsules.map { |c| "#{c.name}(#{c.concurrency} #{(c.concurrency == 1) ? "thread" : "threads"}: #{c.queues.join(", ")})" }.join(" ")
       end
 
       def interrupt(processors)

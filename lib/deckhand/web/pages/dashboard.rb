@@ -4,7 +4,8 @@ module Deckhand
   class Web
     module Pages
       # The front page: live counters and throughput, daily history, the
-      # busiest queues and Redis; plus the JSON the live chart polls.
+      # busiest queues and Redis, a warning for queues no process works; plus
+      # the JSON the live chart polls.
       class Dashboard < Action
         DAYS = %w[7 30 90 365].freeze
         QUEUES_SHOWN = 10
@@ -19,10 +20,15 @@ module Deckhand
           @queues = all.max_by(QUEUES_SHOWN, &:size)
           @redis = api.redis_info
           @interval = int_param("interval", 5, 1..60)
+          @unworked = api.unworked_queues.first(QUEUES_SHOWN)
           render :dashboard, title: "Dashboard"
         end
 
-        def stats = json(api.stats.to_h.merge(time: Time.now.to_f))
+        # The counters, and the queues holding jobs that no live process works.
+        def stats
+          unworked = api.unworked_queues.map { |queue| {name: queue.name, size: queue.size} }
+          json(api.stats.to_h.merge(unworked_queues: unworked, time: Time.now.to_f))
+        end
 
         private
 
