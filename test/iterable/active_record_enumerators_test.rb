@@ -4,6 +4,11 @@ require_relative "iterable_helper"
 require "tmpdir"
 require "active_record"
 
+# As a Rails 7.2 application's defaults set it: left unset, Active Support
+# warns whenever any library turns a DateTime into a Time (fugit does, for
+# periodic jobs' zones), and this suite treats warnings as errors.
+ActiveSupport.to_time_preserves_timezone = true
+
 # Models of their own on a SQLite file, apart from any other Active Record
 # connection the suite holds (test/rails' app).
 class IterableRecord < ActiveRecord::Base
