@@ -9,6 +9,8 @@ module Deckhand
       redis.call("FLUSHALL")
       Deckhand.config = new_config
       Deckhand::TestJobs.reset
+      # A server stopped by an earlier test left the process "stopping".
+      Deckhand::Lifecycle.reset!
     end
 
     def redis = RedisHarness.client
