@@ -3,6 +3,7 @@
 require "logger"
 require_relative "config/capsule"
 require_relative "config/batches"
+require_relative "config/operations"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 
@@ -15,6 +16,8 @@ module Deckhand
   #   config.server_middleware.add(MyTiming)
   #   Deckhand::Client.new(config: config).push("class" => "HardJob", "args" => [1])
   class Config
+    include OperationsSettings
+
     TIMESTAMP_FORMATS = %i[millis float].freeze
 
     SETTINGS = {
@@ -40,7 +43,10 @@ module Deckhand
       fetch_window: 0.01,
       tag: "",
       labels: [],
-      environment: nil
+      environment: nil,
+      metrics_port: nil,
+      health_check: nil,
+      statsd: nil
     }.freeze
 
     attr_reader(*SETTINGS.keys)
@@ -211,6 +217,7 @@ module Deckhand
 
     # Called when a server boots: from here on every setter raises.
     def freeze!
+      install_operations unless @frozen
       @client_middleware.freeze
       @server_middleware.freeze
       @death_handlers.freeze

@@ -63,6 +63,9 @@ module Deckhand
 
       def alive? = @thread&.alive? || false
 
+      # True while #run runs: false when dead, or waiting to restart after a crash.
+      def running? = @running == true && alive?
+
       private
 
       # The component's work: returns when stopping? turns true.
@@ -90,11 +93,13 @@ module Deckhand
         failure = nil
         begin
           recover(error) if error
+          @running = true
           run
           done = true
         rescue Exception => e # rubocop:disable Lint/RescueException -- a component's death, whatever its cause, is handled
           failure = e
         ensure
+          @running = false
           crashed(failure) unless done || @stopping
         end
       end

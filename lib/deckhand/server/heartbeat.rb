@@ -28,6 +28,7 @@ module Deckhand
         @quiet = false
         @process_count = 1
         @rtt_us = 0
+        @beat_at = monotonic
         @outage = Outage.new(@logger, "heartbeat (the process keeps working)")
       end
 
@@ -61,6 +62,7 @@ module Deckhand
         @on_paused&.call(reply.paused)
         @rtt_us = ((::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1_000_000).round
         @process_count = reply.processes
+        @beat_at = monotonic
         @outage.over
         @on_signal.call(reply.signal) if reply.signal
       rescue Deckhand::RedisError => e
@@ -69,7 +71,12 @@ module Deckhand
         @outage.failed(e)
       end
 
+      # Seconds since a beat last reached Redis (or since this heartbeat was built).
+      def silent_for = monotonic - @beat_at
+
       private
+
+      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
 
       def wake = @sleeper.stop
 

@@ -35,6 +35,7 @@ module Deckhand
         Store::Poison.bury(@store, queue, key, JSON.generate(entry), now: now, timeout: @config.dead_timeout,
           max_jobs: @config.dead_max_jobs)
         @logger.error("#{entry["class"]} jid=#{entry["jid"]} quarantined: #{error.message}")
+        Events.emit(:poison_pill)
         @config.death_handlers.each { |handler| call_handler(handler, entry, error) }
       end
 
