@@ -29,12 +29,13 @@ module Deckhand
         super("#{name}-http", logger: logger)
         @handler = handler
         @server = TCPServer.new(address.host, address.port)
+        @port = @server.addr[1]
         @wake_reader, @wake_writer = IO.pipe
       rescue SocketError, SystemCallError => e
         raise ConfigError, "#{name}: cannot listen on #{address} (#{e.message}); choose another port or address"
       end
 
-      def port = @server.addr[1]
+      attr_reader :port
 
       def close
         stop

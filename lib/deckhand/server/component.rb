@@ -63,8 +63,8 @@ module Deckhand
 
       def alive? = @thread&.alive? || false
 
-      # True while #run runs: false when dead, or waiting to restart after a crash.
-      def running? = @running == true && alive?
+      # False when its thread is dead, or waiting to restart after a crash.
+      def running? = !@restarting && alive?
 
       private
 
@@ -79,6 +79,7 @@ module Deckhand
 
       def spawn(delay, error = nil)
         @started_at = now + delay
+        @restarting = !error.nil?
         @thread = Thread.new { supervise(delay, error) }
       rescue ThreadError => e
         fatal(e)
@@ -93,13 +94,12 @@ module Deckhand
         failure = nil
         begin
           recover(error) if error
-          @running = true
+          @restarting = false
           run
           done = true
         rescue Exception => e # rubocop:disable Lint/RescueException -- a component's death, whatever its cause, is handled
           failure = e
         ensure
-          @running = false
           crashed(failure) unless done || @stopping
         end
       end
