@@ -114,7 +114,9 @@ module Deckhand
       signals = Signals.new(launcher, config.logger)
       signals.trap
       launcher.start
+      systemd = Operations.systemd(launcher) # Type=notify: READY=1, watchdog pings
       outcome = signals.wait_for_stop
+      systemd&.stopping
       launcher.stop
       (outcome == :fatal) ? 1 : 0
     end

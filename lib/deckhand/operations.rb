@@ -28,6 +28,14 @@ module Deckhand
         config.server_middleware.prepend(JobMetrics, hub(config))
       end
 
+      # Under systemd (NOTIFY_SOCKET): READY=1 now, watchdog pings, and
+      # #stopping; nil otherwise.
+      def systemd(launcher)
+        return nil unless ENV["NOTIFY_SOCKET"]
+        require_relative "operations/systemd"
+        Systemd.boot(launcher)
+      end
+
       # The launcher's operations, or nil when none is configured.
       def start(launcher)
         config = launcher.config
