@@ -21,7 +21,8 @@ module Deckhand
   class CLI
     # Subcommands, loaded only when asked for: a server never loads Rack.
     SUBCOMMANDS = {
-      "web" => ["cli/web_command", :WebCommand]
+      "web" => ["cli/web_command", :WebCommand],
+      "top" => ["cli/top_command", :TopCommand]
     }.freeze
 
     include Command
