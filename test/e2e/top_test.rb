@@ -38,7 +38,7 @@ class TopTest < Minitest::Test
         chunk = @terminal.readpartial(4096)
         @lock.synchronize { @output << chunk }
       end
-    rescue EOFError, Errno::EIO, IOError
+    rescue Errno::EIO, IOError # the child closed its terminal
       nil
     end
   end
@@ -48,7 +48,7 @@ class TopTest < Minitest::Test
   # The last complete frame (each begins with the cursor sent home), as plain lines.
   def screen
     frames = output.split("\e[H")
-    frame = frames.size > 2 ? frames[-2] : frames.last.to_s
+    frame = (frames.size > 2) ? frames[-2] : frames.last.to_s
     frame.gsub(/\e\[[0-9;?]*[A-Za-z]/, "").split("\r\n")
   end
 

@@ -25,7 +25,8 @@ module Deckhand
             ""
           ]
           room = @height - out.size - 3
-          queue_room = [[snapshot.queues.size, room - [snapshot.processes.size, room / 2].min].min, 1].max
+          # Queues get what the processes leave, the processes at least half.
+          queue_room = (room - [snapshot.processes.size, room / 2].min).clamp(1, nil)
           out << row("QUEUE", "SIZE", "LATENCY", "")
           out.concat(list(snapshot.queues, queue_room) { |q| row(q.name, n(q.size), seconds(q.latency), q.paused? ? "paused" : "") })
           out << ""
@@ -51,7 +52,7 @@ module Deckhand
         end
 
         def row(name, a, b, c)
-          first = [[@width - 30, 50].min, 10].max
+          first = (@width - 30).clamp(10, 50)
           name = (name.size > first - 1) ? "#{name[0, first - 2]}~" : name
           "#{name.ljust(first)}#{a.rjust(9)}#{b.rjust(10)}  #{c}".rstrip
         end
