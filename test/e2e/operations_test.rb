@@ -53,4 +53,19 @@ class OperationsTest < Minitest::Test
     cli.signal("TERM")
     cli.wait_exit
   end
+
+  def test_each_worker_of_a_swarm_listens_on_the_port_plus_its_index
+    port = Deckhand::DevRedis.free_port
+    file = config_file("metrics_port: #{port}\nhealth_check: #{port + 10}\n")
+    cli = deckhand("-C", file, "-P", "2")
+    wait_for(message: "both workers' endpoints") do
+      [port, port + 1].all? { |p| get(p, "/metrics").code == "200" } && [port + 10, port + 11].all? { |p| get(p, "/live").code == "200" }
+    rescue Errno::ECONNREFUSED
+      false
+    end
+    logged = [port, port + 1].map { |p| cli.output[/metrics endpoint at http:\/\/0\.0\.0\.0:#{p}\//] }
+    assert logged.all?, "each worker logs its own address"
+    cli.signal("TERM")
+    assert_equal 0, cli.wait_exit(timeout: 40).exitstatus
+  end
 end

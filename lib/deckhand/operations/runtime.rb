@@ -10,7 +10,9 @@ module Deckhand
     # What a running server process offers its operators, started and
     # stopped with its launcher: the Prometheus endpoint (metrics_port), the
     # health endpoint (health_check), and the reaper's events fed to the hub.
-    # Nothing is started when neither is configured.
+    # Nothing is started when neither is configured. In a swarm (`-P`),
+    # worker N listens on the configured port + N, so each worker is scraped
+    # and probed on its own.
     #
     #   runtime = Runtime.new(launcher).start
     #   runtime.health.live   # => []
@@ -49,6 +51,8 @@ module Deckhand
       private
 
       def listen(name, address, logger, &)
+        worker = Integer(ENV.fetch("DECKHAND_WORKER", ""), 10, exception: false)
+        address = Config::Address.new(address.host, address.port + worker) if worker && address.port.positive?
         listener = HttpListener.new(name, address, logger: logger, &)
         @listeners << listener
         logger.info("#{name} endpoint at http://#{address.host.include?(":") ? "[#{address.host}]" : address.host}:#{listener.port}/")
