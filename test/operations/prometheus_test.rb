@@ -109,15 +109,17 @@ class PrometheusTest < Minitest::Test
     assert_equal 1234, families.fetch("deckhand_stat_processed_total").value
     assert_equal 56, families.fetch("deckhand_stat_failed_total").value
 
-    browser = Rack::MockRequest.new(app).get("/metrics", "HTTP_ACCEPT" => "text/html,application/xhtml+xml")
-    assert_equal 200, browser.status
-    assert_includes browser.headers["content-type"], "text/html"
+    ["text/html,application/xhtml+xml", "*/*", nil].each do |accept|
+      browser = Rack::MockRequest.new(app).get("/metrics", accept ? {"HTTP_ACCEPT" => accept} : {})
+      assert_equal 200, browser.status
+      assert_includes browser.headers["content-type"], "text/html", accept.inspect
+    end
   end
 
   def test_the_dashboards_authorization_hook_guards_the_scrape
     app = Deckhand::Web.new(config: Deckhand.config, authorize: ->(env) { env["HTTP_AUTHORIZATION"] == "Bearer s3cret" })
-    assert_equal 403, Rack::MockRequest.new(app).get("/metrics").status
-    response = Rack::MockRequest.new(app).get("/metrics", "HTTP_AUTHORIZATION" => "Bearer s3cret")
+    assert_equal 403, Rack::MockRequest.new(app).get("/metrics?format=prometheus").status
+    response = Rack::MockRequest.new(app).get("/metrics?format=prometheus", "HTTP_AUTHORIZATION" => "Bearer s3cret")
     assert_equal 200, response.status
     Parser.parse(response.body)
   end
@@ -130,7 +132,7 @@ class PrometheusTest < Minitest::Test
       app = Deckhand::Web.new(config: Deckhand.config)
       families = nil
       wait_for(message: "the heartbeat to report the busy thread") do
-        families = Parser.parse(Rack::MockRequest.new(app).get("/metrics").body)
+        families = Parser.parse(Rack::MockRequest.new(app).get("/metrics", "HTTP_ACCEPT" => "text/plain").body)
         families.fetch("deckhand_busy_threads").value == 1
       end
       assert_equal 1, families.fetch("deckhand_processes").value

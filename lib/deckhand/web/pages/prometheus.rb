@@ -7,8 +7,10 @@ module Deckhand
   class Web
     module Pages
       # /metrics for Prometheus: the fleet's gauges read from Redis
-      # (Operations::Fleet) in the text exposition format. A browser asking
-      # for HTML gets the dashboard's metrics page at the same address. The
+      # (Operations::Fleet) in the text exposition format, for a client that
+      # asks for it (Prometheus sends Accept: text/plain or openmetrics-text;
+      # curl can, or add ?format=prometheus). Anyone else, a browser first,
+      # gets the dashboard's metrics page at the same address. The
       # dashboard's authorization hook (Deckhand::Web.authorize) is asked
       # for every scrape: a falsy answer refuses it with 403.
       #
@@ -18,7 +20,7 @@ module Deckhand
       #       static_configs: [{targets: ["app.internal:3000"]}]
       class Prometheus < Action
         def show
-          return Metrics.new(@web, request, params).index if browser?
+          return Metrics.new(@web, request, params).index unless scrape?
           return [403, Headers.text(nonce), ["Refused by Deckhand::Web.authorize\n"]] unless can_act?
           out = Operations::Fleet.new(@web.config).write(Operations::Exposition.new)
           [200, Headers.common(nonce).merge("content-type" => Operations::Exposition::CONTENT_TYPE), [out.to_s]]
@@ -26,8 +28,11 @@ module Deckhand
 
         private
 
-        # Prometheus asks for openmetrics or text/plain, never text/html.
-        def browser? = request.get_header("HTTP_ACCEPT").to_s.include?("text/html")
+        def scrape?
+          return true if request.GET["format"] == "prometheus"
+          accept = request.get_header("HTTP_ACCEPT").to_s
+          !accept.include?("text/html") && accept.match?(%r{text/plain|application/openmetrics-text})
+        end
       end
     end
   end
