@@ -16,6 +16,7 @@ module Deckhand
       NAME = /\A[a-zA-Z_:][a-zA-Z0-9_:]*\z/
       LABEL = /\A[a-zA-Z_][a-zA-Z0-9_]*\z/
       TYPES = %i[counter gauge histogram summary untyped].freeze
+      ESCAPES = {"\\" => "\\\\", "\"" => "\\\"", "\n" => "\\n"}.freeze
 
       def initialize
         @out = +""
@@ -30,10 +31,9 @@ module Deckhand
       end
 
       def sample(name, labels, value)
+        inner = label_text(labels)
         @out << name
-        unless labels.empty?
-          @out << "{" << labels.map { |key, text| "#{label_name(key)}=\"#{escape(text)}\"" }.join(",") << "}"
-        end
+        @out << "{" << inner << "}" unless inner.empty?
         @out << " " << number(value) << "\n"
         self
       end
@@ -41,13 +41,15 @@ module Deckhand
       # A histogram's samples from its per-bucket counts (not cumulative):
       # the cumulative _bucket series, +Inf, _sum and _count.
       def histogram(name, labels, bounds, counts, sum)
+        inner = label_text(labels)
+        bucket = inner.empty? ? "#{name}_bucket{le=\"" : "#{name}_bucket{#{inner},le=\""
         total = 0
         bounds.each_with_index do |bound, i|
           total += counts[i]
-          sample("#{name}_bucket", labels.merge("le" => number(bound.to_f)), total)
+          @out << bucket << number(bound.to_f) << "\"} " << total.to_s << "\n"
         end
         total += counts[bounds.size]
-        sample("#{name}_bucket", labels.merge("le" => "+Inf"), total)
+        @out << bucket << "+Inf\"} " << total.to_s << "\n"
         sample("#{name}_sum", labels, sum)
         sample("#{name}_count", labels, total)
       end
@@ -56,6 +58,11 @@ module Deckhand
 
       private
 
+      def label_text(labels)
+        return "" if labels.empty?
+        labels.map { |key, text| "#{label_name(key)}=\"#{escape(text)}\"" }.join(",")
+      end
+
       def label_name(key)
         key = key.to_s
         raise ArgumentError, "label name #{key.inspect} breaks Prometheus' naming rules" unless LABEL.match?(key) && !key.start_with?("__")
@@ -63,7 +70,9 @@ module Deckhand
       end
 
       def escape(text)
-        text.to_s.scrub.gsub("\\", "\\\\\\\\").gsub("\"", "\\\"").gsub("\n", "\\n")
+        text = text.to_s
+        text = text.scrub unless text.valid_encoding?
+        text.match?(/[\\"\n]/) ? text.gsub(/[\\"\n]/, ESCAPES) : text
       end
 
       def number(value)

@@ -49,7 +49,9 @@ module Deckhand
       end
 
       def write(out)
-        series, events = @lock.synchronize { [@series.transform_values(&:dup), @events.dup] }
+        series, events = @lock.synchronize do
+          [@series.transform_values { |s| Series.new(s.processed, s.failed, s.buckets.dup, s.sum) }, @events.dup]
+        end
         rows = series.sort_by(&:first)
         out.family("deckhand_jobs_processed_total", :counter, "Jobs this process ran to an outcome (failures included)")
         rows.each { |(klass, queue), s| out.sample("deckhand_jobs_processed_total", labels(klass, queue), s.processed) }

@@ -3,13 +3,15 @@
 require_relative "http_listener"
 require_relative "health"
 require_relative "process_metrics"
+require_relative "flusher"
 require_relative "../server/events"
 
 module Deckhand
   module Operations
     # What a running server process offers its operators, started and
     # stopped with its launcher: the Prometheus endpoint (metrics_port), the
-    # health endpoint (health_check), and the reaper's events fed to the hub.
+    # health endpoint (health_check), StatsD's flushes, and the reaper's
+    # events fed to the hub.
     # Nothing is started when neither is configured. In a swarm (`-P`),
     # worker N listens on the configured port + N, so each worker is scraped
     # and probed on its own.
@@ -25,6 +27,7 @@ module Deckhand
         @health = Health.new(launcher)
         @hub = Operations.hub(config) if config.metrics_port || config.statsd
         @listeners = []
+        @flusher = Flusher.new(@hub.statsd, logger: config.logger) if @hub&.statsd
         if config.metrics_port
           metrics = ProcessMetrics.new(launcher, @hub.registry)
           @metrics_listener = listen("metrics", config.metrics_address, config.logger) { |path| metrics.respond(path) }
@@ -40,12 +43,14 @@ module Deckhand
       def start
         Server::Events.subscribe(@hub) if @hub
         @listeners.each(&:start)
+        @flusher&.start
         self
       end
 
       def stop
         Server::Events.unsubscribe(@hub) if @hub
         @listeners.each(&:close)
+        @flusher&.close
       end
 
       private
