@@ -31,14 +31,16 @@ module Deckhand
         @counts = Hash.new(0)
         @timings = []
         @timing_bytes = 0
+        @tag_texts = {}
       rescue SocketError, SystemCallError => e
         raise ConfigError, "statsd: cannot send to #{settings.host}:#{settings.port} (#{e.message}); check the host and port"
       end
 
       def job(klass, queue, seconds, failed)
-        tags = tag_text("worker:#{clean(klass)}", "queue:#{clean(queue)}")
-        timing = "#{@prefix}jobs.perform:#{(seconds * 1000).round(3)}|ms#{tags}"
+        ms = (seconds * 1000).round(3)
         full = @lock.synchronize do
+          tags = @tag_texts[[klass, queue]] || job_tags(klass, queue)
+          timing = "#{@prefix}jobs.perform:#{ms}|ms#{tags}"
           @counts[["jobs.count", tags]] += 1
           @counts[[failed ? "jobs.failure" : "jobs.success", tags]] += 1
           @timings << timing
@@ -81,6 +83,13 @@ module Deckhand
             out << line.dup
           end
         end
+      end
+
+      # Cached per class and queue (a few hundred at most, else not kept).
+      def job_tags(klass, queue)
+        tags = tag_text("worker:#{clean(klass)}", "queue:#{clean(queue)}")
+        @tag_texts[[klass, queue]] = tags if @tag_texts.size < 1000
+        tags
       end
 
       def tag_text(*extra)
