@@ -10,7 +10,7 @@ module Deckhand
     # threads are running, the processed/failed counts since the last beat, and
     # picks up a remote signal (quiet, stop, dump) sent from the dashboard or API.
     class Heartbeat < Component
-      attr_reader :process_count
+      attr_reader :process_count, :rtt_us
 
       # inflight: how many jobs the process holds (running or about to), shown
       # beside busy on the dashboard.
