@@ -9,6 +9,7 @@ module Deckhand
       BANNER = <<~TEXT
         Usage: deckhand [options]
                deckhand web [-p PORT] [-b HOST]     serves the dashboard (see deckhand web -h)
+               deckhand top                         a live view of queues and processes (q quits)
 
         Runs a Deckhand server: loads your application and works its job queues.
         Redis comes from REDIS_URL, the config file, or (in development, when nothing
