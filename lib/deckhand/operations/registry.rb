@@ -29,14 +29,16 @@ module Deckhand
 
       def initialize
         @lock = Mutex.new
-        @series = {}
+        @series = {} # [class, queue] => Series
+        @index = {}  # class => {queue => Series}: no allocation per job
+        @indexed = 0
         @events = EVENTS.keys.to_h { |name| [name, 0] }
       end
 
       def job(klass, queue, seconds, failed)
         index = BUCKETS.bsearch_index { |bound| bound >= seconds } || BUCKETS.size
         @lock.synchronize do
-          series = @series[[klass, queue]] || add([klass.to_s, queue.to_s])
+          series = @index[klass]&.[](queue) || add(klass.to_s, queue.to_s)
           series.processed += 1
           series.failed += 1 if failed
           series.buckets[index] += 1
@@ -67,9 +69,14 @@ module Deckhand
 
       private
 
-      def add(key)
-        key = OTHER if @series.size >= MAX_SERIES
-        @series[key] ||= Series.new(0, 0, Array.new(BUCKETS.size + 1, 0), 0.0)
+      def add(klass, queue)
+        key = (@series.size >= MAX_SERIES) ? OTHER : [klass, queue]
+        series = @series[key] ||= Series.new(0, 0, Array.new(BUCKETS.size + 1, 0), 0.0)
+        if @indexed < MAX_SERIES # past it, "other" jobs take this slower path: memory stays bounded
+          (@index[klass] ||= {})[queue] = series
+          @indexed += 1
+        end
+        series
       end
 
       def labels(klass, queue) = {"class" => klass, "queue" => queue}

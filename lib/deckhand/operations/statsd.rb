@@ -7,10 +7,11 @@ module Deckhand
     # Sends job events to StatsD or DogStatsD over UDP with Sidekiq Pro's
     # metric names: jobs.count, jobs.success or jobs.failure (counters) and
     # jobs.perform (a timing in ms), tagged worker:<class> and queue:<name>.
-    # Counters are added up in memory and timings buffered, and the lot goes
-    # out in datagrams of at most MAX_PACKET bytes when the buffer fills and
-    # at every #flush (each second, from the server's Operations::Runtime),
-    # so a busy process sends a datagram per dozens of jobs, not per job.
+    # Counters are added up in memory and timings kept, per class and queue,
+    # and the lot goes out in datagrams of at most MAX_PACKET bytes every
+    # FLUSH_AT jobs and at every #flush (each second, from the server's
+    # Operations::Runtime), so a busy process sends a datagram per dozens of
+    # jobs, not per job, and a job pays for no string building.
     # Sending never blocks a job: a full socket buffer or an absent agent
     # drops the datagram.
     #
@@ -21,6 +22,10 @@ module Deckhand
     class Statsd
       MAX_PACKET = 1432 # fits one Ethernet frame, the DogStatsD clients' default
       EVENTS = {recovered: "jobs.recovered", poison_pill: "jobs.poison"}.freeze
+      FLUSH_AT = 32 # timings held before a flush, whatever the clock says
+
+      # What one class on one queue did since the last flush.
+      Tally = Struct.new(:tags, :success, :failure, :timings)
 
       def initialize(settings)
         @prefix = settings.prefix ? "#{settings.prefix}." : ""
@@ -28,23 +33,19 @@ module Deckhand
         @socket = UDPSocket.new(Addrinfo.udp(settings.host, settings.port).afamily)
         @socket.connect(settings.host, settings.port)
         @lock = Mutex.new
-        @counts = Hash.new(0)
-        @timings = []
-        @timing_bytes = 0
-        @tag_texts = {}
+        @tallies = {}
+        @events = Hash.new(0)
+        @held = 0
       rescue SocketError, SystemCallError => e
         raise ConfigError, "statsd: cannot send to #{settings.host}:#{settings.port} (#{e.message}); check the host and port"
       end
 
       def job(klass, queue, seconds, failed)
-        ms = (seconds * 1000).round(3)
         full = @lock.synchronize do
-          tags = @tag_texts[[klass, queue]] || job_tags(klass, queue)
-          timing = "#{@prefix}jobs.perform:#{ms}|ms#{tags}"
-          @counts[["jobs.count", tags]] += 1
-          @counts[[failed ? "jobs.failure" : "jobs.success", tags]] += 1
-          @timings << timing
-          (@timing_bytes += timing.bytesize + 1) >= MAX_PACKET
+          tally = (@tallies[klass] ||= {})[queue] ||= Tally.new(job_tags(klass, queue), 0, 0, [])
+          failed ? tally.failure += 1 : tally.success += 1
+          tally.timings << seconds
+          (@held += 1) >= FLUSH_AT
         end
         flush if full
       end
@@ -52,20 +53,19 @@ module Deckhand
       # Reaper events: jobs.recovered and jobs.poison counters.
       def event(name, count)
         metric = EVENTS[name] or return
-        @lock.synchronize { @counts[[metric, tag_text]] += count }
+        @lock.synchronize { @events[metric] += count }
       end
 
       # Sends what was counted and timed since the last flush.
       def flush
-        lines = @lock.synchronize do
-          counted = @counts.map { |(metric, tags), count| "#{@prefix}#{metric}:#{count}|c#{tags}" }
-          timed = @timings
-          @counts = Hash.new(0)
-          @timings = []
-          @timing_bytes = 0
-          counted + timed
+        tallies, events = @lock.synchronize do
+          taken = [@tallies, @events]
+          @tallies = {}
+          @events = Hash.new(0)
+          @held = 0
+          taken
         end
-        packets(lines).each { |packet| send_packet(packet) }
+        packets(lines(tallies, events)).each { |packet| send_packet(packet) }
       end
 
       def close
@@ -74,6 +74,19 @@ module Deckhand
       end
 
       private
+
+      def lines(tallies, events)
+        out = events.map { |metric, count| "#{@prefix}#{metric}:#{count}|c#{tag_text}" }
+        tallies.each_value do |by_queue|
+          by_queue.each_value do |t|
+            out << "#{@prefix}jobs.count:#{t.success + t.failure}|c#{t.tags}"
+            out << "#{@prefix}jobs.success:#{t.success}|c#{t.tags}" if t.success.positive?
+            out << "#{@prefix}jobs.failure:#{t.failure}|c#{t.tags}" if t.failure.positive?
+            t.timings.each { |seconds| out << "#{@prefix}jobs.perform:#{(seconds * 1000).round(3)}|ms#{t.tags}" }
+          end
+        end
+        out
+      end
 
       def packets(lines)
         lines.each_with_object([]) do |line, out|
@@ -85,12 +98,7 @@ module Deckhand
         end
       end
 
-      # Cached per class and queue (a few hundred at most, else not kept).
-      def job_tags(klass, queue)
-        tags = tag_text("worker:#{clean(klass)}", "queue:#{clean(queue)}")
-        @tag_texts[[klass, queue]] = tags if @tag_texts.size < 1000
-        tags
-      end
+      def job_tags(klass, queue) = tag_text("worker:#{clean(klass)}", "queue:#{clean(queue)}")
 
       def tag_text(*extra)
         all = @tags + extra
