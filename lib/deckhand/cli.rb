@@ -24,7 +24,8 @@ module Deckhand
     SUBCOMMANDS = {
       "web" => ["cli/web_command", :WebCommand],
       "migrate" => ["cli/migrate_command", :MigrateCommand],
-      "dev-redis" => ["cli/dev_redis_command", :DevRedisCommand]
+      "dev-redis" => ["cli/dev_redis_command", :DevRedisCommand],
+      "top" => ["cli/top_command", :TopCommand]
     }.freeze
 
     include Command
@@ -121,7 +122,9 @@ module Deckhand
       signals = Signals.new(launcher, config.logger)
       signals.trap
       launcher.start
+      systemd = Operations.systemd(launcher) # Type=notify: READY=1, watchdog pings
       outcome = signals.wait_for_stop
+      systemd&.stopping
       launcher.stop
       (outcome == :fatal) ? 1 : 0
     end

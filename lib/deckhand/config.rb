@@ -7,6 +7,7 @@ require_relative "config/encryption"
 require_relative "config/periodic"
 require_relative "config/fleet_timestamps"
 require_relative "config/events"
+require_relative "config/operations"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 require_relative "dev_redis/project"
@@ -21,6 +22,8 @@ module Deckhand
   #   config.server_middleware.add(MyTiming)
   #   Deckhand::Client.new(config: config).push("class" => "HardJob", "args" => [1])
   class Config
+    include OperationsSettings
+
     TIMESTAMP_FORMATS = %i[auto millis float].freeze
 
     SETTINGS = {
@@ -47,7 +50,10 @@ module Deckhand
       tag: "",
       labels: [],
       environment: nil,
-      periodic: {}
+      periodic: {},
+      metrics_port: nil,
+      health_check: nil,
+      statsd: nil
     }.freeze
 
     attr_reader(*(SETTINGS.keys - %i[periodic timestamps]))
@@ -260,6 +266,7 @@ module Deckhand
 
     # Called when a server boots: from here on every setter raises.
     def freeze!
+      install_operations unless @frozen
       @client_middleware.freeze
       @server_middleware.freeze
       @death_handlers.freeze

@@ -18,6 +18,7 @@ require_relative "web/pages/busy"
 require_relative "web/pages/queues"
 require_relative "web/pages/job_sets"
 require_relative "web/pages/metrics"
+require_relative "web/pages/prometheus"
 require_relative "web/pages/batches"
 require_relative "web/pages/periodic"
 
@@ -47,7 +48,7 @@ module Deckhand
       ["GET", "queues", Pages::Queues, :index],
       ["GET", "queues/:name", Pages::Queues, :show],
       ["POST", "queues/:name", Pages::Queues, :act],
-      ["GET", "metrics", Pages::Metrics, :index],
+      ["GET", "metrics", Pages::Prometheus, :show], # HTML for browsers, exposition for Prometheus
       ["GET", "metrics/:klass", Pages::Metrics, :show],
       ["GET", "batches", Pages::Batches, :index],
       ["GET", "batches/:bid", Pages::Batches, :show],

@@ -11,6 +11,7 @@ module Deckhand
                deckhand web [-p PORT] [-b HOST]     serves the dashboard (see deckhand web -h)
                deckhand migrate --check [APP_ROOT]  what a Sidekiq app needs to run on Deckhand
                deckhand dev-redis [start|stop]      this project's development Redis
+               deckhand top                         a live view of queues and processes (q quits)
 
         Runs a Deckhand server: loads your application and works its job queues.
         Redis comes from REDIS_URL, the config file, or (outside production, when

@@ -63,6 +63,9 @@ module Deckhand
 
       def alive? = @thread&.alive? || false
 
+      # False when its thread is dead, or waiting to restart after a crash.
+      def running? = !@restarting && alive?
+
       private
 
       # The component's work: returns when stopping? turns true.
@@ -76,6 +79,7 @@ module Deckhand
 
       def spawn(delay, error = nil)
         @started_at = now + delay
+        @restarting = !error.nil?
         @thread = Thread.new { supervise(delay, error) }
       rescue ThreadError => e
         fatal(e)
@@ -90,6 +94,7 @@ module Deckhand
         failure = nil
         begin
           recover(error) if error
+          @restarting = false
           run
           done = true
         rescue Exception => e # rubocop:disable Lint/RescueException -- a component's death, whatever its cause, is handled

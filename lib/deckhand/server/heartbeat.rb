@@ -10,7 +10,7 @@ module Deckhand
     # threads are running, the processed/failed counts since the last beat, and
     # picks up a remote signal (quiet, stop, dump) sent from the dashboard or API.
     class Heartbeat < Component
-      attr_reader :process_count
+      attr_reader :process_count, :rtt_us
 
       # inflight: how many jobs the process holds (running or about to), shown
       # beside busy on the dashboard.
@@ -28,6 +28,7 @@ module Deckhand
         @quiet = false
         @process_count = 1
         @rtt_us = 0
+        @beat_at = monotonic
         @outage = Outage.new(@logger, "heartbeat (the process keeps working)")
       end
 
@@ -61,6 +62,7 @@ module Deckhand
         @on_paused&.call(reply.paused)
         @rtt_us = ((::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1_000_000).round
         @process_count = reply.processes
+        @beat_at = monotonic
         @outage.over
         @on_signal.call(reply.signal) if reply.signal
         follow_fleet
@@ -70,7 +72,12 @@ module Deckhand
         @outage.failed(e)
       end
 
+      # Seconds since a beat last reached Redis (or since this heartbeat was built).
+      def silent_for = monotonic - @beat_at
+
       private
+
+      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
 
       def wake = @sleeper.stop
 

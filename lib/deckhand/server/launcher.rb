@@ -17,6 +17,7 @@ module Deckhand
     # with status 1 so the process is replaced.
     class Launcher
       attr_reader :identity, :config
+      attr_reader :capsules, :heartbeat, :stats, :operations # read by Operations (health, metrics)
 
       def initialize(config, on_signal: nil, on_fatal: nil)
         @config = config
@@ -47,6 +48,7 @@ module Deckhand
       end
 
       def start
+        @operations = Operations.start(self) # metrics_port, health_check: bound before anything runs
         @store.name_connections(Store::Clients.name_of(@identity))
         @reaper.register
         @heartbeat.start
@@ -88,10 +90,13 @@ module Deckhand
         hand_back
         @heartbeat.stop
         @heartbeat.forget
+        @operations&.stop
         @logger.info("stopped")
       end
 
       def stopping? = @stopped
+
+      def quiet? = @quiet || false
 
       # A Sidekiq-style process description, readable by Sidekiq's ProcessSet.
       def info

@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class CLI
+    module Top
+      # Lays a Snapshot out as the lines of one terminal screen, cut to its
+      # width and height: the totals, then the queues (largest first) and the
+      # processes, each list shortened with "... N more" when the screen is
+      # too small. Plain text: the command adds the cursor moves.
+      #
+      #   Screen.new(width: 100, height: 30).lines(snapshot, location: "redis://...", now: Time.now)
+      class Screen
+        def initialize(width:, height:)
+          @width = [width, 40].max
+          @height = [height, 8].max
+        end
+
+        def lines(snapshot, location:, now: Time.now)
+          s = snapshot.stats
+          rate = snapshot.throughput ? "#{format("%.1f", snapshot.throughput)}/s" : "-"
+          out = [
+            "Deckhand top  #{location}  #{now.utc.strftime("%H:%M:%S")} UTC  (q quits)",
+            "Processed #{n(s.processed)}  Failed #{n(s.failed)}  Throughput #{rate}  Busy #{n(s.busy)}  Enqueued #{n(s.enqueued)}",
+            "Scheduled #{n(s.scheduled)}  Retries #{n(s.retries)}  Dead #{n(s.dead)}  Processes #{n(s.processes)}",
+            ""
+          ]
+          room = @height - out.size - 3
+          # Queues get what the processes leave, the processes at least half.
+          queue_room = (room - [snapshot.processes.size, room / 2].min).clamp(1, nil)
+          out << row("QUEUE", "SIZE", "LATENCY", "")
+          out.concat(list(snapshot.queues, queue_room) { |q| row(q.name, n(q.size), seconds(q.latency), q.paused? ? "paused" : "") })
+          out << ""
+          out << row("PROCESS", "BUSY", "RSS", "")
+          out.concat(list(snapshot.processes, @height - out.size) { |p| process_row(p, now) })
+          out.first(@height).map { |line| line[0, @width] }
+        end
+
+        private
+
+        def list(items, room)
+          return ["  (none)"] if items.empty?
+          return items.map { |item| yield(item) } if items.size <= room
+          shown = [room - 1, 0].max
+          items.first(shown).map { |item| yield(item) } + ["  ... #{items.size - shown} more"]
+        end
+
+        def process_row(process, now)
+          name = "#{process.hostname}:#{process.pid}#{" [#{process.tag}]" unless process.tag.empty?}"
+          state = process.quiet? ? "quiet" : ""
+          state = "silent #{(now - process.beat).round}s" if process.beat && now - process.beat > 30
+          row(name, "#{process.busy}/#{process.concurrency}", "#{(process.rss_kb.to_i / 1024.0).round}MB", state)
+        end
+
+        def row(name, a, b, c)
+          first = (@width - 30).clamp(10, 50)
+          name = (name.size > first - 1) ? "#{name[0, first - 2]}~" : name
+          "#{name.ljust(first)}#{a.rjust(9)}#{b.rjust(10)}  #{c}".rstrip
+        end
+
+        def seconds(value) = (value < 60) ? "#{format("%.1f", value)}s" : "#{(value / 60).floor}m#{(value % 60).round}s"
+
+        def n(value) = value.to_i.to_s.reverse.scan(/\d{1,3}/).join(",").reverse
+      end
+    end
+  end
+end

@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module Operations
+    # Whether a server process is healthy, for probes and the systemd
+    # watchdog. Live: not stopping, every capsule's fetcher and the heartbeat
+    # running (not dead, not waiting to restart after a crash), and Redis
+    # reachable (a heartbeat written within a bound). Ready: live and not quiet.
+    #
+    #   health = Health.new(launcher)
+    #   health.live    # => [] when healthy, else the reasons
+    #   health.ready   # => ["quiet: finishing running jobs, taking no more"] after TSTP
+    class Health
+      def initialize(launcher)
+        @launcher = launcher
+        interval = launcher.config.heartbeat_interval
+        # Redis is unreachable when no beat got through for this long.
+        @bound = (interval * 2) + 2
+      end
+
+      def live
+        return ["stopping"] if @launcher.stopping?
+        reasons = @launcher.capsules.filter_map do |capsule|
+          "the fetcher of capsule #{capsule.spec.name} is not running" unless capsule.fetcher.running?
+        end
+        heartbeat = @launcher.heartbeat
+        reasons << "the heartbeat is not running" unless heartbeat.running?
+        silent = heartbeat.silent_for
+        reasons << "Redis unreachable: no heartbeat written for #{silent.round(1)}s" if silent > @bound
+        reasons
+      end
+
+      def ready
+        reasons = live
+        reasons << "quiet: finishing running jobs, taking no more" if @launcher.quiet? && !@launcher.stopping?
+        reasons
+      end
+
+      # [status, content type, body] for the probe paths.
+      def respond(path)
+        reasons = case path
+        when "/", "/live", "/health" then live
+        when "/ready" then ready
+        else return [404, "text/plain", "not found: try /live or /ready\n"]
+        end
+        reasons.empty? ? [200, "text/plain", "ok\n"] : [503, "text/plain", reasons.join("\n") + "\n"]
+      end
+    end
+  end
+end

@@ -1,0 +1,35 @@
+# frozen_string_literal: true
+
+require_relative "registry"
+require_relative "statsd"
+
+module Deckhand
+  module Operations
+    # Where a configuration's job and reaper events go: the Prometheus
+    # registry (when metrics_port is set) and StatsD (when statsd is set).
+    # One per Config, built at boot (Operations.hub).
+    #
+    #   hub = Operations.hub(config)
+    #   hub.job("HardJob", "default", 0.042, false)
+    #   hub.registry   # => Registry, or nil without metrics_port
+    class Hub
+      attr_reader :registry, :statsd
+
+      def initialize(config)
+        @registry = Registry.new if config.metrics_port
+        @statsd = Statsd.new(config.statsd) if config.statsd
+      end
+
+      def job(klass, queue, seconds, failed)
+        @registry&.job(klass, queue, seconds, failed)
+        @statsd&.job(klass, queue, seconds, failed)
+      end
+
+      # A Server::Events listener.
+      def call(name, count)
+        @registry&.event(name, count)
+        @statsd&.event(name, count)
+      end
+    end
+  end
+end

@@ -1,0 +1,44 @@
+# frozen_string_literal: true
+
+require_relative "exposition"
+require_relative "../server/memory"
+
+module Deckhand
+  module Operations
+    # The /metrics page of one server process (metrics_port): its registry's
+    # counters and histograms, and gauges of the process itself. The fleet's
+    # gauges (queues, sets) are on `deckhand web`'s /metrics, so scraping
+    # every process does not count them once per process.
+    #
+    #   ProcessMetrics.new(launcher, registry).respond("/metrics")   # => [200, "text/plain; version=0.0.4; ...", "..."]
+    class ProcessMetrics
+      def initialize(launcher, registry)
+        @launcher = launcher
+        @registry = registry
+      end
+
+      def respond(path)
+        return [404, "text/plain", "not found: try /metrics\n"] unless path == "/metrics"
+        [200, Exposition::CONTENT_TYPE, render]
+      end
+
+      def render
+        out = Exposition.new
+        @registry.write(out)
+        gauge(out, "deckhand_process_busy_threads", "Threads of this process running a job", @launcher.stats.busy)
+        gauge(out, "deckhand_process_concurrency", "Threads of this process", @launcher.config.total_concurrency)
+        gauge(out, "deckhand_process_quiet", "1 once this process is quiet (TSTP) or stopping", @launcher.quiet? ? 1 : 0)
+        gauge(out, "deckhand_process_redis_roundtrip_seconds", "Time the last heartbeat's round trip to Redis took", @launcher.heartbeat.rtt_us / 1_000_000.0)
+        gauge(out, "deckhand_process_resident_memory_bytes", "Resident memory of this process", (Server::Memory.rss_kb || 0) * 1024)
+        out.to_s
+      end
+
+      private
+
+      def gauge(out, name, help, value)
+        out.family(name, :gauge, help)
+        out.sample(name, {}, value)
+      end
+    end
+  end
+end

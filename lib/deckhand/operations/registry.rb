@@ -1,0 +1,85 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module Operations
+    # This process's own counters, kept in memory for its Prometheus endpoint:
+    # jobs processed and failed and their execution time per class and queue,
+    # jobs recovered from dead processes, poison pills buried. Label sets are
+    # bounded: past MAX_SERIES class/queue pairs, new ones count under
+    # class="other", queue="other", so no stream of class names can grow a
+    # scrape without end.
+    #
+    #   registry = Registry.new
+    #   registry.job("HardJob", "default", 0.042, false)
+    #   registry.event(:recovered, 3)
+    #   out = Exposition.new
+    #   registry.write(out)
+    class Registry
+      # Seconds; a job's execution time falls in the first bucket whose bound
+      # is not below it.
+      BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300].freeze
+      MAX_SERIES = 500
+      OTHER = ["other", "other"].freeze
+      EVENTS = {
+        recovered: ["deckhand_recoveries_total", "Jobs of dead processes this process's reaper put back in their queues"],
+        poison_pill: ["deckhand_poison_pills_total", "Jobs buried in the dead set by this process for killing their processes too often"]
+      }.freeze
+
+      Series = Struct.new(:processed, :failed, :buckets, :sum)
+
+      def initialize
+        @lock = Mutex.new
+        @series = {} # [class, queue] => Series
+        @index = {}  # class => {queue => Series}: no allocation per job
+        @indexed = 0
+        @events = EVENTS.keys.to_h { |name| [name, 0] }
+      end
+
+      def job(klass, queue, seconds, failed)
+        index = BUCKETS.bsearch_index { |bound| bound >= seconds } || BUCKETS.size
+        @lock.synchronize do
+          series = @index[klass]&.[](queue) || add(klass.to_s, queue.to_s)
+          series.processed += 1
+          series.failed += 1 if failed
+          series.buckets[index] += 1
+          series.sum += seconds
+        end
+      end
+
+      def event(name, count = 1)
+        @lock.synchronize { @events[name] += count if @events.key?(name) }
+      end
+
+      def write(out)
+        series, events = @lock.synchronize do
+          [@series.transform_values { |s| Series.new(s.processed, s.failed, s.buckets.dup, s.sum) }, @events.dup]
+        end
+        rows = series.sort_by(&:first)
+        out.family("deckhand_jobs_processed_total", :counter, "Jobs this process ran to an outcome (failures included)")
+        rows.each { |(klass, queue), s| out.sample("deckhand_jobs_processed_total", labels(klass, queue), s.processed) }
+        out.family("deckhand_jobs_failed_total", :counter, "Jobs this process ran that raised")
+        rows.each { |(klass, queue), s| out.sample("deckhand_jobs_failed_total", labels(klass, queue), s.failed) }
+        out.family("deckhand_job_execution_seconds", :histogram, "Time spent in perform, middleware included")
+        rows.each { |(klass, queue), s| out.histogram("deckhand_job_execution_seconds", labels(klass, queue), BUCKETS, s.buckets, s.sum) }
+        EVENTS.each do |name, (metric, help)|
+          out.family(metric, :counter, help)
+          out.sample(metric, {}, events[name])
+        end
+      end
+
+      private
+
+      def add(klass, queue)
+        key = (@series.size >= MAX_SERIES) ? OTHER : [klass, queue]
+        series = @series[key] ||= Series.new(0, 0, Array.new(BUCKETS.size + 1, 0), 0.0)
+        if @indexed < MAX_SERIES # past it, "other" jobs take this slower path: memory stays bounded
+          (@index[klass] ||= {})[queue] = series
+          @indexed += 1
+        end
+        series
+      end
+
+      def labels(klass, queue) = {"class" => klass, "queue" => queue}
+    end
+  end
+end

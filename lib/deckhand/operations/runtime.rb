@@ -1,0 +1,68 @@
+# frozen_string_literal: true
+
+require_relative "http_listener"
+require_relative "health"
+require_relative "process_metrics"
+require_relative "flusher"
+require_relative "../server/events"
+
+module Deckhand
+  module Operations
+    # What a running server process offers its operators, started and
+    # stopped with its launcher: the Prometheus endpoint (metrics_port), the
+    # health endpoint (health_check), StatsD's flushes, and the reaper's
+    # events fed to the hub.
+    # Nothing is started when neither is configured. In a swarm (`-P`),
+    # worker N listens on the configured port + N, so each worker is scraped
+    # and probed on its own.
+    #
+    #   runtime = Runtime.new(launcher).start
+    #   runtime.health.live   # => []
+    #   runtime.stop
+    class Runtime
+      attr_reader :health, :metrics_listener, :health_listener
+
+      def initialize(launcher)
+        config = launcher.config
+        @health = Health.new(launcher)
+        @hub = Operations.hub(config) if config.metrics_port || config.statsd
+        @listeners = []
+        @flusher = Flusher.new(@hub.statsd, logger: config.logger) if @hub&.statsd
+        if config.metrics_port
+          metrics = ProcessMetrics.new(launcher, @hub.registry)
+          @metrics_listener = listen("metrics", config.metrics_address, config.logger) { |path| metrics.respond(path) }
+        end
+        if config.health_check
+          @health_listener = listen("health", config.health_address, config.logger) { |path| @health.respond(path) }
+        end
+      rescue ConfigError
+        @listeners.each(&:close)
+        raise
+      end
+
+      def start
+        Server::Events.subscribe(@hub) if @hub
+        @listeners.each(&:start)
+        @flusher&.start
+        self
+      end
+
+      def stop
+        Server::Events.unsubscribe(@hub) if @hub
+        @listeners.each(&:close)
+        @flusher&.close
+      end
+
+      private
+
+      def listen(name, address, logger, &)
+        worker = Integer(ENV.fetch("DECKHAND_WORKER", ""), 10, exception: false)
+        address = Config::Address.new(address.host, address.port + worker) if worker && address.port.positive?
+        listener = HttpListener.new(name, address, logger: logger, &)
+        @listeners << listener
+        logger.info("#{name} endpoint at http://#{address.host.include?(":") ? "[#{address.host}]" : address.host}:#{listener.port}/")
+        listener
+      end
+    end
+  end
+end
