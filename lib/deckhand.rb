@@ -8,6 +8,7 @@ require_relative "deckhand/payload"
 require_relative "deckhand/client"
 require_relative "deckhand/job"
 require_relative "deckhand/lifecycle"
+require_relative "deckhand/limiter"
 
 # Fast, reliable background jobs for Ruby, on Redis.
 #
