@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "retry_handler"
+require_relative "over_limit"
 
 module Deckhand
   module Server
@@ -33,6 +34,7 @@ module Deckhand
         @stats = stats
         @suspects = suspects
         @retries = RetryHandler.new(config: config, store: store, identity: identity)
+        @over_limit = OverLimit.new(retries: @retries, logger: @logger)
         @classes = {}
         @classes_lock = Mutex.new
       end
@@ -55,7 +57,7 @@ module Deckhand
         ensure
           # A suspect that will run again keeps its count: it may crash a process yet.
           @suspects.leave(unit.queue, job["jid"], forget: FINAL.include?(outcome)) if recovered
-          @stats.finished(tid, outcome != :success)
+          @stats.finished(tid, outcome != :success && outcome != :rescheduled)
           Thread.current[:deckhand_job] = nil
         end
       end
@@ -106,6 +108,10 @@ module Deckhand
 
       def failure(unit, job, error, elapsed)
         @stats.metrics.record(job["wrapped"] || job["class"], elapsed, true)
+        if (rescheduled = @over_limit.call(unit, job, error)) # a limiter said "later": not a failure
+          @fetcher.done(unit, marked: true)
+          return rescheduled
+        end
         @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
         outcome = @retries.failed(unit, job, lookup(job["class"]), error)
         @fetcher.done(unit, marked: true)
