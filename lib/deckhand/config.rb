@@ -3,6 +3,7 @@
 require "logger"
 require_relative "config/capsule"
 require_relative "config/batches"
+require_relative "config/throttle"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 
@@ -40,7 +41,8 @@ module Deckhand
       fetch_window: 0.01,
       tag: "",
       labels: [],
-      environment: nil
+      environment: nil,
+      throttle: {}
     }.freeze
 
     attr_reader(*SETTINGS.keys)
@@ -163,6 +165,12 @@ module Deckhand
       change!(:batches)
       raise ConfigError, "batches must be a Hash like {callback_queue: \"callbacks\"}, got #{settings.inspect}" unless settings.is_a?(Hash)
       @batches = Batches.new(**settings.transform_keys(&:to_sym))
+    end
+
+    # Queue throttles (Config::Throttle): queue => {rate:, per:} and/or {concurrency:}.
+    def throttle=(queues)
+      change!(:throttle)
+      @throttle = queues.is_a?(Throttle) ? queues : Throttle.new(queues)
     end
 
     # Reliable push: when Redis cannot be reached, pushes wait in memory (up
