@@ -14,6 +14,7 @@ require_relative "api/job_set"
 require_relative "api/process_set"
 require_relative "api/metrics"
 require_relative "api/redis_info"
+require_relative "api/throttle"
 
 module Deckhand
   # Reads and acts on a live Deckhand system (or a Sidekiq one: the layout is
@@ -38,6 +39,11 @@ module Deckhand
     end
 
     def stats = Stats.new(@config)
+
+    # A queue's throttle (docs/limits.md), and every throttled queue.
+    def throttle(queue) = Throttle.new(queue, @config)
+
+    def throttles = Throttle.all(@config)
 
     def history(days: 30) = History.new(@config, days: days)
 

@@ -27,7 +27,8 @@ module Deckhand
       # The limiters used in the last day, with their metrics, most recently
       # used first; `filter` keeps the names containing it.
       def list(store, filter: nil, limit: 500)
-        names = store.call("ZRANGE", LimitKeys::INDEX, "+inf", "-inf", "BYSCORE", "REV", "LIMIT", 0, limit)
+        day_ago = ((::Process.clock_gettime(::Process::CLOCK_REALTIME) - 86_400) * 1000).to_i
+        names = store.call("ZRANGE", LimitKeys::INDEX, "+inf", day_ago, "BYSCORE", "REV", "LIMIT", 0, limit)
         names = names.select { |name| name.include?(filter) } if filter && !filter.empty?
         return [] if names.empty?
         rows = store.pipelined { |pipe| names.each { |name| pipe.call("HGETALL", LimitKeys.metrics(name)) } }
