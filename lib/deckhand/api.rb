@@ -15,6 +15,7 @@ require_relative "api/process_set"
 require_relative "api/metrics"
 require_relative "api/redis_info"
 require_relative "api/throttle"
+require_relative "store/limits"
 
 module Deckhand
   # Reads and acts on a live Deckhand system (or a Sidekiq one: the layout is
@@ -44,6 +45,9 @@ module Deckhand
     def throttle(queue) = Throttle.new(queue, @config)
 
     def throttles = Throttle.all(@config)
+
+    # Limiters used in the last day with their metrics (Hashes), name containing `filter`.
+    def limiters(filter: nil) = Store::Limits.list(@config.store, filter: filter)
 
     def history(days: 30) = History.new(@config, days: days)
 

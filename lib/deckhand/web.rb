@@ -19,6 +19,7 @@ require_relative "web/pages/queues"
 require_relative "web/pages/job_sets"
 require_relative "web/pages/metrics"
 require_relative "web/pages/batches"
+require_relative "web/pages/limits"
 
 module Deckhand
   # The dashboard, a Rack app. Standalone (config.ru):
@@ -48,6 +49,7 @@ module Deckhand
       ["POST", "queues/:name", Pages::Queues, :act],
       ["GET", "metrics", Pages::Metrics, :index],
       ["GET", "metrics/:klass", Pages::Metrics, :show],
+      ["GET", "limits", Pages::Limits, :index], ["POST", "limits", Pages::Limits, :act],
       ["GET", "batches", Pages::Batches, :index],
       ["GET", "batches/:bid", Pages::Batches, :show],
       ["GET", "batches/:bid/jobs/:jid", Pages::Batches, :find],
