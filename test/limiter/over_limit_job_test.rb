@@ -66,9 +66,10 @@ class OverLimitJobTest < Minitest::Test
       wait_for(message: "a schedule entry") { redis.call("ZCARD", "schedule") == 1 }
     end
     job, score = zset("schedule").first
-    assert_equal [7], job["args"]
-    assert_in_delta Time.now.to_f + 1000 + 1 + 7, score, 5
-    assert_equal [5], Deckhand::TestJobs.runs
+    ran = Deckhand::TestJobs.runs
+    assert_equal 1, ran.size
+    assert_equal [5, 7] - ran, job["args"], "the job that did not run is the one scheduled"
+    assert_in_delta Time.now.to_f + 1000 + 1 + job["args"].first, score, 5
   end
 
   def test_an_error_class_marked_over_limit_is_rescheduled_too
