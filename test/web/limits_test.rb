@@ -40,4 +40,15 @@ class WebLimitsTest < Minitest::Test
     assert_includes response.body, "rate must be a whole number"
     assert_equal({}, redis.call("HGETALL", "deckhand:throttles"))
   end
+
+  def test_queue_pages_show_a_throttled_queue_with_its_use
+    Deckhand.config.throttle = {"exports" => {concurrency: 3}}
+    RecordJob.set(queue: "exports").perform_async(1)
+    RecordJob.set(queue: "plain").perform_async(1)
+    redis.call("HSET", "deckhand:throttle:exports", "~held", 2, "host:1:abc", 2)
+    list = get("/queues").body
+    assert_equal 1, list.scan("throttled · 2/3 running").size
+    assert_includes get("/queues/exports").body, "throttled · 2/3 running"
+    refute_includes get("/queues/plain").body, "throttled"
+  end
 end

@@ -20,37 +20,50 @@ module Deckhand
 
       # The queues throttled by the configuration or at run time.
       def self.all(config)
-        names = config.throttle.to_h.keys | Store::Throttles.overrides(config.store).keys
-        names.sort.map { |name| new(name, config) }.select(&:limit)
+        overrides = Store::Throttles.overrides(config.store)
+        names = config.throttle.to_h.keys | overrides.keys
+        names.sort.map { |name| new(name, config, overrides: overrides) }.select(&:limit)
       end
 
-      def initialize(queue, config)
+      # overrides: the run-time limits already read (Store::Throttles.overrides).
+      def initialize(queue, config, overrides: nil)
         @queue = queue.to_s
         @config = config
         @store = config.store
+        @overrides = overrides
       end
 
       # The limits in force ("rate", "per", "concurrency"), or nil.
       def limit
-        override = Store::Throttles.overrides(@store)[@queue]
+        override = overrides[@queue]
         return (override.empty? ? nil : override) if override
         @config.throttle[@queue]&.to_h
       end
 
       # True when the limit comes from Redis, not the configuration.
-      def changed? = Store::Throttles.overrides(@store).key?(@queue)
+      def changed? = overrides.key?(@queue)
 
       def held = Store::Throttles.usage(@store, @queue)[:held]
 
       def set(**limits)
         limit = Config::Throttle.limit!(@queue, limits) # raises ConfigError naming the problem
         Store::Throttles.set(@store, @queue, limit.to_h)
+        @overrides = nil
         self
       end
 
-      def remove = Store::Throttles.set(@store, @queue, {}).then { self }
+      def remove = Store::Throttles.set(@store, @queue, {}).then { forget }
 
-      def reset = Store::Throttles.reset(@store, @queue).then { self }
+      def reset = Store::Throttles.reset(@store, @queue).then { forget }
+
+      private
+
+      def overrides = @overrides ||= Store::Throttles.overrides(@store)
+
+      def forget
+        @overrides = nil
+        self
+      end
     end
   end
 end
