@@ -25,9 +25,12 @@ def measure(lab, count)
   [count / elapsed, meter.finish(jobs: count)]
 end
 
+# Redis CPU: its main thread's, network included; in scripts: the time
+# Redis spent running them (INFO commandstats).
 def row(label, rate, cost, unit)
-  puts format("  %-34s %9.0f %s/s   %6.2f µs Redis CPU/%s   %5.1f commands/%s",
-    label, rate, unit, cost.cpu_us_per_job, unit, cost.commands_per_job, unit)
+  script_us = cost.by_command.fetch("evalsha", [0, 0])[1].fdiv(cost.jobs)
+  puts format("  %-34s %9.0f %s/s   %6.2f µs Redis CPU/%s (%5.2f in scripts)   %5.1f commands/%s",
+    label, rate, unit, cost.cpu_us_per_job, unit, script_us, cost.commands_per_job, unit)
 end
 
 DeckhandBench::Lab.open(yjit: true) do |lab|
