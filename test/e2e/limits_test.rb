@@ -49,6 +49,30 @@ class LimitsE2ETest < Minitest::Test
     assert_equal "2", redis.call("HGET", "deckhand:limit:metrics:e2e-sticky", "held")
   end
 
+  def test_a_window_of_ten_a_second_lets_at_most_ten_through_in_any_sliding_second_across_processes
+    2.times { worker("-c", "4") }
+    Deckhand::Client.new.push_bulk("class" => "E2E::WindowJob", "args" => Array.new(30) { [] })
+    wait_for(timeout: 60, message: "every check through the window") { redis.call("LLEN", "e2e:window") == 30 }
+    passes = redis.call("LRANGE", "e2e:window", 0, -1).map { |pair| pair.split.map(&:to_f) }.sort_by(&:first)
+    # Redis saw each pass between its before and after: any 11 span at least a second.
+    passes.each_cons(11) { |group| assert_operator group.map(&:last).max - group.first.first, :>=, 0.999 }
+  end
+
+  def test_an_over_limit_job_is_rescheduled_with_overrated_then_retried_once_the_budget_is_spent
+    Deckhand::Store::Scripts::LimitConcurrent.new(Deckhand.config.store).call("e2e-full", 1, holder: "elsewhere", lock_ms: 600_000)
+    worker("-c", "2")
+    jid = E2E::FullJob.perform_async
+    wait_for(message: "the job in the schedule set") { redis.call("ZCARD", "schedule") == 1 }
+    job = JSON.parse(redis.call("ZRANGE", "schedule", 0, 0).first)
+    assert_equal [jid, 1, nil], job.values_at("jid", "overrated", "retry_count")
+    assert_equal 0, redis.call("ZCARD", "retry")
+    redis.call("ZADD", "schedule", 0, redis.call("ZRANGE", "schedule", 0, 0).first) # due now
+    wait_for(message: "the job in the retry set") { redis.call("ZCARD", "retry") == 1 }
+    job = JSON.parse(redis.call("ZRANGE", "retry", 0, 0).first)
+    assert_equal [jid, "Deckhand::Limiter::OverLimit", 0], job.values_at("jid", "error_class", "retry_count")
+    assert_empty redis.call("LRANGE", "e2e:full", 0, -1)
+  end
+
   def test_a_throttled_queue_is_paced_while_an_unthrottled_one_runs_at_full_speed
     2.times { worker("-c", "5", "-q", "api_calls", "-q", "fast") }
     Deckhand::Client.new.push_bulk("class" => "E2E::QueueJob", "args" => Array.new(200) { [0] }, "queue" => "api_calls")

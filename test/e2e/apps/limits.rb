@@ -42,6 +42,31 @@ module E2E
     end
   end
 
+  WINDOW = Deckhand::Limiter.window("e2e-window", 10, :second)
+  FULL = Deckhand::Limiter.concurrent("e2e-full", 1, wait_timeout: 0, reschedule: 1)
+
+  # Passes the window limiter (waiting as each refusal says), recording the
+  # wall-clock times just before and after the check that passed: e2e:window
+  # holds "before after" pairs (every process runs on this one machine's clock).
+  class WindowJob
+    include Deckhand::Job
+
+    def perform
+      before = Time.now.to_f
+      WINDOW.within_limit { E2E.call("RPUSH", "e2e:window", "#{before} #{Time.now.to_f}") }
+    rescue Deckhand::Limiter::OverLimit => e
+      sleep e.retry_after
+      retry
+    end
+  end
+
+  # Over the limit of a limiter whose one slot someone else holds.
+  class FullJob
+    include Deckhand::Job
+
+    def perform = FULL.within_limit { E2E.call("RPUSH", "e2e:full", jid) }
+  end
+
   # Runs in a throttled queue, or not: records the queue's running count.
   class QueueJob
     include Deckhand::Job
