@@ -11,11 +11,13 @@ module Deckhand
     #   deckhand:limit:concurrent:<name>:wake   list: one entry per release, what waiters block on
     #   deckhand:limit:<type>:<name>            bucket/leaky/points: hash; window: zset
     #   deckhand:limit:metrics:<name>           hash: type, size, held, waited, wait_ms, over, reclaimed
-    #   deckhand:limits                         zset: name => last use (ms), for the dashboard
+    #   deckhand:limits                         zset: name => last use (ms), for the dashboard;
+    #                                           names unused for a day are pruned
+    #                                           whenever a new name is first used
     module LimitKeys
       PREFIX = "deckhand:limit:"
 
-      # name => when it was last checked (epoch ms); entries older than a day go.
+      # name => when it was last checked (epoch ms).
       INDEX = "deckhand:limits"
 
       module_function
