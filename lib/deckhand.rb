@@ -9,6 +9,7 @@ require_relative "deckhand/client"
 require_relative "deckhand/job"
 require_relative "deckhand/iterable_job"
 require_relative "deckhand/lifecycle"
+require_relative "deckhand/limiter"
 
 # Fast, reliable background jobs for Ruby, on Redis.
 #

@@ -18,6 +18,8 @@ require_relative "api/redis_info"
 require_relative "api/unworked_queues"
 require_relative "api/unique_lock"
 require_relative "api/periodic"
+require_relative "api/throttle"
+require_relative "store/limits"
 
 module Deckhand
   # Reads and acts on a live Deckhand system (or a Sidekiq one: the layout is
@@ -42,6 +44,14 @@ module Deckhand
     end
 
     def stats = Stats.new(@config)
+
+    # A queue's throttle (docs/limits.md), and every throttled queue.
+    def throttle(queue) = Throttle.new(queue, @config)
+
+    def throttles = Throttle.all(@config)
+
+    # Limiters used in the last day with their metrics (Hashes), name containing `filter`.
+    def limiters(filter: nil) = Store::Limits.list(@config.store, filter: filter)
 
     def history(days: 30) = History.new(@config, days: days)
 

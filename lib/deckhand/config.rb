@@ -8,6 +8,7 @@ require_relative "config/periodic"
 require_relative "config/fleet_timestamps"
 require_relative "config/events"
 require_relative "config/operations"
+require_relative "config/throttle"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 require_relative "dev_redis/project"
@@ -53,7 +54,8 @@ module Deckhand
       periodic: {},
       metrics_port: nil,
       health_check: nil,
-      statsd: nil
+      statsd: nil,
+      throttle: {}
     }.freeze
 
     attr_reader(*(SETTINGS.keys - %i[periodic timestamps]))
@@ -204,6 +206,12 @@ module Deckhand
     def encryption(active_version:, &block)
       change!(:encryption)
       @encryption_keys = Encryption.new(active_version, block)
+    end
+
+    # Queue throttles (Config::Throttle): queue => {rate:, per:} and/or {concurrency:}.
+    def throttle=(queues)
+      change!(:throttle)
+      @throttle = queues.is_a?(Throttle) ? queues : Throttle.new(queues)
     end
 
     # Reliable push: when Redis cannot be reached, pushes wait in memory (up

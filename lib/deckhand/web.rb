@@ -21,6 +21,7 @@ require_relative "web/pages/metrics"
 require_relative "web/pages/prometheus"
 require_relative "web/pages/batches"
 require_relative "web/pages/periodic"
+require_relative "web/pages/limits"
 
 module Deckhand
   # The dashboard, a Rack app. Standalone (config.ru):
@@ -50,6 +51,7 @@ module Deckhand
       ["POST", "queues/:name", Pages::Queues, :act],
       ["GET", "metrics", Pages::Prometheus, :show], # HTML for browsers, exposition for Prometheus
       ["GET", "metrics/:klass", Pages::Metrics, :show],
+      ["GET", "limits", Pages::Limits, :index], ["POST", "limits", Pages::Limits, :act],
       ["GET", "batches", Pages::Batches, :index],
       ["GET", "batches/:bid", Pages::Batches, :show],
       ["GET", "batches/:bid/jobs/:jid", Pages::Batches, :find],

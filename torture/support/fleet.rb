@@ -101,7 +101,7 @@ module Torture
 
     def config_file
       @config_file ||= File.join(@dir, "deckhand.yml").tap do |path|
-        yaml = @settings.slice(:heartbeat_interval, :heartbeat_ttl).map { |k, v| "#{k}: #{v}\n" }.join
+        yaml = @settings.slice(:heartbeat_interval, :heartbeat_ttl).map { |k, v| "#{k}: #{v}\n" }.join + @settings[:yaml].to_s
         File.write(path, yaml)
       end
     end

@@ -10,10 +10,11 @@ module Deckhand
     class Capsule
       attr_reader :spec, :fetcher, :processors
 
-      def initialize(spec, config:, store:, identity:, sequence:, stats:, suspects:, on_fatal: nil)
+      def initialize(spec, config:, store:, identity:, sequence:, stats:, suspects:, on_fatal: nil, throttles: nil)
         @spec = spec
         @fetcher = Fetcher.new(spec, store: store, identity: identity, sequence: sequence, suspects: suspects,
-          logger: config.logger, prefetch: config.prefetch, window: config.fetch_window, on_fatal: on_fatal)
+          logger: config.logger, prefetch: config.prefetch, window: config.fetch_window, on_fatal: on_fatal,
+          throttles: throttles)
         runner = JobRunner.new(config: config, store: store, identity: identity, fetcher: @fetcher,
           stats: stats, suspects: suspects)
         @processors = Array.new(spec.concurrency) do |i|

@@ -30,7 +30,8 @@ module Deckhand
       # waiting to start).
       attr_reader :capsule, :outstanding
 
-      def initialize(capsule, store:, identity:, sequence:, suspects:, logger:, prefetch: 1.0, window: 0.01, on_fatal: nil)
+      def initialize(capsule, store:, identity:, sequence:, suspects:, logger:, prefetch: 1.0, window: 0.01, on_fatal: nil,
+        throttles: nil)
         super("fetch-#{capsule.name}", logger: logger, on_fatal: on_fatal)
         @capsule = capsule
         @queues = capsule.queues
@@ -56,6 +57,10 @@ module Deckhand
         @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal)
         @lost = LostFetches.new(@requeue, logger: logger)
         @outage = Outage.new(logger, "fetcher of capsule #{capsule.name}")
+        @throttles = throttles
+        @released = Array.new(@queues.size, 0) # jobs settled per queue: slots to give back
+        @throttled = []
+        @throttle_at = nil
       end
 
       def start
@@ -86,6 +91,8 @@ module Deckhand
             @landed_acks << [lot.index, unit.payload] unless marked
           else
             @reports[lot] = true
+            @released[lot.index] += 1
+            @throttle_at = now if @throttle_at # a slot came free: look again
           end
           @unreported += 1
           @outstanding -= 1
@@ -174,11 +181,16 @@ module Deckhand
         acks = lots.map(&:report)
         @lost.reclaim if @lost.due?
         if want.zero?
-          @fetch.call(limit: 0, sources: [], acks: acks, landed: landed, unlocks: @sending) unless acks.empty? && landed.empty?
+          unless acks.empty? && landed.empty?
+            throttles = throttle_args # the slots of settled jobs go back with their acknowledgements
+            @fetch.call(limit: 0, sources: [], acks: acks, landed: landed, unlocks: @sending, throttles: throttles)
+          end
         else
           sources = self.sources
           started = now
-          takes = @fetch.call(limit: want, sources: sources, acks: acks, landed: landed, unlocks: @sending)
+          throttles = throttle_args
+          takes = @fetch.call(limit: want, sources: sources, acks: acks, landed: landed, unlocks: @sending, throttles: throttles)
+          takes = held_back(*takes) if throttles
           @pace.round_trip(now - started)
           fetched = sources
           sources = nil
@@ -188,7 +200,7 @@ module Deckhand
         hand_back_buffered if @quiet
       rescue Deckhand::RedisError => e
         @lost.lots(sources) if sources # its reply may be lost, not its work
-        restore(lots, landed)
+        restore(lots, landed, throttles)
         pause(@outage.failed(e))
       end
 
@@ -207,7 +219,7 @@ module Deckhand
             end
             ahead = @pace.ahead
             want = @quiet ? 0 : @capsule.concurrency + ahead - @outstanding
-            polled = @armed && now - @armed_at >= IDLE_POLL
+            polled = @armed && (now - @armed_at >= IDLE_POLL || (@throttle_at && now >= @throttle_at))
             if want.positive? && (!@armed || polled) && @ready.size <= ahead / 2
               @armed = false
               return [take_reports, want, take_landed]
@@ -223,6 +235,7 @@ module Deckhand
       def wait_time
         times = [@lost.wait_time]
         times << [IDLE_POLL - (now - @armed_at), 0.001].max if @armed && !@quiet
+        times << [@throttle_at - now, 0.001].max if @throttle_at && @armed && !@quiet
         times.compact.min
       end
 
@@ -270,11 +283,12 @@ module Deckhand
           @armed_at = now
           @paused
         end
-        @waiters.arm(except: paused)
+        @waiters.arm(except: paused | @throttled) # a throttled queue is looked at by fetches only
       end
 
-      def restore(lots, landed)
+      def restore(lots, landed, throttles = nil)
         @lock.synchronize do
+          throttles&.each { |index, _, back| @released[index] += back }
           lots.each do |lot|
             lot.unreport
             @reports[lot] = true
@@ -306,6 +320,33 @@ module Deckhand
         loop { units << @ready.pop(true) }
       rescue ThreadError # empty
         units
+      end
+
+      # [queue index, limit, slots to give back] per throttled queue of the
+      # capsule, or nil when none is (the fetch is then exactly as without
+      # throttles).
+      def throttle_args
+        limits = @throttles&.limits
+        if limits.nil? || limits.empty?
+          @throttled = []
+          @throttle_at = nil
+          return nil
+        end
+        args = @queues.each_with_index.filter_map { |queue, index| (limit = limits[queue]) && [index, limit] }
+        @throttled = args.map(&:first)
+        return nil if args.empty?
+        @lock.synchronize do
+          args.each { |arg| arg << @released[arg.first] }
+          @released.fill(0)
+        end
+        args
+      end
+
+      # The takes of a throttled fetch; remembers when to look again when a
+      # throttle held jobs back.
+      def held_back(takes, wait_ms)
+        @lock.synchronize { @throttle_at = wait_ms.positive? ? now + wait_ms / 1000.0 : nil }
+        takes
       end
 
       def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)

@@ -14,10 +14,12 @@ module Deckhand
 
       # inflight: how many jobs the process holds (running or about to), shown
       # beside busy on the dashboard.
-      def initialize(config:, store:, identity:, stats:, info:, on_signal:, inflight: -> { 0 }, on_paused: nil, on_fatal: nil)
+      def initialize(config:, store:, identity:, stats:, info:, on_signal:, inflight: -> { 0 }, on_paused: nil, on_fatal: nil,
+        on_throttles: nil)
         super("heartbeat", logger: config.logger, on_fatal: on_fatal)
         @inflight = inflight
         @on_paused = on_paused
+        @on_throttles = on_throttles
         @config = config
         @store = store
         @identity = identity
@@ -60,6 +62,7 @@ module Deckhand
         started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
         reply = Store::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record)
         @on_paused&.call(reply.paused)
+        @on_throttles&.call(reply.throttles)
         @rtt_us = ((::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1_000_000).round
         @process_count = reply.processes
         @beat_at = monotonic

@@ -2,6 +2,7 @@
 
 require_relative "retry_handler"
 require_relative "job_gate"
+require_relative "over_limit"
 
 module Deckhand
   module Server
@@ -35,6 +36,7 @@ module Deckhand
         @suspects = suspects
         @retries = RetryHandler.new(config: config, store: store, identity: identity)
         @gate = JobGate.new(config: config, store: store, fetcher: fetcher, stats: stats)
+        @over_limit = OverLimit.new(retries: @retries, logger: @logger)
         @classes = {}
         @classes_lock = Mutex.new
       end
@@ -61,7 +63,8 @@ module Deckhand
         ensure
           # A suspect that will run again keeps its count: it may crash a process yet.
           @suspects.leave(unit.queue, job["jid"], forget: FINAL.include?(outcome)) if recovered
-          @stats.finished(tid, outcome != :success && outcome != :interrupted) # an interruption is no failure
+          # An interruption or a limiter's "later" is no failure.
+          @stats.finished(tid, !%i[success interrupted rescheduled].include?(outcome))
           Thread.current[:deckhand_job] = nil
         end
       end
@@ -115,6 +118,10 @@ module Deckhand
       def failure(unit, job, error, elapsed)
         error = @gate.redact(job, error)
         @stats.metrics.record(job["wrapped"] || job["class"], elapsed, true)
+        if (rescheduled = @over_limit.call(unit, job, error)) # a limiter said "later": not a failure
+          @fetcher.done(unit, marked: true)
+          return rescheduled
+        end
         @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
         outcome = @retries.failed(unit, job, lookup(job["class"]), error)
         @fetcher.done(unit, marked: true)

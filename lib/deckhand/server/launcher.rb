@@ -29,15 +29,17 @@ module Deckhand
         fatal = ->(component, error) { fatal(component, error) }
         suspects = Suspects.new(@identity, store: @store, logger: @logger, max_recoveries: config.max_recoveries)
         sequence = Sequence.new
+        throttles = Throttles.new(config.throttle, logger: @logger)
         @capsules = config.all_capsules.map do |spec|
           Capsule.new(spec, config: config, store: @store, identity: @identity, sequence: sequence,
-            stats: @stats, suspects: suspects, on_fatal: fatal)
+            stats: @stats, suspects: suspects, on_fatal: fatal, throttles: throttles)
         end
         @on_signal = on_signal || ->(signal) { ::Process.kill(signal, ::Process.pid) }
         @heartbeat = Heartbeat.new(config: config, store: @store, identity: @identity, stats: @stats,
           info: info, on_signal: ->(signal) { remote_signal(signal) }, on_fatal: fatal,
           inflight: -> { @capsules.sum { |capsule| capsule.fetcher.outstanding } },
-          on_paused: ->(names) { @capsules.each { |capsule| capsule.fetcher.paused = names } })
+          on_paused: ->(names) { @capsules.each { |capsule| capsule.fetcher.paused = names } },
+          on_throttles: ->(overrides) { throttles.update(overrides) })
         @reaper = Reaper.new(config: config, store: @store, identity: @identity, on_fatal: fatal)
         @scheduler = Scheduler.new(config: config, store: @store, process_count: -> { @heartbeat.process_count },
           on_fatal: fatal)

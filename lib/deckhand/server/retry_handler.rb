@@ -52,6 +52,13 @@ module Deckhand
         end
       end
 
+      # To the schedule set, due at `at` (a job over a limiter's limit, see
+      # Server::OverLimit), written with its mark like any outcome.
+      def reschedule(unit, job, at:)
+        payload = JSON.generate(job)
+        write(unit) { |settle| settle.reschedule(unit.place, at: at, payload: payload) }
+      end
+
       # An entry that is not a job: kept, raw bytes and all, in the dead set.
       def corrupt(unit, reason)
         now = Payload.now(@config.timestamps)

@@ -2,6 +2,7 @@
 
 require_relative "process_record"
 require_relative "metrics"
+require_relative "throttles"
 
 module Deckhand
   class Store
@@ -17,7 +18,7 @@ module Deckhand
     module Heartbeats
       DAILY_TTL = 5 * 365 * 24 * 60 * 60
 
-      Beat = Struct.new(:paused, :processes, :signal)
+      Beat = Struct.new(:paused, :processes, :signal, :throttles)
 
       module_function
 
@@ -25,13 +26,14 @@ module Deckhand
       def beat(store, identity, counts:, metrics:, record:, now: Time.now)
         replies = store.pipelined do |pipe|
           Queues.queue_paused_read(pipe)
+          pipe.call("HGETALL", Throttles::SETTINGS)
           Metrics.flush(pipe, metrics)
           count(pipe, *counts, now.utc.strftime("%Y-%m-%d"))
           ProcessRecord.write(pipe, identity, **record, now: now)
           ProcessRecord.count(pipe)
           ProcessRecord.take_signal(pipe, identity)
         end
-        Beat.new(Queues.merge_paused(replies.first(2)), replies[-2].to_i, replies.last)
+        Beat.new(Queues.merge_paused(replies.first(2)), replies[-2].to_i, replies.last, Throttles.parse(replies[2]))
       end
 
       # Removes the process record: out of the set, its hashes gone.

@@ -26,10 +26,17 @@
 -- then                  u, the number of unique locks released with these
 --                       acknowledgements (jobs that succeeded), then u
 --                       pairs: the jid that holds it, its TTL in ms; the
---                       locks are the last u KEYS (lib/unique.lua)
+--                       locks are the u KEYS after the acknowledgements'
+--                       lot lists (lib/unique.lua)
+-- then (only when a queue is throttled, see lib/throttle.lua) the process's
+--                       identity, t, then per throttle: queue (1..q), rate
+--                       (jobs per ms, 0 none), burst, concurrency (0 none),
+--                       slots to give back (jobs settled since the last
+--                       call); KEYS[#KEYS-t+1..] are the throttle hashes
 --
 -- Returns, per source that gave jobs: its index (1..s), the queue's recovery
--- count version (or nil), the number of jobs, then the payloads.
+-- count version (or nil), the number of jobs, then the payloads; when a
+-- throttle held jobs back, last the ms until it may let one leave (else 0).
 local q = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local sources = tonumber(ARGV[3])
@@ -64,16 +71,35 @@ for i = 1, tonumber(ARGV[at]) do
 end
 
 at = at + 1 + 2 * tonumber(ARGV[at])
-for i = 1, tonumber(ARGV[at] or '0') do
+local unlocks = tonumber(ARGV[at] or '0')
+for i = 1, unlocks do
   unique_release_fast(KEYS[lots + sources + acks + i], ARGV[at + 2 * i - 1], ARGV[at + 2 * i])
+end
+
+-- Throttles (absent unless a queue of the capsule is throttled).
+local throttles, identity, now, wait = {}, nil, 0, 0
+at = at + 1 + 2 * unlocks
+if ARGV[at] then
+  identity, now = ARGV[at], limit_now()
+  local t = tonumber(ARGV[at + 1])
+  for k = 1, t do
+    local a = at + 2 + 5 * (k - 1)
+    local th = {key = KEYS[#KEYS - t + k], rate = tonumber(ARGV[a + 1]), burst = tonumber(ARGV[a + 2]),
+      concurrency = tonumber(ARGV[a + 3])}
+    throttle_release(th.key, identity, tonumber(ARGV[a + 4]))
+    throttles[tonumber(ARGV[a])] = th
+  end
 end
 
 local result, n = {}, 0
 for j = 1, sources do
   if limit <= 0 then break end
-  local jobs = redis.call('RPOP', KEYS[3 * q + j], limit)
+  local queue = tonumber(ARGV[2 + 2 * j])
+  local th, take = throttles[queue], limit
+  if th then take = throttle_room(th, limit, now) end
+  local jobs = take > 0 and redis.call('RPOP', KEYS[3 * q + j], take)
+  if th then wait = throttle_held_back(th, take < limit, jobs, KEYS[3 * q + j], identity, now, wait) end
   if jobs then
-    local queue = tonumber(ARGV[2 + 2 * j])
     local count = #jobs
     redis.call('RPUSH', KEYS[lots + j], unpack(jobs))
     redis.call('HSET', KEYS[queue], ARGV[3 + 2 * j], count)
@@ -86,4 +112,5 @@ for j = 1, sources do
     limit = limit - count
   end
 end
+if identity then result[n + 1] = wait end
 return result

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../throttles"
+
 module Deckhand
   class Store
     module Scripts
@@ -11,7 +13,7 @@ module Deckhand
       #   fetch.call(limit: 20, sources: [[1, 42]], acks: [])
       #   # => [#<struct Take source=0, version=nil, payloads=["{...}", ...]>]
       class Fetch < Script
-        lua "fetch", uses: ["lot", "unique"]
+        lua "fetch", uses: ["lot", "unique", "limit", "throttle"]
 
         # What one source gave: its index among the sources, the queue's
         # recovery count version (nil when none) and the payloads, in order.
@@ -32,12 +34,17 @@ module Deckhand
         # with news. landed: [queue index, payload] of settled jobs an idle
         # waiter had landed and handed out (they leave the landing lists).
         # unlocks: [lock key, jid, TTL ms] of unique jobs that succeeded.
-        def call(limit:, sources:, acks:, landed: [], unlocks: [])
+        # throttles: [queue index, Config::Throttle::Limit, slots to give
+        # back] per throttled queue (none: the call is the same as without
+        # throttling). Returns the takes, and with throttles also the ms until
+        # a throttle may let a held-back job leave (0 when none was held back).
+        def call(limit:, sources:, acks:, landed: [], unlocks: [], throttles: nil)
           list = @fixed.dup
           sources.each { |index, _| list << @lists[index] }
           sources.each { |index, id| list << lot(index, id) }
           acks.each { |index, id, _| list << lot(index, id) }
           unlocks.each { |key, _| list << key }
+          throttles&.each { |index, _| list << Throttles.key(@queues[index]) }
           argv = [@queues.size, limit, sources.size]
           sources.each { |index, id| argv << index + 1 << id }
           argv << acks.size
@@ -46,7 +53,12 @@ module Deckhand
           landed.each { |index, payload| argv << index + 1 << payload }
           argv << unlocks.size
           unlocks.each { |_, jid, ttl| argv << jid << ttl }
-          takes(run(list, argv))
+          return takes(run(list, argv)) unless throttles
+          argv << @identity << throttles.size
+          throttles.each { |index, l, back| argv.push(index + 1, l.rate_per_ms, l.burst, l.concurrency || 0, back) }
+          reply = run(list, argv)
+          wait = reply.pop
+          [takes(reply), wait]
         end
 
         private

@@ -21,7 +21,8 @@
 -- KEYS[5..4+6q]  per queue, six keys: the process's in-flight hash and landing
 --                list for it, the queue list, the queue's recovery counts, the
 --                process's running suspects of it, the queue's poison hash
--- KEYS[5+6q..]   the process's lot lists, in id order per queue
+-- KEYS[5+6q..]   the process's lot lists, in id order per queue, then the
+--                q throttle hashes of the queues: the process's slots go back
 -- ARGV[1]        identity, then the "beat" field the reaper judged by ("" when
 --                the record had expired): if it changed, the process lives
 -- ARGV[3]        recoveries after which a job is a poison pill
@@ -37,6 +38,7 @@ local ttl = tonumber(ARGV[4])
 local q = tonumber(ARGV[5])
 local first_lot = 5 + 6 * q
 local pairs_at = 6 + q
+local throttles = #KEYS - q
 
 if (redis.call('HGET', KEYS[1], 'beat') or '') ~= judged then return {-1, 0, 0} end
 if redis.call('HEXISTS', KEYS[2], identity) == 0 then return {-2, 0, 0} end
@@ -98,6 +100,7 @@ for i = 1, q do
   end
   if recovered > before then redis.call('SADD', KEYS[3], ARGV[5 + i]) end
   redis.call('DEL', suspects)
+  throttle_release_all(KEYS[throttles + i], identity)
 end
 
 redis.call('HDEL', KEYS[2], identity)

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../throttles"
+
 module Deckhand
   class Store
     module Scripts
@@ -14,7 +16,7 @@ module Deckhand
       #   #    nil when its record had expired) and -2 when another reaper
       #   #    recovered it first
       class Recover < Script
-        lua "recover", uses: ["lot"]
+        lua "recover", uses: ["lot", "throttle"]
 
         def call(identity:, beat:, queues:, limit:, ttl:)
           list = [keys.process(identity), keys::OWNERS, keys::QUEUES, keys::PROCESSES]
@@ -26,6 +28,7 @@ module Deckhand
             ids.map { |id| [index, queue, id] }
           end
           lots.each { |_, queue, id| list << keys.lot(identity, queue, id) }
+          queues.each { |q| list << Throttles.key(q) }
           run(list, [identity, beat.to_s, limit, ttl, queues.size, *queues, *lots.flat_map { |index, _, id| [index + 1, id] }])
         end
       end

@@ -5,7 +5,9 @@
 -- KEYS[1]           the queues set
 -- KEYS[2..1+3q]     per queue, three keys: the process's in-flight hash and
 --                   landing list for it, the queue list
--- KEYS[2+3q..]      lot lists
+-- KEYS[2+3q..]      lot lists, then the q throttle hashes of the queues
+--                   (jobs handed back by "lots" give their slots back; with
+--                   "landing" (a stop) every slot of the process goes back)
 -- ARGV[1]           what to hand back:
 --                   "lots" every unsettled job of the lots given (and with
 --                          ARGV[2] "landing", every landing list too); the
@@ -15,7 +17,8 @@
 --                          going quiet)
 -- ARGV[2]           "landing" to hand back the landing lists, or "-"
 -- ARGV[3]           q, the number of queues, then their names
--- ARGV[4+q..]       for "lots": pairs queue (1..q), lot id, one per lot list;
+-- ARGV[4+q]         the process's identity (its throttle slots, see lib/throttle.lua)
+-- ARGV[5+q..]       for "lots": pairs queue (1..q), lot id, one per lot list;
 --                   for "some": the number of landed jobs and pairs queue
 --                   (1..q), payload; then per lot: its lot list (1..n, in
 --                   KEYS order), queue (1..q), lot id, then a count and the
@@ -26,6 +29,8 @@ local mode = ARGV[1]
 local q = tonumber(ARGV[3])
 local lots = 1 + 3 * q
 local count = 0
+local identity = ARGV[4 + q]
+local function throttle(i) return KEYS[#KEYS - q + i] end
 
 local function inflight(i) return KEYS[3 * i - 1] end
 local function landing(i) return KEYS[3 * i] end
@@ -42,7 +47,7 @@ if ARGV[2] == 'landing' then
   end
 end
 
-local list = 4 + q
+local list = 5 + q
 local fields = {}
 local function fields_of(i)
   fields[i] = fields[i] or lot_fields(inflight(i))
@@ -55,6 +60,7 @@ if mode == 'lots' then
     local i = tonumber(ARGV[n])
     local back = lot_hand_back(inflight(i), fields_of(i), KEYS[lots + (n - list) / 2 + 1], ARGV[n + 1], queue(i))
     if back > 0 then touched(i) end
+    throttle_release(throttle(i), identity, back)
     count = count + back
   end
 else
@@ -83,5 +89,8 @@ else
     end
     n = n + 4 + positions
   end
+end
+if ARGV[2] == 'landing' then
+  for i = 1, q do throttle_release_all(throttle(i), identity) end
 end
 return count

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../throttles"
+
 module Deckhand
   class Store
     module Scripts
@@ -13,7 +15,7 @@ module Deckhand
       #
       # Each returns the number of jobs handed back.
       class Requeue < Script
-        lua "requeue", uses: ["lot"]
+        lua "requeue", uses: ["lot", "throttle"]
 
         def initialize(store, identity:, queues:)
           super(store)
@@ -44,7 +46,7 @@ module Deckhand
             positions = list.map(&:last).sort.reverse
             argv.push(n + 1, index + 1, id, positions.size, *positions)
           end
-          run(@keys + lots, ["some", "-", @queues.size, *@queues, landed.size, *landed.flat_map { |i, raw| [i + 1, raw] }, *argv])
+          run(@keys + lots + throttle_keys, ["some", "-", @queues.size, *@queues, @identity, landed.size, *landed.flat_map { |i, raw| [i + 1, raw] }, *argv])
         end
 
         # lots: [queue index, lot id].
@@ -54,9 +56,11 @@ module Deckhand
 
         def lot(index, id) = keys.lot(@identity, @queues[index], id)
 
+        def throttle_keys = @queues.map { |q| Throttles.key(q) }
+
         def hand_back(mode, landing, lots)
-          run(@keys + lots.map { |index, id| lot(index, id) },
-            [mode, landing, @queues.size, *@queues, *lots.flat_map { |index, id| [index + 1, id] }])
+          run(@keys + lots.map { |index, id| lot(index, id) } + throttle_keys,
+            [mode, landing, @queues.size, *@queues, @identity, *lots.flat_map { |index, id| [index + 1, id] }])
         end
       end
     end

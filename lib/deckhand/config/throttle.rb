@@ -1,0 +1,79 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Config
+    # Queue throttles for the whole fleet, validated where set. `rate` paces
+    # how fast jobs leave a queue (`per` :second, :minute, :hour or seconds);
+    # `concurrency` caps how many of its jobs run at once across every
+    # process. Both are enforced inside the reliable fetch (docs/limits.md).
+    #
+    #   Deckhand.configure do |c|
+    #     c.throttle = {"api_calls" => {rate: 20, per: :second}, "exports" => {concurrency: 3}}
+    #   end
+    #   # config/deckhand.yml:
+    #   #   throttle:
+    #   #     api_calls: {rate: 20, per: second}
+    #   #     exports: {concurrency: 3}
+    class Throttle
+      PERIODS = {"second" => 1, "minute" => 60, "hour" => 3600, "day" => 86_400}.freeze
+      KEYS = %i[rate per concurrency].freeze
+
+      # One queue's limits: rate per `per` seconds (nil: unpaced) and
+      # concurrency (nil: uncapped).
+      Limit = Struct.new(:rate, :per, :concurrency) do
+        # Jobs per millisecond, for the fetch script (0: unpaced).
+        def rate_per_ms = rate ? rate.to_f / (per * 1000) : 0
+
+        # How many jobs may leave at once: a tenth of a second's worth, at least one.
+        def burst = rate ? [(rate.to_f / per / 10).ceil, 1].max : 0
+
+        def to_h = {"rate" => rate, "per" => per, "concurrency" => concurrency}.compact
+      end
+
+      # A Limit from a Hash like {rate: 20, per: :second} or {concurrency: 3}
+      # (string keys and values too, as YAML and JSON give them).
+      def self.limit!(queue, spec)
+        unless spec.is_a?(Hash) && !spec.empty?
+          raise ConfigError, "throttle for queue #{queue.inspect} must be a Hash like {rate: 20, per: :second} or {concurrency: 3}, got #{spec.inspect}"
+        end
+        spec = spec.transform_keys(&:to_sym)
+        unknown = spec.keys - KEYS
+        raise ConfigError, "throttle for queue #{queue.inspect}: unknown key #{unknown.first.inspect}; known: #{KEYS.join(", ")}" unless unknown.empty?
+        rate = positive!(queue, :rate, spec[:rate])
+        concurrency = positive!(queue, :concurrency, spec[:concurrency])
+        raise ConfigError, "throttle for queue #{queue.inspect} needs rate: or concurrency:" unless rate || concurrency
+        raise ConfigError, "throttle for queue #{queue.inspect}: per: goes with rate:" if spec.key?(:per) && !rate
+        Limit.new(rate, rate && period!(queue, spec.fetch(:per, :second)), concurrency).freeze
+      end
+
+      def self.positive!(queue, key, value)
+        return nil if value.nil?
+        return value if value.is_a?(Integer) && value.positive?
+        raise ConfigError, "throttle for queue #{queue.inspect}: #{key} must be a positive Integer, got #{value.inspect}"
+      end
+
+      def self.period!(queue, per)
+        return per if per.is_a?(Numeric) && per.positive?
+        PERIODS.fetch(per.to_s) do
+          raise ConfigError, "throttle for queue #{queue.inspect}: per must be second, minute, hour, day or a number of seconds, got #{per.inspect}"
+        end
+      end
+
+      def initialize(queues = {})
+        raise ConfigError, "throttle must be a Hash of queue => limits, like {\"exports\" => {concurrency: 3}}, got #{queues.inspect}" unless queues.is_a?(Hash)
+        @limits = queues.to_h do |queue, spec|
+          name = queue.to_s
+          raise ConfigError, "throttle: a queue name must not be empty" if name.empty?
+          [name.freeze, self.class.limit!(name, spec)]
+        end.freeze
+        freeze
+      end
+
+      def [](queue) = @limits[queue]
+
+      def empty? = @limits.empty?
+
+      def to_h = @limits
+    end
+  end
+end

@@ -1,0 +1,30 @@
+-- Concurrent limiter, acquire: at most `size` holders at once across every
+-- process. A holder whose lock expired (its process died holding it) is
+-- reclaimed first. When every slot is held the caller blocks on the wake
+-- list (BLPOP) until a release or the earliest lock expiry, then calls again.
+--
+-- KEYS[1]  holders: zset holder id => lock expiry (epoch ms)
+-- KEYS[2]  metrics hash       KEYS[3]  the limiters index
+-- ARGV[1]  name               ARGV[2]  size
+-- ARGV[3]  holder id          ARGV[4]  lock timeout (ms)
+-- ARGV[5]  ms waited so far ("" on a first try)
+-- ARGV[6]  "1" when this is the last try (a refusal counts as over the limit)
+--
+-- Returns {1, 0} when held, or {0, ms until the earliest lock expires}.
+local holders, name, size = KEYS[1], ARGV[1], tonumber(ARGV[2])
+local now = limit_now()
+local lock = tonumber(ARGV[4])
+
+local expired = redis.call('ZREMRANGEBYSCORE', holders, '-inf', now)
+if expired > 0 then redis.call('HINCRBY', KEYS[2], 'reclaimed', expired) end
+
+if redis.call('ZCARD', holders) < size then
+  redis.call('ZADD', holders, now + lock, ARGV[3])
+  redis.call('PEXPIRE', holders, lock + 1000)
+  limit_note(KEYS[2], KEYS[3], name, now, 'concurrent', size, 'held', ARGV[5])
+  return {1, 0}
+end
+
+if ARGV[6] == '1' then limit_note(KEYS[2], KEYS[3], name, now, 'concurrent', size, 'over', ARGV[5]) end
+local first = redis.call('ZRANGE', holders, 0, 0, 'WITHSCORES')
+return {0, math.max(1, tonumber(first[2]) - now)}

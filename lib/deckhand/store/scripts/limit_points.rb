@@ -1,0 +1,31 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Store
+    module Scripts
+      # limit_points.lua: spends points of a points limiter's budget (take),
+      # or gives back the difference once the real cost is known (adjust).
+      #
+      #   points = LimitPoints.new(store)
+      #   points.take("shopify", 1000, refill: 50, period_ms: 1000, amount: 50)   # => [true, 0] or [false, ms]
+      #   points.adjust("shopify", 1000, refill: 50, period_ms: 1000, amount: 20) # 20 points back
+      class LimitPoints < Script
+        lua "limit_points", uses: ["limit"]
+
+        def take(name, size, refill:, period_ms:, amount:, waited_ms: nil, last: true)
+          ok, ms = run(keys_of(name), [name, size, refill, period_ms, "take", amount, waited_ms.to_s, last ? 1 : 0])
+          [ok == 1, ms]
+        end
+
+        def adjust(name, size, refill:, period_ms:, amount:)
+          run(keys_of(name), [name, size, refill, period_ms, "adjust", amount, "", 0])
+          nil
+        end
+
+        private
+
+        def keys_of(name) = [LimitKeys.state("points", name), LimitKeys.metrics(name), LimitKeys::INDEX]
+      end
+    end
+  end
+end

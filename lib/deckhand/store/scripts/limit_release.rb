@@ -1,0 +1,19 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Store
+    module Scripts
+      # limit_release.lua: gives a concurrent limiter's slot back and wakes
+      # one waiter.
+      #
+      #   LimitRelease.new(store).call("stripe", 5, holder: "ab12", lock_ms: 30_000)   # => true
+      class LimitRelease < Script
+        lua "limit_release"
+
+        def call(name, size, holder:, lock_ms:)
+          run([LimitKeys.state("concurrent", name), LimitKeys.wake(name)], [holder, size, lock_ms]) == 1
+        end
+      end
+    end
+  end
+end

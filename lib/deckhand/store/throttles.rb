@@ -1,0 +1,52 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Deckhand
+  class Store
+    # Queue throttles in Redis: the limits changed at run time (they override
+    # the configuration's, fleet-wide, from the next heartbeat of each
+    # process) and each throttled queue's state, which fetch.lua keeps (see
+    # store/scripts/lib/throttle.lua).
+    #
+    #   deckhand:throttles          hash: queue => JSON limits ({"rate":20,"per":1}), or "{}" for none
+    #   deckhand:throttle:<queue>   hash: t, at (rate tokens), ~held, <identity> (slots held)
+    #
+    #   Throttles.set(store, "exports", {"concurrency" => 3})
+    #   Throttles.overrides(store)        # => {"exports" => {"concurrency" => 3}}
+    #   Throttles.usage(store, "exports") # => {held: 2, tokens: nil}
+    module Throttles
+      SETTINGS = "deckhand:throttles"
+
+      module_function
+
+      def key(queue) = "deckhand:throttle:#{queue}"
+
+      # limits: a Hash of rate/per/concurrency; {} means "not throttled",
+      # whatever the configuration says.
+      def set(store, queue, limits) = store.call("HSET", SETTINGS, queue, JSON.generate(limits))
+
+      # Back to what each process's configuration says.
+      def reset(store, queue) = store.call("HDEL", SETTINGS, queue)
+
+      # queue => limits Hash (string keys), entries that do not parse left out.
+      def overrides(store) = parse(store.call("HGETALL", SETTINGS))
+
+      def parse(flat)
+        flat.to_h.filter_map do |queue, json|
+          limits = JSON.parse(json)
+          [queue, limits] if limits.is_a?(Hash)
+        rescue JSON::ParserError
+          nil
+        end.to_h
+      end
+
+      # What a throttled queue uses now: slots held across the fleet, and the
+      # rate's tokens as last counted (nil when never paced).
+      def usage(store, queue)
+        held, tokens = store.call("HMGET", key(queue), "~held", "t")
+        {held: held.to_i, tokens: tokens&.to_f}
+      end
+    end
+  end
+end
