@@ -10,6 +10,7 @@ require_relative "api"
 require_relative "web/template"
 require_relative "web/headers"
 require_relative "web/guard"
+require_relative "web/flash"
 require_relative "web/assets"
 require_relative "web/router"
 require_relative "web/action"
@@ -19,6 +20,7 @@ require_relative "web/pages/queues"
 require_relative "web/pages/job_sets"
 require_relative "web/pages/metrics"
 require_relative "web/pages/batches"
+require_relative "web/pages/find"
 
 module Deckhand
   # The dashboard, a Rack app. Standalone (config.ru):
@@ -51,6 +53,7 @@ module Deckhand
       ["GET", "batches", Pages::Batches, :index],
       ["GET", "batches/:bid", Pages::Batches, :show],
       ["GET", "batches/:bid/jobs/:jid", Pages::Batches, :find],
+      ["GET", "find", Pages::Find, :show],
       ["GET", ":set", Pages::JobSets, :index],
       ["POST", ":set", Pages::JobSets, :bulk],
       ["GET", ":set/:key", Pages::JobSets, :show],
@@ -83,7 +86,7 @@ module Deckhand
         return if request.cookies[Guard::COOKIE] == token
         cookie = "#{Guard::COOKIE}=#{token}; path=#{request.script_name.delete(";,")}/; HttpOnly; SameSite=Strict"
         cookie += "; Secure" if request.ssl?
-        headers["set-cookie"] = cookie
+        Flash.add(headers, cookie)
       end
     end
 

@@ -23,6 +23,7 @@ module Deckhand
       }.freeze
       BATCH = 500
       SCAN_BUDGET = 10_000
+      COUNT_STEP = 50_000
 
       attr_reader :name, :key
 
@@ -50,6 +51,30 @@ module Deckhand
         next_rank, found = Store::SortedSets.scan(@store, @key, text, from: from, limit: limit, budget: budget, reverse: @reverse)
         [found.map { |rank, raw, score| SetEntry.new(raw, score, rank: rank) }, next_rank]
       end
+
+      # How many entries contain `text` (as `filter` matches them), counted
+      # inside Redis COUNT_STEP entries per call: a number, never the entries.
+      def count_matching(text)
+        text = needle(text)
+        total = 0
+        from = 0
+        while from
+          from, matches = Store::SortedSets.count(@store, @key, text, from: from, budget: COUNT_STEP)
+          total += matches
+        end
+        total
+      end
+
+      # Retry, delete or kill only the entries that contain `text`, BATCH at a
+      # time, each acted on as the exact entry found (never by position).
+      # Returns how many were acted on.
+      #
+      #   api.retries.delete_matching("Net::ReadTimeout")   # => 25
+      def retry_matching(text) = each_match(text) { |entries| self.retry(entries) }
+
+      def delete_matching(text) = each_match(text) { |entries| delete(entries) }
+
+      def kill_matching(text) = each_match(text) { |entries| kill(entries) }
 
       # The entry with this jid, searching the whole set (in bounded steps).
       def find_jid(jid)
@@ -130,6 +155,28 @@ module Deckhand
           offset += batch.count(&stays)
         end
         done
+      end
+
+      # Scans for matches from the start; what was acted on left the set, so
+      # the next scan starts that many ranks earlier. Entries moved by someone
+      # else meanwhile can only make it skip a match, never act twice.
+      def each_match(text)
+        text = needle(text)
+        done = 0
+        from = 0
+        while from
+          found, next_rank = filter(text, from: from, limit: BATCH, budget: COUNT_STEP)
+          acted = found.empty? ? 0 : yield(found)
+          done += acted
+          from = next_rank && [next_rank - acted, 0].max
+        end
+        done
+      end
+
+      def needle(text)
+        text = text.to_s
+        raise ArgumentError, "an empty filter matches every entry: use retry_all, delete_all or kill_all for the whole set" if text.empty?
+        text
       end
 
       def page_at(offset)

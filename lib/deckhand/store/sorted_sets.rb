@@ -3,6 +3,7 @@
 require_relative "scripts/zset_move"
 require_relative "scripts/zset_kill"
 require_relative "scripts/zset_scan"
+require_relative "scripts/zset_count"
 
 module Deckhand
   class Store
@@ -61,6 +62,13 @@ module Deckhand
         next_rank = reply.shift
         found = reply.each_slice(3).map { |rank, raw, score| [rank, raw, Float(score)] }
         [(next_rank == -1) ? nil : next_rank, found]
+      end
+
+      # Counts entries containing `text` among up to `budget` from rank `from`;
+      # returns [next_rank_or_nil, count].
+      def count(store, key, text, from:, budget:)
+        next_rank, matches = Scripts::ZsetCount.new(store).call(key, text, from: from, budget: budget)
+        [(next_rank == -1) ? nil : next_rank, matches]
       end
 
       # WITHSCORES replies come as [member, score] pairs over RESP3, flat over RESP2.

@@ -99,11 +99,22 @@
     });
   }
 
-  // Buttons with data-confirm ask first; the form goes only on "OK".
+  // Buttons with data-confirm ask first; the form goes only on "OK". A
+  // button acting on checked boxes (data-needs-checked) says how many, and
+  // does nothing when none is checked.
   function confirmations() {
     document.addEventListener("submit", function (event) {
       var button = event.submitter;
-      var question = button && button.getAttribute("data-confirm");
+      if (!button) return;
+      var question = button.getAttribute("data-confirm");
+      var boxes = button.getAttribute("data-needs-checked");
+      if (boxes) {
+        var checked = Array.prototype.filter.call(button.form.querySelectorAll('input[type="checkbox"]'), function (box) {
+          return box.name === boxes && box.checked;
+        }).length;
+        if (checked === 0) { event.preventDefault(); window.alert("Check the entries to act on first."); return; }
+        question = question && question.replace("%{checked}", String(checked));
+      }
       if (question && !window.confirm(question)) event.preventDefault();
     });
   }
