@@ -21,6 +21,7 @@ require_relative "web/pages/job_sets"
 require_relative "web/pages/metrics"
 require_relative "web/pages/batches"
 require_relative "web/pages/find"
+require_relative "web/pages/unreachable"
 
 module Deckhand
   # The dashboard, a Rack app. Standalone (config.ru):
@@ -117,7 +118,7 @@ module Deckhand
       status, headers, body = route.page.new(self, request, params).public_send(route.action)
       [status, headers, (verb == "HEAD") ? [] : body]
     rescue Deckhand::RedisError => e
-      refuse("Redis is unreachable, so the dashboard has nothing to show: #{e.message}", 503)
+      Pages::Unreachable.new(self, request, {}).show(e)
     end
 
     private

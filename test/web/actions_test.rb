@@ -22,7 +22,7 @@ class WebActionsTest < Minitest::Test
   def test_queue_delete_one_job
     jids = Deckhand::Client.push_bulk("class" => "RecordJob", "args" => [[1], [2], [3]])
     response = post("/queues/default", "action" => "delete", "jid" => jids[1], "position" => "1", "page" => "1")
-    assert_redirect response, "/queues/default?page=1", notice: "deleted.1"
+    assert_redirect response, "/queues/default#jobs", notice: "deleted.1"
     assert_equal [jids[0], jids[2]], jobs_in("default").reverse.map { |j| j["jid"] }
     assert_redirect post("/queues/default", "action" => "delete", "jid" => jids[1], "position" => "1"), "/queues/default", notice: "gone.0"
   end

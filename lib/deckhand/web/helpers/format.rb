@@ -13,6 +13,9 @@ module Deckhand
       module Format
         def number(value) = value.to_i.to_s.gsub(/\B(?=(\d{3})+(?!\d))/, ",")
 
+        # "1 job", "2,000 jobs".
+        def jobs(count, noun = "job") = "#{number(count)} #{noun}#{"s" unless count.to_i == 1}"
+
         def duration(seconds)
           seconds = seconds.to_f
           return "#{seconds.round(1)} s" if seconds < 60
