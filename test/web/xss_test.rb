@@ -69,7 +69,7 @@ class WebXssTest < Minitest::Test
     retry_key = ERB::Util.url_encode(key_of(:retries, "r" * 24))
     detail = get("/retries/#{retry_key}").body
     assert_includes detail, "<strong>E#{ESCAPED}</strong>", "error class"
-    assert_includes detail, "<pre>#{ESCAPED}</pre>", "error message"
+    assert_includes detail, %(<pre class="error-message">#{ESCAPED}</pre>), "error message"
     assert_includes detail, %(<pre class="backtrace">#{ESCAPED}</pre>), "backtrace"
     assert_includes detail, "X#{ESCAPED}", "class"
     busy = get("/busy").body
