@@ -3,6 +3,7 @@
 require "json"
 require_relative "set_entry"
 require_relative "death_notice"
+require_relative "set_groups"
 
 module Deckhand
   class API
@@ -24,6 +25,7 @@ module Deckhand
       BATCH = 500
       SCAN_BUDGET = 10_000
       COUNT_STEP = 50_000
+      GROUP_BUDGET = 10_000
 
       attr_reader :name, :key
 
@@ -63,6 +65,24 @@ module Deckhand
           total += matches
         end
         total
+      end
+
+      # The set counted by error class and job class (SetGroups), inside
+      # Redis: the first `budget` entries (in score order), or all with nil.
+      def groups(budget: GROUP_BUDGET)
+        errors = Hash.new(0)
+        classes = Hash.new(0)
+        from = 0
+        examined = 0
+        while from && (budget.nil? || examined < budget)
+          step = budget ? [budget - examined, GROUP_BUDGET].min : GROUP_BUDGET
+          next_rank, errs, kinds = Store::SortedSets.groups(@store, @key, from: from, budget: step)
+          errs.each { |name, n| errors[name] += n }
+          kinds.each { |name, n| classes[name] += n }
+          examined += errs.values.sum
+          from = next_rank
+        end
+        SetGroups.new(errors, classes, examined: examined, complete: from.nil?)
       end
 
       # Retry, delete or kill only the entries that contain `text`, BATCH at a

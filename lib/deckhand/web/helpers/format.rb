@@ -13,8 +13,8 @@ module Deckhand
       module Format
         def number(value) = value.to_i.to_s.gsub(/\B(?=(\d{3})+(?!\d))/, ",")
 
-        # "1 job", "2,000 jobs".
-        def jobs(count, noun = "job") = "#{number(count)} #{noun}#{"s" unless count.to_i == 1}"
+        # "1 job", "2,000 jobs"; jobs(3, "match", "matches") # => "3 matches"
+        def jobs(count, noun = "job", plural = "#{noun}s") = "#{number(count)} #{(count.to_i == 1) ? noun : plural}"
 
         def duration(seconds)
           seconds = seconds.to_f

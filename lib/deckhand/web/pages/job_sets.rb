@@ -15,6 +15,9 @@ module Deckhand
         }.freeze
         DONE = {"retry" => "retried", "delete" => "deleted", "kill" => "killed"}.freeze
         SAMPLE = 10
+        # Up to this size, a filtered list counts every match in the set (one
+        # bounded script call); above it, on request.
+        TOTAL_BUDGET = 20_000
 
         def index
           setup_set
@@ -23,6 +26,7 @@ module Deckhand
           @size = @set.size
           @confirm = choice_param("confirm", @actions, nil) unless @query.empty?
           return confirm_matches if @confirm
+          return groups if @query.empty? && request.params["view"] == "groups"
           @query.empty? ? page_through : filter
           render :job_set, title: @title
         end
@@ -99,6 +103,7 @@ module Deckhand
         def filter
           @from = int_param("from", 0, 0..@size)
           @entries, @resume_at = @set.filter(@query, from: @from, limit: @per_page)
+          @total = @set.count_matching(@query) if @size <= TOTAL_BUDGET || request.params["total"] == "1"
         end
 
         # Before acting on every match of a filter: how many there are
@@ -107,6 +112,14 @@ module Deckhand
           @matches = @set.count_matching(@query)
           @entries, = @set.filter(@query, limit: SAMPLE, budget: API::JobSet::COUNT_STEP)
           render :job_set_confirm, title: "#{@title}: confirm"
+        end
+
+        # Triage: the set counted by error class and by job class, in Redis;
+        # the first GROUP_BUDGET entries unless asked for the whole set.
+        def groups
+          @whole = request.params["whole"] == "1"
+          @groups = @set.groups(budget: @whole ? nil : API::JobSet::GROUP_BUDGET)
+          render :job_set_groups, title: "#{@title} by error and class"
         end
 
         def gone
