@@ -6,6 +6,7 @@ require_relative "views"
 require_relative "helpers/format"
 require_relative "helpers/links"
 require_relative "helpers/charts"
+require_relative "helpers/live"
 
 module Deckhand
   class Web
@@ -26,6 +27,7 @@ module Deckhand
       include Helpers::Format
       include Helpers::Links
       include Helpers::Charts
+      include Helpers::Live
 
       PER_PAGE = [10, 25, 50, 100].freeze
       MAX_PAGE = 2**40

@@ -89,6 +89,8 @@
 
   function checkAll() {
     document.querySelectorAll("[data-check-all]").forEach(function (master) {
+      if (master.hasAttribute("data-bound")) return;
+      master.setAttribute("data-bound", "");
       master.addEventListener("change", function () {
         var form = master.form;
         var name = master.getAttribute("data-check-all");
@@ -119,9 +121,78 @@
     });
   }
 
+  // Calls `step` every `interval` ms while the tab is visible; a hidden tab
+  // makes no requests, and showing it again runs a step at once.
+  function whileVisible(interval, step) {
+    var timer = null;
+    function schedule() {
+      clearTimeout(timer);
+      if (!document.hidden) timer = setTimeout(function () { step(schedule); }, interval);
+    }
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) clearTimeout(timer); else step(schedule);
+    });
+    schedule();
+  }
+
+  // The header's counters, refreshed from stats.json.
+  function liveHeader() {
+    var bar = document.querySelector("[data-live-src]");
+    if (!bar) return;
+    var interval = Math.max(1, parseInt(bar.getAttribute("data-interval"), 10) || 5) * 1000;
+    whileVisible(interval, function (next) {
+      fetch(bar.getAttribute("data-live-src"), { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (stats) {
+          bar.classList.toggle("stale", !stats);
+          if (!stats) return;
+          bar.querySelectorAll("[data-live-stat]").forEach(function (cell) {
+            var value = stats[cell.getAttribute("data-live-stat")];
+            if (value !== undefined) cell.textContent = Number(value).toLocaleString("en-US");
+          });
+        }, function () { bar.classList.add("stale"); })
+        .then(next);
+    });
+  }
+
+  // Live pages (Busy, Queues, the sets): with the toggle on, the page's
+  // content is read again and swapped in, unless the user is in the middle of
+  // something there (a checked box, a focused field, an unfolded entry).
+  function livePage() {
+    var toggle = document.querySelector("[data-live-toggle]");
+    var bar = document.querySelector("[data-live-src]");
+    if (!toggle || !bar) return;
+    var interval = Math.max(1, parseInt(bar.getAttribute("data-interval"), 10) || 5) * 1000;
+    try { toggle.checked = window.localStorage.getItem("deckhand-live") === "1"; } catch (e) { /* storage off */ }
+    toggle.addEventListener("change", function () {
+      try { window.localStorage.setItem("deckhand-live", toggle.checked ? "1" : "0"); } catch (e) { /* storage off */ }
+    });
+
+    function busy(region) {
+      return region.querySelector("input[type=checkbox]:checked, details[open]") || region.contains(document.activeElement);
+    }
+
+    whileVisible(interval, function (next) {
+      var region = document.getElementById("live-region");
+      if (!toggle.checked || !region || busy(region)) { next(); return; }
+      fetch(window.location.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (html) {
+          if (!html || busy(region)) return;
+          var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live-region");
+          if (!fresh) return;
+          region.replaceWith(document.importNode(fresh, true));
+          checkAll();
+        }, function () { /* next poll tries again */ })
+        .then(next);
+    });
+  }
+
   function start() {
     confirmations();
     checkAll();
+    liveHeader();
+    livePage();
     history();
     charts();
     live();

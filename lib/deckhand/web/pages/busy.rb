@@ -10,6 +10,7 @@ module Deckhand
 
         def show
           @section = "busy"
+          @live = true
           @processes = api.processes
           running = @processes.running
           @running_total = running.size

@@ -28,6 +28,7 @@ module Deckhand
           return confirm_matches if @confirm
           return groups if @query.empty? && request.params["view"] == "groups"
           @query.empty? ? page_through : filter
+          @live = true
           render :job_set, title: @title
         end
 

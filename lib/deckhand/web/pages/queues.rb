@@ -10,12 +10,14 @@ module Deckhand
 
         def index
           @section = "queues"
+          @live = true
           @queues = api.queues
           render :queues, title: "Queues"
         end
 
         def show
           @section = "queues"
+          @live = true
           @queue = api.queue(params["name"])
           @per_page = per_page
           @pages = [(@queue.size + @per_page - 1) / @per_page, 1].max

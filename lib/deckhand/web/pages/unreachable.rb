@@ -9,6 +9,7 @@ module Deckhand
       #   Pages::Unreachable.new(web, request, {}).show(error)  # => [503, headers, [html]]
       class Unreachable < Action
         def show(error)
+          @bare = true
           @message = "Redis is unreachable, so the dashboard has nothing to show: #{error.message}. " \
             "Pages work again as soon as it answers; reload to try."
           render :gone, status: 503, title: "Redis is unreachable"
