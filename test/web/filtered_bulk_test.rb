@@ -28,7 +28,7 @@ class WebFilteredBulkTest < Minitest::Test
   def test_the_confirmation_counts_the_matches_in_the_whole_set
     seed_retries(matching: 3, others: 1200)
     body = get("/retries?q=Net::ReadTimeout&confirm=delete").body
-    assert_includes body, "delete for good 3 jobs</strong>: those of the 1,203 in retries"
+    assert_includes body, "delete for good 3 jobs</strong>: those of the 1,203 in retries that contain “Net::ReadTimeout”"
     assert_includes body, %(<input type="hidden" name="count" value="3">)
     assert_includes body, %(<input type="hidden" name="q" value="Net::ReadTimeout">)
     assert_equal 3, body.scan(%(<div class="meta">m0)).size, "the matches are listed"

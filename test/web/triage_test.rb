@@ -42,6 +42,7 @@ class WebTriageTest < Minitest::Test
   def test_the_grouped_page_links_each_group_to_its_entries_and_actions
     seed
     body = get("/retries?view=groups").body
+    assert_includes body, "<h2>Retries by error and class <small>13</small></h2>"
     assert_includes body, "All 13 entries counted"
     filter = ERB::Util.url_encode(%("error_class":"Net::ReadTimeout"))
     assert_includes body, %(<td><a href="/retries?q=#{filter}">Net::ReadTimeout</a></td>\n        <td class="num">9</td>)

@@ -12,8 +12,9 @@
     try { return JSON.parse(json); } catch (e) { return fallback; }
   }
 
+  // UTC, as every other time on the dashboard.
   function clock(date) {
-    return date.toTimeString().slice(0, 8);
+    return date.toISOString().slice(11, 19);
   }
 
   // Polls the stats JSON, refreshes the counters and adds one point per poll:

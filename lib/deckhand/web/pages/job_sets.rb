@@ -59,7 +59,7 @@ module Deckhand
         def setup_set
           @name = params["set"]
           @section = @name
-          @title = TITLES.fetch(@name)
+          @title = @set_title = TITLES.fetch(@name)
           @set = api.job_set(SETS.fetch(@name))
           @actions = ACTIONS.fetch(@name)
         end
