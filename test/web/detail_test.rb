@@ -37,4 +37,14 @@ class WebDetailTest < Minitest::Test
     redis.call("HSET", "h:1:a", "info", "{}", "busy", "0", "beat", Time.now.to_f.to_s)
     assert_includes get("/busy").body, %(<p class="note" id="busy-vs-inflight"><strong>Busy</strong> is how many)
   end
+
+  def test_a_quieted_process_loses_its_quiet_button_at_once
+    redis.call("SADD", "processes", "h:1:a")
+    redis.call("HSET", "h:1:a", "info", "{}", "busy", "0", "beat", Time.now.to_f.to_s)
+    assert_includes get("/busy").body, %(<button name="signal" value="quiet">Quiet</button>)
+    post("/busy", "signal" => "quiet", "identity" => "h:1:a")
+    body = get("/busy").body
+    assert_includes body, %(<span class="badge warn">quiet sent</span>)
+    refute_includes body, %(<button name="signal" value="quiet">Quiet</button>)
+  end
 end

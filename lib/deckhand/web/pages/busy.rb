@@ -12,6 +12,7 @@ module Deckhand
           @section = "busy"
           @live = true
           @processes = api.processes
+          @pending = @processes.pending_signals
           running = @processes.running
           @running_total = running.size
           @running = running.first(RUNNING_SHOWN)
