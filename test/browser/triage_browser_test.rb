@@ -133,4 +133,13 @@ class TriageBrowserTest < Minitest::Test
     assert button, "the row's buttons are in view on a phone"
     assert_no_browser_problems
   end
+
+  def test_the_history_axis_fits_the_tallest_day
+    redis.call("SET", "stat:processed:#{Time.now.utc.strftime("%Y-%m-%d")}", 21_000)
+    visit("/?days=7")
+    labels = page.css("#history-chart text.axis").map(&:text)
+    assert_includes labels, "25k", "21k jobs get an axis to 25k"
+    refute_includes labels, "50k"
+    assert_no_browser_problems
+  end
 end
