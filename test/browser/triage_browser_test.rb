@@ -142,4 +142,18 @@ class TriageBrowserTest < Minitest::Test
     refute_includes labels, "50k"
     assert_no_browser_problems
   end
+
+  def test_an_action_keeps_the_scroll_position
+    seed
+    visit("/retries?per_page=100")
+    row = page.css("td.row-actions button[value='retry']")[50]
+    row.scroll_into_view
+    before = page.evaluate("window.scrollY")
+    assert_operator before, :>, 500, "scrolled well down the list"
+    row.click
+    wait_for(message: "the notice") { notice.include?("1 job sent to its queue") }
+    assert_includes page.current_url, "per_page=100"
+    assert_in_delta before, page.evaluate("window.scrollY"), 80, "back at the same height, give or take a row"
+    assert_no_browser_problems
+  end
 end

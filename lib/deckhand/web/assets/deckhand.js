@@ -189,8 +189,30 @@
     });
   }
 
+  // After an action the server sends the browser back to the same list; this
+  // puts it back at the same height too (the notice says what was done).
+  function keepScroll() {
+    var KEY = "deckhand-scroll";
+    document.addEventListener("submit", function (event) {
+      if (event.defaultPrevented || (event.target.method || "").toLowerCase() !== "post") return;
+      try {
+        window.sessionStorage.setItem(KEY, JSON.stringify({ page: location.pathname + location.search, y: window.scrollY }));
+      } catch (e) { /* storage off */ }
+    });
+    var saved = null;
+    try { saved = JSON.parse(window.sessionStorage.getItem(KEY) || "null"); window.sessionStorage.removeItem(KEY); } catch (e) { return; }
+    var notice = document.querySelector(".notice");
+    if (!saved || saved.page !== location.pathname + location.search || !notice) return;
+    // The notice pushed the list down by its own height; after the browser's
+    // own jump to the #fragment, which comes with the load event.
+    var restore = function () { window.scrollTo(0, saved.y + notice.offsetHeight + 16); };
+    if (document.readyState === "complete") restore();
+    else window.addEventListener("load", function () { window.requestAnimationFrame(restore); });
+  }
+
   function start() {
     confirmations();
+    keepScroll();
     checkAll();
     liveHeader();
     livePage();
