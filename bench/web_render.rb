@@ -180,7 +180,7 @@ module WebRenderBench
   end
 
   def check(response, path)
-    raise "#{path} answered #{response.status}: #{response.body[0, 200]}" unless response.status == 200
+    raise "#{path} answered #{response.status}: #{response.body[0, 200]}" unless [200, 303].include?(response.status) # /find redirects
   end
 
   def report(rows, store, runs)
