@@ -35,7 +35,7 @@ module WebRenderBench
     Dir.mktmpdir("deckhand-bench-web") do |dir|
       redis = Deckhand::DevRedis.start(dir: dir, persistent: false)
       begin
-        Deckhand.config = Deckhand::Config.new(redis: {url: redis.url})
+        Deckhand.config = Deckhand::Config.new(redis: {url: redis.url, timeout: 10}) # seeding on a busy machine
         store = Deckhand.config.store
         seconds = timed { seed(store) }
         puts format("seeded in %.1f s; Redis used_memory %s", seconds, store.call("INFO", "memory")[/used_memory_human:(\S+)/, 1])
