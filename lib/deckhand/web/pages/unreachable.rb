@@ -14,9 +14,6 @@ module Deckhand
             "Pages work again as soon as it answers; reload to try."
           render :gone, status: 503, title: "Redis is unreachable"
         end
-
-        # No read-only banner guess needs Redis; buttons are on pages that need it.
-        def can_act? = true
       end
     end
   end
