@@ -97,10 +97,12 @@ module Deckhand
       def kill_matching(text) = each_match(text) { |entries| kill(entries) }
 
       # The entry with this jid, searching the whole set (in bounded steps).
+      # Each step stops at the first entry containing the jid, which is nearly
+      # always the job itself; one that only mentions it is stepped over.
       def find_jid(jid)
         from = 0
         while from
-          found, from = filter(jid, from: from, limit: 10, budget: 50_000)
+          found, from = filter(jid, from: from, limit: 1, budget: 50_000)
           match = found.find { |entry| entry.jid == jid }
           return match if match
         end

@@ -17,7 +17,7 @@ module Deckhand
         SAMPLE = 10
         # Up to this size, a filtered list counts every match in the set (one
         # bounded script call); above it, on request.
-        TOTAL_BUDGET = 20_000
+        TOTAL_BUDGET = 10_000
 
         def index
           setup_set
