@@ -17,7 +17,7 @@ class WebDeadEndsTest < Minitest::Test
   def test_a_job_that_left_its_set_gets_a_page_with_a_way_on
     response = get("/retries/1732000000.5-#{"a" * 24}")
     assert_equal 404, response.status
-    assert_includes response.body, "That job has left the retries set"
+    assert_includes response.body, "That job has left the retry set"
     assert_includes response.body, %(<nav class="sections">)
     assert_includes response.body, %(name="jid" value="#{"a" * 24}")
   end

@@ -125,7 +125,8 @@ module Deckhand
 
         def gone
           @jid = params["key"].to_s.split("-", 2)[1].to_s[0, 100]
-          @message = "That job has left the #{@title.downcase} set: it may have been retried, run, killed or deleted."
+          set = {"retries" => "retry", "scheduled" => "scheduled", "dead" => "dead"}.fetch(@name)
+          @message = "That job has left the #{set} set: it may have been retried, run, killed or deleted."
           render :gone, status: 404, title: "Not here"
         end
       end
