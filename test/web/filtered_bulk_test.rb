@@ -79,6 +79,7 @@ class WebFilteredBulkTest < Minitest::Test
     page = get("/retries?q=ReadTimeout&from=35&per_page=10").body
     assert_includes page, %(<input type="hidden" name="q" value="ReadTimeout">)
     assert_includes page, %(<input type="hidden" name="from" value="35">)
+    assert_match(%r{href="/retries\?q=ReadTimeout&amp;from=\d+&amp;per_page=10" id="search-further"}, page, "searching further keeps the page size")
     key = api.retries.filter("ReadTimeout", from: 35, limit: 1).first.first.key
     response = post("/retries/#{ERB::Util.url_encode(key)}", "action" => "retry", "q" => "ReadTimeout", "from" => "35", "per_page" => "10")
     assert_redirect response, "/retries?q=ReadTimeout&from=35&per_page=10#entries", notice: "retried.1"
