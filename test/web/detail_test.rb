@@ -43,6 +43,7 @@ class WebDetailTest < Minitest::Test
     redis.call("HSET", "h:1:a", "info", "{}", "busy", "0", "beat", Time.now.to_f.to_s)
     assert_includes get("/busy").body, %(<button name="signal" value="quiet">Quiet</button>)
     post("/busy", "signal" => "quiet", "identity" => "h:1:a")
+    assert_includes get("/busy").body, %(data-confirm="Quiet all 1 process? They finish their jobs and take no more.")
     body = get("/busy").body
     assert_includes body, %(<span class="badge warn">quiet sent</span>)
     refute_includes body, %(<button name="signal" value="quiet">Quiet</button>)
