@@ -72,6 +72,7 @@ class WebTriageTest < Minitest::Test
     body = get("/metrics").body
     quoted = ERB::Util.url_encode(%("MailJob"))
     assert_includes body, %(<a href="/retries?q=#{quoted}">retries</a> · <a href="/dead?q=#{quoted}">dead</a>)
+    assert_includes get("/metrics/MailJob").body, %(<a href="/retries?q=#{quoted}">retries</a> · <a href="/dead?q=#{quoted}">dead</a>)
     assert_includes get("/retries?q=#{quoted}").body, %(<strong id="filter-total">7 matches in the whole set.</strong>)
   end
 end
