@@ -117,14 +117,15 @@ class TriageBrowserTest < Minitest::Test
     assert_no_browser_problems
   end
 
-  def test_changed_pages_at_desktop_and_phone_width
+  def test_every_page_at_desktop_and_phone_width
     seed
     dead_key = ERB::Util.url_encode(api.dead.page(1, 1).first.key)
     pages = {
       "retries" => "/retries", "retries-grouped" => "/retries?view=groups", "retries-filtered" => "/retries?q=Net::ReadTimeout",
       "retries-confirm" => "/retries?q=Net::ReadTimeout&confirm=delete", "dead-detail" => "/dead/#{dead_key}",
       "queue-long-args" => "/queues/mailers?page=2&per_page=10", "busy" => "/busy", "gone" => "/retries/1.5-#{"a" * 24}",
-      "metrics" => "/metrics"
+      "metrics" => "/metrics", "dashboard" => "/", "queues" => "/queues", "scheduled" => "/scheduled", "dead" => "/dead",
+      "dead-grouped" => "/dead?view=groups", "batches" => "/batches", "find" => "/find"
     }
     visit("/")
     [["desktop", 1280, 900, false], ["phone", 390, 844, true]].each do |label, width, height, mobile|
