@@ -35,7 +35,7 @@ module WebRenderBench
     Dir.mktmpdir("deckhand-bench-web") do |dir|
       redis = Deckhand::DevRedis.start(dir: dir, persistent: false)
       begin
-        Deckhand.config = Deckhand::Config.new(redis: {url: redis.url})
+        Deckhand.config = Deckhand::Config.new(redis: {url: redis.url, timeout: 10}) # seeding on a busy machine
         store = Deckhand.config.store
         seconds = timed { seed(store) }
         puts format("seeded in %.1f s; Redis used_memory %s", seconds, store.call("INFO", "memory")[/used_memory_human:(\S+)/, 1])
@@ -145,6 +145,7 @@ module WebRenderBench
       "/", "/?days=365", "/stats.json", "/busy", "/queues", "/queues/default", "/queues/default?page=#{last_queue_page / 2}",
       "/queues/default?page=#{last_queue_page}", "/retries", "/retries?page=2000", "/retries?page=4000&per_page=25",
       "/retries?q=Worker7Job", "/retries?q=no-such-text", "/retries/#{retry_key}", "/scheduled", "/dead",
+      "/retries?view=groups", "/dead?view=groups", "/dead?q=Worker7Job", "/find?jid=#{format("%024x", 5)}",
       "/metrics", "/metrics?period=4h", "/metrics?period=72h", "/metrics?period=365d",
       "/metrics/App::Jobs::Worker3Job?period=4h", "/metrics/App::Jobs::Worker3Job?period=365d",
       *WebRenderBatches.pages(Deckhand.config)
@@ -165,13 +166,21 @@ module WebRenderBench
     found = nil
     seconds = timed { found = api.retries.find_jid(format("%024x", RETRIES - 1)) }
     puts format("find a jid among %d retries (the last one): %.0f ms%s", RETRIES, seconds * 1000, found ? "" : " (NOT FOUND)")
+    app = Rack::MockRequest.new(Deckhand::Web.new(config: Deckhand.config))
+    {"confirm page for all matches of a filter (counts the 100,000)" => "/retries?q=Worker7Job&confirm=delete",
+     "grouped view of the whole retry set" => "/retries?view=groups&whole=1"}.each do |what, path|
+      seconds = timed { check(app.get(path), path) }
+      puts format("%s: %.0f ms", what, seconds * 1000)
+    end
     moved = 0
+    seconds = timed { moved = api.retries.retry_matching("Worker7Job") }
+    puts format("retry all %d matches of a filter among %d retries: %.2f s", moved, RETRIES, seconds)
     seconds = timed { moved = api.retries.retry_all }
     puts format("retry all %d retries: %.2f s (%d moved)", RETRIES, seconds, moved)
   end
 
   def check(response, path)
-    raise "#{path} answered #{response.status}: #{response.body[0, 200]}" unless response.status == 200
+    raise "#{path} answered #{response.status}: #{response.body[0, 200]}" unless [200, 303].include?(response.status) # /find redirects
   end
 
   def report(rows, store, runs)

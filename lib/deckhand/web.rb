@@ -10,6 +10,7 @@ require_relative "api"
 require_relative "web/template"
 require_relative "web/headers"
 require_relative "web/guard"
+require_relative "web/flash"
 require_relative "web/assets"
 require_relative "web/router"
 require_relative "web/action"
@@ -22,6 +23,8 @@ require_relative "web/pages/prometheus"
 require_relative "web/pages/batches"
 require_relative "web/pages/periodic"
 require_relative "web/pages/limits"
+require_relative "web/pages/find"
+require_relative "web/pages/unreachable"
 
 module Deckhand
   # The dashboard, a Rack app. Standalone (config.ru):
@@ -56,6 +59,7 @@ module Deckhand
       ["GET", "batches/:bid", Pages::Batches, :show],
       ["GET", "batches/:bid/jobs/:jid", Pages::Batches, :find],
       *Pages::Periodic::ROUTES,
+      ["GET", "find", Pages::Find, :show],
       ["GET", ":set", Pages::JobSets, :index],
       ["POST", ":set", Pages::JobSets, :bulk],
       ["GET", ":set/:key", Pages::JobSets, :show],
@@ -88,7 +92,7 @@ module Deckhand
         return if request.cookies[Guard::COOKIE] == token
         cookie = "#{Guard::COOKIE}=#{token}; path=#{request.script_name.delete(";,")}/; HttpOnly; SameSite=Strict"
         cookie += "; Secure" if request.ssl?
-        headers["set-cookie"] = cookie
+        Flash.add(headers, cookie)
       end
     end
 
@@ -119,7 +123,7 @@ module Deckhand
       status, headers, body = route.page.new(self, request, params).public_send(route.action)
       [status, headers, (verb == "HEAD") ? [] : body]
     rescue Deckhand::RedisError => e
-      refuse("Redis is unreachable, so the dashboard has nothing to show: #{e.message}", 503)
+      Pages::Unreachable.new(self, request, {}).show(e)
     end
 
     private

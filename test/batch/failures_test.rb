@@ -90,7 +90,7 @@ class BatchFailuresTest < Minitest::Test
       wait_for(message: "the job killed from the retry set") do
         entry = Deckhand::API.new(config).retries.page(1, 1).first
         response = entry && dashboard.post("/retries/#{ERB::Util.url_encode(entry.key)}", CLICK.merge(params: {"action" => "kill"}))
-        response&.location&.include?("notice=killed&count=1")
+        Array(response&.headers&.fetch("set-cookie", nil)).join("\n").include?("deckhand_notice=killed.1")
       end
       wait_for_callbacks(1, event: "death")
     end

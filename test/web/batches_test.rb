@@ -152,8 +152,9 @@ class WebBatchesTest < Minitest::Test
     assert_redirect get("/batches/#{batch.bid}/jobs/#{retrying}?in=retries"), "/retries/#{ERB::Util.url_encode(key_of(:retries, retrying))}"
     assert_redirect get("/batches/#{batch.bid}/jobs/#{dead}?in=dead"), "/dead/#{ERB::Util.url_encode(key_of(:dead, dead))}"
     assert_redirect get("/batches/#{batch.bid}/jobs/#{dead}"), "/dead/#{ERB::Util.url_encode(key_of(:dead, dead))}" # found in the other set too
-    assert_redirect get("/batches/#{batch.bid}/jobs/#{elsewhere}"), "/batches/#{batch.bid}?notice=not_in_sets"
-    assert_includes get("/batches/#{batch.bid}?notice=not_in_sets").body, "neither the retry set nor the dead set"
+    response = get("/batches/#{batch.bid}/jobs/#{elsewhere}")
+    assert_redirect response, "/batches/#{batch.bid}", notice: "not_in_sets.0"
+    assert_includes follow(response).body, "neither the retry set nor the dead set"
   end
 
   def test_a_search_past_its_bound_goes_on_in_the_sets_filter_page

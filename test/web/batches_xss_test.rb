@@ -82,6 +82,6 @@ class WebBatchesXssTest < Minitest::Test
   def test_looking_for_a_hostile_jid_redirects_safely
     batch = plant
     response = get("/batches/#{batch.bid}/jobs/#{ERB::Util.url_encode(HOSTILE)}?in=#{ERB::Util.url_encode(HOSTILE)}")
-    assert_redirect response, "/batches/#{batch.bid}?notice=not_in_sets"
+    assert_redirect response, "/batches/#{batch.bid}", notice: "not_in_sets.0"
   end
 end

@@ -109,7 +109,9 @@ class WebRoutesTest < Minitest::Test
     long = "z" * 5000
     Deckhand::Client.push("class" => "RecordJob", "args" => [long])
     add_to("dead", retry_job("l" * 24, "args" => [long]))
-    refute get("/queues/default").body.include?(long), "truncated in the queue"
+    queue = get("/queues/default").body
+    assert_includes queue, %(<summary><code>&quot;#{"z" * 118}…</code></summary>), "truncated in the queue's list"
+    assert_includes queue, %(<pre class="full-args">[\n  &quot;#{long}&quot;\n]</pre></details>), "whole once unfolded"
     refute get("/dead").body.include?(long), "truncated in the set"
     assert get("/dead/#{key_of(:dead, "l" * 24)}").body.include?(long), "whole in the details"
   end
@@ -119,6 +121,8 @@ class WebRoutesTest < Minitest::Test
     response = Rack::MockRequest.new(Deckhand::Web.new(config: config)).get("/queues")
     assert_equal 503, response.status
     assert_includes response.body, "Redis is unreachable"
+    assert_includes response.body, %(<a href="/retries">Retries</a>), "a way on, not a dead end"
+    assert_includes response.body, %(action="/find"), "and the jid search"
     assert_equal "no-store", response.headers["cache-control"]
   end
 end

@@ -30,9 +30,21 @@ module Deckhand
 
     def key_of(set_name, jid) = api.job_set(set_name).find_jid(jid).key
 
-    def assert_redirect(response, to)
+    # A 303 to `to`; with `notice:` ("deleted.3"), the one-time notice cookie it sets.
+    def assert_redirect(response, to, notice: nil)
       assert_equal 303, response.status, response.body
       assert_equal to, response.headers["location"]
+      assert_equal notice, notice_cookie(response), "notice cookie" if notice
+    end
+
+    def notice_cookie(response)
+      Array(response.headers["set-cookie"]).join("\n")[/deckhand_notice=([^;]*)/, 1]
+    end
+
+    # The page a redirect leads to, with the notice cookie it set, as a browser follows it.
+    def follow(response, app: web_app)
+      cookie = notice_cookie(response)
+      get(response.headers["location"], app: app, headers: cookie ? {"HTTP_COOKIE" => "deckhand_notice=#{cookie}"} : {})
     end
   end
 end

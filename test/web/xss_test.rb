@@ -45,7 +45,8 @@ class WebXssTest < Minitest::Test
     ["/", "/busy", "/queues", "/queues/#{enc}", "/retries", "/scheduled", "/dead", "/metrics", "/metrics/#{enc}",
       "/retries?q=#{enc}", "/dead?q=#{enc}", "/queues/#{enc}?page=#{enc}&per_page=#{enc}", "/?days=#{enc}&interval=#{enc}",
       "/retries/#{ERB::Util.url_encode(key_of(:retries, "r" * 24))}", "/scheduled/#{ERB::Util.url_encode(key_of(:scheduled, "s" * 24))}",
-      "/dead/#{ERB::Util.url_encode(key_of(:dead, "d" * 24))}", "/dead/#{ERB::Util.url_encode(api.dead.page(1, 5).find(&:corrupt?).key)}"]
+      "/dead/#{ERB::Util.url_encode(key_of(:dead, "d" * 24))}", "/dead/#{ERB::Util.url_encode(api.dead.page(1, 5).find(&:corrupt?).key)}",
+      "/retries?view=groups", "/dead?view=groups", "/retries?q=#{enc}&confirm=delete", "/dead?q=#{enc}&confirm=retry"]
   end
 
   def assert_inert(body, where)
@@ -70,7 +71,7 @@ class WebXssTest < Minitest::Test
     retry_key = ERB::Util.url_encode(key_of(:retries, "r" * 24))
     detail = get("/retries/#{retry_key}").body
     assert_includes detail, "<strong>E#{ESCAPED}</strong>", "error class"
-    assert_includes detail, "<pre>#{ESCAPED}</pre>", "error message"
+    assert_includes detail, %(<pre class="error-message">#{ESCAPED}</pre>), "error message"
     assert_includes detail, %(<pre class="backtrace">#{ESCAPED}</pre>), "backtrace"
     assert_includes detail, "X#{ESCAPED}", "class"
     busy = get("/busy").body
@@ -92,5 +93,16 @@ class WebXssTest < Minitest::Test
     corrupt = api.dead.page(1, 5).find(&:corrupt?)
     assert_equal 303, post("/dead/#{ERB::Util.url_encode(corrupt.key)}", "action" => "delete").status
     assert_nil api.dead.page(1, 5).find(&:corrupt?)
+  end
+
+  def test_dead_ends_print_a_hostile_jid_as_text
+    plant
+    enc = ERB::Util.url_encode(HOSTILE)
+    ["/find?jid=#{enc}", "/retries/1.5-#{enc}"].each do |path|
+      response = get(path)
+      assert_equal 404, response.status, path
+      assert_inert(response.body, path)
+      assert_includes response.body, %(name="jid" value="#{ESCAPED}"), path
+    end
   end
 end

@@ -3,6 +3,7 @@
 require "json"
 require_relative "set_entry"
 require_relative "death_notice"
+require_relative "set_groups"
 
 module Deckhand
   class API
@@ -23,6 +24,8 @@ module Deckhand
       }.freeze
       BATCH = 500
       SCAN_BUDGET = 10_000
+      COUNT_STEP = 50_000
+      GROUP_BUDGET = 10_000
 
       attr_reader :name, :key
 
@@ -51,11 +54,55 @@ module Deckhand
         [found.map { |rank, raw, score| SetEntry.new(raw, score, rank: rank) }, next_rank]
       end
 
+      # How many entries contain `text` (as `filter` matches them), counted
+      # inside Redis COUNT_STEP entries per call: a number, never the entries.
+      def count_matching(text)
+        text = needle(text)
+        total = 0
+        from = 0
+        while from
+          from, matches = Store::SortedSets.count(@store, @key, text, from: from, budget: COUNT_STEP)
+          total += matches
+        end
+        total
+      end
+
+      # The set counted by error class and job class (SetGroups), inside
+      # Redis: the first `budget` entries (in score order), or all with nil.
+      def groups(budget: GROUP_BUDGET)
+        errors = Hash.new(0)
+        classes = Hash.new(0)
+        from = 0
+        examined = 0
+        while from && (budget.nil? || examined < budget)
+          step = budget ? [budget - examined, GROUP_BUDGET].min : GROUP_BUDGET
+          next_rank, errs, kinds = Store::SortedSets.groups(@store, @key, from: from, budget: step)
+          errs.each { |name, n| errors[name] += n }
+          kinds.each { |name, n| classes[name] += n }
+          examined += errs.values.sum
+          from = next_rank
+        end
+        SetGroups.new(errors, classes, examined: examined, complete: from.nil?)
+      end
+
+      # Retry, delete or kill only the entries that contain `text`, BATCH at a
+      # time, each acted on as the exact entry found (never by position).
+      # Returns how many were acted on.
+      #
+      #   api.retries.delete_matching("Net::ReadTimeout")   # => 25
+      def retry_matching(text) = each_match(text) { |entries| self.retry(entries) }
+
+      def delete_matching(text) = each_match(text) { |entries| delete(entries) }
+
+      def kill_matching(text) = each_match(text) { |entries| kill(entries) }
+
       # The entry with this jid, searching the whole set (in bounded steps).
+      # Each step stops at the first entry containing the jid, which is nearly
+      # always the job itself; one that only mentions it is stepped over.
       def find_jid(jid)
         from = 0
         while from
-          found, from = filter(jid, from: from, limit: 10, budget: 50_000)
+          found, from = filter(jid, from: from, limit: 1, budget: 50_000)
           match = found.find { |entry| entry.jid == jid }
           return match if match
         end
@@ -130,6 +177,28 @@ module Deckhand
           offset += batch.count(&stays)
         end
         done
+      end
+
+      # Scans for matches from the start; what was acted on left the set, so
+      # the next scan starts that many ranks earlier. Entries moved by someone
+      # else meanwhile can only make it skip a match, never act twice.
+      def each_match(text)
+        text = needle(text)
+        done = 0
+        from = 0
+        while from
+          found, next_rank = filter(text, from: from, limit: BATCH, budget: COUNT_STEP)
+          acted = found.empty? ? 0 : yield(found)
+          done += acted
+          from = next_rank && [next_rank - acted, 0].max
+        end
+        done
+      end
+
+      def needle(text)
+        text = text.to_s
+        raise ArgumentError, "an empty filter matches every entry: use retry_all, delete_all or kill_all for the whole set" if text.empty?
+        text
       end
 
       def page_at(offset)

@@ -29,6 +29,14 @@ module Deckhand
 
       def stop_all! = each(&:stop!)
 
+      # Signals sent and not yet picked up, per identity: {"host:1:ab" => ["TSTP"], ...}.
+      # A quiet takes effect on the process's next heartbeat; until then the
+      # dashboard says it was sent.
+      def pending_signals
+        identities = @processes.map(&:identity)
+        identities.zip(Store::ProcessRecord.pending_signals(@store, identities)).to_h
+      end
+
       # The jobs running now in every process, longest-running first.
       def running
         return [] if @processes.empty?

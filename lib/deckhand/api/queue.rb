@@ -53,6 +53,12 @@ module Deckhand
       # where to look. Returns true when it was found and deleted.
       def delete_job(jid, position: 0) = Store::Queues.delete(@store, @name, jid, position: position)
 
+      # Deletes the entry with this QueuedJob#digest, looking around `position`:
+      # for entries that are not jobs. Returns true when it was deleted.
+      #
+      #   queue.delete_entry(job.digest, position: job.position)
+      def delete_entry(digest, position: 0) = Store::Queues.delete_entry(@store, @name, digest, position: position)
+
       def clear = Store::Queues.clear(@store, @name)
 
       def pause

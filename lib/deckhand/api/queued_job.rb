@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "digest"
 require_relative "job_record"
 
 module Deckhand
@@ -16,6 +17,10 @@ module Deckhand
         super(raw)
         @position = position
       end
+
+      # Names this exact entry (for one that is not a job and has no jid):
+      # pass it to Queue#delete_entry.
+      def digest = Digest::SHA256.hexdigest(raw)
     end
   end
 end

@@ -75,6 +75,13 @@ module Deckhand
         nil
       end
 
+      # The signals sent to each process and not yet picked up, in one round
+      # trip: [[name, ...], ...] in the order of `identities`.
+      def pending_signals(store, identities)
+        return [] if identities.empty?
+        store.pipelined { |pipe| identities.each { |identity| pipe.call("LRANGE", Keys.signals(identity), 0, -1) } }
+      end
+
       def identities(store) = store.call("SMEMBERS", Keys::PROCESSES).sort
 
       # One round trip: an Entry per identity, nil where its record expired.

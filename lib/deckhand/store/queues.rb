@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "digest"
+
 require "json"
 
 module Deckhand
@@ -96,6 +98,17 @@ module Deckhand
         first = [position - SEARCH_WINDOW, 0].max
         raws = store.call("LRANGE", key, -(position + SEARCH_WINDOW + 1), -(first + 1))
         raw = raws.reverse_each.find { |c| c.include?(jid) && jid_of(c) == jid } or return false
+        store.call("LREM", key, -1, raw) == 1
+      end
+
+      # Deletes the entry whose digest (QueuedJob#digest) is this, looking
+      # around `position`: the way to remove an entry that is not a job, which
+      # has no jid. Returns true when it was found and deleted.
+      def delete_entry(store, name, digest, position: 0)
+        key = Keys.queue(name)
+        first = [position - SEARCH_WINDOW, 0].max
+        raws = store.call("LRANGE", key, -(position + SEARCH_WINDOW + 1), -(first + 1))
+        raw = raws.reverse_each.find { |c| Digest::SHA256.hexdigest(c) == digest } or return false
         store.call("LREM", key, -1, raw) == 1
       end
 

@@ -3,6 +3,8 @@
 require_relative "scripts/zset_move"
 require_relative "scripts/zset_kill"
 require_relative "scripts/zset_scan"
+require_relative "scripts/zset_count"
+require_relative "scripts/zset_groups"
 
 module Deckhand
   class Store
@@ -62,6 +64,23 @@ module Deckhand
         next_rank = reply.shift
         found = reply.each_slice(3).map { |rank, raw, score| [rank, raw, Float(score)] }
         [(next_rank == -1) ? nil : next_rank, found]
+      end
+
+      # Counts entries containing `text` among up to `budget` from rank `from`;
+      # returns [next_rank_or_nil, count].
+      def count(store, key, text, from:, budget:)
+        next_rank, matches = Scripts::ZsetCount.new(store).call(key, text, from: from, budget: budget)
+        [(next_rank == -1) ? nil : next_rank, matches]
+      end
+
+      # Counts up to `budget` entries from rank `from` by error class and job
+      # class; returns [next_rank_or_nil, {error => n}, {"c:Class" or "w:Class" => n}].
+      def groups(store, key, from:, budget:)
+        reply = Scripts::ZsetGroups.new(store).call(key, from: from, budget: budget)
+        next_rank = reply.shift
+        errors = reply.shift
+        pairs = reply.each_slice(2).map { |name, count| [name, count.to_i] }
+        [(next_rank == -1) ? nil : next_rank, pairs.first(errors).to_h, pairs.drop(errors).to_h]
       end
 
       # WITHSCORES replies come as [member, score] pairs over RESP3, flat over RESP2.

@@ -6,6 +6,7 @@ require_relative "views"
 require_relative "helpers/format"
 require_relative "helpers/links"
 require_relative "helpers/charts"
+require_relative "helpers/live"
 
 module Deckhand
   class Web
@@ -26,18 +27,20 @@ module Deckhand
       include Helpers::Format
       include Helpers::Links
       include Helpers::Charts
+      include Helpers::Live
 
       PER_PAGE = [10, 25, 50, 100].freeze
       MAX_PAGE = 2**40
       NOTICES = {
-        "retried" => "%{jobs} sent to their queues", "deleted" => "%{jobs} deleted", "killed" => "%{jobs} moved to the dead set",
+        "retried" => "%{jobs} sent to %{its} queue%{s}", "deleted" => "%{jobs} deleted", "killed" => "%{jobs} moved to the dead set",
         "cleared" => "Queue cleared", "paused" => "Queue paused: server processes skip it until it is resumed",
         "resumed" => "Queue resumed", "quieted" => "Quiet sent: processes finish their jobs and take no more",
         "stopped" => "Stop sent: processes shut down within their timeout", "gone" => "That job is no longer there",
         "unlocked" => "Unique lock released: the same job may be pushed again",
         "not_locked" => "This job no longer holds its unique lock",
-        "not_in_sets" => "That job is in neither the retry set nor the dead set now: it may be queued, running, or done",
-        "cancelled" => "Cancel sent: the job stops at its next save, within a few seconds"
+        "cancelled" => "Cancel sent: the job stops at its next save, within a few seconds",
+        "changed" => "More entries match now than you confirmed: nothing was done. Check the count and confirm again",
+        "not_in_sets" => "That job is in neither the retry set nor the dead set now: it may be queued, running, or done"
       }.freeze
 
       attr_reader :request, :params, :nonce
@@ -68,24 +71,27 @@ module Deckhand
         body = render_template(:layout)
         headers = Headers.page(@nonce)
         Web.set_csrf_cookie(headers, @request, csrf_token)
+        Flash.clear(headers, @request)
         [status, headers, [body]]
       end
 
       def json(data) = [200, Headers.json(@nonce), [JSON.generate(data)]]
 
-      # After a POST: back to a page, with a notice naming what was done.
+      # After a POST: back to a page, with a notice naming what was done,
+      # shown once on that page (Flash), not kept in its URL.
       def redirect_to(location, notice: nil, count: nil)
-        query = {notice: notice, count: count}.compact
-        location = "#{location}#{location.include?("?") ? "&" : "?"}#{query.map { |k, v| "#{k}=#{ERB::Util.url_encode(v.to_s)}" }.join("&")}" unless query.empty?
-        [303, Headers.text(@nonce).merge("location" => location), ["See #{location}"]]
+        headers = Headers.text(@nonce).merge("location" => location)
+        Flash.write(headers, @request, notice, count) if notice
+        [303, headers, ["See #{location}"]]
       end
 
       def not_found(what) = [404, Headers.text(@nonce), ["Not found: #{what}"]]
 
       def notice
-        template = NOTICES[@request.GET["notice"]] or return nil
-        count = int_param("count", 0, 0..1_000_000_000)
-        template.sub("%{jobs}", (count == 1) ? "1 job" : "#{number(count)} jobs")
+        name, count = Flash.read(@request)
+        template = NOTICES[name] or return nil
+        one = count == 1
+        template.sub("%{jobs}", one ? "1 job" : "#{number(count)} jobs").sub("%{its}", one ? "its" : "their").sub("%{s}", one ? "" : "s")
       end
 
       # An Integer query or form value inside `range`, else `default`.

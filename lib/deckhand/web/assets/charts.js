@@ -30,7 +30,9 @@
   function niceCeiling(value) {
     if (!(value > 0)) return 1;
     var power = Math.pow(10, Math.floor(Math.log10(value)));
-    var steps = [1, 2, 5, 10]; // each splits into five round ticks
+    // Each splits into five round ticks; close enough that the tallest bar
+    // fills most of the chart (21k gets an axis to 25k, not 50k).
+    var steps = [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10];
     for (var i = 0; i < steps.length; i++) {
       if (value <= steps[i] * power) return steps[i] * power;
     }

@@ -12,8 +12,9 @@
     try { return JSON.parse(json); } catch (e) { return fallback; }
   }
 
+  // UTC, as every other time on the dashboard.
   function clock(date) {
-    return date.toTimeString().slice(0, 8);
+    return date.toISOString().slice(11, 19);
   }
 
   // Polls the stats JSON, refreshes the counters and adds one point per poll:
@@ -89,6 +90,8 @@
 
   function checkAll() {
     document.querySelectorAll("[data-check-all]").forEach(function (master) {
+      if (master.hasAttribute("data-bound")) return;
+      master.setAttribute("data-bound", "");
       master.addEventListener("change", function () {
         var form = master.form;
         var name = master.getAttribute("data-check-all");
@@ -99,18 +102,120 @@
     });
   }
 
-  // Buttons with data-confirm ask first; the form goes only on "OK".
+  // Buttons with data-confirm ask first; the form goes only on "OK". A
+  // button acting on checked boxes (data-needs-checked) says how many, and
+  // does nothing when none is checked.
   function confirmations() {
     document.addEventListener("submit", function (event) {
       var button = event.submitter;
-      var question = button && button.getAttribute("data-confirm");
+      if (!button) return;
+      var question = button.getAttribute("data-confirm");
+      var boxes = button.getAttribute("data-needs-checked");
+      if (boxes) {
+        var checked = Array.prototype.filter.call(button.form.querySelectorAll('input[type="checkbox"]'), function (box) {
+          return box.name === boxes && box.checked;
+        }).length;
+        if (checked === 0) { event.preventDefault(); window.alert("Check the entries to act on first."); return; }
+        question = question && question.replace("%{checked}", String(checked));
+      }
       if (question && !window.confirm(question)) event.preventDefault();
     });
   }
 
+  // Calls `step` every `interval` ms while the tab is visible; a hidden tab
+  // makes no requests, and showing it again runs a step at once.
+  function whileVisible(interval, step) {
+    var timer = null;
+    function schedule() {
+      clearTimeout(timer);
+      if (!document.hidden) timer = setTimeout(function () { step(schedule); }, interval);
+    }
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) clearTimeout(timer); else step(schedule);
+    });
+    schedule();
+  }
+
+  // The header's counters, refreshed from stats.json.
+  function liveHeader() {
+    var bar = document.querySelector("[data-live-src]");
+    if (!bar) return;
+    var interval = Math.max(1, parseInt(bar.getAttribute("data-interval"), 10) || 5) * 1000;
+    whileVisible(interval, function (next) {
+      fetch(bar.getAttribute("data-live-src"), { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (stats) {
+          bar.classList.toggle("stale", !stats);
+          if (!stats) return;
+          bar.querySelectorAll("[data-live-stat]").forEach(function (cell) {
+            var value = stats[cell.getAttribute("data-live-stat")];
+            if (value !== undefined) cell.textContent = Number(value).toLocaleString("en-US");
+          });
+        }, function () { bar.classList.add("stale"); })
+        .then(next);
+    });
+  }
+
+  // Live pages (Busy, Queues, the sets): with the toggle on, the page's
+  // content is read again and swapped in, unless the user is in the middle of
+  // something there (a checked box, a focused field, an unfolded entry).
+  function livePage() {
+    var toggle = document.querySelector("[data-live-toggle]");
+    var bar = document.querySelector("[data-live-src]");
+    if (!toggle || !bar) return;
+    var interval = Math.max(1, parseInt(bar.getAttribute("data-interval"), 10) || 5) * 1000;
+    try { toggle.checked = window.localStorage.getItem("deckhand-live") === "1"; } catch (e) { /* storage off */ }
+    toggle.addEventListener("change", function () {
+      try { window.localStorage.setItem("deckhand-live", toggle.checked ? "1" : "0"); } catch (e) { /* storage off */ }
+    });
+
+    function busy(region) {
+      return region.querySelector("input[type=checkbox]:checked, details[open]") || region.contains(document.activeElement);
+    }
+
+    whileVisible(interval, function (next) {
+      var region = document.getElementById("live-region");
+      if (!toggle.checked || !region || busy(region)) { next(); return; }
+      fetch(window.location.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (html) {
+          if (!html || busy(region)) return;
+          var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live-region");
+          if (!fresh) return;
+          region.replaceWith(document.importNode(fresh, true));
+          checkAll();
+        }, function () { /* next poll tries again */ })
+        .then(next);
+    });
+  }
+
+  // After an action the server sends the browser back to the same list; this
+  // puts it back at the same height too (the notice says what was done).
+  function keepScroll() {
+    var KEY = "deckhand-scroll";
+    document.addEventListener("submit", function (event) {
+      if (event.defaultPrevented || (event.target.method || "").toLowerCase() !== "post") return;
+      try {
+        window.sessionStorage.setItem(KEY, JSON.stringify({ page: location.pathname + location.search, y: window.scrollY }));
+      } catch (e) { /* storage off */ }
+    });
+    var saved = null;
+    try { saved = JSON.parse(window.sessionStorage.getItem(KEY) || "null"); window.sessionStorage.removeItem(KEY); } catch (e) { return; }
+    var notice = document.querySelector(".notice");
+    if (!saved || saved.page !== location.pathname + location.search || !notice) return;
+    // The notice pushed the list down by its own height; after the browser's
+    // own jump to the #fragment, which comes with the load event.
+    var restore = function () { window.scrollTo(0, saved.y + notice.offsetHeight + 16); };
+    if (document.readyState === "complete") restore();
+    else window.addEventListener("load", function () { window.requestAnimationFrame(restore); });
+  }
+
   function start() {
     confirmations();
+    keepScroll();
     checkAll();
+    liveHeader();
+    livePage();
     history();
     charts();
     live();

@@ -13,6 +13,9 @@ module Deckhand
       module Format
         def number(value) = value.to_i.to_s.gsub(/\B(?=(\d{3})+(?!\d))/, ",")
 
+        # "1 job", "2,000 jobs"; jobs(3, "match", "matches") # => "3 matches"
+        def jobs(count, noun = "job", plural = "#{noun}s") = "#{number(count)} #{(count.to_i == 1) ? noun : plural}"
+
         def duration(seconds)
           seconds = seconds.to_f
           return "#{seconds.round(1)} s" if seconds < 60
@@ -33,12 +36,24 @@ module Deckhand
           (kb < 1024 * 1024) ? "#{(kb / 1024.0).round(1)} MB" : "#{(kb / 1024.0 / 1024).round(2)} GB"
         end
 
-        # A <time> element saying how long ago (or how soon), exact time on hover.
+        # A <time> element saying how long ago (or how soon); the exact UTC
+        # time shows on hover, and on tap or keyboard focus (phones do not hover).
         def relative_time(time, now = Time.now)
           return "–" if time.nil?
+          html(%(<time datetime="#{h(time.utc.iso8601(3))}" title="#{h(utc(time))}" tabindex="0">#{h(ago(time, now))}</time>))
+        end
+
+        # For detail pages: the exact UTC time, then how long ago.
+        def exact_time(time, now = Time.now)
+          return "–" if time.nil?
+          html(%(<time datetime="#{h(time.utc.iso8601(3))}">#{h(utc(time))}</time> <span class="meta">(#{h(ago(time, now))})</span>))
+        end
+
+        def utc(time) = time.utc.strftime("%Y-%m-%d %H:%M:%S UTC")
+
+        def ago(time, now = Time.now)
           seconds = now - time
-          words = (seconds >= 0) ? "#{duration(seconds)} ago" : "in #{duration(-seconds)}"
-          html(%(<time datetime="#{h(time.utc.iso8601(3))}" title="#{h(time.utc.strftime("%Y-%m-%d %H:%M:%S UTC"))}">#{h(words)}</time>))
+          (seconds >= 0) ? "#{duration(seconds)} ago" : "in #{duration(-seconds)}"
         end
 
         def truncate(text, length)

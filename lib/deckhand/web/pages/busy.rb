@@ -11,8 +11,10 @@ module Deckhand
 
         def show
           @section = "busy"
+          @live = true
           @processes = api.processes
           @periodic_leader = api.periodic.leader
+          @pending = @processes.pending_signals
           running = @processes.running
           @running_total = running.size
           @running = running.first(RUNNING_SHOWN)

@@ -4,7 +4,9 @@ module Deckhand
   class Web
     module Pages
       # The retry, scheduled and dead sets: pages, text filter, one entry's
-      # details, and actions on one entry, the checked ones, or all of them.
+      # details, and actions on one entry, the checked ones, all matches of a
+      # filter, or the whole set. Every action returns to the page, filter and
+      # place it was started from.
       class JobSets < Action
         TITLES = {"retries" => "Retries", "scheduled" => "Scheduled", "dead" => "Dead"}.freeze
         SETS = {"retries" => :retries, "scheduled" => :scheduled, "dead" => :dead}.freeze
@@ -12,40 +14,45 @@ module Deckhand
           "retries" => %w[retry delete kill], "scheduled" => %w[retry delete kill], "dead" => %w[retry delete]
         }.freeze
         DONE = {"retry" => "retried", "delete" => "deleted", "kill" => "killed"}.freeze
+        SAMPLE = 10
+        # Up to this size, a filtered list counts every match in the set (one
+        # bounded script call); above it, on request.
+        TOTAL_BUDGET = 10_000
 
         def index
           setup_set
           @query = text_param("q")
           @per_page = per_page
           @size = @set.size
+          @confirm = choice_param("confirm", @actions, nil) unless @query.empty?
+          return confirm_matches if @confirm
+          return groups if @query.empty? && request.params["view"] == "groups"
           @query.empty? ? page_through : filter
+          @live = true
           render :job_set, title: @title
         end
 
         def show
           setup_set
-          @entry = @set.fetch(params["key"]) or return not_found("that job has left the #{@title.downcase} set")
+          @entry = @set.fetch(params["key"]) or return gone
           render :job, title: "#{@title}: #{@entry.display_class}"
         end
 
-        # Checked entries ("keys[]"), or the whole set ("all" = "1").
+        # Checked entries ("keys[]"), all matches of a filter ("all" = "1" and
+        # "q", with the "count" the user confirmed), or the whole set.
         def bulk
           setup_set
           action = choice_param("action", ACTIONS.fetch(@name), nil) or return not_found("action")
-          count = if request.POST["all"] == "1"
-            {"retry" => -> { @set.retry_all }, "delete" => -> { @set.delete_all }, "kill" => -> { @set.kill_all }}.fetch(action).call
-          else
-            apply(action, list_param("keys").filter_map { |key| @set.fetch(key) })
-          end
-          redirect_to(path(@name), notice: DONE.fetch(action), count: count)
+          return all(action) if request.POST["all"] == "1"
+          redirect_to(back, notice: DONE.fetch(action), count: apply(action, list_param("keys").filter_map { |key| @set.fetch(key) }))
         end
 
         def act
           setup_set
           return unlock if request.POST["action"] == "unlock"
           action = choice_param("action", ACTIONS.fetch(@name), nil) or return not_found("action")
-          entry = @set.fetch(params["key"]) or return redirect_to(path(@name), notice: "gone")
-          redirect_to(path(@name), notice: DONE.fetch(action), count: apply(action, [entry]))
+          entry = @set.fetch(params["key"]) or return redirect_to(back, notice: "gone")
+          redirect_to(back, notice: DONE.fetch(action), count: apply(action, [entry]))
         end
 
         private
@@ -61,9 +68,21 @@ module Deckhand
         def setup_set
           @name = params["set"]
           @section = @name
-          @title = TITLES.fetch(@name)
+          @title = @set_title = TITLES.fetch(@name)
           @set = api.job_set(SETS.fetch(@name))
           @actions = ACTIONS.fetch(@name)
+        end
+
+        # With a filter, only its matches, and only if no more match than the
+        # user was told; without one, the whole set.
+        def all(action)
+          query = text_param("q")
+          return redirect_to(back, notice: DONE.fetch(action), count: @set.public_send(:"#{action}_all")) if query.empty?
+          confirmed = int_param("count", 0, 0..2**40)
+          if @set.count_matching(query) > confirmed
+            return redirect_to(path(@name, q: query, confirm: action), notice: "changed")
+          end
+          redirect_to(back, notice: DONE.fetch(action), count: @set.public_send(:"#{action}_matching", query))
         end
 
         def apply(action, entries)
@@ -73,6 +92,14 @@ module Deckhand
           when "delete" then @set.delete(entries)
           when "kill" then @set.kill(entries)
           end
+        end
+
+        # Where the action was started: the list's page, size, filter and
+        # stretch, scrolled to the list.
+        def back
+          query = {q: text_param("q"), from: int_param("from", nil, 1..Action::MAX_PAGE), page: int_param("page", nil, 2..Action::MAX_PAGE)}
+          query[:per_page] = per_page unless per_page == 25
+          "#{path(@name, **query)}#entries"
         end
 
         def page_through
@@ -86,6 +113,30 @@ module Deckhand
         def filter
           @from = int_param("from", 0, 0..@size)
           @entries, @resume_at = @set.filter(@query, from: @from, limit: @per_page)
+          @total = @set.count_matching(@query) if @size <= TOTAL_BUDGET || request.params["total"] == "1"
+        end
+
+        # Before acting on every match of a filter: how many there are
+        # (counted in Redis over the whole set) and the first few of them.
+        def confirm_matches
+          @matches = @set.count_matching(@query)
+          @entries, = @set.filter(@query, limit: SAMPLE, budget: API::JobSet::COUNT_STEP)
+          render :job_set_confirm, title: "#{@title}: confirm"
+        end
+
+        # Triage: the set counted by error class and by job class, in Redis;
+        # the first GROUP_BUDGET entries unless asked for the whole set.
+        def groups
+          @whole = request.params["whole"] == "1"
+          @groups = @set.groups(budget: @whole ? nil : API::JobSet::GROUP_BUDGET)
+          render :job_set_groups, title: "#{@title} by error and class"
+        end
+
+        def gone
+          @jid = params["key"].to_s.split("-", 2)[1].to_s[0, 100]
+          set = {"retries" => "retry", "scheduled" => "scheduled", "dead" => "dead"}.fetch(@name)
+          @message = "That job has left the #{set} set: it may have been retried, run, killed or deleted."
+          render :gone, status: 404, title: "Not here"
         end
       end
     end

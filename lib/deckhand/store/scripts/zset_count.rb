@@ -1,0 +1,19 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Store
+    module Scripts
+      # Runs zset_count.lua: counts a sorted set's entries that contain a text,
+      # examining at most `budget` entries from rank `from`. Order does not
+      # matter for a count, so it always reads lowest score first.
+      #
+      #   ZsetCount.new(store).call("retry", "Timeout", from: 0, budget: 20_000)
+      #   # => [next rank or -1, matches]
+      class ZsetCount < Script
+        lua "zset_count"
+
+        def call(set, text, from:, budget:) = run([set], [text, from, budget])
+      end
+    end
+  end
+end
