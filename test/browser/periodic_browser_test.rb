@@ -24,13 +24,13 @@ class PeriodicBrowserTest < Minitest::Test
     screenshot("periodic")
     assert_no_browser_problems
     page.at_css(%(button[value="pause"])).click
-    wait_for(message: "paused") { page.current_url.include?("notice=periodic_paused") }
+    wait_for(message: "paused") { page.at_css(".notice")&.text&.include?("Paused: its ticks pass") }
     assert api.periodic.fetch("nightly").paused?
     page.at_css(%(button[value="resume"])).click
-    wait_for(message: "resumed") { page.current_url.include?("notice=periodic_resumed") }
+    wait_for(message: "resumed") { page.at_css(".notice")&.text&.include?("Resumed: it runs from its next tick") }
     refute api.periodic.fetch("nightly").paused?
     page.at_css(%(button[value="enqueue"])).click # asks first; the harness says OK
-    wait_for(message: "enqueued") { page.current_url.include?("notice=periodic_enqueued") }
+    wait_for(message: "enqueued") { page.at_css(".notice")&.text&.include?("Enqueued now") }
     assert_equal [["<b>daily</b>"]], jobs_in("reports").map { |job| job["args"] }
     assert_no_browser_problems
   end

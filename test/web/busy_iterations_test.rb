@@ -29,7 +29,7 @@ class WebBusyIterationsTest < Minitest::Test
     with_server(iterable_config) do
       page = wait_for(message: "the job on the Busy page") { (body = get("/busy").body).include?(jid) && body }
       assert_includes page, %(<button name="cancel" value="#{jid}")
-      assert_redirect post("/busy", "cancel" => jid), "/busy?notice=cancelled"
+      assert_redirect post("/busy", "cancel" => jid), "/busy", notice: "cancelled.0"
       refute_nil redis.call("HGET", "it-#{jid}", "cancelled")
       wait_for(message: "on_cancel", timeout: 15) { IterableJobs.callbacks.include?("cancel") }
     end

@@ -24,7 +24,7 @@ class JobOptionsWebTest < Minitest::Test
     assert_includes page, "this job"
     assert_includes page, "Release lock"
     response = post("/retries/#{key_of(:retries, job["jid"])}", "action" => "unlock")
-    assert_redirect response, "/retries/#{key_of(:retries, job["jid"])}?notice=unlocked"
+    assert_redirect response, "/retries/#{key_of(:retries, job["jid"])}", notice: "unlocked.0"
     assert_equal 0, redis.call("EXISTS", job["unique_key"])
     page = get(response.headers["location"]).body
     assert_includes page, "the lock is free"
@@ -40,7 +40,7 @@ class JobOptionsWebTest < Minitest::Test
     refute_includes page, "<script>alert"
     refute_includes page, "Release lock"
     assert_redirect post("/retries/#{key_of(:retries, job["jid"])}", "action" => "unlock"),
-      "/retries/#{key_of(:retries, job["jid"])}?notice=not_locked"
+      "/retries/#{key_of(:retries, job["jid"])}", notice: "not_locked.0"
     assert_equal "<script>alert(1)</script>", redis.call("GET", job["unique_key"])
   end
 

@@ -34,21 +34,21 @@ class WebPeriodicTest < Minitest::Test
   end
 
   def test_pause_resume_and_enqueue_now
-    assert_redirect post("/periodic/nightly", "action" => "pause"), "/periodic?notice=periodic_paused"
+    assert_redirect post("/periodic/nightly", "action" => "pause"), "/periodic", notice: "periodic_paused.0"
     assert api.periodic.fetch("nightly").paused?
-    assert_includes get("/periodic?notice=periodic_paused").body, "Paused: its ticks pass"
-    assert_redirect post("/periodic/nightly", "action" => "resume"), "/periodic?notice=periodic_resumed"
+    assert_includes get("/periodic", headers: {"HTTP_COOKIE" => "deckhand_notice=periodic_paused.0"}).body, "Paused: its ticks pass"
+    assert_redirect post("/periodic/nightly", "action" => "resume"), "/periodic", notice: "periodic_resumed.0"
     refute api.periodic.fetch("nightly").paused?
-    assert_redirect post("/periodic/nightly", "action" => "enqueue"), "/periodic?notice=periodic_enqueued"
+    assert_redirect post("/periodic/nightly", "action" => "enqueue"), "/periodic", notice: "periodic_enqueued.0"
     job = jobs_in("reports").first
     assert_equal ["RecordJob", ["daily"]], [job["class"], job["args"]]
     assert_equal job["jid"], api.periodic.fetch("nightly").manual_jid
-    assert_redirect post("/periodic/%3Cscript%3Ex%3C%2Fscript%3E", "action" => "enqueue"), "/periodic?notice=periodic_enqueued"
+    assert_redirect post("/periodic/%3Cscript%3Ex%3C%2Fscript%3E", "action" => "enqueue"), "/periodic", notice: "periodic_enqueued.0"
     assert_equal 1, redis.call("LLEN", "queue:default")
   end
 
   def test_unknown_entries_and_actions_change_nothing
-    assert_redirect post("/periodic/nope", "action" => "pause"), "/periodic?notice=periodic_gone"
+    assert_redirect post("/periodic/nope", "action" => "pause"), "/periodic", notice: "periodic_gone.0"
     assert_equal 404, post("/periodic/nightly", "action" => "delete").status
     assert_equal 403, post_from("/periodic/nightly", {"action" => "pause"}, site: "cross-site").status
     refute api.periodic.fetch("nightly").paused?

@@ -40,7 +40,7 @@ module Deckhand
           end
         end
 
-        def notice = NOTICES[@request.GET["notice"]] || super
+        def notice = NOTICES[Flash.read(@request)&.first] || super
       end
     end
   end
