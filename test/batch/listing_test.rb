@@ -16,7 +16,8 @@ class BatchListingTest < Minitest::Test
       batch = Deckhand::Batch.new
       batch.description = "import #{n}"
       batch.jobs { BatchApp::Work.perform_async(n.to_s) }
-      wait_for(message: "a new millisecond") { ::Process.clock_gettime(::Process::CLOCK_REALTIME, :millisecond) > batch.status.created_at.to_f * 1000 }
+      created_ms = (batch.status.created_at.to_f * 1000).round # to_f * 1000 may land a hair below the millisecond
+      wait_for(message: "a new millisecond") { ::Process.clock_gettime(::Process::CLOCK_REALTIME, :millisecond) > created_ms }
       batch.bid
     end
     assert_equal 5, @listing.size
