@@ -6,14 +6,10 @@ module Deckhand
       # limit_bucket.lua: one check of a clock-aligned bucket limiter.
       #
       #   LimitBucket.new(store).call("erp", 30, period_ms: 60_000)   # => [true, 0] or [false, ms to the next bucket]
-      class LimitBucket < Script
+      class LimitBucket < LimitCheck
         lua "limit_bucket", uses: ["limit"]
 
-        def call(name, size, period_ms:, waited_ms: nil, last: true)
-          ok, ms = run([LimitKeys.state("bucket", name), LimitKeys.metrics(name), LimitKeys::INDEX],
-            [name, size, period_ms, waited_ms.to_s, last ? 1 : 0])
-          [ok == 1, ms]
-        end
+        def call(name, size, period_ms:, waited_ms: nil, last: true) = check("bucket", name, [size, period_ms], waited_ms, last)
       end
     end
   end

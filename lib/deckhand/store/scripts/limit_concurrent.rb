@@ -8,13 +8,11 @@ module Deckhand
       #
       #   LimitConcurrent.new(store).call("stripe", 5, holder: "ab12", lock_ms: 30_000)
       #   # => [true, 0] or [false, ms until the earliest lock expires]
-      class LimitConcurrent < Script
+      class LimitConcurrent < LimitCheck
         lua "limit_concurrent", uses: ["limit"]
 
         def call(name, size, holder:, lock_ms:, waited_ms: nil, last: true)
-          ok, ms = run([LimitKeys.state("concurrent", name), LimitKeys.metrics(name), LimitKeys::INDEX],
-            [name, size, holder, lock_ms, waited_ms.to_s, last ? 1 : 0])
-          [ok == 1, ms]
+          check("concurrent", name, [size, holder, lock_ms], waited_ms, last)
         end
       end
     end

@@ -9,22 +9,17 @@ module Deckhand
       #   points = LimitPoints.new(store)
       #   points.take("shopify", 1000, refill: 50, period_ms: 1000, amount: 50)   # => [true, 0] or [false, ms]
       #   points.adjust("shopify", 1000, refill: 50, period_ms: 1000, amount: 20) # 20 points back
-      class LimitPoints < Script
+      class LimitPoints < LimitCheck
         lua "limit_points", uses: ["limit"]
 
         def take(name, size, refill:, period_ms:, amount:, waited_ms: nil, last: true)
-          ok, ms = run(keys_of(name), [name, size, refill, period_ms, "take", amount, waited_ms.to_s, last ? 1 : 0])
-          [ok == 1, ms]
+          check("points", name, [size, refill, period_ms, "take", amount], waited_ms, last)
         end
 
         def adjust(name, size, refill:, period_ms:, amount:)
-          run(keys_of(name), [name, size, refill, period_ms, "adjust", amount, "", 0])
+          check("points", name, [size, refill, period_ms, "adjust", amount], nil, false)
           nil
         end
-
-        private
-
-        def keys_of(name) = [LimitKeys.state("points", name), LimitKeys.metrics(name), LimitKeys::INDEX]
       end
     end
   end

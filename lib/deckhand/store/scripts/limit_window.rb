@@ -7,13 +7,11 @@ module Deckhand
       # the check (unique) in the window.
       #
       #   LimitWindow.new(store).call("search", 10, period_ms: 1000, id: "ab12")   # => [true, 0] or [false, ms]
-      class LimitWindow < Script
+      class LimitWindow < LimitCheck
         lua "limit_window", uses: ["limit"]
 
         def call(name, size, period_ms:, id:, waited_ms: nil, last: true)
-          ok, ms = run([LimitKeys.state("window", name), LimitKeys.metrics(name), LimitKeys::INDEX],
-            [name, size, period_ms, id, waited_ms.to_s, last ? 1 : 0])
-          [ok == 1, ms]
+          check("window", name, [size, period_ms, id], waited_ms, last)
         end
       end
     end
