@@ -38,7 +38,7 @@ module Deckhand
       # Adds one periodic job. `klass` is the job class's name (a String: it
       # is looked up when a tick fires). `name` tells entries apart in Redis
       # and the dashboard; it defaults to the class name.
-      def register(cron, klass, queue: nil, args: [], tz: nil, name: nil)
+      def register(cron, klass, queue: nil, args: [], tz: nil, name: nil, options: {})
         load_fugit
         klass = klass.name if klass.is_a?(Module)
         raise ConfigError, "periodic job class must be a class name String, got #{klass.inspect}" unless klass.is_a?(String) && !klass.empty?
@@ -50,7 +50,7 @@ module Deckhand
           raise ConfigError, "periodic entry #{name.inspect}: queue must be a queue name, got #{queue.inspect}"
         end
         entry = Deckhand::Periodic::Entry.new(name: name, cron: cron.to_s, klass: klass,
-          queue: queue&.to_s, args: args, tz: tz || @timezone)
+          queue: queue&.to_s, args: args, tz: tz || @timezone, options: options)
         add(entry)
       end
 
