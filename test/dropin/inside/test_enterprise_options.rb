@@ -54,12 +54,18 @@ class EnterpriseOptionsInsideTest < Minitest::Test
     assert_in_delta Time.now.to_f + 3600, job.fetch("expires_at"), 60
   end
 
-  def test_enterprise_encrypt_seals_the_last_argument
-    Deckhand.config.encryption(active_version: 1) { |_version| "k" * 32 }
+  def test_enterprise_encrypt_and_crypto_enable_seal_the_last_argument
+    error = assert_raises(Deckhand::ConfigError) { DropInSecretJob.perform_async(7, {"card" => "4111"}) }
+    assert_includes error.message, "no encryption keys are set"
+    asked = []
+    Sidekiq::Enterprise::Crypto.enable(active_version: 2) { |version| (asked << version) && "k#{version}" * 16 }
     DropInSecretJob.perform_async(7, {"card" => "4111"})
-    stored = redis("LINDEX", "queue:default", 0)
-    refute_includes stored, "4111"
-    assert_equal 7, JSON.parse(stored)["args"].first
+    stored = JSON.parse(redis("LINDEX", "queue:default", 0))
+    refute_includes JSON.generate(stored), "4111"
+    assert_equal [7, 2], [stored["args"].first, stored["args"].last["key_version"]]
+    assert_equal [7, {"card" => "4111"}], Deckhand::Encryption.args(stored, Deckhand.config.encryption_keys)
+    assert_equal [2], asked
+    assert_raises(Deckhand::ConfigError) { Sidekiq::Enterprise::Crypto.enable(active_version: "v1") { "k" * 32 } }
   end
 
   def test_unique_jobs_locks_map_to_unique_for_and_unique_until
