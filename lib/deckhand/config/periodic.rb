@@ -20,9 +20,10 @@ module Deckhand
     #     timezone: Europe/Paris
     #     jobs:
     #       nightly_report: {cron: "0 2 * * *", class: NightlyReportJob, queue: reports, args: [daily]}
+    #     sidekiq_schedule: config/schedule.yml   # a sidekiq-cron / sidekiq-scheduler file, read as is
     class Periodic
       GRACE = 300
-      KEYS = %w[timezone grace jobs].freeze
+      KEYS = %w[timezone grace jobs sidekiq_schedule].freeze
       JOB_KEYS = %w[cron class queue args tz name].freeze
 
       attr_reader :grace, :timezone
@@ -78,7 +79,17 @@ module Deckhand
         self.timezone = settings["timezone"] if settings["timezone"]
         self.grace = settings["grace"] if settings["grace"]
         jobs(settings["jobs"] || {}).each { |name, spec| register_spec(name, spec) }
+        load_sidekiq_schedule(settings["sidekiq_schedule"]) if settings["sidekiq_schedule"]
         self
+      end
+
+      # Registers the entries of a sidekiq-cron or sidekiq-scheduler schedule:
+      # a file's path (config/schedule.yml) or its entries (as in a config
+      # file's `periodic: {sidekiq_schedule: ...}`). See Periodic::SidekiqSchedule.
+      def load_sidekiq_schedule(source)
+        load_fugit
+        require_relative "../periodic/sidekiq_schedule"
+        Deckhand::Periodic::SidekiqSchedule.register(self, source)
       end
 
       def entries = @entries.values
