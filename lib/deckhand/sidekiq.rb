@@ -32,7 +32,9 @@ $LOAD_PATH.unshift(Deckhand::DropIn::SHIMS) unless $LOAD_PATH.include?(Deckhand:
 
 require_relative "sidekiq/configuration"
 require_relative "sidekiq/sidekiq_module"
+require_relative "sidekiq/unique_jobs_options"
 require_relative "sidekiq/job"
+require_relative "sidekiq/enterprise_crypto"
 require_relative "sidekiq/client"
 
 # Rails and Active Job, as the sidekiq gem hooks into them: Deckhand's Railtie

@@ -10,6 +10,7 @@ class MigrateCheckTest < Minitest::Test
   include Deckhand::E2EHelpers
 
   LEGACY = File.expand_path("legacy_app", __dir__)
+  ENTERPRISE = File.expand_path("enterprise_app", __dir__)
 
   def test_the_sample_app_needs_only_the_gemfile_change
     cli = deckhand_run("migrate", "--check", SHOP)
@@ -35,11 +36,37 @@ class MigrateCheckTest < Minitest::Test
     assert_includes out, "[unsupported] Sidekiq::Limiter (Enterprise rate limiters): 1 use (app/workers/nightly_worker.rb:10)"
     assert_includes out, "[unsupported] Sidekiq::Client.via (Redis sharding): 1 use (app/workers/nightly_worker.rb:13)"
     assert_includes out, "[unsupported] config.on(:heartbeat/:beat/:leader): 1 use (config/initializer.rb:5)"
-    assert_includes out, "[change] gem sidekiq-cron 2.0.1 (Gemfile.lock): move the schedule to Deckhand's periodic jobs"
-    assert_includes out, "[change] a schedule in the config file (schedule) (config/sidekiq.yml)"
+    assert_includes out, "[change] gem sidekiq-cron 2.0.1 (Gemfile.lock): remove it: Deckhand's periodic jobs read its schedule as is"
+    assert_includes out, "[ok] sidekiq-scheduler's schedule in the config file, read by `deckhand -C config/sidekiq.yml` (config/sidekiq.yml)"
+    assert_includes out, "[ok] schedule entry \"nightly\" (NightlyWorker): a periodic job, cron \"0 3 * * *\" (config/sidekiq.yml)"
     assert_includes out, "[change] settings Deckhand does not have: pidfile (config/sidekiq.yml): remove them"
     assert_includes out, "[change] gem sidekiq-pro 7.3.4"
     assert_includes out, "Unsupported APIs found"
+  end
+
+  def test_enterprise_options_schedules_and_unique_jobs_locks_are_reported_one_by_one
+    cli = deckhand_run("migrate", "--check", ENTERPRISE)
+    assert_equal 1, cli.status.exitstatus, cli.output
+    out = cli.stdout
+    [
+      "[ok] Sidekiq Enterprise job options (unique_for, unique_until, expires_in, encrypt): 1 use (app/jobs/charge_job.rb:6)",
+      "[ok] Sidekiq Enterprise periodic jobs (config.periodic { |mgr| mgr.register(...) }): 1 use (config/initializers/sidekiq.rb:8)",
+      "[ok] Sidekiq Enterprise encryption (Crypto.enable): 1 use (config/initializers/sidekiq.rb:3): jobs Sidekiq Enterprise encrypted are not readable",
+      "[ok] sidekiq-unique-jobs lock: :until_executed / :until_executing (Deckhand's unique jobs): 1 use (app/jobs/sync_job.rb:6): each needs lock_ttl:",
+      "[change] gem sidekiq-ent 7.3.4 (Gemfile.lock): remove it: unique jobs, expiring jobs, encryption and periodic jobs work in drop-in mode",
+      "[change] gem sidekiq-unique-jobs 8.0.10 (Gemfile.lock): remove it:",
+      "[change] a schedule file (sidekiq-cron / sidekiq-scheduler) (config/schedule.yml): load it with `periodic: {sidekiq_schedule: config/schedule.yml}`",
+      "[ok] schedule entry \"nightly_report\" (ReportJob): a periodic job, cron \"0 2 * * *\" (config/schedule.yml)",
+      "[ok] schedule entry \"cleanup\" (CleanupJob): disabled, not loaded (config/schedule.yml)",
+      "[change] schedule entry \"dated_export\" (ExportJob) (config/schedule.yml): date_as_argument: has no counterpart",
+      "[ok] schedule entry \"ping\" (PingJob): a periodic job, cron \"*/5 * * * *\" (config/sidekiq.yml)",
+      "[change] schedule entry \"slow_sync\" (SyncJob) (config/sidekiq.yml): every: \"45m\" does not divide",
+      "[change] schedule entry \"launch\" (LaunchJob) (config/sidekiq.yml): at: is a one-time job",
+      "[unsupported] sidekiq-unique-jobs lock: :until_expired / :while_executing / :until_and_while_executing: 1 use (app/jobs/erp_job.rb:6)",
+      "[unsupported] sidekiq-unique-jobs on_conflict: :reject / :replace / :reschedule (or per client/server): 1 use (app/jobs/erp_job.rb:6)",
+      "[unsupported] Sidekiq::Limiter (Enterprise rate limiters): 1 use (app/jobs/erp_job.rb:8)"
+    ].each { |line| assert_includes out, line }
+    assert_equal 3, out[/^Unsupported \((\d+)\):/, 1].to_i, out
   end
 
   def test_usage_and_a_wrong_directory

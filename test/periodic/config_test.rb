@@ -24,6 +24,16 @@ class PeriodicConfigTest < Minitest::Test
     assert_equal 60, config.periodic.grace
   end
 
+  def test_job_options_of_an_entry_are_checked_and_stored_only_when_given
+    periodic = new_config.periodic
+    periodic.register("0 2 * * *", "NightlyReportJob", options: {retry: 2, expires_in: 60})
+    periodic.register("0 3 * * *", "PlainJob")
+    assert_equal({"retry" => 2, "expires_in" => 60}, periodic["NightlyReportJob"].to_h["options"])
+    refute periodic["PlainJob"].to_h.key?("options"), "an entry without options is stored as before"
+    assert_includes assert_raises(Deckhand::ConfigError) { periodic.register("0 4 * * *", "A", options: {retry: "x"}) }.message, "retry"
+    assert_includes assert_raises(Deckhand::ConfigError) { periodic.register("0 4 * * *", "B", options: {"class" => "C"}) }.message, "class:"
+  end
+
   def test_config_file_settings_add_entries_and_apply_twice_the_same
     settings = {"timezone" => "UTC", "grace" => 30,
                 "jobs" => {"nightly" => {"cron" => "0 2 * * *", "class" => "NightlyReportJob", "args" => [1]}}}

@@ -20,9 +20,10 @@ module Deckhand
     #     timezone: Europe/Paris
     #     jobs:
     #       nightly_report: {cron: "0 2 * * *", class: NightlyReportJob, queue: reports, args: [daily]}
+    #     sidekiq_schedule: config/schedule.yml   # a sidekiq-cron / sidekiq-scheduler file, read as is
     class Periodic
       GRACE = 300
-      KEYS = %w[timezone grace jobs].freeze
+      KEYS = %w[timezone grace jobs sidekiq_schedule].freeze
       JOB_KEYS = %w[cron class queue args tz name].freeze
 
       attr_reader :grace, :timezone
@@ -38,7 +39,7 @@ module Deckhand
       # Adds one periodic job. `klass` is the job class's name (a String: it
       # is looked up when a tick fires). `name` tells entries apart in Redis
       # and the dashboard; it defaults to the class name.
-      def register(cron, klass, queue: nil, args: [], tz: nil, name: nil)
+      def register(cron, klass, queue: nil, args: [], tz: nil, name: nil, options: {})
         load_fugit
         klass = klass.name if klass.is_a?(Module)
         raise ConfigError, "periodic job class must be a class name String, got #{klass.inspect}" unless klass.is_a?(String) && !klass.empty?
@@ -50,7 +51,7 @@ module Deckhand
           raise ConfigError, "periodic entry #{name.inspect}: queue must be a queue name, got #{queue.inspect}"
         end
         entry = Deckhand::Periodic::Entry.new(name: name, cron: cron.to_s, klass: klass,
-          queue: queue&.to_s, args: args, tz: tz || @timezone)
+          queue: queue&.to_s, args: args, tz: tz || @timezone, options: options)
         add(entry)
       end
 
@@ -78,7 +79,17 @@ module Deckhand
         self.timezone = settings["timezone"] if settings["timezone"]
         self.grace = settings["grace"] if settings["grace"]
         jobs(settings["jobs"] || {}).each { |name, spec| register_spec(name, spec) }
+        load_sidekiq_schedule(settings["sidekiq_schedule"]) if settings["sidekiq_schedule"]
         self
+      end
+
+      # Registers the entries of a sidekiq-cron or sidekiq-scheduler schedule:
+      # a file's path (config/schedule.yml) or its entries (as in a config
+      # file's `periodic: {sidekiq_schedule: ...}`). See Periodic::SidekiqSchedule.
+      def load_sidekiq_schedule(source)
+        load_fugit
+        require_relative "../periodic/sidekiq_schedule"
+        Deckhand::Periodic::SidekiqSchedule.register(self, source)
       end
 
       def entries = @entries.values

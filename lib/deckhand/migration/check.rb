@@ -4,6 +4,7 @@ require "yaml"
 require_relative "finding"
 require_relative "gem_rules"
 require_relative "code_rules"
+require_relative "schedule_findings"
 require_relative "../cli/config_file"
 
 module Deckhand
@@ -17,7 +18,7 @@ module Deckhand
     #   check.findings.group_by(&:verdict)   # => {works: [...], change: [...], unsupported: [...]}
     class Check
       CODE_DIRS = %w[app lib config test spec jobs workers].freeze
-      SCHEDULE_KEYS = %w[schedule scheduler cron].freeze
+      SCHEDULE_FILES = %w[schedule.yml scheduler.yml sidekiq_scheduler.yml].freeze
 
       attr_reader :root
 
@@ -44,22 +45,20 @@ module Deckhand
       end
 
       def config_files
-        Dir[File.join(@root, "config", "{sidekiq*.yml,schedule.yml}")].sort.flat_map { |path| config_file(path) }
+        Dir[File.join(@root, "config", "{sidekiq*.yml,#{SCHEDULE_FILES.join(",")}}")].sort.uniq.flat_map { |path| config_file(path) }
       end
 
       def config_file(path)
         where = [relative(path)]
-        if File.basename(path) == "schedule.yml"
-          return [Finding.new(:change, "a schedule file (sidekiq-cron / sidekiq-scheduler)", where, GemRules::PERIODIC)]
-        end
+        return ScheduleFindings.file(@root, relative(path)) if SCHEDULE_FILES.include?(File.basename(path))
         data = CLI::SidekiqYaml.normalize(YAML.safe_load_file(path, permitted_classes: [Symbol], aliases: true) || {})
-        keys = data.flat_map { |key, value| environment?(key, value) ? value.keys : [key] }.uniq
-        schedule = keys & SCHEDULE_KEYS
-        unknown = keys - CLI::ConfigFile::KNOWN - SCHEDULE_KEYS
+        sections = [data] + data.select { |key, value| environment?(key, value) }.values
+        keys = sections.flat_map(&:keys).uniq - data.keys.select { |key| environment?(key, data[key]) }
+        unknown = keys - CLI::ConfigFile::KNOWN
         found = [Finding.new(:works, "Sidekiq's config file, read by `deckhand -C #{relative(path)}`", where, nil)]
         found << Finding.new(:change, "settings Deckhand does not have: #{unknown.join(", ")}", where, "remove them") unless unknown.empty?
-        found << Finding.new(:change, "a schedule in the config file (#{schedule.join(", ")})", where, GemRules::PERIODIC) unless schedule.empty?
-        found
+        schedules = sections.filter_map { |section| section.dig("periodic", "sidekiq_schedule") if section["periodic"].is_a?(Hash) }
+        found + schedules.flat_map { |schedule| ScheduleFindings.section(schedule, relative(path)) }
       rescue Psych::Exception => e
         [Finding.new(:change, "a config file that is not valid YAML (#{e.message})", where, "fix it")]
       end
@@ -83,7 +82,7 @@ module Deckhand
 
       # A per-environment section (production: {...}), not a setting.
       def environment?(key, value)
-        value.is_a?(Hash) && !CLI::ConfigFile::KNOWN.include?(key) && !SCHEDULE_KEYS.include?(key)
+        value.is_a?(Hash) && !CLI::ConfigFile::KNOWN.include?(key)
       end
 
       def relative(path) = path.delete_prefix("#{@root}/")

@@ -6,18 +6,18 @@ module Deckhand
     # name => [verdict, advice]. Other gems named sidekiq-* get UNKNOWN.
     module GemRules
       DROP_IN = 'replace it with `gem "deckhand", require: "deckhand/sidekiq"` (drop-in mode)'
-      PERIODIC = "move the schedule to Deckhand's periodic jobs (reading sidekiq-cron and sidekiq-scheduler files " \
-        "into them is separate work, not in drop-in mode yet); until then keep one Sidekiq process running the schedule"
+      PERIODIC = "remove it: Deckhand's periodic jobs read its schedule as is (this report lists each entry); " \
+        "load a schedule file with `periodic: {sidekiq_schedule: config/schedule.yml}` in config/deckhand.yml"
 
       RULES = {
         "sidekiq" => [:change, DROP_IN],
         "sidekiq-pro" => [:change, "remove it: batches (Sidekiq::Batch), reliable fetch, reliable scheduling and queue pause are built in"],
-        "sidekiq-ent" => [:unsupported, "Enterprise features (rate limiters, unique jobs, periodic jobs, encryption, leader election) " \
-          "are not all in this version: check each one you use against docs/migrating-from-sidekiq.md"],
+        "sidekiq-ent" => [:change, "remove it: unique jobs, expiring jobs, encryption and periodic jobs work in drop-in mode; " \
+          "rate limiters (Sidekiq::Limiter) and leader election do not: the code checks below name what you use"],
         "sidekiq-cron" => [:change, PERIODIC],
         "sidekiq-scheduler" => [:change, PERIODIC],
-        "sidekiq-unique-jobs" => [:unsupported, "its locks (lock: :until_executed, ...) have no counterpart in this version; " \
-          "see the unique jobs table in docs/migrating-from-sidekiq.md"],
+        "sidekiq-unique-jobs" => [:change, "remove it: lock: :until_executed / :until_executing with lock_ttl: are Deckhand's unique jobs " \
+          "in drop-in mode; the other locks are not (the code checks below name what you use; table in docs/migrating-from-sidekiq.md)"],
         "sidekiq-throttled" => [:unsupported, "it replaces Sidekiq's fetch, which Deckhand's reliable fetch does not allow"],
         "sidekiq-limit_fetch" => [:unsupported, "it replaces Sidekiq's fetch, which Deckhand's reliable fetch does not allow"],
         "sidekiq-failures" => [:unsupported, "it adds a tab to Sidekiq's Web UI; Deckhand's dashboard has no extension API " \

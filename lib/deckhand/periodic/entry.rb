@@ -12,14 +12,18 @@ module Deckhand
     #     queue: "reports", args: ["daily"], tz: "Europe/Paris")
     #   entry.timing.next_after(Time.now.to_i)    # epoch seconds of the next run
     #   entry.to_h                                # what the leader stores in Redis
+    #
+    # `options` are job options the tick's job gets over its class's own
+    # (retry: 2), as Sidekiq Enterprise's `mgr.register(cron, klass, retry: 2)`.
     class Entry
-      attr_reader :name, :cron, :klass, :queue, :args, :timezone, :timing
+      attr_reader :name, :cron, :klass, :queue, :args, :options, :timezone, :timing
 
-      def initialize(name:, cron:, klass:, queue: nil, args: [], tz: nil)
+      def initialize(name:, cron:, klass:, queue: nil, args: [], tz: nil, options: {})
         @name = name
         @klass = klass
         @queue = queue
         @args = args
+        @options = options.empty? ? {} : options!(options)
         parsed = Fugit.parse_cronish(cron) or raise ConfigError, "#{what}: #{cron.inspect} is not a cron " \
           "(like \"0 2 * * *\", \"*/15 * * * * *\" with seconds, or \"every day at 9am\")"
         @timezone = zone!(parsed, tz)
@@ -32,10 +36,21 @@ module Deckhand
       # The cron as written plus its zone, the queue and class: what every
       # process compares with the leader's schedule.
       def to_h
-        {"cron" => @cron, "timezone" => @timezone, "class" => @klass, "queue" => @queue, "args" => @args}
+        hash = {"cron" => @cron, "timezone" => @timezone, "class" => @klass, "queue" => @queue, "args" => @args}
+        @options.empty? ? hash : hash.merge("options" => @options)
       end
 
       private
+
+      RESERVED = %w[class args jid queue at enqueued_at created_at].freeze
+
+      def options!(options)
+        taken = options.keys.map(&:to_s) & RESERVED
+        raise ConfigError, "#{what}: #{taken.first}: is not a job option here; give queue: and args: to register" unless taken.empty?
+        Job::Options.merge({}, options, what)
+      rescue ArgumentError => e
+        raise ConfigError, e.message, cause: e
+      end
 
       def what = "periodic entry #{@name.inspect} (#{@klass})"
 

@@ -50,7 +50,7 @@ module Deckhand
         if defined?(::ActiveJob::Base) && klass.is_a?(Class) && klass < ::ActiveJob::Base
           return klass.set(entry.queue ? {queue: entry.queue} : {}).perform_later(*entry.args)
         end
-        item = klass.respond_to?(:deckhand_options) ? klass.deckhand_options.dup : {}
+        item = klass.respond_to?(:deckhand_options) ? klass.deckhand_options.merge(entry.options) : entry.options.dup
         item["class"] = entry.klass
         item["args"] = entry.args
         item["queue"] = entry.queue if entry.queue

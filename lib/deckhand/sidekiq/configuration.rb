@@ -3,6 +3,7 @@
 require_relative "middleware_chain"
 require_relative "capsule_builder"
 require_relative "handler_list"
+require_relative "periodic_manager"
 
 module Deckhand
   module DropIn
@@ -17,6 +18,7 @@ module Deckhand
     #     config.server_middleware { |chain| chain.add AuditMiddleware }
     #     config.on(:shutdown) { Audit.flush }
     #     config.error_handlers << ->(error, context, _config) { Bugs.notify(error, context) }
+    #     config.periodic { |mgr| mgr.register("0 2 * * *", "NightlyJob", retry: 2) }
     #   end
     class Configuration
       # Sidekiq's option keys (config[:key]) and the Deckhand setting each is.
@@ -83,6 +85,11 @@ module Deckhand
       def on(event, &block)
         raise Unsupported.new("config.on(#{event.inspect})", "Deckhand fires :startup, :quiet and :shutdown") unless Config::Events::NAMES.include?(event.to_sym)
         @config.events.on(event, &block)
+      end
+
+      # Sidekiq Enterprise's periodic jobs: Deckhand's (PeriodicManager).
+      def periodic
+        @config.periodic { |periodic| yield PeriodicManager.new(periodic) }
       end
 
       def error_handlers = HandlerList.new(@config.error_handlers, self, errors: true)

@@ -16,11 +16,12 @@ module Sidekiq
   #   HardJob.perform_async(1); HardJob.set(queue: "low").perform_in(60, 2)
   module Job
     # Options Sidekiq (or its plugins) accept that Deckhand does not act on:
-    # declaring one raises, naming it, rather than doing nothing.
+    # declaring one raises, naming it, rather than doing nothing. Sidekiq
+    # Enterprise's unique_for, unique_until, expires_in and encrypt are
+    # Deckhand's own options; sidekiq-unique-jobs' lock: options are
+    # translated (UniqueJobsOptions).
     UNSUPPORTED_OPTIONS = {
-      "pool" => "Deckhand pushes to the one Redis of its configuration (sharding is not supported)",
-      "lock" => "sidekiq-unique-jobs locks: see Deckhand's unique jobs in docs/migrating-from-sidekiq.md",
-      "on_conflict" => "sidekiq-unique-jobs locks: see Deckhand's unique jobs in docs/migrating-from-sidekiq.md"
+      "pool" => "Deckhand pushes to the one Redis of its configuration (sharding is not supported)"
     }.freeze
 
     def self.included(base)
@@ -41,7 +42,7 @@ module Sidekiq
         options = options.transform_keys(&:to_s)
         found = UNSUPPORTED_OPTIONS.keys & options.keys
         raise Deckhand::DropIn::Unsupported.new("sidekiq_options #{found.first}:", UNSUPPORTED_OPTIONS[found.first]) unless found.empty?
-        deckhand_options(options)
+        deckhand_options(Deckhand::DropIn::UniqueJobsOptions.translate(options))
       end
 
       def get_sidekiq_options = deckhand_options
