@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "iterable_helper"
+require "deckhand/api"
 
 # Each run of an iterable job that ends interrupted is recorded in its
 # it-<jid> hash ("dh_runs"): why it stopped, when, how far it came.
@@ -87,6 +88,20 @@ class IterableHistoryTest < Minitest::Test
     assert_equal 200, history.runs.last["cursor"].size
     error = assert_raises(ArgumentError) { history.ended(run: 1, started_at: 1.0, reason: "bored", steps: 0, cursor: "1") }
     assert_match(/reason must be one of shutdown, time_budget, error/, error.message)
+  end
+
+  def test_the_data_api_reads_the_runs_and_shrugs_off_fields_of_the_wrong_type
+    jid = "0123456789abcdef01234567"
+    runs = [{"run" => 1, "start" => 1_700_000_000.5, "end" => 1_700_000_010.25, "reason" => "error", "error" => "KeyError",
+             "steps" => 7, "cursor" => %({"id":7})},
+      {"run" => [1], "start" => "soon", "reason" => {"x" => 1}, "steps" => "many", "cursor" => 5}, "not a run"]
+    redis.call("HSET", "it-#{jid}", "ex", "2", "c", "8", "rt", "1.5", "dh_runs", JSON.generate(runs))
+    iteration = Deckhand::API.new(Deckhand.config).iterations([jid])[jid]
+    assert_equal 2, iteration.interruptions
+    first, odd = iteration.runs
+    assert_equal [1, Time.at(1_700_000_000.5), Time.at(1_700_000_010.25), "error", "KeyError", 7, {"id" => 7}, %({"id":7})],
+      [first.number, first.started_at, first.ended_at, first.reason, first.error, first.steps, first.cursor, first.cursor_json]
+    assert_equal [0, nil, 0, nil, "null"], [odd.number, odd.started_at, odd.steps, odd.cursor, odd.cursor_json]
   end
 
   private
