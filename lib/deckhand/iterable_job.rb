@@ -142,8 +142,10 @@ module Deckhand
       :complete
     rescue Exception => e # rubocop:disable Lint/RescueException -- an error or the shutdown interrupt: save the cursor, then let it go on
       if iterating
-        e.is_a?(Deckhand::Shutdown) ? state.stopped!("shutdown") : state.stopped!("error", error: e.class.name)
-        Thread.handle_interrupt(Deckhand::Shutdown => :never) { deckhand_save(state) }
+        Thread.handle_interrupt(Deckhand::Shutdown => :never) do
+          e.is_a?(Deckhand::Shutdown) ? state.stopped!("shutdown") : state.stopped!("error", error: e.class.name)
+          deckhand_save(state)
+        end
       end
       raise
     end
