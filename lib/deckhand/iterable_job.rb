@@ -129,7 +129,10 @@ module Deckhand
       enumerator.each do |object, cursor|
         iterating = true
         state.cursor = cursor
-        return :interrupted if deckhand_stop?(state, done)
+        if (why = deckhand_stop?(state, done))
+          state.stopped!(why)
+          return :interrupted
+        end
         return :cancelled if state.flush_due? && state.flush
         @deckhand_current_object = object
         deckhand_step(object, args)
@@ -137,8 +140,13 @@ module Deckhand
         done += 1
       end
       :complete
-    rescue Exception # rubocop:disable Lint/RescueException -- an error or the shutdown interrupt: save the cursor, then let it go on
-      Thread.handle_interrupt(Deckhand::Shutdown => :never) { deckhand_save(state) } if iterating
+    rescue Exception => e # rubocop:disable Lint/RescueException -- an error or the shutdown interrupt: save the cursor, then let it go on
+      if iterating
+        Thread.handle_interrupt(Deckhand::Shutdown => :never) do
+          e.is_a?(Deckhand::Shutdown) ? state.stopped!("shutdown") : state.stopped!("error", error: e.class.name)
+          deckhand_save(state)
+        end
+      end
       raise
     end
 
@@ -156,11 +164,12 @@ module Deckhand
     end
 
     # Stops when the server is stopping, or when this run used its time
-    # budget (after one step at least, so every run makes progress).
+    # budget (after one step at least, so every run makes progress): returns
+    # why (a History reason), or nil to go on.
     def deckhand_stop?(state, done)
-      return true if Lifecycle.stopping?
+      return "shutdown" if Lifecycle.stopping?
       limit = @deckhand_budget
-      (limit && done.positive?) ? state.elapsed >= limit : false
+      "time_budget" if limit && done.positive? && state.elapsed >= limit
     end
 
     def deckhand_finish(state, outcome)

@@ -12,9 +12,9 @@ class IterableE2ETest < Minitest::Test
   FAST = "scheduler_interval: 0.2\nheartbeat_interval: 0.5\n"
 
   def test_term_midway_then_restart_processes_every_item_with_the_cursor_kept
-    jid = E2E::Iterable::HoldJob.perform_async(10_000, 0.0005, 4_999)
+    jid = E2E::Iterable::HoldJob.perform_async(10_000, 0.0005, [4_999, 7_499])
     cli = deckhand("-c", "2", "-t", "10", "-C", config_file(FAST), app: APP)
-    wait_for(message: "half the items", timeout: 30) { redis.call("GET", "iterable:holding") }
+    wait_for(message: "half the items", timeout: 30) { redis.call("GET", "iterable:holding") == "4999" }
     cli.signal("TERM")
     assert_equal 0, cli.wait_exit(timeout: 20).exitstatus
     stopped_at = ledger_size
@@ -25,10 +25,21 @@ class IterableE2ETest < Minitest::Test
     assert_nil zset("schedule").first.first["retry_count"], "no retry consumed"
     assert_equal %w[start stop], callbacks
 
+    # Restarted, it resumes; a second deploy stops it again: its history lists both runs.
+    cli = deckhand("-c", "2", "-t", "10", "-C", config_file(FAST), app: APP)
+    wait_for(message: "three quarters of the items", timeout: 30) { redis.call("GET", "iterable:holding") == "7499" }
+    cli.signal("TERM")
+    assert_equal 0, cli.wait_exit(timeout: 20).exitstatus
+    runs = JSON.parse(redis.call("HGET", "it-#{jid}", "dh_runs"))
+    assert_equal [[1, "shutdown", 5_000, "5000"], [2, "shutdown", 2_500, "7500"]],
+      runs.map { |run| run.values_at("run", "reason", "steps", "cursor") }
+    assert_operator runs[0]["end"], :<=, runs[1]["start"], "the runs in order"
+    assert_equal "2", redis.call("HGET", "it-#{jid}", "ex"), "Sidekiq's fields as before"
+
     deckhand("-c", "2", "-C", config_file(FAST), app: APP)
     wait_for(message: "the job to complete", timeout: 60) { callbacks.include?("complete") }
-    assert_every_item_once(10_000, interruptions: 1)
-    assert_equal %w[start stop resume stop complete], callbacks
+    assert_every_item_once(10_000, interruptions: 2)
+    assert_equal %w[start stop resume stop resume stop complete], callbacks
     assert_equal 0, redis.call("EXISTS", "it-#{jid}")
   end
 
@@ -40,6 +51,7 @@ class IterableE2ETest < Minitest::Test
     assert_equal 0, cli.wait_exit(timeout: 15).exitstatus
     assert_equal (0...40).to_a, ledger
     assert_equal 40, JSON.parse(redis.call("HGET", "it-#{jid}", "c")), "the cursor of the step cut short"
+    assert_equal [[1, "shutdown", 40, "40"]], JSON.parse(redis.call("HGET", "it-#{jid}", "dh_runs")).map { |run| run.values_at("run", "reason", "steps", "cursor") }
     assert_equal [jid], jobs_in("default").map { |job| job["jid"] }, "handed back to its queue"
 
     boot_app("-c", "1", "-C", config_file(FAST))

@@ -2,6 +2,8 @@
 
 require "json"
 require_relative "../store/iterations"
+require_relative "../iterable_job/history"
+require_relative "iteration_run"
 
 module Deckhand
   class API
@@ -9,8 +11,10 @@ module Deckhand
     # Sidekiq::IterableJob), as of its last save (every few seconds).
     #
     #   api.iterations([jid])[jid]&.cursor   # => 4000 (the next item's), or nil when not iterable
+    #   api.iterations([jid])[jid].runs      # => [API::IterationRun, ...] its last runs, oldest first
+    #   api.iterations([jid])[jid].interruptions # => 2
     class Iteration
-      attr_reader :executions, :cursor, :runtime, :steps
+      attr_reader :executions, :cursor, :runtime, :steps, :runs
 
       # jid => Iteration, for those of `jids` that have saved progress.
       def self.for_jids(config, jids)
@@ -26,9 +30,13 @@ module Deckhand
         @runtime = fields["rt"].to_f
         @steps = fields["dh_steps"]&.to_i
         @cancelled = !fields["cancelled"].nil?
+        @runs = IterableJob::History.parse(fields["dh_runs"]).runs.map { |run| IterationRun.new(run) }
       end
 
       def cancelled? = @cancelled
+
+      # Runs recorded as interrupted (the history keeps the last 20).
+      def interruptions = @runs.size
 
       private
 

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "history"
 
 module Deckhand
   module IterableJob
@@ -12,11 +13,12 @@ module Deckhand
     #   state.start!                    # one more execution
     #   state.cursor = 41
     #   state.flush                     # => true once someone cancelled the job
+    #   state.stopped!("shutdown")      # this run ends: its next flush adds it to the history
     #   state.delete                    # completed: nothing left to resume
     class State
       FLUSH_INTERVAL = 5 # seconds between saves while iterating
 
-      attr_reader :executions, :cursor, :steps
+      attr_reader :executions, :cursor, :steps, :history
 
       # states: a RedisStates, or what Deckhand::Testing keeps in memory.
       def initialize(states, jid)
@@ -28,8 +30,12 @@ module Deckhand
         @runtime = saved["rt"].to_f
         @steps = saved["dh_steps"].to_i
         @cancelled = !saved["cancelled"].nil?
+        @history = History.parse(saved["dh_runs"])
         @started = now
+        @started_at = Time.now.to_f
+        @run_steps = @steps
         @flushed = nil
+        @ended = false
       end
 
       # One more execution. Its first step saves at once (the dashboard shows
@@ -37,7 +43,16 @@ module Deckhand
       def start!
         @executions += 1
         @started = now
+        @started_at = Time.now.to_f
+        @run_steps = @steps
         @flushed = nil
+      end
+
+      # This run ends (reason: see History); the next flush records it.
+      def stopped!(reason, error: nil)
+        @history.ended(run: @executions, started_at: @started_at, reason: reason, error: error,
+          steps: @steps - @run_steps, cursor: JSON.generate(@cursor))
+        @ended = true
       end
 
       def first_run? = @executions == 1
@@ -66,7 +81,7 @@ module Deckhand
       # Saves the cursor, executions and runtime; returns whether the job was cancelled.
       def flush
         cancelled = @states.flush(@jid, executions: @executions,
-          cursor: JSON.generate(@cursor), runtime: runtime.round(3), steps: @steps)
+          cursor: JSON.generate(@cursor), runtime: runtime.round(3), steps: @steps, runs: @ended ? @history.to_json : nil)
         @flushed = now
         @cancelled ||= !cancelled.nil?
       end

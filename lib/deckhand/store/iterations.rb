@@ -6,10 +6,13 @@ module Deckhand
     # `it-<jid>` in Sidekiq's layout, so a job interrupted by either resumes
     # on the other. Every write renews the 30-day expiry: the state must
     # outlive the longest wait for a retry. Field "dh_steps" is Deckhand's own
-    # (the steps its runs made, for the dashboard); Sidekiq leaves it alone.
+    # (the steps its runs made, for the dashboard); so is "dh_runs", the JSON
+    # history of its last runs (IterableJob::History), written only by the
+    # save that ends a run. Sidekiq leaves both alone.
     #
     #   Iterations.load(store, jid)        # => {"ex" => "2", "c" => "41", "rt" => "3.2"} or {}
     #   Iterations.flush(store, jid, executions: 2, cursor: "41", runtime: 3.2, steps: 41) # => cancelled at, or nil
+    #   Iterations.flush(store, jid, ..., runs: '[{"run":1,"reason":"shutdown",...}]') # a run's end
     #   Iterations.cancel!(store, jid, now: Time.now.to_i) # => when it was (first) cancelled
     #   Iterations.delete(store, jid)
     module Iterations
@@ -24,11 +27,14 @@ module Deckhand
         store.pipelined { |pipe| jids.each { |jid| pipe.call("HGETALL", store.keys.iteration(jid)) } }
       end
 
-      # Writes the progress and reads the cancellation flag in one transaction.
-      def flush(store, jid, executions:, cursor:, runtime:, steps:)
+      # Writes the progress (and, at a run's end, the history of runs) and
+      # reads the cancellation flag in one transaction.
+      def flush(store, jid, executions:, cursor:, runtime:, steps:, runs: nil)
         key = store.keys.iteration(jid)
+        fields = ["ex", executions.to_s, "c", cursor, "rt", runtime.to_s, "dh_steps", steps.to_s]
+        fields.push("dh_runs", runs) if runs
         replies = store.multi do |tx|
-          tx.call("HSET", key, "ex", executions.to_s, "c", cursor, "rt", runtime.to_s, "dh_steps", steps.to_s)
+          tx.call("HSET", key, *fields)
           tx.call("EXPIRE", key, TTL)
           tx.call("HGET", key, "cancelled")
         end

@@ -21,11 +21,12 @@ module Deckhand
 
       def load(jid) = redis? ? redis.load(jid) : self[jid]
 
-      def flush(jid, executions:, cursor:, runtime:, steps:)
-        return redis.flush(jid, executions: executions, cursor: cursor, runtime: runtime, steps: steps) if redis?
+      def flush(jid, executions:, cursor:, runtime:, steps:, runs: nil)
+        return redis.flush(jid, executions: executions, cursor: cursor, runtime: runtime, steps: steps, runs: runs) if redis?
         @lock.synchronize do
           fields = (@saved[jid] ||= {})
           fields.merge!("ex" => executions.to_s, "c" => cursor, "rt" => runtime.to_s, "dh_steps" => steps.to_s)
+          fields["dh_runs"] = runs if runs
           fields["cancelled"]
         end
       end

@@ -36,16 +36,17 @@ module E2E
       include Steps
     end
 
-    # After item `hold_at` it holds until the server stops (or 30 s pass), so
-    # a test's TERM lands at a known place.
+    # After item `hold_at` (or each of a list) it holds until the server stops
+    # (or 30 s pass), so a test's TERM lands at a known place;
+    # iterable:holding says which item it holds after.
     class HoldJob
       include Deckhand::IterableJob
       include Steps
 
       def each_iteration(item, count, pause, hold_at)
         super
-        return unless item == hold_at
-        E2E.call("SET", "iterable:holding", "1")
+        return unless Array(hold_at).include?(item)
+        E2E.call("SET", "iterable:holding", item.to_s)
         deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + 30
         sleep 0.01 until Deckhand::Lifecycle.stopping? || ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) > deadline
       end

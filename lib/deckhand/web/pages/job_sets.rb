@@ -35,6 +35,7 @@ module Deckhand
         def show
           setup_set
           @entry = @set.fetch(params["key"]) or return gone
+          @iteration = api.iterations([@entry.jid])[@entry.jid] if @entry.jid.is_a?(String)
           render :job, title: "#{@title}: #{@entry.display_class}"
         end
 
