@@ -30,10 +30,10 @@ class MigrateCheckTest < Minitest::Test
     assert_equal 1, cli.status.exitstatus, cli.output
     out = cli.stdout
     unsupported = out[/^Unsupported \(\d+\):\n(.*?)\n\n/m, 1].lines
-    assert_equal 6, unsupported.size, out
+    assert_equal 5, unsupported.size, out
     assert_includes out, "[unsupported] gem sidekiq-throttled 1.4.0 (Gemfile.lock): it replaces Sidekiq's fetch"
     assert_includes out, "[unsupported] gem sidekiq-heroku-autoscale 0.1.0 (Gemfile.lock): a Sidekiq plugin the check does not know"
-    assert_includes out, "[unsupported] Sidekiq::Limiter (Enterprise rate limiters): 1 use (app/workers/nightly_worker.rb:10)"
+    assert_includes out, "[ok] Sidekiq::Limiter (Deckhand's rate limiters): 1 use (app/workers/nightly_worker.rb:10)"
     assert_includes out, "[unsupported] Sidekiq::Client.via (Redis sharding): 1 use (app/workers/nightly_worker.rb:13)"
     assert_includes out, "[unsupported] config.on(:heartbeat/:beat/:leader): 1 use (config/initializer.rb:5)"
     assert_includes out, "[change] gem sidekiq-cron 2.0.1 (Gemfile.lock): remove it: Deckhand's periodic jobs read its schedule as is"
@@ -64,9 +64,9 @@ class MigrateCheckTest < Minitest::Test
       "[change] schedule entry \"launch\" (LaunchJob) (config/sidekiq.yml): at: is a one-time job",
       "[unsupported] sidekiq-unique-jobs lock: :until_expired / :while_executing / :until_and_while_executing: 1 use (app/jobs/erp_job.rb:6)",
       "[unsupported] sidekiq-unique-jobs on_conflict: :reject / :replace / :reschedule (or per client/server): 1 use (app/jobs/erp_job.rb:6)",
-      "[unsupported] Sidekiq::Limiter (Enterprise rate limiters): 1 use (app/jobs/erp_job.rb:8)"
+      "[ok] Sidekiq::Limiter (Deckhand's rate limiters): 1 use (app/jobs/erp_job.rb:8)"
     ].each { |line| assert_includes out, line }
-    assert_equal 3, out[/^Unsupported \((\d+)\):/, 1].to_i, out
+    assert_equal 2, out[/^Unsupported \((\d+)\):/, 1].to_i, out
   end
 
   def test_usage_and_a_wrong_directory

@@ -23,7 +23,7 @@ module Deckhand
         "sidekiq-failures" => [:unsupported, "it adds a tab to Sidekiq's Web UI; Deckhand's dashboard has no extension API " \
           "(its Dead and Retries pages show failures)"],
         "sidekiq-batch" => [:change, "remove it: Sidekiq::Batch is Deckhand's batches in drop-in mode"],
-        "sidekiq-iteration" => [:unsupported, "iterable jobs are not in this version"],
+        "sidekiq-iteration" => [:change, "remove it: include Sidekiq::IterableJob (Deckhand's iterable jobs) in its place"],
         "sidekiq-status" => [:unsupported, "it relies on Sidekiq internals beyond the public API; not tested with Deckhand"]
       }.freeze
 

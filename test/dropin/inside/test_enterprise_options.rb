@@ -32,6 +32,16 @@ class DropInSecretJob
   def perform(id, secrets) = [id, secrets]
 end
 
+class DropInWalkJob
+  include Sidekiq::IterableJob
+
+  sidekiq_options queue: "walks"
+
+  def build_enumerator(items, cursor:) = array_enumerator(items, cursor: cursor)
+
+  def each_iteration(item, _items) = Sidekiq.redis { |conn| conn.call("RPUSH", "walked", item) }
+end
+
 class EnterpriseOptionsInsideTest < Minitest::Test
   def setup
     Sidekiq.redis { |conn| conn.call("FLUSHDB") }
@@ -109,5 +119,33 @@ class EnterpriseOptionsInsideTest < Minitest::Test
     assert_equal 600, Deckhand::Periodic::JobBuilder.new(Deckhand.config).build(every)["unique_for"], "the class's own options"
     error = assert_raises(Deckhand::ConfigError) { Sidekiq.default_configuration.periodic { |mgr| mgr.register("0 3 * * *", "Other", retry: "x") } }
     assert_includes error.message, "retry"
+  end
+
+  def test_sidekiq_iterable_job_is_deckhands
+    assert_raises(ArgumentError) do
+      Class.new do
+        include Sidekiq::IterableJob
+
+        def perform = nil
+      end
+    end
+    jid = DropInWalkJob.perform_async(%w[a b c])
+    assert_equal ["DropInWalkJob", jid], JSON.parse(redis("LINDEX", "queue:walks", 0)).values_at("class", "jid")
+    DropInWalkJob.new.tap { |job| job.jid = jid }.perform(%w[a b c])
+    assert_equal %w[a b c], redis("LRANGE", "walked", 0, -1)
+    assert_equal 0, redis("EXISTS", "it-#{jid}"), "a finished iterable job leaves no progress behind"
+  end
+
+  def test_sidekiq_limiter_is_deckhands
+    erp = Sidekiq::Limiter.concurrent("erp", 1, wait_timeout: 0, lock_timeout: 30)
+    assert_kind_of Deckhand::Limiter::Concurrent, erp
+    inner = nil
+    ran = erp.within_limit do
+      inner = assert_raises(Sidekiq::Limiter::OverLimit) { erp.within_limit { :twice } }
+      :ran
+    end
+    assert_equal :ran, ran
+    assert_kind_of Deckhand::Limiter::OverLimit, inner
+    assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq::Limiter.configure }
   end
 end

@@ -1,0 +1,22 @@
+# frozen_string_literal: true
+
+require_relative "../iterable_job"
+
+module Sidekiq
+  # `include Sidekiq::IterableJob` in drop-in mode: Deckhand's iterable job
+  # (the same build_enumerator / each_iteration API and the same it-<jid>
+  # progress in Redis, docs/iterable.md) with Sidekiq's class methods.
+  #
+  #   class BackfillJob
+  #     include Sidekiq::IterableJob
+  #     sidekiq_options queue: "backfill"
+  #     def build_enumerator(ids, cursor:) = array_enumerator(ids, cursor: cursor)
+  #     def each_iteration(id, _ids) = Account.find(id).recompute!
+  #   end
+  module IterableJob
+    def self.included(base)
+      base.include(Sidekiq::Job)
+      base.include(Deckhand::IterableJob)
+    end
+  end
+end
