@@ -34,6 +34,8 @@ require_relative "sidekiq/configuration"
 require_relative "sidekiq/sidekiq_module"
 require_relative "sidekiq/unique_jobs_options"
 require_relative "sidekiq/job"
+require_relative "sidekiq/iterable_job"
+require_relative "sidekiq/limiter"
 require_relative "sidekiq/enterprise_crypto"
 require_relative "sidekiq/client"
 

@@ -11,7 +11,7 @@ class WebPeriodicTest < Minitest::Test
     super
     store = Deckhand::RedisHarness.store
     entries = {
-      "nightly" => {"cron" => "0 2 * * *", "timezone" => "Europe/Paris", "class" => "RecordJob", "queue" => "reports", "args" => ["daily"]},
+      "nightly" => {"cron" => "0 2 * * *", "timezone" => "Europe/Paris", "class" => "RecordJob", "queue" => "reports", "args" => ["daily"], "options" => {"retry" => 2}},
       "<script>x</script>" => {"cron" => "<b>* * * * *</b>", "timezone" => "UTC", "class" => "<img src=x>", "queue" => nil, "args" => ["</td>"]}
     }
     Deckhand::Store::Periodic.write_schedule(store, {"leader" => "host:1:abc", "entries" => entries})
@@ -41,7 +41,7 @@ class WebPeriodicTest < Minitest::Test
     refute api.periodic.fetch("nightly").paused?
     assert_redirect post("/periodic/nightly", "action" => "enqueue"), "/periodic", notice: "periodic_enqueued.0"
     job = jobs_in("reports").first
-    assert_equal ["RecordJob", ["daily"]], [job["class"], job["args"]]
+    assert_equal ["RecordJob", ["daily"], 2], [job["class"], job["args"], job["retry"]], "the entry's job options come along"
     assert_equal job["jid"], api.periodic.fetch("nightly").manual_jid
     assert_redirect post("/periodic/%3Cscript%3Ex%3C%2Fscript%3E", "action" => "enqueue"), "/periodic", notice: "periodic_enqueued.0"
     assert_equal 1, redis.call("LLEN", "queue:default")

@@ -15,7 +15,7 @@ module Deckhand
     #   entry.pause; entry.resume
     #   entry.enqueue_now       # => jid of a job pushed at once (the schedule is unchanged)
     class PeriodicEntry
-      attr_reader :name, :cron, :timezone, :klass, :queue, :args
+      attr_reader :name, :cron, :timezone, :klass, :queue, :args, :options
 
       def initialize(name, spec, state, config)
         @name = name
@@ -24,6 +24,7 @@ module Deckhand
         @klass = spec["class"].to_s
         @queue = spec["queue"]&.to_s # nil: the job class's own queue
         @args = spec["args"].is_a?(Array) ? spec["args"] : []
+        @options = spec["options"].is_a?(Hash) ? spec["options"] : {} # job options over the class's own
         @state = state || {}
         @config = config
       end
