@@ -20,6 +20,9 @@ module Deckhand
     # the code that runs.
     class JobRunner
       FINAL = %i[success dead dropped].freeze
+      # Outcomes that are no failure: an interruption (IterableJob) or a
+      # limiter's "later" (Limiter::OverLimit) reschedules the job as it is.
+      NOT_FAILED = %i[success interrupted rescheduled].freeze
       # The shutdown interrupt waits while a job's outcome is recorded, and is
       # let through while the job itself runs (Processor masks it otherwise).
       MASKED = {Deckhand::Shutdown => :never}.freeze
@@ -63,8 +66,7 @@ module Deckhand
         ensure
           # A suspect that will run again keeps its count: it may crash a process yet.
           @suspects.leave(unit.queue, job["jid"], forget: FINAL.include?(outcome)) if recovered
-          # An interruption or a limiter's "later" is no failure.
-          @stats.finished(tid, !%i[success interrupted rescheduled].include?(outcome))
+          @stats.finished(tid, !NOT_FAILED.include?(outcome))
           Thread.current[:deckhand_job] = nil
         end
       end
