@@ -3,6 +3,20 @@
 require_relative "iterable_helper"
 require "deckhand/api"
 
+# Fails at one item, and is retried only ten minutes later: its retry stays in
+# the retry set (and its progress in Redis) while the test reads them.
+class HistoryFailingJob
+  include Deckhand::IterableJob
+
+  deckhand_retry_in { |_count, _error, _payload| 600 }
+
+  def build_enumerator(count, _fail_at, cursor:) = array_enumerator((0...count).to_a, cursor: cursor)
+
+  def each_iteration(item, _count, fail_at)
+    raise "item #{item} failed" if item == fail_at
+  end
+end
+
 # Each run of an iterable job that ends interrupted is recorded in its
 # it-<jid> hash ("dh_runs"): why it stopped, when, how far it came.
 class IterableHistoryTest < Minitest::Test
@@ -27,7 +41,7 @@ class IterableHistoryTest < Minitest::Test
   end
 
   def test_an_error_records_its_class
-    jid = IterableJobs::FailingJob.perform_async(10, 4)
+    jid = HistoryFailingJob.perform_async(10, 4)
     with_server(iterable_config(scheduler_interval: 600)) do
       wait_for(message: "the retry") { redis.call("ZCARD", "retry") == 1 }
     end

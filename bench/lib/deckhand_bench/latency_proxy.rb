@@ -44,6 +44,7 @@ module DeckhandBench
       @reset_within = reset_within
       @random = random
       @links = []
+      @ended = [] # links closed on their own, whose threads may still be finishing
       @lock = Mutex.new
       @counts = Hash.new(0)
     end
@@ -94,12 +95,19 @@ module DeckhandBench
       @server.close
       @acceptor.join
       @lock.synchronize { @links.dup }.each(&:close)
-      @lock.synchronize { @links.dup }.each(&:join)
+      @lock.synchronize { @links + @ended }.each(&:join)
       @server = nil
     end
 
     # Called by a Link once both of its directions are done.
-    def forget(link) = @lock.synchronize { @links.delete(link) }
+    # A link that closed on its own; stop still joins its threads.
+    def forget(link)
+      @lock.synchronize do
+        @links.delete(link)
+        @ended.reject!(&:finished?)
+        @ended << link
+      end
+    end
 
     # Counts an event for #stats (links count their own resets).
     def tally(name, by = 1) = @lock.synchronize { @counts[name.to_s] += by }

@@ -56,6 +56,8 @@ module DeckhandBench
 
       def join = @threads.each(&:join)
 
+      def finished? = @threads.none?(&:alive?)
+
       private
 
       def forward(from, to, way)
