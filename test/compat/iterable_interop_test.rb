@@ -66,16 +66,6 @@ end
 class IterableInteropTest < Minitest::Test
   include Deckhand::CompatTest
 
-  def setup
-    super
-    Deckhand::Lifecycle.reset!
-  end
-
-  def teardown
-    Deckhand::Lifecycle.reset!
-    super
-  end
-
   def test_interrupted_on_sidekiq_it_resumes_on_deckhand
     jid = InteropWalkJob.perform_async(IterableInterop::COUNT)
     Deckhand::SidekiqHarness.server(queues: [QUEUE], setup: IterableInterop.method(:sidekiq_setup)) do

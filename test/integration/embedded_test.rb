@@ -6,7 +6,6 @@ require "deckhand/embedded"
 class EmbeddedTest < Minitest::Test
   def teardown
     @embedded&.stop
-    Deckhand::Lifecycle.reset!
     super
   end
 

@@ -126,16 +126,6 @@ module IterableJobs
 end
 
 module IterableTestSetup
-  def setup
-    super
-    Deckhand::Lifecycle.reset!
-  end
-
-  def teardown
-    Deckhand::Lifecycle.reset!
-    super
-  end
-
   def iterable_config(**settings) = new_config(concurrency: 2, scheduler_interval: 0.1, heartbeat_interval: 0.2, **settings)
 
   def state(jid) = redis.call("HGETALL", "it-#{jid}")

@@ -9,7 +9,6 @@ require "deckhand/api"
 class PeriodicEmbeddedTest < Minitest::Test
   def teardown
     @embedded&.stop
-    Deckhand::Lifecycle.reset!
     super
   end
 

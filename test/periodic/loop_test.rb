@@ -7,7 +7,6 @@ require "stringio"
 class PeriodicLoopTest < Minitest::Test
   def teardown
     (@loops || []).each { |loop| loop.stop.join(5) }
-    Deckhand::Lifecycle.reset!
     super
   end
 
