@@ -57,9 +57,13 @@ module Deckhand
     # True in the one process that leads periodic jobs (Deckhand::Lifecycle).
     def leader? = Lifecycle.leader?
 
+    # REDIS_URL names one Redis, or with commas the nodes of a Redis
+    # Cluster ("redis://10.0.0.1:7000,redis://10.0.0.2:7000": cluster mode).
     def default_redis
       url = ENV["REDIS_URL"]
-      (url && !url.empty?) ? {url: url} : {}
+      return {} if url.nil? || url.empty?
+      nodes = url.split(",").map(&:strip).reject(&:empty?)
+      (nodes.size > 1) ? {cluster: nodes} : {url: url}
     end
   end
 end

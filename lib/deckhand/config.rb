@@ -89,6 +89,7 @@ module Deckhand
       raise ConfigError, "redis must be a Hash of redis-client options, like {url: \"redis://host:6379/0\"}" unless options.is_a?(Hash)
       options = options.transform_keys(&:to_sym)
       RedisUrl.check!(options[:url]) unless options[:url].nil?
+      RedisUrl.check_cluster!(options[:cluster], options[:url]) unless options[:cluster].nil?
       @redis = options.freeze
     end
 

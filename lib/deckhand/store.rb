@@ -3,6 +3,8 @@
 require "redis_client"
 require "connection_pool"
 require_relative "store/keys"
+require_relative "store/cluster_keys"
+require_relative "store/cluster_mode"
 require_relative "store/translation"
 require_relative "store/script"
 require_relative "store/dedicated"
@@ -17,6 +19,11 @@ module Deckhand
   #   store.call("LLEN", "queue:default")           # => 12
   #   store.pipelined { |pipe| pipe.call("LLEN", "queue:a"); pipe.call("LLEN", "queue:b") }
   #   Deckhand::Store::Scripts::Schedule.new(store).call(now: Time.now.to_f)
+  #
+  # With `cluster:` in the options it talks to a Redis Cluster (cluster mode,
+  # docs/cluster.md) and names keys with Store::ClusterKeys:
+  #
+  #   Deckhand::Store.new({cluster: ["redis://10.0.0.1:7000", "redis://10.0.0.2:7000"]})
   class Store
     MINIMUM_REDIS = Gem::Version.new("6.2.0")
 
@@ -24,22 +31,36 @@ module Deckhand
 
     def initialize(options, size: 5, pool_timeout: 5)
       @options = options
-      @redis_config = RedisClient.config(**options)
-      @location = describe(@redis_config)
+      @size = size
+      @pool_timeout = pool_timeout
+      @cluster = ClusterMode.new(options) if ClusterMode.nodes(options)
+      @redis_config = @cluster ? @cluster.config : RedisClient.config(**options)
+      @location = @cluster ? @cluster.location : describe(@redis_config)
       @translation = Translation.new(@location)
-      @pool = ConnectionPool.new(size: size, timeout: pool_timeout) { @redis_config.new_client }
+      @pool = new_pool
     end
+
+    # True in cluster mode: keys carry hash tags (Store::ClusterKeys) and a
+    # script or transaction touches one queue's slot at a time.
+    def cluster? = !@cluster.nil?
 
     # Names every connection of this store (CLIENT SETNAME), those opened from
     # now on and those already open (closed, to reopen with the name): how a
     # reaper tells a dead process from a paused one (Store::Clients).
     def name_connections(name)
-      @redis_config = RedisClient.config(**@options, id: name)
-      @pool.reload(&:close)
+      if @cluster
+        @redis_config = @cluster.config(id: name)
+        @pool, old = new_pool, @pool
+        old.close
+      else
+        @redis_config = RedisClient.config(**@options, id: name)
+        @pool.reload(&:close)
+      end
     end
 
-    # The key names: Sidekiq's layout plus Deckhand's own (Store::Keys).
-    def keys = Keys
+    # The key names: Sidekiq's layout plus Deckhand's own (Store::Keys), or
+    # in cluster mode the hash-tagged layout (Store::ClusterKeys).
+    def keys = @cluster ? ClusterKeys : Keys
 
     # Yields a pooled connection for several commands in a row.
     def with
@@ -65,7 +86,9 @@ module Deckhand
     # fetch) and must not hold a pooled connection the processors need.
     def dedicated = Dedicated.new(@redis_config, @translation)
 
-    # Refuses a Redis too old for the commands Deckhand uses; returns its version.
+    # Refuses a Redis too old for the commands Deckhand uses, and a mode that
+    # does not match the Redis (a cluster node without cluster mode, cluster
+    # mode against a plain server); returns the Redis version.
     def verify!
       info = call("INFO", "server")
       version = info[/redis_version:([\d.]+)/, 1]
@@ -73,7 +96,12 @@ module Deckhand
         raise UnsupportedRedisError, "Redis at #{location} is version #{version}; Deckhand needs " \
           "#{MINIMUM_REDIS} or newer (for LMOVE and RPOP with a count). Upgrade redis-server."
       end
+      verify_mode! unless @cluster
       version
+    rescue RedisError => e
+      raise unless @cluster && e.message.include?("cluster support disabled")
+      raise ConfigError, "cluster mode is on (redis: {cluster: ...}) but #{location} is a plain Redis server, " \
+        "not a Redis Cluster: remove `cluster:` and use `url:`, or point it at the cluster's nodes"
     end
 
     # Seconds since the Redis server started, or nil where INFO is disabled.
@@ -92,9 +120,25 @@ module Deckhand
       nil
     end
 
-    def shutdown = @pool.shutdown(&:close)
+    def shutdown = @cluster ? @pool.close : @pool.shutdown(&:close)
 
     private
+
+    # A cluster client pools connections per node by itself.
+    def new_pool
+      return @redis_config.new_pool(size: @size, timeout: @pool_timeout) if @cluster
+      ConnectionPool.new(size: @size, timeout: @pool_timeout) { @redis_config.new_client }
+    end
+
+    def verify_mode!
+      enabled = call("INFO", "cluster")[/cluster_enabled:(\d)/, 1]
+      return unless enabled == "1"
+      raise ConfigError, "Redis at #{location} is a node of a Redis Cluster: turn on cluster mode with " \
+        "redis: {cluster: [\"#{location.sub(%r{/\d+\z}, "")}\", ...]} (or list every node in REDIS_URL, " \
+        "comma-separated); docs/cluster.md"
+    rescue CommandError
+      nil # INFO cluster disabled: a managed service that is not a cluster
+    end
 
     # A refusal names the script; for WRONGTYPE (Redis does not say which key)
     # it lists the type of each key the script declared.

@@ -26,6 +26,25 @@ module Deckhand
           "write redis://#{shown} (rediss:// for TLS, unix:///path/to/redis.sock for a socket)"
       end
 
+      # Cluster mode's `cluster:` option: the nodes' URLs (any of them will
+      # do; the client learns the rest), or true to start from `url:`.
+      #
+      #   RedisUrl.check_cluster!(["redis://10.0.0.1:7000", "redis://10.0.0.2:7000"], nil)  # => nil
+      #   RedisUrl.check_cluster!(true, nil)   # raises: true needs url:
+      def check_cluster!(nodes, url)
+        return if nodes == false
+        if nodes == true
+          return unless url.nil?
+          raise ConfigError, "redis: {cluster: true} needs a node to start from: add url: \"redis://host:7000\", " \
+            "or list the nodes, cluster: [\"redis://host:7000\", ...]"
+        end
+        unless nodes.is_a?(Array) && !nodes.empty?
+          raise ConfigError, "redis: {cluster:} must list the cluster's node URLs, like " \
+            "cluster: [\"redis://10.0.0.1:7000\", \"redis://10.0.0.2:7000\"], or be true (start from url:); got #{nodes.class}"
+        end
+        nodes.each { |node| check!(node) }
+      end
+
       # No password in an error message: "user:secret@host" becomes "user:***@host".
       def redact(url) = url.sub(%r{\A((?:[a-z][a-z0-9+.-]*://)?[^/@:]*:)[^@/]*@}i, '\1***@')
     end

@@ -28,10 +28,10 @@ module Deckhand
           Queues.queue_paused_read(pipe)
           pipe.call("HGETALL", Throttles::SETTINGS)
           Metrics.flush(pipe, metrics)
-          count(pipe, *counts, now.utc.strftime("%Y-%m-%d"))
-          ProcessRecord.write(pipe, identity, **record, now: now)
-          ProcessRecord.count(pipe)
-          ProcessRecord.take_signal(pipe, identity)
+          count(pipe, store.keys, *counts, now.utc.strftime("%Y-%m-%d"))
+          ProcessRecord.write(pipe, store.keys, identity, **record, now: now)
+          ProcessRecord.count(pipe, store.keys)
+          ProcessRecord.take_signal(pipe, store.keys, identity)
         end
         Beat.new(Queues.merge_paused(replies.first(2)), replies[-2].to_i, replies.last, Throttles.parse(replies[2]))
       end
@@ -39,18 +39,18 @@ module Deckhand
       # Removes the process record: out of the set, its hashes gone.
       def forget(store, identity)
         store.pipelined do |pipe|
-          pipe.call("SREM", Keys::PROCESSES, identity)
-          pipe.call("UNLINK", Keys.process(identity), Keys.work(identity))
+          pipe.call("SREM", store.keys::PROCESSES, identity)
+          pipe.call("UNLINK", store.keys.process(identity), store.keys.work(identity))
         end
       end
 
       # counts: processed, failed and (optionally) expired jobs.
-      def count(pipe, processed, failed, *expired, date)
-        [[Keys::PROCESSED, processed], [Keys::FAILED, failed], [Keys::EXPIRED, expired.first.to_i]].each do |stat, n|
+      def count(pipe, keys, processed, failed, *expired, date)
+        [[keys::PROCESSED, processed], [keys::FAILED, failed], [keys::EXPIRED, expired.first.to_i]].each do |stat, n|
           next if n.zero?
           pipe.call("INCRBY", stat, n)
-          pipe.call("INCRBY", Keys.daily(stat, date), n)
-          pipe.call("EXPIRE", Keys.daily(stat, date), DAILY_TTL)
+          pipe.call("INCRBY", keys.daily(stat, date), n)
+          pipe.call("EXPIRE", keys.daily(stat, date), DAILY_TTL)
         end
       end
     end

@@ -33,7 +33,18 @@ module Deckhand
 
       module_function
 
+      # False: one scheduled, retry and dead set for every queue (see
+      # Store::ClusterKeys for the sharded layout of cluster mode).
+      def sharded? = false
+
       def queue(name) = "queue:#{name}"
+
+      # The sorted sets a job of `queue` waits in: one each for all queues here.
+      def scheduled_set(_queue) = SCHEDULE
+
+      def retry_set(_queue) = RETRY
+
+      def dead_set(_queue) = DEAD
 
       def process(identity) = identity
 

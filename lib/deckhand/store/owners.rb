@@ -13,13 +13,13 @@ module Deckhand
     module Owners
       module_function
 
-      def register(store, identity, record) = store.call("HSET", Keys::OWNERS, identity, JSON.generate(record))
+      def register(store, identity, record) = store.call("HSET", store.keys::OWNERS, identity, JSON.generate(record))
 
-      def forget(store, identity) = store.call("HDEL", Keys::OWNERS, identity)
+      def forget(store, identity) = store.call("HDEL", store.keys::OWNERS, identity)
 
       # identity => the record as a Hash (an unreadable record reads as {}).
       def all(store)
-        store.call("HGETALL", Keys::OWNERS).transform_values do |raw|
+        store.call("HGETALL", store.keys::OWNERS).transform_values do |raw|
           record = JSON.parse(raw)
           record.is_a?(Hash) ? record : {}
         rescue JSON::ParserError
@@ -31,10 +31,10 @@ module Deckhand
       # nil once its process record expired.
       def beats(store, identities)
         return [] if identities.empty?
-        store.pipelined { |pipe| identities.each { |id| pipe.call("HGET", Keys.process(id), "beat") } }
+        store.pipelined { |pipe| identities.each { |id| pipe.call("HGET", store.keys.process(id), "beat") } }
       end
 
-      def lock(store, identity, ttl_ms) = store.call("SET", Keys::REAPER_LOCK, identity, "NX", "PX", ttl_ms) == "OK"
+      def lock(store, identity, ttl_ms) = store.call("SET", store.keys::REAPER_LOCK, identity, "NX", "PX", ttl_ms) == "OK"
     end
   end
 end

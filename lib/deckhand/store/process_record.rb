@@ -11,7 +11,7 @@ module Deckhand
     # pushes signals onto. The heartbeat writes it, the data API reads it, both
     # through this codec, so the layout lives here only.
     #
-    #   ProcessRecord.write(pipe, identity, info: info_json, running: stats.running, inflight: 12,
+    #   ProcessRecord.write(pipe, store.keys, identity, info: info_json, running: stats.running, inflight: 12,
     #     rtt_us: 850, quiet: false, rss_kb: 183_204, ttl: 40)
     #   ProcessRecord.identities(store)              # => ["host:123:9f3a", ...]
     #   ProcessRecord.read(store, identities)        # => [ProcessRecord::Entry or nil, ...]
@@ -36,8 +36,8 @@ module Deckhand
       # Queues the record's writes on a pipeline. info: the JSON describing the
       # process (encoded once at boot: it does not change); running: thread id
       # => anything answering queue, payload and run_at.
-      def write(pipe, identity, info:, running:, inflight:, rtt_us:, quiet:, rss_kb:, ttl:, now: Time.now)
-        work = Keys.work(identity)
+      def write(pipe, keys, identity, info:, running:, inflight:, rtt_us:, quiet:, rss_kb:, ttl:, now: Time.now)
+        work = keys.work(identity)
         pipe.call("UNLINK", work)
         unless running.empty?
           fields = running.flat_map do |thread, job|
@@ -46,28 +46,28 @@ module Deckhand
           pipe.call("HSET", work, *fields)
           pipe.call("EXPIRE", work, ttl)
         end
-        key = Keys.process(identity)
-        pipe.call("SADD", Keys::PROCESSES, identity)
+        key = keys.process(identity)
+        pipe.call("SADD", keys::PROCESSES, identity)
         pipe.call("HSET", key, "info", info, "busy", running.size, "inflight", inflight, "beat", now.to_f,
           "rtt_us", rtt_us, "quiet", quiet.to_s, "rss", rss_kb)
         pipe.call("EXPIRE", key, ttl)
       end
 
       # Queues a read of how many processes are registered (live or not yet pruned).
-      def count(pipe) = pipe.call("SCARD", Keys::PROCESSES)
+      def count(pipe, keys) = pipe.call("SCARD", keys::PROCESSES)
 
       # Queues taking the oldest signal sent to the process (its reply: the
       # signal's name, or nil).
-      def take_signal(pipe, identity) = pipe.call("RPOP", Keys.signals(identity))
+      def take_signal(pipe, keys, identity) = pipe.call("RPOP", keys.signals(identity))
 
       # Queues a read of how many threads of the process are busy (its reply:
       # a String, or nil once the record expired).
-      def busy(pipe, identity) = pipe.call("HGET", Keys.process(identity), "busy")
+      def busy(pipe, keys, identity) = pipe.call("HGET", keys.process(identity), "busy")
 
       # Asks a process to act (TSTP: quiet, TERM: stop); it picks the signal up
       # on its next heartbeat.
       def signal(store, identity, name)
-        key = Keys.signals(identity)
+        key = store.keys.signals(identity)
         store.pipelined do |pipe|
           pipe.call("LPUSH", key, name)
           pipe.call("EXPIRE", key, SIGNAL_TTL)
@@ -79,16 +79,16 @@ module Deckhand
       # trip: [[name, ...], ...] in the order of `identities`.
       def pending_signals(store, identities)
         return [] if identities.empty?
-        store.pipelined { |pipe| identities.each { |identity| pipe.call("LRANGE", Keys.signals(identity), 0, -1) } }
+        store.pipelined { |pipe| identities.each { |identity| pipe.call("LRANGE", store.keys.signals(identity), 0, -1) } }
       end
 
-      def identities(store) = store.call("SMEMBERS", Keys::PROCESSES).sort
+      def identities(store) = store.call("SMEMBERS", store.keys::PROCESSES).sort
 
       # One round trip: an Entry per identity, nil where its record expired.
       def read(store, identities)
         return [] if identities.empty?
         replies = store.pipelined do |pipe|
-          identities.each { |identity| pipe.call("HMGET", Keys.process(identity), *FIELDS) }
+          identities.each { |identity| pipe.call("HMGET", store.keys.process(identity), *FIELDS) }
         end
         identities.zip(replies).map { |identity, fields| decode(identity, fields) }
       end
@@ -96,14 +96,14 @@ module Deckhand
       # Drops identities from the set (processes whose record expired: they
       # died without cleaning up; a live one adds itself again each beat).
       def forget(store, identities)
-        store.call("SREM", Keys::PROCESSES, *identities) unless identities.empty?
+        store.call("SREM", store.keys::PROCESSES, *identities) unless identities.empty?
       end
 
       # One round trip: for each identity, the Work of its busy threads.
       def work(store, identities)
         return [] if identities.empty?
         records = store.pipelined do |pipe|
-          identities.each { |identity| pipe.call("HGETALL", Keys.work(identity)) }
+          identities.each { |identity| pipe.call("HGETALL", store.keys.work(identity)) }
         end
         records.map { |record| record.map { |thread, raw| decode_work(thread, raw) } }
       end

@@ -18,18 +18,18 @@ module Deckhand
       # busy threads of each process and the length of each queue.
       def totals(store)
         processed, failed, scheduled, retries, dead, identities, queues, expired = store.pipelined do |pipe|
-          pipe.call("GET", Keys::PROCESSED)
-          pipe.call("GET", Keys::FAILED)
-          pipe.call("ZCARD", Keys::SCHEDULE)
-          pipe.call("ZCARD", Keys::RETRY)
-          pipe.call("ZCARD", Keys::DEAD)
-          pipe.call("SMEMBERS", Keys::PROCESSES)
-          pipe.call("SMEMBERS", Keys::QUEUES)
-          pipe.call("GET", Keys::EXPIRED)
+          pipe.call("GET", store.keys::PROCESSED)
+          pipe.call("GET", store.keys::FAILED)
+          pipe.call("ZCARD", store.keys::SCHEDULE)
+          pipe.call("ZCARD", store.keys::RETRY)
+          pipe.call("ZCARD", store.keys::DEAD)
+          pipe.call("SMEMBERS", store.keys::PROCESSES)
+          pipe.call("SMEMBERS", store.keys::QUEUES)
+          pipe.call("GET", store.keys::EXPIRED)
         end
         sizes = store.pipelined do |pipe|
-          identities.each { |identity| ProcessRecord.busy(pipe, identity) }
-          queues.each { |name| pipe.call("LLEN", Keys.queue(name)) }
+          identities.each { |identity| ProcessRecord.busy(pipe, store.keys, identity) }
+          queues.each { |name| pipe.call("LLEN", store.keys.queue(name)) }
         end
         {processed: processed.to_i, failed: failed.to_i, enqueued: sizes.drop(identities.size).sum(&:to_i),
          busy: sizes.first(identities.size).sum(&:to_i), processes: identities.size,
@@ -39,8 +39,8 @@ module Deckhand
       # [processed, failed] of each date ("YYYY-MM-DD"), in one round trip.
       def daily(store, dates)
         processed, failed = store.pipelined do |pipe|
-          pipe.call("MGET", *dates.map { |date| Keys.daily(Keys::PROCESSED, date) })
-          pipe.call("MGET", *dates.map { |date| Keys.daily(Keys::FAILED, date) })
+          pipe.call("MGET", *dates.map { |date| store.keys.daily(store.keys::PROCESSED, date) })
+          pipe.call("MGET", *dates.map { |date| store.keys.daily(store.keys::FAILED, date) })
         end
         processed.zip(failed).map { |p, f| [p.to_i, f.to_i] }
       end

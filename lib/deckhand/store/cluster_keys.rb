@@ -1,0 +1,87 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Store
+    # The key names in cluster mode (docs/cluster.md). A Lua script runs on one
+    # node, so every key it touches must hash to one slot: each queue's keys
+    # share the hash tag `{queue:<name>}` (its list is exactly that key), so a
+    # fetch, an outcome or a recovery touches one slot and queues spread over
+    # the shards; the fleet's own records (processes, owners, stats, periodic
+    # state) share the tag `{deckhand}`, one round trip per heartbeat. The
+    # scheduled, retry and dead sets are sharded per queue.
+    #
+    # Same interface as Store::Keys, minus the unsharded SCHEDULE, RETRY and
+    # DEAD: code that must iterate the shards cannot silently read one.
+    #
+    #   keys = Deckhand::Store::ClusterKeys
+    #   keys.queue("default")                   # => "{queue:default}"
+    #   keys.inflight("host:1:abc", "default")  # => "{queue:default}:inflight:host:1:abc"
+    #   keys.retry_set("default")               # => "{queue:default}:retry"
+    #   keys::PROCESSES                         # => "{deckhand}:processes"
+    module ClusterKeys
+      FLEET = "{deckhand}"
+
+      QUEUES = "#{FLEET}:queues"
+      PROCESSES = "#{FLEET}:processes"
+      PROCESSED = "#{FLEET}:stat:processed"
+      FAILED = "#{FLEET}:stat:failed"
+      EXPIRED = "#{FLEET}:stat:expired"
+      OWNERS = "#{FLEET}:owners"
+      REAPER_LOCK = "#{FLEET}:reaper:lock"
+      PERIODIC_LEADER = "#{FLEET}:periodic:leader"
+      PERIODIC_FENCE = "#{FLEET}:periodic:fence"
+      PERIODIC_SCHEDULE = "#{FLEET}:periodic:schedule"
+
+      # Characters a queue name cannot hold in cluster mode: they would end or
+      # start its hash tag.
+      TAG_BRACES = /[{}]/
+
+      module_function
+
+      def sharded? = true
+
+      # The hash tag every key of `queue` carries; raises for a name that
+      # cannot be one.
+      def tag(queue)
+        name = queue.to_s
+        if name.empty? || name.match?(TAG_BRACES)
+          raise ConfigError, "queue name #{name.inspect} cannot be used in cluster mode: it must be non-empty " \
+            "and hold no { or } (they delimit Redis Cluster hash tags). Rename the queue"
+        end
+        "{queue:#{name}}"
+      end
+
+      def queue(name) = tag(name)
+
+      def scheduled_set(queue) = "#{tag(queue)}:schedule"
+
+      def retry_set(queue) = "#{tag(queue)}:retry"
+
+      def dead_set(queue) = "#{tag(queue)}:dead"
+
+      def process(identity) = "#{FLEET}:process:#{identity}"
+
+      def work(identity) = "#{FLEET}:process:#{identity}:work"
+
+      def signals(identity) = "#{FLEET}:process:#{identity}:signals"
+
+      def inflight(identity, queue) = "#{tag(queue)}:inflight:#{identity}"
+
+      def lot(identity, queue, id) = "#{tag(queue)}:lot:#{identity}:#{id}"
+
+      def landing(identity, queue) = "#{tag(queue)}:landing:#{identity}"
+
+      def daily(stat, date) = "#{stat}:#{date}"
+
+      def recoveries(queue) = "#{tag(queue)}:recoveries"
+
+      def suspects(identity, queue) = "#{tag(queue)}:suspects:#{identity}"
+
+      def poison(queue) = "#{tag(queue)}:poison"
+
+      def iteration(jid) = "it-#{jid}"
+
+      def periodic(name) = "#{FLEET}:periodic:entry:#{name}"
+    end
+  end
+end

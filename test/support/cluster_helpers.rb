@@ -1,0 +1,34 @@
+# frozen_string_literal: true
+
+require_relative "redis_cluster_harness"
+
+module Deckhand
+  # For tests that run Deckhand in cluster mode against the harness' Redis
+  # Cluster: include it after Minitest::Test's own helpers; every test then
+  # starts with an empty cluster and Deckhand.config in cluster mode.
+  #
+  #   class ClusterPushTest < Minitest::Test
+  #     include Deckhand::ClusterHelpers
+  #     def test_push = assert_equal 1, (Job.perform_async; cluster.call("LLEN", keys.queue("default")))
+  #   end
+  module ClusterHelpers
+    def setup
+      super
+      RedisClusterHarness.flush
+      Deckhand.config = new_config
+    end
+
+    def new_config(**settings)
+      config = Deckhand::Config.new(redis: {cluster: RedisClusterHarness.urls}, **settings)
+      config.logger = TestHelpers::QUIET_LOGGER
+      config
+    end
+
+    # The harness' own cluster client (follows redirections).
+    def cluster = RedisClusterHarness.client
+
+    def keys = Store::ClusterKeys
+
+    def jobs_in(queue) = cluster.call("LRANGE", keys.queue(queue), 0, -1).map { |raw| JSON.parse(raw) }
+  end
+end
