@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "tmpdir"
+require "redis-cluster-client"
 require "deckhand/dev_redis/cluster"
 
 module Deckhand

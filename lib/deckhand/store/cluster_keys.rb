@@ -71,6 +71,8 @@ module Deckhand
 
       def landing(identity, queue) = "#{tag(queue)}:landing:#{identity}"
 
+      def throttle(queue) = "#{tag(queue)}:throttle"
+
       def daily(stat, date) = "#{stat}:#{date}"
 
       def recoveries(queue) = "#{tag(queue)}:recoveries"

@@ -66,6 +66,10 @@ module Deckhand
       # fetch files it into the in-flight hash. Part of the in-flight record.
       def landing(identity, queue) = "deckhand:landing:#{identity}:#{queue}"
 
+      # Hash of a queue's throttle (Store::Throttles): the slots each process
+      # holds and the bucket's level.
+      def throttle(queue) = "deckhand:throttle:#{queue}"
+
       def daily(stat, date) = "#{stat}:#{date}"
 
       # Hash of jid => how many times the job was recovered from a process

@@ -46,7 +46,7 @@ module Deckhand
         store.pipelined { |pipe| PAUSE_SETS.each { |set| block.call(pipe, set) } }
       end
 
-      def names(store) = store.call("SMEMBERS", Keys::QUEUES).sort
+      def names(store) = store.call("SMEMBERS", store.keys::QUEUES).sort
 
       # Writes encoded jobs in one pipelined round trip: queued (queue name =>
       # [json, ...]) to their queues, newest on the left as Sidekiq does, each
