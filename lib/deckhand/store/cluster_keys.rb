@@ -31,6 +31,7 @@ module Deckhand
       PERIODIC_LEADER = "#{FLEET}:periodic:leader"
       PERIODIC_FENCE = "#{FLEET}:periodic:fence"
       PERIODIC_SCHEDULE = "#{FLEET}:periodic:schedule"
+      METRICS = "#{FLEET}:metrics"
 
       # Characters a queue name cannot hold in cluster mode: they would end or
       # start its hash tag.

@@ -31,6 +31,9 @@ module Deckhand
       PERIODIC_FENCE = "deckhand:periodic:fence"
       PERIODIC_SCHEDULE = "deckhand:periodic:schedule"
 
+      # The prefix of the per-class metrics hashes (Store::Metrics).
+      METRICS = "deckhand:metrics"
+
       module_function
 
       # False: one scheduled, retry and dead set for every queue (see
