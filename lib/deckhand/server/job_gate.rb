@@ -30,7 +30,7 @@ module Deckhand
         deadline = job["expires_at"]
         return false unless deadline.is_a?(Numeric) && deadline < ::Process.clock_gettime(::Process::CLOCK_REALTIME)
         batch_success(job)
-        @fetcher.done(unit, unlock: Unique.held_by(job))
+        @fetcher.done(unit, unlock: Unique.held_by(job, @store.keys))
         @stats.expired
         @config.logger.info("#{job["wrapped"] || job["class"]} jid=#{job["jid"]} expired: not started before #{Time.at(deadline).utc.iso8601(3)} (expires_in), dropped unrun")
         true
@@ -38,11 +38,11 @@ module Deckhand
 
       def starting(job)
         return unless Unique.until_start?(job)
-        key, jid = Unique.held_by(job)
+        key, jid = Unique.held_by(job, @store.keys)
         Store::UniqueLocks.release(@store, key, jid) if key
       end
 
-      def unlock(job) = Unique.until_start?(job) ? nil : Unique.held_by(job)
+      def unlock(job) = Unique.until_start?(job) ? nil : Unique.held_by(job, @store.keys)
 
       # The args perform gets: the secret bag decrypted (encrypt: true); the
       # job itself keeps its envelope for retries and the dead set.

@@ -142,7 +142,7 @@ module Deckhand
 
       def discard(unit, job, why)
         @logger.info("discarded (#{why})")
-        write(unit) { |settle| settle.drop(unit.place, unlock: Unique.held_by(job)) }
+        write(unit) { |settle| settle.drop(unit.place, unlock: Unique.held_by(job, @store.keys)) }
         :dropped
       end
 
@@ -151,7 +151,7 @@ module Deckhand
         now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
         write(unit) do |settle|
           settle.bury(unit.place, payload: payload, now: now,
-            timeout: @config.dead_timeout, max_jobs: @config.dead_max_jobs, unlock: job && Unique.held_by(job))
+            timeout: @config.dead_timeout, max_jobs: @config.dead_max_jobs, unlock: job && Unique.held_by(job, @store.keys))
         end
       end
 

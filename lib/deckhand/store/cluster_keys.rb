@@ -82,6 +82,13 @@ module Deckhand
       def iteration(jid) = "it-#{jid}"
 
       def periodic(name) = "#{FLEET}:periodic:entry:#{name}"
+
+      # In the queue's slot: the push takes it, the acknowledgement and the
+      # outcome scripts release it, each in one script with the queue's keys.
+      def unique_lock(queue, digest) = "#{tag(queue)}:unique:#{digest}"
+
+      # In the queue's slot: fetch.lua and requeue.lua keep it beside the queue.
+      def throttle(queue) = "#{tag(queue)}:throttle"
     end
   end
 end

@@ -91,6 +91,14 @@ module Deckhand
       # last tick enqueued), last_jid, last_at, since (ticks at or before it
       # never run), paused, next (the leader's next tick).
       def periodic(name) = "deckhand:periodic:entry:#{name}"
+
+      # String holding the jid of the unique job (Deckhand::Unique) that owns
+      # the lock `digest` (SHA-256 hex of its class, queue and arguments).
+      def unique_lock(_queue, digest) = "unique:#{digest}"
+
+      # Hash of a throttled queue's state, which fetch.lua keeps
+      # (store/scripts/lib/throttle.lua).
+      def throttle(queue) = "deckhand:throttle:#{queue}"
     end
   end
 end
