@@ -31,6 +31,7 @@ module Deckhand
       PERIODIC_LEADER = "#{FLEET}:periodic:leader"
       PERIODIC_FENCE = "#{FLEET}:periodic:fence"
       PERIODIC_SCHEDULE = "#{FLEET}:periodic:schedule"
+      LIMITS = "#{FLEET}:limits"
 
       # Characters a queue name cannot hold in cluster mode: they would end or
       # start its hash tag.
@@ -89,6 +90,16 @@ module Deckhand
 
       # In the queue's slot: fetch.lua and requeue.lua keep it beside the queue.
       def throttle(queue) = "#{tag(queue)}:throttle"
+
+      # Each limiter's keys share the tag {limit:<name>}, so its check
+      # script runs in one slot and limiters spread over the shards. (A name
+      # holding "}" cuts its tag short: its keys still share one slot.) The
+      # index of names (LIMITS) is written apart, by Store::Scripts::LimitCheck.
+      def limit(type, name) = "{limit:#{name}}:#{type}"
+
+      def limit_wake(name) = "{limit:#{name}}:concurrent:wake"
+
+      def limit_metrics(name) = "{limit:#{name}}:metrics"
     end
   end
 end

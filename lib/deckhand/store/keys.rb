@@ -31,6 +31,10 @@ module Deckhand
       PERIODIC_FENCE = "deckhand:periodic:fence"
       PERIODIC_SCHEDULE = "deckhand:periodic:schedule"
 
+      # Zset of limiter name => last use (epoch ms), for the dashboard
+      # (Store::Limits describes every limiter key).
+      LIMITS = "deckhand:limits"
+
       module_function
 
       # False: one scheduled, retry and dead set for every queue (see
@@ -99,6 +103,16 @@ module Deckhand
       # Hash of a throttled queue's state, which fetch.lua keeps
       # (store/scripts/lib/throttle.lua).
       def throttle(queue) = "deckhand:throttle:#{queue}"
+
+      # A limiter's state, under its type and name: two limiters of different
+      # types never share state.
+      def limit(type, name) = "deckhand:limit:#{type}:#{name}"
+
+      # List a concurrent limiter's waiters block on (BLPOP); each release feeds it.
+      def limit_wake(name) = "deckhand:limit:concurrent:#{name}:wake"
+
+      # Hash of a limiter's counters, for the dashboard.
+      def limit_metrics(name) = "deckhand:limit:metrics:#{name}"
     end
   end
 end
