@@ -31,6 +31,7 @@ module Deckhand
       PERIODIC_LEADER = "#{FLEET}:periodic:leader"
       PERIODIC_FENCE = "#{FLEET}:periodic:fence"
       PERIODIC_SCHEDULE = "#{FLEET}:periodic:schedule"
+      PERIODIC_PENDING = "#{FLEET}:periodic:pending"
       LIMITS = "#{FLEET}:limits"
 
       # Characters a queue name cannot hold in cluster mode: they would end or
@@ -83,6 +84,9 @@ module Deckhand
       def iteration(jid) = "it-#{jid}"
 
       def periodic(name) = "#{FLEET}:periodic:entry:#{name}"
+
+      # In the queue's slot, where periodic_push.lua pushes the entry's ticks.
+      def periodic_pushed(queue, name) = "#{tag(queue)}:periodic:#{name}"
 
       # In the queue's slot: the push takes it, the acknowledgement and the
       # outcome scripts release it, each in one script with the queue's keys.

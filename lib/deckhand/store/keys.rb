@@ -30,6 +30,9 @@ module Deckhand
       PERIODIC_LEADER = "deckhand:periodic:leader"
       PERIODIC_FENCE = "deckhand:periodic:fence"
       PERIODIC_SCHEDULE = "deckhand:periodic:schedule"
+      # Set of the periodic entries whose recorded tick is not pushed yet
+      # (cluster mode only: see store/scripts/periodic_enqueue.lua).
+      PERIODIC_PENDING = "deckhand:periodic:pending"
 
       # Zset of limiter name => last use (epoch ms), for the dashboard
       # (Store::Limits describes every limiter key).
@@ -95,6 +98,10 @@ module Deckhand
       # last tick enqueued), last_jid, last_at, since (ticks at or before it
       # never run), paused, next (the leader's next tick).
       def periodic(name) = "deckhand:periodic:entry:#{name}"
+
+      # String: the latest tick of a periodic entry pushed to `queue` (cluster
+      # mode only: see store/scripts/periodic_push.lua).
+      def periodic_pushed(queue, name) = "deckhand:periodic:pushed:#{queue}:#{name}"
 
       # String holding the jid of the unique job (Deckhand::Unique) that owns
       # the lock `digest` (SHA-256 hex of its class, queue and arguments).
