@@ -79,6 +79,19 @@ class ClusterUniqueTest < Minitest::Test
     assert_equal 0, cluster.call("EXISTS", job["unique_key"])
   end
 
+  # A job that failed over to its retry_queue still holds the lock its push
+  # took in its first queue's slot: the acknowledgement in the retry queue
+  # cannot take it along, so it is released on its own.
+  def test_a_lock_of_another_queues_slot_is_released_apart_from_the_acknowledgement
+    SyncJob.set(queue: "default", retry_queue: "mail").perform_async(4)
+    job = jobs_in("default").first.merge("queue" => "mail")
+    gate = Deckhand::Server::JobGate.new(config: Deckhand.config, store: store, fetcher: nil, stats: nil)
+    assert_equal [job["unique_key"], job["jid"]], gate.unlock(job, "default").first(2), "its own queue's acknowledgement takes it"
+    assert_equal 1, cluster.call("EXISTS", job["unique_key"])
+    assert_nil gate.unlock(job, "mail")
+    assert_equal 0, cluster.call("EXISTS", job["unique_key"]), "released on its own"
+  end
+
   def test_inline_runs_and_the_data_api_use_the_tagged_key
     job = {"class" => SyncJob.name, "queue" => "default", "args" => [3], "jid" => "abc", "unique_for" => 600}
     key = Deckhand::Unique.key(job, keys)
