@@ -96,7 +96,9 @@ module Deckhand
 
       # Hash of a periodic entry's state: last_tick (epoch seconds of the
       # last tick enqueued), last_jid, last_at, since (ticks at or before it
-      # never run), paused, next (the leader's next tick).
+      # never run), paused, next (the leader's next tick); in cluster mode,
+      # while its push is pending, pending_queue, pending_tick, pending_jid
+      # and pending_payload (store/scripts/periodic_enqueue.lua).
       def periodic(name) = "deckhand:periodic:entry:#{name}"
 
       # String: the latest tick of a periodic entry pushed to `queue` (cluster
