@@ -67,8 +67,10 @@ module Deckhand
 
         def hint(value)
           return "Give the Redis to push to." if value.nil?
-          return "Deckhand does not use a ConnectionPool given to it: every Redis call goes through a Deckhand::Store, so give the URL or options its connections were made with." if defined?(::ConnectionPool) && value.is_a?(::ConnectionPool)
-          "Build one with Deckhand::Store.new({url: ENV[\"SHARD_URL\"]}) or pass the URL."
+          build = defined?(::Sidekiq::DECKHAND) ? "Sidekiq::RedisConnection.create(url: ENV[\"SHARD_URL\"])" : "Deckhand::Store.new({url: ENV[\"SHARD_URL\"]})"
+          pool = defined?(::ConnectionPool) && value.is_a?(::ConnectionPool)
+          return "Deckhand does not use a ConnectionPool made elsewhere (every Redis call goes through a Deckhand::Store): build it with #{build}, or pass the URL." if pool
+          "Build one with #{build}, or pass the URL."
         end
       end
 
