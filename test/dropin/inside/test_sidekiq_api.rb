@@ -237,8 +237,18 @@ class SidekiqApiInsideTest < Minitest::Test
     authorized = Rack::MockRequest.new(Sidekiq::Web).get("/queues", "HTTP_AUTHORIZATION" => "Basic #{["ops:secret"].pack("m0")}")
     assert_equal 200, authorized.status
     assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq::Web.register(Object) }
+    Sidekiq::Web.middlewares.clear
+
+    shard = Sidekiq::RedisConnection.create(url: ENV.fetch("REDIS_URL").sub(%r{/\d*\z}, "/2"))
+    Sidekiq::Client.via(shard) { Sidekiq::Client.push("class" => "ShardOnly", "args" => [], "queue" => "shard_only") }
+    Sidekiq::Web.redis_pool = shard
+    assert_same shard, Sidekiq::Web.redis_pool
+    assert_includes Rack::MockRequest.new(Sidekiq::Web).get("/queues").body, "shard_only"
+    Sidekiq::Web.redis_pool = nil
+    refute_includes Rack::MockRequest.new(Sidekiq::Web).get("/queues").body, "shard_only"
   ensure
     Sidekiq::Web.middlewares.clear
+    Sidekiq::Web.redis_pool = nil
   end
 
   def test_sidekiq_batch_is_deckhands_batch
