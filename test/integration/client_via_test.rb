@@ -147,6 +147,16 @@ class ClientViaTest < Minitest::Test
     refute_same Deckhand.config.push_buffer, routed.push_buffer
   end
 
+  def test_a_periodic_job_of_a_class_with_a_pool_is_pushed_by_its_server_without_the_pool
+    config = new_config
+    config.periodic { |cron| cron.register("* * * * *", "ClientViaTest::EuJob", name: "eu") }
+    jid = Deckhand::Periodic::JobBuilder.new(config).push_now(config.periodic.entries.first)
+    job = jobs_in("eu").first
+    assert_equal jid, job["jid"]
+    refute job.key?("pool")
+    assert_equal 0, other.call("DBSIZE")
+  end
+
   def test_a_server_on_the_other_redis_runs_the_jobs_pushed_there
     jid = EuJob.set(queue: "default").perform_async("served")
     server_config = new_config(redis: {url: Deckhand::SecondRedis.url})
