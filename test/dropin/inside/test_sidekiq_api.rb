@@ -90,6 +90,8 @@ class SidekiqApiInsideTest < Minitest::Test
     assert_equal [["client_push"], ["set pool wins"]], Sidekiq.redis { |conn| conn.call("LRANGE", "queue:low", 0, -1) }.map { |raw| JSON.parse(raw)["args"] }
     assert_empty shard.with { |conn| conn.call("LRANGE", "queue:low", 0, -1) }.map { |raw| JSON.parse(raw) }.select { |job| job.key?("pool") }
 
+    assert_equal 3, Sidekiq::Client.via(shard) { Sidekiq.redis { |conn| conn.llen("queue:low") } }, "Sidekiq.redis follows via, as in Sidekiq"
+
     error = assert_raises(Deckhand::ConfigError) { Class.new { include Sidekiq::Job }.sidekiq_options(pool: ConnectionPool.new { nil }) }
     assert_includes error.message, "Sidekiq::RedisConnection.create(url:"
   end
