@@ -82,6 +82,13 @@ module Deckhand
     # The Client::Target of the innermost via block on this fiber, or nil.
     def self.via_target = Thread.current[VIA]
 
+    # `config`, or in a via block that configuration writing to the block's
+    # Redis: what a push here would use. Batches made in a via block live there.
+    def self.current_config(config = Deckhand.config)
+      target = Thread.current[VIA]
+      target ? target.config_for(config) : config
+    end
+
     # `pool:` pushes to another Redis (a Store, options Hash or URL), in place
     # of the innermost via block's, or of the configuration's.
     def initialize(config: Deckhand.config, pool: nil)
