@@ -71,7 +71,8 @@ module Deckhand
       # configuration's. "pool" is not stored in the job.
       def push(method, item)
         declared = item.delete("pool")
-        Client.new(pool: @options["pool"] || Client.via_target || declared).public_send(method, item)
+        pool = @options["pool"] || Client.via_target || declared
+        (pool ? Client.new(pool: pool) : Client.new).public_send(method, item) # keywords through new cost a Hash
       end
     end
   end
