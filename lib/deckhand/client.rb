@@ -3,6 +3,7 @@
 require_relative "client/bulk_encoder"
 require_relative "client/push_buffer"
 require_relative "client/unique_push"
+require_relative "client/target"
 require_relative "unique"
 require_relative "encryption"
 require_relative "store/unique_locks"
@@ -60,8 +61,39 @@ module Deckhand
       Thread.current[COLLECTOR] = previous
     end
 
-    def initialize(config: Deckhand.config)
-      @config = config
+    VIA = :deckhand_client_via
+
+    # While the block runs, jobs pushed on this thread (fiber) go to another
+    # Redis: `target` is a Deckhand::Store, a redis-client options Hash or a
+    # Redis URL (Client::Target). The innermost block wins; a job's own
+    # `set(pool:)` wins over it, and it wins over `deckhand_options pool:`,
+    # as in Sidekiq. See docs/sharding.md.
+    #
+    #   Deckhand::Client.via(EU_REDIS) { InvoiceJob.perform_async(7) }
+    def self.via(target)
+      target = Target.for(target)
+      previous = Thread.current[VIA]
+      Thread.current[VIA] = target
+      yield
+    ensure
+      Thread.current[VIA] = previous if target
+    end
+
+    # The Client::Target of the innermost via block on this fiber, or nil.
+    def self.via_target = Thread.current[VIA]
+
+    # `config`, or in a via block that configuration writing to the block's
+    # Redis: what a push here would use. Batches made in a via block live there.
+    def self.current_config(config = Deckhand.config)
+      target = Thread.current[VIA]
+      target ? target.config_for(config) : config
+    end
+
+    # `pool:` pushes to another Redis (a Store, options Hash or URL), in place
+    # of the innermost via block's, or of the configuration's.
+    def initialize(config: Deckhand.config, pool: nil)
+      target = pool ? Target.for(pool, "Deckhand::Client.new(pool:)") : Thread.current[VIA]
+      @config = target ? target.config_for(config) : config
     end
 
     # Pushes one job; returns its jid, or nil when a client middleware stopped it.
