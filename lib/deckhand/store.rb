@@ -40,6 +40,9 @@ module Deckhand
       @pool = new_pool
     end
 
+    # Never the options: they may hold a password.
+    def inspect = "#<#{self.class.name} #{location}>"
+
     # True in cluster mode: keys carry hash tags (Store::ClusterKeys) and a
     # script or transaction touches one queue's slot at a time.
     def cluster? = !@cluster.nil?
