@@ -7,11 +7,13 @@ module Deckhand
     module Morgue
       module_function
 
-      # Queues the commands on a pipeline or transaction.
-      def bury(tx, payload, now:, max_jobs:, timeout:)
-        tx.call("ZADD", Keys::DEAD, now, payload)
-        tx.call("ZREMRANGEBYSCORE", Keys::DEAD, "-inf", now - timeout)
-        tx.call("ZREMRANGEBYRANK", Keys::DEAD, 0, -(max_jobs + 1))
+      # Queues the commands on a pipeline or transaction. `set`: the dead set
+      # (store.keys.dead_set(queue): in cluster mode each queue has its own,
+      # and the bounds apply to each).
+      def bury(tx, payload, now:, max_jobs:, timeout:, set:)
+        tx.call("ZADD", set, now, payload)
+        tx.call("ZREMRANGEBYSCORE", set, "-inf", now - timeout)
+        tx.call("ZREMRANGEBYRANK", set, 0, -(max_jobs + 1))
       end
     end
   end
