@@ -38,7 +38,7 @@ module Deckhand
         @index = @queues.each_with_index.to_h
         @sequence = sequence
         @suspects = suspects
-        @fetch = Store::Scripts::Fetch.new(store, identity: identity, queues: @queues)
+        @fetch = (store.cluster? ? Store::Scripts::FetchByQueue : Store::Scripts::Fetch).new(store, identity: identity, queues: @queues)
         @requeue = Store::Scripts::Requeue.new(store, identity: identity, queues: @queues)
         @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
         @ready = Thread::Queue.new
@@ -86,7 +86,7 @@ module Deckhand
           lot = unit.lot
           unit.settled = true
           next unless lot.settle(unit.position, marked: marked)
-          @unlocks << unlock if unlock
+          @unlocks << [*unlock, lot.index] if unlock # the queue routes it in cluster mode
           if lot.landing?
             @landed_acks << [lot.index, unit.payload] unless marked
           else
