@@ -73,6 +73,8 @@ module Deckhand
 
       def daily(stat, date) = "#{stat}:#{date}"
 
+      def throttle(queue) = "#{tag(queue)}:throttle"
+
       def recoveries(queue) = "#{tag(queue)}:recoveries"
 
       def suspects(identity, queue) = "#{tag(queue)}:suspects:#{identity}"

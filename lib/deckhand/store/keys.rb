@@ -68,6 +68,10 @@ module Deckhand
 
       def daily(stat, date) = "#{stat}:#{date}"
 
+      # Hash of a throttled queue's use: each process's slots, "~held", and
+      # the rate's tokens (store/scripts/lib/throttle.lua).
+      def throttle(queue) = "deckhand:throttle:#{queue}"
+
       # Hash of jid => how many times the job was recovered from a process
       # that died while it may have been running it, for the jobs of `queue`;
       # field "~v" counts recoveries, so a process sees a change in one read.

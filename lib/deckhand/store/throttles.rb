@@ -20,7 +20,8 @@ module Deckhand
 
       module_function
 
-      def key(queue) = "deckhand:throttle:#{queue}"
+      # `keys`: store.keys (cluster mode tags it with the queue's hash tag).
+      def key(queue, keys = Keys) = keys.throttle(queue)
 
       # limits: a Hash of rate/per/concurrency; {} means "not throttled",
       # whatever the configuration says.
