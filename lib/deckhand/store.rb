@@ -102,7 +102,7 @@ module Deckhand
 
     # A connection outside the pool, for a thread that blocks in Redis (the idle
     # fetch) and must not hold a pooled connection the processors need.
-    def dedicated = Dedicated.new(@redis_config, @translation)
+    def dedicated = Dedicated.new(@redis_config, @translation, cluster: cluster?)
 
     # Refuses a Redis too old for the commands Deckhand uses, and a mode that
     # does not match the Redis (a cluster node without cluster mode, cluster

@@ -76,6 +76,7 @@ class ClusterCoreTest < Minitest::Test
     assert_equal [1, 2, 1], [zcard(keys.scheduled_set("mail")), zcard(keys.scheduled_set("low")), zcard(keys.scheduled_set("default"))]
     assert_equal QUEUES.sort, cluster.call("SMEMBERS", keys::QUEUES).sort, "the scheduler finds the shards by the queues' names"
     assert_equal 0, llen("mail")
+    assert_equal 4, Deckhand::Store::Stats.totals(store)[:scheduled], "the shards add up"
   end
 
   # A pusher stands between the client and Redis: the store reads each
@@ -146,6 +147,22 @@ class ClusterCoreTest < Minitest::Test
     assert_equal 0, Deckhand::Store::Inflight.count(store, IDENTITY, QUEUES)
   end
 
+  # The idle waiter's wait: the move, then the recovery counts' version.
+  def test_a_blocking_move_lands_a_job_and_reads_the_recovery_version
+    cluster.call("HSET", keys.recoveries("mail"), Deckhand::Store::Recoveries::VERSION, "3")
+    RecordJob.set(queue: "mail").perform_async("woken")
+    conn = store.dedicated
+    moved, version = conn.wait_move(keys.queue("mail"), keys.landing(IDENTITY, "mail"), 1,
+      hash: keys.recoveries("mail"), field: Deckhand::Store::Recoveries::VERSION)
+    assert_equal ["woken"], JSON.parse(moved)["args"]
+    assert_equal "3", version
+    assert_equal [moved], cluster.call("LRANGE", keys.landing(IDENTITY, "mail"), 0, -1)
+    assert_equal [nil, "3"], conn.wait_move(keys.queue("mail"), keys.landing(IDENTITY, "mail"), 0.1,
+      hash: keys.recoveries("mail"), field: Deckhand::Store::Recoveries::VERSION)
+  ensure
+    conn&.close
+  end
+
   def test_a_server_runs_jobs_from_queues_on_every_primary_in_strict_order
     QUEUES.reverse_each { |queue| Deckhand::Client.push_bulk("class" => "RecordJob", "queue" => queue, "args" => (1..20).map { |n| [queue, n] }) }
     with_server(new_config(queues: QUEUES, concurrency: 1)) do
@@ -163,6 +180,18 @@ class ClusterCoreTest < Minitest::Test
       wait_for(message: "the last acknowledgements") { Deckhand::Store::Inflight.count(store, launcher.identity, QUEUES).zero? }
     end
     assert_equal QUEUES.flat_map { |queue| (1..30).map { |n| [queue, n] } }.sort, Deckhand::TestJobs.runs.map(&:last).sort
+  end
+
+  # A throttled queue is asked in its own call, its use kept in its slot.
+  def test_a_throttled_queue_runs_its_jobs_within_its_limit
+    QUEUES.each { |queue| Deckhand::Client.push_bulk("class" => "RecordJob", "queue" => queue, "args" => (1..10).map { |n| [queue, n] }) }
+    config = new_config(queues: QUEUES, concurrency: 4, throttle: {"mail" => {concurrency: 1}})
+    with_server(config) do |launcher|
+      wait_for(message: "30 jobs") { Deckhand::TestJobs.runs.size == 30 }
+      wait_for(message: "the last acknowledgements") { Deckhand::Store::Inflight.count(store, launcher.identity, QUEUES).zero? }
+    end
+    assert_equal QUEUES.flat_map { |queue| (1..10).map { |n| [queue, n] } }.sort, Deckhand::TestJobs.runs.map(&:last).sort
+    assert_equal 0, cluster.call("HGET", keys.throttle("mail"), "~held").to_i, "every slot given back"
   end
 
   # Every queue found empty: the idle waiters block on their queues (on
@@ -199,14 +228,17 @@ class ClusterCoreTest < Minitest::Test
     assert_equal 1, Deckhand::Store::Stats.totals(store)[:dead]
   end
 
+  # The gate job runs first (strict order), the others wait fetched behind
+  # it on the one thread; a stop hands them back at once, to each queue.
   def test_a_stop_hands_back_the_jobs_fetched_but_not_started
+    ClusterGateJob.perform_async
+    QUEUES.each { |queue| Deckhand::Client.push_bulk("class" => "RecordJob", "queue" => queue, "args" => [[queue, 1], [queue, 2]]) }
     config = new_config(queues: QUEUES, concurrency: 1, prefetch: 10, timeout: 30)
     stopper = nil
     with_server(config) do |launcher|
-      ClusterGateJob.perform_async
       wait_for(message: "the gate job") { Deckhand::TestJobs.runs.size == 1 }
-      QUEUES.each { |queue| Deckhand::Client.push_bulk("class" => "RecordJob", "queue" => queue, "args" => [[queue, 1], [queue, 2]]) }
       wait_for(message: "the jobs fetched") { launcher.capsules.first.fetcher.outstanding == 7 }
+      assert_equal 0, QUEUES.sum { |queue| llen(queue) }
       stopper = Thread.new { launcher.stop }
       wait_for(message: "the unstarted jobs back in their queues") { QUEUES.sum { |queue| llen(queue) } == 6 }
       ClusterGateJob::GATE << :open
@@ -214,7 +246,7 @@ class ClusterCoreTest < Minitest::Test
       assert_equal 0, Deckhand::Store::Inflight.count(store, launcher.identity, QUEUES)
     end
     assert_equal 1, Deckhand::TestJobs.runs.size
-    QUEUES.each { |queue| assert_equal [[queue, 1], [queue, 2]], jobs_in(queue).map { |job| job["args"] }.sort }
+    QUEUES.each { |queue| assert_equal [[queue, 1], [queue, 2]], jobs_in(queue).map { |job| job["args"] }.reverse, queue }
   ensure
     ClusterGateJob::GATE << :open if stopper&.alive?
     stopper&.join
