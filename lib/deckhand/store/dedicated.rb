@@ -21,10 +21,11 @@ module Deckhand
       # (BLMOVE); then, in the same round trip, reads `field` of `hash`.
       # Returns [the element or nil when none came, the field's value].
       #
-      # In cluster mode the read follows the move in a call of its own: the
-      # cluster client runs a pipeline on worker threads, and a wait must
-      # stay on the waiting thread, so that killing it (a stop, a quiet)
-      # ends the wait instead of leaving a BLMOVE to take a job behind it.
+      # In cluster mode the read follows the move in a call of its own (both
+      # keys are in the queue's slot): the cluster client may run a pipeline
+      # on worker threads (REDIS_CLIENT_MAX_THREADS), and a wait must stay on
+      # the waiting thread, so that killing it (a stop, a quiet) ends the wait
+      # instead of leaving a BLMOVE behind to take a job.
       def wait_move(source, destination, timeout, hash: nil, field: nil)
         return wait_then_read(source, destination, timeout, hash, field) if @cluster
         @client.pipelined do |pipe|
