@@ -135,6 +135,24 @@ class ClusterCoreTest < Minitest::Test
     assert_equal ["15"], cluster.call("HKEYS", keys.inflight(IDENTITY, "mail"))
   end
 
+  # The first queue's jobs stand when a later queue's call fails: that
+  # source is reported lost (its lot to hand back), the rest not asked.
+  def test_a_later_queues_failure_keeps_what_came_before
+    Deckhand::Client.push_bulk("class" => "RecordJob", "queue" => "default", "args" => [[1], [2]])
+    Deckhand::Client.push_bulk("class" => "RecordJob", "queue" => "low", "args" => [[3]])
+    cluster.call("SET", keys.queue("mail"), "not a list")
+    lost = []
+    fetch = Deckhand::Store::Scripts::FetchByQueue.new(store, identity: IDENTITY, queues: QUEUES,
+      lost: ->(pairs, error) { lost << [pairs, error] })
+    takes = fetch.call(limit: 5, sources: [[0, 31], [1, 32], [2, 33]], acks: [])
+    assert_equal [[0, 2]], takes.map { |take| [take.source, take.payloads.size] }
+    assert_equal [[[1, 32]]], lost.map(&:first)
+    assert_kind_of Deckhand::CommandError, lost[0][1]
+    assert_equal 1, llen("low"), "the queue after the failed one was not asked"
+    plain = Deckhand::Store::Scripts::FetchByQueue.new(store, identity: IDENTITY, queues: QUEUES)
+    assert_raises(Deckhand::CommandError) { plain.call(limit: 5, sources: [[1, 34]], acks: []) }
+  end
+
   def test_hand_back_returns_each_queues_jobs_to_its_front
     QUEUES.each { |queue| Deckhand::Client.push_bulk("class" => "RecordJob", "queue" => queue, "args" => [[queue, 1], [queue, 2]]) }
     before = QUEUES.to_h { |queue| [queue, cluster.call("LRANGE", keys.queue(queue), 0, -1)] }

@@ -38,7 +38,11 @@ module Deckhand
         @index = @queues.each_with_index.to_h
         @sequence = sequence
         @suspects = suspects
-        @fetch = (store.cluster? ? Store::Scripts::FetchByQueue : Store::Scripts::Fetch).new(store, identity: identity, queues: @queues)
+        @fetch = if store.cluster?
+          Store::Scripts::FetchByQueue.new(store, identity: identity, queues: @queues, lost: method(:lost_source))
+        else
+          Store::Scripts::Fetch.new(store, identity: identity, queues: @queues)
+        end
         @requeue = Store::Scripts::Requeue.new(store, identity: identity, queues: @queues)
         @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
         @ready = Thread::Queue.new
@@ -275,6 +279,14 @@ module Deckhand
         @lock.synchronize { @outstanding += units.size }
         units.each { |unit| @ready << unit }
         arm_waiters if units.size < want && !@quiet
+      end
+
+      # Cluster mode: a later queue's call of a fetch failed (FetchByQueue);
+      # what came before stands, its lot is handed back once Redis answers.
+      def lost_source(pairs, error)
+        @lost.lots(pairs)
+        @logger.warn("fetch from queue #{@queues[pairs[0][0]]} failed (#{error.message}); " \
+          "whatever it took goes back to the queue once Redis answers")
       end
 
       def arm_waiters

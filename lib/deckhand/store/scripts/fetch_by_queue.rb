@@ -18,8 +18,12 @@ module Deckhand
       #   # => [#<struct Fetch::Take source=1, version=nil, payloads=["{...}", ...]>]
       #
       # Each call refuses to refill a lot (the lost-reply guard) as in plain
-      # mode. When a round trip fails, the takes of earlier ones are dropped
-      # with it: the caller hands back every source's lot (LostFetches).
+      # mode. When the first round trip fails, nothing of it counts (the
+      # error is raised: the caller hands back every source's lot and sends
+      # its news again). When a later one fails, the first one's news and
+      # every take so far stand: the failed source goes to `lost` (with the
+      # error), to be handed back once Redis answers, and the call returns
+      # what it took; without `lost` the error is raised.
       class FetchByQueue
         # What one queue's call carries besides its source: its news, sent
         # once, and its throttle (every call of a throttled queue asks it how
@@ -33,8 +37,9 @@ module Deckhand
           end
         end
 
-        def initialize(store, identity:, queues:)
+        def initialize(store, identity:, queues:, lost: nil)
           @store = store
+          @lost = lost
           @parts = queues.map { |queue| Fetch.new(store, identity: identity, queues: [queue]) }
         end
 
@@ -52,12 +57,22 @@ module Deckhand
           replies = calls.empty? ? [] : @store.evalsha_many(Fetch, calls.map(&:last))
           calls.zip(replies).each { |(source, _), reply| limit -= collect(news, source, reply, takes, waits) }
           while limit.positive? && (source = order.shift)
-            limit -= collect(news, source, @store.evalsha(Fetch, *command(news, source, limit)), takes, waits)
+            reply = ask(news, source, limit) or break
+            limit -= collect(news, source, reply, takes, waits)
           end
           throttles ? [takes, waits.select(&:positive?).min || 0] : takes
         end
 
         private
+
+        # One later source's round trip; nil when it failed and went to `lost`.
+        def ask(news, source, limit)
+          @store.evalsha(Fetch, *command(news, source, limit))
+        rescue Deckhand::RedisError => e
+          raise unless @lost
+          @lost.call([source.first(2)], e)
+          nil
+        end
 
         def news(acks, landed, unlocks, throttles)
           news = Array.new(@parts.size) { News.new([], [], [], nil) }
