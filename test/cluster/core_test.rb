@@ -236,6 +236,32 @@ class ClusterCoreTest < Minitest::Test
     end
   end
 
+  # retry_queue: the retry waits in the failed queue's shard, then runs
+  # from the other queue (on another primary).
+  def test_a_retry_for_another_queue_comes_back_there
+    with_server(new_config(queues: QUEUES, concurrency: 2, scheduler_interval: 0.05)) do
+      ClusterFlakyJob.set(queue: "mail", retry_queue: "low").perform_async("moved")
+      wait_for(message: "the retry in mail's shard") { zcard(keys.retry_set("mail")) == 1 }
+      raw = cluster.call("ZRANGE", keys.retry_set("mail"), 0, -1).first
+      assert_equal "low", JSON.parse(raw)["queue"]
+      cluster.call("ZADD", keys.retry_set("mail"), "XX", "1", raw)
+      wait_for(message: "the second run") { Deckhand::TestJobs.runs.size == 2 }
+      wait_for(message: "the retry shard empty") { zcard(keys.retry_set("mail")).zero? }
+    end
+  end
+
+  def test_a_scheduled_job_runs_when_due_and_reliable_push_files_it_in_its_shard
+    config = new_config(queues: QUEUES, concurrency: 2, scheduler_interval: 0.05, reliable_push: true)
+    Deckhand::Client.new(config: config).push("class" => "RecordJob", "queue" => "low", "args" => ["soon"], "at" => Time.now.to_f + 600)
+    raw = cluster.call("ZRANGE", keys.scheduled_set("low"), 0, -1).first
+    refute_nil raw, "in low's scheduled set"
+    with_server(config) do
+      cluster.call("ZADD", keys.scheduled_set("low"), "XX", "1", raw) # due now
+      wait_for(message: "the scheduled job") { Deckhand::TestJobs.runs.map(&:last) == [["soon"]] }
+    end
+    assert_equal 0, zcard(keys.scheduled_set("low"))
+  end
+
   def test_a_job_out_of_retries_lands_in_its_queues_dead_shard
     with_server(new_config(queues: QUEUES, concurrency: 2)) do
       ClusterDoomedJob.set(queue: "low").perform_async("bytes ✓ \u0000")
