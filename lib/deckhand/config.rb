@@ -271,6 +271,10 @@ module Deckhand
       @store = Store.new(DevRedis::Project.fill_in(@redis, environment), size: total_concurrency + 5)
     end
 
+    # The store's key layout (Store::Keys, or Store::ClusterKeys in cluster
+    # mode), known without building the store.
+    def keys = Store::ClusterMode.nodes(@redis) ? Store::ClusterKeys : Store::Keys
+
     def frozen? = @frozen
 
     # Called when a server boots: from here on every setter raises.

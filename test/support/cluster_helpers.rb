@@ -27,6 +27,9 @@ module Deckhand
     # The harness' own cluster client (follows redirections).
     def cluster = RedisClusterHarness.client
 
+    # Tests written for plain mode look at Redis through `redis`.
+    def redis = cluster
+
     def keys = Store::ClusterKeys
 
     def jobs_in(queue) = cluster.call("LRANGE", keys.queue(queue), 0, -1).map { |raw| JSON.parse(raw) }

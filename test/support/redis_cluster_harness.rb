@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require "tmpdir"
-require "deckhand/dev_redis/cluster"
 require "redis-cluster-client"
+require "deckhand/dev_redis/cluster"
 
 module Deckhand
   # One private Redis Cluster for the whole test run (three primaries, three

@@ -7,10 +7,9 @@ module Deckhand
     module Morgue
       module_function
 
-      # Queues the commands on a pipeline or transaction. `set`: the dead set
-      # (store.keys.dead_set(queue): in cluster mode each queue has its own,
-      # and the bounds apply to each).
-      def bury(tx, payload, now:, max_jobs:, timeout:, set:)
+      # Queues the commands on a pipeline or transaction; `set` is the dead
+      # set (store.keys.dead_set(queue): one per queue in cluster mode).
+      def bury(tx, set, payload, now:, max_jobs:, timeout:)
         tx.call("ZADD", set, now, payload)
         tx.call("ZREMRANGEBYSCORE", set, "-inf", now - timeout)
         tx.call("ZREMRANGEBYRANK", set, 0, -(max_jobs + 1))

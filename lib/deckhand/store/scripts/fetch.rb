@@ -50,7 +50,7 @@ module Deckhand
           sources.each { |index, id| list << lot(index, id) }
           acks.each { |index, id, _| list << lot(index, id) }
           unlocks.each { |key, _| list << key }
-          throttles&.each { |index, _| list << Throttles.key(@queues[index], keys) }
+          throttles&.each { |index, _| list << keys.throttle(@queues[index]) }
           argv = [@queues.size, limit, sources.size]
           sources.each { |index, id| argv << index + 1 << id }
           argv << acks.size

@@ -82,7 +82,7 @@ module Deckhand
 
         def lot(index, id) = keys.lot(@identity, @queues[index], id)
 
-        def throttle_keys(members) = members.map { |index| Throttles.key(@queues[index], keys) }
+        def throttle_keys(members) = members.map { |index| keys.throttle(@queues[index]) }
 
         def hand_back(mode, landing, lots, indexes)
           calls = groups(indexes).map do |members|
