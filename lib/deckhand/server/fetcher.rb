@@ -134,13 +134,16 @@ module Deckhand
       end
 
       # Stop taking jobs. The fetch loop hands back those fetched but not
-      # started once any round trip under way has landed.
+      # started once any round trip under way has landed. The idle waiters
+      # end first: a wait still blocked in Redis would take a job handed
+      # back into this quiet process's landing list.
       def quiet
+        @waiters.stop
+        @waiters.join
         @lock.synchronize do
           @quiet = true
           @wake.signal
         end
-        @waiters.stop
       end
 
       def stop
