@@ -39,10 +39,15 @@ module Deckhand
       # Writes encoded jobs to Redis in one pipelined round trip: scheduled jobs
       # to the schedule set, the rest to their queues (newest on the left, as
       # Sidekiq does). What a push does when no pusher is set.
-      def write(queued, scheduled, config)
-        queued, scheduled = UniquePush.new(config).deferred(queued, scheduled) if pusher
-        return config.push_buffer.write(queued, scheduled) if config.reliable_push
-        Store::Queues.push(config.store, queued, scheduled)
+      # `scheduled_queues`, when known, names the queue of each scheduled job
+      # (cluster mode files it in that queue's scheduled set).
+      def write(queued, scheduled, config, scheduled_queues = nil)
+        if pusher
+          queued, scheduled = UniquePush.new(config).deferred(queued, scheduled)
+          scheduled_queues = nil
+        end
+        return config.push_buffer.write(queued, scheduled, scheduled_queues) if config.reliable_push
+        Store::Queues.push(config.store, queued, scheduled, scheduled_queues)
       end
     end
 
@@ -174,7 +179,7 @@ module Deckhand
           queued << encoder.queued(jids[i], args)
         end
       end
-      deliver(queued.empty? ? {} : {base["queue"] => queued}, scheduled)
+      deliver(queued.empty? ? {} : {base["queue"] => queued}, scheduled, Array.new(scheduled.size / 2, base["queue"]))
       jids
     end
 
@@ -215,9 +220,10 @@ module Deckhand
       Client.pusher ? nil : lock
     end
 
-    def deliver(queued, scheduled)
+    # scheduled_queues: the queue of each scheduled job, for Client.write.
+    def deliver(queued, scheduled, scheduled_queues)
       pusher = Client.pusher
-      pusher ? pusher.call(queued, scheduled, @config) : Client.write(queued, scheduled, @config)
+      pusher ? pusher.call(queued, scheduled, @config) : Client.write(queued, scheduled, @config, scheduled_queues)
     end
 
     def middleware(job)
@@ -235,6 +241,7 @@ module Deckhand
       max = @config.max_payload_bytes
       now = Payload.now(@config.timestamps)
       scheduled = []
+      scheduled_queues = []
       queued = Hash.new { |h, k| h[k] = [] }
       jobs.each_with_index do |job, i|
         at = ats && ats[i]
@@ -243,12 +250,13 @@ module Deckhand
           # client sends a payload that carries "at" back to the schedule, so
           # its dashboard's "Add to queue" would not enqueue it.
           scheduled << at << Payload.encode(job, max_bytes: max)
+          scheduled_queues << job["queue"]
         else
           job["enqueued_at"] = now
           queued[job["queue"]] << Payload.encode(job, max_bytes: max)
         end
       end
-      deliver(queued, scheduled)
+      deliver(queued, scheduled, scheduled_queues)
     end
 
     def scheduled_at(at)

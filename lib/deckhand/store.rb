@@ -85,9 +85,27 @@ module Deckhand
       with { |c| eval_on(c, script, keys, argv) }
     end
 
+    # Runs several calls of one Store::Script subclass's Lua ([[keys, argv],
+    # ...]) in one pipelined round trip (in cluster mode the client sends each
+    # node its own part at once) and returns their replies in order. A call
+    # Redis had lost the script for is sent again with the source; the first
+    # other refusal is raised once every reply is in (the other calls ran).
+    def evalsha_many(script, calls)
+      with do |conn|
+        replies = conn.pipelined(exception: false) do |pipe|
+          calls.each { |keys, argv| pipe.call("EVALSHA", script.sha, keys.size, *keys, *argv) }
+        end
+        replies.each_with_index.map do |reply, i|
+          next reply unless reply.is_a?(RedisClient::Error)
+          raise @translation.call(reply, script: script.script_name) unless reply.is_a?(RedisClient::NoScriptError)
+          eval_on(conn, script, *calls[i])
+        end
+      end
+    end
+
     # A connection outside the pool, for a thread that blocks in Redis (the idle
     # fetch) and must not hold a pooled connection the processors need.
-    def dedicated = Dedicated.new(@redis_config, @translation)
+    def dedicated = Dedicated.new(@redis_config, @translation, cluster: cluster?)
 
     # Refuses a Redis too old for the commands Deckhand uses, and a mode that
     # does not match the Redis (a cluster node without cluster mode, cluster

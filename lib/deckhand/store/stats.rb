@@ -15,25 +15,37 @@ module Deckhand
       module_function
 
       # Two round trips: the counters, set sizes and names first, then the
-      # busy threads of each process and the length of each queue.
+      # busy threads of each process and the length of each queue. In
+      # cluster mode the scheduled, retry and dead counts add up every known
+      # queue's shards, read with the queue lengths.
       def totals(store)
-        processed, failed, scheduled, retries, dead, identities, queues, expired = store.pipelined do |pipe|
-          pipe.call("GET", store.keys::PROCESSED)
-          pipe.call("GET", store.keys::FAILED)
-          pipe.call("ZCARD", store.keys::SCHEDULE)
-          pipe.call("ZCARD", store.keys::RETRY)
-          pipe.call("ZCARD", store.keys::DEAD)
-          pipe.call("SMEMBERS", store.keys::PROCESSES)
-          pipe.call("SMEMBERS", store.keys::QUEUES)
-          pipe.call("GET", store.keys::EXPIRED)
+        keys = store.keys
+        processed, failed, identities, queues, expired, *sets = store.pipelined do |pipe|
+          pipe.call("GET", keys::PROCESSED)
+          pipe.call("GET", keys::FAILED)
+          pipe.call("SMEMBERS", keys::PROCESSES)
+          pipe.call("SMEMBERS", keys::QUEUES)
+          pipe.call("GET", keys::EXPIRED)
+          [keys::SCHEDULE, keys::RETRY, keys::DEAD].each { |set| pipe.call("ZCARD", set) } unless keys.sharded?
         end
         sizes = store.pipelined do |pipe|
-          identities.each { |identity| ProcessRecord.busy(pipe, store.keys, identity) }
-          queues.each { |name| pipe.call("LLEN", store.keys.queue(name)) }
+          identities.each { |identity| ProcessRecord.busy(pipe, keys, identity) }
+          queues.each { |name| pipe.call("LLEN", keys.queue(name)) }
+          shards(keys, queues).each { |set| pipe.call("ZCARD", set) }
         end
-        {processed: processed.to_i, failed: failed.to_i, enqueued: sizes.drop(identities.size).sum(&:to_i),
-         busy: sizes.first(identities.size).sum(&:to_i), processes: identities.size,
+        busy = sizes.shift(identities.size)
+        enqueued = sizes.shift(queues.size)
+        sets = sizes.each_slice(3).to_a.transpose.map(&:sum) if keys.sharded?
+        scheduled, retries, dead = sets.empty? ? [0, 0, 0] : sets
+        {processed: processed.to_i, failed: failed.to_i, enqueued: enqueued.sum(&:to_i),
+         busy: busy.sum(&:to_i), processes: identities.size,
          scheduled: scheduled, retries: retries, dead: dead, expired: expired.to_i}
+      end
+
+      # Cluster mode: each known queue's scheduled, retry and dead sets.
+      def shards(keys, queues)
+        return [] unless keys.sharded?
+        queues.flat_map { |queue| [keys.scheduled_set(queue), keys.retry_set(queue), keys.dead_set(queue)] }
       end
 
       # [processed, failed] of each date ("YYYY-MM-DD"), in one round trip.
