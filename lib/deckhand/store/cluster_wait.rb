@@ -1,0 +1,46 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Store
+    # WAIT in a cluster pipeline, sent to the nodes that took the pipeline's
+    # writes. WAIT names no key, so redis-cluster-client sends a WAIT of its
+    # own to a random node (as a call, to every primary, summing the
+    # replies): neither says anything about the node that took a push, and
+    # WAIT only counts the writes of its own connection. The client's
+    # pipeline keeps one sub-pipeline per node, each sent on one connection
+    # in order; a WAIT appended to the sub-pipeline of each node written to
+    # runs right after that node's writes, on their connection.
+    #
+    # That sub-pipeline is the client's internal (redis-cluster-client 0.17:
+    # Pipeline#append_pipeline and @pipelines); a client without it raises
+    # ConfigError at the first push rather than WAIT on the wrong node.
+    #
+    #   store.pipelined do |pipe|
+    #     pipe.call("LPUSH", "{queue:a}", json)
+    #     Deckhand::Store::ClusterWait.append(pipe, ["WAIT", "1", "500"])  # => 1 (WAITs appended)
+    #   end
+    module ClusterWait
+      UNSUPPORTED = "push_replicas in cluster mode needs redis-cluster-client's per-node pipelines " \
+        "(the 0.17 series; Gemfile: gem \"redis-cluster-client\", \"~> 0.17\"); this version has none. " \
+        "Pin that version or set push_replicas = 0"
+
+      module_function
+
+      # Appends `command` (a WAIT) once per node the pipeline writes to;
+      # returns how many it appended, their replies last in the pipeline's.
+      def append(pipe, command)
+        nodes = node_keys(pipe)
+        timeout = Integer(command.last) / 1000.0
+        nodes.each { |node| pipe.send(:append_pipeline, node).blocking_call_v(timeout, command) }
+        nodes.size
+      end
+
+      def node_keys(pipe)
+        unless pipe.respond_to?(:append_pipeline, true) && pipe.instance_variable_defined?(:@pipelines)
+          raise ConfigError, UNSUPPORTED
+        end
+        (pipe.instance_variable_get(:@pipelines) || {}).keys
+      end
+    end
+  end
+end

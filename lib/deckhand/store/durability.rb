@@ -1,0 +1,65 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Store
+    # Pushes that must survive a failover (opt-in, `config.push_replicas`).
+    # Redis replicates asynchronously: a push acknowledged by the primary may
+    # not have reached a replica yet, and a failover in that instant promotes
+    # a replica without it. With push_replicas set, a push is followed by
+    # `WAIT replicas timeout` on the same connection, of the same node that
+    # took it (in cluster mode, of every node the push wrote to), and a push
+    # fewer replicas acknowledged in time raises NotReplicated: the jobs are
+    # in the primary, not yet proven to be anywhere else (docs/cluster.md).
+    #
+    #   Deckhand.configure { |c| c.push_replicas = 1; c.push_replicas_timeout = 0.5 }
+    #   Deckhand::Store::Durability.pipelined(store) { |pipe| pipe.call("LPUSH", "queue:a", json) }
+    #   # => the pipeline's replies; raises Deckhand::NotReplicated when WAIT came short
+    class Durability
+      attr_reader :replicas, :timeout
+
+      # The durability a store's pushes wait for, or nil (plain pipelines).
+      def self.for(replicas, timeout) = replicas.positive? ? new(replicas: replicas, timeout: timeout) : nil
+
+      # A push pipeline: the store's own, with WAIT appended when its
+      # durability is set.
+      def self.pipelined(store, &block)
+        durability = store.durability
+        durability ? durability.pipelined(store, &block) : store.pipelined(&block)
+      end
+
+      def initialize(replicas:, timeout:)
+        @replicas = replicas
+        @timeout = timeout
+        freeze
+      end
+
+      def pipelined(store)
+        waits = 0
+        replies = store.pipelined do |pipe|
+          yield pipe
+          waits = store.cluster? ? ClusterWait.append(pipe, command) : append(pipe)
+        end
+        acknowledged = replies.pop(waits).min
+        raise not_replicated(store, acknowledged) if acknowledged && acknowledged < @replicas
+        replies
+      end
+
+      private
+
+      def command = ["WAIT", @replicas.to_s, (@timeout * 1000).ceil.to_s]
+
+      # Plain mode: the pipeline is one connection, the WAIT follows the writes.
+      def append(pipe)
+        pipe.blocking_call_v(@timeout, command)
+        1
+      end
+
+      def not_replicated(store, acknowledged)
+        NotReplicated.new("the push reached the primary at #{store.location}, but only #{acknowledged} of " \
+          "#{@replicas} replicas acknowledged it within #{@timeout} s (push_replicas): the jobs are queued " \
+          "and will run, but a failover now could lose them; pushing again would queue them twice. " \
+          "Check the replicas (INFO replication), or lower push_replicas", acknowledged: acknowledged, wanted: @replicas)
+      end
+    end
+  end
+end
