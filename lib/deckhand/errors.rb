@@ -51,14 +51,16 @@ module Deckhand
   # Pushing again would queue them twice.
   #
   #   rescue Deckhand::NotReplicated => e
+  #     e.jids          # => ["b4a5..."]: queued, not yet on enough replicas
   #     e.acknowledged  # => 0 (replicas that had it), e.wanted # => 1
   class NotReplicated < RedisError
-    attr_reader :acknowledged, :wanted
+    attr_reader :acknowledged, :wanted, :jids
 
-    def initialize(message = nil, acknowledged: nil, wanted: nil)
+    def initialize(message = nil, acknowledged: nil, wanted: nil, jids: [])
       super(message)
       @acknowledged = acknowledged
       @wanted = wanted
+      @jids = jids
     end
   end
 

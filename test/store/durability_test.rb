@@ -58,8 +58,9 @@ class DurabilityTest < Minitest::Test
       client(push_replicas: 2, push_replicas_timeout: 0.05).push("class" => "DurableJob", "args" => [1])
     end
     assert_equal [1, 2], [error.acknowledged, error.wanted]
-    assert_match(/only 1 of 2 replicas acknowledged it within 0.05 s.*pushing again would queue them twice/, error.message)
-    assert_equal 1, primary.call("LLEN", "queue:default")
+    assert_match(/the push of 1 job reached the primary at .* but only 1 of 2 replicas acknowledged it within 0.05 s.*pushing again would queue them twice/, error.message)
+    assert_equal error.jids, primary.call("LRANGE", "queue:default", 0, -1).map { |raw| JSON.parse(raw)["jid"] }
+    assert_equal 1, error.jids.size
   end
 
   def test_without_push_replicas_a_push_does_not_wait

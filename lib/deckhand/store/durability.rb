@@ -12,8 +12,8 @@ module Deckhand
     # in the primary, not yet proven to be anywhere else (docs/cluster.md).
     #
     #   Deckhand.configure { |c| c.push_replicas = 1; c.push_replicas_timeout = 0.5 }
-    #   Deckhand::Store::Durability.pipelined(store) { |pipe| pipe.call("LPUSH", "queue:a", json) }
-    #   # => the pipeline's replies; raises Deckhand::NotReplicated when WAIT came short
+    #   Deckhand::Store::Durability.pipelined(store, {"a" => [json]}) { |pipe| pipe.call("LPUSH", "queue:a", json) }
+    #   # => the pipeline's replies; raises Deckhand::NotReplicated (naming the jids) when WAIT came short
     class Durability
       attr_reader :replicas, :timeout
 
@@ -21,10 +21,11 @@ module Deckhand
       def self.for(replicas, timeout) = replicas.positive? ? new(replicas: replicas, timeout: timeout) : nil
 
       # A push pipeline: the store's own, with WAIT appended when its
-      # durability is set.
-      def self.pipelined(store, &block)
+      # durability is set. queued and scheduled are the payloads it writes
+      # (as Store::Queues.push takes them), read only for the error's jids.
+      def self.pipelined(store, queued = {}, scheduled = [], &block)
         durability = store.durability
-        durability ? durability.pipelined(store, &block) : store.pipelined(&block)
+        durability ? durability.pipelined(store, queued, scheduled, &block) : store.pipelined(&block)
       end
 
       def initialize(replicas:, timeout:)
@@ -33,14 +34,14 @@ module Deckhand
         freeze
       end
 
-      def pipelined(store)
+      def pipelined(store, queued = {}, scheduled = [])
         waits = 0
         replies = store.pipelined do |pipe|
           yield pipe
           waits = store.cluster? ? ClusterWait.append(pipe, command) : append(pipe)
         end
         acknowledged = replies.pop(waits).min
-        raise not_replicated(store, acknowledged) if acknowledged && acknowledged < @replicas
+        raise not_replicated(store, acknowledged, jids(queued, scheduled)) if acknowledged && acknowledged < @replicas
         replies
       end
 
@@ -54,11 +55,16 @@ module Deckhand
         1
       end
 
-      def not_replicated(store, acknowledged)
-        NotReplicated.new("the push reached the primary at #{store.location}, but only #{acknowledged} of " \
+      def jids(queued, scheduled)
+        (queued.values.flatten + scheduled.each_slice(2).map(&:last)).filter_map { |raw| Queues.jid_of(raw) }
+      end
+
+      def not_replicated(store, acknowledged, jids)
+        NotReplicated.new("the push of #{jids.size} job#{"s" unless jids.size == 1} reached the primary at #{store.location}, but only #{acknowledged} of " \
           "#{@replicas} replicas acknowledged it within #{@timeout} s (push_replicas): the jobs are queued " \
           "and will run, but a failover now could lose them; pushing again would queue them twice. " \
-          "Check the replicas (INFO replication), or lower push_replicas", acknowledged: acknowledged, wanted: @replicas)
+          "Check the replicas (INFO replication), or lower push_replicas",
+          acknowledged: acknowledged, wanted: @replicas, jids: jids)
       end
     end
   end

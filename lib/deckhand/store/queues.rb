@@ -53,7 +53,7 @@ module Deckhand
       # queue's name to the set of queues; scheduled ([at, json, ...]) to the
       # schedule set.
       def push(store, queued, scheduled)
-        Durability.pipelined(store) do |pipe| # WAITs for replicas when push_replicas is set
+        Durability.pipelined(store, queued, scheduled) do |pipe| # WAITs for replicas when push_replicas is set
           pipe.call("ZADD", Keys::SCHEDULE, *scheduled) unless scheduled.empty?
           queued.each do |queue, payloads|
             pipe.call("SADD", Keys::QUEUES, queue)
