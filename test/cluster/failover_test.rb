@@ -40,6 +40,29 @@ class ClusterFailoverTest < Minitest::Test
     Deckhand::RedisClusterHarness.restart
   end
 
+  # A client that still sends a queue's writes to the old primary, a
+  # replica now: the write is redirected to the new primary, the WAIT behind
+  # it fails on the replica, so the push raises NotReplicated with its job
+  # in the new primary; the next push goes there and is acknowledged.
+  def test_a_push_to_a_primary_turned_replica_lands_in_the_new_primary
+    store = Deckhand::Store.new({cluster: Deckhand::RedisClusterHarness.urls}, size: 1)
+    store.durability = Deckhand::Store::Durability.new(replicas: 1, timeout: 0.5)
+    key = store.keys.queue(QUEUE)
+    push(store, key, "before")
+    old = harness.primary_for(key)
+    replica = harness.nodes.find { |node| node_call(node, "INFO", "replication").include?("master_port:#{old.port}") }
+    node_call(replica, "CLUSTER", "FAILOVER")
+    wait_for(message: "the replica promoted, the old primary its replica") do
+      node_call(replica, "ROLE").first == "master" && node_call(old, "INFO", "replication").include?("master_link_status:up")
+    end
+    error = assert_raises(Deckhand::NotReplicated) { push(store, key, "during") }
+    assert_match(/WAIT failed: .*replica/, error.message)
+    push(store, key, "after")
+    assert_equal %w[before during after], node_call(replica, "LRANGE", key, 0, -1).reverse
+  ensure
+    store&.shutdown
+  end
+
   # Pushes one job at a time to `key` until stopped, through the durable
   # pipeline a push uses: the jids of the pushes that returned, and of
   # those that raised NotReplicated.
@@ -81,6 +104,15 @@ class ClusterFailoverTest < Minitest::Test
   private
 
   def harness = Deckhand::RedisClusterHarness.cluster
+
+  def push(store, key, value) = Deckhand::Store::Durability.pipelined(store) { |pipe| pipe.call("LPUSH", key, value) }
+
+  def node_call(node, *command)
+    conn = RedisClient.new(url: node.url)
+    conn.call(*command)
+  ensure
+    conn&.close
+  end
 
   # The queue's entries, or nil while the client still finds its way.
   def read(key)

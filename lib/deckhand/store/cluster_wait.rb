@@ -15,10 +15,10 @@ module Deckhand
     # Pipeline#append_pipeline and @pipelines); a client without it raises
     # ConfigError at the first push rather than WAIT on the wrong node.
     #
-    #   store.pipelined do |pipe|
+    #   replies, acks = Deckhand::Store::ClusterWait.pipelined(store, ["WAIT", "1", "500"], 0.5) do |pipe|
     #     pipe.call("LPUSH", "{queue:a}", json)
-    #     Deckhand::Store::ClusterWait.append(pipe, ["WAIT", "1", "500"])  # => 1 (WAITs appended)
     #   end
+    #   acks  # => [1]: one WAIT, on the node that took the LPUSH
     module ClusterWait
       UNSUPPORTED = "push_replicas in cluster mode needs redis-cluster-client's per-node pipelines " \
         "(the 0.17 series; Gemfile: gem \"redis-cluster-client\", \"~> 0.17\"); this version has none. " \
@@ -26,11 +26,30 @@ module Deckhand
 
       module_function
 
-      # Appends `command` (a WAIT) once per node the pipeline writes to;
-      # returns how many it appended, their replies last in the pipeline's.
-      def append(pipe, command)
+      # Runs the block's writes and a WAIT after them on each node written
+      # to; returns the writes' replies and the WAITs' (an Integer, or the
+      # error a node answered). The pipeline does not raise at the first
+      # error reply: a write sent to a node that a failover made a replica
+      # is redirected to the new primary (and the client learns where the
+      # slot lives now) while the WAIT behind it fails on the replica. Any
+      # other error reply is raised.
+      def pipelined(store, command, timeout)
+        store.with do |conn|
+          waits = 0
+          replies = conn.pipelined(exception: false) do |pipe|
+            yield pipe
+            waits = append(pipe, command, timeout)
+          end
+          acks = replies.pop(waits)
+          failed = replies.find { |reply| reply.is_a?(RedisClient::Error) }
+          raise failed if failed
+          [replies, acks]
+        end
+      end
+
+      # Appends `command` once per node the pipeline writes to; returns how many.
+      def append(pipe, command, timeout)
         nodes = node_keys(pipe)
-        timeout = Integer(command.last) / 1000.0
         nodes.each { |node| pipe.send(:append_pipeline, node).blocking_call_v(timeout, command) }
         nodes.size
       end

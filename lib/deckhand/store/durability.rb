@@ -34,15 +34,11 @@ module Deckhand
         freeze
       end
 
-      def pipelined(store, queued = {}, scheduled = [])
-        waits = 0
-        replies = store.pipelined do |pipe|
-          yield pipe
-          waits = store.cluster? ? ClusterWait.append(pipe, command) : append(pipe)
-        end
-        acknowledged = replies.pop(waits).min
-        raise not_replicated(store, acknowledged, jids(queued, scheduled)) if acknowledged && acknowledged < @replicas
-        replies
+      def pipelined(store, queued = {}, scheduled = [], &block)
+        replies, acks = store.cluster? ? ClusterWait.pipelined(store, command, @timeout, &block) : plain(store, &block)
+        acknowledged = acks.map { |ack| ack.is_a?(Integer) ? ack : 0 }.min
+        return replies unless acknowledged && acknowledged < @replicas
+        raise not_replicated(store, acknowledged, jids(queued, scheduled), acks.find { |ack| !ack.is_a?(Integer) })
       end
 
       private
@@ -50,18 +46,24 @@ module Deckhand
       def command = ["WAIT", @replicas.to_s, (@timeout * 1000).ceil.to_s]
 
       # Plain mode: the pipeline is one connection, the WAIT follows the writes.
-      def append(pipe)
-        pipe.blocking_call_v(@timeout, command)
-        1
+      def plain(store)
+        replies = store.pipelined do |pipe|
+          yield pipe
+          pipe.blocking_call_v(@timeout, command)
+        end
+        [replies, [replies.pop]]
       end
 
       def jids(queued, scheduled)
         (queued.values.flatten + scheduled.each_slice(2).map(&:last)).filter_map { |raw| Queues.jid_of(raw) }
       end
 
-      def not_replicated(store, acknowledged, jids)
-        NotReplicated.new("the push of #{jids.size} job#{"s" unless jids.size == 1} reached the primary at #{store.location}, but only #{acknowledged} of " \
-          "#{@replicas} replicas acknowledged it within #{@timeout} s (push_replicas): the jobs are queued " \
+      # failure: the WAIT's error reply, if it failed (on a node that became
+      # a replica in a failover, the push itself redirected to the new primary).
+      def not_replicated(store, acknowledged, jids, failure)
+        count = "#{jids.size} job#{"s" unless jids.size == 1}"
+        NotReplicated.new("the push of #{count} reached the primary at #{store.location}, but only #{acknowledged} of " \
+          "#{@replicas} replicas acknowledged it within #{@timeout} s (push_replicas#{"; WAIT failed: #{failure.message}" if failure}): the jobs are queued " \
           "and will run, but a failover now could lose them; pushing again would queue them twice. " \
           "Check the replicas (INFO replication), or lower push_replicas",
           acknowledged: acknowledged, wanted: @replicas, jids: jids)
