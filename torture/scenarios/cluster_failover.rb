@@ -18,14 +18,16 @@ module Torture
   # primary died is lost: reported (lost, and the loss window: how long
   # before the kill the oldest lost push had returned), not a failure.
   # gap is the time from the SIGKILL to the first push the client got into
-  # the failed shard again.
+  # the failed shard again, acked_again to the first it acknowledged (with
+  # push_replicas on: once the old node is back as the new primary's replica).
   class ClusterFailover < Scenario
     NUMBER = 10
     NAME = "cluster-failover"
     CANDIDATES = %w[default mail reports critical low bulk billing search exports media].freeze
     PUSH_PAUSE = 0.002
     WAIT_TIMEOUT = 0.5
-    AFTER_REJOIN = 3 # seconds of pushes at least once the old node is back
+    RECOVERY_LIMIT = 60 # seconds for the failed shard to acknowledge pushes again
+    AFTER_RECOVERY = 2 # seconds of pushes at least once it does
 
     def run
       seconds = size(30, 8)
@@ -49,7 +51,10 @@ module Torture
       stream = PushStream.new(client, queues, pause: PUSH_PAUSE).start
       sleep seconds / 3.0
       killed_at, promoted_after = fail_over(cluster, queues.first)
-      sleep [seconds * 2 / 3.0 - (Time.now.to_f - killed_at), AFTER_REJOIN].max
+      # Pushes go on until the failed shard acknowledges them again (the
+      # client finds the new primary; with push_replicas, it has a replica again).
+      wait_until(RECOVERY_LIMIT) { stream.first(queue: queues.first, after: killed_at, outcomes: [:acked]) }
+      sleep [seconds * 2 / 3.0 - (Time.now.to_f - killed_at), AFTER_RECOVERY].max
       stream.stop
       drained = drain_acked(stream, queues)
       figures(replicas, stream, queues.first, killed_at, promoted_after, drained, fleet)
@@ -71,7 +76,7 @@ module Torture
     # The first queue in the default capsule (-q), each other in its own
     # capsule: one queue per fetch.
     def capsules(queues)
-      "capsules:\n" + queues.drop(1).map { |q| "  #{q}: {concurrency: 3, queues: [#{q}]}\n" }.join
+      "capsules:\n" + queues.drop(1).map { |q| "  shard_#{q}: {concurrency: 3, queues: [#{q}]}\n" }.join
     end
 
     # SIGKILLs the queue's primary; once its replica serves every slot, the
@@ -106,7 +111,8 @@ module Torture
       lost = acked.select { |p| missing[p.jid] }
       window = lost.map { |p| killed_at - p.at }.max
       ran = @ledger.finishes.to_h { |f| [f.jid, true] }
-      accepted = stream.first_accepted(queue: queue, after: killed_at)
+      accepted = stream.first(queue: queue, after: killed_at)
+      acked_again = stream.first(queue: queue, after: killed_at, outcomes: [:acked])
       crashed = fleet.exited.size
       check(@ledger.done_count.positive?, "the server ran no job (does this build fetch in cluster mode?)")
       check(crashed.zero?, "#{crashed} server processes died")
@@ -119,7 +125,7 @@ module Torture
         "#{tag}_not_replicated" => stream.unreplicated.size,
         "#{tag}_not_replicated_ran" => stream.unreplicated.count { |p| ran[p.jid] }, "#{tag}_failed" => stream.failed.size,
         "#{tag}_duplicates" => books[:duplicate_starts], "#{tag}_promoted" => secs(promoted_after),
-        "#{tag}_gap" => secs(accepted && accepted - killed_at)
+        "#{tag}_gap" => secs(accepted && accepted - killed_at), "#{tag}_acked_again" => secs(acked_again && acked_again - killed_at)
       }
     end
   end

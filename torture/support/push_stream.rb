@@ -10,7 +10,7 @@ module Torture
   #   stream = PushStream.new(client, %w[a b c], pause: 0.002).start
   #   stream.stop
   #   stream.acked            # => [[jid, queue, epoch seconds of the return], ...]
-  #   stream.first_accepted(queue: "a", after: killed_at)  # => epoch seconds, or nil
+  #   stream.first(queue: "a", after: killed_at)  # => epoch seconds of the first push Redis took, or nil
   class PushStream
     Push = Struct.new(:jid, :queue, :at, :outcome)
 
@@ -49,10 +49,10 @@ module Torture
 
     def failed = outcomes(:failed)
 
-    # When a push to `queue` was first accepted by Redis (acknowledged or
-    # not replicated) after `after`.
-    def first_accepted(queue:, after:)
-      pushes.find { |p| p.queue == queue && p.at > after && p.outcome != :failed }&.at
+    # When a push to `queue` after `after` first ended in one of `outcomes`
+    # (by default: Redis took it, acknowledged or not replicated).
+    def first(queue:, after:, outcomes: %i[acked unreplicated])
+      pushes.find { |p| p.queue == queue && p.at > after && outcomes.include?(p.outcome) }&.at
     end
 
     private
