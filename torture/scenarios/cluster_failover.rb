@@ -57,7 +57,10 @@ module Torture
       sleep [seconds * 2 / 3.0 - (Time.now.to_f - killed_at), AFTER_RECOVERY].max
       stream.stop
       drained = drain_acked(stream, queues)
-      figures(replicas, stream, queues.first, killed_at, promoted_after, drained, fleet)
+      figures(replicas, stream, queues.first, killed_at, promoted_after, drained, fleet).tap do
+        lost = @ledger.missing & stream.acked.map(&:jid)
+        @failures << "lost: #{whereabouts(cluster, lost.first(5)).join(", ")}" if replicas.positive? && !lost.empty?
+      end
     ensure
       fleet&.stop_all
       cluster&.stop
@@ -92,15 +95,40 @@ module Torture
       [killed_at, promoted_after]
     end
 
-    # Waits until every acknowledged push ran, or until nothing is left to
-    # run (queues empty, no job finishing for a few seconds: the rest are lost).
+    # Waits until every acknowledged push ran, or until no job finished for
+    # a while (longer than recovering a stuck job takes: the rest are lost).
     def drain_acked(stream, queues)
       @ledger.enqueued(stream.acked.map(&:jid))
       last = [-1, now]
-      wait_until(size(180, 90), step: 0.2) do
+      wait_until(size(240, 120), step: 0.2) do
         done = @ledger.done_count
         last = [done, now] if done != last[0]
-        @ledger.missing.empty? || (now - last[1] > 5)
+        @ledger.missing.empty? || (now - last[1] > size(60, 20))
+      end
+    end
+
+    # Where the lost jobs are at the end: "<jid> in <key>@<port>" or "<jid> nowhere".
+    def whereabouts(cluster, jids)
+      found = cluster.nodes.select(&:running?).flat_map do |node|
+        redis = RedisClient.new(url: node.url)
+        redis.call("KEYS", "*").flat_map do |key|
+          text = contents(redis, key).join("\n")
+          jids.select { |jid| text.include?(jid) }.map { |jid| "#{jid} in #{key}@#{node.port}" }
+        end
+      ensure
+        redis&.close
+      end
+      found + (jids - found.map { |hit| hit.split.first }).map { |jid| "#{jid} nowhere" }
+    end
+
+    def contents(redis, key)
+      case redis.call("TYPE", key)
+      when "list" then redis.call("LRANGE", key, 0, -1)
+      when "hash" then redis.call("HGETALL", key).to_a.flatten
+      when "zset" then redis.call("ZRANGE", key, 0, -1)
+      when "set" then redis.call("SMEMBERS", key)
+      when "string" then [redis.call("GET", key)]
+      else []
       end
     end
 
