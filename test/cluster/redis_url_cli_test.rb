@@ -6,7 +6,7 @@ require_relative "../support/cluster_helpers"
 # The real `deckhand` command in cluster mode, from REDIS_URL listing the
 # cluster's nodes: it uses the cluster (no development Redis started in its
 # place) and beats in the fleet's {deckhand} records.
-class ClusterCliTest < Minitest::Test
+class ClusterRedisUrlCliTest < Minitest::Test
   include Deckhand::E2EHelpers
   include Deckhand::ClusterHelpers
 
