@@ -11,6 +11,11 @@ module Deckhand
     # in order; a WAIT appended to the sub-pipeline of each node written to
     # runs right after that node's writes, on their connection.
     #
+    # Not covered: a write redirected while its slot migrates to another
+    # primary (resharding, MOVED or ASK from a node that is still a primary)
+    # runs on the new node without a WAIT there, and the old node's WAIT
+    # answers for its own replicas (docs/cluster.md).
+    #
     # That sub-pipeline is the client's internal (redis-cluster-client 0.17:
     # Pipeline#append_pipeline and @pipelines); a client without it raises
     # ConfigError at the first push rather than WAIT on the wrong node.
