@@ -8,6 +8,8 @@ require_relative "store/cluster_mode"
 require_relative "store/translation"
 require_relative "store/script"
 require_relative "store/dedicated"
+require_relative "store/durability"
+require_relative "store/cluster_wait"
 
 module Deckhand
   # The one door to Redis: a connection pool, the key names and the Lua scripts.
@@ -28,6 +30,9 @@ module Deckhand
     MINIMUM_REDIS = Gem::Version.new("6.2.0")
 
     attr_reader :location
+
+    # What a push waits for after it is written (Store::Durability), or nil.
+    attr_accessor :durability
 
     def initialize(options, size: 5, pool_timeout: 5)
       @options = options

@@ -11,6 +11,7 @@ class RailtieTest < Minitest::Test
     assert_equal Deckhand::RedisHarness.url, config.redis[:url]
     assert_equal :float, config.timestamps
     assert_equal 200_000, config.max_payload_bytes
+    assert_in_delta 0.25, config.push_replicas_timeout
     assert_same Rails.logger, config.logger
     assert_same Rails.application.reloader, config.executor, "jobs and their class lookup run inside the reloader"
     refute Deckhand::Railtie.server?

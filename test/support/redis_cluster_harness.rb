@@ -3,6 +3,7 @@
 require "tmpdir"
 require "redis-cluster-client"
 require "deckhand/dev_redis/cluster"
+require "redis-cluster-client"
 
 module Deckhand
   # One private Redis Cluster for the whole test run (three primaries, three

@@ -81,7 +81,9 @@ module Deckhand
       def start_node(index)
         bus = DevRedis.free_port
         DevRedis.new(dir: File.join(@dir, "node-#{index}"), persistent: false,
-          extra: ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+          # A node learns its own address from a peer's MEET: a lone primary
+          # would tell clients an empty host without the announced one.
+          extra: ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-announce-ip", "127.0.0.1",
             "--cluster-node-timeout", @node_timeout.to_s, "--cluster-port", bus.to_s]).start.tap do |node|
           node.instance_variable_set(:@bus_port, bus)
         end

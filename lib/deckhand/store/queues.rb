@@ -59,7 +59,7 @@ module Deckhand
       def push(store, queued, scheduled, scheduled_queues = nil)
         keys = store.keys
         sets = scheduled_sets(keys, scheduled, scheduled_queues)
-        store.pipelined do |pipe|
+        Durability.pipelined(store, queued, scheduled) do |pipe| # WAITs for replicas when push_replicas is set
           sets.each do |queue, entries|
             pipe.call("SADD", keys::QUEUES, queue) if keys.sharded?
             pipe.call("ZADD", keys.scheduled_set(queue), *entries)
