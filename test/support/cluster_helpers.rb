@@ -13,8 +13,8 @@ module Deckhand
   #   end
   module ClusterHelpers
     def setup
-      super
       RedisClusterHarness.flush
+      super # its FLUSHALL goes through `redis`: the cluster's primaries
       Deckhand.config = new_config
     end
 
