@@ -61,6 +61,14 @@ module Deckhand
       with { |c| eval_on(c, script, keys, argv) }
     end
 
+    # Runs a script and, in the same round trip, `reads` (commands that read
+    # what it wrote, like the LRANGE of a list it filled, so the data never
+    # passes through Lua): returns [the script's reply, *the reads' replies].
+    # A refusal of any of them raises, as #evalsha does.
+    def evalsha_then(script, keys, argv, reads)
+      with { |conn| eval_then(conn, script, keys, argv, reads) }
+    end
+
     # A connection outside the pool, for a thread that blocks in Redis (the idle
     # fetch) and must not hold a pooled connection the processors need.
     def dedicated = Dedicated.new(@redis_config, @translation)
@@ -107,6 +115,25 @@ module Deckhand
     rescue RedisClient::CommandError => e
       types = e.is_a?(RedisClient::WrongTypeError) ? key_types(conn, keys) : nil
       raise @translation.call(e, script: script.script_name, types: types)
+    end
+
+    def eval_then(conn, script, keys, argv, reads)
+      replies = eval_pipelined(conn, "EVALSHA", script.sha, keys, argv, reads)
+      # NOSCRIPT: the script did not run, so the reads found nothing it wrote.
+      replies = eval_pipelined(conn, "EVAL", script.source, keys, argv, reads) if replies.first.is_a?(RedisClient::NoScriptError)
+      error = replies.find { |reply| reply.is_a?(RedisClient::CommandError) }
+      raise error if error
+      replies
+    rescue RedisClient::CommandError => e
+      types = e.is_a?(RedisClient::WrongTypeError) ? key_types(conn, keys) : nil
+      raise @translation.call(e, script: script.script_name, types: types)
+    end
+
+    def eval_pipelined(conn, command, script, keys, argv, reads)
+      conn.pipelined(exception: false) do |pipe|
+        pipe.call(command, script, keys.size, *keys, *argv)
+        reads.each { |read| pipe.call(*read) }
+      end
     end
 
     def key_types(conn, keys)

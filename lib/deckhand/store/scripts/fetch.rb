@@ -41,7 +41,8 @@ module Deckhand
         def call(limit:, sources:, acks:, landed: [], unlocks: [], throttles: nil)
           list = @fixed.dup
           sources.each { |index, _| list << @lists[index] }
-          sources.each { |index, id| list << lot(index, id) }
+          lots = sources.map { |index, id| lot(index, id) }
+          list.concat(lots)
           acks.each { |index, id, _| list << lot(index, id) }
           unlocks.each { |key, _| list << key }
           throttles&.each { |index, _| list << Throttles.key(@queues[index]) }
@@ -53,26 +54,34 @@ module Deckhand
           landed.each { |index, payload| argv << index + 1 << payload }
           argv << unlocks.size
           unlocks.each { |_, jid, ttl| argv << jid << ttl }
-          return takes(run(list, argv)) unless throttles
+          # The payloads come from the lots' lists, read in the same round trip.
+          reads = limit.positive? ? lots.map { |key| ["LRANGE", key, 0, -1] } : []
+          return takes(*execute(list, argv, reads)) unless throttles
           argv << @identity << throttles.size
           throttles.each { |index, l, back| argv.push(index + 1, l.rate_per_ms, l.burst, l.concurrency || 0, back) }
-          reply = run(list, argv)
+          reply, filed = execute(list, argv, reads)
           wait = reply.pop
-          [takes(reply), wait]
+          [takes(reply, filed), wait]
         end
 
         private
 
         def lot(index, id) = keys.lot(@identity, @queues[index], id)
 
-        def takes(reply)
+        # [the script's reply, the payloads of each source's lot]
+        def execute(list, argv, reads)
+          return [run(list, argv), []] if reads.empty?
+          reply, *filed = run_then(list, argv, reads)
+          [reply, filed]
+        end
+
+        # The reply holds [source, version, count] per source that gave jobs;
+        # the lot's list holds its payloads (fewer than count only if another
+        # process's reaper took the lot back between the two, and then they
+        # are back in their queue).
+        def takes(reply, filed)
           result = []
-          i = 0
-          while i < reply.size
-            count = reply[i + 2]
-            result << Take.new(reply[i] - 1, reply[i + 1], reply[i + 3, count])
-            i += 3 + count
-          end
+          reply.each_slice(3) { |source, version, _count| result << Take.new(source - 1, version, filed[source - 1]) }
           result
         end
       end
