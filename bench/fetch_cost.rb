@@ -38,16 +38,18 @@ DeckhandBench::Lab.open(yjit: DeckhandBench::Runner.yjit_available?) do |lab|
       cost = meter.finish(jobs: count, extra: {"rpush" => 1})
       child.stop
       rate = report["jobs"] / report["seconds"]
-      rows[threads] << [rate, cost.cpu_us_per_job, cost.commands_per_job]
+      ruby_us = report["cpu_seconds"] * 1_000_000 / report["jobs"]
+      rows[threads] << [rate, cost.cpu_us_per_job, cost.commands_per_job, ruby_us]
       top = cost.top(8).map { |name, calls, usec| "#{name} #{calls.round(5)}/#{usec.round(3)}" }.join(", ")
-      puts format("round %d, %2d threads: %7.0f jobs/s, %.3f µs Redis CPU/job, %.4f commands/job, %.1f jobs/fetch; " \
-        "calls/µs per job: %s (load %s)", round + 1, threads, rate, cost.cpu_us_per_job, cost.commands_per_job,
+      puts format("round %d, %2d threads: %7.0f jobs/s, %.3f µs Redis CPU/job, %.2f µs server CPU/job, %.4f commands/job, " \
+        "%.1f jobs/fetch; calls/µs per job: %s (load %s)", round + 1, threads, rate, cost.cpu_us_per_job, ruby_us, cost.commands_per_job,
         1 / (cost.by_command.dig("evalsha", 0) || 1).fdiv(count), top, load.call)
     end
   end
 end
 rows.each do |threads, list|
-  puts format("median, %2d threads: %7.0f jobs/s, %.3f µs Redis CPU/job, %.4f commands/job",
-    threads, median.call(list.map(&:first)), median.call(list.map { |r| r[1] }), median.call(list.map(&:last)))
+  puts format("median, %2d threads: %7.0f jobs/s, %.3f µs Redis CPU/job, %.2f µs server CPU/job, %.4f commands/job",
+    threads, median.call(list.map(&:first)), median.call(list.map { |r| r[1] }), median.call(list.map { |r| r[3] }),
+    median.call(list.map { |r| r[2] }))
 end
 puts "load average at end: #{load.call}"
