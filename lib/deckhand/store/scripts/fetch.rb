@@ -81,7 +81,11 @@ module Deckhand
         # are back in their queue).
         def takes(reply, filed)
           result = []
-          reply.each_slice(3) { |source, version, _count| result << Take.new(source - 1, version, filed[source - 1]) }
+          i = 0
+          while i < reply.size
+            result << Take.new(reply[i] - 1, reply[i + 1], filed[reply[i] - 1])
+            i += 3
+          end
           result
         end
       end
