@@ -90,21 +90,30 @@ module Deckhand
       with { |c| eval_on(c, script, keys, argv) }
     end
 
+    # Runs a script and, in the same round trip, `reads` (commands that read
+    # what it wrote, like the LRANGE of a list it filled, so the data never
+    # passes through Lua): returns [the script's reply, *the reads' replies].
+    # A refusal of any of them raises, as #evalsha does.
+    def evalsha_then(script, keys, argv, reads)
+      with { |conn| eval_then(conn, script, keys, argv, reads) }
+    end
+
     # Runs several calls of one Store::Script subclass's Lua ([[keys, argv],
-    # ...]) in one pipelined round trip (in cluster mode the client sends each
-    # node its own part at once) and returns their replies in order. A call
-    # Redis had lost the script for is sent again with the source; the first
-    # other refusal is raised once every reply is in (the other calls ran).
+    # ...], or [keys, argv, reads] for a call followed by its reads as in
+    # #evalsha_then) in one pipelined round trip (in cluster mode the client
+    # sends each node its own part at once); returns each call's reply (with
+    # reads, [reply, *the reads' replies]), in order. A call Redis had lost
+    # the script for is sent again with the source, its reads behind it; the
+    # first other refusal is raised once every reply is in (the other calls ran).
     def evalsha_many(script, calls)
       with do |conn|
         replies = conn.pipelined(exception: false) do |pipe|
-          calls.each { |keys, argv| pipe.call("EVALSHA", script.sha, keys.size, *keys, *argv) }
+          calls.each do |keys, argv, reads|
+            pipe.call("EVALSHA", script.sha, keys.size, *keys, *argv)
+            reads&.each { |read| pipe.call(*read) }
+          end
         end
-        replies.each_with_index.map do |reply, i|
-          next reply unless reply.is_a?(RedisClient::Error)
-          raise @translation.call(reply, script: script.script_name) unless reply.is_a?(RedisClient::NoScriptError)
-          eval_on(conn, script, *calls[i])
-        end
+        calls.map { |keys, argv, reads| one_of_many(conn, script, keys, argv, reads, replies.shift(1 + reads.to_a.size)) }
       end
     end
 
@@ -177,6 +186,34 @@ module Deckhand
     rescue RedisClient::CommandError => e
       types = e.is_a?(RedisClient::WrongTypeError) ? key_types(conn, keys) : nil
       raise @translation.call(e, script: script.script_name, types: types)
+    end
+
+    def eval_then(conn, script, keys, argv, reads)
+      replies = eval_pipelined(conn, "EVALSHA", script.sha, keys, argv, reads)
+      # NOSCRIPT: the script did not run, so the reads found nothing it wrote.
+      replies = eval_pipelined(conn, "EVAL", script.source, keys, argv, reads) if replies.first.is_a?(RedisClient::NoScriptError)
+      error = replies.find { |reply| reply.is_a?(RedisClient::CommandError) }
+      raise error if error
+      replies
+    rescue RedisClient::CommandError => e
+      types = e.is_a?(RedisClient::WrongTypeError) ? key_types(conn, keys) : nil
+      raise @translation.call(e, script: script.script_name, types: types)
+    end
+
+    # A call's part of #evalsha_many's replies, as that method returns it.
+    def one_of_many(conn, script, keys, argv, reads, mine)
+      if (error = mine.find { |reply| reply.is_a?(RedisClient::Error) })
+        raise @translation.call(error, script: script.script_name) unless mine.first.is_a?(RedisClient::NoScriptError)
+        mine = reads ? eval_then(conn, script, keys, argv, reads) : [eval_on(conn, script, keys, argv)]
+      end
+      reads ? mine : mine.first
+    end
+
+    def eval_pipelined(conn, command, script, keys, argv, reads)
+      conn.pipelined(exception: false) do |pipe|
+        pipe.call(command, script, keys.size, *keys, *argv)
+        reads.each { |read| pipe.call(*read) }
+      end
     end
 
     def key_types(conn, keys)

@@ -58,6 +58,49 @@ class FetchScriptTest < Minitest::Test
     assert_equal "3", fetch.call(limit: 1, sources: [[0, 1]], acks: []).first.version
   end
 
+  # The lot is filed inside Redis and read back in the same round trip: a
+  # lot of any size, in pop order (oldest first), payloads byte for byte.
+  def test_a_large_lot_comes_back_whole_in_pop_order
+    payloads = Array.new(10_000) { |i| "{\"n\":#{i},\"b\":\"\xff\"}".b }
+    payloads.each_slice(1_000) { |slice| redis.call("LPUSH", "queue:default", *slice) }
+    takes = fetch.call(limit: 9_000, sources: [[0, 1]], acks: [])
+    assert_equal payloads.first(9_000), takes.first.payloads.map(&:b)
+    assert_equal({"1" => "9000"}, inflight)
+    assert_equal payloads.first(9_000), lot(1).map(&:b)
+    assert_equal payloads.last(1_000).reverse, redis.call("LRANGE", "queue:default", 0, -1).map(&:b)
+  end
+
+  def test_a_flushed_script_cache_costs_nothing_but_a_resend
+    redis.call("LPUSH", "queue:default", "a", "b")
+    redis.call("SCRIPT", "FLUSH")
+    assert_equal [[0, nil, %w[a b]]], fetch.call(limit: 5, sources: [[0, 1]], acks: []).map(&:to_a)
+    assert_equal %w[a b], lot(1)
+  end
+
+  def test_a_queue_that_is_not_a_list_is_refused_before_anything_moves
+    redis.call("SADD", "queue:default", "x")
+    error = assert_raises(Deckhand::CommandError) { fetch.call(limit: 5, sources: [[0, 1]], acks: []) }
+    assert_includes error.message, "WRONGTYPE"
+    assert_equal 0, redis.call("EXISTS", "deckhand:lot:test:default:1")
+    assert_empty inflight
+  end
+
+  # Where SORT is refused (here an ACL; some Redis-compatible servers lack
+  # SORT ... STORE) the jobs move through Lua instead, into the same lot.
+  def test_without_sort_the_lot_is_filed_the_same_way
+    redis.call("ACL", "SETUSER", "fetch-test", "on", ">secret", "~*", "&*", "+@all", "-sort")
+    store = Deckhand::Store.new({url: Deckhand::RedisHarness.url, username: "fetch-test", password: "secret"}, size: 1)
+    redis.call("LPUSH", "queue:default", "a", "b", "c")
+    fetch = Deckhand::Store::Scripts::Fetch.new(store, identity: "test", queues: ["default"])
+    assert_equal [[0, nil, %w[a b]]], fetch.call(limit: 2, sources: [[0, 1]], acks: []).map(&:to_a)
+    assert_equal %w[a b], lot(1)
+    assert_equal({"1" => "2"}, inflight)
+    assert_equal %w[c], redis.call("LRANGE", "queue:default", 0, -1)
+  ensure
+    store&.shutdown
+    redis.call("ACL", "DELUSER", "fetch-test")
+  end
+
   # A client resending the script after a dropped reply must not take more
   # jobs into the lot the run that already happened filled.
   def test_a_replayed_fetch_is_refused_and_loses_nothing

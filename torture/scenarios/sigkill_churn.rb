@@ -23,7 +23,9 @@ module Torture
       next_kill = now + every
       drained = drain(size(900, 120)) do
         next unless now >= next_kill && @ledger.done_count < jobs * 0.9
-        fleet.kill(fleet.alive.select { |m| fleet.identity(m) }.sample(random: random))
+        victim = fleet.alive.select { |m| fleet.identity(m) }.sample(random: random)
+        next unless victim # every server still booting (a loaded machine): kill one once it is up
+        fleet.kill(victim)
         fleet.spawn(concurrency: CONCURRENCY, wait: false)
         next_kill = now + every
       end

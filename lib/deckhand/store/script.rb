@@ -43,6 +43,9 @@ module Deckhand
       # Runs the script; with `conn:`, on that connection (inside a pipeline
       # or transaction the caller holds).
       def run(keys, argv, conn: nil) = @store.evalsha(self.class, keys, argv, conn: conn)
+
+      # Runs the script, then `reads` in the same round trip (Store#evalsha_then).
+      def run_then(keys, argv, reads) = @store.evalsha_then(self.class, keys, argv, reads)
     end
   end
 end

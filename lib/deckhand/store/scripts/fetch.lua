@@ -2,8 +2,12 @@
 -- source lists (in the order to drain them) into the process's in-flight
 -- record, one lot per source that had jobs, in one atomic step. A job is never
 -- outside Redis' care: it is in its queue, or in a lot of the in-flight record
--- until its bit there says it is settled. Each payload passes through once:
--- popped, pushed onto its lot's list, returned.
+-- until its bit there says it is settled. Payloads never enter Lua: SORT ...
+-- BY nosort DESC LIMIT 0 n STORE copies the queue's n oldest jobs onto the
+-- lot's list inside Redis, in RPOP order, and LTRIM drops them from the
+-- queue; the caller reads the lots' lists (LRANGE) in the same round trip
+-- (Fetch#call). Converting each payload into a Lua string and back, twice,
+-- cost more Redis CPU than the move itself.
 --
 -- KEYS[1..q]            in-flight hash of each of the capsule's queues
 -- KEYS[q+1..2q]         recovery counts of each queue (read for their "~v" field)
@@ -35,8 +39,28 @@
 --                       call); KEYS[#KEYS-t+1..] are the throttle hashes
 --
 -- Returns, per source that gave jobs: its index (1..s), the queue's recovery
--- count version (or nil), the number of jobs, then the payloads; when a
--- throttle held jobs back, last the ms until it may let one leave (else 0).
+-- count version (or nil), the number of jobs (its lot's list holds them, in
+-- order; the payloads are not in the reply); when a throttle held jobs
+-- back, last the ms until it may let one leave (else 0). The caller reads
+-- each source's lot list, KEYS[3q+s+j], right after the script, in the same
+-- round trip (LRANGE 0 -1): with one queue, one source, one LRANGE.
+
+-- Files up to `take` of the oldest jobs of list `source` on the new list
+-- `lot`, oldest first (RPOP order); returns how many. Where SORT is refused
+-- (an ACL without @dangerous, a Redis-compatible server without SORT ...
+-- STORE) the jobs go through Lua instead: the same lot, more Redis CPU.
+local function file_lot(source, lot, take)
+  local count = redis.pcall('SORT', source, 'BY', 'nosort', 'LIMIT', 0, take, 'DESC', 'STORE', lot)
+  if type(count) == 'number' then
+    if count > 0 then redis.call('LTRIM', source, 0, -count - 1) end
+    return count
+  end
+  local jobs = redis.call('RPOP', source, take)
+  if not jobs then return 0 end
+  redis.call('RPUSH', lot, unpack(jobs))
+  return #jobs
+end
+
 local q = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local sources = tonumber(ARGV[3])
@@ -97,18 +121,17 @@ for j = 1, sources do
   local queue = tonumber(ARGV[2 + 2 * j])
   local th, take = throttles[queue], limit
   if th then take = throttle_room(th, limit, now) end
-  local jobs = take > 0 and redis.call('RPOP', KEYS[3 * q + j], take)
-  if th then wait = throttle_held_back(th, take < limit, jobs, KEYS[3 * q + j], identity, now, wait) end
-  if jobs then
-    local count = #jobs
-    redis.call('RPUSH', KEYS[lots + j], unpack(jobs))
+  local source, count = KEYS[3 * q + j], 0
+  -- LLEN first: it refuses a key that is not a list (SORT would copy a set)
+  -- before anything moved, and skips an empty queue.
+  if take > 0 and redis.call('LLEN', source) > 0 then count = file_lot(source, KEYS[lots + j], take) end
+  if th then wait = throttle_held_back(th, take < limit, count, source, identity, now, wait) end
+  if count > 0 then
     redis.call('HSET', KEYS[queue], ARGV[3 + 2 * j], count)
     result[n + 1] = j
     result[n + 2] = redis.call('HGET', KEYS[q + queue], '~v')
     result[n + 3] = count
     n = n + 3
-    for k = 1, count do result[n + k] = jobs[k] end
-    n = n + count
     limit = limit - count
   end
 end

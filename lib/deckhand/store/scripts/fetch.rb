@@ -40,14 +40,19 @@ module Deckhand
         # throttling). Returns the takes, and with throttles also the ms until
         # a throttle may let a held-back job leave (0 when none was held back).
         def call(limit:, sources:, acks:, landed: [], unlocks: [], throttles: nil)
-          parse(run(*command(limit:, sources:, acks:, landed:, unlocks:, throttles:)), throttles)
+          list, argv, reads = command(limit:, sources:, acks:, landed:, unlocks:, throttles:)
+          replies = reads.empty? ? [run(list, argv)] : run_then(list, argv, reads)
+          parse(replies, throttles)
         end
 
-        # The KEYS and ARGV of #call (FetchByQueue pipelines several).
+        # The KEYS, ARGV and reads of #call (FetchByQueue pipelines several):
+        # the payloads come from the lots' lists, read in the same round trip
+        # (fetch.lua files them without passing them through Lua).
         def command(limit:, sources:, acks:, landed: [], unlocks: [], throttles: nil)
           list = @fixed.dup
           sources.each { |index, _| list << @lists[index] }
-          sources.each { |index, id| list << lot(index, id) }
+          lots = sources.map { |index, id| lot(index, id) }
+          list.concat(lots)
           acks.each { |index, id, _| list << lot(index, id) }
           unlocks.each { |key, _| list << key }
           throttles&.each { |index, _| list << keys.throttle(@queues[index]) }
@@ -63,27 +68,32 @@ module Deckhand
             argv << @identity << throttles.size
             throttles.each { |index, l, back| argv.push(index + 1, l.rate_per_ms, l.burst, l.concurrency || 0, back) }
           end
-          [list, argv]
+          [list, argv, limit.positive? ? lots.map { |key| ["LRANGE", key, 0, -1] } : []]
         end
 
-        # A reply as #call returns it: the takes, with throttles also the wait.
-        def parse(reply, throttles)
-          return takes(reply) unless throttles
+        # Replies as #call returns them ([the script's reply, *each lot's
+        # payloads]): the takes, with throttles also the wait.
+        def parse(replies, throttles)
+          reply, *filed = replies
+          return takes(reply, filed) unless throttles
           wait = reply.pop
-          [takes(reply), wait]
+          [takes(reply, filed), wait]
         end
 
         private
 
         def lot(index, id) = keys.lot(@identity, @queues[index], id)
 
-        def takes(reply)
+        # The reply holds [source, version, count] per source that gave jobs;
+        # the lot's list holds its payloads (fewer than count only if another
+        # process's reaper took the lot back between the two, and then they
+        # are back in their queue).
+        def takes(reply, filed)
           result = []
           i = 0
           while i < reply.size
-            count = reply[i + 2]
-            result << Take.new(reply[i] - 1, reply[i + 1], reply[i + 3, count])
-            i += 3 + count
+            result << Take.new(reply[i] - 1, reply[i + 1], filed[reply[i] - 1])
+            i += 3
           end
           result
         end

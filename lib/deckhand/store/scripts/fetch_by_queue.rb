@@ -67,7 +67,8 @@ module Deckhand
 
         # One later source's round trip; nil when it failed and went to `lost`.
         def ask(news, source, limit)
-          @store.evalsha(Fetch, *command(news, source, limit))
+          list, argv, reads = command(news, source, limit)
+          reads.empty? ? [@store.evalsha(Fetch, list, argv)] : @store.evalsha_then(Fetch, list, argv, reads)
         rescue Deckhand::RedisError => e
           raise unless @lost
           @lost.call([source.first(2)], e)

@@ -38,12 +38,11 @@ local function throttle_room(th, want, now)
   return math.max(room, 0)
 end
 
--- After the pop: spends tokens and takes slots for the jobs that left;
--- returns `wait` lowered to the ms until the throttle may let a job leave,
--- when it held back jobs still in the queue (a freed slot is not announced:
--- look again soon).
-local function throttle_held_back(th, short, jobs, queue, identity, now, wait)
-  local count = jobs and #jobs or 0
+-- After the pop: spends tokens and takes slots for the `count` jobs that
+-- left; returns `wait` lowered to the ms until the throttle may let a job
+-- leave, when it held back jobs still in the queue (a freed slot is not
+-- announced: look again soon).
+local function throttle_held_back(th, short, count, queue, identity, now, wait)
   if count > 0 and th.rate > 0 then
     th.tokens = th.tokens - count
     redis.call('HSET', th.key, 't', tostring(th.tokens), 'at', now)
