@@ -116,7 +116,8 @@ module DeckhandBench
       end
 
       def snapshot
-        {at: monotonic, allocated: GC.stat(:total_allocated_objects), gc: GC.count,
+        {at: monotonic, cpu: ::Process.clock_gettime(::Process::CLOCK_PROCESS_CPUTIME_ID),
+         allocated: GC.stat(:total_allocated_objects), gc: GC.count,
          commands: @commands, round_trips: @round_trips}
       end
 
@@ -126,6 +127,7 @@ module DeckhandBench
         jobs = @done - 1
         {
           "pid" => ::Process.pid, "jobs" => jobs, "seconds" => now[:at] - @window[:at],
+          "cpu_seconds" => now[:cpu] - @window[:cpu], # all threads: less disturbed by other load than wall time
           "allocated" => now[:allocated] - @window[:allocated], "gc_runs" => now[:gc] - @window[:gc],
           "commands" => now[:commands] - @window[:commands],
           "round_trips" => now[:round_trips] - @window[:round_trips], "rss_kb" => rss_kb
