@@ -5,6 +5,8 @@
 # process with 10 threads (YJIT on) drains them; and the ceiling Active Job
 # itself sets, `ActiveJob::Base.execute` run in a loop on one thread, since a
 # server can never beat it with Ruby's global lock. Medians of the rounds.
+# Each figure also comes as CPU time a job (the server process, all its
+# threads), which other load on a shared machine disturbs less than jobs/s.
 #
 #   bundle exec ruby bench/active_job.rb [--jobs 30000] [--rounds 3] [--threads 10]
 
@@ -34,26 +36,32 @@ module ActiveJobBench
     n = Integer(ARGV[0])
     2_000.times { ActiveJob::Base.execute(data.dup) }
     t = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
     n.times { ActiveJob::Base.execute(data.dup) }
     puts n / (Process.clock_gettime(Process::CLOCK_MONOTONIC) - t)
+    puts (Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu) * 1e6 / n
   RUBY
 
   module_function
 
   def run(jobs:, rounds:, threads:)
-    results = Hash.new { |h, k| h[k] = [] }
+    results = {}
+    cpu = {}
     DeckhandBench::Lab.open(yjit: true) do |lab|
       puts "Ruby #{RUBY_VERSION} (YJIT in the children), Redis #{lab.redis_version}, #{Etc.nprocessors} cores, " \
         "load #{File.read("/proc/loadavg").split.first(3).join(" ")}"
       rounds.times do |round|
         order = round.even? ? %w[deckhand sidekiq] : %w[sidekiq deckhand]
-        order.each { |system| results[system] << drain(lab, system, jobs, threads) }
-        results["ceiling"] << ceiling(lab, jobs)
-        puts "round #{round + 1}: " + results.map { |k, v| "#{k} #{v.last.round}/s" }.join(", ")
+        order.each { |system| results[system], cpu[system] = record(results[system], cpu[system], drain(lab, system, jobs, threads)) }
+        results["ceiling"], cpu["ceiling"] = record(results["ceiling"], cpu["ceiling"], ceiling(lab, jobs))
+        puts "round #{round + 1}: " + results.map { |k, v| "#{k} #{v.last.round}/s (#{cpu[k].last.round(1)} µs CPU)" }.join(", ")
       end
     end
-    report(results.transform_values { |v| DeckhandBench::Stats.median(v) }, jobs, threads)
+    median = ->(h) { h.transform_values { |v| DeckhandBench::Stats.median(v) } }
+    report(median.call(results), median.call(cpu), jobs, threads)
   end
+
+  def record(rates, cpus, (rate, cpu)) = [[*rates, rate], [*cpus, cpu]]
 
   def drain(lab, system, jobs, threads)
     lab.fresh!
@@ -62,13 +70,13 @@ module ActiveJobBench
     child = lab.server(Struct.new(:name).new(system), [EXE.fetch(system), "-r", APP, "-c", threads, "-q", "bench"],
       expect: jobs, extra_env: env)
     report = JSON.parse(child.wait_report(lab.redis, DeckhandBench::Probe::FINISHED, timeout: 120 + jobs * 0.01))
-    report["jobs"] / report["seconds"]
+    [report["jobs"] / report["seconds"], report["cpu_seconds"] * 1e6 / report["jobs"]]
   ensure
     child&.stop
   end
 
   def ceiling(lab, jobs)
-    Float(script(lab, CEILING, jobs, {"BENCH_SYSTEM" => "deckhand", "BENCH_APP" => APP}))
+    script(lab, CEILING, jobs, {"BENCH_SYSTEM" => "deckhand", "BENCH_APP" => APP}).split.map { |line| Float(line) }
   end
 
   def script(lab, code, arg, env)
@@ -77,13 +85,17 @@ module ActiveJobBench
     lab.run(path, arg, env: env)
   end
 
-  def report(median, jobs, threads)
+  def report(median, cpu, jobs, threads)
     d, s, c = median.values_at("deckhand", "sidekiq", "ceiling")
+    dc, sc, cc = cpu.values_at("deckhand", "sidekiq", "ceiling")
     puts
     puts "Active Job, #{jobs} no-op jobs (perform_all_later), one server process, #{threads} threads, YJIT, medians:"
     puts format("  Deckhand adapter   %8.0f jobs/s  (%.2fx Sidekiq's adapter, %d %% of Active Job's own ceiling)", d, d / s, (100 * d / c).round)
     puts format("  Sidekiq adapter    %8.0f jobs/s  (%d %% of the ceiling)", s, (100 * s / c).round)
     puts format("  ActiveJob::Base.execute alone, one thread: %.0f jobs/s (%.1f µs a job)", c, 1e6 / c)
+    puts "CPU time a job (server process, all threads; the ceiling's loop), medians:"
+    puts format("  Deckhand %.1f µs, Sidekiq %.1f µs, ceiling %.1f µs: Deckhand %.2fx Sidekiq's rate, %d %% of the ceiling's",
+      dc, sc, cc, sc / dc, (100 * cc / dc).round)
   end
 end
 

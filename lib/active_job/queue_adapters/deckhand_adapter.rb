@@ -65,8 +65,28 @@ module ActiveJob
       class JobWrapper
         include Deckhand::Job
 
+        PROVIDER_JOB_ID = "provider_job_id"
+        ABSENT = Object.new.freeze
+
+        # Active Job reads the job's provider id from its data. It is written
+        # into the data in place, not into a copy (a 12-entry Hash per job),
+        # and put back as it was before perform returns or raises, so a retry
+        # or the dead set keeps the args exactly as they were pushed. (Should
+        # the shutdown interrupt land inside the put-back, the job is not
+        # written from this Hash: it goes back to its queue from its stored bytes.)
         def perform(job_data)
-          Base.execute(job_data.merge("provider_job_id" => jid))
+          return Base.execute(job_data) unless job_data.is_a?(Hash) # Active Job names the problem
+          previous = job_data.fetch(PROVIDER_JOB_ID, ABSENT)
+          job_data[PROVIDER_JOB_ID] = jid
+          begin
+            Base.execute(job_data)
+          ensure
+            if previous.equal?(ABSENT)
+              job_data.delete(PROVIDER_JOB_ID)
+            else
+              job_data[PROVIDER_JOB_ID] = previous
+            end
+          end
         end
       end
     end

@@ -53,6 +53,19 @@ module RailsJobs
     end
   end
 
+  # Hands what it saw to the test in memory (no Redis: the wrapper's
+  # allocation test counts around it).
+  class SeenJob < ApplicationJob
+    SEEN = Queue.new
+
+    def perform(*args) = SEEN << [provider_job_id, args]
+  end
+
+  # Fails every time; no retry_on, so Deckhand retries it.
+  class BrokenJob < ApplicationJob
+    def perform(*) = raise(Doomed, "broken")
+  end
+
   # A plain Deckhand job in the Rails app, for push-after-commit.
   class NativeJob
     include Deckhand::Job
