@@ -4,6 +4,7 @@ require "json"
 require_relative "set_entry"
 require_relative "death_notice"
 require_relative "set_groups"
+require_relative "../store/set_shards"
 
 module Deckhand
   class API
@@ -16,56 +17,54 @@ module Deckhand
     #   entries, resume_at = retries.filter("Timeout::Error")
     #   retries.retry(entries)                        # back to their queues now
     #   api.dead.delete_all
+    #
+    # In cluster mode the set is sharded per queue (Store::SetShards): pages
+    # merge the shards in score order, each entry remembers its shard, and an
+    # entry of queue q's shard goes back to q (or to q's dead set).
     class JobSet
-      SETS = {
-        scheduled: [Store::Keys::SCHEDULE, false],
-        retries: [Store::Keys::RETRY, false],
-        dead: [Store::Keys::DEAD, true] # newest death first
-      }.freeze
+      SETS = {scheduled: false, retries: false, dead: true}.freeze # dead: newest death first
       BATCH = 500
       SCAN_BUDGET = 10_000
       COUNT_STEP = 50_000
       GROUP_BUDGET = 10_000
 
-      attr_reader :name, :key
+      attr_reader :name
 
       def initialize(name, config)
-        @key, @reverse = SETS.fetch(name) { raise ArgumentError, "no job set #{name.inspect}; one of #{SETS.keys.join(", ")}" }
+        @reverse = SETS.fetch(name) { raise ArgumentError, "no job set #{name.inspect}; one of #{SETS.keys.join(", ")}" }
         @name = name
         @config = config
         @store = config.store
+        @shards = Store::SetShards.new(@store, name)
       end
 
-      def size = Store::SortedSets.size(@store, @key)
+      # The sorted set's key ("retry"); nil in cluster mode, where the set is
+      # one sorted set per queue.
+      def key = @shards.sharded? ? nil : @shards.key(nil)
+
+      def size = @shards.size
 
       def clear = delete_all
 
       # Entries of one page (1-based), in the set's order.
       def page(number, per_page)
         offset = (number - 1) * per_page
-        Store::SortedSets.page(@store, @key, offset, per_page, reverse: @reverse)
-          .each_with_index.map { |(raw, score), i| SetEntry.new(raw, score, rank: offset + i) }
+        @shards.page(offset, per_page, reverse: @reverse)
+          .each_with_index.map { |(shard, raw, score), i| SetEntry.new(raw, score, rank: offset + i, shard: shard) }
       end
 
       # Entries containing `text` (case-sensitive), looking at up to `budget`
       # entries from rank `from`. Returns [entries, rank to resume from or nil].
+      # In cluster mode ranks count through the queues' shards one after
+      # another (by queue name), in the set's order within each.
       def filter(text, from: 0, limit: 25, budget: SCAN_BUDGET)
-        next_rank, found = Store::SortedSets.scan(@store, @key, text, from: from, limit: limit, budget: budget, reverse: @reverse)
-        [found.map { |rank, raw, score| SetEntry.new(raw, score, rank: rank) }, next_rank]
+        next_rank, found = @shards.scan(text, from: from, limit: limit, budget: budget, reverse: @reverse)
+        [found.map { |rank, shard, raw, score| SetEntry.new(raw, score, rank: rank, shard: shard) }, next_rank]
       end
 
       # How many entries contain `text` (as `filter` matches them), counted
       # inside Redis COUNT_STEP entries per call: a number, never the entries.
-      def count_matching(text)
-        text = needle(text)
-        total = 0
-        from = 0
-        while from
-          from, matches = Store::SortedSets.count(@store, @key, text, from: from, budget: COUNT_STEP)
-          total += matches
-        end
-        total
-      end
+      def count_matching(text) = @shards.count(needle(text), step: COUNT_STEP)
 
       # The set counted by error class and job class (SetGroups), inside
       # Redis: the first `budget` entries (in score order), or all with nil.
@@ -76,7 +75,7 @@ module Deckhand
         examined = 0
         while from && (budget.nil? || examined < budget)
           step = budget ? [budget - examined, GROUP_BUDGET].min : GROUP_BUDGET
-          next_rank, errs, kinds = Store::SortedSets.groups(@store, @key, from: from, budget: step)
+          next_rank, errs, kinds = @shards.groups(from: from, budget: step)
           errs.each { |name, n| errors[name] += n }
           kinds.each { |name, n| classes[name] += n }
           examined += errs.values.sum
@@ -113,48 +112,57 @@ module Deckhand
       def fetch(key)
         parsed = SetEntry.parse_key(key) or return nil
         score, ident = parsed
-        Store::SortedSets.at_score(@store, @key, score).each do |raw|
-          entry = SetEntry.new(raw, score)
+        @shards.at_score(score).each do |shard, raw|
+          entry = SetEntry.new(raw, score, shard: shard)
           return entry if entry.ident == ident
         end
         nil
       end
 
-      # Sends entries to their queues now. Entries that are not jobs stay.
-      # Returns how many were queued.
+      # Sends entries to their queues now (in cluster mode, to the queue of
+      # the shard each came from). Entries that are not jobs stay. Returns
+      # how many were queued.
       def retry(entries)
-        moves = entries.filter_map do |entry|
-          [entry.raw, entry.queue, requeued(entry)] if retryable?(entry)
+        moves = by_shard(entries.select { |entry| retryable?(entry) }) do |entry|
+          [entry.raw, entry.queue, requeued(entry)]
         end
-        Store::SortedSets.move_to_queues(@store, @key, moves)
+        @shards.move(moves)
       end
 
-      def delete(entries) = Store::SortedSets.remove(@store, @key, entries.map(&:raw))
+      def delete(entries) = @shards.remove(by_shard(entries, &:raw))
 
       # Moves entries to the dead set, then tells the config's death handlers
       # (a batch's :death callback among them) about each job this call moved,
       # with a KilledByHand error. Returns how many moved.
       def kill(entries)
         raise ArgumentError, "jobs in the dead set are dead already" if @name == :dead
-        moved = Store::SortedSets.kill(@store, @key, entries.map(&:raw), now: ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3),
-          max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout, locks: entries.map { |e| Unique.held_by(e.item, @store.keys) })
-        DeathNotice.new(@config, @name).deliver(moved.map { |i| entries[i] })
-        moved.size
+        groups = entries.group_by { |entry| shard_of(entry) }
+        moved = @shards.kill(groups.transform_values { |list| list.map(&:raw) },
+          locks: groups.transform_values { |list| list.map { |e| Unique.held_by(e.item, @store.keys) } },
+          now: ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3), max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
+        killed = moved.flat_map { |shard, indexes| indexes.map { |i| groups.fetch(shard)[i] } }
+        DeathNotice.new(@config, @name).deliver(killed)
+        killed.size
       end
 
       def retry_all = each_batch(->(entry) { !retryable?(entry) }) { |entries| self.retry(entries) }
 
       def kill_all = each_batch(->(_) { false }) { |entries| kill(entries) }
 
-      def delete_all
-        count = size
-        Store::SortedSets.clear(@store, @key)
-        count
-      end
+      def delete_all = @shards.clear
 
       private
 
       def retryable?(entry) = !entry.corrupt? && entry.klass && entry.queue && !entry.queue.empty?
+
+      # {shard => [what the block makes of each entry, ...]}.
+      def by_shard(entries, &block) = entries.group_by { |entry| shard_of(entry) }.transform_values { |list| list.map(&block) }
+
+      # The shard an entry came from; for one built elsewhere, its queue's.
+      def shard_of(entry)
+        return nil unless @shards.sharded?
+        entry.shard || entry.queue
+      end
 
       # Sidekiq's rule: a retry started by hand does not use up one of the
       # job's automatic retries.
@@ -167,14 +175,17 @@ module Deckhand
 
       # Works through the set from its start, BATCH entries at a time, stepping
       # over the entries the block leaves in place (those `stays` picks out).
+      # In cluster mode, one shard after another.
       def each_batch(stays)
         done = 0
-        offset = 0
-        loop do
-          batch = page_at(offset)
-          break if batch.empty?
-          done += yield batch
-          offset += batch.count(&stays)
+        @shards.shards.each do |shard, key|
+          offset = 0
+          loop do
+            batch = Store::SortedSets.page(@store, key, offset, BATCH).map { |raw, score| SetEntry.new(raw, score, shard: shard) }
+            break if batch.empty?
+            done += yield batch
+            offset += batch.count(&stays)
+          end
         end
         done
       end
@@ -199,10 +210,6 @@ module Deckhand
         text = text.to_s
         raise ArgumentError, "an empty filter matches every entry: use retry_all, delete_all or kill_all for the whole set" if text.empty?
         text
-      end
-
-      def page_at(offset)
-        Store::SortedSets.page(@store, @key, offset, BATCH).map { |raw, score| SetEntry.new(raw, score) }
       end
     end
   end

@@ -12,13 +12,17 @@ module Deckhand
     #   entry = api.retries.fetch("1732000000.125-b4a577edbccf1d805744efa9")
     #   entry.at        # => when it is due (retry, schedule) or died (dead)
     #   api.retries.retry([entry])
+    #
+    # In cluster mode `shard` names the queue whose sorted set holds it
+    # (nil in plain mode, where one set holds every queue's).
     class SetEntry < JobRecord
-      attr_reader :score, :rank
+      attr_reader :score, :rank, :shard
 
-      def initialize(raw, score, rank: nil)
+      def initialize(raw, score, rank: nil, shard: nil)
         super(raw)
         @score = score
         @rank = rank
+        @shard = shard
       end
 
       def key = "#{Store::SortedSets.score_string(score)}-#{ident}"

@@ -46,6 +46,11 @@ module Deckhand
 
       # Runs the script, then `reads` in the same round trip (Store#evalsha_then).
       def run_then(keys, argv, reads) = @store.evalsha_then(self.class, keys, argv, reads)
+
+      # Runs the script once per [keys, argv] in `calls`, in one pipeline
+      # (Store#evalsha_many; in cluster mode give each call the keys of one
+      # slot). Replies in the order of the calls.
+      def run_pipelined(calls) = calls.empty? ? [] : @store.evalsha_many(self.class, calls)
     end
   end
 end

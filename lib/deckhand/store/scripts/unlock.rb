@@ -14,6 +14,10 @@ module Deckhand
           return 0 if locks.empty?
           run(locks.map(&:first), locks.map { |_, jid| jid.to_s })
         end
+
+        # The same, one call per lock, pipelined: locks in different slots
+        # of a Redis Cluster. Returns how many were released.
+        def call_each(locks) = run_pipelined(locks.map { |key, jid| [[key], [jid.to_s]] }).sum
       end
     end
   end

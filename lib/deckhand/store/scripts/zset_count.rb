@@ -13,6 +13,10 @@ module Deckhand
         lua "zset_count"
 
         def call(set, text, from:, budget:) = run([set], [text, from, budget])
+
+        # One count per [set, text, from, budget], pipelined (cluster mode's
+        # shards); one [next rank or -1, matches] each.
+        def call_each(counts) = run_pipelined(counts.map { |set, text, from, budget| [[set], [text, from, budget]] })
       end
     end
   end

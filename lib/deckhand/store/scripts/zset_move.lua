@@ -3,8 +3,10 @@
 -- scheduler moved a moment earlier is never queued twice.
 --
 -- KEYS[1]        the sorted set
--- KEYS[2]        the set of queue names
--- KEYS[3..n+2]   the queues the entries go to
+-- KEYS[2..n+1]   the queues the entries go to
+-- KEYS[n+2]      the set of queue names, each queue's name added to it; left
+--                out in cluster mode, where it lives in another slot (the
+--                caller registers the names itself)
 -- ARGV[1]        n, how many queues
 -- ARGV[2..n+1]   their names, in the order of their keys
 -- ARGV[n+2..]    groups of three: entry as stored, its queue's position among
@@ -12,14 +14,15 @@
 --                enqueued_at)
 --
 -- Returns the number of entries moved.
-local set, queues = KEYS[1], KEYS[2]
+local set = KEYS[1]
 local n = tonumber(ARGV[1])
+local queues = KEYS[n + 2]
 local moved = 0
 for i = n + 2, #ARGV, 3 do
   if redis.call('ZREM', set, ARGV[i]) == 1 then
     local q = tonumber(ARGV[i + 1])
-    redis.call('SADD', queues, ARGV[1 + q])
-    redis.call('LPUSH', KEYS[2 + q], ARGV[i + 2])
+    if queues then redis.call('SADD', queues, ARGV[1 + q]) end
+    redis.call('LPUSH', KEYS[1 + q], ARGV[i + 2])
     moved = moved + 1
   end
 end
