@@ -2,7 +2,6 @@
 
 require "test_helper"
 require "deckhand/api"
-require "redis-cluster-client"
 require_relative "../support/cluster_helpers"
 
 # The data API over cluster mode: the schedule, retry and dead sets are one

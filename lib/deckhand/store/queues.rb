@@ -142,12 +142,27 @@ module Deckhand
         store.call("LREM", key, -1, raw) == 1
       end
 
-      # Empties the queue and forgets its name, as Sidekiq does.
+      # Empties the queue and forgets its name, as Sidekiq does. In cluster
+      # mode the name stays while the queue's shard of the schedule, retry
+      # or dead set holds entries: the name is how those are found.
       def clear(store, name)
+        keys = store.keys
+        return clear_shard_owner(store, name) if keys.sharded?
         store.pipelined do |pipe|
-          pipe.call("UNLINK", store.keys.queue(name))
-          pipe.call("SREM", store.keys::QUEUES, name)
+          pipe.call("UNLINK", keys.queue(name))
+          pipe.call("SREM", keys::QUEUES, name)
         end
+        nil
+      end
+
+      def clear_shard_owner(store, name)
+        keys = store.keys
+        sets = [keys.scheduled_set(name), keys.retry_set(name), keys.dead_set(name)]
+        _, *sizes = store.pipelined do |pipe|
+          pipe.call("UNLINK", keys.queue(name))
+          sets.each { |set| pipe.call("ZCARD", set) }
+        end
+        store.call("SREM", keys::QUEUES, name) if sizes.sum.zero?
         nil
       end
 
