@@ -53,6 +53,19 @@ module Deckhand
           .each_with_index.map { |(shard, raw, score), i| SetEntry.new(raw, score, rank: offset + i, shard: shard) }
       end
 
+      # Every entry in the set's order, BATCH at a time from each shard, each
+      # read once (in cluster mode the shards merged as they are read).
+      #
+      #   api.retries.each_entry { |entry| puts entry.jid }
+      def each_entry
+        return enum_for(:each_entry) unless block_given?
+        rank = 0
+        @shards.each_entry(reverse: @reverse, batch: BATCH) do |shard, raw, score|
+          yield SetEntry.new(raw, score, rank: rank, shard: shard)
+          rank += 1
+        end
+      end
+
       # Entries containing `text` (case-sensitive), looking at up to `budget`
       # entries from rank `from`. Returns [entries, rank to resume from or nil].
       # In cluster mode ranks count through the queues' shards one after

@@ -61,6 +61,19 @@ module Deckhand
         merged_page(list, offset, count, reverse)
       end
 
+      # Yields every [queue, raw, score] in the merged order, reading `batch`
+      # entries of a shard at a time (all shards that ran out, pipelined):
+      # each entry is read once, whatever the size of the set.
+      def each_entry(reverse: false, batch: 100)
+        cursors = shards.to_h { |queue, key| [queue, [key, 0, []]] }
+        until cursors.empty?
+          refill(cursors, reverse, batch)
+          break if cursors.empty?
+          queue, (_, _, buffer) = pick(cursors, reverse)
+          yield [queue, *buffer.shift]
+        end
+      end
+
       # [queue, raw] of the entries stored with exactly this score, in any shard.
       def at_score(score)
         list = shards
@@ -154,6 +167,28 @@ module Deckhand
       end
 
       private
+
+      # Reads the next batch of each shard whose buffer ran out; forgets a
+      # shard with nothing left.
+      def refill(cursors, reverse, batch)
+        empty = cursors.select { |_, (_, _, buffer)| buffer.empty? }
+        return if empty.empty?
+        replies = @store.pipelined do |pipe|
+          empty.each_value { |key, offset, _| pipe.call("ZRANGE", key, offset, offset + batch - 1, *("REV" if reverse), "WITHSCORES") }
+        end
+        empty.keys.zip(replies) do |queue, reply|
+          read = SortedSets.pairs(reply).map { |raw, score| [raw, Float(score)] }
+          next cursors.delete(queue) if read.empty?
+          cursors[queue][1] += read.size
+          cursors[queue][2] = read
+        end
+      end
+
+      # The shard whose next entry comes first in the merged order.
+      def pick(cursors, reverse)
+        by = ->((queue, (_, _, buffer))) { [buffer.first[1], queue.to_s, buffer.first[0]] }
+        reverse ? cursors.max_by(&by) : cursors.min_by(&by)
+      end
 
       def counts(cursors, text, step)
         return [Scripts::ZsetCount.new(@store).call(cursors.keys.first, text, from: cursors.values.first, budget: step)] if cursors.size == 1

@@ -11,8 +11,6 @@ module Sidekiq
   class JobSet
     include Enumerable
 
-    PAGE = 100
-
     def initialize(name)
       @set = Deckhand::API.new.job_set(name)
     end
@@ -21,14 +19,11 @@ module Sidekiq
 
     def size = @set.size
 
+    # In the set's order, each entry read once (in cluster mode the queues'
+    # shards merged as they are read).
     def each
-      page = 1
-      loop do
-        entries = @set.page(page, PAGE)
-        entries.each { |entry| yield SortedEntry.new(entry, @set) }
-        break if entries.size < PAGE
-        page += 1
-      end
+      return enum_for(:each) unless block_given?
+      @set.each_entry { |entry| yield SortedEntry.new(entry, @set) }
     end
 
     def find_job(jid) = @set.find_jid(jid)&.then { |entry| SortedEntry.new(entry, @set) }
