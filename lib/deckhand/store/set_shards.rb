@@ -2,6 +2,7 @@
 
 require_relative "sorted_sets"
 require_relative "set_walk"
+require_relative "set_merge"
 
 module Deckhand
   class Store
@@ -58,20 +59,14 @@ module Deckhand
           queue, key = list.first
           return SortedSets.page(@store, key, offset, count, reverse: reverse).map { |raw, score| [queue, raw, score] }
         end
-        merged_page(list, offset, count, reverse)
+        SetMerge.new(@store, list, reverse).page(offset, count, sizes(list).sum)
       end
 
       # Yields every [queue, raw, score] in the merged order, reading `batch`
-      # entries of a shard at a time (all shards that ran out, pipelined):
-      # each entry is read once, whatever the size of the set.
-      def each_entry(reverse: false, batch: 100)
-        cursors = shards.to_h { |queue, key| [queue, [key, 0, []]] }
-        until cursors.empty?
-          refill(cursors, reverse, batch)
-          break if cursors.empty?
-          queue, (_, _, buffer) = pick(cursors, reverse)
-          yield [queue, *buffer.shift]
-        end
+      # entries of a shard at a time: each entry is read once, whatever the
+      # size of the set.
+      def each_entry(reverse: false, batch: 100, &block)
+        SetMerge.new(@store, shards, reverse).each(batch, &block)
       end
 
       # [queue, raw] of the entries stored with exactly this score, in any shard.
@@ -168,53 +163,9 @@ module Deckhand
 
       private
 
-      # Reads the next batch of each shard whose buffer ran out; forgets a
-      # shard with nothing left.
-      def refill(cursors, reverse, batch)
-        empty = cursors.select { |_, (_, _, buffer)| buffer.empty? }
-        return if empty.empty?
-        replies = @store.pipelined do |pipe|
-          empty.each_value { |key, offset, _| pipe.call("ZRANGE", key, offset, offset + batch - 1, *("REV" if reverse), "WITHSCORES") }
-        end
-        empty.keys.zip(replies) do |queue, reply|
-          read = SortedSets.pairs(reply).map { |raw, score| [raw, Float(score)] }
-          next cursors.delete(queue) if read.empty?
-          cursors[queue][1] += read.size
-          cursors[queue][2] = read
-        end
-      end
-
-      # The shard whose next entry comes first in the merged order.
-      def pick(cursors, reverse)
-        by = ->((queue, (_, _, buffer))) { [buffer.first[1], queue.to_s, buffer.first[0]] }
-        reverse ? cursors.max_by(&by) : cursors.min_by(&by)
-      end
-
       def counts(cursors, text, step)
         return [Scripts::ZsetCount.new(@store).call(cursors.keys.first, text, from: cursors.values.first, budget: step)] if cursors.size == 1
         Scripts::ZsetCount.new(@store).call_each(cursors.map { |key, from| [key, text, from, step] })
-      end
-
-      # The shards' first entries in the page's order, merged; past the middle
-      # of the set, their last entries in the opposite order (cheaper there).
-      def merged_page(list, offset, count, reverse)
-        return [] if count <= 0
-        total = sizes(list).sum
-        return [] if offset >= total
-        from_end = offset + count > total - offset
-        reading = from_end ? !reverse : reverse
-        window = from_end ? total - offset : offset + count
-        first = from_end ? [total - offset - count, 0].max : offset
-        replies = @store.pipelined do |pipe|
-          list.each { |_, key| pipe.call("ZRANGE", key, 0, window - 1, *("REV" if reading), "WITHSCORES") }
-        end
-        entries = list.zip(replies).flat_map do |(queue, _), reply|
-          SortedSets.pairs(reply).map { |raw, score| [queue, raw, Float(score)] }
-        end
-        merged = entries.sort_by { |queue, raw, score| [score, queue, raw] }
-        merged.reverse! if reading
-        slice = merged[first, [window - first, count].min] || []
-        from_end ? slice.reverse : slice
       end
     end
   end

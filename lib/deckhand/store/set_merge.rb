@@ -1,0 +1,79 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Store
+    # Reads the shards of a set (SetShards) as one, in score order: one page,
+    # or every entry. Equal scores in different shards come in the order of
+    # their queues' names, then of the entries' bytes (as Redis orders them
+    # within one sorted set), the same on every page and in both directions.
+    #
+    #   merge = SetMerge.new(store, [["default", "{queue:default}:retry"], ["mail", "{queue:mail}:retry"]], false)
+    #   merge.page(25, 25, 1_000)   # => [[queue, raw, score], ...] ranks 25 to 49
+    #   merge.each(500) { |queue, raw, score| ... }
+    class SetMerge
+      # shards: [[queue, key], ...]; reverse: highest score first.
+      def initialize(store, shards, reverse)
+        @store = store
+        @shards = shards
+        @reverse = reverse
+      end
+
+      # Up to `count` entries from rank `offset` of the `total` there are.
+      # Reads the first offset + count entries of each shard, or past the
+      # middle of the set the last total - offset ones, in the opposite order.
+      def page(offset, count, total)
+        return [] if count <= 0 || offset >= total
+        from_end = offset + count > total - offset
+        reading = from_end ? !@reverse : @reverse
+        window = from_end ? total - offset : offset + count
+        first = from_end ? [total - offset - count, 0].max : offset
+        replies = @store.pipelined do |pipe|
+          @shards.each { |_, key| pipe.call("ZRANGE", key, 0, window - 1, *("REV" if reading), "WITHSCORES") }
+        end
+        entries = @shards.zip(replies).flat_map do |(queue, _), reply|
+          SortedSets.pairs(reply).map { |raw, score| [queue, raw, Float(score)] }
+        end
+        merged = entries.sort_by { |queue, raw, score| [score, queue.to_s, raw] }
+        merged.reverse! if reading
+        slice = merged[first, [window - first, count].min] || []
+        from_end ? slice.reverse : slice
+      end
+
+      # Yields every [queue, raw, score], reading `batch` entries of a shard
+      # at a time (the shards that ran out together, pipelined).
+      def each(batch)
+        cursors = @shards.to_h { |queue, key| [queue, [key, 0, []]] }
+        until cursors.empty?
+          refill(cursors, batch)
+          break if cursors.empty?
+          queue, (_, _, buffer) = next_shard(cursors)
+          yield [queue, *buffer.shift]
+        end
+      end
+
+      private
+
+      # Reads the next batch of each shard whose buffer ran out; forgets a
+      # shard with nothing left.
+      def refill(cursors, batch)
+        empty = cursors.select { |_, (_, _, buffer)| buffer.empty? }
+        return if empty.empty?
+        replies = @store.pipelined do |pipe|
+          empty.each_value { |key, offset, _| pipe.call("ZRANGE", key, offset, offset + batch - 1, *("REV" if @reverse), "WITHSCORES") }
+        end
+        empty.keys.zip(replies) do |queue, reply|
+          read = SortedSets.pairs(reply).map { |raw, score| [raw, Float(score)] }
+          next cursors.delete(queue) if read.empty?
+          cursors[queue][1] += read.size
+          cursors[queue][2] = read
+        end
+      end
+
+      # The shard whose next entry comes first in the merged order.
+      def next_shard(cursors)
+        by = ->((queue, (_, _, buffer))) { [buffer.first[1], queue.to_s, buffer.first[0]] }
+        @reverse ? cursors.max_by(&by) : cursors.min_by(&by)
+      end
+    end
+  end
+end
