@@ -104,7 +104,21 @@ class ClusterWebTest < Minitest::Test
     assert_includes get("/queues").body, "mail"
     assert_includes get("/queues/mail").body, "q" * 24
     assert_redirect post("/queues/mail", "action" => "delete", "jid" => "q" * 24, "position" => "0"), "/queues/mail", notice: "deleted.1"
-    assert_equal 200, get("/busy").status
     assert_equal 200, get("/metrics").status
+  end
+
+  def test_the_busy_page_shows_processes_and_what_they_run
+    store = Deckhand.config.store
+    running = {"t1" => Struct.new(:queue, :payload, :run_at).new("mail", JSON.generate(retry_job("b" * 24, "queue" => "mail")), Time.now.to_i)}
+    info = JSON.generate("hostname" => "box", "pid" => 7, "concurrency" => 5, "queues" => QUEUES, "tag" => "app")
+    store.pipelined do |pipe|
+      Deckhand::Store::ProcessRecord.write(pipe, store.keys, "box:7:abc", info: info, running: running, inflight: 1, rtt_us: 100,
+        quiet: false, rss_kb: 1000, ttl: 60)
+    end
+    body = get("/busy").body
+    assert_includes body, "box:7:abc"
+    assert_includes body, "b" * 24
+    assert_redirect post("/busy", "signal" => "quiet", "identity" => "box:7:abc"), "/busy", notice: "quieted.0"
+    assert_equal ["TSTP"], cluster.call("LRANGE", keys.signals("box:7:abc"), 0, -1)
   end
 end
