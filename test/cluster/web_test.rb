@@ -107,6 +107,16 @@ class ClusterWebTest < Minitest::Test
     assert_equal 200, get("/metrics").status
   end
 
+  def test_the_front_page_and_the_live_counters_add_up_every_shard
+    spread(count: 7)
+    spread(:dead_set, count: 4, prefix: "d")
+    json = JSON.parse(get("/stats.json").body)
+    assert_equal [7, 0, 4], json.values_at("retries", "scheduled", "dead")
+    body = get("/").body
+    assert_includes body, %(data-stat="retries">7<)
+    assert_includes get("/queues").body, %(data-live-stat="dead">4<), "the live header of every other page"
+  end
+
   def test_the_busy_page_shows_processes_and_what_they_run
     store = Deckhand.config.store
     running = {"t1" => Struct.new(:queue, :payload, :run_at).new("mail", JSON.generate(retry_job("b" * 24, "queue" => "mail")), Time.now.to_i)}
