@@ -36,6 +36,10 @@ module Deckhand
   #   api.dead.delete_all
   #   api.processes.each(&:quiet!)
   #   api.metrics(period: "24h").classes.first.p95_ms
+  #
+  # The same in cluster mode (docs/cluster.md), where the schedule, retry and
+  # dead sets are one sorted set per queue: sizes add up the queues', pages
+  # merge them in score order, and an entry goes back to its own queue.
   class API
     attr_reader :config
 

@@ -46,7 +46,10 @@ module Deckhand
 
       def clear = delete_all
 
-      # Entries of one page (1-based), in the set's order.
+      # Entries of one page (1-based), in the set's order. In cluster mode
+      # each shard gives its first (number * per_page) entries, or past the
+      # middle of the set its last ones: cheap for the first and last pages,
+      # dearest in the middle (each_entry reads a whole set once).
       def page(number, per_page)
         offset = (number - 1) * per_page
         @shards.page(offset, per_page, reverse: @reverse)
