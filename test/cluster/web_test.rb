@@ -105,6 +105,7 @@ class ClusterWebTest < Minitest::Test
     assert_includes get("/queues/mail").body, "q" * 24
     assert_redirect post("/queues/mail", "action" => "delete", "jid" => "q" * 24, "position" => "0"), "/queues/mail", notice: "deleted.1"
     assert_equal 200, get("/metrics").status
+    assert_equal 200, get("/metrics/RecordJob").status
   end
 
   def test_the_front_page_and_the_live_counters_add_up_every_shard
@@ -115,6 +116,9 @@ class ClusterWebTest < Minitest::Test
     body = get("/").body
     assert_includes body, %(data-stat="retries">7<)
     assert_includes get("/queues").body, %(data-live-stat="dead">4<), "the live header of every other page"
+    scrape = get("/metrics?format=prometheus").body
+    assert_includes scrape, "deckhand_retry_jobs 7"
+    assert_includes scrape, "deckhand_dead_jobs 4"
   end
 
   def test_the_busy_page_shows_processes_and_what_they_run
