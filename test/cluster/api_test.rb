@@ -164,6 +164,18 @@ class ClusterAPITest < Minitest::Test
     assert_equal 10, api.dead.size
   end
 
+  def test_scripts_redis_lost_are_sent_again_on_every_shard
+    spread
+    Deckhand::RedisClusterHarness.cluster.primaries.each do |node|
+      conn = RedisClient.new(url: node.url)
+      conn.call("SCRIPT", "FLUSH")
+    ensure
+      conn&.close
+    end
+    assert_equal 10, api.retries.count_matching("E1"), "one pipelined call per shard, each answered NOSCRIPT first"
+    assert_equal 3, api.retries.retry(api.retries.page(1, 3))
+  end
+
   def test_a_set_with_no_known_queue_is_empty
     assert_equal 0, api.retries.size
     assert_empty api.retries.page(1, 25)
