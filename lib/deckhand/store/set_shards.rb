@@ -20,9 +20,10 @@ module Deckhand
     #
     # Paging merges the shards: page N of size S reads the first offset + S
     # entries of each shard (or, past the middle, the last ones in the
-    # opposite order), fine at dashboard depth. Searches, counts and the
-    # actions on the whole set go through the shards one after another (queue
-    # names in order), so a search's ranks count along that order.
+    # opposite order), fine at dashboard depth. Searches, groupings within a
+    # budget and the actions on the whole set go through the shards one after
+    # another (queue names in order), so a search's ranks count along that
+    # order; counts run on every shard side by side.
     class SetShards
       KINDS = {scheduled: :scheduled_set, retries: :retry_set, dead: :dead_set}.freeze
 
