@@ -117,6 +117,16 @@ class ClusterAPITest < Minitest::Test
     assert_equal %w[r1 m1], api.dead.page(1, 5).map(&:jid).sort.reverse
   end
 
+  def test_kill_releases_a_lock_in_the_cluster_layout
+    job = job("m2", "mail", "unique_for" => 600)
+    lock = Deckhand::Unique.key(job, keys)
+    assert lock.start_with?("{queue:mail}:unique:"), lock
+    put(:scheduled_set, "mail", job, 5)
+    cluster.call("SET", lock, "m2", "EX", 600)
+    assert_equal 1, api.scheduled.kill_all
+    assert_nil cluster.call("GET", lock)
+  end
+
   def test_retry_all_kill_all_and_delete_all_cover_every_shard
     spread(:scheduled_set)
     put(:scheduled_set, "mail", job("x", "mail"), 1)
