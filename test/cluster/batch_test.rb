@@ -1,0 +1,214 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "deckhand/batch"
+require_relative "../support/cluster_helpers"
+
+# Batches in cluster mode: their bookkeeping in the {batches} slot, their jobs
+# and callback jobs in their queues' slots, on other primaries. Outcomes are
+# recorded at the store level (Batch::Tracker, what the server's middleware
+# calls) so these tests do not depend on the server's cluster-mode fetch.
+class ClusterBatchTest < Minitest::Test
+  include Deckhand::ClusterHelpers
+
+  BatchKeys = Deckhand::Store::ClusterBatchKeys
+  Ops = Deckhand::Store::Scripts::BatchOps
+  QUEUES = %w[default mail reports].freeze
+
+  # A process that dies right after the batch step: the callbacks it fired
+  # stay in the outbox, never pushed.
+  class CrashBeforePush < Ops
+    lua "batch_ops"
+
+    def deliver(_entries) = nil
+  end
+
+  # A process that dies after pushing the callbacks, before clearing them
+  # from the outbox.
+  class CrashAfterPush < Ops
+    lua "batch_ops"
+
+    def deliver(entries)
+      pushes = Deckhand::Store::Scripts::BatchCallbacks.new(@store, now_ms: @now_ms)
+      entries.each_slice(3).group_by { |_, queue, _| queue }.each do |queue, list|
+        pushes.push(queue, list.map { |jid, _, payload| [jid, payload] })
+      end
+    end
+  end
+
+  def setup
+    super
+    Deckhand::Batch.install(Deckhand.config)
+  end
+
+  def config = Deckhand.config
+
+  def tracker = Deckhand::Batch::Tracker.new(config)
+
+  def new_batch(*events, queue: "default")
+    batch = Deckhand::Batch.new
+    batch.callback_queue = queue
+    events.each { |event| batch.on(event, "ClusterBatchCallbacks", "event" => event.to_s) }
+    batch
+  end
+
+  def push(queue, arg) = Deckhand::Client.push("class" => "ClusterBatchWork", "args" => [arg], "queue" => queue)
+
+  # [bid, event] of each callback job in `queue`, in the order they run.
+  def callbacks_in(queue)
+    jobs_in(queue).reverse.select { |job| job["class"] == Deckhand::Batch::CallbackJob.name }
+      .map { |job| [job["args"][0], job["args"][1]] }
+  end
+
+  def outbox_size = cluster.call("ZCARD", BatchKeys::OUTBOX)
+
+  def ops(now_ms: Process.clock_gettime(Process::CLOCK_REALTIME, :millisecond), klass: Ops) = klass.new(config.store, now_ms: now_ms, stamp: Deckhand::Payload.now)
+
+  def test_a_batchs_jobs_go_to_queues_on_different_primaries_and_its_callbacks_fire_once
+    primaries = QUEUES.map { |queue| Deckhand::RedisClusterHarness.cluster.primary_for(keys.queue(queue)).port }
+    assert_operator primaries.uniq.size, :>, 1, "the test's queues all landed on one primary"
+    batch = new_batch(:complete, :success, queue: "reports")
+    jids = batch.jobs do
+      QUEUES.each { |queue| push(queue, queue) }
+      Deckhand::Client.push("class" => "ClusterBatchWork", "args" => ["later"], "queue" => "mail", "at" => Time.now.to_f + 3600)
+    end
+    QUEUES.each do |queue|
+      assert_equal [[batch.bid, queue]], jobs_in(queue).map { |job| [job["bid"], job["args"].first] }
+    end
+    assert_equal 1, cluster.call("ZCARD", keys.scheduled_set("mail"))
+    assert_equal 4, batch.status.total
+
+    jids.first(3).each { |jid| assert tracker.success(batch.bid, jid) }
+    assert_equal [], callbacks_in("reports")
+    assert tracker.success(batch.bid, jids.last)
+    refute tracker.success(batch.bid, jids.last), "a job that runs twice is counted once"
+    assert_equal [[batch.bid, "complete"], [batch.bid, "success"]], callbacks_in("reports")
+    assert_equal 0, outbox_size
+    assert_includes cluster.call("SMEMBERS", keys::QUEUES), "reports"
+    status = Deckhand::Batch::Status.new(batch.bid)
+    assert status.complete? && status.success?
+    assert_equal 0, status.pending
+  end
+
+  def test_a_failure_completes_the_batch_and_its_retry_then_succeeds_it
+    batch = new_batch(:complete, :success)
+    jids = batch.jobs { QUEUES.each { |queue| push(queue, queue) } }
+    jids.first(2).each { |jid| tracker.success(batch.bid, jid) }
+    job = jobs_in("reports").first
+    assert tracker.failure(batch.bid, job, RuntimeError.new("boom"))
+    assert_equal [[batch.bid, "complete"]], callbacks_in("default").reject { |bid, _| bid != batch.bid }
+    assert_equal ["boom"], Deckhand::Batch::Status.new(batch.bid).failure_info.map { |f| f["error_message"] }
+    assert tracker.success(batch.bid, job["jid"])
+    assert_equal [[batch.bid, "complete"], [batch.bid, "success"]], callbacks_in("default")
+  end
+
+  def test_a_child_batchs_callbacks_join_its_parent_which_succeeds_after_them
+    parent = new_batch(:success, queue: "mail")
+    child = nil
+    parent_jids = parent.jobs do
+      push("default", "p")
+      child = new_batch(:success, :complete, queue: "reports")
+      child.jobs { push("reports", "c") }
+    end
+    assert_equal [child.bid], parent.status.child_bids
+    assert tracker.success(parent.bid, parent_jids.first)
+    child_job = jobs_in("reports").find { |job| job["bid"] == child.bid }
+    assert tracker.success(child.bid, child_job["jid"])
+    child_callbacks = jobs_in("reports").select { |job| job["class"] == Deckhand::Batch::CallbackJob.name }
+    assert_equal [parent.bid, parent.bid], child_callbacks.map { |job| job["bid"] }, "a child's callbacks are jobs of its parent"
+    assert_equal [], callbacks_in("mail"), "the parent succeeded before its child's callbacks ran"
+    child_callbacks.each { |job| assert tracker.success(parent.bid, job["jid"]) }
+    assert_equal [[parent.bid, "success"]], callbacks_in("mail")
+    assert parent.status.success?
+  end
+
+  def test_a_death_fires_the_batchs_death_callbacks_and_its_parents_once
+    parent = new_batch(:death, queue: "mail")
+    child = nil
+    parent.jobs do
+      child = new_batch(:death, queue: "reports")
+      child.jobs { push("default", "a") && push("default", "b") }
+    end
+    first, second = jobs_in("default").reverse
+    assert tracker.death(first, RuntimeError.new("gone"))
+    assert tracker.death(second, RuntimeError.new("gone too"))
+    assert_equal [[child.bid, "death"]], callbacks_in("reports")
+    assert_equal [[parent.bid, "death"]], callbacks_in("mail")
+    assert_equal 2, Deckhand::Batch::Status.new(child.bid).dead_count
+  end
+
+  def test_callbacks_left_by_a_process_that_died_before_pushing_them_are_pushed_once_by_the_next
+    batch = new_batch(:complete, :success)
+    jid = batch.jobs { push("mail", "x") }.first
+    assert_equal 1, ops(klass: CrashBeforePush).success(batch.bid, jid)
+    assert_equal [], callbacks_in("default")
+    assert_equal 2, outbox_size
+
+    other = new_batch
+    other.jobs { push("mail", "y") }
+    assert_equal [], callbacks_in("default"), "a fresh outbox entry is left to the process that recorded it"
+    later = Process.clock_gettime(Process::CLOCK_REALTIME, :millisecond) + Ops::OUTBOX_AGE + 1
+    assert_equal 2, ops(now_ms: later).deliver_pending
+    assert_equal [[batch.bid, "complete"], [batch.bid, "success"]], callbacks_in("default")
+    assert_equal 0, outbox_size
+    assert_equal 0, ops(now_ms: later + 1).deliver_pending
+    assert_equal 2, callbacks_in("default").size
+  end
+
+  def test_callbacks_a_process_pushed_but_did_not_clear_are_not_pushed_again
+    batch = new_batch(:complete, :success)
+    jid = batch.jobs { push("mail", "x") }.first
+    assert_equal 1, ops(klass: CrashAfterPush).success(batch.bid, jid)
+    assert_equal 2, callbacks_in("default").size
+    assert_equal 2, outbox_size
+    later = Process.clock_gettime(Process::CLOCK_REALTIME, :millisecond) + Ops::OUTBOX_AGE + 1
+    assert_equal 2, ops(now_ms: later).deliver_pending, "both were handed over again"
+    assert_equal [[batch.bid, "complete"], [batch.bid, "success"]], callbacks_in("default"), "and not pushed twice"
+    assert_equal 0, outbox_size
+  end
+
+  def test_jobs_finishing_together_in_many_threads_fire_each_callback_once
+    batch = new_batch(:complete, :success)
+    jids = batch.jobs { 40.times { |i| push(QUEUES[i % 3], i) } }
+    threads = jids.each_slice(5).map do |slice|
+      Thread.new { slice.each { |jid| tracker.success(batch.bid, jid) } }
+    end
+    threads.each(&:join)
+    assert_equal [[batch.bid, "complete"], [batch.bid, "success"]], callbacks_in("default")
+    assert_equal 0, outbox_size
+  end
+
+  def test_every_key_of_a_batch_is_in_one_slot_and_expires
+    parent = new_batch(:success)
+    child = nil
+    parent.jobs { (child = new_batch).jobs { push("mail", "c") } }
+    names = [*BatchKeys.all(parent.bid), *BatchKeys.all(child.bid), BatchKeys::INDEX, BatchKeys::EXPIRIES,
+      BatchKeys::OUTBOX, BatchKeys::OUTBOX_JOBS]
+    assert_equal 1, names.map { |key| cluster.call("CLUSTER", "KEYSLOT", key) }.uniq.size
+    present = names.select { |key| cluster.call("EXISTS", key) == 1 }
+    assert_operator present.size, :>=, 6
+    present.each { |key| assert_operator cluster.call("PTTL", key), :>, 0, "#{key} has no TTL" }
+  end
+
+  def test_the_listing_reads_batches_newest_first
+    first = new_batch
+    first.description = "first"
+    first.jobs { push("mail", 1) }
+    second = new_batch
+    second.description = "second"
+    jid = second.jobs { push("reports", 2) }.first
+    tracker.failure(second.bid, jobs_in("reports").first, RuntimeError.new("nope"))
+    listing = Deckhand::Batch::Listing.new(config)
+    assert_equal 2, listing.size
+    assert_equal %w[second first], listing.page(offset: 0, limit: 10).map(&:description)
+    _cursor, failures = listing.failure_page(second.bid)
+    assert_equal [[jid, "nope"]], failures.map { |f| f.values_at("jid", "error_message") }
+  end
+
+  def test_a_callback_queue_that_cannot_be_a_hash_tag_is_refused_when_the_batch_is_created
+    batch = Deckhand::Batch.new
+    batch.callback_queue = "a{b}"
+    error = assert_raises(Deckhand::ConfigError) { batch.jobs { push("mail", 1) } }
+    assert_match(/cannot be used in cluster mode/, error.message)
+  end
+end
