@@ -3,6 +3,7 @@
 require "test_helper"
 require "deckhand/batch"
 require_relative "../support/cluster_helpers"
+require_relative "../support/script_guard"
 
 # Batches in cluster mode: their bookkeeping in the {batches} slot, their jobs
 # and callback jobs in their queues' slots, on other primaries. Outcomes are
@@ -175,6 +176,32 @@ class ClusterBatchTest < Minitest::Test
     end
     threads.each(&:join)
     assert_equal [[batch.bid, "complete"], [batch.bid, "success"]], callbacks_in("default")
+    assert_equal 0, outbox_size
+  end
+
+  def test_every_operation_up_a_three_level_lineage_touches_declared_keys_only
+    guarded = Deckhand::ScriptGuard.wrap(Ops)
+    ops = guarded.new(config.store, now_ms: Deckhand::Payload.now, stamp: Deckhand::Payload.now)
+    callbacks = ->(bid) { %w[complete success death].map { |e| JSON.generate([["#{bid}-#{e}", %({"class":"Cb","jid":"#{bid}-#{e}")]]) } }
+    create = ->(bid, queue, parent) do
+      ops.create(bid, parent: parent, idle_ttl_ms: 60_000, success_ttl_ms: 60_000, callback_queue: queue,
+        description: bid, callbacks: callbacks.call(bid))
+    end
+    assert_equal "ok", create.call("grand", "reports", nil)
+    assert_equal "ok", create.call("parent", "mail", "grand")
+    assert_equal "ok", create.call("child", "default", "parent")
+    assert_equal "ok", ops.push("child", %w[j1 j2 j3], {"mail" => ['{"jid":"j1"}'], "reports" => ['{"jid":"j2"}']},
+      {"default" => [1.5, '{"jid":"j3"}']})
+    %w[child parent grand].each { |bid| assert_equal "ok", ops.release(bid) }
+    assert_equal 1, ops.death("child", "j1", "{}")
+    %w[j2 j3].each { |jid| assert_equal 1, ops.success("child", jid) }
+    %w[child-death child-complete].each { |jid| assert_equal 1, ops.success("parent", jid) }
+    %w[parent-death parent-complete].each { |jid| assert_equal 1, ops.success("grand", jid) }
+    assert_equal 1, ops.success("child", "j1")
+    assert_equal 1, ops.success("parent", "child-success")
+    assert_equal 1, ops.success("grand", "parent-success")
+    assert_equal %w[grand-death grand-complete grand-success], jobs_in("reports").reverse.map { |job| job["jid"] } - ["j2"]
+    assert_equal 1, cluster.call("ZCARD", keys.scheduled_set("default"))
     assert_equal 0, outbox_size
   end
 
