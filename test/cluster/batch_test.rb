@@ -21,7 +21,7 @@ class ClusterBatchTest < Minitest::Test
   class CrashBeforePush < Ops
     lua "batch_ops"
 
-    def deliver(_entries) = nil
+    def deliver(_others, _own) = nil
   end
 
   # A process that dies after pushing the callbacks, before clearing them
@@ -29,9 +29,9 @@ class ClusterBatchTest < Minitest::Test
   class CrashAfterPush < Ops
     lua "batch_ops"
 
-    def deliver(entries)
+    def deliver(others, own)
       pushes = Deckhand::Store::Scripts::BatchCallbacks.new(@store, now_ms: @now_ms)
-      entries.each_slice(3).group_by { |_, queue, _| queue }.each do |queue, list|
+      (others + own).group_by { |_, queue, _| queue }.each do |queue, list|
         pushes.push(queue, list.map { |jid, _, payload| [jid, payload] })
       end
     end
@@ -165,6 +165,33 @@ class ClusterBatchTest < Minitest::Test
     later = Process.clock_gettime(Process::CLOCK_REALTIME, :millisecond) + Ops::OUTBOX_AGE + 1
     assert_equal 2, ops(now_ms: later).deliver_pending, "both were handed over again"
     assert_equal [[batch.bid, "complete"], [batch.bid, "success"]], callbacks_in("default"), "and not pushed twice"
+    assert_equal 0, outbox_size
+  end
+
+  def test_callbacks_a_process_could_not_push_are_pushed_by_its_next_batch_call
+    batch = new_batch(:complete, :success, queue: "reports")
+    jid = batch.jobs { push("mail", "x") }.first
+    pushed = BatchKeys.pushed("reports")
+    cluster.call("SET", pushed, "not a sorted set") # the push to the queue's slot fails
+    assert_raises(Deckhand::CommandError) { tracker.success(batch.bid, jid) }
+    assert_equal [], callbacks_in("reports")
+    assert_equal 2, outbox_size
+    cluster.call("DEL", pushed)
+    # What the server's batch middleware does after a Redis error: it calls again.
+    refute tracker.success(batch.bid, jid), "the outcome was recorded before the push failed"
+    assert_equal [[batch.bid, "complete"], [batch.bid, "success"]], callbacks_in("reports"), "pushed without waiting for the outbox age"
+    assert_equal 0, outbox_size
+    new_batch.jobs { push("mail", "y") }
+    assert_equal 2, callbacks_in("reports").size
+  end
+
+  def test_a_booting_server_pushes_what_a_dead_process_left_in_the_outbox
+    batch = new_batch(:success)
+    jid = batch.jobs { push("mail", "x") }.first
+    ops(klass: CrashBeforePush).success(batch.bid, jid)
+    assert_equal 1, outbox_size
+    config.events.fire(:startup, config.logger)
+    assert_equal [[batch.bid, "success"]], callbacks_in("default")
     assert_equal 0, outbox_size
   end
 

@@ -27,7 +27,8 @@
 --   queue remembers it (Store::Scripts::BatchOps::REMEMBER after a crash,
 --   ::GRACE after 'delivered'). The batch's jobs are pushed by the caller
 --   after 'push' registered their jids, while the batch is held.
---   Replies are {reply, jid, queue, payload, jid, queue, payload...}.
+--   Replies are {reply, n, jid, queue, payload, ...}: n entries left by
+--   others first, then this call's own.
 --
 -- KEYS[1..4]  batch index, expiry index, then plain: queues set, schedule set;
 --             cluster: outbox (zset), outbox jobs (hash)
@@ -155,10 +156,11 @@ local function record(jid, queue, payload)
   fired[#fired + 1] = payload
 end
 
--- Cluster mode: the outbox's entries older than the outbox age, oldest
--- first (their caller never said 'delivered'), then this call's own.
+-- Cluster mode: how many entries of the outbox are older than the outbox age
+-- (their caller never said 'delivered'), then those entries, oldest first,
+-- then this call's own: {count, jid, queue, payload, ...}.
 local function to_deliver()
-  local old = {}
+  local old = {0}
   local before = string.format('%d', now - outbox_age) .. '999'
   local jids = redis.call('ZRANGE', outbox, '-inf', before, 'BYSCORE', 'LIMIT', 0, 100)
   if #jids > 0 then
@@ -174,6 +176,7 @@ local function to_deliver()
       end
     end
   end
+  old[1] = (#old - 1) / 3
   for _, v in ipairs(fired) do old[#old + 1] = v end
   return old
 end

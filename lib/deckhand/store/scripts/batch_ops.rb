@@ -2,7 +2,7 @@
 
 require_relative "../batch_keys"
 require_relative "../batch_lineages"
-require_relative "batch_callbacks"
+require_relative "../batch_outbox"
 
 module Deckhand
   class Store
@@ -86,11 +86,12 @@ module Deckhand
 
         def death(bid, jid, error_json) = along_lineage("death", bid, [jid, error_json])
 
-        # Cluster mode: pushes the callbacks left in the outbox longer than
-        # OUTBOX_AGE; returns how many it handed to their queues.
-        def deliver_pending
+        # Cluster mode: pushes the callbacks left in the outbox for longer
+        # than age_ms (by a process that died between firing and pushing
+        # them); returns how many it handed to their queues.
+        def deliver_pending(age_ms: OUTBOX_AGE)
           return 0 unless @batch_keys.outbox?
-          invoke_apart("pending", [], [], []).last.size / 3
+          invoke_apart("pending", [], [], [], age: age_ms).last
         end
 
         private
@@ -134,30 +135,24 @@ module Deckhand
           run(declared, [@now_ms, @stamp, op, "", bids.size, *bids, queues.size, *queues, *args])
         end
 
-        # Cluster mode: the script's reply and the callbacks it handed over
-        # ([jid, queue, payload] flat), pushed before this returns.
-        def invoke_apart(op, bids, queues, args)
-          reply, *entries = run(outbox_keys + bids.flat_map { |bid| @batch_keys.all(bid) },
-            [@now_ms, @stamp, op, OUTBOX_AGE, bids.size, *bids, queues.size, *queues, *args])
-          deliver(entries) unless entries.empty?
-          [reply, entries]
+        # Cluster mode: the script's reply, and how many callbacks it handed
+        # over (they are pushed before this returns).
+        def invoke_apart(op, bids, queues, args, age: OUTBOX_AGE)
+          reply, others, *entries = run(outbox_keys + bids.flat_map { |bid| @batch_keys.all(bid) },
+            [@now_ms, @stamp, op, age, bids.size, *bids, queues.size, *queues, *args])
+          entries = entries.each_slice(3).to_a
+          deliver(entries.first(others), entries.drop(others))
+          [reply, entries.size]
         end
 
         def outbox_keys = [@batch_keys::INDEX, @batch_keys::EXPIRIES, @batch_keys::OUTBOX, @batch_keys::OUTBOX_JOBS]
 
-        # Cluster mode: pushes fired callbacks ([jid, queue, payload] flat) to
-        # their queues, then clears them from the outbox. A crash before the
-        # clearing leaves them to the next caller, whose push is a no-op for
-        # the jids already in their queue (BatchCallbacks remembers them).
-        def deliver(entries)
-          by_queue = entries.each_slice(3).group_by { |_jid, queue, _payload| queue }
-          pushes = BatchCallbacks.new(@store, now_ms: @now_ms)
-          by_queue.each do |queue, list|
-            @store.call("SADD", keys::QUEUES, queue)
-            pushes.push(queue, list.map { |jid, _, payload| [jid, payload] })
-          end
-          run(outbox_keys, [@now_ms, @stamp, "delivered", OUTBOX_AGE, 0, 0, *entries.each_slice(3).map(&:first)])
-          by_queue.each { |queue, list| pushes.delivered(queue, list.map(&:first)) }
+        # Cluster mode: pushes callbacks ([jid, queue, payload] each) others
+        # left and this call fired, then clears them from the outbox.
+        def deliver(others, own)
+          BatchOutbox.new(@store, now_ms: @now_ms) do |jids|
+            run(outbox_keys, [@now_ms, @stamp, "delivered", OUTBOX_AGE, 0, 0, *jids])
+          end.deliver(others, own)
         end
       end
     end
