@@ -12,21 +12,27 @@
 --
 -- Two modes, one source:
 -- * plain Redis (ARGV[4] ''): callback jobs and the batch's jobs are pushed
---   to their queues here, in the same atomic step. Each callback is pushed
---   exactly once.
+--   to their queues here, in the step that fires them: each callback is
+--   pushed exactly once.
 -- * Redis Cluster (ARGV[4] the outbox age, ms): every key here shares the
---   hash tag {batches}; queues live in other slots, so nothing is pushed
---   here. A fired callback is recorded in the outbox (its jid, fixed when the
---   batch was created, and its payload) in the same step that fires it, and
---   the reply lists it; the caller pushes it to its queue with
---   batch_callbacks.lua (which remembers the jids it pushed and pushes a jid
---   once) and then calls 'delivered'. Entries older than the outbox age (their
---   caller crashed or lost Redis before 'delivered') are listed to whoever
---   calls next, who pushes them. So a fired callback is never lost, and is
---   pushed once: a second push of the same jid is a no-op as long as the
---   queue remembers it (Store::Scripts::BatchOps::REMEMBER after a crash,
---   ::GRACE after 'delivered'). The batch's jobs are pushed by the caller
---   after 'push' registered their jids, while the batch is held.
+--   hash tag {batches}; queues are in other slots, so nothing is pushed
+--   here. A fired callback (its jid fixed when the batch was created) is
+--   recorded in the outbox in the step that fires it and listed in the
+--   reply; the caller pushes it with batch_callbacks.lua, in the queue's
+--   slot, which pushes a jid only if the queue does not remember it, then
+--   calls 'delivered' to clear it. Outbox entries older than the outbox age
+--   (their caller died or lost Redis in between) are listed to whoever calls
+--   next, and pushed by them.
+--   GUARANTEE: a fired callback is never lost (it stays in the outbox until
+--   it is in its queue), and each fires once, as in plain mode: pushed to
+--   its queue once. The one exception needs a process to die between pushing
+--   a callback and clearing it AND no batch call anywhere for 30 days after
+--   (Scripts::BatchCallbacks::REMEMBER_MS), or a caller to stall for 10
+--   minutes between taking an entry and pushing it (::GRACE_MS); then it may
+--   be pushed twice. A crash delays a callback by at most the outbox age
+--   while batches are in use (a server pushes leftovers when it boots).
+--   The batch's jobs are pushed by the caller after 'push' registered their
+--   jids, while the batch is held: a failure leaves the hold, as in plain.
 --   Replies are {reply, n, jid, queue, payload, ...}: n entries left by
 --   others first, then this call's own.
 --

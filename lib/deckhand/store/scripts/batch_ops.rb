@@ -115,6 +115,7 @@ module Deckhand
           return reply unless reply == "ok"
           layout = keys
           scheduled = {nil => scheduled} unless scheduled.is_a?(Hash)
+          return reply if queued.empty? && scheduled.values.all?(&:empty?) # a Client.pusher pushes them
           @store.pipelined do |pipe|
             queued.each do |queue, payloads|
               pipe.call("SADD", layout::QUEUES, queue)
