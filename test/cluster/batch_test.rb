@@ -185,6 +185,26 @@ class ClusterBatchTest < Minitest::Test
     assert_equal 2, callbacks_in("reports").size
   end
 
+  def test_callbacks_a_process_could_not_push_are_not_pushed_by_it_once_another_did
+    batch = new_batch(:complete, :success, queue: "reports")
+    jid = batch.jobs { push("mail", "x") }.first
+    pushed = BatchKeys.pushed("reports")
+    cluster.call("SET", pushed, "not a sorted set")
+    assert_raises(Deckhand::CommandError) { tracker.success(batch.bid, jid) }
+    cluster.call("DEL", pushed)
+    # Another process (another store) takes them from the outbox once they are old.
+    later = Process.clock_gettime(Process::CLOCK_REALTIME, :millisecond) + Ops::OUTBOX_AGE + 1
+    other = Deckhand::Store.new({cluster: Deckhand::RedisClusterHarness.urls.reverse})
+    assert_equal 2, Ops.new(other, now_ms: later, stamp: Deckhand::Payload.now).deliver_pending
+    assert_equal 2, callbacks_in("reports").size
+    # This process calls again long after: the queue has forgotten them, the outbox no longer holds them.
+    much_later = later + Deckhand::Store::Scripts::BatchCallbacks::GRACE_MS + 1
+    assert_equal 0, ops(now_ms: much_later).deliver_pending
+    assert_equal [[batch.bid, "complete"], [batch.bid, "success"]], callbacks_in("reports")
+  ensure
+    other&.shutdown
+  end
+
   def test_a_booting_server_pushes_what_a_dead_process_left_in_the_outbox
     batch = new_batch(:success)
     jid = batch.jobs { push("mail", "x") }.first

@@ -11,18 +11,25 @@ module Deckhand
     # (Scripts::BatchCallbacks), so a callback handed over twice, after a
     # crash or to two callers at once, reaches its queue once.
     #
-    # The callbacks a call fired itself and could not push (a queue's node
-    # failing over) are kept in this process and pushed first by its next
-    # batch call to the same Redis; the error is raised, so the caller retries
-    # as it does when Redis fails (the server's batch middleware waits it
-    # out). Those a crashed caller left are pushed by whoever calls after
-    # BatchOps::OUTBOX_AGE; a failure there leaves them for the next.
+    # The jids of the callbacks a call fired itself and could not push (a
+    # queue's node failing over) are kept in this process: its next batch
+    # call to the same Redis pushes them if the outbox still holds them (no
+    # one else pushed and cleared them meanwhile). The error is raised, so the
+    # caller retries as it does when Redis fails (the server's batch
+    # middleware waits it out). Those a crashed caller left are pushed by
+    # whoever calls after BatchOps::OUTBOX_AGE; a failure there leaves them
+    # for the next.
     #
     #   outbox = BatchOutbox.new(store, now_ms: now) { |jids| clear_from_the_outbox(jids) }
     #   outbox.deliver(others, own)   # each [[jid, queue, payload], ...]
     class BatchOutbox
       UNPUSHED = Hash.new { |hash, location| hash[location] = [] }
       LOCK = Mutex.new
+
+      # The jids this process could not push to `store`, taken (emptied).
+      def self.take_unpushed(store) = LOCK.synchronize { UNPUSHED.delete(store.location) || [] }
+
+      def self.keep_unpushed(store, jids) = LOCK.synchronize { UNPUSHED[store.location] |= jids }
 
       def initialize(store, now_ms:, &clear)
         @store = store
@@ -31,7 +38,7 @@ module Deckhand
       end
 
       def deliver(others, own)
-        own = take_unpushed + own
+        return if others.empty? && own.empty?
         failed = []
         pushed = []
         pushes = Scripts::BatchCallbacks.new(@store, now_ms: @now_ms)
@@ -48,15 +55,9 @@ module Deckhand
         end
         mine = failed.reject { |_, entries| entries.empty? }
         return if mine.empty?
-        keep_unpushed(mine.flat_map(&:last))
+        self.class.keep_unpushed(@store, mine.flat_map { |_, entries| entries.map(&:first) })
         raise mine.first.first
       end
-
-      private
-
-      def take_unpushed = LOCK.synchronize { UNPUSHED.delete(@store.location) || [] }
-
-      def keep_unpushed(entries) = LOCK.synchronize { UNPUSHED[@store.location].concat(entries) }
     end
   end
 end

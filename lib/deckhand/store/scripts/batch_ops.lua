@@ -60,7 +60,8 @@
 --   failure   jid, JSON of the error
 --   death     jid, JSON of the error
 --   delivered (cluster, d = 0) jids whose callback jobs are in their queues
---   pending   (cluster, d = 0) nothing: lists the outbox's old entries
+--   pending   (cluster, d = 0) jids or nothing: lists the outbox's old
+--             entries, and those of the jids it still holds
 --
 -- A batch is complete when no hold remains, every pending job has failed at
 -- least once and every child batch is complete; it has succeeded when no job
@@ -346,6 +347,19 @@ if op == 'delivered' then
   end
   reply = 'ok'
 elseif op == 'pending' then
+  -- With jids: those of them the outbox still holds, as this call's own.
+  local first = base + 1
+  if outbox_age and #ARGV >= first then
+    local entries = redis.call('HMGET', outbox_jobs, unpack(ARGV, first))
+    for i, entry in ipairs(entries) do
+      if entry then
+        local e = cjson.decode(entry)
+        fired[#fired + 1] = ARGV[first + i - 1]
+        fired[#fired + 1] = e[1]
+        fired[#fired + 1] = e[2]
+      end
+    end
+  end
   reply = 'ok'
 else
   reply = operate()

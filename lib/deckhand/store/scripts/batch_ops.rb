@@ -137,13 +137,31 @@ module Deckhand
         end
 
         # Cluster mode: the script's reply, and how many callbacks it handed
-        # over (they are pushed before this returns).
+        # over (they are pushed before this returns, with those this process
+        # could not push before if the outbox still holds them).
         def invoke_apart(op, bids, queues, args, age: OUTBOX_AGE)
+          reply, others, own = outbox_call(op, bids, queues, args, age)
+          kept = BatchOutbox.take_unpushed(@store)
+          unless kept.empty?
+            begin
+              _, more_others, more_own = outbox_call("pending", [], [], kept, age)
+            rescue Deckhand::RedisError
+              BatchOutbox.keep_unpushed(@store, kept)
+              raise
+            end
+            own |= more_own
+            others = (others | more_others) - own
+          end
+          deliver(others, own)
+          [reply, others.size + own.size]
+        end
+
+        # The script's reply, the entries others left, and this call's own.
+        def outbox_call(op, bids, queues, args, age)
           reply, others, *entries = run(outbox_keys + bids.flat_map { |bid| @batch_keys.all(bid) },
             [@now_ms, @stamp, op, age, bids.size, *bids, queues.size, *queues, *args])
           entries = entries.each_slice(3).to_a
-          deliver(entries.first(others), entries.drop(others))
-          [reply, entries.size]
+          [reply, entries.first(others), entries.drop(others)]
         end
 
         def outbox_keys = [@batch_keys::INDEX, @batch_keys::EXPIRIES, @batch_keys::OUTBOX, @batch_keys::OUTBOX_JOBS]
