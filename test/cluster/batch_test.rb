@@ -37,9 +37,22 @@ class ClusterBatchTest < Minitest::Test
     end
   end
 
+  # A call whose script ran but whose reply was lost (the connection broke).
+  class ReplyLost < Ops
+    lua "batch_ops"
+
+    def outbox_call(...)
+      super
+      raise Deckhand::ConnectionError, "the connection broke before the reply came"
+    end
+  end
+
   def setup
     super
     Deckhand::Batch.install(Deckhand.config)
+    # What an earlier test's failed calls left this process to do.
+    outbox = Deckhand::Store::BatchOutbox
+    outbox::LOCK.synchronize { [outbox::DOUBTS, outbox::UNPUSHED].each(&:clear) }
   end
 
   def config = Deckhand.config
@@ -203,6 +216,16 @@ class ClusterBatchTest < Minitest::Test
     assert_equal [[batch.bid, "complete"], [batch.bid, "success"]], callbacks_in("reports")
   ensure
     other&.shutdown
+  end
+
+  def test_after_a_lost_reply_the_next_call_pushes_the_callbacks_it_may_have_fired
+    batch = new_batch(:complete, :success)
+    jid = batch.jobs { push("mail", "x") }.first
+    assert_raises(Deckhand::ConnectionError) { ops(klass: ReplyLost).success(batch.bid, jid) }
+    assert_equal [], callbacks_in("default")
+    assert_equal 0, ops.success(batch.bid, jid), "the retry: counted before"
+    assert_equal [[batch.bid, "complete"], [batch.bid, "success"]], callbacks_in("default"), "at once, not after the outbox age"
+    assert_equal 0, outbox_size
   end
 
   def test_a_booting_server_pushes_what_a_dead_process_left_in_the_outbox

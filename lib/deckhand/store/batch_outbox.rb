@@ -18,13 +18,22 @@ module Deckhand
     # caller retries as it does when Redis fails (the server's batch
     # middleware waits it out). Those a crashed caller left are pushed by
     # whoever calls after BatchOps::OUTBOX_AGE; a failure there leaves them
-    # for the next.
+    # for the next. After a batch call whose reply was lost (it may have
+    # fired callbacks) the process's next call takes every entry at once.
     #
     #   outbox = BatchOutbox.new(store, now_ms: now) { |jids| clear_from_the_outbox(jids) }
     #   outbox.deliver(others, own)   # each [[jid, queue, payload], ...]
     class BatchOutbox
       UNPUSHED = Hash.new { |hash, location| hash[location] = [] }
       LOCK = Mutex.new
+
+      DOUBTS = {}
+
+      # A batch call to `store` failed: its reply, and the callbacks it may
+      # have fired, may be lost. The next call takes it back (true once).
+      def self.doubt(store) = LOCK.synchronize { DOUBTS[store.location] = true }
+
+      def self.take_doubt(store) = LOCK.synchronize { DOUBTS.delete(store.location) || false }
 
       # The jids this process could not push to `store`, taken (emptied).
       def self.take_unpushed(store) = LOCK.synchronize { UNPUSHED.delete(store.location) || [] }

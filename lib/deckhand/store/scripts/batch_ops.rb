@@ -140,7 +140,15 @@ module Deckhand
         # over (they are pushed before this returns, with those this process
         # could not push before if the outbox still holds them).
         def invoke_apart(op, bids, queues, args, age: OUTBOX_AGE)
-          reply, others, own = outbox_call(op, bids, queues, args, age)
+          # After a failed call (its reply may be lost, with the callbacks it
+          # fired) the next one takes every entry, not only old ones.
+          age = 0 if BatchOutbox.take_doubt(@store)
+          begin
+            reply, others, own = outbox_call(op, bids, queues, args, age)
+          rescue Deckhand::RedisError
+            BatchOutbox.doubt(@store)
+            raise
+          end
           kept = BatchOutbox.take_unpushed(@store)
           unless kept.empty?
             begin
