@@ -238,6 +238,21 @@ class ClusterBatchTest < Minitest::Test
     assert_equal 0, outbox_size
   end
 
+  def test_left_callbacks_taken_by_many_callers_at_once_are_pushed_once_each
+    bids = Array.new(5) do |i|
+      batch = new_batch(:complete, :success, queue: QUEUES[i % 3])
+      jid = batch.jobs { push("mail", i) }.first
+      ops(klass: CrashBeforePush).success(batch.bid, jid)
+      batch.bid
+    end
+    assert_equal 10, outbox_size
+    later = Process.clock_gettime(Process::CLOCK_REALTIME, :millisecond) + Ops::OUTBOX_AGE + 1
+    Array.new(6) { Thread.new { ops(now_ms: later).deliver_pending } }.each(&:join)
+    fired = QUEUES.flat_map { |queue| callbacks_in(queue) }
+    assert_equal bids.flat_map { |bid| [[bid, "complete"], [bid, "success"]] }.sort, fired.sort
+    assert_equal 0, outbox_size
+  end
+
   def test_jobs_finishing_together_in_many_threads_fire_each_callback_once
     batch = new_batch(:complete, :success)
     jids = batch.jobs { 40.times { |i| push(QUEUES[i % 3], i) } }
