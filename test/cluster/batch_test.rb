@@ -98,6 +98,9 @@ class ClusterBatchTest < Minitest::Test
     refute tracker.success(batch.bid, jids.last), "a job that runs twice is counted once"
     assert_equal [[batch.bid, "complete"], [batch.bid, "success"]], callbacks_in("reports")
     assert_equal 0, outbox_size
+    ttl = cluster.call("PTTL", BatchKeys.pushed("reports"))
+    assert_operator ttl, :<=, Deckhand::Store::Scripts::BatchCallbacks::GRACE_MS, "the queue remembers them briefly once delivered"
+    assert_operator ttl, :>, 0
     assert_includes cluster.call("SMEMBERS", keys::QUEUES), "reports"
     status = Deckhand::Batch::Status.new(batch.bid)
     assert status.complete? && status.success?
@@ -300,6 +303,15 @@ class ClusterBatchTest < Minitest::Test
     present = names.select { |key| cluster.call("EXISTS", key) == 1 }
     assert_operator present.size, :>=, 6
     present.each { |key| assert_operator cluster.call("PTTL", key), :>, 0, "#{key} has no TTL" }
+  end
+
+  def test_a_succeeded_batch_leaves_nothing_behind_once_its_ttl_passed
+    batch = new_batch(:success)
+    batch.success_ttl = 0.2
+    jid = batch.jobs { push("mail", 1) }.first
+    tracker.success(batch.bid, jid)
+    names = [*BatchKeys.all(batch.bid), BatchKeys::INDEX, BatchKeys::EXPIRIES, BatchKeys::OUTBOX, BatchKeys::OUTBOX_JOBS]
+    wait_for(message: "every key of the batch to expire") { names.none? { |key| cluster.call("EXISTS", key) == 1 } }
   end
 
   def test_the_listing_reads_batches_newest_first

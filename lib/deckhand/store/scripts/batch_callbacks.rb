@@ -10,7 +10,7 @@ module Deckhand
       #
       #   pushes = BatchCallbacks.new(store, now_ms: 1_764_000_000_000)
       #   pushes.push("default", [[jid, payload]])   # => 1 (pushed), 0 when pushed before
-      #   pushes.delivered("default", [jid])         # the outbox no longer holds it
+      #   pushes.delivered("default", [jid])         # the outbox no longer holds it: remembered briefly
       class BatchCallbacks < Script
         lua "batch_callbacks"
 
@@ -29,13 +29,14 @@ module Deckhand
           @now_ms = now_ms
         end
 
-        def push(queue, entries)
-          run([keys.queue(queue), ClusterBatchKeys.pushed(queue)], [@now_ms, REMEMBER_MS, *entries.flatten(1)])
-        end
+        def push(queue, entries) = call(queue, "push", REMEMBER_MS, entries.flatten(1))
 
-        def delivered(queue, jids)
-          scored = jids.flat_map { |jid| [@now_ms + GRACE_MS, jid] }
-          @store.call("ZADD", ClusterBatchKeys.pushed(queue), "XX", *scored)
+        def delivered(queue, jids) = call(queue, "delivered", GRACE_MS, jids)
+
+        private
+
+        def call(queue, op, keep_ms, args)
+          run([keys.queue(queue), ClusterBatchKeys.pushed(queue)], [@now_ms, op, keep_ms, *args])
         end
       end
     end
