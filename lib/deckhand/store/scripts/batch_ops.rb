@@ -158,8 +158,9 @@ module Deckhand
               raise
             end
             own |= more_own
-            others = (others | more_others) - own
+            others |= more_others
           end
+          others -= own # with age 0 the call's own are old enough to be listed twice
           deliver(others, own)
           [reply, others.size + own.size]
         end
