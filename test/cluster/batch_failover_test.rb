@@ -14,6 +14,14 @@ class ClusterBatchFailoverTest < Minitest::Test
   def setup
     super
     Deckhand::Batch.install(Deckhand.config)
+    # Jobs straight to Redis, even where an earlier test loaded Deckhand::Testing's pusher.
+    @pusher = Deckhand::Client.pusher
+    Deckhand::Client.pusher = nil
+  end
+
+  def teardown
+    Deckhand::Client.pusher = @pusher
+    super
   end
 
   def harness = Deckhand::RedisClusterHarness.cluster

@@ -50,9 +50,17 @@ class ClusterBatchTest < Minitest::Test
   def setup
     super
     Deckhand::Batch.install(Deckhand.config)
+    # Jobs straight to Redis, even where an earlier test loaded Deckhand::Testing's pusher.
+    @pusher = Deckhand::Client.pusher
+    Deckhand::Client.pusher = nil
     # What an earlier test's failed calls left this process to do.
     outbox = Deckhand::Store::BatchOutbox
     outbox::LOCK.synchronize { [outbox::DOUBTS, outbox::UNPUSHED].each(&:clear) }
+  end
+
+  def teardown
+    Deckhand::Client.pusher = @pusher
+    super
   end
 
   def config = Deckhand.config
@@ -90,6 +98,7 @@ class ClusterBatchTest < Minitest::Test
       assert_equal [[batch.bid, queue]], jobs_in(queue).map { |job| [job["bid"], job["args"].first] }
     end
     assert_equal 1, cluster.call("ZCARD", keys.scheduled_set("mail"))
+    assert_equal QUEUES.sort, cluster.call("SMEMBERS", keys::QUEUES).sort
     assert_equal 4, batch.status.total
 
     jids.first(3).each { |jid| assert tracker.success(batch.bid, jid) }

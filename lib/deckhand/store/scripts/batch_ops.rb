@@ -122,7 +122,9 @@ module Deckhand
               pipe.call("LPUSH", layout.queue(queue), *payloads)
             end
             scheduled.each do |queue, entries|
-              pipe.call("ZADD", layout.scheduled_set(queue), *entries) unless entries.empty?
+              next if entries.empty?
+              pipe.call("SADD", layout::QUEUES, queue) # the scheduler finds the sets' shards there
+              pipe.call("ZADD", layout.scheduled_set(queue), *entries)
             end
           end
           reply
