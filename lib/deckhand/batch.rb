@@ -77,8 +77,9 @@ module Deckhand
 
     attr_reader :bid, :parent_bid, :description, :callback_queue, :success_ttl, :idle_ttl, :config
 
-    # A new batch, or with a bid the existing batch, to add jobs to it.
-    def initialize(bid = nil, config: Deckhand.config)
+    # A new batch, or with a bid the existing batch, to add jobs to it. In a
+    # Client.via block, on that block's Redis (with its jobs).
+    def initialize(bid = nil, config: Client.current_config)
       @config = config
       @created = !bid.nil?
       @bid = bid || self.class.generate_bid

@@ -3,6 +3,7 @@
 require_relative "client/bulk_encoder"
 require_relative "client/push_buffer"
 require_relative "client/unique_push"
+require_relative "client/target"
 require_relative "unique"
 require_relative "encryption"
 require_relative "store/unique_locks"
@@ -38,10 +39,15 @@ module Deckhand
       # Writes encoded jobs to Redis in one pipelined round trip: scheduled jobs
       # to the schedule set, the rest to their queues (newest on the left, as
       # Sidekiq does). What a push does when no pusher is set.
-      def write(queued, scheduled, config)
-        queued, scheduled = UniquePush.new(config).deferred(queued, scheduled) if pusher
-        return config.push_buffer.write(queued, scheduled) if config.reliable_push
-        Store::Queues.push(config.store, queued, scheduled)
+      # `scheduled_queues`, when known, names the queue of each scheduled job
+      # (cluster mode files it in that queue's scheduled set).
+      def write(queued, scheduled, config, scheduled_queues = nil)
+        if pusher
+          queued, scheduled = UniquePush.new(config).deferred(queued, scheduled)
+          scheduled_queues = nil
+        end
+        return config.push_buffer.write(queued, scheduled, scheduled_queues) if config.reliable_push
+        Store::Queues.push(config.store, queued, scheduled, scheduled_queues)
       end
     end
 
@@ -60,8 +66,39 @@ module Deckhand
       Thread.current[COLLECTOR] = previous
     end
 
-    def initialize(config: Deckhand.config)
-      @config = config
+    VIA = :deckhand_client_via
+
+    # While the block runs, jobs pushed on this thread (fiber) go to another
+    # Redis: `target` is a Deckhand::Store, a redis-client options Hash or a
+    # Redis URL (Client::Target). The innermost block wins; a job's own
+    # `set(pool:)` wins over it, and it wins over `deckhand_options pool:`,
+    # as in Sidekiq. See docs/sharding.md.
+    #
+    #   Deckhand::Client.via(EU_REDIS) { InvoiceJob.perform_async(7) }
+    def self.via(target)
+      target = Target.for(target)
+      previous = Thread.current[VIA]
+      Thread.current[VIA] = target
+      yield
+    ensure
+      Thread.current[VIA] = previous if target
+    end
+
+    # The Client::Target of the innermost via block on this fiber, or nil.
+    def self.via_target = Thread.current[VIA]
+
+    # `config`, or in a via block that configuration writing to the block's
+    # Redis: what a push here would use. Batches made in a via block live there.
+    def self.current_config(config = Deckhand.config)
+      target = Thread.current[VIA]
+      target ? target.config_for(config) : config
+    end
+
+    # `pool:` pushes to another Redis (a Store, options Hash or URL), in place
+    # of the innermost via block's, or of the configuration's.
+    def initialize(config: Deckhand.config, pool: nil)
+      target = pool ? Target.for(pool, "Deckhand::Client.new(pool:)") : Thread.current[VIA]
+      @config = target ? target.config_for(config) : config
     end
 
     # Pushes one job; returns its jid, or nil when a client middleware stopped it.
@@ -142,7 +179,7 @@ module Deckhand
           queued << encoder.queued(jids[i], args)
         end
       end
-      deliver(queued.empty? ? {} : {base["queue"] => queued}, scheduled)
+      deliver(queued.empty? ? {} : {base["queue"] => queued}, scheduled, Array.new(scheduled.size / 2, base["queue"]))
       jids
     end
 
@@ -179,13 +216,14 @@ module Deckhand
     # key and Client.write takes it (see UniquePush#deferred).
     def unique_lock(job, at)
       return nil if Thread.current[COLLECTOR]
-      lock = Unique.lock_for(job, at: at)
+      lock = Unique.lock_for(job, at: at, keys: @config.keys)
       Client.pusher ? nil : lock
     end
 
-    def deliver(queued, scheduled)
+    # scheduled_queues: the queue of each scheduled job, for Client.write.
+    def deliver(queued, scheduled, scheduled_queues)
       pusher = Client.pusher
-      pusher ? pusher.call(queued, scheduled, @config) : Client.write(queued, scheduled, @config)
+      pusher ? pusher.call(queued, scheduled, @config) : Client.write(queued, scheduled, @config, scheduled_queues)
     end
 
     def middleware(job)
@@ -203,6 +241,7 @@ module Deckhand
       max = @config.max_payload_bytes
       now = Payload.now(@config.timestamps)
       scheduled = []
+      scheduled_queues = []
       queued = Hash.new { |h, k| h[k] = [] }
       jobs.each_with_index do |job, i|
         at = ats && ats[i]
@@ -211,12 +250,13 @@ module Deckhand
           # client sends a payload that carries "at" back to the schedule, so
           # its dashboard's "Add to queue" would not enqueue it.
           scheduled << at << Payload.encode(job, max_bytes: max)
+          scheduled_queues << job["queue"]
         else
           job["enqueued_at"] = now
           queued[job["queue"]] << Payload.encode(job, max_bytes: max)
         end
       end
-      deliver(queued, scheduled)
+      deliver(queued, scheduled, scheduled_queues)
     end
 
     def scheduled_at(at)

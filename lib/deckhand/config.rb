@@ -13,6 +13,7 @@ require_relative "middleware/chain"
 require_relative "logging/logger"
 require_relative "dev_redis/project"
 require_relative "config/redis_url"
+require_relative "config/durability"
 
 module Deckhand
   # Everything Deckhand needs to know, validated where it is set, frozen when a
@@ -24,6 +25,7 @@ module Deckhand
   #   Deckhand::Client.new(config: config).push("class" => "HardJob", "args" => [1])
   class Config
     include OperationsSettings
+    include DurabilitySettings
 
     TIMESTAMP_FORMATS = %i[auto millis float].freeze
 
@@ -55,7 +57,9 @@ module Deckhand
       metrics_port: nil,
       health_check: nil,
       statsd: nil,
-      throttle: {}
+      throttle: {},
+      push_replicas: 0,
+      push_replicas_timeout: 1.0
     }.freeze
 
     attr_reader(*(SETTINGS.keys - %i[periodic timestamps]))
@@ -269,7 +273,13 @@ module Deckhand
       return @store if @store && @store_pid == ::Process.pid
       @store_pid = ::Process.pid
       @store = Store.new(DevRedis::Project.fill_in(@redis, environment), size: total_concurrency + 5)
+      @store.durability = durability
+      @store
     end
+
+    # The store's key layout (Store::Keys, or Store::ClusterKeys in cluster
+    # mode), known without building the store.
+    def keys = Store::ClusterMode.nodes(@redis) ? Store::ClusterKeys : Store::Keys
 
     def frozen? = @frozen
 

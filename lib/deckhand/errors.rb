@@ -45,6 +45,25 @@ module Deckhand
     end
   end
 
+  # A push reached the Redis primary but fewer replicas than push_replicas
+  # acknowledged it in time (Store::Durability): the jobs are queued and
+  # will run, but a failover before replication catches up could lose them.
+  # Pushing again would queue them twice.
+  #
+  #   rescue Deckhand::NotReplicated => e
+  #     e.jids          # => ["b4a5..."]: queued, not yet on enough replicas
+  #     e.acknowledged  # => 0 (replicas that had it), e.wanted # => 1
+  class NotReplicated < RedisError
+    attr_reader :acknowledged, :wanted, :jids
+
+    def initialize(message = nil, acknowledged: nil, wanted: nil, jids: [])
+      super(message)
+      @acknowledged = acknowledged
+      @wanted = wanted
+      @jids = jids
+    end
+  end
+
   # The Redis server lacks a command Deckhand needs.
   class UnsupportedRedisError < RedisError; end
 

@@ -20,7 +20,7 @@ module Deckhand
   # adapter and adds the generator `rails g deckhand:job Name`.
   class Railtie < ::Rails::Railtie
     # What the client in a web process takes from config/deckhand.yml.
-    CLIENT_SETTINGS = %i[redis timestamps max_payload_bytes].freeze
+    CLIENT_SETTINGS = %i[redis timestamps max_payload_bytes push_replicas push_replicas_timeout].freeze
 
     config.deckhand = ActiveSupport::OrderedOptions.new
     config.deckhand.push_after_commit = false
@@ -37,6 +37,7 @@ module Deckhand
         config.redis = Deckhand.default_redis.merge(settings[:redis].transform_keys(&:to_sym)) if settings[:redis]
         config.timestamps = settings[:timestamps] if settings.key?(:timestamps)
         config.max_payload_bytes = settings[:max_payload_bytes] if settings.key?(:max_payload_bytes)
+        %i[push_replicas push_replicas_timeout].each { |name| config.public_send(:"#{name}=", settings[name]) if settings.key?(name) }
       end
 
       # What a Deckhand server in a Rails process needs: jobs inside the

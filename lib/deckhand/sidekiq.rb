@@ -38,6 +38,7 @@ require_relative "sidekiq/iterable_job"
 require_relative "sidekiq/limiter"
 require_relative "sidekiq/enterprise_crypto"
 require_relative "sidekiq/client"
+require_relative "sidekiq/redis_connection"
 
 # Rails and Active Job, as the sidekiq gem hooks into them: Deckhand's Railtie
 # (jobs inside the reloader, the log) and `queue_adapter = :sidekiq` on Deckhand.

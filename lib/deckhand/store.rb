@@ -8,6 +8,8 @@ require_relative "store/cluster_mode"
 require_relative "store/translation"
 require_relative "store/script"
 require_relative "store/dedicated"
+require_relative "store/durability"
+require_relative "store/cluster_wait"
 
 module Deckhand
   # The one door to Redis: a connection pool, the key names and the Lua scripts.
@@ -29,6 +31,9 @@ module Deckhand
 
     attr_reader :location
 
+    # What a push waits for after it is written (Store::Durability), or nil.
+    attr_accessor :durability
+
     def initialize(options, size: 5, pool_timeout: 5)
       @options = options
       @size = size
@@ -39,6 +44,9 @@ module Deckhand
       @translation = Translation.new(@location)
       @pool = new_pool
     end
+
+    # Never the options: they may hold a password.
+    def inspect = "#<#{self.class.name} #{location}>"
 
     # True in cluster mode: keys carry hash tags (Store::ClusterKeys) and a
     # script or transaction touches one queue's slot at a time.
@@ -82,9 +90,27 @@ module Deckhand
       with { |c| eval_on(c, script, keys, argv) }
     end
 
+    # Runs several calls of one Store::Script subclass's Lua ([[keys, argv],
+    # ...]) in one pipelined round trip (in cluster mode the client sends each
+    # node its own part at once) and returns their replies in order. A call
+    # Redis had lost the script for is sent again with the source; the first
+    # other refusal is raised once every reply is in (the other calls ran).
+    def evalsha_many(script, calls)
+      with do |conn|
+        replies = conn.pipelined(exception: false) do |pipe|
+          calls.each { |keys, argv| pipe.call("EVALSHA", script.sha, keys.size, *keys, *argv) }
+        end
+        replies.each_with_index.map do |reply, i|
+          next reply unless reply.is_a?(RedisClient::Error)
+          raise @translation.call(reply, script: script.script_name) unless reply.is_a?(RedisClient::NoScriptError)
+          eval_on(conn, script, *calls[i])
+        end
+      end
+    end
+
     # A connection outside the pool, for a thread that blocks in Redis (the idle
     # fetch) and must not hold a pooled connection the processors need.
-    def dedicated = Dedicated.new(@redis_config, @translation)
+    def dedicated = Dedicated.new(@redis_config, @translation, cluster: cluster?)
 
     # Refuses a Redis too old for the commands Deckhand uses, and a mode that
     # does not match the Redis (a cluster node without cluster mode, cluster

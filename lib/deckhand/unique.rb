@@ -23,39 +23,45 @@ module Deckhand
   # job that owns it, with a TTL of unique_for (plus the delay of a scheduled
   # job). It is taken in the push's own round trip and released in the round
   # trip that acknowledges the job's success, or with its death. The key
-  # layout is Deckhand's own: Sidekiq Enterprise does not publish its.
+  # layout is Deckhand's own: Sidekiq Enterprise does not publish its. In
+  # cluster mode the key carries its queue's hash tag
+  # (`{queue:<name>}:unique:<hex>`), so the push, the fetch's acknowledgement
+  # and the outcome scripts take and release it beside the queue's keys;
+  # uniqueness is per class, queue and arguments in both modes.
   module Unique
-    PREFIX = "unique:"
-
     # A lock to take with a push: its key, the jid it holds, its TTL in ms.
     Lock = Struct.new(:key, :jid, :ttl_ms)
 
     module_function
 
     # The lock a job asks for, or nil. `at`: its scheduled time, epoch
-    # seconds. Records the lock's key in the job ("unique_key"), so the
-    # server releases the very key the client took.
-    def lock_for(job, at: nil)
+    # seconds; `keys`: the store's key layout (Store#keys). Records the
+    # lock's key in the job ("unique_key"), so the server releases the very
+    # key the client took.
+    def lock_for(job, at: nil, keys: Store::Keys)
       ttl = ttl_seconds(job) or return nil
-      job["unique_key"] ||= key(job)
+      job["unique_key"] ||= key(job, keys)
       delay = at ? [at - ::Process.clock_gettime(::Process::CLOCK_REALTIME), 0].max : 0
       Lock.new(job["unique_key"], job["jid"], ((ttl + delay) * 1000).ceil)
     end
 
-    # The key of a job's lock: its class (the Active Job class for wrapped
+    # The key of a job's lock in the `keys` layout (Store::Keys or
+    # Store::ClusterKeys): its class (the Active Job class for wrapped
     # jobs), queue and unique arguments, digested.
-    def key(job)
+    def key(job, keys = Store::Keys)
       name = job["wrapped"] || job["class"]
-      PREFIX + Digest::SHA256.hexdigest(JSON.generate([name.to_s, job["queue"].to_s, unique_args(job)]))
+      queue = job["queue"].to_s
+      keys.unique_lock(queue, Digest::SHA256.hexdigest(JSON.generate([name.to_s, queue, unique_args(job)])))
     end
 
     # The lock a running job releases: [key, jid, ttl ms], or nil when it
     # holds none. A payload pushed by another client (Sidekiq Enterprise)
-    # carries unique_for but no unique_key: its key is derived here.
-    def held_by(job)
+    # carries unique_for but no unique_key: its key is derived here, in the
+    # `keys` layout.
+    def held_by(job, keys = Store::Keys)
       return nil unless job.is_a?(Hash)
       ttl = ttl_seconds(job) or return nil
-      [job["unique_key"] || key(job), job["jid"], (ttl * 1000).ceil]
+      [job["unique_key"] || key(job, keys), job["jid"], (ttl * 1000).ceil]
     end
 
     # True when the lock goes just before perform, not after success.

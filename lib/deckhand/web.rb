@@ -13,6 +13,7 @@ require_relative "web/guard"
 require_relative "web/flash"
 require_relative "web/assets"
 require_relative "web/router"
+require_relative "web/shards"
 require_relative "web/action"
 require_relative "web/pages/dashboard"
 require_relative "web/pages/busy"
@@ -43,6 +44,11 @@ module Deckhand
   # hook to return true; without it everyone who can see the pages can act.
   #
   #   Deckhand::Web.authorize { |env| env["warden"].user.admin? }
+  #
+  # Several Redis servers (client-side sharding, docs/sharding.md): the
+  # first opens at the mount point, a switcher in the header reaches the others.
+  #
+  #   Deckhand::Web.shards = {"main" => Deckhand.config, "eu" => ENV["EU_REDIS_URL"]}
   class Web
     ROUTES = [
       ["GET", "", Pages::Dashboard, :show],
@@ -76,6 +82,17 @@ module Deckhand
 
       def config = @config || Deckhand.config
 
+      # The Redis servers the dashboard switches between (Web::Shards): a
+      # Hash of names to a Config, Store, options Hash or URL; nil for one.
+      def shards=(map)
+        @shards = Shards.build(map)
+      end
+
+      attr_reader :shards
+
+      # Where the dashboard is mounted, whichever shard a request is on.
+      def mount(request) = request.env[Shards::MOUNT] || request.script_name
+
       # Called with the Rack env of each request that would change state; a
       # falsy answer refuses it (403) and hides the buttons. Without a block,
       # removes the hook.
@@ -90,19 +107,25 @@ module Deckhand
       # HttpOnly and SameSite=Strict: no other site's page can send it along.
       def set_csrf_cookie(headers, request, token)
         return if request.cookies[Guard::COOKIE] == token
-        cookie = "#{Guard::COOKIE}=#{token}; path=#{request.script_name.delete(";,")}/; HttpOnly; SameSite=Strict"
+        cookie = "#{Guard::COOKIE}=#{token}; path=#{mount(request).delete(";,")}/; HttpOnly; SameSite=Strict"
         cookie += "; Secure" if request.ssl?
         Flash.add(headers, cookie)
       end
     end
 
-    def initialize(config: nil, authorize: nil)
+    def initialize(config: nil, authorize: nil, shards: nil)
       @config = config
       @authorizer = authorize
+      @shards = Shards.build(shards)
       @router = Router.new(ROUTES)
     end
 
     def config = @config || self.class.config
+
+    def shards = @shards || self.class.shards
+
+    # The shard's name on a shard's pages (Shards::View); none here.
+    def shard = nil
 
     def authorized?(env)
       hook = @authorizer || self.class.authorizer
@@ -110,6 +133,8 @@ module Deckhand
     end
 
     def call(env)
+      env, web = shards ? shards.enter(self, env) : [env, self]
+      return refuse("No such shard") unless web
       request = Rack::Request.new(env)
       verb = request.request_method
       return asset(request) if %w[GET HEAD].include?(verb) && request.path_info.start_with?("/assets/")
@@ -120,10 +145,10 @@ module Deckhand
         return refuse("Cross-site request refused", 403) unless Guard.new(request, self.class.csrf_cookie(request)).allowed?
         return refuse("You may look but not change anything here", 403) unless authorized?(env)
       end
-      status, headers, body = route.page.new(self, request, params).public_send(route.action)
+      status, headers, body = route.page.new(web, request, params).public_send(route.action)
       [status, headers, (verb == "HEAD") ? [] : body]
     rescue Deckhand::RedisError => e
-      Pages::Unreachable.new(self, request, {}).show(e)
+      Pages::Unreachable.new(web, request, {}).show(e)
     end
 
     private

@@ -84,5 +84,7 @@ class ClusterStoreTest < Minitest::Test
     store = Deckhand::Store.new({cluster: ["redis://:s3cret@127.0.0.1:7000"]})
     refute_includes store.location, "s3cret"
     assert_equal "redis-cluster://:***@127.0.0.1:7000", store.location
+    refute_includes store.inspect, "s3cret"
+    refute_includes Deckhand::Store.new({url: "redis://:s3cret@127.0.0.1:6379/0"}).inspect, "s3cret"
   end
 end

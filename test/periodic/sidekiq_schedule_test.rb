@@ -3,6 +3,7 @@
 require "test_helper"
 require "tmpdir"
 require "deckhand/cli/config_file"
+require "deckhand/periodic/sidekiq_schedule"
 
 # sidekiq-cron and sidekiq-scheduler schedules read into periodic entries.
 class SidekiqScheduleTest < Minitest::Test

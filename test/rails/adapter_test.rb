@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "rails_helper"
+require_relative "../support/second_redis"
 
 # Active Job on Deckhand, against the real activejob gem.
 class DeckhandAdapterTest < Minitest::Test
@@ -19,6 +20,14 @@ class DeckhandAdapterTest < Minitest::Test
     assert_equal [job.job_id, "RailsJobs::GreetJob"], data.values_at("job_id", "job_class")
     assert_equal ["ada", {"loud" => true}], ActiveJob::Arguments.deserialize(data["arguments"])
     assert job.successfully_enqueued?
+  end
+
+  def test_perform_later_in_a_via_block_goes_to_that_redis
+    other = Deckhand::SecondRedis.client
+    other.call("FLUSHALL")
+    job = Deckhand::Client.via(Deckhand::SecondRedis.url) { RailsJobs::GreetJob.perform_later("eu") }
+    assert_equal [job.provider_job_id], other.call("LRANGE", "queue:mailers", 0, -1).map { |raw| JSON.parse(raw)["jid"] }
+    assert_empty jobs_in("mailers")
   end
 
   def test_scheduled_jobs_go_to_the_schedule_set

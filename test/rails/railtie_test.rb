@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "rails_helper"
+require_relative "../support/second_redis"
 
 class RailtieTest < Minitest::Test
   include Deckhand::RailsTestApp
@@ -10,6 +11,7 @@ class RailtieTest < Minitest::Test
     assert_equal Deckhand::RedisHarness.url, config.redis[:url]
     assert_equal :float, config.timestamps
     assert_equal 200_000, config.max_payload_bytes
+    assert_in_delta 0.25, config.push_replicas_timeout
     assert_same Rails.logger, config.logger
     assert_same Rails.application.reloader, config.executor, "jobs and their class lookup run inside the reloader"
     refute Deckhand::Railtie.server?
@@ -68,6 +70,17 @@ class RailtieTest < Minitest::Test
     end
     assert_match(/\A\h{24}\z/, jid)
     assert_equal 0, User.count
+    assert_empty jobs_in("default")
+  end
+
+  def test_a_job_pushed_to_another_redis_in_a_transaction_is_sent_there_when_it_commits
+    other = Deckhand::SecondRedis.client
+    other.call("FLUSHALL")
+    User.transaction do
+      Deckhand::Client.via(Deckhand::SecondRedis.url) { RailsJobs::NativeJob.perform_async("sharded") }
+      assert_equal 0, other.call("LLEN", "queue:default"), "pushed before the transaction committed"
+    end
+    assert_equal [["sharded"]], other.call("LRANGE", "queue:default", 0, -1).map { |raw| JSON.parse(raw)["args"] }
     assert_empty jobs_in("default")
   end
 

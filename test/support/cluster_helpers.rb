@@ -13,8 +13,8 @@ module Deckhand
   #   end
   module ClusterHelpers
     def setup
-      super
       RedisClusterHarness.flush
+      super # its FLUSHALL goes through `redis`: the cluster's primaries
       Deckhand.config = new_config
     end
 
@@ -26,6 +26,9 @@ module Deckhand
 
     # The harness' own cluster client (follows redirections).
     def cluster = RedisClusterHarness.client
+
+    # Tests written for plain mode look at Redis through `redis`.
+    def redis = cluster
 
     def keys = Store::ClusterKeys
 

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "tmpdir"
+require "redis-cluster-client"
 require "deckhand/dev_redis/cluster"
 
 module Deckhand
@@ -25,8 +26,13 @@ module Deckhand
         @client ||= RedisClient.cluster(nodes: urls).new_client
       end
 
-      # Empties every primary (their replicas follow).
+      # Empties every primary (their replicas follow), and starts the next
+      # test with a client that knows today's topology: an earlier test may
+      # have swapped a primary and its replica (CLUSTER FAILOVER).
       def flush
+        @client&.close
+        @client = nil
+        cluster.wait_until_healthy
         cluster.primaries.each do |node|
           conn = RedisClient.new(url: node.url)
           conn.call("FLUSHALL")

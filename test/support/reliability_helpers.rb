@@ -8,6 +8,9 @@ module Deckhand
   module ReliabilityHelpers
     Keys = Deckhand::Store::Keys
 
+    # The key layout the traces are written in (ClusterHelpers: the cluster's).
+    def keys = Keys
+
     def payload(jid, queue: "default", klass: "RecordJob", args: [jid])
       job = {"class" => klass, "args" => args, "jid" => jid, "queue" => queue, "retry" => true,
              "created_at" => 1_700_000_000_000, "enqueued_at" => 1_700_000_000_000}
@@ -21,32 +24,32 @@ module Deckhand
     # {jid => count}) plants earlier recovery counts.
     def dead_process(identity = "deadhost:4242:0dead", queues: ["default"], lots: {}, landing: {}, suspects: {}, recoveries: {})
       owner = {"queues" => queues, "hostname" => "deadhost", "pid" => 4242, "started_at" => Time.now.to_f - 60}
-      redis.call("HSET", Keys::OWNERS, identity, JSON.generate(owner))
-      redis.call("SADD", Keys::PROCESSES, identity)
+      redis.call("HSET", keys::OWNERS, identity, JSON.generate(owner))
+      redis.call("SADD", keys::PROCESSES, identity)
       id = 0
       lots.each do |queue, list|
         list.each do |lot|
           payloads, settled = lot.first.is_a?(Array) ? lot : [lot, []]
           id += 1
-          redis.call("RPUSH", Keys.lot(identity, queue, id), *payloads)
-          redis.call("HSET", Keys.inflight(identity, queue), id.to_s, payloads.size)
+          redis.call("RPUSH", keys.lot(identity, queue, id), *payloads)
+          redis.call("HSET", keys.inflight(identity, queue), id.to_s, payloads.size)
           next if settled.empty?
           bits = Deckhand::Store::Lot.empty_bits(payloads.size)
           settled.each { |p| Deckhand::Store::Lot.settle!(bits, p) }
-          redis.call("HSET", Keys.inflight(identity, queue), "#{id}~", bits)
+          redis.call("HSET", keys.inflight(identity, queue), "#{id}~", bits)
         end
       end
-      landing.each { |queue, payloads| redis.call("LPUSH", Keys.landing(identity, queue), *payloads) }
-      suspects.each { |queue, jids| redis.call("SADD", Keys.suspects(identity, queue), *jids) }
-      recoveries.each { |queue, counts| redis.call("HSET", Keys.recoveries(queue), *counts.flatten, "~v", "1") }
+      landing.each { |queue, payloads| redis.call("LPUSH", keys.landing(identity, queue), *payloads) }
+      suspects.each { |queue, jids| redis.call("SADD", keys.suspects(identity, queue), *jids) }
+      recoveries.each { |queue, counts| redis.call("HSET", keys.recoveries(queue), *counts.flatten, "~v", "1") }
       identity
     end
 
     # A process that beats: its record exists with a TTL.
     def live_process(identity, ttl: 30, **options)
       dead_process(identity, **options)
-      redis.call("HSET", identity, "beat", Time.now.to_f)
-      redis.call("EXPIRE", identity, ttl)
+      redis.call("HSET", keys.process(identity), "beat", Time.now.to_f)
+      redis.call("EXPIRE", keys.process(identity), ttl)
       identity
     end
 
@@ -56,7 +59,7 @@ module Deckhand
 
     def queue_jids(queue) = jobs_in(queue).map { |job| job["jid"] }
 
-    def recoveries(jid, queue: "default") = redis.call("HGET", Keys.recoveries(queue), jid)&.to_i
+    def recoveries(jid, queue: "default") = redis.call("HGET", keys.recoveries(queue), jid)&.to_i
 
     # The reaper leaves a freshly started Redis alone for one heartbeat TTL.
     def wait_for_redis_uptime(seconds)

@@ -13,6 +13,7 @@ require_relative "scenarios/proxied"
 require_relative "scenarios/push_latency"
 require_relative "scenarios/enqueue"
 require_relative "scenarios/mixed"
+require_relative "scenarios/cluster"
 
 module DeckhandBench
   # Runs the benchmark scenarios, Deckhand and Sidekiq side by side against
@@ -26,13 +27,14 @@ module DeckhandBench
       "latency" => Scenarios::Proxied,
       "push" => Scenarios::PushLatency,
       "enqueue" => Scenarios::Enqueue,
-      "mixed" => Scenarios::Mixed
+      "mixed" => Scenarios::Mixed,
+      "cluster" => Scenarios::Cluster
     }.freeze
 
     # The issue's numbering: 4 (allocations) and 5 (Redis cost) come from
     # the throughput runs.
     ALIASES = {"1" => "throughput", "2" => "latency", "3" => "push", "4" => "throughput", "5" => "throughput",
-               "6" => "enqueue", "7" => "mixed", "allocations" => "throughput", "redis" => "throughput"}.freeze
+               "6" => "enqueue", "7" => "mixed", "8" => "cluster", "allocations" => "throughput", "redis" => "throughput"}.freeze
 
     # Scenario names (or numbers, or aliases) to the canonical names, in
     # suite order; raises ArgumentError naming an unknown one.
@@ -40,7 +42,7 @@ module DeckhandBench
       return SCENARIOS.keys if names.empty?
       wanted = names.map do |name|
         key = ALIASES.fetch(name, name)
-        raise ArgumentError, "unknown scenario #{name.inspect}; known: #{SCENARIOS.keys.join(", ")} (or 1-7)" unless SCENARIOS.key?(key)
+        raise ArgumentError, "unknown scenario #{name.inspect}; known: #{SCENARIOS.keys.join(", ")} (or 1-8)" unless SCENARIOS.key?(key)
         key
       end
       SCENARIOS.keys & wanted

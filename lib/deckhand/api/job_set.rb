@@ -137,7 +137,7 @@ module Deckhand
       def kill(entries)
         raise ArgumentError, "jobs in the dead set are dead already" if @name == :dead
         moved = Store::SortedSets.kill(@store, @key, entries.map(&:raw), now: ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3),
-          max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout, locks: entries.map { |e| Unique.held_by(e.item) })
+          max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout, locks: entries.map { |e| Unique.held_by(e.item, @store.keys) })
         DeathNotice.new(@config, @name).deliver(moved.map { |i| entries[i] })
         moved.size
       end

@@ -34,7 +34,7 @@ module Deckhand
 
       private
 
-      def configured? = @config.redis.key?(:url) || @config.redis.key?(:host) || @config.redis.key?(:path)
+      def configured? = %i[url host path cluster].any? { |option| @config.redis.key?(option) }
 
       def production
         return if DevRedis.answering?

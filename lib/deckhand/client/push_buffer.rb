@@ -27,7 +27,7 @@ module Deckhand
         @limit = config.reliable_push_limit
         @lock = Mutex.new
         @wake = ConditionVariable.new
-        @pending = [] # [queued, scheduled, size]
+        @pending = [] # [queued, scheduled, scheduled_queues, size]
         @size = 0
         @outage = false
         @thread = nil
@@ -37,18 +37,20 @@ module Deckhand
       # Jobs waiting for Redis.
       def size = @lock.synchronize { @size }
 
-      def write(queued, scheduled)
+      # scheduled_queues: the queue of each scheduled job, or nil (Client.write).
+      def write(queued, scheduled, scheduled_queues = nil)
         unless @lock.synchronize { @pending.empty? }
-          return hold(queued, scheduled, nil)
+          return hold([queued, scheduled, scheduled_queues], nil)
         end
-        Store::Queues.push(@config.store, queued, scheduled)
+        Store::Queues.push(@config.store, queued, scheduled, scheduled_queues)
       rescue ConnectionError => e
-        hold(queued, scheduled, e)
+        hold([queued, scheduled, scheduled_queues], e)
       end
 
       private
 
-      def hold(queued, scheduled, error)
+      def hold(push, error)
+        queued, scheduled, = push
         count = queued.sum { |_, payloads| payloads.size } + (scheduled.size / 2)
         @lock.synchronize do
           if @size + count > @limit
@@ -59,7 +61,7 @@ module Deckhand
             @config.logger.warn("Redis is unreachable (#{error.message}); holding pushed jobs until it answers")
             @outage = true
           end
-          @pending << [queued, scheduled, count]
+          @pending << [*push, count]
           @size += count
           start_flusher
           @wake.signal
@@ -84,7 +86,7 @@ module Deckhand
             @pending.first
           end
           begin
-            Store::Queues.push(@config.store, batch[0], batch[1])
+            Store::Queues.push(@config.store, *batch[0, 3])
             written(batch)
             failures = 0
           rescue ConnectionError
@@ -97,7 +99,7 @@ module Deckhand
       def written(batch)
         @lock.synchronize do
           @pending.shift
-          @size -= batch[2]
+          @size -= batch[3]
           if @pending.empty? && @outage
             @config.logger.info("Redis answers again: the jobs held meanwhile are written")
             @outage = false
@@ -111,7 +113,7 @@ module Deckhand
           return lost_at_exit if ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) > deadline
           batch = @lock.synchronize { @pending.first }
           begin
-            Store::Queues.push(@config.store, batch[0], batch[1])
+            Store::Queues.push(@config.store, *batch[0, 3])
             written(batch)
           rescue ConnectionError
             sleep 0.1

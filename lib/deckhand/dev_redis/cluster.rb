@@ -64,11 +64,12 @@ module Deckhand
       def kill(node) = node.kill
 
       # Waits until every running node reports the cluster ok, every slot
-      # served by a running primary.
+      # served by a running primary, and all of them agree on which (right
+      # after a failover, a node may still tell clients the old map).
       def wait_until_healthy
         wait do
           @nodes.select(&:running?).all? { |node| command(node, "CLUSTER", "INFO")[/cluster_state:(\w+)/, 1] == "ok" } &&
-            served_by_live_primaries?
+            served_by_live_primaries? && one_map?
         end
       end
 
@@ -81,7 +82,9 @@ module Deckhand
       def start_node(index)
         bus = DevRedis.free_port
         DevRedis.new(dir: File.join(@dir, "node-#{index}"), persistent: false,
-          extra: ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+          # A node learns its own address from a peer's MEET: a lone primary
+          # would tell clients an empty host without the announced one.
+          extra: ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-announce-ip", "127.0.0.1",
             "--cluster-node-timeout", @node_timeout.to_s, "--cluster-port", bus.to_s]).start.tap do |node|
           node.instance_variable_set(:@bus_port, bus)
         end
@@ -123,6 +126,27 @@ module Deckhand
         slots = command(live_node, "CLUSTER", "SLOTS")
         slots.sum { |first, last, _| last - first + 1 } == SLOTS &&
           slots.all? { |_, _, (_, port)| ports.include?(port) }
+      end
+
+      # Every running node tells the same slot map and the same roles, each
+      # node's role as it says itself (clients build their map from any).
+      def one_map?
+        running = @nodes.select(&:running?)
+        roles = running.to_h { |node| [node.port, role(node)] }
+        views = running.map do |node|
+          [command(node, "CLUSTER", "SLOTS").map { |first, last, (_, port)| [first, last, port] }.sort,
+            command(node, "CLUSTER", "NODES").lines.filter_map { |line| node_role(line) }.sort]
+        end
+        views.uniq.size == 1 && views.first.last.all? { |port, node_role| roles.fetch(port, node_role) == node_role }
+      end
+
+      # [port, "master" or "slave"] of a CLUSTER NODES line, nil for a node
+      # marked failed or without an address.
+      def node_role(line)
+        _, address, flags = line.split(" ", 4)
+        return nil if flags.include?("fail")
+        port = address[/:(\d+)@/, 1] or return nil
+        [port.to_i, flags.include?("master") ? "master" : "slave"]
       end
 
       def live_node = @nodes.find(&:running?)

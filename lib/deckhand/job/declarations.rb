@@ -15,7 +15,8 @@ module Deckhand
     module Declarations
       # Sets options stored in every job this class pushes (queue, retry,
       # retry_for, retry_queue, backtrace, dead, unique_for, unique_until,
-      # on_conflict, expires_in, encrypt, or your own for middleware);
+      # on_conflict, expires_in, encrypt, pool (another Redis, docs/sharding.md),
+      # or your own for middleware);
       # returns the options in effect, inherited from superclasses.
       def deckhand_options(options = nil)
         @deckhand_options = Options.merge(@deckhand_options || {}, options, self) if options

@@ -31,6 +31,7 @@ module Deckhand
         when "expires_in" then value == false || (value.respond_to?(:to_f) && !value.is_a?(String) && value.to_f.positive?)
         when "encrypt" then value == true || value == false
         when "max_iteration_runtime" then value.is_a?(Numeric) && value.positive?
+        when "pool" then Client::Target.for(value, "#{owner}: pool:")
         when "class", "args", "jid" then raise ArgumentError, "#{owner}: #{key} is set per push, not in deckhand_options"
         else true
         end
@@ -62,7 +63,8 @@ module Deckhand
         "on_conflict" => "use :raise (Deckhand::NotUnique), or leave it unset for a duplicate push to return nil",
         "expires_in" => "give a number of seconds (or an ActiveSupport::Duration) after which an unstarted job is dropped, or false",
         "encrypt" => "use true (the last argument, a Hash, is stored encrypted) or false",
-        "max_iteration_runtime" => "give a number of seconds an iterable job runs before it stops to resume later"
+        "max_iteration_runtime" => "give a number of seconds an iterable job runs before it stops to resume later",
+        "pool" => "give another Redis as a Deckhand::Store, a redis-client options Hash or a URL (docs/sharding.md)"
       }.freeze
 
       # Durations travel as plain seconds (JSON carries no ActiveSupport), and
@@ -72,6 +74,7 @@ module Deckhand
           case key
           when "unique_for", "expires_in" then [key, value && plain(value.to_f)]
           when "unique_until", "on_conflict" then [key, value.to_s]
+          when "pool" then [key, Client::Target.for(value)] # shared, and no password in inspect
           else [key, value]
           end
         end

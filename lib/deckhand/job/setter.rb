@@ -14,31 +14,31 @@ module Deckhand
 
       def set(options) = Setter.new(@klass, @options.merge(options.transform_keys(&:to_s)))
 
-      def perform_async(*args) = client.push(item(args))
+      def perform_async(*args) = push(:push, item(args))
 
       # Runs after `interval` seconds (a Numeric, or an ActiveSupport::Duration).
       def perform_in(interval, *args)
         raise ArgumentError, "#{@klass}.perform_in needs a number of seconds, got #{interval.inspect}" unless interval.respond_to?(:to_f)
         at = interval.to_f
         at += ::Process.clock_gettime(::Process::CLOCK_REALTIME) if at < 1_000_000_000 # a delay, not a time
-        client.push(item(args).merge("at" => at))
+        push(:push, item(args).merge("at" => at))
       end
 
       # Runs at `time` (a Time, or epoch seconds).
       def perform_at(time, *args)
         raise ArgumentError, "#{@klass}.perform_at needs a Time or epoch seconds, got #{time.inspect}" unless time.respond_to?(:to_f)
-        client.push(item(args).merge("at" => time.to_f))
+        push(:push, item(args).merge("at" => time.to_f))
       end
 
       def perform_bulk(args_list, batch_size: Client::BULK_BATCH)
-        client.push_bulk(item(args_list).merge("batch_size" => batch_size))
+        push(:push_bulk, item(args_list).merge("batch_size" => batch_size))
       end
 
       # A unique job holds its lock while it runs here: while another job
       # holds it, it does not run (nil, or Deckhand::NotUnique with on_conflict: :raise).
       def perform_inline(*args)
-        job = Payload.normalize(item(args))
-        lock = Unique.lock_for(job) unless defined?(Deckhand::Testing) && !Deckhand::Testing.disabled?
+        job = Payload.normalize(item(args).except("pool"))
+        lock = Unique.lock_for(job, keys: Deckhand.config.keys) unless defined?(Deckhand::Testing) && !Deckhand::Testing.disabled?
         return run_inline(job) unless lock
         store = Deckhand.config.store
         if (holder = Store::UniqueLocks.take(store, lock))
@@ -66,7 +66,14 @@ module Deckhand
 
       def item(args) = @klass.deckhand_options.merge(@options).merge("class" => @klass.name, "args" => args)
 
-      def client = Client.new
+      # To Redis, to the one Sidekiq would choose: set(pool:), else the
+      # innermost Client.via block's, else deckhand_options pool:, else the
+      # configuration's. "pool" is not stored in the job.
+      def push(method, item)
+        declared = item.delete("pool")
+        pool = @options["pool"] || Client.via_target || declared
+        (pool ? Client.new(pool: pool) : Client.new).public_send(method, item) # keywords through new cost a Hash
+      end
     end
   end
 end

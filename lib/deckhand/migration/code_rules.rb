@@ -5,6 +5,9 @@ module Deckhand
     # Patterns the check looks for in the application's Ruby files, each with
     # its verdict and advice: [pattern, verdict, what, advice].
     module CodeRules
+      SHARD_POOLS = "make each pool with Sidekiq::RedisConnection.create(url: ...), not ConnectionPool.new, " \
+        "and run a deckhand server per Redis (docs/sharding.md)"
+
       RULES = [
         [/include\s+Sidekiq::(Job|Worker)\b/, :works, "job classes (include Sidekiq::Job / Sidekiq::Worker)", nil],
         [/\bsidekiq_(options|retry_in|retries_exhausted)\b/, :works, "sidekiq_options, sidekiq_retry_in, sidekiq_retries_exhausted", nil],
@@ -15,8 +18,8 @@ module Deckhand
         [/Sidekiq::Web\b/, :works, "Sidekiq::Web (mounts Deckhand's dashboard)", nil],
         [/Sidekiq::Batch\b/, :works, "Sidekiq::Batch (Deckhand's batches)", nil],
         [/Sidekiq\.redis\b/, :works, "Sidekiq.redis { |conn| ... }", nil],
-        [/Sidekiq::Client\.via\b/, :unsupported, "Sidekiq::Client.via (Redis sharding)", "Deckhand uses the one Redis of its configuration"],
-        [/sidekiq_options.*\bpool:/, :unsupported, "sidekiq_options pool: (Redis sharding)", "Deckhand uses the one Redis of its configuration"],
+        [/Sidekiq::Client\.via\b/, :change, "Sidekiq::Client.via (Redis sharding)", SHARD_POOLS],
+        [/sidekiq_options.*\bpool:/, :change, "sidekiq_options pool: (Redis sharding)", SHARD_POOLS],
         [/\b(unique_for|unique_until|expires_in|encrypt):/, :works, "Sidekiq Enterprise job options (unique_for, unique_until, expires_in, encrypt)", nil],
         [/\.periodic\s*(do\b|\{)/, :works, "Sidekiq Enterprise periodic jobs (config.periodic { |mgr| mgr.register(...) })", nil],
         [/Sidekiq::Enterprise::Crypto\.enable\b/, :works, "Sidekiq Enterprise encryption (Crypto.enable)",

@@ -51,6 +51,7 @@ module Deckhand
           return klass.set(entry.queue ? {queue: entry.queue} : {}).perform_later(*entry.args)
         end
         item = klass.respond_to?(:deckhand_options) ? klass.deckhand_options.merge(entry.options) : entry.options.dup
+        item.delete("pool") # a periodic job runs on the Redis of the server that ticks it
         item["class"] = entry.klass
         item["args"] = entry.args
         item["queue"] = entry.queue if entry.queue

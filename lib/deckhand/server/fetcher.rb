@@ -38,7 +38,11 @@ module Deckhand
         @index = @queues.each_with_index.to_h
         @sequence = sequence
         @suspects = suspects
-        @fetch = Store::Scripts::Fetch.new(store, identity: identity, queues: @queues)
+        @fetch = if store.cluster?
+          Store::Scripts::FetchByQueue.new(store, identity: identity, queues: @queues, lost: method(:lost_source))
+        else
+          Store::Scripts::Fetch.new(store, identity: identity, queues: @queues)
+        end
         @requeue = Store::Scripts::Requeue.new(store, identity: identity, queues: @queues)
         @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
         @ready = Thread::Queue.new
@@ -86,7 +90,7 @@ module Deckhand
           lot = unit.lot
           unit.settled = true
           next unless lot.settle(unit.position, marked: marked)
-          @unlocks << unlock if unlock
+          @unlocks << [*unlock, lot.index] if unlock # the queue routes it in cluster mode
           if lot.landing?
             @landed_acks << [lot.index, unit.payload] unless marked
           else
@@ -130,13 +134,16 @@ module Deckhand
       end
 
       # Stop taking jobs. The fetch loop hands back those fetched but not
-      # started once any round trip under way has landed.
+      # started once any round trip under way has landed. The idle waiters
+      # end first: a wait still blocked in Redis would take a job handed
+      # back into this quiet process's landing list.
       def quiet
+        @waiters.stop
+        @waiters.join
         @lock.synchronize do
           @quiet = true
           @wake.signal
         end
-        @waiters.stop
       end
 
       def stop
@@ -275,6 +282,14 @@ module Deckhand
         @lock.synchronize { @outstanding += units.size }
         units.each { |unit| @ready << unit }
         arm_waiters if units.size < want && !@quiet
+      end
+
+      # Cluster mode: a later queue's call of a fetch failed (FetchByQueue);
+      # what came before stands, its lot is handed back once Redis answers.
+      def lost_source(pairs, error)
+        @lost.lots(pairs)
+        @logger.warn("fetch from queue #{@queues[pairs[0][0]]} failed (#{error.message}); " \
+          "whatever it took goes back to the queue once Redis answers")
       end
 
       def arm_waiters

@@ -16,7 +16,7 @@ module Deckhand
     #   gate = JobGate.new(config: config, store: store, fetcher: fetcher, stats: stats)
     #   gate.expired(unit, job)   # => true when it dropped the job
     #   gate.starting(job)        # just before perform
-    #   gate.unlock(job)          # => [key, jid, ttl ms] to release with the success, or nil
+    #   gate.unlock(job, queue)   # => [key, jid, ttl ms] to release with the success, or nil
     class JobGate
       def initialize(config:, store:, fetcher:, stats:)
         @config = config
@@ -30,7 +30,7 @@ module Deckhand
         deadline = job["expires_at"]
         return false unless deadline.is_a?(Numeric) && deadline < ::Process.clock_gettime(::Process::CLOCK_REALTIME)
         batch_success(job)
-        @fetcher.done(unit, unlock: Unique.held_by(job))
+        @fetcher.done(unit, unlock: unlock(job, unit.queue, until_start: false))
         @stats.expired
         @config.logger.info("#{job["wrapped"] || job["class"]} jid=#{job["jid"]} expired: not started before #{Time.at(deadline).utc.iso8601(3)} (expires_in), dropped unrun")
         true
@@ -38,11 +38,15 @@ module Deckhand
 
       def starting(job)
         return unless Unique.until_start?(job)
-        key, jid = Unique.held_by(job)
+        key, jid = Unique.held_by(job, @store.keys)
         Store::UniqueLocks.release(@store, key, jid) if key
       end
 
-      def unlock(job) = Unique.until_start?(job) ? nil : Unique.held_by(job)
+      # The lock goes with the acknowledgement, a script of the queue the job
+      # came from (`queue`); see Store::UniqueLocks.within.
+      def unlock(job, queue = job["queue"], until_start: Unique.until_start?(job))
+        until_start ? nil : Store::UniqueLocks.within(@store, Unique.held_by(job, @store.keys), queue)
+      end
 
       # The args perform gets: the secret bag decrypted (encrypt: true); the
       # job itself keeps its envelope for retries and the dead set.

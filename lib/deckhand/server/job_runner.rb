@@ -111,7 +111,7 @@ module Deckhand
       end
 
       def success(unit, job, elapsed)
-        @fetcher.done(unit, unlock: @gate.unlock(job))
+        @fetcher.done(unit, unlock: @gate.unlock(job, unit.queue))
         @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false)
         @logger.info("done #{elapsed.round(1)}ms") if @logger.info?
         :success

@@ -16,11 +16,12 @@ module Deckhand
     # every few seconds, so a new leader takes over within about
     # LEASE + LEASE / 3 seconds of the old one's death, at once after a
     # graceful stop. Each tick goes through store/scripts/periodic_enqueue.lua,
-    # which enqueues it at most once however many processes try. Wakes at
-    # each tick; a leader that woke late (a pause shorter than its lease)
-    # enqueues the ticks it overslept; ticks missed with no leader (the fleet
-    # was down, a takeover) make one run, of the latest, if younger than
-    # config.periodic.grace.
+    # which enqueues it at most once however many processes try (in cluster
+    # mode it records the tick, and the push to the queue's slot follows:
+    # Store::PeriodicTicks). Wakes at each tick; a leader that woke late (a
+    # pause shorter than its lease) enqueues the ticks it overslept; ticks
+    # missed with no leader (the fleet was down, a takeover) make one run, of
+    # the latest, if younger than config.periodic.grace.
     #
     #   loop = PeriodicLoop.build(config: config, store: store, identity: identity)  # nil without entries
     #   loop&.start
@@ -81,6 +82,7 @@ module Deckhand
           return @leadership.wait
         end
         took_over unless led
+        complete_pending if @store.cluster?
         publish if monotonic - @published >= PUBLISH_EVERY
         next_tick = enqueue_due(realtime)
         return 0 unless leader?
@@ -95,6 +97,14 @@ module Deckhand
         changes = before ? Deckhand::Periodic::ScheduleCheck.differences(@entries, before["entries"], there: "before") : []
         @logger.info("periodic: the schedule changed from #{before["leader"]}'s: #{changes.join("; ")}") unless changes.empty?
         publish
+      end
+
+      # Cluster mode: a tick is recorded, then pushed to its queue (another
+      # slot); the pushes a process left recorded when it died (or when
+      # Redis failed between the two) are completed here, each once.
+      def complete_pending
+        pushed = Store::PeriodicTicks.complete(@store)
+        @logger.info("periodic: pushed #{pushed} tick(s) recorded before but not yet in their queue") if pushed.positive?
       end
 
       # Written at takeover and again now and then, should the key be lost.
@@ -133,6 +143,7 @@ module Deckhand
           queue: job ? job["queue"] : entry.queue || "default", jid: job ? job["jid"] : "",
           payload: job ? @builder.encode(job) : "", now: now)
         return @leadership.lost!("another process took the lease") if outcome == :not_leader
+        return if outcome == :pending # another push of the entry to complete first: this tick next round
         @tried[entry.name] = due
         @logger.debug("periodic #{entry.name}: enqueued #{entry.klass} for #{Time.at(due).utc} as #{job["jid"]}") if outcome == :enqueued
       rescue Deckhand::RedisError

@@ -142,16 +142,19 @@ module Deckhand
 
       def discard(unit, job, why)
         @logger.info("discarded (#{why})")
-        write(unit) { |settle| settle.drop(unit.place, unlock: Unique.held_by(job)) }
+        write(unit) { |settle| settle.drop(unit.place, unlock: lock(unit, job)) }
         :dropped
       end
+
+      # The unique lock that goes with the job's outcome (Store::UniqueLocks.within).
+      def lock(unit, job) = Store::UniqueLocks.within(@store, Unique.held_by(job, @store.keys), unit.queue)
 
       # A death releases the job's unique lock (`job`: nil for a corrupt entry).
       def bury(unit, payload, job = nil)
         now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
         write(unit) do |settle|
           settle.bury(unit.place, payload: payload, now: now,
-            timeout: @config.dead_timeout, max_jobs: @config.dead_max_jobs, unlock: job && Unique.held_by(job))
+            timeout: @config.dead_timeout, max_jobs: @config.dead_max_jobs, unlock: job && lock(unit, job))
         end
       end
 

@@ -18,19 +18,18 @@ module Sidekiq
 
     def self.enqueue_in(interval, klass, *args) = klass.perform_in(interval, *args)
 
-    def self.via(*)
-      raise Deckhand::DropIn::Unsupported.new("Sidekiq::Client.via", "Deckhand pushes to the one Redis of its configuration (sharding is not supported)")
-    end
-
+    # Sidekiq::Client.via(pool) { ... } is Deckhand::Client.via: `pool` made
+    # by Sidekiq::RedisConnection.create (a Deckhand::Store), or a URL.
+    # Sidekiq::Client.new(pool: pool) pushes there too (Sidekiq 6's
+    # Client.new(pool) as well).
     def initialize(*args, pool: nil, config: nil, **)
-      if pool || args.any?
-        raise Deckhand::DropIn::Unsupported.new("Sidekiq::Client.new(pool:)", "Deckhand pushes to the Redis of its configuration")
-      end
-      super(config: config.respond_to?(:config) ? config.config : Deckhand.config)
+      pool ||= args.first
+      super(config: config.respond_to?(:config) ? config.config : Deckhand.config, pool: pool)
     end
 
     # Sidekiq's items name the class as a Class or a String; a Class's own
-    # options (sidekiq_options) fill in what the item leaves out, as in Sidekiq.
+    # options (sidekiq_options) fill in what the item leaves out, as in Sidekiq
+    # (but its pool: only routes the class's own pushes).
     def push(item) = super(classify(item))
 
     def push_bulk(item) = super(classify(item))
@@ -41,7 +40,7 @@ module Sidekiq
       item = item.transform_keys(&:to_s)
       klass = item["class"]
       return item unless klass.is_a?(Module)
-      defaults = klass.respond_to?(:deckhand_options) ? klass.deckhand_options : {}
+      defaults = klass.respond_to?(:deckhand_options) ? klass.deckhand_options.except("pool") : {}
       defaults.merge(item).merge("class" => klass.name)
     end
   end

@@ -15,15 +15,6 @@ module Sidekiq
   #
   #   HardJob.perform_async(1); HardJob.set(queue: "low").perform_in(60, 2)
   module Job
-    # Options Sidekiq (or its plugins) accept that Deckhand does not act on:
-    # declaring one raises, naming it, rather than doing nothing. Sidekiq
-    # Enterprise's unique_for, unique_until, expires_in and encrypt are
-    # Deckhand's own options; sidekiq-unique-jobs' lock: options are
-    # translated (UniqueJobsOptions).
-    UNSUPPORTED_OPTIONS = {
-      "pool" => "Deckhand pushes to the one Redis of its configuration (sharding is not supported)"
-    }.freeze
-
     def self.included(base)
       base.include(Deckhand::Job)
       base.extend(ClassMethods)
@@ -39,10 +30,10 @@ module Sidekiq
     module ClassMethods
       def sidekiq_options(options = nil)
         return get_sidekiq_options unless options
-        options = options.transform_keys(&:to_s)
-        found = UNSUPPORTED_OPTIONS.keys & options.keys
-        raise Deckhand::DropIn::Unsupported.new("sidekiq_options #{found.first}:", UNSUPPORTED_OPTIONS[found.first]) unless found.empty?
-        deckhand_options(Deckhand::DropIn::UniqueJobsOptions.translate(options))
+        # Sidekiq Enterprise's unique_for, unique_until, expires_in and encrypt
+        # are Deckhand's own options, pool: too (docs/sharding.md);
+        # sidekiq-unique-jobs' lock: options are translated (UniqueJobsOptions).
+        deckhand_options(Deckhand::DropIn::UniqueJobsOptions.translate(options.transform_keys(&:to_s)))
       end
 
       def get_sidekiq_options = deckhand_options
@@ -56,8 +47,14 @@ module Sidekiq
 
       def sidekiq_retries_exhausted_block = deckhand_retries_exhausted
 
-      # Sidekiq's lower-level push: a Hash of job keys ("args" required).
-      def client_push(item) = Deckhand::Client.new.push(deckhand_options.merge(item.transform_keys(&:to_s)).merge("class" => name))
+      # Sidekiq's lower-level push: a Hash of job keys ("args" required). Its
+      # "pool" wins over a Client.via block, which wins over sidekiq_options pool:.
+      def client_push(item)
+        item = item.transform_keys(&:to_s)
+        options = deckhand_options
+        pool = item.delete("pool") || Deckhand::Client.via_target || options["pool"]
+        Deckhand::Client.new(pool: pool).push(options.except("pool").merge(item).merge("class" => name))
+      end
     end
   end
 

@@ -40,9 +40,11 @@ module Sidekiq
     end
 
     # Yields a connection answering Sidekiq's calls: conn.call("GET", key),
-    # conn.get(key), conn.pipelined { |pipe| ... }.
+    # conn.get(key), conn.pipelined { |pipe| ... }. Inside Sidekiq::Client.via,
+    # a connection to that Redis, as in Sidekiq.
     def redis
-      Deckhand::Store::AppConnection.lend(Deckhand.config.store) { |conn| yield conn }
+      store = Deckhand::Client.via_target&.store || Deckhand.config.store
+      Deckhand::Store::AppConnection.lend(store) { |conn| yield conn }
     end
 
     def redis_pool

@@ -11,6 +11,10 @@ module Sidekiq
   #     Rack::Utils.secure_compare(password, ENV["DASHBOARD_PASSWORD"])
   #   end
   #   run Sidekiq::Web
+  #
+  # A sharded application shows another Redis with `Sidekiq::Web.redis_pool =`
+  # (a pool of Sidekiq::RedisConnection.create), or switches between several
+  # with Deckhand::Web.shards (docs/sharding.md).
   class Web
     @middlewares = []
 
@@ -24,8 +28,17 @@ module Sidekiq
 
       attr_reader :middlewares
 
+      # The Redis the dashboard shows: the configuration's unless set.
+      def redis_pool = @pool&.store || Deckhand.config.store
+
+      def redis_pool=(pool)
+        @app = nil
+        @pool = pool && Deckhand::Client::Target.for(pool, "Sidekiq::Web.redis_pool=")
+      end
+
       def app
-        @app ||= @middlewares.reverse.reduce(Deckhand::Web.new) do |inner, (middleware, args, block)|
+        web = Deckhand::Web.new(config: @pool&.config_for(Deckhand.config))
+        @app ||= @middlewares.reverse.reduce(web) do |inner, (middleware, args, block)|
           middleware.new(inner, *args, &block)
         end
       end

@@ -15,10 +15,14 @@ module Deckhand
       module_function
 
       def names(store)
-        list = store.call("CLIENT", "LIST", "TYPE", "normal")
-        list.each_line.with_object(Set.new) do |line, names|
-          name = line[/(?:\A| )name=(\S*)/, 1]
-          names << name if name && !name.empty?
+        # A cluster answers with one list per primary: a process connects to
+        # every primary it fetches from, and to the fleet's one each beat.
+        lists = Array(store.call("CLIENT", "LIST", "TYPE", "normal"))
+        lists.each_with_object(Set.new) do |list, names|
+          list.each_line do |line|
+            name = line[/(?:\A| )name=(\S*)/, 1]
+            names << name if name && !name.empty?
+          end
         end
       rescue CommandError
         nil # managed services often refuse CLIENT LIST

@@ -31,6 +31,9 @@ module Deckhand
       PERIODIC_LEADER = "#{FLEET}:periodic:leader"
       PERIODIC_FENCE = "#{FLEET}:periodic:fence"
       PERIODIC_SCHEDULE = "#{FLEET}:periodic:schedule"
+      METRICS = "#{FLEET}:metrics"
+      PERIODIC_PENDING = "#{FLEET}:periodic:pending"
+      LIMITS = "#{FLEET}:limits"
 
       # Characters a queue name cannot hold in cluster mode: they would end or
       # start its hash tag.
@@ -82,6 +85,26 @@ module Deckhand
       def iteration(jid) = "it-#{jid}"
 
       def periodic(name) = "#{FLEET}:periodic:entry:#{name}"
+
+      # In the queue's slot, where periodic_push.lua pushes the entry's ticks.
+      def periodic_pushed(queue, name) = "#{tag(queue)}:periodic:#{name}"
+
+      # In the queue's slot: the push takes it, the acknowledgement and the
+      # outcome scripts release it, each in one script with the queue's keys.
+      def unique_lock(queue, digest) = "#{tag(queue)}:unique:#{digest}"
+
+      # In the queue's slot: fetch.lua and requeue.lua keep it beside the queue.
+      def throttle(queue) = "#{tag(queue)}:throttle"
+
+      # Each limiter's keys share the tag {limit:<name>}, so its check
+      # script runs in one slot and limiters spread over the shards. (A name
+      # holding "}" cuts its tag short: its keys still share one slot.) The
+      # index of names (LIMITS) is written apart, by Store::Scripts::LimitCheck.
+      def limit(type, name) = "{limit:#{name}}:#{type}"
+
+      def limit_wake(name) = "{limit:#{name}}:concurrent:wake"
+
+      def limit_metrics(name) = "{limit:#{name}}:metrics"
     end
   end
 end

@@ -27,7 +27,7 @@ module Deckhand
         replies = store.pipelined do |pipe|
           Queues.queue_paused_read(pipe)
           pipe.call("HGETALL", Throttles::SETTINGS)
-          Metrics.flush(pipe, metrics)
+          Metrics.flush(pipe, metrics, prefix: store.keys::METRICS)
           count(pipe, store.keys, *counts, now.utc.strftime("%Y-%m-%d"))
           ProcessRecord.write(pipe, store.keys, identity, **record, now: now)
           ProcessRecord.count(pipe, store.keys)

@@ -30,6 +30,16 @@ module Deckhand
       PERIODIC_LEADER = "deckhand:periodic:leader"
       PERIODIC_FENCE = "deckhand:periodic:fence"
       PERIODIC_SCHEDULE = "deckhand:periodic:schedule"
+      # Set of the periodic entries whose recorded tick is not pushed yet
+      # (cluster mode only: see store/scripts/periodic_enqueue.lua).
+      PERIODIC_PENDING = "deckhand:periodic:pending"
+
+      # Zset of limiter name => last use (epoch ms), for the dashboard
+      # (Store::Limits describes every limiter key).
+      LIMITS = "deckhand:limits"
+
+      # The prefix of the per-class metrics hashes (Store::Metrics).
+      METRICS = "deckhand:metrics"
 
       module_function
 
@@ -89,8 +99,32 @@ module Deckhand
 
       # Hash of a periodic entry's state: last_tick (epoch seconds of the
       # last tick enqueued), last_jid, last_at, since (ticks at or before it
-      # never run), paused, next (the leader's next tick).
+      # never run), paused, next (the leader's next tick); in cluster mode,
+      # while its push is pending, pending_queue, pending_tick, pending_jid
+      # and pending_payload (store/scripts/periodic_enqueue.lua).
       def periodic(name) = "deckhand:periodic:entry:#{name}"
+
+      # String: the latest tick of a periodic entry pushed to `queue` (cluster
+      # mode only: see store/scripts/periodic_push.lua).
+      def periodic_pushed(queue, name) = "deckhand:periodic:pushed:#{queue}:#{name}"
+
+      # String holding the jid of the unique job (Deckhand::Unique) that owns
+      # the lock `digest` (SHA-256 hex of its class, queue and arguments).
+      def unique_lock(_queue, digest) = "unique:#{digest}"
+
+      # Hash of a throttled queue's state, which fetch.lua keeps
+      # (store/scripts/lib/throttle.lua).
+      def throttle(queue) = "deckhand:throttle:#{queue}"
+
+      # A limiter's state, under its type and name: two limiters of different
+      # types never share state.
+      def limit(type, name) = "deckhand:limit:#{type}:#{name}"
+
+      # List a concurrent limiter's waiters block on (BLPOP); each release feeds it.
+      def limit_wake(name) = "deckhand:limit:concurrent:#{name}:wake"
+
+      # Hash of a limiter's counters, for the dashboard.
+      def limit_metrics(name) = "deckhand:limit:metrics:#{name}"
     end
   end
 end

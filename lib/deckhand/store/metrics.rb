@@ -31,17 +31,20 @@ module Deckhand
 
       module_function
 
-      def minute_key(time) = "#{PREFIX}:m:#{time.utc.strftime("%Y%m%d%H%M")}"
+      # prefix: PREFIX, or the keys' METRICS (store.keys::METRICS), which in
+      # cluster mode puts every metrics hash in one slot for the scripts that
+      # read a period's hashes together.
+      def minute_key(time, prefix = PREFIX) = "#{prefix}:m:#{time.utc.strftime("%Y%m%d%H%M")}"
 
-      def hour_key(time) = "#{PREFIX}:h:#{time.utc.strftime("%Y%m%d%H")}"
+      def hour_key(time, prefix = PREFIX) = "#{prefix}:h:#{time.utc.strftime("%Y%m%d%H")}"
 
-      def day_key(time) = "#{PREFIX}:d:#{time.utc.strftime("%Y%m%d")}"
+      def day_key(time, prefix = PREFIX) = "#{prefix}:d:#{time.utc.strftime("%Y%m%d")}"
 
       # Queues the writes for one flush on a pipeline. aggregates is what
       # Tally#take returns: {class => [count, failed, total_ms, {bucket => n}]}.
-      def flush(pipe, aggregates, now: Time.now)
+      def flush(pipe, aggregates, now: Time.now, prefix: PREFIX)
         return if aggregates.empty?
-        [[minute_key(now), MINUTE_TTL], [hour_key(now), HOUR_TTL], [day_key(now), DAY_TTL]].each do |key, ttl|
+        [[minute_key(now, prefix), MINUTE_TTL], [hour_key(now, prefix), HOUR_TTL], [day_key(now, prefix), DAY_TTL]].each do |key, ttl|
           aggregates.each { |klass, totals| increment(pipe, key, klass, *totals.first(4)) }
           pipe.call("EXPIRE", key, ttl)
         end

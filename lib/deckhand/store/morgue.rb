@@ -7,11 +7,12 @@ module Deckhand
     module Morgue
       module_function
 
-      # Queues the commands on a pipeline or transaction.
-      def bury(tx, payload, now:, max_jobs:, timeout:)
-        tx.call("ZADD", Keys::DEAD, now, payload)
-        tx.call("ZREMRANGEBYSCORE", Keys::DEAD, "-inf", now - timeout)
-        tx.call("ZREMRANGEBYRANK", Keys::DEAD, 0, -(max_jobs + 1))
+      # Queues the commands on a pipeline or transaction; `set` is the dead
+      # set (store.keys.dead_set(queue): one per queue in cluster mode).
+      def bury(tx, set, payload, now:, max_jobs:, timeout:)
+        tx.call("ZADD", set, now, payload)
+        tx.call("ZREMRANGEBYSCORE", set, "-inf", now - timeout)
+        tx.call("ZREMRANGEBYRANK", set, 0, -(max_jobs + 1))
       end
     end
   end

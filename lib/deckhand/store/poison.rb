@@ -23,7 +23,7 @@ module Deckhand
       # reaper dying in between loses nothing: the next pass finishes the job.
       def bury(store, queue, key, entry, now:, timeout:, max_jobs:)
         store.multi do |tx|
-          Morgue.bury(tx, entry, now: now, max_jobs: max_jobs, timeout: timeout)
+          Morgue.bury(tx, store.keys.dead_set(queue), entry, now: now, max_jobs: max_jobs, timeout: timeout)
           tx.call("HDEL", store.keys.poison(queue), key)
         end
       end

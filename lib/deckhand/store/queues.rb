@@ -46,26 +46,56 @@ module Deckhand
         store.pipelined { |pipe| PAUSE_SETS.each { |set| block.call(pipe, set) } }
       end
 
-      def names(store) = store.call("SMEMBERS", Keys::QUEUES).sort
+      def names(store) = store.call("SMEMBERS", store.keys::QUEUES).sort
 
       # Writes encoded jobs in one pipelined round trip: queued (queue name =>
       # [json, ...]) to their queues, newest on the left as Sidekiq does, each
       # queue's name to the set of queues; scheduled ([at, json, ...]) to the
-      # schedule set.
-      def push(store, queued, scheduled)
-        store.pipelined do |pipe|
-          pipe.call("ZADD", Keys::SCHEDULE, *scheduled) unless scheduled.empty?
+      # schedule set. In cluster mode each scheduled job goes to its queue's
+      # scheduled set, and its queue is named in the set of queues (the
+      # scheduler finds the shards there): `scheduled_queues` names the queue
+      # of each [at, json] pair where the caller knows it, else each payload's
+      # "queue" is read.
+      def push(store, queued, scheduled, scheduled_queues = nil)
+        keys = store.keys
+        sets = scheduled_sets(keys, scheduled, scheduled_queues)
+        Durability.pipelined(store, queued, scheduled) do |pipe| # WAITs for replicas when push_replicas is set
+          sets.each do |queue, entries|
+            pipe.call("SADD", keys::QUEUES, queue) if keys.sharded?
+            pipe.call("ZADD", keys.scheduled_set(queue), *entries)
+          end
           queued.each do |queue, payloads|
-            pipe.call("SADD", Keys::QUEUES, queue)
-            pipe.call("LPUSH", Keys.queue(queue), *payloads)
+            pipe.call("SADD", keys::QUEUES, queue)
+            pipe.call("LPUSH", keys.queue(queue), *payloads)
           end
         end
       end
 
-      def size(store, name) = store.call("LLEN", Keys.queue(name))
+      # queue => [at, json, ...]; one entry (any queue) for the single
+      # schedule set of plain mode.
+      def scheduled_sets(keys, scheduled, queues)
+        return {} if scheduled.empty?
+        return {nil => scheduled} unless keys.sharded?
+        sets = Hash.new { |hash, queue| hash[queue] = [] }
+        scheduled.each_slice(2).with_index do |(at, json), i|
+          sets[queues ? queues[i] : queue_of(json)] << at << json
+        end
+        sets
+      end
+
+      # The "queue" of an encoded job (a push through a Client.pusher, which
+      # carries no queue names beside the payloads).
+      def queue_of(json)
+        job = JSON.parse(json)
+        queue = job["queue"] if job.is_a?(Hash)
+        raise InvalidJob, "a scheduled job has no \"queue\": #{json[0, 80]}" unless queue.is_a?(String) && !queue.empty?
+        queue
+      end
+
+      def size(store, name) = store.call("LLEN", store.keys.queue(name))
 
       # The payload that runs next (pushed on the left, taken from the right), or nil.
-      def oldest(store, name) = store.call("LINDEX", Keys.queue(name), -1)
+      def oldest(store, name) = store.call("LINDEX", store.keys.queue(name), -1)
 
       # Size, oldest payload (the next to run) and paused flag of each queue,
       # in one round trip: [[name, size, oldest_raw_or_nil, paused], ...].
@@ -73,8 +103,8 @@ module Deckhand
         return [] if names.empty?
         replies = store.pipelined do |pipe|
           names.each do |name|
-            pipe.call("LLEN", Keys.queue(name))
-            pipe.call("LINDEX", Keys.queue(name), -1)
+            pipe.call("LLEN", store.keys.queue(name))
+            pipe.call("LINDEX", store.keys.queue(name), -1)
           end
           PAUSE_SETS.each { |set| pipe.call("SMISMEMBER", set, *names) }
         end
@@ -87,14 +117,14 @@ module Deckhand
       # page is read from the right end: cheap for the first pages of any queue.
       def page(store, name, offset, count)
         return [] if count <= 0
-        store.call("LRANGE", Keys.queue(name), -(offset + count), -(offset + 1)).reverse
+        store.call("LRANGE", store.keys.queue(name), -(offset + count), -(offset + 1)).reverse
       end
 
       # Deletes the job with this jid, looking near `position` (its place in
       # line when it was listed; jobs ahead of it may have run since). Returns
       # true when it was found and removed.
       def delete(store, name, jid, position: 0)
-        key = Keys.queue(name)
+        key = store.keys.queue(name)
         first = [position - SEARCH_WINDOW, 0].max
         raws = store.call("LRANGE", key, -(position + SEARCH_WINDOW + 1), -(first + 1))
         raw = raws.reverse_each.find { |c| c.include?(jid) && jid_of(c) == jid } or return false
@@ -105,7 +135,7 @@ module Deckhand
       # around `position`: the way to remove an entry that is not a job, which
       # has no jid. Returns true when it was found and deleted.
       def delete_entry(store, name, digest, position: 0)
-        key = Keys.queue(name)
+        key = store.keys.queue(name)
         first = [position - SEARCH_WINDOW, 0].max
         raws = store.call("LRANGE", key, -(position + SEARCH_WINDOW + 1), -(first + 1))
         raw = raws.reverse_each.find { |c| Digest::SHA256.hexdigest(c) == digest } or return false
@@ -115,8 +145,8 @@ module Deckhand
       # Empties the queue and forgets its name, as Sidekiq does.
       def clear(store, name)
         store.pipelined do |pipe|
-          pipe.call("UNLINK", Keys.queue(name))
-          pipe.call("SREM", Keys::QUEUES, name)
+          pipe.call("UNLINK", store.keys.queue(name))
+          pipe.call("SREM", store.keys::QUEUES, name)
         end
         nil
       end

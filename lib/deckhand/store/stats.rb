@@ -12,14 +12,12 @@ module Deckhand
     #   Stats.totals(store)   # => {processed: 1204, failed: 17, enqueued: 5, busy: 7, processes: 2, ...}
     #   Stats.daily(store, ["2026-02-28", "2026-03-01"])   # => [[10, 0], [40, 4]]
     module Stats
-      # The sorted sets whose sizes the totals count, by their Keys method.
-      SETS = %i[scheduled_set retry_set dead_set].freeze
-
       module_function
 
       # Two round trips: the counters, set sizes and names first, then the
-      # busy threads of each process and the length of each queue (in cluster
-      # mode also the size of each queue's scheduled, retry and dead set).
+      # busy threads of each process and the length of each queue. In
+      # cluster mode the scheduled, retry and dead counts add up every known
+      # queue's shards, read with the queue lengths.
       def totals(store)
         keys = store.keys
         processed, failed, identities, queues, expired, *sets = store.pipelined do |pipe|
@@ -28,20 +26,26 @@ module Deckhand
           pipe.call("SMEMBERS", keys::PROCESSES)
           pipe.call("SMEMBERS", keys::QUEUES)
           pipe.call("GET", keys::EXPIRED)
-          SETS.each { |set| pipe.call("ZCARD", keys.public_send(set, nil)) } unless keys.sharded?
+          [keys::SCHEDULE, keys::RETRY, keys::DEAD].each { |set| pipe.call("ZCARD", set) } unless keys.sharded?
         end
         sizes = store.pipelined do |pipe|
-          identities.each { |identity| ProcessRecord.busy(pipe, store.keys, identity) }
+          identities.each { |identity| ProcessRecord.busy(pipe, keys, identity) }
           queues.each { |name| pipe.call("LLEN", keys.queue(name)) }
-          queues.each { |name| SETS.each { |set| pipe.call("ZCARD", keys.public_send(set, name)) } } if keys.sharded?
+          shards(keys, queues).each { |set| pipe.call("ZCARD", set) }
         end
         busy = sizes.shift(identities.size)
         enqueued = sizes.shift(queues.size)
-        sets = SETS.each_index.map { |i| sizes.each_slice(SETS.size).sum { |shard| shard[i] } } if keys.sharded?
-        scheduled, retries, dead = sets
+        sets = sizes.each_slice(3).to_a.transpose.map(&:sum) if keys.sharded?
+        scheduled, retries, dead = sets.empty? ? [0, 0, 0] : sets
         {processed: processed.to_i, failed: failed.to_i, enqueued: enqueued.sum(&:to_i),
          busy: busy.sum(&:to_i), processes: identities.size,
          scheduled: scheduled, retries: retries, dead: dead, expired: expired.to_i}
+      end
+
+      # Cluster mode: each known queue's scheduled, retry and dead sets.
+      def shards(keys, queues)
+        return [] unless keys.sharded?
+        queues.flat_map { |queue| [keys.scheduled_set(queue), keys.retry_set(queue), keys.dead_set(queue)] }
       end
 
       # [processed, failed] of each date ("YYYY-MM-DD"), in one round trip.

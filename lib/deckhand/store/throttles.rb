@@ -11,6 +11,8 @@ module Deckhand
     #
     #   deckhand:throttles          hash: queue => JSON limits ({"rate":20,"per":1}), or "{}" for none
     #   deckhand:throttle:<queue>   hash: t, at (rate tokens), ~held, <identity> (slots held)
+    #                               (keys.throttle; {queue:<queue>}:throttle in cluster mode,
+    #                               in the queue's slot, as fetch.lua uses it with the queue)
     #
     #   Throttles.set(store, "exports", {"concurrency" => 3})
     #   Throttles.overrides(store)        # => {"exports" => {"concurrency" => 3}}
@@ -20,7 +22,8 @@ module Deckhand
 
       module_function
 
-      def key(queue) = "deckhand:throttle:#{queue}"
+      # A queue's throttle hash in the `keys` layout: prefer `store.keys.throttle(queue)`.
+      def key(queue, keys = Keys) = keys.throttle(queue)
 
       # limits: a Hash of rate/per/concurrency; {} means "not throttled",
       # whatever the configuration says.
@@ -44,7 +47,7 @@ module Deckhand
       # What a throttled queue uses now: slots held across the fleet, and the
       # rate's tokens as last counted (nil when never paced).
       def usage(store, queue)
-        held, tokens = store.call("HMGET", key(queue), "~held", "t")
+        held, tokens = store.call("HMGET", store.keys.throttle(queue), "~held", "t")
         {held: held.to_i, tokens: tokens&.to_f}
       end
     end

@@ -35,6 +35,18 @@ module Deckhand
 
       # Releases the lock if `jid` holds it (whoever holds it when jid is nil).
       def release(store, key, jid = nil) = Scripts::Unlock.new(store).call([[key, jid]]) == 1
+
+      # The lock (as Unique.held_by gives it: [key, jid, TTL ms], or nil) to
+      # release inside a script of `queue`'s slot: the acknowledgement of a
+      # success, an outcome. In cluster mode a lock in another slot cannot go
+      # in that script (a job that moved to its retry_queue after its push
+      # holds the lock of its first queue): it is released here, on its own,
+      # and nil returned.
+      def within(store, lock, queue)
+        return lock if lock.nil? || !store.keys.sharded? || lock.first.start_with?("#{store.keys.tag(queue)}:")
+        release(store, lock[0], lock[1])
+        nil
+      end
     end
   end
 end

@@ -33,7 +33,7 @@ module Deckhand
       end
 
       def cookie(request, value, age)
-        text = "#{COOKIE}=#{value}; path=#{request.script_name.delete(";,")}/; #{age}; HttpOnly; SameSite=Strict"
+        text = "#{COOKIE}=#{value}; path=#{Web.mount(request).delete(";,")}/; #{age}; HttpOnly; SameSite=Strict"
         request.ssl? ? "#{text}; Secure" : text
       end
 

@@ -72,9 +72,28 @@ class SidekiqApiInsideTest < Minitest::Test
     assert DropInWorker.perform_async
   end
 
-  def test_unsupported_job_options_name_themselves
-    error = assert_raises(Deckhand::DropIn::Unsupported) { Class.new { include Sidekiq::Job }.sidekiq_options(pool: :shard2) }
-    assert_includes error.message, "sidekiq_options pool:"
+  # Sharding, with database 1 of the test Redis as the second shard.
+  def test_client_via_and_sidekiq_options_pool_push_to_the_pool_of_redis_connection_create
+    shard = Sidekiq::RedisConnection.create(url: ENV.fetch("REDIS_URL").sub(%r{/\d*\z}, "/1"), size: 2, network_timeout: 3, pool_name: "two")
+    assert_same shard, Sidekiq::RedisConnection.create(url: ENV.fetch("REDIS_URL").sub(%r{/\d*\z}, "/1"), size: 2, network_timeout: 3)
+    shard.with { |conn| conn.call("FLUSHDB") }
+    sharded = Class.new(DropInHardJob) { sidekiq_options pool: shard }
+    def sharded.name = "ShardedHardJob"
+    in_shard = ->(queue) { shard.with { |conn| conn.call("LRANGE", "queue:#{queue}", 0, -1) }.map { |raw| JSON.parse(raw)["args"] } }
+
+    Sidekiq::Client.via(shard) { DropInHardJob.perform_async("via") }
+    sharded.perform_async("class pool")
+    Sidekiq::Client.new(pool: shard).push("class" => DropInHardJob, "args" => ["client pool"])
+    Sidekiq::Client.via(shard) { sharded.set(pool: ENV.fetch("REDIS_URL")).perform_async("set pool wins") }
+    sharded.client_push("args" => ["client_push"], "pool" => ENV.fetch("REDIS_URL"))
+    assert_equal [["client pool"], ["class pool"], ["via"]], in_shard.call("low")
+    assert_equal [["client_push"], ["set pool wins"]], Sidekiq.redis { |conn| conn.call("LRANGE", "queue:low", 0, -1) }.map { |raw| JSON.parse(raw)["args"] }
+    assert_empty shard.with { |conn| conn.call("LRANGE", "queue:low", 0, -1) }.map { |raw| JSON.parse(raw) }.select { |job| job.key?("pool") }
+
+    assert_equal 3, Sidekiq::Client.via(shard) { Sidekiq.redis { |conn| conn.llen("queue:low") } }, "Sidekiq.redis follows via, as in Sidekiq"
+
+    error = assert_raises(Deckhand::ConfigError) { Class.new { include Sidekiq::Job }.sidekiq_options(pool: ConnectionPool.new { nil }) }
+    assert_includes error.message, "Sidekiq::RedisConnection.create(url:"
   end
 
   def test_sidekiq_client_push_and_push_bulk
@@ -84,8 +103,8 @@ class SidekiqApiInsideTest < Minitest::Test
     assert_equal 1, redis("LLEN", "queue:elsewhere")
     assert_equal 2, Sidekiq::Client.push_bulk("class" => DropInHardJob, "args" => [[3], [4]]).size
     assert_equal 3, Sidekiq::Client.new.push_bulk("class" => "Bulk", "args" => [[1], [2], [3]], "queue" => "bulk").size
-    assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq::Client.via(Object.new) { nil } }
-    assert_includes assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq::Client.new(pool: Object.new) }.message, "pool:"
+    assert_includes assert_raises(Deckhand::ConfigError) { Sidekiq::Client.via(Object.new) { nil } }.message, "Sidekiq::RedisConnection.create"
+    assert_includes assert_raises(Deckhand::ConfigError) { Sidekiq::Client.new(pool: Object.new) }.message, "pool:"
   end
 
   def test_configure_server_and_client_write_deckhand_config
@@ -220,8 +239,18 @@ class SidekiqApiInsideTest < Minitest::Test
     authorized = Rack::MockRequest.new(Sidekiq::Web).get("/queues", "HTTP_AUTHORIZATION" => "Basic #{["ops:secret"].pack("m0")}")
     assert_equal 200, authorized.status
     assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq::Web.register(Object) }
+    Sidekiq::Web.middlewares.clear
+
+    shard = Sidekiq::RedisConnection.create(url: ENV.fetch("REDIS_URL").sub(%r{/\d*\z}, "/2"))
+    Sidekiq::Client.via(shard) { Sidekiq::Client.push("class" => "ShardOnly", "args" => [], "queue" => "shard_only") }
+    Sidekiq::Web.redis_pool = shard
+    assert_same shard, Sidekiq::Web.redis_pool
+    assert_includes Rack::MockRequest.new(Sidekiq::Web).get("/queues").body, "shard_only"
+    Sidekiq::Web.redis_pool = nil
+    refute_includes Rack::MockRequest.new(Sidekiq::Web).get("/queues").body, "shard_only"
   ensure
     Sidekiq::Web.middlewares.clear
+    Sidekiq::Web.redis_pool = nil
   end
 
   def test_sidekiq_batch_is_deckhands_batch

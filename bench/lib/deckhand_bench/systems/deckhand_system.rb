@@ -29,6 +29,11 @@ module DeckhandBench
         [EXE, "-r", APP, "-c", "5", "-q", "noop", "-g", "cpu:2:cpu", "-g", "io:#{threads}:io"]
       end
 
+      # A capsule of `threads` per queue: one queue per fetch (scenario 8).
+      def capsule_server(threads:, queues:)
+        [EXE, "-r", APP, "-c", threads.to_s, "-q", queues.first, *queues.drop(1).flat_map { |q| ["-g", "#{q}:#{threads}:#{q}"] }]
+      end
+
       def mixed_setup(threads:) = "capsules: noop 5 threads, cpu 2 threads, io #{threads} threads (-g)"
 
       def client(url) = Deckhand::Client.new(config: Deckhand::Config.new(redis: {url: url}))

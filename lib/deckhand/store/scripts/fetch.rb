@@ -33,18 +33,24 @@ module Deckhand
         # when every job is settled, positions settled by a script] per lot
         # with news. landed: [queue index, payload] of settled jobs an idle
         # waiter had landed and handed out (they leave the landing lists).
-        # unlocks: [lock key, jid, TTL ms] of unique jobs that succeeded.
+        # unlocks: [lock key, jid, TTL ms, queue index] of unique jobs that
+        # succeeded (the index routes each in cluster mode, FetchByQueue).
         # throttles: [queue index, Config::Throttle::Limit, slots to give
         # back] per throttled queue (none: the call is the same as without
         # throttling). Returns the takes, and with throttles also the ms until
         # a throttle may let a held-back job leave (0 when none was held back).
         def call(limit:, sources:, acks:, landed: [], unlocks: [], throttles: nil)
+          parse(run(*command(limit:, sources:, acks:, landed:, unlocks:, throttles:)), throttles)
+        end
+
+        # The KEYS and ARGV of #call (FetchByQueue pipelines several).
+        def command(limit:, sources:, acks:, landed: [], unlocks: [], throttles: nil)
           list = @fixed.dup
           sources.each { |index, _| list << @lists[index] }
           sources.each { |index, id| list << lot(index, id) }
           acks.each { |index, id, _| list << lot(index, id) }
           unlocks.each { |key, _| list << key }
-          throttles&.each { |index, _| list << Throttles.key(@queues[index]) }
+          throttles&.each { |index, _| list << keys.throttle(@queues[index]) }
           argv = [@queues.size, limit, sources.size]
           sources.each { |index, id| argv << index + 1 << id }
           argv << acks.size
@@ -53,10 +59,16 @@ module Deckhand
           landed.each { |index, payload| argv << index + 1 << payload }
           argv << unlocks.size
           unlocks.each { |_, jid, ttl| argv << jid << ttl }
-          return takes(run(list, argv)) unless throttles
-          argv << @identity << throttles.size
-          throttles.each { |index, l, back| argv.push(index + 1, l.rate_per_ms, l.burst, l.concurrency || 0, back) }
-          reply = run(list, argv)
+          if throttles
+            argv << @identity << throttles.size
+            throttles.each { |index, l, back| argv.push(index + 1, l.rate_per_ms, l.burst, l.concurrency || 0, back) }
+          end
+          [list, argv]
+        end
+
+        # A reply as #call returns it: the takes, with throttles also the wait.
+        def parse(reply, throttles)
+          return takes(reply) unless throttles
           wait = reply.pop
           [takes(reply), wait]
         end

@@ -4,13 +4,14 @@
 -- list (BLPOP) until a release or the earliest lock expiry, then calls again.
 --
 -- KEYS[1]  holders: zset holder id => lock expiry (epoch ms)
--- KEYS[2]  metrics hash       KEYS[3]  the limiters index
+-- KEYS[2]  metrics hash       KEYS[3]  the limiters index (plain mode only, see lib/limit.lua)
 -- ARGV[1]  name               ARGV[2]  size
 -- ARGV[3]  holder id          ARGV[4]  lock timeout (ms)
 -- ARGV[5]  ms waited so far ("" on a first try)
 -- ARGV[6]  "1" when this is the last try (a refusal counts as over the limit)
 --
 -- Returns {1, 0} when held, or {0, ms until the earliest lock expires}.
+-- Each answer ends with limit_index_at (lib/limit.lua).
 local holders, name, size = KEYS[1], ARGV[1], tonumber(ARGV[2])
 local now = limit_now()
 local lock = tonumber(ARGV[4])
@@ -22,9 +23,9 @@ if redis.call('ZCARD', holders) < size then
   redis.call('ZADD', holders, now + lock, ARGV[3])
   redis.call('PEXPIRE', holders, lock + 1000)
   limit_note(KEYS[2], KEYS[3], name, now, 'concurrent', size, 'held', ARGV[5])
-  return {1, 0}
+  return {1, 0, limit_index_at}
 end
 
 if ARGV[6] == '1' then limit_note(KEYS[2], KEYS[3], name, now, 'concurrent', size, 'over', ARGV[5]) end
 local first = redis.call('ZRANGE', holders, 0, 0, 'WITHSCORES')
-return {0, math.max(1, tonumber(first[2]) - now)}
+return {0, math.max(1, tonumber(first[2]) - now), limit_index_at}

@@ -5,12 +5,13 @@
 -- than its estimate: later takes wait for the refill.
 --
 -- KEYS[1]  state hash: points, at (ms of that balance)
--- KEYS[2]  metrics hash       KEYS[3]  the limiters index
+-- KEYS[2]  metrics hash       KEYS[3]  the limiters index (plain mode only, see lib/limit.lua)
 -- ARGV[1]  name  ARGV[2]  size  ARGV[3]  refill  ARGV[4]  period (ms)
 -- ARGV[5]  "take" or "adjust"   ARGV[6]  points to take (or to give back, adjust)
 -- ARGV[7]  ms waited so far ("")   ARGV[8]  "1" on the last try
 --
 -- Returns {1, 0} when taken (or adjusted), or {0, ms until the budget covers it}.
+-- Each answer ends with limit_index_at (lib/limit.lua).
 local state, name, size = KEYS[1], ARGV[1], tonumber(ARGV[2])
 local rate = tonumber(ARGV[3]) / tonumber(ARGV[4]) -- points per ms
 local amount = tonumber(ARGV[6])
@@ -24,14 +25,14 @@ local ttl = math.ceil(size / rate) + 1000
 if ARGV[5] == 'adjust' then
   redis.call('HSET', state, 'points', tostring(math.min(size, points + amount)), 'at', now)
   redis.call('PEXPIRE', state, ttl)
-  return {1, 0}
+  return {1, 0, limit_index_at}
 end
 
 if points >= amount then
   redis.call('HSET', state, 'points', tostring(points - amount), 'at', now)
   redis.call('PEXPIRE', state, ttl)
   limit_note(KEYS[2], KEYS[3], name, now, 'points', size, 'held', ARGV[7])
-  return {1, 0}
+  return {1, 0, limit_index_at}
 end
 if ARGV[8] == '1' then limit_note(KEYS[2], KEYS[3], name, now, 'points', size, 'over', ARGV[7]) end
-return {0, math.max(1, math.ceil((amount - points) / rate))}
+return {0, math.max(1, math.ceil((amount - points) / rate)), limit_index_at}

@@ -11,7 +11,7 @@ module Deckhand
         lua "limit_release"
 
         def call(name, size, holder:, lock_ms:)
-          run([LimitKeys.state("concurrent", name), LimitKeys.wake(name)], [holder, size, lock_ms]) == 1
+          run([keys.limit("concurrent", name), keys.limit_wake(name)], [holder, size, lock_ms]) == 1
         end
       end
     end

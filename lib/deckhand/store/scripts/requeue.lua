@@ -2,7 +2,8 @@
 -- were next in line), atomically: each job is in its lot or in its queue,
 -- never both, never neither.
 --
--- KEYS[1]           the queues set
+-- KEYS[1]           the queues set; or the queue list itself when the
+--                   caller names the queues there (cluster mode, one queue)
 -- KEYS[2..1+3q]     per queue, three keys: the process's in-flight hash and
 --                   landing list for it, the queue list
 -- KEYS[2+3q..]      lot lists, then the q throttle hashes of the queues
@@ -35,7 +36,9 @@ local function throttle(i) return KEYS[#KEYS - q + i] end
 local function inflight(i) return KEYS[3 * i - 1] end
 local function landing(i) return KEYS[3 * i] end
 local function queue(i) return KEYS[3 * i + 1] end
-local function touched(i) redis.call('SADD', KEYS[1], ARGV[3 + i]) end
+local function touched(i)
+  if KEYS[1] ~= queue(i) then redis.call('SADD', KEYS[1], ARGV[3 + i]) end
+end
 
 -- Landing lists first: their jobs arrived last, so they go behind the others.
 if ARGV[2] == 'landing' then

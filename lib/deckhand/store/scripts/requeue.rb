@@ -14,6 +14,10 @@ module Deckhand
       #   requeue.lots([[1, 43]])                       # whole lots of a lost fetch
       #
       # Each returns the number of jobs handed back.
+      #
+      # In cluster mode each queue's jobs go back with a call of their own (one
+      # slot each), pipelined, and the queues that got jobs back are named in
+      # the set of queues after.
       class Requeue < Script
         lua "requeue", uses: ["lot", "throttle"]
 
@@ -21,8 +25,6 @@ module Deckhand
           super(store)
           @identity = identity
           @queues = queues
-          @keys = [keys::QUEUES]
-          queues.each { |q| @keys.push(keys.inflight(identity, q), keys.landing(identity, q), keys.queue(q)) }
         end
 
         # Every unsettled job and every landing list. Reads the lot ids first;
@@ -32,35 +34,75 @@ module Deckhand
           lots = Inflight.lots(@store, @identity, @queues).each_with_index.flat_map do |(_, ids), index|
             ids.map { |id| [index, id] }
           end
-          hand_back("lots", "landing", lots)
+          hand_back("lots", "landing", lots, @queues.each_index.to_a)
         end
 
         # jobs: [queue index, lot id, position]; landed: [queue index, payload]
         # of jobs an idle waiter landed and handed out.
         def some(jobs, landed: [])
-          grouped = jobs.group_by { |index, id, _| [index, id] }.sort_by { |(index, id), _| [-id.to_i, index] }
-          lots = []
-          argv = []
-          grouped.each_with_index do |((index, id), list), n|
-            lots << lot(index, id)
-            positions = list.map(&:last).sort.reverse
-            argv.push(n + 1, index + 1, id, positions.size, *positions)
+          calls = groups(jobs.map(&:first) | landed.map(&:first)).map do |members|
+            local = members.each_with_index.to_h
+            mine = jobs.select { |index, _, _| local.key?(index) }
+            grouped = mine.group_by { |index, id, _| [index, id] }.sort_by { |(index, id), _| [-id.to_i, index] }
+            lots = []
+            argv = []
+            grouped.each_with_index do |((index, id), list), n|
+              lots << lot(index, id)
+              positions = list.map(&:last).sort.reverse
+              argv.push(n + 1, local[index] + 1, id, positions.size, *positions)
+            end
+            arrived = landed.select { |index, _| local.key?(index) }.flat_map { |index, raw| [local[index] + 1, raw] }
+            [members, registry(members) + lots + throttle_keys(members),
+              ["some", "-", *names(members), @identity, arrived.size / 2, *arrived, *argv]]
           end
-          run(@keys + lots + throttle_keys, ["some", "-", @queues.size, *@queues, @identity, landed.size, *landed.flat_map { |i, raw| [i + 1, raw] }, *argv])
+          execute(calls)
         end
 
         # lots: [queue index, lot id].
-        def lots(lots) = hand_back("lots", "-", lots.sort_by { |index, id| [id.to_i, index] })
+        def lots(lots) = hand_back("lots", "-", lots.sort_by { |index, id| [id.to_i, index] }, lots.map(&:first).uniq)
 
         private
 
+        # The queue indexes each call covers: all in one (plain mode), or one
+        # queue each (cluster mode) among those that have work.
+        def groups(indexes) = keys.sharded? ? indexes.sort.each_slice(1).to_a : [@queues.each_index.to_a]
+
+        # KEYS[1..]: the set of queues (or, in cluster mode, the queue's own
+        # list: the script then leaves the set alone), then per queue its
+        # in-flight hash, landing list and list.
+        def registry(members)
+          first = keys.sharded? ? keys.queue(@queues[members.first]) : keys::QUEUES
+          members.each_with_object([first]) do |index, list|
+            queue = @queues[index]
+            list.push(keys.inflight(@identity, queue), keys.landing(@identity, queue), keys.queue(queue))
+          end
+        end
+
+        def names(members) = [members.size, *members.map { |index| @queues[index] }]
+
         def lot(index, id) = keys.lot(@identity, @queues[index], id)
 
-        def throttle_keys = @queues.map { |q| Throttles.key(q) }
+        def throttle_keys(members) = members.map { |index| keys.throttle(@queues[index]) }
 
-        def hand_back(mode, landing, lots)
-          run(@keys + lots.map { |index, id| lot(index, id) } + throttle_keys,
-            [mode, landing, @queues.size, *@queues, @identity, *lots.flat_map { |index, id| [index + 1, id] }])
+        def hand_back(mode, landing, lots, indexes)
+          calls = groups(indexes).map do |members|
+            local = members.each_with_index.to_h
+            mine = lots.select { |index, _| local.key?(index) }
+            [members, registry(members) + mine.map { |index, id| lot(index, id) } + throttle_keys(members),
+              [mode, landing, *names(members), @identity, *mine.flat_map { |index, id| [local[index] + 1, id] }]]
+          end
+          execute(calls)
+        end
+
+        # Runs the calls ([queue indexes, keys, argv]); returns the number of
+        # jobs handed back.
+        def execute(calls)
+          return 0 if calls.empty?
+          return run(calls[0][1], calls[0][2]) unless keys.sharded?
+          counts = @store.evalsha_many(self.class, calls.map { |_, list, argv| [list, argv] })
+          back = calls.zip(counts).select { |_, count| count.positive? }.flat_map { |(members, _), _| members.map { |i| @queues[i] } }
+          @store.call("SADD", keys::QUEUES, *back) unless back.empty?
+          counts.sum
         end
       end
     end

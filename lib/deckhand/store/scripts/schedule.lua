@@ -3,25 +3,40 @@
 -- not yet queued, and an entry another process moved first is skipped. An
 -- entry that is not a job goes to the dead set as it is, raw bytes kept.
 --
+-- In cluster mode each queue has its own sets, in its slot: an entry for
+-- another queue (a retry_queue) cannot move in the same step. It is claimed
+-- instead: filed again at a later score, which only one scheduler can do
+-- while it is due; that scheduler pushes it and then removes it, and if it
+-- dies in between the entry comes due again (at least once, never lost).
+--
 -- KEYS[1]      the sorted set, scored by epoch seconds
 -- KEYS[2]      the dead set
--- KEYS[3]      the queues set
+-- KEYS[3]      the queues set; or the (one) queue list itself when the
+--              caller names the queue there (cluster mode)
 -- KEYS[4..]    the queue lists the entries go to
 -- ARGV[1]      the enqueued_at value to stamp on jobs that lack one
 -- ARGV[2]      now, epoch seconds (the dead set's score)
 -- ARGV[3]      the number of queues, then their names, in KEYS order
--- ARGV[4+q..]  triples: entry, its queue (1..q, or 0 for the dead set), and
---              "1" when it lacks enqueued_at
+-- ARGV[4+q..]  triples: entry, its queue (1..q, or 0 for the dead set, or
+--              -1 to claim it), and "1" when it lacks enqueued_at (for a
+--              claim: the score to file it at)
 --
--- Returns {moved, corrupt}.
+-- Returns {moved, corrupt, then the places (1..) of the triples claimed}.
 local stamp = ARGV[1]
 local now = ARGV[2]
 local q = tonumber(ARGV[3])
 local moved, corrupt = 0, 0
+local claimed = {}
 
 for n = 4 + q, #ARGV, 3 do
   local raw, queue, unstamped = ARGV[n], tonumber(ARGV[n + 1]), ARGV[n + 2] == '1'
-  if redis.call('ZREM', KEYS[1], raw) == 1 then
+  if queue < 0 then
+    local score = redis.call('ZSCORE', KEYS[1], raw)
+    if score and tonumber(score) <= tonumber(now) then
+      redis.call('ZADD', KEYS[1], 'XX', ARGV[n + 2], raw)
+      claimed[#claimed + 1] = (n - 1 - q) / 3
+    end
+  elseif redis.call('ZREM', KEYS[1], raw) == 1 then
     if queue == 0 then
       redis.call('ZADD', KEYS[2], now, raw)
       corrupt = corrupt + 1
@@ -34,10 +49,10 @@ for n = 4 + q, #ARGV, 3 do
         local empty = string.match(body, '{%s*$')
         payload = body .. (empty and '' or ',') .. '"enqueued_at":' .. stamp .. '}'
       end
-      redis.call('SADD', KEYS[3], ARGV[3 + queue])
+      if KEYS[3] ~= KEYS[3 + queue] then redis.call('SADD', KEYS[3], ARGV[3 + queue]) end
       redis.call('LPUSH', KEYS[3 + queue], payload)
       moved = moved + 1
     end
   end
 end
-return {moved, corrupt}
+return {moved, corrupt, unpack(claimed)}

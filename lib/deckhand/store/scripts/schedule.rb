@@ -10,52 +10,112 @@ module Deckhand
       # the script, every queue it pushes to declared. Two round trips when
       # something is due, one when nothing is.
       #
-      #   schedule = Schedule.new(store)
+      # In cluster mode every queue has its own sets (store.keys.sharded?):
+      # the shards of the known queues (the set of queues, plus `queues`, the
+      # ones this process serves) are read in one pipeline and moved with one
+      # call per set, pipelined too; a due entry for another queue than its
+      # shard's (a retry_queue) is claimed, pushed, then removed.
+      #
+      #   schedule = Schedule.new(store, queues: %w[default mail])
       #   moved, corrupt, earliest = schedule.call(now: Time.now.to_f, limit: 100, stamp: 1732000000000)
       class Schedule < Script
         lua "schedule"
 
-        SETS = [Keys::SCHEDULE, Keys::RETRY].freeze
+        # How long a claimed entry waits before it is due again, should the
+        # scheduler that claimed it die before pushing it.
+        CLAIM = 60
+
+        def initialize(store, queues: [])
+          super(store)
+          @queues = queues
+        end
 
         # Moves up to `limit` due entries of each set; returns [moved,
         # corrupt, earliest score still waiting or nil].
         def call(now:, limit:, stamp:)
-          due, earliest = read(now, limit)
-          moved = corrupt = 0
-          due.each do |set, entries|
-            next if entries.empty?
-            m, c = move(set, entries, now, stamp)
-            moved += m
-            corrupt += c
+          due, earliest = read(sets, now, limit)
+          due = due.reject { |_, entries| entries.empty? }
+          moved, corrupt = if due.empty? then [0, 0]
+          elsif keys.sharded? then move_shards(due, now, stamp)
+          else due.map { |set_queue, entries| run(*command(set_queue, entries, now, stamp)).first(2) }.transpose.map(&:sum)
           end
           [moved, corrupt, earliest]
         end
 
         private
 
-        def read(now, limit)
+        # [set, its queue (nil in plain mode)] of every set to look at.
+        def sets
+          return [[keys::SCHEDULE, nil], [keys::RETRY, nil]] unless keys.sharded?
+          queues = (@store.call("SMEMBERS", keys::QUEUES) | @queues).sort
+          queues.flat_map { |queue| [[keys.scheduled_set(queue), queue], [keys.retry_set(queue), queue]] }
+        end
+
+        def read(sets, now, limit)
           at = now.round(3).to_s
           replies = @store.pipelined do |pipe|
-            SETS.each do |set|
+            sets.each do |set, _|
               pipe.call("ZRANGE", set, "-inf", at, "BYSCORE", "LIMIT", 0, limit)
               pipe.call("ZRANGE", set, 0, 0, "WITHSCORES")
             end
           end
-          due = SETS.each_with_index.to_h { |set, i| [set, replies[2 * i]] }
-          scores = SETS.each_index.filter_map { |i| first_score(replies[(2 * i) + 1]) }
+          due = sets.each_with_index.map { |set, i| [set, replies[2 * i]] }
+          scores = sets.each_index.filter_map { |i| first_score(replies[(2 * i) + 1]) }
           [due, scores.min]
         end
 
-        def move(set, entries, now, stamp)
+        # [KEYS, ARGV] for one set's due entries. In cluster mode the set's
+        # own queue is the only one the script pushes to; entries for another
+        # are claimed (-1) and pushed by #hand_over.
+        def command((set, shard), entries, now, stamp)
           queues = []
+          claim = (now + CLAIM).round(3).to_s
           triples = entries.flat_map do |raw|
             job = parse(raw)
             next [raw, 0, "0"] unless job
+            next [raw, -1, claim] if shard && job["queue"] != shard
             index = queues.index(job["queue"]) || (queues << job["queue"]).size - 1
             [raw, index + 1, job.key?("enqueued_at") ? "0" : "1"]
           end
-          list = [set, keys::DEAD, keys::QUEUES, *queues.map { |q| keys.queue(q) }]
-          run(list, [stamp, now.round(3).to_s, queues.size, *queues, *triples])
+          registry = shard ? keys.queue(shard) : keys::QUEUES
+          dead = shard ? keys.dead_set(shard) : keys::DEAD
+          [[set, dead, registry, *queues.map { |q| keys.queue(q) }], [stamp, now.round(3).to_s, queues.size, *queues, *triples]]
+        end
+
+        # Cluster mode: one call per set, pipelined; the queues that got jobs
+        # named in the set of queues; claimed entries handed over.
+        def move_shards(due, now, stamp)
+          calls = due.map { |set_queue, entries| command(set_queue, entries, now, stamp) }
+          replies = @store.evalsha_many(self.class, calls)
+          filled = due.zip(replies).select { |_, reply| reply[0].positive? }.map { |((_, queue), _), _| queue }.uniq
+          @store.call("SADD", keys::QUEUES, *filled) unless filled.empty?
+          claimed = due.zip(replies).flat_map do |((set, _), entries), reply|
+            reply.drop(2).map { |place| [set, entries[place - 1]] }
+          end
+          hand_over(claimed, stamp) unless claimed.empty?
+          [replies.sum(&:first) + claimed.size, replies.sum { |reply| reply[1] }]
+        end
+
+        # Claimed entries go to their queues, then leave their sets: two
+        # round trips, so an entry is never out of both.
+        def hand_over(claimed, stamp)
+          pushes = claimed.map { |_, raw| [parse(raw)["queue"], stamped(raw, stamp)] }
+          @store.pipelined do |pipe|
+            pushes.each do |queue, payload|
+              pipe.call("SADD", keys::QUEUES, queue)
+              pipe.call("LPUSH", keys.queue(queue), payload)
+            end
+          end
+          @store.pipelined { |pipe| claimed.each { |set, raw| pipe.call("ZREM", set, raw) } }
+        end
+
+        # The payload with "enqueued_at" added last when it has none (as
+        # schedule.lua does: every byte before it kept).
+        def stamped(raw, stamp)
+          return raw if parse(raw).key?("enqueued_at")
+          body = raw[/\A(.*)\}\s*\z/m, 1]
+          separator = body.match?(/\{\s*\z/) ? "" : ","
+          "#{body}#{separator}\"enqueued_at\":#{stamp}}"
         end
 
         # A job has a class and a non-empty queue name; anything else is corrupt.

@@ -15,23 +15,31 @@ module Deckhand
       #
       # Each returns false when the job was no longer there (another process
       # recovered it, taking this one for dead): the job runs again there.
+      #
+      # The sets are those of `queue` (the job's in-flight queue): one set
+      # each in plain mode, the queue's own shards in cluster mode, in the
+      # in-flight hash's slot, so an outcome stays one script call.
       class Settle < Script
         lua "settle", uses: ["unique"]
 
         def initialize(store, identity:, queue:)
           super(store)
           @places = {lot: keys.inflight(identity, queue), landing: keys.landing(identity, queue)}
+          @retry = keys.retry_set(queue)
+          @scheduled = keys.scheduled_set(queue)
+          @dead = keys.dead_set(queue)
         end
 
-        def retry(where, at:, payload:) = outcome(where, keys::RETRY, [score(at), payload])
+        def retry(where, at:, payload:) = outcome(where, @retry, [score(at), payload])
 
-        def reschedule(where, at:, payload:) = outcome(where, keys::SCHEDULE, [score(at), payload])
+        def reschedule(where, at:, payload:) = outcome(where, @scheduled, [score(at), payload])
 
         # To the dead set, trimmed as Sidekiq trims it: entries older than
-        # `timeout` seconds and the oldest beyond `max_jobs` go.
+        # `timeout` seconds and the oldest beyond `max_jobs` go (in cluster
+        # mode, of the queue's own dead set: the bound is per queue).
         # `unlock`: [key, jid] of the unique lock that goes with the job.
         def bury(where, payload:, now:, timeout:, max_jobs:, unlock: nil)
-          outcome(where, keys::DEAD, [score(now), payload, score(now - timeout), max_jobs], unlock)
+          outcome(where, @dead, [score(now), payload, score(now - timeout), max_jobs], unlock)
         end
 
         def drop(where, unlock: nil) = outcome(where, nil, [], unlock)

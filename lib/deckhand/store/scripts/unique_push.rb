@@ -9,13 +9,24 @@ module Deckhand
       #
       #   UniquePush.new(store).call("default", [[lock, nil, json]])   # => [nil]       (pushed)
       #   UniquePush.new(store).call("default", [[lock, nil, json]])   # => ["b4a5..."] (the holder)
+      #
+      # In cluster mode the script touches the queue's slot only (its list,
+      # its scheduled set, the locks, all tagged {queue:<name>}); the queue
+      # is registered in the set of queue names ({deckhand} slot) by a
+      # command of its own first, for scheduled pushes too: the scheduler
+      # finds a queue's scheduled set through that registration.
       class UniquePush < Script
         lua "unique_push"
 
         # jobs: [Unique::Lock, scheduled time (epoch seconds) or nil, payload].
         # Returns, per job, nil when pushed or the jid that holds its lock.
         def call(queue, jobs)
-          list = [keys::QUEUES, keys.queue(queue), keys::SCHEDULE]
+          list = [keys.queue(queue), keys.scheduled_set(queue)]
+          if @store.cluster?
+            @store.call("SADD", keys::QUEUES, queue)
+          else
+            list.unshift(keys::QUEUES)
+          end
           argv = [queue]
           jobs.each do |lock, at, payload|
             list << lock.key

@@ -12,10 +12,11 @@ module Deckhand
         lua "zset_kill", uses: ["unique"]
 
         # locks: per raw, [key, jid] of the unique lock it holds, or nil
-        # (a death releases it).
-        def call(set, raws, now:, dead_before:, max_jobs:, locks: [])
+        # (a death releases it). dead: the dead set, in cluster mode that of
+        # the set's queue (store.keys.dead_set(queue), the same slot).
+        def call(set, raws, now:, dead_before:, max_jobs:, locks: [], dead: nil)
           held = raws.each_index.map { |i| locks[i] }
-          run([set, keys::DEAD, *held.compact.map(&:first)],
+          run([set, dead || keys::DEAD, *held.compact.map(&:first)],
             [SortedSets.score_string(now), SortedSets.score_string(dead_before), max_jobs, raws.size, *raws,
               *held.map { |lock| lock ? lock[1] : "" }])
         end

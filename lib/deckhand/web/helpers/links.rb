@@ -23,6 +23,15 @@ module Deckhand
 
         def current?(section) = (section == @section) ? "current" : nil
 
+        # The shard switcher (Web::Shards): [[name, href, current?], ...], each
+        # to the same section on that shard; none with one Redis.
+        def shard_links
+          shards = @web.shards
+          return [] unless shards && shards.size > 1
+          section = (@section && @section != "dashboard") ? ERB::Util.url_encode(@section) : ""
+          shards.names.map { |name| [name, "#{Web.mount(request)}/#{Shards::PREFIX}/#{Shards.segment(name)}/#{section}", name == @web.shard] }
+        end
+
         # Pages around the current one, for a pager: [[label, page or nil], ...].
         def pager(page, pages)
           return [] if pages <= 1

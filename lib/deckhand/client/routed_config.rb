@@ -1,0 +1,46 @@
+# frozen_string_literal: true
+
+require "delegate"
+
+module Deckhand
+  class Client
+    # A configuration pushing to another Redis (Client.via, `pool:`): every
+    # setting is the wrapped configuration's (middleware, payload limit,
+    # encryption keys, logger) except the store, and what belongs to a store:
+    # its reliable-push buffer and the timestamp format its fleet reads.
+    # Pushers (Deckhand::Testing, push-after-commit) get it as the `config` of
+    # call(queued, scheduled, config), so a write they defer lands here too.
+    #
+    #   routed = RoutedConfig.new(Deckhand.config, eu_store)
+    #   Deckhand::Client.new(config: routed).push("class" => "Report", "args" => [])  # to eu_store
+    #   Deckhand::API.new(routed).stats                                              # read there
+    class RoutedConfig < SimpleDelegator
+      attr_reader :store
+
+      def initialize(config, store)
+        super(config)
+        @store = store
+      end
+
+      def timestamps
+        format = timestamps_setting
+        (format == :auto) ? fleet_timestamps.format(@store) : format
+      end
+
+      def fleet_timestamps = @fleet_timestamps ||= Config::FleetTimestamps.new(self)
+
+      # Reliable push waits for this Redis in its own buffer (a fresh one in a
+      # forked child, as Config#push_buffer).
+      def push_buffer
+        return @push_buffer if @push_buffer && @push_buffer_pid == ::Process.pid
+        @push_buffer_pid = ::Process.pid
+        @push_buffer = PushBuffer.new(self)
+      end
+
+      # Config#frozen? (set at boot), which Delegator would answer for itself.
+      def frozen? = __getobj__.frozen?
+
+      def inspect = "#<#{self.class.name} #{@store.location}>"
+    end
+  end
+end

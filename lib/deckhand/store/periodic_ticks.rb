@@ -1,0 +1,41 @@
+# frozen_string_literal: true
+
+require_relative "scripts/periodic_push"
+require_relative "scripts/periodic_pushed"
+
+module Deckhand
+  class Store
+    # Cluster mode's second half of a periodic tick: periodic_enqueue.lua
+    # records the tick and its job in the entry's state ({deckhand} slot);
+    # this pushes the job to its queue (its own slot, once whoever retries)
+    # and clears the record. The leader completes its own pushes at once,
+    # and at every round those left by a process that crashed in between.
+    #
+    #   Store::PeriodicTicks.complete(store)              # => 1 (pushes completed, of every pending record)
+    #   Store::PeriodicTicks.complete(store, ["nightly"]) # only that entry's
+    module PeriodicTicks
+      FIELDS = %w[pending_queue pending_tick pending_jid pending_payload].freeze
+
+      module_function
+
+      # Returns how many jobs it pushed (a record whose job was pushed
+      # before is only cleared).
+      def complete(store, names = store.call("SMEMBERS", store.keys::PERIODIC_PENDING))
+        names.count { |name| complete_one(store, name) }
+      end
+
+      def complete_one(store, name)
+        queue, tick, jid, payload = store.call("HMGET", store.keys.periodic(name), *FIELDS)
+        pushed = jid ? push(store, name, queue, tick, payload) : false
+        Scripts::PeriodicPushed.new(store).call(name: name, jid: jid)
+        pushed
+      end
+
+      # The queue is registered first: no job waits in a queue nobody knows.
+      def push(store, name, queue, tick, payload)
+        store.call("SADD", store.keys::QUEUES, queue)
+        Scripts::PeriodicPush.new(store).call(queue: queue, name: name, tick: tick, payload: payload)
+      end
+    end
+  end
+end
