@@ -116,6 +116,24 @@ class ClusterBatchTest < Minitest::Test
     assert_equal 0, status.pending
   end
 
+  def test_with_push_replicas_a_batchs_jobs_wait_for_a_replica_like_any_push
+    Deckhand.config = new_config(push_replicas: 1, push_replicas_timeout: 5)
+    Deckhand::Batch.install(Deckhand.config)
+    waits = -> { Deckhand::RedisClusterHarness.cluster.primaries.sum { |node| wait_calls(node) } }
+    before = waits.call
+    batch = new_batch(:success)
+    jids = batch.jobs { QUEUES.each { |queue| push(queue, queue) } }
+    assert_operator waits.call, :>=, before + 1, "no WAIT followed the batch's pushes"
+    assert_equal jids.sort, QUEUES.flat_map { |queue| jobs_in(queue) }.map { |job| job["jid"] }.sort
+  end
+
+  def wait_calls(node)
+    conn = RedisClient.new(url: node.url)
+    conn.call("INFO", "commandstats")[/cmdstat_wait:calls=(\d+)/, 1].to_i
+  ensure
+    conn&.close
+  end
+
   def test_a_failure_completes_the_batch_and_its_retry_then_succeeds_it
     batch = new_batch(:complete, :success)
     jids = batch.jobs { QUEUES.each { |queue| push(queue, queue) } }

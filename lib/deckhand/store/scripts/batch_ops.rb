@@ -3,6 +3,7 @@
 require_relative "../batch_keys"
 require_relative "../batch_lineages"
 require_relative "../batch_outbox"
+require_relative "../queues"
 
 module Deckhand
   class Store
@@ -107,26 +108,20 @@ module Deckhand
             "calls in a row; something other than Deckhand writes to #{@batch_keys.batch(bid)}"
         end
 
-        # Cluster mode: the jids first, then the jobs. A batch is held while
-        # its jobs are pushed, so none can complete it before the others are
-        # in their queues; if the pushes fail the hold stays, as in plain mode.
+        # Cluster mode: the jids first, then the jobs, as the client pushes
+        # them (Store::Queues.push: each queue's slot, each scheduled job in
+        # its queue's scheduled set, WAIT when push_replicas is set). A batch
+        # is held while its jobs are pushed, so none can complete it before
+        # the others are in their queues; if the pushes fail the hold stays,
+        # as in plain mode.
         def push_apart(bid, jids, queued, scheduled)
           reply = along_lineage("push", bid, [jids.size, *jids, 0, 0])
           return reply unless reply == "ok"
-          layout = keys
           scheduled = {nil => scheduled} unless scheduled.is_a?(Hash)
-          return reply if queued.empty? && scheduled.values.all?(&:empty?) # a Client.pusher pushes them
-          @store.pipelined do |pipe|
-            queued.each do |queue, payloads|
-              pipe.call("SADD", layout::QUEUES, queue)
-              pipe.call("LPUSH", layout.queue(queue), *payloads)
-            end
-            scheduled.each do |queue, entries|
-              next if entries.empty?
-              pipe.call("SADD", layout::QUEUES, queue) # the scheduler finds the sets' shards there
-              pipe.call("ZADD", layout.scheduled_set(queue), *entries)
-            end
-          end
+          flat = scheduled.values.flatten(1)
+          return reply if queued.empty? && flat.empty? # a Client.pusher pushes them
+          queues = scheduled.flat_map { |queue, entries| [queue] * (entries.size / 2) }
+          Queues.push(@store, queued, flat, queues.all? ? queues : nil)
           reply
         end
 
