@@ -59,6 +59,7 @@ module Deckhand
           unless config.server_middleware.include?(ServerMiddleware)
             config.server_middleware.prepend(ServerMiddleware, config)
             config.on_death { |job, error| Tracker.new(config).death(job, error) }
+            config.events.on(:startup) { Ops.deliver_left(config) }
           end
         end
         config

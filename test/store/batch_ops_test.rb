@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "deckhand/batch"
+require_relative "../support/script_guard"
 
 # batch_ops.lua touches only keys its wrapper declared, along a batch's whole
 # lineage. Plain Redis does not enforce that (a cluster does), so these tests
@@ -10,25 +11,10 @@ class BatchOpsTest < Minitest::Test
   Ops = Deckhand::Store::Scripts::BatchOps
   Lineages = Deckhand::Store::BatchLineages
 
-  # Shadows `redis` for the script below it: every redis.call and
-  # redis.pcall must name a declared key first.
-  GUARD = <<~LUA
-    local real, allowed = redis, {}
-    for _, k in ipairs(KEYS) do allowed[k] = true end
-    local function guarded(call)
-      return function(command, key, ...)
-        if not allowed[key] then error('undeclared key ' .. tostring(key) .. ' in ' .. command) end
-        return call(command, key, ...)
-      end
-    end
-    local redis = setmetatable({call = guarded(real.call), pcall = guarded(real.pcall)}, {__index = real})
-  LUA
+  GUARD = Deckhand::ScriptGuard::LUA
 
   # BatchOps running its script behind the guard.
-  class GuardedOps < Ops
-    @source = (GUARD + Ops.source).freeze
-    @sha = Digest::SHA1.hexdigest(@source).freeze
-  end
+  GuardedOps = Deckhand::ScriptGuard.wrap(Ops)
 
   def store = Deckhand.config.store
 

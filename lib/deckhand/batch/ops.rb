@@ -15,6 +15,18 @@ module Deckhand
         now_ms = ::Process.clock_gettime(::Process::CLOCK_REALTIME, :millisecond)
         Store::Scripts::BatchOps.new(config.store, now_ms: now_ms, stamp: Payload.now(config.timestamps))
       end
+
+      # Cluster mode: pushes the callbacks a process that died left in the
+      # outbox, whatever their age (a server does it as it boots; other
+      # batch calls take those older than BatchOps::OUTBOX_AGE). A Redis
+      # failure is logged: the next batch call will take them.
+      def deliver_left(config)
+        return 0 unless config.store.cluster?
+        script(config).deliver_pending(age_ms: 0)
+      rescue Deckhand::RedisError => e
+        config.logger.warn("could not push the batch callbacks left in the outbox (#{e.message}); the next batch call will")
+        0
+      end
     end
   end
 end

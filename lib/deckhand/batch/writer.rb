@@ -16,8 +16,11 @@ module Deckhand
     class Writer
       SLICE = Client::BULK_BATCH
 
-      # One slice: its jids, payloads by queue, and [score, payload, ...].
-      Slice = Struct.new(:jids, :queued, :scheduled)
+      # One slice: its jids, payloads by queue, and [score, payload, ...] by
+      # queue (cluster mode keeps a scheduled set per queue).
+      Slice = Struct.new(:jids, :queued, :scheduled) do
+        def scheduled_flat = scheduled.values.flatten(1)
+      end
 
       def initialize(config)
         @config = config
@@ -31,7 +34,7 @@ module Deckhand
           list.each do |slice|
             ops = Ops.script(@config)
             pusher ? ops.push(batch.bid, slice.jids) : ops.push(batch.bid, slice.jids, slice.queued, slice.scheduled)
-            pusher&.call(slice.queued, slice.scheduled, @config)
+            pusher&.call(slice.queued, slice.scheduled_flat, @config)
           end
         end
         held.reverse_each { |batch| Ops.script(@config).release(batch.bid) }
@@ -69,11 +72,12 @@ module Deckhand
         max = @config.max_payload_bytes
         now = Payload.now(@config.timestamps)
         group.jobs.each_slice(SLICE).with_index.map do |jobs, n|
-          slice = Slice.new(jobs.map { |job| job["jid"] }, Hash.new { |hash, queue| hash[queue] = [] }, [])
+          slice = Slice.new(jobs.map { |job| job["jid"] }, Hash.new { |hash, queue| hash[queue] = [] },
+            Hash.new { |hash, queue| hash[queue] = [] })
           jobs.each_with_index do |job, i|
             at = group.ats[(n * SLICE) + i]
             if at
-              slice.scheduled << at << Payload.encode(job, max_bytes: max)
+              slice.scheduled[job["queue"]] << at << Payload.encode(job, max_bytes: max)
             else
               job["enqueued_at"] = now
               slice.queued[job["queue"]] << Payload.encode(job, max_bytes: max)

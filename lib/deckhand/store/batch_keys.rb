@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "cluster_batch_keys"
+
 module Deckhand
   class Store
     # The Redis keys of batches (Deckhand::Batch). Every key of a batch starts
@@ -15,6 +17,12 @@ module Deckhand
     #
     # Two sorted sets index the batches, for listing and for expiry. Every key,
     # the indexes included, carries a TTL, so nothing outlives its batches.
+    #
+    # In cluster mode the names carry one hash tag (Store::ClusterBatchKeys);
+    # code that runs in both modes names keys through BatchKeys.of(store):
+    #
+    #   Deckhand::Store::BatchKeys.of(store).batch("iV4Fu-R5pmXv3g")
+    #   # => "deckhand:batch:iV4Fu-R5pmXv3g", or "{batches}:batch:iV4Fu-R5pmXv3g" in cluster mode
     module BatchKeys
       PREFIX = "deckhand:batch:"
 
@@ -27,6 +35,13 @@ module Deckhand
       PARTS = %w[jids failed dead kids].freeze
 
       module_function
+
+      # The batch key names for the store's mode.
+      def of(store) = store.cluster? ? ClusterBatchKeys : BatchKeys
+
+      # False: callback jobs are pushed in the same atomic step that fires
+      # them (ClusterBatchKeys has an outbox instead).
+      def outbox? = false
 
       def batch(bid) = "#{PREFIX}#{bid}"
 

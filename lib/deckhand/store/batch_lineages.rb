@@ -33,7 +33,7 @@ module Deckhand
         line = []
         current = bid
         while current && line.size < MAX_DEPTH && line.none? { |seen, _| seen == current }
-          parent, queue = store.call("HMGET", BatchKeys.batch(current), "parent", "callback_queue")
+          parent, queue = store.call("HMGET", BatchKeys.of(store).batch(current), "parent", "callback_queue")
           line << [current, queue]
           current = (queue && parent && !parent.empty?) ? parent : nil
         end

@@ -4,7 +4,8 @@ require_relative "batch_keys"
 
 module Deckhand
   class Store
-    # Reads of batch state (the layout is in BatchKeys; every change goes
+    # Reads of batch state (the layout is in BatchKeys, ClusterBatchKeys in
+    # cluster mode, where a batch's keys share one slot; every change goes
     # through Scripts::BatchOps). Each read is bounded, however many jobs a
     # batch has, except `states` without summary, which reads a batch whole.
     #
@@ -17,11 +18,11 @@ module Deckhand
       module_function
 
       # Batches whose data has not expired (the index may lag by a few).
-      def count(store) = store.call("ZCARD", BatchKeys::INDEX)
+      def count(store) = store.call("ZCARD", BatchKeys.of(store)::INDEX)
 
       def newest(store, offset, limit)
         return [] if limit <= 0
-        store.call("ZRANGE", BatchKeys::INDEX, offset, offset + limit - 1, "REV")
+        store.call("ZRANGE", BatchKeys.of(store)::INDEX, offset, offset + limit - 1, "REV")
       end
 
       # One round trip: for each bid, [hash fields, pending count, failing,
@@ -29,18 +30,19 @@ module Deckhand
       # failing jids' errors (a Hash), the dead jids and the child bids.
       def states(store, bids, summary: false)
         return [] if bids.empty?
+        keys = BatchKeys.of(store)
         replies = store.pipelined do |pipe|
           bids.each do |bid|
-            pipe.call("HGETALL", BatchKeys.batch(bid))
-            pipe.call("SCARD", BatchKeys.jids(bid))
+            pipe.call("HGETALL", keys.batch(bid))
+            pipe.call("SCARD", keys.jids(bid))
             if summary
-              pipe.call("HLEN", BatchKeys.failed(bid))
-              pipe.call("SCARD", BatchKeys.dead(bid))
-              pipe.call("SCARD", BatchKeys.kids(bid))
+              pipe.call("HLEN", keys.failed(bid))
+              pipe.call("SCARD", keys.dead(bid))
+              pipe.call("SCARD", keys.kids(bid))
             else
-              pipe.call("HGETALL", BatchKeys.failed(bid))
-              pipe.call("SMEMBERS", BatchKeys.dead(bid))
-              pipe.call("SMEMBERS", BatchKeys.kids(bid))
+              pipe.call("HGETALL", keys.failed(bid))
+              pipe.call("SMEMBERS", keys.dead(bid))
+              pipe.call("SMEMBERS", keys.kids(bid))
             end
           end
         end
@@ -50,16 +52,17 @@ module Deckhand
       # About `count` failing jobs from `cursor` (0: the start), in Redis's
       # order: [next cursor, or nil at the end, [[jid, error JSON, dead?], ...]].
       def failures(store, bid, cursor:, count:)
-        cursor, flat = store.call("HSCAN", BatchKeys.failed(bid), cursor, "COUNT", count)
+        keys = BatchKeys.of(store)
+        cursor, flat = store.call("HSCAN", keys.failed(bid), cursor, "COUNT", count)
         pairs = flat.each_slice(2).to_a
-        dead = pairs.empty? ? [] : store.call("SMISMEMBER", BatchKeys.dead(bid), *pairs.map(&:first))
+        dead = pairs.empty? ? [] : store.call("SMISMEMBER", keys.dead(bid), *pairs.map(&:first))
         found = pairs.each_with_index.map { |(jid, raw), i| [jid, raw, dead[i] == 1] }
         [(cursor.to_s == "0") ? nil : Integer(cursor), found]
       end
 
       # Up to about `limit` child bids: one SSCAN stretch.
       def children(store, bid, limit:)
-        _cursor, bids = store.call("SSCAN", BatchKeys.kids(bid), 0, "COUNT", limit)
+        _cursor, bids = store.call("SSCAN", BatchKeys.of(store).kids(bid), 0, "COUNT", limit)
         bids.first(limit)
       end
     end

@@ -11,7 +11,7 @@ module Deckhand
     # fewer replicas acknowledged in time raises NotReplicated: the jobs are
     # in the primary, not yet proven to be anywhere else (docs/cluster.md).
     # It wraps the client's plain push (Store::Queues.push); pushes written
-    # by a script (unique jobs, a batch's jobs) do not WAIT yet.
+    # by a script (unique jobs, a batch's jobs in plain mode) do not WAIT yet.
     #
     #   Deckhand.configure { |c| c.push_replicas = 1; c.push_replicas_timeout = 0.5 }
     #   Deckhand::Store::Durability.pipelined(store, {"a" => [json]}) { |pipe| pipe.call("LPUSH", "queue:a", json) }

@@ -1,21 +1,49 @@
 -- Batch bookkeeping (Deckhand::Batch). Each call is atomic, so when two
 -- processes finish a batch's last two jobs at the same instant exactly one of
--- them sees the batch done and pushes its callbacks. Counting is per jid (a
+-- them sees the batch done and fires its callbacks. Counting is per jid (a
 -- set), so a job that runs twice (at-least-once delivery) is counted once.
 --
 -- Every key it touches is declared in KEYS (Store::Scripts::BatchOps builds
 -- them). An operation may reach up the batch's lineage (its parent, the
--- parent's parent...) and push callbacks to each one's callback queue, so the
+-- parent's parent...) and fire callbacks to each one's callback queue, so the
 -- caller declares that lineage and those queues. Both are fixed when a batch
 -- is created, so a caller may reuse what it read once; if what it declares is
 -- not what is stored, the script changes nothing and answers 'stale'.
 --
--- KEYS[1..4]  batch index, expiry index, queues set, schedule set
+-- Two modes, one source:
+-- * plain Redis (ARGV[4] ''): callback jobs and the batch's jobs are pushed
+--   to their queues here, in the step that fires them: each callback is
+--   pushed exactly once.
+-- * Redis Cluster (ARGV[4] the outbox age, ms): every key here shares the
+--   hash tag {batches}; queues are in other slots, so nothing is pushed
+--   here. A fired callback (its jid fixed when the batch was created) is
+--   recorded in the outbox in the step that fires it and listed in the
+--   reply; the caller pushes it with batch_callbacks.lua, in the queue's
+--   slot, which pushes a jid only if the queue does not remember it, then
+--   calls 'delivered' to clear it. Outbox entries older than the outbox age
+--   (their caller died or lost Redis in between) are listed to whoever calls
+--   next, and pushed by them.
+--   GUARANTEE: a fired callback is never lost (it stays in the outbox until
+--   it is in its queue), and each fires once, as in plain mode: pushed to
+--   its queue once. The one exception needs a process to die between pushing
+--   a callback and clearing it AND no batch call anywhere for 30 days after
+--   (Scripts::BatchCallbacks::REMEMBER_MS), or a caller to stall for 10
+--   minutes between taking an entry and pushing it (::GRACE_MS); then it may
+--   be pushed twice. A crash delays a callback by at most the outbox age
+--   while batches are in use (a server pushes leftovers when it boots).
+--   The batch's jobs are pushed by the caller after 'push' registered their
+--   jids, while the batch is held: a failure leaves the hold, as in plain.
+--   Replies are {reply, n, jid, queue, payload, ...}: n entries left by
+--   others first, then this call's own.
+--
+-- KEYS[1..4]  batch index, expiry index, then plain: queues set, schedule set;
+--             cluster: outbox (zset), outbox jobs (hash)
 -- KEYS[5..]   five per batch of the lineage (hash, jids, failed, dead, kids),
---             then one per queue named in ARGV
+--             then (plain only) one per queue named in ARGV
 -- ARGV[1]     now, epoch ms; ARGV[2] now as job payloads write it
 -- ARGV[3]     operation
--- ARGV[4]     d, how many batches the lineage declares; then their d bids:
+-- ARGV[4]     '' (plain), or the outbox age in ms (cluster)
+-- ARGV[5]     d, how many batches the lineage declares; then their d bids:
 --             the batch operated on first, then its parent and so on up
 -- then        q, how many queues are declared; then their q names
 -- then        the operation's own arguments:
@@ -25,30 +53,38 @@
 --             the new batch, then its parent if any
 --   reopen    (none): hold an existing batch open to add jobs
 --   push      n, n jids, queue count, per queue (name, count, payloads...),
---             scheduled count, (score, payload)...
+--             scheduled count, (score, payload)... (cluster: no jobs, the
+--             caller pushes them once the jids are registered)
 --   release   (none): let go of the hold taken by create or reopen
 --   success   jid
 --   failure   jid, JSON of the error
 --   death     jid, JSON of the error
+--   delivered (cluster, d = 0) jids whose callback jobs are in their queues
+--   pending   (cluster, d = 0) jids or nothing: lists the outbox's old
+--             entries, and those of the jids it still holds
 --
 -- A batch is complete when no hold remains, every pending job has failed at
 -- least once and every child batch is complete; it has succeeded when no job
 -- is pending and every child batch has succeeded. Callbacks of a child batch
--- are pushed as jobs of its parent, so a parent succeeds only after them.
-local index, expiries, queues, schedule = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+-- are jobs of its parent, so a parent succeeds only after them.
+local index, expiries = KEYS[1], KEYS[2]
 local now = tonumber(ARGV[1])
 local stamp = ARGV[2]
 local op = ARGV[3]
-local depth = tonumber(ARGV[4])
-local bid = ARGV[5]
+local outbox_age = tonumber(ARGV[4]) -- nil: plain mode
+local queues, schedule, outbox, outbox_jobs
+if outbox_age then outbox, outbox_jobs = KEYS[3], KEYS[4] else queues, schedule = KEYS[3], KEYS[4] end
+local depth = tonumber(ARGV[5])
+local bid = ARGV[6]
 
 -- bid => the position in KEYS of its hash; the other four follow it.
 local declared = {}
-for i = 1, depth do declared[ARGV[4 + i]] = 5 + 5 * (i - 1) end
-local nqueues = tonumber(ARGV[5 + depth])
+for i = 1, depth do declared[ARGV[5 + i]] = 5 + 5 * (i - 1) end
+local nqueues = tonumber(ARGV[6 + depth])
+-- name => its key (plain), or true (cluster: declared for the lineage check only)
 local queue_keys = {}
-for i = 1, nqueues do queue_keys[ARGV[5 + depth + i]] = KEYS[4 + 5 * depth + i] end
-local base = 5 + depth + nqueues
+for i = 1, nqueues do queue_keys[ARGV[6 + depth + i]] = outbox_age and true or KEYS[4 + 5 * depth + i] end
+local base = 6 + depth + nqueues
 
 -- The operation's n-th argument.
 local function arg(n) return ARGV[base + n] end
@@ -66,17 +102,19 @@ local function key(b, part)
 end
 
 local function queue_key(name)
-  return queue_keys[name] or error('batch_ops: queue ' .. tostring(name) .. ' is not declared in KEYS')
+  local k = queue_keys[name]
+  if type(k) ~= 'string' then return error('batch_ops: queue ' .. tostring(name) .. ' is not declared in KEYS') end
+  return k
 end
 
 -- True when the declared lineage or queues differ from what is stored.
 local function stale()
   for i = 1, depth do
-    local f = redis.call('HMGET', key(ARGV[4 + i]), 'parent', 'callback_queue')
+    local f = redis.call('HMGET', key(ARGV[5 + i]), 'parent', 'callback_queue')
     if not f[2] then return false end -- gone: nothing above it is reached
     if not queue_keys[f[2]] then return true end
     if not f[1] or f[1] == '' then return false end
-    if i == depth or ARGV[5 + i] ~= f[1] then return true end
+    if i == depth or ARGV[6 + i] ~= f[1] then return true end
   end
   return false
 end
@@ -110,7 +148,47 @@ local function parent_of(b)
   return false
 end
 
--- Pushes the callback jobs of one event; with a parent, they join it.
+-- Cluster mode: the callbacks this call fired, in order, {jid, queue,
+-- payload, ...}, for the reply; each is in the outbox until 'delivered'.
+local fired = {}
+
+local function record(jid, queue, payload)
+  local n = #fired / 3 + 1
+  -- Epoch microseconds, the firing order within the call in the last three
+  -- digits (a score stays an exact integer in a double).
+  redis.call('ZADD', outbox, ARGV[1] .. string.format('%03d', math.min(n, 999)), jid)
+  redis.call('HSET', outbox_jobs, jid, cjson.encode({queue, payload}))
+  fired[#fired + 1] = jid
+  fired[#fired + 1] = queue
+  fired[#fired + 1] = payload
+end
+
+-- Cluster mode: how many entries of the outbox are older than the outbox age
+-- (their caller never said 'delivered'), then those entries, oldest first,
+-- then this call's own: {count, jid, queue, payload, ...}.
+local function to_deliver()
+  local old = {0}
+  local before = string.format('%d', now - outbox_age) .. '999'
+  local jids = redis.call('ZRANGE', outbox, '-inf', before, 'BYSCORE', 'LIMIT', 0, 100)
+  if #jids > 0 then
+    local entries = redis.call('HMGET', outbox_jobs, unpack(jids))
+    for i, jid in ipairs(jids) do
+      if entries[i] then
+        local entry = cjson.decode(entries[i])
+        old[#old + 1] = jid
+        old[#old + 1] = entry[1]
+        old[#old + 1] = entry[2]
+      else
+        redis.call('ZREM', outbox, jid)
+      end
+    end
+  end
+  old[1] = (#old - 1) / 3
+  for _, v in ipairs(fired) do old[#old + 1] = v end
+  return old
+end
+
+-- Fires the callback jobs of one event; with a parent, they join it.
 local function fire(b, event, parent)
   local list = redis.call('HGET', key(b), 'on_' .. event)
   if not list then return end
@@ -130,8 +208,12 @@ local function fire(b, event, parent)
     touch(parent, idle(parent))
   end
   local queue = redis.call('HGET', key(b), 'callback_queue')
-  redis.call('SADD', queues, queue)
-  redis.call('LPUSH', queue_key(queue), unpack(payloads))
+  if outbox_age then
+    for i, jid in ipairs(jids) do record(jid, queue, payloads[i]) end
+  else
+    redis.call('SADD', queues, queue)
+    redis.call('LPUSH', queue_key(queue), unpack(payloads))
+  end
 end
 
 local check
@@ -165,90 +247,124 @@ check = function(b)
   end
 end
 
-if op ~= 'create' and stale() then return 'stale' end
+-- Runs a batch operation; its reply.
+local function operate()
+  if op ~= 'create' and stale() then return 'stale' end
 
-local h = key(bid)
-local jids = key(bid, 'jids')
+  local h = key(bid)
+  local jids = key(bid, 'jids')
 
-if op == 'create' then
-  if exists(bid) then return 'exists' end
-  local parent = arg(1)
-  if parent ~= '' then
-    if not exists(parent) then return 'parent_gone' end
-    if redis.call('HEXISTS', key(parent), 'success_at') == 1 then return 'parent_done' end
+  if op == 'create' then
+    if exists(bid) then return 'exists' end
+    local parent = arg(1)
+    if parent ~= '' then
+      if not exists(parent) then return 'parent_gone' end
+      if redis.call('HEXISTS', key(parent), 'success_at') == 1 then return 'parent_done' end
+    end
+    redis.call('HSET', h, 'created_at', now, 'total', 0, 'hold', 1, 'kids_pending', 0, 'kids_incomplete', 0,
+      'idle_ttl', arg(2), 'success_ttl', arg(3), 'callback_queue', arg(4))
+    local optional = {parent = arg(1), description = arg(5), on_complete = arg(6), on_success = arg(7), on_death = arg(8)}
+    for field, value in pairs(optional) do
+      if value ~= '' then redis.call('HSET', h, field, value) end
+    end
+    redis.call('ZADD', index, now, bid)
+    touch(bid, arg(2))
+    if parent ~= '' then
+      redis.call('HINCRBY', key(parent), 'kids_pending', 1)
+      redis.call('HINCRBY', key(parent), 'kids_incomplete', 1)
+      redis.call('SADD', key(parent, 'kids'), bid)
+      touch(parent, idle(parent))
+    end
+    return 'ok'
+  elseif op == 'reopen' then
+    if not exists(bid) then return 'gone' end
+    if redis.call('HEXISTS', h, 'success_at') == 1 then return 'done' end
+    redis.call('HINCRBY', h, 'hold', 1)
+    touch(bid, idle(bid))
+    return 'ok'
+  elseif op == 'push' then
+    if not exists(bid) then return 'gone' end
+    local i = base + 1
+    local n = tonumber(ARGV[i])
+    redis.call('SADD', jids, unpack(ARGV, i + 1, i + n))
+    redis.call('HINCRBY', h, 'total', n)
+    i = i + n + 1
+    for _ = 1, tonumber(ARGV[i]) do
+      local name, count = ARGV[i + 1], tonumber(ARGV[i + 2])
+      redis.call('SADD', queues, name)
+      redis.call('LPUSH', queue_key(name), unpack(ARGV, i + 3, i + 2 + count))
+      i = i + 2 + count
+    end
+    local scheduled = tonumber(ARGV[i + 1])
+    if scheduled > 0 then redis.call('ZADD', schedule, unpack(ARGV, i + 2, i + 1 + 2 * scheduled)) end
+    touch(bid, idle(bid))
+    return 'ok'
+  elseif op == 'release' then
+    if not exists(bid) then return 'gone' end
+    redis.call('HINCRBY', h, 'hold', -1)
+    check(bid)
+    return 'ok'
+  elseif op == 'success' then
+    -- The common case, run once per job: four cheap calls after the lineage
+    -- check (one HMGET per level), and the full check only when the batch may
+    -- have just completed or succeeded.
+    local jid = arg(1)
+    if redis.call('SREM', jids, jid) == 0 then return 0 end
+    if redis.call('HDEL', key(bid, 'failed'), jid) == 1 then redis.call('SREM', key(bid, 'dead'), jid) end
+    local pending = redis.call('SCARD', jids)
+    if pending == 0 or pending == redis.call('HLEN', key(bid, 'failed')) then check(bid) end
+    return 1
+  elseif op == 'failure' then
+    if redis.call('SISMEMBER', jids, arg(1)) == 0 then return 0 end
+    if redis.call('HSET', key(bid, 'failed'), arg(1), arg(2)) == 0 then return 0 end
+    touch(bid, idle(bid))
+    check(bid)
+    return 1
+  elseif op == 'death' then
+    if redis.call('SISMEMBER', jids, arg(1)) == 0 then return 0 end
+    redis.call('HSET', key(bid, 'failed'), arg(1), arg(2))
+    redis.call('SADD', key(bid, 'dead'), arg(1))
+    touch(bid, idle(bid))
+    -- The first death in a batch fires its :death callbacks, and its parent's.
+    local b = bid
+    while b and exists(b) and redis.call('HSETNX', key(b), 'death_at', now) == 1 do
+      local parent = parent_of(b)
+      fire(b, 'death', parent)
+      b = parent
+    end
+    check(bid)
+    return 1
   end
-  redis.call('HSET', h, 'created_at', now, 'total', 0, 'hold', 1, 'kids_pending', 0, 'kids_incomplete', 0,
-    'idle_ttl', arg(2), 'success_ttl', arg(3), 'callback_queue', arg(4))
-  local optional = {parent = arg(1), description = arg(5), on_complete = arg(6), on_success = arg(7), on_death = arg(8)}
-  for field, value in pairs(optional) do
-    if value ~= '' then redis.call('HSET', h, field, value) end
-  end
-  redis.call('ZADD', index, now, bid)
-  touch(bid, arg(2))
-  if parent ~= '' then
-    redis.call('HINCRBY', key(parent), 'kids_pending', 1)
-    redis.call('HINCRBY', key(parent), 'kids_incomplete', 1)
-    redis.call('SADD', key(parent, 'kids'), bid)
-    touch(parent, idle(parent))
-  end
-  return 'ok'
-elseif op == 'reopen' then
-  if not exists(bid) then return 'gone' end
-  if redis.call('HEXISTS', h, 'success_at') == 1 then return 'done' end
-  redis.call('HINCRBY', h, 'hold', 1)
-  touch(bid, idle(bid))
-  return 'ok'
-elseif op == 'push' then
-  if not exists(bid) then return 'gone' end
-  local i = base + 1
-  local n = tonumber(ARGV[i])
-  redis.call('SADD', jids, unpack(ARGV, i + 1, i + n))
-  redis.call('HINCRBY', h, 'total', n)
-  i = i + n + 1
-  for _ = 1, tonumber(ARGV[i]) do
-    local name, count = ARGV[i + 1], tonumber(ARGV[i + 2])
-    redis.call('SADD', queues, name)
-    redis.call('LPUSH', queue_key(name), unpack(ARGV, i + 3, i + 2 + count))
-    i = i + 2 + count
-  end
-  local scheduled = tonumber(ARGV[i + 1])
-  if scheduled > 0 then redis.call('ZADD', schedule, unpack(ARGV, i + 2, i + 1 + 2 * scheduled)) end
-  touch(bid, idle(bid))
-  return 'ok'
-elseif op == 'release' then
-  if not exists(bid) then return 'gone' end
-  redis.call('HINCRBY', h, 'hold', -1)
-  check(bid)
-  return 'ok'
-elseif op == 'success' then
-  -- The common case, run once per job: four cheap calls after the lineage
-  -- check (one HMGET per level), and the full check only when the batch may
-  -- have just completed or succeeded.
-  local jid = arg(1)
-  if redis.call('SREM', jids, jid) == 0 then return 0 end
-  if redis.call('HDEL', key(bid, 'failed'), jid) == 1 then redis.call('SREM', key(bid, 'dead'), jid) end
-  local pending = redis.call('SCARD', jids)
-  if pending == 0 or pending == redis.call('HLEN', key(bid, 'failed')) then check(bid) end
-  return 1
-elseif op == 'failure' then
-  if redis.call('SISMEMBER', jids, arg(1)) == 0 then return 0 end
-  if redis.call('HSET', key(bid, 'failed'), arg(1), arg(2)) == 0 then return 0 end
-  touch(bid, idle(bid))
-  check(bid)
-  return 1
-elseif op == 'death' then
-  if redis.call('SISMEMBER', jids, arg(1)) == 0 then return 0 end
-  redis.call('HSET', key(bid, 'failed'), arg(1), arg(2))
-  redis.call('SADD', key(bid, 'dead'), arg(1))
-  touch(bid, idle(bid))
-  -- The first death in a batch fires its :death callbacks, and its parent's.
-  local b = bid
-  while b and exists(b) and redis.call('HSETNX', key(b), 'death_at', now) == 1 do
-    local parent = parent_of(b)
-    fire(b, 'death', parent)
-    b = parent
-  end
-  check(bid)
-  return 1
+  return redis.error_reply('batch_ops: unknown operation ' .. tostring(op))
 end
-return redis.error_reply('batch_ops: unknown operation ' .. tostring(op))
+
+local reply
+if op == 'delivered' then
+  local first = base + 1
+  if outbox_age and #ARGV >= first then
+    redis.call('ZREM', outbox, unpack(ARGV, first))
+    redis.call('HDEL', outbox_jobs, unpack(ARGV, first))
+  end
+  reply = 'ok'
+elseif op == 'pending' then
+  -- With jids: those of them the outbox still holds, as this call's own.
+  local first = base + 1
+  if outbox_age and #ARGV >= first then
+    local entries = redis.call('HMGET', outbox_jobs, unpack(ARGV, first))
+    for i, entry in ipairs(entries) do
+      if entry then
+        local e = cjson.decode(entry)
+        fired[#fired + 1] = ARGV[first + i - 1]
+        fired[#fired + 1] = e[1]
+        fired[#fired + 1] = e[2]
+      end
+    end
+  end
+  reply = 'ok'
+else
+  reply = operate()
+end
+if not outbox_age or type(reply) == 'table' then return reply end
+local answer = to_deliver()
+table.insert(answer, 1, reply)
+return answer

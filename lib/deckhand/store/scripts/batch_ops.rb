@@ -2,6 +2,8 @@
 
 require_relative "../batch_keys"
 require_relative "../batch_lineages"
+require_relative "../batch_outbox"
+require_relative "../queues"
 
 module Deckhand
   class Store
@@ -18,6 +20,14 @@ module Deckhand
       #   ops.push(bid, jids, {"default" => payloads})   # => "ok"
       #   ops.release(bid)                               # => "ok"
       #   ops.success(bid, jid)                          # => 1 (counted now), 0 (counted before)
+      #
+      # In cluster mode (Store::ClusterBatchKeys) every batch key is in one
+      # slot and queues are in others, so pushes are separate steps: #push
+      # registers the jids, then pushes the jobs (the batch is held meanwhile);
+      # a call that fires callbacks gets them back from the script's outbox
+      # and pushes them (BatchCallbacks, once per jid), then clears them from
+      # the outbox. Callbacks a crashed caller left in the outbox for OUTBOX_AGE
+      # are pushed by the next call, whatever batch it is for.
       class BatchOps < Script
         lua "batch_ops"
 
@@ -28,17 +38,21 @@ module Deckhand
         # batch was created between the read and the call.
         ATTEMPTS = 3
 
-        # now_ms: the time, epoch milliseconds; stamp: the time as job payloads
-        # write it (Payload.now), for the callback jobs pushed.
+        # Cluster mode: ms after which a callback still in the outbox is
+        # pushed by whoever calls next (its own caller pushes it at once).
+        OUTBOX_AGE = 30_000
+
         def initialize(store, now_ms:, stamp:)
           super(store)
           @now_ms = now_ms
           @stamp = stamp
+          @batch_keys = BatchKeys.of(store)
         end
 
         # callbacks: the encoded complete, success and death callbacks ("" for
         # none). Returns "ok", or "exists", "parent_gone", "parent_done".
         def create(bid, parent:, idle_ttl_ms:, success_ttl_ms:, callback_queue:, description:, callbacks:)
+          keys.queue(callback_queue) # refuses, in cluster mode, a name that cannot be a hash tag
           bids = parent ? [bid, parent] : [bid]
           reply = invoke("create", bids, [], [parent.to_s, idle_ttl_ms, success_ttl_ms, callback_queue, description.to_s, *callbacks])
           if reply == "ok"
@@ -52,8 +66,11 @@ module Deckhand
         def reopen(bid) = along_lineage("reopen", bid, [])
 
         # Registers jids with the batch and pushes their jobs: queued is queue
-        # name => [payload, ...], scheduled [score, payload, ...]. "ok" or "gone".
+        # name => [payload, ...], scheduled [score, payload, ...] or, for
+        # cluster mode, queue name => [score, payload, ...]. "ok" or "gone".
         def push(bid, jids, queued = {}, scheduled = [])
+          return push_apart(bid, jids, queued, scheduled) if @batch_keys.outbox?
+          scheduled = scheduled.values.flatten(1) if scheduled.is_a?(Hash)
           jobs = queued.flat_map { |queue, payloads| [queue, payloads.size, *payloads] }
           args = [jids.size, *jids, queued.size, *jobs, scheduled.size / 2, *scheduled]
           along_lineage("push", bid, args, queues: queued.keys)
@@ -70,6 +87,14 @@ module Deckhand
 
         def death(bid, jid, error_json) = along_lineage("death", bid, [jid, error_json])
 
+        # Cluster mode: pushes the callbacks left in the outbox for longer
+        # than age_ms (by a process that died between firing and pushing
+        # them); returns how many it handed to their queues.
+        def deliver_pending(age_ms: OUTBOX_AGE)
+          return 0 unless @batch_keys.outbox?
+          invoke_apart("pending", [], [], [], age: age_ms).last
+        end
+
         private
 
         def along_lineage(op, bid, args, queues: [])
@@ -80,14 +105,79 @@ module Deckhand
             lineage = LINEAGES.read(@store, bid)
           end
           raise Deckhand::Error, "batch #{bid}: its parent or callback queue in Redis changed under #{ATTEMPTS} " \
-            "calls in a row; something other than Deckhand writes to #{BatchKeys.batch(bid)}"
+            "calls in a row; something other than Deckhand writes to #{@batch_keys.batch(bid)}"
+        end
+
+        # Cluster mode: the jids first, then the jobs, as the client pushes
+        # them (Store::Queues.push: each queue's slot, each scheduled job in
+        # its queue's scheduled set, WAIT when push_replicas is set). A batch
+        # is held while its jobs are pushed, so none can complete it before
+        # the others are in their queues; if the pushes fail the hold stays,
+        # as in plain mode.
+        def push_apart(bid, jids, queued, scheduled)
+          reply = along_lineage("push", bid, [jids.size, *jids, 0, 0])
+          return reply unless reply == "ok"
+          scheduled = {nil => scheduled} unless scheduled.is_a?(Hash)
+          flat = scheduled.values.flatten(1)
+          return reply if queued.empty? && flat.empty? # a Client.pusher pushes them
+          queues = scheduled.flat_map { |queue, entries| [queue] * (entries.size / 2) }
+          Queues.push(@store, queued, flat, queues.all? ? queues : nil)
+          reply
         end
 
         def invoke(op, bids, queues, args)
+          return invoke_apart(op, bids, queues, args).first if @batch_keys.outbox?
           layout = keys
           declared = [BatchKeys::INDEX, BatchKeys::EXPIRIES, layout::QUEUES, layout::SCHEDULE,
             *bids.flat_map { |bid| BatchKeys.all(bid) }, *queues.map { |queue| layout.queue(queue) }]
-          run(declared, [@now_ms, @stamp, op, bids.size, *bids, queues.size, *queues, *args])
+          run(declared, [@now_ms, @stamp, op, "", bids.size, *bids, queues.size, *queues, *args])
+        end
+
+        # Cluster mode: the script's reply, and how many callbacks it handed
+        # over (they are pushed before this returns, with those this process
+        # could not push before if the outbox still holds them).
+        def invoke_apart(op, bids, queues, args, age: OUTBOX_AGE)
+          # After a failed call (its reply may be lost, with the callbacks it
+          # fired) the next one takes every entry, not only old ones.
+          age = 0 if BatchOutbox.take_doubt(@store)
+          begin
+            reply, others, own = outbox_call(op, bids, queues, args, age)
+          rescue Deckhand::RedisError
+            BatchOutbox.doubt(@store)
+            raise
+          end
+          kept = BatchOutbox.take_unpushed(@store)
+          unless kept.empty?
+            begin
+              _, more_others, more_own = outbox_call("pending", [], [], kept, age)
+            rescue Deckhand::RedisError
+              BatchOutbox.keep_unpushed(@store, kept)
+              raise
+            end
+            own |= more_own
+            others |= more_others
+          end
+          others -= own # with age 0 the call's own are old enough to be listed twice
+          deliver(others, own)
+          [reply, others.size + own.size]
+        end
+
+        # The script's reply, the entries others left, and this call's own.
+        def outbox_call(op, bids, queues, args, age)
+          reply, others, *entries = run(outbox_keys + bids.flat_map { |bid| @batch_keys.all(bid) },
+            [@now_ms, @stamp, op, age, bids.size, *bids, queues.size, *queues, *args])
+          entries = entries.each_slice(3).to_a
+          [reply, entries.first(others), entries.drop(others)]
+        end
+
+        def outbox_keys = [@batch_keys::INDEX, @batch_keys::EXPIRIES, @batch_keys::OUTBOX, @batch_keys::OUTBOX_JOBS]
+
+        # Cluster mode: pushes callbacks ([jid, queue, payload] each) others
+        # left and this call fired, then clears them from the outbox.
+        def deliver(others, own)
+          BatchOutbox.new(@store, now_ms: @now_ms) do |jids|
+            run(outbox_keys, [@now_ms, @stamp, "delivered", OUTBOX_AGE, 0, 0, *jids])
+          end.deliver(others, own)
         end
       end
     end

@@ -1,0 +1,54 @@
+# frozen_string_literal: true
+
+require_relative "cluster_keys"
+
+module Deckhand
+  class Store
+    # The batch keys in cluster mode: Store::BatchKeys' layout, every key under
+    # the one hash tag {batches}, so a batch, its whole lineage (parent,
+    # grandparent...), the two indexes and the outbox sit in one slot and
+    # batch_ops.lua stays one atomic call. Callback jobs cannot be pushed in
+    # that call (their queue is another slot): it records them in the outbox,
+    # and Store::Scripts::BatchOps pushes them right after (docs/batches.md,
+    # "Cluster mode").
+    #
+    #   keys = Deckhand::Store::ClusterBatchKeys
+    #   keys.batch("iV4Fu-R5pmXv3g")   # => "{batches}:batch:iV4Fu-R5pmXv3g"
+    #   keys::INDEX                    # => "{batches}:index"
+    #   keys.pushed("mail")            # => "{queue:mail}:batch-callbacks"
+    module ClusterBatchKeys
+      TAG = "{batches}"
+      PREFIX = "#{TAG}:batch:"
+      INDEX = "#{TAG}:index"
+      EXPIRIES = "#{TAG}:expiry"
+
+      # Callback jobs fired but not yet known to be in their queue: a sorted
+      # set jid => when fired (epoch microseconds, in firing order), and a
+      # hash jid => JSON [queue, payload].
+      OUTBOX = "#{TAG}:outbox"
+      OUTBOX_JOBS = "#{TAG}:outbox:jobs"
+
+      PARTS = %w[jids failed dead kids].freeze
+
+      module_function
+
+      def outbox? = true
+
+      def batch(bid) = "#{PREFIX}#{bid}"
+
+      def jids(bid) = "#{PREFIX}#{bid}:jids"
+
+      def failed(bid) = "#{PREFIX}#{bid}:failed"
+
+      def dead(bid) = "#{PREFIX}#{bid}:dead"
+
+      def kids(bid) = "#{PREFIX}#{bid}:kids"
+
+      def all(bid) = [batch(bid), *PARTS.map { |part| "#{PREFIX}#{bid}:#{part}" }]
+
+      # Sorted set in the queue's slot: jid => until when (epoch ms) a callback
+      # job pushed to `queue` is remembered, so pushing it again is a no-op.
+      def pushed(queue) = "#{ClusterKeys.tag(queue)}:batch-callbacks"
+    end
+  end
+end
