@@ -3,6 +3,7 @@
 require "test_helper"
 require "deckhand/batch"
 require_relative "../support/cluster_helpers"
+require_relative "../support/cluster_batch_helpers"
 
 # A callback queue's primary dies as the batch completes: the outcome is
 # recorded, the push fails, and the calls that follow (what the server's
@@ -10,23 +11,9 @@ require_relative "../support/cluster_helpers"
 # replica took over, each once.
 class ClusterBatchFailoverTest < Minitest::Test
   include Deckhand::ClusterHelpers
-
-  def setup
-    super
-    Deckhand::Batch.install(Deckhand.config)
-    # Jobs straight to Redis, even where an earlier test loaded Deckhand::Testing's pusher.
-    @pusher = Deckhand::Client.pusher
-    Deckhand::Client.pusher = nil
-  end
-
-  def teardown
-    Deckhand::Client.pusher = @pusher
-    super
-  end
+  include Deckhand::ClusterBatchHelpers
 
   def harness = Deckhand::RedisClusterHarness.cluster
-
-  def tracker = Deckhand::Batch::Tracker.new(Deckhand.config)
 
   def test_a_failover_of_the_callback_queues_primary_delays_the_callbacks_and_fires_each_once
     bookkeeping = harness.primary_for(Deckhand::Store::ClusterBatchKeys::INDEX).port

@@ -3,6 +3,7 @@
 require "test_helper"
 require "deckhand/batch"
 require_relative "../support/cluster_helpers"
+require_relative "../support/cluster_batch_helpers"
 require_relative "../support/script_guard"
 
 # Batches in cluster mode: their bookkeeping in the {batches} slot, their jobs
@@ -11,6 +12,7 @@ require_relative "../support/script_guard"
 # calls) so these tests do not depend on the server's cluster-mode fetch.
 class ClusterBatchTest < Minitest::Test
   include Deckhand::ClusterHelpers
+  include Deckhand::ClusterBatchHelpers
 
   BatchKeys = Deckhand::Store::ClusterBatchKeys
   Ops = Deckhand::Store::Scripts::BatchOps
@@ -47,25 +49,7 @@ class ClusterBatchTest < Minitest::Test
     end
   end
 
-  def setup
-    super
-    Deckhand::Batch.install(Deckhand.config)
-    # Jobs straight to Redis, even where an earlier test loaded Deckhand::Testing's pusher.
-    @pusher = Deckhand::Client.pusher
-    Deckhand::Client.pusher = nil
-    # What an earlier test's failed calls left this process to do.
-    outbox = Deckhand::Store::BatchOutbox
-    outbox::LOCK.synchronize { [outbox::DOUBTS, outbox::UNPUSHED].each(&:clear) }
-  end
-
-  def teardown
-    Deckhand::Client.pusher = @pusher
-    super
-  end
-
   def config = Deckhand.config
-
-  def tracker = Deckhand::Batch::Tracker.new(config)
 
   def new_batch(*events, queue: "default")
     batch = Deckhand::Batch.new

@@ -3,27 +3,14 @@
 require "test_helper"
 require "deckhand/batch"
 require_relative "../support/cluster_helpers"
+require_relative "../support/cluster_batch_helpers"
 require_relative "../web/web_helpers"
 
 # The dashboard's Batches pages in cluster mode, through Rack.
 class ClusterBatchWebTest < Minitest::Test
   include Deckhand::ClusterHelpers
+  include Deckhand::ClusterBatchHelpers
   include Deckhand::WebHelpers
-
-  def setup
-    super
-    Deckhand::Batch.install(Deckhand.config)
-    # Jobs straight to Redis, even where an earlier test loaded Deckhand::Testing's pusher.
-    @pusher = Deckhand::Client.pusher
-    Deckhand::Client.pusher = nil
-  end
-
-  def teardown
-    Deckhand::Client.pusher = @pusher
-    super
-  end
-
-  def tracker = Deckhand::Batch::Tracker.new(Deckhand.config)
 
   def test_the_batches_pages_list_and_show_a_batch_with_its_child_and_failures
     parent = Deckhand::Batch.new

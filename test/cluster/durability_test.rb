@@ -63,11 +63,4 @@ class ClusterDurabilityTest < Minitest::Test
   def reset_stats = primaries.each { |node| node_call(node, "CONFIG", "RESETSTAT") }
 
   def stat(node, command) = node_call(node, "INFO", "commandstats")[/cmdstat_#{command}:calls=(\d+)/, 1].to_i
-
-  def node_call(node, *command)
-    conn = RedisClient.new(url: node.url)
-    conn.call(*command)
-  ensure
-    conn&.close
-  end
 end

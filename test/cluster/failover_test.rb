@@ -107,13 +107,6 @@ class ClusterFailoverTest < Minitest::Test
 
   def push(store, key, value) = Deckhand::Store::Durability.pipelined(store) { |pipe| pipe.call("LPUSH", key, value) }
 
-  def node_call(node, *command)
-    conn = RedisClient.new(url: node.url)
-    conn.call(*command)
-  ensure
-    conn&.close
-  end
-
   # The queue's entries, or nil while the client still finds its way.
   def read(key)
     cluster.call("LRANGE", key, 0, -1)

@@ -32,6 +32,15 @@ module Deckhand
 
     def keys = Store::ClusterKeys
 
+    # A command to one node of the cluster, on a connection of its own
+    # (no redirection: what that node itself answers).
+    def node_call(node, *command)
+      conn = RedisClient.new(url: node.url)
+      conn.call(*command)
+    ensure
+      conn&.close
+    end
+
     def jobs_in(queue) = cluster.call("LRANGE", keys.queue(queue), 0, -1).map { |raw| JSON.parse(raw) }
   end
 end

@@ -33,6 +33,7 @@ module Deckhand
         @node_timeout = node_timeout
         @ready_timeout = ready_timeout
         @nodes = []
+        @bus_ports = {} # a node's client port => its cluster bus port
       end
 
       def start
@@ -86,7 +87,7 @@ module Deckhand
           # would tell clients an empty host without the announced one.
           extra: ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-announce-ip", "127.0.0.1",
             "--cluster-node-timeout", @node_timeout.to_s, "--cluster-port", bus.to_s]).start.tap do |node|
-          node.instance_variable_set(:@bus_port, bus)
+          @bus_ports[node.port] = bus
         end
       end
 
@@ -103,7 +104,7 @@ module Deckhand
       def meet
         first = @nodes.first
         @nodes.drop(1).each do |node|
-          command(node, "CLUSTER", "MEET", "127.0.0.1", first.port, first.instance_variable_get(:@bus_port))
+          command(node, "CLUSTER", "MEET", "127.0.0.1", first.port, @bus_ports.fetch(first.port))
         end
       end
 

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "batch_key_names"
 require_relative "cluster_batch_keys"
 
 module Deckhand
@@ -34,6 +35,8 @@ module Deckhand
 
       PARTS = %w[jids failed dead kids].freeze
 
+      extend BatchKeyNames
+
       module_function
 
       # The batch key names for the store's mode.
@@ -42,18 +45,6 @@ module Deckhand
       # False: callback jobs are pushed in the same atomic step that fires
       # them (ClusterBatchKeys has an outbox instead).
       def outbox? = false
-
-      def batch(bid) = "#{PREFIX}#{bid}"
-
-      def jids(bid) = "#{PREFIX}#{bid}:jids"
-
-      def failed(bid) = "#{PREFIX}#{bid}:failed"
-
-      def dead(bid) = "#{PREFIX}#{bid}:dead"
-
-      def kids(bid) = "#{PREFIX}#{bid}:kids"
-
-      def all(bid) = [batch(bid), *PARTS.map { |part| "#{PREFIX}#{bid}:#{part}" }]
     end
   end
 end

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "batch_key_names"
 require_relative "cluster_keys"
 
 module Deckhand
@@ -30,21 +31,11 @@ module Deckhand
 
       PARTS = %w[jids failed dead kids].freeze
 
+      extend BatchKeyNames
+
       module_function
 
       def outbox? = true
-
-      def batch(bid) = "#{PREFIX}#{bid}"
-
-      def jids(bid) = "#{PREFIX}#{bid}:jids"
-
-      def failed(bid) = "#{PREFIX}#{bid}:failed"
-
-      def dead(bid) = "#{PREFIX}#{bid}:dead"
-
-      def kids(bid) = "#{PREFIX}#{bid}:kids"
-
-      def all(bid) = [batch(bid), *PARTS.map { |part| "#{PREFIX}#{bid}:#{part}" }]
 
       # Sorted set in the queue's slot: jid => until when (epoch ms) a callback
       # job pushed to `queue` is remembered, so pushing it again is a no-op.

@@ -109,7 +109,6 @@ module DeckhandBench
         results.add(:"cluster_cpu_#{count}", system.name, cpu * 1_000_000 / total)
         results.add(:"cluster_ceiling_#{count}", system.name, total / busiest.cost.cpu_seconds)
         results.add(:cluster_busiest_3, system.name, 100.0 * shards.map(&:jobs).max / total) if count == 3
-        (@per_job ||= {})[count] = cpu / total
         lines = shards.map { |s| shard_line(s) }
         results.note(:"cluster_shards_#{count}", "Cluster of #{primaries(count)}, per shard: #{lines.join("; ")}")
         say("#{primaries(count)}: #{rate(report).round} jobs/s, #{(cpu * 1_000_000 / total).round(2)} µs Redis CPU/job " \
@@ -124,9 +123,11 @@ module DeckhandBench
       end
 
       # With queues spread evenly, N shards feed N times what one shard's
-      # cost per job allows (measured over the 3-primary run).
+      # cost per job allows (the median over the rounds so far of the
+      # 3-primary run, like the table's figure).
       def project
-        per_job = @per_job && (@per_job[3] || @per_job[1]) or return
+        us = results.median(:cluster_cpu_3) || results.median(:cluster_cpu_1) or return
+        per_job = us / 1_000_000
         ceilings = PROJECTED.map { |n| "#{n} shard#{"s" unless n == 1}: #{(n / per_job).round.to_s.gsub(/\B(?=(\d{3})+\z)/, ",")}" }
         results.note(:cluster_projection, "Cluster: projected fleet ceiling with queues spread evenly, jobs/s " \
           "(#{(per_job * 1_000_000).round(2)} µs Redis CPU per job, one core per shard): #{ceilings.join(", ")}")
