@@ -241,7 +241,7 @@ module Deckhand
       max = @config.max_payload_bytes
       now = Payload.now(@config.timestamps)
       scheduled = []
-      scheduled_queues = []
+      scheduled_queues = nil # the queue of each scheduled job, built only when one is
       queued = Hash.new { |h, k| h[k] = [] }
       jobs.each_with_index do |job, i|
         at = ats && ats[i]
@@ -250,7 +250,7 @@ module Deckhand
           # client sends a payload that carries "at" back to the schedule, so
           # its dashboard's "Add to queue" would not enqueue it.
           scheduled << at << Payload.encode(job, max_bytes: max)
-          scheduled_queues << job["queue"]
+          (scheduled_queues ||= []) << job["queue"]
         else
           job["enqueued_at"] = now
           queued[job["queue"]] << Payload.encode(job, max_bytes: max)

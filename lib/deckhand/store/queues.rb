@@ -22,6 +22,9 @@ module Deckhand
       # How far around a job's last known position #delete looks for it.
       SEARCH_WINDOW = 200
 
+      # What a push without scheduled jobs writes to the scheduled sets.
+      NO_SETS = {}.freeze
+
       module_function
 
       def pause(store, name) = both(store, "SADD", name)
@@ -74,7 +77,7 @@ module Deckhand
       # queue => [at, json, ...]; one entry (any queue) for the single
       # schedule set of plain mode.
       def scheduled_sets(keys, scheduled, queues)
-        return {} if scheduled.empty?
+        return NO_SETS if scheduled.empty?
         return {nil => scheduled} unless keys.sharded?
         sets = Hash.new { |hash, queue| hash[queue] = [] }
         scheduled.each_slice(2).with_index do |(at, json), i|

@@ -22,9 +22,6 @@ module Deckhand
 
       module_function
 
-      # A queue's throttle hash in the `keys` layout: prefer `store.keys.throttle(queue)`.
-      def key(queue, keys = Keys) = keys.throttle(queue)
-
       # limits: a Hash of rate/per/concurrency; {} means "not throttled",
       # whatever the configuration says.
       def set(store, queue, limits) = store.call("HSET", SETTINGS, queue, JSON.generate(limits))

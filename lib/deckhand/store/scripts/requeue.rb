@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require_relative "../throttles"
-
 module Deckhand
   class Store
     module Scripts
