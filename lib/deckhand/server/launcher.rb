@@ -3,7 +3,8 @@
 module Deckhand
   module Server
     # Starts and stops everything a server process runs: its capsules, the
-    # scheduler, the reaper and the heartbeat, and builds what they share (the
+    # scheduler, the reaper, the heartbeat and, in cluster mode, the batch
+    # outbox drain, and builds what they share (the
     # process's identity, stats, lot numbering, suspects). The CLI (or
     # Deckhand.embed, or a swarm worker) owns one.
     #
@@ -44,6 +45,7 @@ module Deckhand
         @scheduler = Scheduler.new(config: config, store: @store, process_count: -> { @heartbeat.process_count },
           on_fatal: fatal)
         @periodic = PeriodicLoop.build(config: config, store: @store, identity: @identity, on_fatal: fatal)
+        @outbox = BatchOutboxDrain.build(config: config, store: @store, on_fatal: fatal)
         @requeue = Store::Scripts::Requeue.new(@store, identity: @identity, queues: all_queues)
         @stopped = false
         @fatal = Mutex.new
@@ -58,6 +60,7 @@ module Deckhand
         @capsules.each(&:start)
         @scheduler.start
         @periodic&.start
+        @outbox&.start
         @logger.info("Deckhand #{VERSION} started as #{@identity}: #{describe_capsules}")
         @config.events.fire(:startup, @logger)
         self
@@ -83,9 +86,11 @@ module Deckhand
         quiet
         @config.events.fire(:shutdown, @logger)
         @scheduler.stop
+        @outbox&.stop
         @periodic&.stop&.join(5)
         @reaper.join(5)
         @scheduler.join(5)
+        @outbox&.join(5)
         stuck = @capsules.flat_map { |capsule| capsule.drain(deadline) }
         interrupt(stuck)
         @capsules.each { |capsule| capsule.fetcher.flush_acks }

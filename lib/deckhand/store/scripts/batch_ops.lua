@@ -164,8 +164,9 @@ local function record(jid, queue, payload)
 end
 
 -- Cluster mode: how many entries of the outbox are older than the outbox age
--- (their caller never said 'delivered'), then those entries, oldest first,
--- then this call's own: {count, jid, queue, payload, ...}.
+-- (their caller never said 'delivered'), then those entries, oldest first
+-- (100 at most: BatchOps::OUTBOX_TAKE), then this call's own: {count, jid,
+-- queue, payload, ...}.
 local function to_deliver()
   local old = {0}
   local before = string.format('%d', now - outbox_age) .. '999'

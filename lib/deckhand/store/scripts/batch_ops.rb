@@ -42,6 +42,10 @@ module Deckhand
         # pushed by whoever calls next (its own caller pushes it at once).
         OUTBOX_AGE = 30_000
 
+        # Cluster mode: the most old entries one call lists (batch_ops.lua's
+        # LIMIT), the oldest first.
+        OUTBOX_TAKE = 100
+
         def initialize(store, now_ms:, stamp:)
           super(store)
           @now_ms = now_ms
@@ -138,12 +142,16 @@ module Deckhand
         # could not push before if the outbox still holds them).
         def invoke_apart(op, bids, queues, args, age: OUTBOX_AGE)
           # After a failed call (its reply may be lost, with the callbacks it
-          # fired) the next one takes every entry, not only old ones.
-          age = 0 if BatchOutbox.take_doubt(@store)
+          # fired) the next one takes every entry, not only old ones. A
+          # failed 'pending' fired nothing: it leaves no doubt of its own, so
+          # a drain failing through an outage does not take, once Redis is
+          # back, the callbacks live callers are still pushing.
+          doubted = BatchOutbox.take_doubt(@store)
+          age = 0 if doubted
           begin
             reply, others, own = outbox_call(op, bids, queues, args, age)
           rescue Deckhand::RedisError
-            BatchOutbox.doubt(@store)
+            BatchOutbox.doubt(@store) if doubted || op != "pending"
             raise
           end
           kept = BatchOutbox.take_unpushed(@store)
