@@ -17,14 +17,17 @@ module Deckhand
       end
 
       # Cluster mode: pushes the callbacks a process that died left in the
-      # outbox, whatever their age (a server does it as it boots; other
-      # batch calls take those older than BatchOps::OUTBOX_AGE). A Redis
-      # failure is logged: the next batch call will take them.
+      # outbox, whatever their age (a server does it as it boots). Those
+      # older than BatchOps::OUTBOX_AGE are also taken by any batch call and,
+      # every 30 s, by each running server's outbox drain
+      # (Server::BatchOutboxDrain). A Redis failure is logged: the drain or
+      # the next batch call will take them.
       def deliver_left(config)
         return 0 unless config.store.cluster?
         script(config).deliver_pending(age_ms: 0)
       rescue Deckhand::RedisError => e
-        config.logger.warn("could not push the batch callbacks left in the outbox (#{e.message}); the next batch call will")
+        config.logger.warn("could not push the batch callbacks left in the outbox (#{e.message}); " \
+          "the server's outbox drain or the next batch call will")
         0
       end
     end

@@ -16,10 +16,13 @@ module Deckhand
     # call to the same Redis pushes them if the outbox still holds them (no
     # one else pushed and cleared them meanwhile). The error is raised, so the
     # caller retries as it does when Redis fails (the server's batch
-    # middleware waits it out). Those a crashed caller left are pushed by
-    # whoever calls after BatchOps::OUTBOX_AGE; a failure there leaves them
-    # for the next. After a batch call whose reply was lost (it may have
-    # fired callbacks) the process's next call takes every entry at once.
+    # middleware waits it out). Those a crashed caller left are pushed once
+    # they are BatchOps::OUTBOX_AGE old, by whichever comes first: any
+    # process's next batch call, or a running server's outbox drain
+    # (Server::BatchOutboxDrain, every 30 s), so they never wait for new
+    # batch activity or a boot; a failure there leaves them for the next.
+    # After a batch call whose reply was lost (it may have fired callbacks)
+    # the process's next call takes every entry at once.
     #
     #   outbox = BatchOutbox.new(store, now_ms: now) { |jids| clear_from_the_outbox(jids) }
     #   outbox.deliver(others, own)   # each [[jid, queue, payload], ...]

@@ -16,7 +16,8 @@ module Deckhand
 
         # How long a queue remembers a callback it got while the outbox may
         # still hold it (its pusher crashed before clearing it): a crash
-        # followed by no batch call at all for this long is the one case
+        # followed by no batch call and no running server (whose outbox
+        # drain takes it within a minute) for this long is the one case
         # where a callback could be pushed twice.
         REMEMBER_MS = 30 * 24 * 60 * 60 * 1000
 

@@ -22,15 +22,17 @@
 --   slot, which pushes a jid only if the queue does not remember it, then
 --   calls 'delivered' to clear it. Outbox entries older than the outbox age
 --   (their caller died or lost Redis in between) are listed to whoever calls
---   next, and pushed by them.
+--   next, and pushed by them: any batch call, and every running server's
+--   outbox drain (Server::BatchOutboxDrain, a 'pending' call every 30 s).
 --   GUARANTEE: a fired callback is never lost (it stays in the outbox until
 --   it is in its queue), and each fires once, as in plain mode: pushed to
 --   its queue once. The one exception needs a process to die between pushing
---   a callback and clearing it AND no batch call anywhere for 30 days after
---   (Scripts::BatchCallbacks::REMEMBER_MS), or a caller to stall for 10
---   minutes between taking an entry and pushing it (::GRACE_MS); then it may
---   be pushed twice. A crash delays a callback by at most the outbox age
---   while batches are in use (a server pushes leftovers when it boots).
+--   a callback and clearing it AND no batch call and no running server
+--   anywhere for 30 days after (Scripts::BatchCallbacks::REMEMBER_MS), or a
+--   caller to stall for 10 minutes between taking an entry and pushing it
+--   (::GRACE_MS); then it may be pushed twice. A crash delays a callback
+--   by at most the outbox age plus a drain's interval (66 s) while any
+--   server runs (a server also pushes leftovers when it boots).
 --   The batch's jobs are pushed by the caller after 'push' registered their
 --   jids, while the batch is held: a failure leaves the hold, as in plain.
 --   Replies are {reply, n, jid, queue, payload, ...}: n entries left by

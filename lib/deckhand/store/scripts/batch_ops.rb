@@ -27,7 +27,9 @@ module Deckhand
       # a call that fires callbacks gets them back from the script's outbox
       # and pushes them (BatchCallbacks, once per jid), then clears them from
       # the outbox. Callbacks a crashed caller left in the outbox for OUTBOX_AGE
-      # are pushed by the next call, whatever batch it is for.
+      # are pushed by the next call, whatever batch it is for, or by a running
+      # server's outbox drain (Server::BatchOutboxDrain calls #deliver_pending
+      # every 30 s), whichever comes first.
       class BatchOps < Script
         lua "batch_ops"
 
@@ -39,7 +41,8 @@ module Deckhand
         ATTEMPTS = 3
 
         # Cluster mode: ms after which a callback still in the outbox is
-        # pushed by whoever calls next (its own caller pushes it at once).
+        # pushed by whoever calls next or a server's outbox drain (its own
+        # caller pushes it at once; younger, it is left to that caller).
         OUTBOX_AGE = 30_000
 
         # Cluster mode: the most old entries one call lists (batch_ops.lua's
