@@ -34,7 +34,8 @@ module Deckhand
       # crashes), before waiting for the next interval.
       ROUNDS = 10
 
-      # Counts only in cluster mode, where callbacks go through the outbox.
+      # nil in plain mode: there a callback is pushed in the step that fires
+      # it, with no outbox.
       def self.build(config:, store:, on_fatal: nil)
         new(config: config, store: store, on_fatal: on_fatal) if store.cluster?
       end

@@ -4,9 +4,9 @@ module Deckhand
   module Server
     # Starts and stops everything a server process runs: its capsules, the
     # scheduler, the reaper, the heartbeat and, in cluster mode, the batch
-    # outbox drain, and builds what they share (the
-    # process's identity, stats, lot numbering, suspects). The CLI (or
-    # Deckhand.embed, or a swarm worker) owns one.
+    # outbox drain, and builds what they share (the process's identity,
+    # stats, lot numbering, suspects). The CLI (or Deckhand.embed, or a
+    # swarm worker) owns one.
     #
     #   launcher = Deckhand::Server::Launcher.new(config, on_fatal: ->(error) { exit!(1) })
     #   launcher.start
