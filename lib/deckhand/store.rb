@@ -117,6 +117,11 @@ module Deckhand
       end
     end
 
+    # An error reply of a pipeline run with `exception: false`, as the store
+    # raises its errors (a Deckhand::RedisError naming the Redis and, for a
+    # Store::Script subclass's refusal, the script).
+    def refusal(error, script: nil) = @translation.call(error, script: script&.script_name)
+
     # A connection outside the pool, for a thread that blocks in Redis (the idle
     # fetch) and must not hold a pooled connection the processors need.
     def dedicated = Dedicated.new(@redis_config, @translation, cluster: cluster?)

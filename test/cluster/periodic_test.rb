@@ -79,9 +79,9 @@ class ClusterPeriodicTest < Minitest::Test
     push(token, 50)
     record_only(token, 102)
     # The leader pushed, then died before clearing the record (or its reply was lost).
-    assert Scripts::PeriodicPush.new(store).call(queue: "reports", name: "e", tick: 102, payload: payload("j102"))
+    assert Scripts::PeriodicPush.new(store).call(queue: "reports", name: "e", tick: 102, jid: "j102", payload: payload("j102"))
     assert_equal 0, Deckhand::Store::PeriodicTicks.complete(store), "a second process finds it pushed"
-    refute Scripts::PeriodicPush.new(store).call(queue: "reports", name: "e", tick: 100, payload: payload("j100")),
+    refute Scripts::PeriodicPush.new(store).call(queue: "reports", name: "e", tick: 100, jid: "j100", payload: payload("j100")),
       "an older tick is never pushed after a newer one"
     assert_equal ["j102"], jids
     assert_nil pending

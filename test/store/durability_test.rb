@@ -1,45 +1,15 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require_relative "../support/replica_pair"
 
 # push_replicas against a primary with one replica of its own (the harness'
 # Redis has none): a push returns once the replica has it, or raises.
 class DurabilityTest < Minitest::Test
   include Deckhand::TestHelpers
+  include Deckhand::ReplicaPair
 
-  class << self
-    def pair
-      @pair ||= begin
-        dir = Dir.mktmpdir("deckhand-durability")
-        primary = Deckhand::DevRedis.start(dir: File.join(dir, "primary"), persistent: false)
-        replica = Deckhand::DevRedis.start(dir: File.join(dir, "replica"), persistent: false,
-          extra: ["--replicaof", "127.0.0.1", primary.port.to_s])
-        at_exit do
-          [replica, primary].each(&:stop)
-          FileUtils.rm_rf(dir)
-        end
-        [primary, replica]
-      end
-    end
-  end
-
-  def setup
-    super
-    primary.call("FLUSHALL")
-    primary.call("CONFIG", "RESETSTAT") # commandstats of this test only
-    wait_for(message: "the replica in sync") { replica.call("INFO", "replication").include?("master_link_status:up") }
-  end
-
-  def teardown
-    [@primary, @replica].each { |c| c&.close }
-    super
-  end
-
-  def primary = @primary ||= RedisClient.new(url: self.class.pair[0].url)
-
-  def replica = @replica ||= RedisClient.new(url: self.class.pair[1].url)
-
-  def client(**settings) = Deckhand::Client.new(config: new_config(redis: {url: self.class.pair[0].url}, **settings))
+  def client(**settings) = Deckhand::Client.new(config: new_config(redis: {url: primary_url}, **settings))
 
   def test_a_push_returns_once_the_replica_has_it
     jid = client(push_replicas: 1).push("class" => "DurableJob", "args" => [1])
@@ -55,10 +25,10 @@ class DurabilityTest < Minitest::Test
 
   def test_fewer_replicas_than_asked_raise_and_the_job_is_in_the_primary
     error = assert_raises(Deckhand::NotReplicated) do
-      client(push_replicas: 2, push_replicas_timeout: 0.05).push("class" => "DurableJob", "args" => [1])
+      client(push_replicas: 2, push_replicas_timeout: 0.5).push("class" => "DurableJob", "args" => [1])
     end
     assert_equal [1, 2], [error.acknowledged, error.wanted]
-    assert_match(/the push of 1 job reached the primary at .* but only 1 of 2 replicas acknowledged it within 0.05 s.*pushing again would queue them twice/, error.message)
+    assert_match(/the push of 1 job reached the primary at .* but only 1 of 2 replicas acknowledged it within 0.5 s.*pushing again would queue them twice/, error.message)
     assert_equal error.jids, primary.call("LRANGE", "queue:default", 0, -1).map { |raw| JSON.parse(raw)["jid"] }
     assert_equal 1, error.jids.size
   end
@@ -69,7 +39,7 @@ class DurabilityTest < Minitest::Test
   end
 
   def test_the_setting_reaches_a_store_already_built
-    config = new_config(redis: {url: self.class.pair[0].url})
+    config = new_config(redis: {url: primary_url})
     assert_nil config.store.durability
     config.push_replicas = 1
     assert_equal [1, 1.0], [config.store.durability.replicas, config.store.durability.timeout]
@@ -83,8 +53,4 @@ class DurabilityTest < Minitest::Test
     error = assert_raises(Deckhand::ConfigError) { new_config(push_replicas_timeout: 0) }
     assert_match(/push_replicas_timeout must be seconds from 0.01 to 60 .*never forever/, error.message)
   end
-
-  private
-
-  def wait_calls = primary.call("INFO", "commandstats")[/cmdstat_wait:calls=(\d+)/, 1].to_i
 end

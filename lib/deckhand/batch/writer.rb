@@ -9,7 +9,10 @@ module Deckhand
     # go, children first. While held, a batch cannot complete, so jobs that
     # finish during the write never see it done early. If Redis fails during
     # the pushes the holds stay and the batch never fires: a late batch is
-    # better than one that reports success with jobs missing.
+    # better than one that reports success with jobs missing. With
+    # push_replicas set, a slice its replicas came short of is pushed all
+    # the same: the others follow, the holds are let go, then NotReplicated
+    # names every such job.
     #
     # When a Client.pusher is set (Deckhand::Testing, push-after-commit), the
     # script only registers the jids and the jobs go through the pusher.
@@ -30,17 +33,30 @@ module Deckhand
         slices = collector.groups.map { |group| [group.batch, encode(group)] }
         held = hold_all(collector.groups.map(&:batch))
         pusher = Client.pusher
+        short = []
         slices.each do |batch, list|
           list.each do |slice|
             ops = Ops.script(@config)
             pusher ? ops.push(batch.bid, slice.jids) : ops.push(batch.bid, slice.jids, slice.queued, slice.scheduled)
             pusher&.call(slice.queued, slice.scheduled_flat, @config)
+          rescue NotReplicated => e
+            short << e # pushed and registered: the batch goes on, the caller learns of it at the end
           end
         end
         held.reverse_each { |batch| Ops.script(@config).release(batch.bid) }
+        raise unreplicated(short) unless short.empty?
       end
 
       private
+
+      # push_replicas: every slice whose replicas came short, in one error.
+      def unreplicated(errors)
+        return errors.first if errors.one?
+        first = errors.first
+        jids = errors.flat_map(&:jids)
+        NotReplicated.new("#{errors.size} pushes of this batch's #{jids.size} jobs came short of replicas; the first: #{first.message}",
+          acknowledged: errors.map(&:acknowledged).min, wanted: first.wanted, jids: jids)
+      end
 
       def hold_all(batches)
         held = []

@@ -21,7 +21,10 @@ module Deckhand
     # Store::PeriodicTicks). Wakes at each tick; a leader that woke late (a
     # pause shorter than its lease) enqueues the ticks it overslept; ticks
     # missed with no leader (the fleet was down, a takeover) make one run, of
-    # the latest, if younger than config.periodic.grace.
+    # the latest, if younger than config.periodic.grace. With push_replicas
+    # set, a tick whose push its replicas did not acknowledge in time
+    # (NotReplicated) is logged as a warning and not pushed again: the job
+    # is in its queue and runs.
     #
     #   loop = PeriodicLoop.build(config: config, store: store, identity: identity)  # nil without entries
     #   loop&.start
@@ -105,6 +108,13 @@ module Deckhand
       def complete_pending
         pushed = Store::PeriodicTicks.complete(@store)
         @logger.info("periodic: pushed #{pushed} tick(s) recorded before but not yet in their queue") if pushed.positive?
+      rescue Deckhand::NotReplicated => e
+        unreplicated(e) # the push is done and its record cleared; the others left are completed next round
+      end
+
+      def unreplicated(error)
+        @logger.warn("periodic: enqueued #{error.jids.join(", ")} but not yet on enough replicas; it will run and is " \
+          "not pushed again: #{error.message}")
       end
 
       # Written at takeover and again now and then, should the key be lost.
@@ -146,6 +156,14 @@ module Deckhand
         return if outcome == :pending # another push of the entry to complete first: this tick next round
         @tried[entry.name] = due
         @logger.debug("periodic #{entry.name}: enqueued #{entry.klass} for #{Time.at(due).utc} as #{job["jid"]}") if outcome == :enqueued
+      rescue Deckhand::NotReplicated => e
+        # push_replicas: the job is in its queue, only not yet proven on the
+        # replicas. Pushing it again would run it twice; the tick stays
+        # enqueued (once, by the script), so it is not tried again. An error
+        # naming another job is of an earlier tick's push, completed before
+        # this one was asked for: this tick is asked for next round.
+        @tried[entry.name] = due if job && e.jids.include?(job["jid"])
+        unreplicated(e)
       rescue Deckhand::RedisError
         raise
       rescue => e # the application's (a middleware, an Active Job serializer): this tick is lost, not the loop

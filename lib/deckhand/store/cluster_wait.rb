@@ -38,17 +38,23 @@ module Deckhand
       # is redirected to the new primary (and the client learns where the
       # slot lives now) while the WAIT behind it fails on the replica. Any
       # other error reply is raised.
-      def pipelined(store, command, timeout)
+      def pipelined(store, command, timeout, &block)
+        replies, acks = replies(store, command, timeout, &block)
+        failed = replies.find { |reply| reply.is_a?(RedisClient::Error) }
+        raise store.refusal(failed) if failed
+        [replies, acks]
+      end
+
+      # As #pipelined, with the writes' error replies left in place (a
+      # script's NOSCRIPT, which its caller answers by sending the source).
+      def replies(store, command, timeout)
         store.with do |conn|
           waits = 0
           replies = conn.pipelined(exception: false) do |pipe|
             yield pipe
             waits = append(pipe, command, timeout)
           end
-          acks = replies.pop(waits)
-          failed = replies.find { |reply| reply.is_a?(RedisClient::Error) }
-          raise failed if failed
-          [replies, acks]
+          [replies, replies.pop(waits)]
         end
       end
 

@@ -10,12 +10,17 @@ module Deckhand
     # took it (in cluster mode, of every node the push wrote to), and a push
     # fewer replicas acknowledged in time raises NotReplicated: the jobs are
     # in the primary, not yet proven to be anywhere else (docs/cluster.md).
-    # It wraps the client's plain push (Store::Queues.push); pushes written
-    # by a script (unique jobs, a batch's jobs in plain mode) do not WAIT yet.
+    # It wraps the client's plain push (Store::Queues.push, #pipelined) and
+    # every push a script writes (#evalsha, through Script#run_durably): unique
+    # jobs, a batch's jobs in plain mode, periodic ticks. What a script wrote
+    # is waited for on the script's connection (in cluster mode, of the node
+    # that ran it: a script touches one slot).
     #
     #   Deckhand.configure { |c| c.push_replicas = 1; c.push_replicas_timeout = 0.5 }
     #   Deckhand::Store::Durability.pipelined(store, {"a" => [json]}) { |pipe| pipe.call("LPUSH", "queue:a", json) }
     #   # => the pipeline's replies; raises Deckhand::NotReplicated (naming the jids) when WAIT came short
+    #   store.durability.evalsha(store, Scripts::UniquePush, keys, argv) { |reply| jids_it_pushed(reply) }
+    #   # => the script's reply; raises Deckhand::NotReplicated when WAIT came short and it pushed a job
     class Durability
       attr_reader :replicas, :timeout
 
@@ -38,14 +43,39 @@ module Deckhand
 
       def pipelined(store, queued = {}, scheduled = [], &block)
         replies, acks = store.cluster? ? ClusterWait.pipelined(store, command, @timeout, &block) : plain(store, &block)
-        acknowledged = acks.map { |ack| ack.is_a?(Integer) ? ack : 0 }.min
-        return replies unless acknowledged && acknowledged < @replicas
-        raise not_replicated(store, acknowledged, jids(queued, scheduled), acks.find { |ack| !ack.is_a?(Integer) })
+        short = shortfall(acks)
+        raise not_replicated(store, short, jids(queued, scheduled), failure(acks)) if short
+        replies
+      end
+
+      # Runs a Store::Script subclass's Lua (as Store#evalsha does, sending
+      # the source when Redis lost it), followed on the same connection by
+      # WAIT. The block gets the script's reply and returns the jids of the
+      # jobs it pushed (it is called only when WAIT came short): raises
+      # NotReplicated naming them, unless the script pushed none (a unique
+      # job whose lock was held, a tick pushed before). Returns the reply.
+      def evalsha(store, script, keys, argv)
+        reply, acks = script_round(store, "EVALSHA", script.sha, keys, argv)
+        # NOSCRIPT: the script did not run; the WAIT behind it waited for nothing.
+        reply, acks = script_round(store, "EVAL", script.source, keys, argv) if reply.is_a?(RedisClient::NoScriptError)
+        raise store.refusal(reply, script: script) if reply.is_a?(RedisClient::Error)
+        short = shortfall(acks) or return reply
+        jids = yield reply
+        raise not_replicated(store, short, jids, failure(acks)) unless jids.empty?
+        reply
       end
 
       private
 
       def command = ["WAIT", @replicas.to_s, (@timeout * 1000).ceil.to_s]
+
+      # How many replicas acknowledged, when fewer than wanted; else nil.
+      def shortfall(acks)
+        acknowledged = acks.map { |ack| ack.is_a?(Integer) ? ack : 0 }.min
+        acknowledged if acknowledged && acknowledged < @replicas
+      end
+
+      def failure(acks) = acks.find { |ack| !ack.is_a?(Integer) }
 
       # Plain mode: the pipeline is one connection, the WAIT follows the writes.
       def plain(store)
@@ -54,6 +84,24 @@ module Deckhand
           pipe.blocking_call_v(@timeout, command)
         end
         [replies, [replies.pop]]
+      end
+
+      # The script's reply (or error reply) and the WAITs' replies: in
+      # cluster mode one WAIT, on the node the script ran on.
+      def script_round(store, verb, script, keys, argv)
+        run = ->(pipe) { pipe.call(verb, script, keys.size, *keys, *argv) }
+        replies, acks = store.cluster? ? ClusterWait.replies(store, command, @timeout, &run) : plain_replies(store, &run)
+        [replies.first, acks]
+      end
+
+      def plain_replies(store)
+        store.with do |conn|
+          replies = conn.pipelined(exception: false) do |pipe|
+            yield pipe
+            pipe.blocking_call_v(@timeout, command)
+          end
+          [replies, [replies.pop]]
+        end
       end
 
       def jids(queued, scheduled)

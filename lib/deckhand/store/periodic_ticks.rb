@@ -19,22 +19,33 @@ module Deckhand
       module_function
 
       # Returns how many jobs it pushed (a record whose job was pushed
-      # before is only cleared).
+      # before is only cleared). With push_replicas set, a push its replicas
+      # did not acknowledge in time raises NotReplicated (see #complete_one)
+      # and leaves the other records to the next call.
       def complete(store, names = store.call("SMEMBERS", store.keys::PERIODIC_PENDING))
         names.count { |name| complete_one(store, name) }
       end
 
+      # A push that raised NotReplicated is in its queue: its record is
+      # cleared before the error goes on, so nobody pushes it again.
       def complete_one(store, name)
         queue, tick, jid, payload = store.call("HMGET", store.keys.periodic(name), *FIELDS)
-        pushed = jid ? push(store, name, queue, tick, payload) : false
-        Scripts::PeriodicPushed.new(store).call(name: name, jid: jid)
+        begin
+          pushed = jid ? push(store, name, queue, tick, jid, payload) : false
+        rescue NotReplicated
+          cleared(store, name, jid)
+          raise
+        end
+        cleared(store, name, jid)
         pushed
       end
 
+      def cleared(store, name, jid) = Scripts::PeriodicPushed.new(store).call(name: name, jid: jid)
+
       # The queue is registered first: no job waits in a queue nobody knows.
-      def push(store, name, queue, tick, payload)
+      def push(store, name, queue, tick, jid, payload)
         store.call("SADD", store.keys::QUEUES, queue)
-        Scripts::PeriodicPush.new(store).call(queue: queue, name: name, tick: tick, payload: payload)
+        Scripts::PeriodicPush.new(store).call(queue: queue, name: name, tick: tick, jid: jid, payload: payload)
       end
     end
   end

@@ -44,6 +44,17 @@ module Deckhand
       # or transaction the caller holds).
       def run(keys, argv, conn: nil) = @store.evalsha(self.class, keys, argv, conn: conn)
 
+      # Runs a script that pushes jobs: as #run, and when push_replicas is set
+      # (Store::Durability#evalsha) followed on its connection by WAIT; the
+      # block gets the reply and names the jids it pushed, for the
+      # NotReplicated raised when fewer replicas acknowledged them in time.
+      # Without push_replicas it is #run: the block is never called.
+      def run_durably(keys, argv, &)
+        durability = @store.durability
+        return @store.evalsha(self.class, keys, argv) unless durability
+        durability.evalsha(@store, self.class, keys, argv, &)
+      end
+
       # Runs the script, then `reads` in the same round trip (Store#evalsha_then).
       def run_then(keys, argv, reads) = @store.evalsha_then(self.class, keys, argv, reads)
 

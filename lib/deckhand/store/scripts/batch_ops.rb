@@ -80,7 +80,9 @@ module Deckhand
           scheduled = scheduled.values.flatten(1) if scheduled.is_a?(Hash)
           jobs = queued.flat_map { |queue, payloads| [queue, payloads.size, *payloads] }
           args = [jids.size, *jids, queued.size, *jobs, scheduled.size / 2, *scheduled]
-          along_lineage("push", bid, args, queues: queued.keys)
+          # The jobs are written by the script: with push_replicas, it WAITs.
+          pushed = (queued.empty? && scheduled.empty?) ? nil : jids
+          along_lineage("push", bid, args, queues: queued.keys, pushed: pushed)
         end
 
         # Lets go of the hold taken by create or reopen: "ok" or "gone".
@@ -104,10 +106,12 @@ module Deckhand
 
         private
 
-        def along_lineage(op, bid, args, queues: [])
+        # pushed: the jids of the jobs the call pushes (plain mode's "push"),
+        # waited for when push_replicas is set.
+        def along_lineage(op, bid, args, queues: [], pushed: nil)
           lineage = LINEAGES.fetch(@store, bid)
           ATTEMPTS.times do
-            reply = invoke(op, lineage.map(&:first), lineage.filter_map(&:last) | queues, args)
+            reply = invoke(op, lineage.map(&:first), lineage.filter_map(&:last) | queues, args, pushed)
             return reply unless reply == "stale"
             lineage = LINEAGES.read(@store, bid)
           end
@@ -132,12 +136,14 @@ module Deckhand
           reply
         end
 
-        def invoke(op, bids, queues, args)
+        def invoke(op, bids, queues, args, pushed = nil)
           return invoke_apart(op, bids, queues, args).first if @batch_keys.outbox?
           layout = keys
           declared = [BatchKeys::INDEX, BatchKeys::EXPIRIES, layout::QUEUES, layout::SCHEDULE,
             *bids.flat_map { |bid| BatchKeys.all(bid) }, *queues.map { |queue| layout.queue(queue) }]
-          run(declared, [@now_ms, @stamp, op, "", bids.size, *bids, queues.size, *queues, *args])
+          argv = [@now_ms, @stamp, op, "", bids.size, *bids, queues.size, *queues, *args]
+          return run(declared, argv) unless pushed
+          run_durably(declared, argv) { |reply| (reply == "ok") ? pushed : [] }
         end
 
         # Cluster mode: the script's reply, and how many callbacks it handed

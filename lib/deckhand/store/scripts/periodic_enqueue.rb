@@ -13,6 +13,11 @@ module Deckhand
       #   PeriodicEnqueue.new(store).call(token: token, name: "nightly", tick: 1_764_000_000,
       #     next_tick: 1_764_086_400, queue: "reports", jid: jid, payload: json)
       #   # => :enqueued, :done, :not_leader or :paused
+      #
+      # With push_replicas set, the push of the job is waited for (plain
+      # mode: behind this script; cluster mode: behind PeriodicPush), and
+      # raises NotReplicated when its replicas came short: the tick is
+      # enqueued all the same, and asking again answers :done.
       class PeriodicEnqueue < Script
         lua "periodic_enqueue"
 
@@ -22,7 +27,9 @@ module Deckhand
         def call(token:, name:, tick:, next_tick:, queue:, jid: "", payload: "", now: Time.now.to_f)
           argv = [token, tick.to_i, next_tick.to_i, now.to_f, queue, jid, payload]
           return OUTCOMES.fetch(record(name, argv << name)) if @store.cluster?
-          OUTCOMES.fetch(run([keys::PERIODIC_LEADER, keys.periodic(name), keys::QUEUES, keys.queue(queue)], argv))
+          list = [keys::PERIODIC_LEADER, keys.periodic(name), keys::QUEUES, keys.queue(queue)]
+          return OUTCOMES.fetch(run(list, argv)) if payload.empty? # a tick recorded only: no job to wait for
+          OUTCOMES.fetch(run_durably(list, argv) { |outcome| (outcome == 1) ? [jid] : [] })
         end
 
         private

@@ -5,7 +5,9 @@ module Deckhand
     module Scripts
       # unique_push.lua: pushes jobs of one queue, each with its unique lock
       # (Deckhand::Unique), in one round trip; a job whose lock is held by
-      # another is not pushed.
+      # another is not pushed. With push_replicas set it WAITs for the
+      # replicas (Script#run_durably) and raises NotReplicated naming the
+      # jobs it pushed.
       #
       #   UniquePush.new(store).call("default", [[lock, nil, json]])   # => [nil]       (pushed)
       #   UniquePush.new(store).call("default", [[lock, nil, json]])   # => ["b4a5..."] (the holder)
@@ -32,8 +34,14 @@ module Deckhand
             list << lock.key
             argv.push(lock.jid, lock.ttl_ms, at ? at.round(3).to_s : "", payload)
           end
-          run(list, argv).map { |holder| (holder.nil? || holder.empty?) ? nil : holder }
+          holders = run_durably(list, argv) { |reply| pushed_jids(jobs, reply) }
+          holders.map { |holder| (holder.nil? || holder.empty?) ? nil : holder }
         end
+
+        private
+
+        # The jids of the jobs the script pushed ("" where it took the lock).
+        def pushed_jids(jobs, holders) = jobs.each_with_index.filter_map { |(lock, _, _), i| lock.jid if holders[i].to_s.empty? }
       end
     end
   end
