@@ -4,7 +4,9 @@
 # Active Job jobs pushed with ActiveJob.perform_all_later, then one server
 # process with 10 threads (YJIT on) drains them; and the ceiling Active Job
 # itself sets, `ActiveJob::Base.execute` run in a loop on one thread, since a
-# server can never beat it with Ruby's global lock. Medians of the rounds.
+# server can never beat it with Ruby's global lock; and the floor, the same
+# loop on data parsed from JSON each time, what any server that reads jobs
+# from Redis must at least do. Medians of the rounds.
 # Each figure also comes as CPU time a job (the server process, all its
 # threads), which other load on a shared machine disturbs less than jobs/s.
 #
@@ -28,18 +30,24 @@ module ActiveJobBench
     jobs.each_slice(1_000) { |slice| ActiveJob.perform_all_later(slice) }
   RUBY
 
-  # Active Job's own cost: deserialize and perform, nothing else.
+  # Active Job's own cost: deserialize and perform, nothing else (the
+  # ceiling); then the same on the job's data parsed from JSON each time, the
+  # least a server that reads jobs from Redis can do (the floor's cost).
+  # Prints jobs/s and CPU µs a job for each.
   CEILING = <<~RUBY
     require ENV.fetch("BENCH_APP")
     module DeckhandBench::Probe; def self.tick = nil; end
     data = BenchAjNoopJob.new("bench", 1, {"id" => 1, "tag" => "bench"}).serialize
+    json = JSON.generate(data)
     n = Integer(ARGV[0])
-    2_000.times { ActiveJob::Base.execute(data.dup) }
-    t = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-    cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
-    n.times { ActiveJob::Base.execute(data.dup) }
-    puts n / (Process.clock_gettime(Process::CLOCK_MONOTONIC) - t)
-    puts (Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu) * 1e6 / n
+    [-> { ActiveJob::Base.execute(data.dup) }, -> { ActiveJob::Base.execute(JSON.parse(json)) }].each do |part|
+      2_000.times { part.call }
+      t = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+      n.times { part.call }
+      puts n / (Process.clock_gettime(Process::CLOCK_MONOTONIC) - t)
+      puts (Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu) * 1e6 / n
+    end
   RUBY
 
   module_function
@@ -47,18 +55,25 @@ module ActiveJobBench
   def run(jobs:, rounds:, threads:)
     results = {}
     cpu = {}
+    gc = {}
     DeckhandBench::Lab.open(yjit: true) do |lab|
       puts "Ruby #{RUBY_VERSION} (YJIT in the children), Redis #{lab.redis_version}, #{Etc.nprocessors} cores, " \
         "load #{File.read("/proc/loadavg").split.first(3).join(" ")}"
       rounds.times do |round|
         order = round.even? ? %w[deckhand sidekiq] : %w[sidekiq deckhand]
-        order.each { |system| results[system], cpu[system] = record(results[system], cpu[system], drain(lab, system, jobs, threads)) }
-        results["ceiling"], cpu["ceiling"] = record(results["ceiling"], cpu["ceiling"], ceiling(lab, jobs))
+        order.each do |system|
+          rate, cpu_us, gc_us = drain(lab, system, jobs, threads)
+          results[system], cpu[system] = record(results[system], cpu[system], [rate, cpu_us])
+          (gc[system] ||= []) << gc_us
+        end
+        ceiling, floor = ceiling(lab, jobs).each_slice(2).to_a
+        results["ceiling"], cpu["ceiling"] = record(results["ceiling"], cpu["ceiling"], ceiling)
+        results["floor"], cpu["floor"] = record(results["floor"], cpu["floor"], floor)
         puts "round #{round + 1}: " + results.map { |k, v| "#{k} #{v.last.round}/s (#{cpu[k].last.round(1)} µs CPU)" }.join(", ")
       end
     end
     median = ->(h) { h.transform_values { |v| DeckhandBench::Stats.median(v) } }
-    report(median.call(results), median.call(cpu), jobs, threads)
+    report(median.call(results), median.call(cpu), median.call(gc), jobs, threads)
   end
 
   def record(rates, cpus, (rate, cpu)) = [[*rates, rate], [*cpus, cpu]]
@@ -70,7 +85,7 @@ module ActiveJobBench
     child = lab.server(Struct.new(:name).new(system), [EXE.fetch(system), "-r", APP, "-c", threads, "-q", "bench"],
       expect: jobs, extra_env: env)
     report = JSON.parse(child.wait_report(lab.redis, DeckhandBench::Probe::FINISHED, timeout: 120 + jobs * 0.01))
-    [report["jobs"] / report["seconds"], report["cpu_seconds"] * 1e6 / report["jobs"]]
+    [report["jobs"] / report["seconds"], report["cpu_seconds"] * 1e6 / report["jobs"], report["gc_ms"] * 1e3 / report["jobs"]]
   ensure
     child&.stop
   end
@@ -85,17 +100,20 @@ module ActiveJobBench
     lab.run(path, arg, env: env)
   end
 
-  def report(median, cpu, jobs, threads)
-    d, s, c = median.values_at("deckhand", "sidekiq", "ceiling")
-    dc, sc, cc = cpu.values_at("deckhand", "sidekiq", "ceiling")
+  def report(median, cpu, gc, jobs, threads)
+    d, s, c, f = median.values_at("deckhand", "sidekiq", "ceiling", "floor")
+    dc, sc, cc, fc = cpu.values_at("deckhand", "sidekiq", "ceiling", "floor")
     puts
     puts "Active Job, #{jobs} no-op jobs (perform_all_later), one server process, #{threads} threads, YJIT, medians:"
     puts format("  Deckhand adapter   %8.0f jobs/s  (%.2fx Sidekiq's adapter, %d %% of Active Job's own ceiling)", d, d / s, (100 * d / c).round)
     puts format("  Sidekiq adapter    %8.0f jobs/s  (%d %% of the ceiling)", s, (100 * s / c).round)
     puts format("  ActiveJob::Base.execute alone, one thread: %.0f jobs/s (%.1f µs a job)", c, 1e6 / c)
+    puts format("  execute on data parsed from JSON, one thread (the least a server reading jobs from Redis does): " \
+      "%.0f jobs/s, %d %% of the ceiling", f, (100 * f / c).round)
     puts "CPU time a job (server process, all threads; the ceiling's loop), medians:"
-    puts format("  Deckhand %.1f µs, Sidekiq %.1f µs, ceiling %.1f µs: Deckhand %.2fx Sidekiq's rate, %d %% of the ceiling's",
-      dc, sc, cc, sc / dc, (100 * cc / dc).round)
+    puts format("  Deckhand %.1f µs, Sidekiq %.1f µs, ceiling %.1f µs, floor %.1f µs: Deckhand %.2fx Sidekiq's rate, " \
+      "%d %% of the ceiling's, %d %% of the floor's", dc, sc, cc, fc, sc / dc, (100 * cc / dc).round, (100 * fc / dc).round)
+    puts format("  of which garbage collection: Deckhand %.1f µs, Sidekiq %.1f µs", gc["deckhand"], gc["sidekiq"])
   end
 end
 

@@ -117,7 +117,7 @@ module DeckhandBench
 
       def snapshot
         {at: monotonic, cpu: ::Process.clock_gettime(::Process::CLOCK_PROCESS_CPUTIME_ID),
-         allocated: GC.stat(:total_allocated_objects), gc: GC.count,
+         allocated: GC.stat(:total_allocated_objects), gc: GC.count, gc_ms: GC.stat(:time),
          commands: @commands, round_trips: @round_trips}
       end
 
@@ -128,7 +128,7 @@ module DeckhandBench
         {
           "pid" => ::Process.pid, "jobs" => jobs, "seconds" => now[:at] - @window[:at],
           "cpu_seconds" => now[:cpu] - @window[:cpu], # all threads: less disturbed by other load than wall time
-          "allocated" => now[:allocated] - @window[:allocated], "gc_runs" => now[:gc] - @window[:gc],
+          "allocated" => now[:allocated] - @window[:allocated], "gc_runs" => now[:gc] - @window[:gc], "gc_ms" => now[:gc_ms] - @window[:gc_ms],
           "commands" => now[:commands] - @window[:commands],
           "round_trips" => now[:round_trips] - @window[:round_trips], "rss_kb" => rss_kb
         }
