@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "set_seek"
+
 module Deckhand
   class Store
     # Reads the shards of a set (SetShards) as one, in score order: one page,
@@ -8,9 +10,11 @@ module Deckhand
     # within one sorted set), the same on every page and in both directions.
     #
     #   merge = SetMerge.new(store, [["default", "{queue:default}:retry"], ["mail", "{queue:mail}:retry"]], false)
-    #   merge.page(25, 25, 1_000)   # => [[queue, raw, score], ...] ranks 25 to 49
+    #   merge.page(25, 25, [600, 400])   # => [[queue, raw, score], ...] ranks 25 to 49
     #   merge.each(500) { |queue, raw, score| ... }
     class SetMerge
+      WIDTH = 100 # SetSeek stops when a page's start is known within this many ranks of each shard
+
       # shards: [[queue, key], ...]; reverse: highest score first.
       def initialize(store, shards, reverse)
         @store = store
@@ -18,25 +22,24 @@ module Deckhand
         @reverse = reverse
       end
 
-      # Up to `count` entries from rank `offset` of the `total` there are.
-      # Reads the first offset + count entries of each shard, or past the
-      # middle of the set the last total - offset ones, in the opposite order.
-      def page(offset, count, total)
-        return [] if count <= 0 || offset >= total
-        from_end = offset + count > total - offset
-        reading = from_end ? !@reverse : @reverse
-        window = from_end ? total - offset : offset + count
-        first = from_end ? [total - offset - count, 0].max : offset
+      # Up to `count` entries from rank `offset` of the merged order; sizes:
+      # each shard's ZCARD. SetSeek finds, in a few round trips whatever the
+      # offset, a few ranks in each shard within which the page starts; one
+      # more reads each shard from there, and the merge drops what comes
+      # before the page.
+      def page(offset, count, sizes)
+        return [] if count <= 0 || offset >= sizes.sum
+        width = [count, WIDTH].max
+        bounds = SetSeek.new(@store, @shards, @reverse).bounds(offset, sizes, width)
         replies = @store.pipelined do |pipe|
-          @shards.each { |_, key| pipe.call("ZRANGE", key, 0, window - 1, *("REV" if reading), "WITHSCORES") }
+          @shards.zip(bounds) { |(_, key), (lo, hi)| pipe.call("ZRANGE", key, lo, hi + count - 1, *("REV" if @reverse), "WITHSCORES") }
         end
         entries = @shards.zip(replies).flat_map do |(queue, _), reply|
           SortedSets.pairs(reply).map { |raw, score| [queue, raw, Float(score)] }
         end
         merged = entries.sort_by { |queue, raw, score| [score, queue.to_s, raw] }
-        merged.reverse! if reading
-        slice = merged[first, [window - first, count].min] || []
-        from_end ? slice.reverse : slice
+        merged.reverse! if @reverse
+        merged[[offset - bounds.sum(&:first), 0].max, count] || []
       end
 
       # Yields every [queue, raw, score], reading `batch` entries of a shard

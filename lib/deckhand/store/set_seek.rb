@@ -1,0 +1,126 @@
+# frozen_string_literal: true
+
+require_relative "sorted_sets"
+
+module Deckhand
+  class Store
+    # Finds where a rank of the merged order of a set's shards (SetMerge's:
+    # score, then queue name, then the entry's bytes) falls in each shard,
+    # without reading the entries before it: for each shard, bounds [lo, hi]
+    # on how many of its entries come before that rank, narrowed until no
+    # pair is more than `width` apart. SetMerge then reads each shard from lo.
+    #
+    #   seek = SetSeek.new(store, [["default", key], ["mail", key2]], false)
+    #   seek.bounds(15_000, [10_000, 10_000], 100)   # => [[7_480, 7_530], [7_470, 7_520]]
+    #
+    # A round samples entries inside the bounds still too wide (a ZRANGE of
+    # one rank each), then counts the entries before each sample in every
+    # other shard (a ZCOUNT: at equal scores a whole shard comes before or
+    # after another, by queue name, so a score bound is exact): the sample's
+    # merged rank. A sample before the rank raises every shard's lo to what
+    # comes before it there; one at or after it lowers every hi. Two pipelined
+    # round trips a round, each dividing a range by its samples and more (the
+    # other shards' samples cut it too): a few rounds, whatever the rank.
+    class SetSeek
+      SAMPLES = 24 # per round, shared by the shards whose bounds are too wide
+      ROUNDS = 64 # the most a set changing under the seek can cost
+
+      # shards: [[queue, key], ...] by queue name; reverse: highest score first.
+      def initialize(store, shards, reverse)
+        @store = store
+        @shards = shards
+        @reverse = reverse
+      end
+
+      # [[lo, hi], ...] per shard (sizes: each shard's ZCARD) for merged `rank`.
+      def bounds(rank, sizes, width)
+        total = sizes.sum
+        lo = sizes.map { |size| [rank - (total - size), 0].max }
+        hi = sizes.map { |size| [size, rank].min }
+        ROUNDS.times do
+          tighten(rank, lo, hi)
+          wide = (0...@shards.size).select { |i| hi[i] - lo[i] > width }
+          break if wide.empty?
+          samples = sample(wide, lo, hi)
+          place(rank, samples, lo, hi) unless samples.empty?
+        end
+        lo.zip(hi)
+      end
+
+      private
+
+      # The shards' counts add up to the rank: each is at least the rank less
+      # what the others can hold, at most the rank less what they must.
+      # Bounds crossed by a change under the seek close on lo.
+      def tighten(rank, lo, hi)
+        lo_sum = lo.sum
+        hi_sum = hi.sum
+        lo.each_index do |i|
+          lo[i] = [lo[i], rank - (hi_sum - hi[i])].max
+          hi[i] = [hi[i], rank - (lo_sum - lo[i])].min
+          hi[i] = lo[i] if hi[i] < lo[i]
+        end
+      end
+
+      # [[shard index, local rank, score], ...]: entries spread evenly inside
+      # each wide shard's bounds, read in one round trip. A rank past a shard's
+      # end (entries removed meanwhile) lowers its hi instead.
+      def sample(wide, lo, hi)
+        per_shard = [SAMPLES / wide.size, 1].max
+        wanted = wide.flat_map do |i|
+          span = hi[i] - lo[i]
+          n = [per_shard, span].min
+          (1..n).map { |x| [i, lo[i] + (span * x / (n + 1))] }.uniq
+        end
+        replies = @store.pipelined do |pipe|
+          wanted.each { |i, at| pipe.call("ZRANGE", @shards[i][1], at, at, *("REV" if @reverse), "WITHSCORES") }
+        end
+        wanted.zip(replies).filter_map do |(i, at), reply|
+          pair = SortedSets.pairs(reply).first
+          hi[i] = [hi[i], at].min unless pair
+          [i, at, Float(pair[1])] if pair
+        end
+      end
+
+      # Counts what comes before each sample in the other shards, in one round
+      # trip, and narrows every shard's bounds by where the sample falls.
+      def place(rank, samples, lo, hi)
+        others = ->(j) { (0...@shards.size).reject { |i| i == j } }
+        replies = @store.pipelined do |pipe|
+          samples.each do |j, _, score|
+            others.call(j).each { |i| pipe.call("ZCOUNT", @shards[i][1], *before(i, j, score)) }
+          end
+        end
+        replies = replies.each
+        samples.each do |j, at, score|
+          counts = others.call(j).to_h { |i| [i, replies.next] }
+          if at + counts.values.sum < rank
+            lo[j] = [lo[j], at + 1].max
+            counts.each { |i, count| lo[i] = [lo[i], count].max }
+          else
+            hi[j] = [hi[j], at].min
+            counts.each { |i, count| hi[i] = [hi[i], count].min }
+          end
+        end
+      end
+
+      # ZCOUNT's range for the entries of shard i before an entry of shard j
+      # with this score: at an equal score, a shard whose queue comes first
+      # (last, reading backwards) is wholly before.
+      def before(i, j, score)
+        value = bound(score)
+        first = (@shards[i][0].to_s < @shards[j][0].to_s) ^ @reverse
+        if @reverse
+          [first ? value : "(#{value}", "+inf"]
+        else
+          ["-inf", first ? value : "(#{value}"]
+        end
+      end
+
+      def bound(score)
+        return (score.positive? ? "+inf" : "-inf") if score.infinite?
+        SortedSets.score_string(score)
+      end
+    end
+  end
+end
