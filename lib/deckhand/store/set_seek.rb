@@ -22,7 +22,7 @@ module Deckhand
     # round trips a round, each dividing a range by its samples and more (the
     # other shards' samples cut it too): a few rounds, whatever the rank.
     class SetSeek
-      SAMPLES = 24 # per round, shared by the shards whose bounds are too wide
+      SAMPLES = 32 # per round, shared by the shards whose bounds are too wide
       ROUNDS = 64 # the most a set changing under the seek can cost
 
       # shards: [[queue, key], ...] by queue name; reverse: highest score first.
@@ -41,7 +41,7 @@ module Deckhand
           tighten(rank, lo, hi)
           wide = (0...@shards.size).select { |i| hi[i] - lo[i] > width }
           break if wide.empty?
-          samples = sample(wide, lo, hi)
+          samples = sample(rank, wide, lo, hi, width)
           place(rank, samples, lo, hi) unless samples.empty?
         end
         lo.zip(hi)
@@ -62,15 +62,17 @@ module Deckhand
         end
       end
 
-      # [[shard index, local rank, score], ...]: entries spread evenly inside
-      # each wide shard's bounds, read in one round trip. A rank past a shard's
-      # end (entries removed meanwhile) lowers its hi instead.
-      def sample(wide, lo, hi)
-        per_shard = [SAMPLES / wide.size, 1].max
-        wanted = wide.flat_map do |i|
-          span = hi[i] - lo[i]
-          n = [per_shard, span].min
-          (1..n).map { |x| [i, lo[i] + (span * x / (n + 1))] }.uniq
+      # [[shard index, local rank, score], ...] read in one round trip: in
+      # each wide shard, entries around where the rank would fall if the
+      # shards' entries mixed evenly (closer first: most sets get there in
+      # a round), the rest spread over its bounds (so every round cuts them
+      # down). A rank past a shard's end (entries removed meanwhile) lowers
+      # its hi instead.
+      def sample(rank, wide, lo, hi, width)
+        per_shard = [SAMPLES / wide.size, 2].max
+        wanted = wide.each_with_index.flat_map do |i, nth|
+          ats = near(guess(rank, i, lo, hi), width, per_shard / 2) + spread(lo[i], hi[i], per_shard - (per_shard / 2), nth.fdiv(wide.size))
+          ats.select { |at| at >= lo[i] && at < hi[i] }.uniq.map { |at| [i, at] }
         end
         replies = @store.pipelined do |pipe|
           wanted.each { |i, at| pipe.call("ZRANGE", @shards[i][1], at, at, *("REV" if @reverse), "WITHSCORES") }
@@ -80,6 +82,27 @@ module Deckhand
           hi[i] = [hi[i], at].min unless pair
           [i, at, Float(pair[1])] if pair
         end
+      end
+
+      # Where shard i's count would be if what is left to place spread over
+      # the shards as their bounds are wide.
+      def guess(rank, i, lo, hi)
+        open = lo.zip(hi).sum { |l, h| h - l }
+        lo[i] + ((rank - lo.sum) * (hi[i] - lo[i]) / [open, 1].max)
+      end
+
+      # Pairs of ranks either side of `at`, half a width away (a hit leaves
+      # bounds less than a width apart), then four times as far each time.
+      def near(at, width, n)
+        step = [width / 2, 1].max
+        (0...(n / 2.0).ceil).flat_map { |x| [at - (step * (4**x)), at + (step * (4**x))] }.first(n)
+      end
+
+      # n ranks spread evenly over [lo, hi), the shards' grids staggered
+      # (by `shift` of a step) so that their samples cut each other's ranges.
+      def spread(lo, hi, n, shift)
+        span = hi - lo
+        (0...n).map { |x| lo + (span * (x + 0.5 + shift) / (n + 1)).floor }
       end
 
       # Counts what comes before each sample in the other shards, in one round
