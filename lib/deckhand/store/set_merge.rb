@@ -29,12 +29,12 @@ module Deckhand
       # before the page.
       def page(offset, count, sizes)
         return [] if count <= 0 || offset >= sizes.sum
-        width = [count, WIDTH].max
-        bounds = SetSeek.new(@store, @shards, @reverse).bounds(offset, sizes, width)
+        shards, sizes = @shards.zip(sizes).reject { |_, size| size.zero? }.transpose
+        bounds = SetSeek.new(@store, shards, @reverse).bounds(offset, sizes, [count, WIDTH].max)
         replies = @store.pipelined do |pipe|
-          @shards.zip(bounds) { |(_, key), (lo, hi)| pipe.call("ZRANGE", key, lo, hi + count - 1, *("REV" if @reverse), "WITHSCORES") }
+          shards.zip(bounds) { |(_, key), (lo, hi)| pipe.call("ZRANGE", key, lo, hi + count - 1, *("REV" if @reverse), "WITHSCORES") }
         end
-        entries = @shards.zip(replies).flat_map do |(queue, _), reply|
+        entries = shards.zip(replies).flat_map do |(queue, _), reply|
           SortedSets.pairs(reply).map { |raw, score| [queue, raw, Float(score)] }
         end
         merged = entries.sort_by { |queue, raw, score| [score, queue.to_s, raw] }

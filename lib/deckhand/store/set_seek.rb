@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "sorted_sets"
+require_relative "scripts/zset_scores"
+require_relative "scripts/zset_counts"
 
 module Deckhand
   class Store
@@ -22,7 +24,7 @@ module Deckhand
     # round trips a round, each dividing a range by its samples and more (the
     # other shards' samples cut it too): a few rounds, whatever the rank.
     class SetSeek
-      SAMPLES = 32 # per round, shared by the shards whose bounds are too wide
+      SAMPLES = 48 # per round, shared by the shards whose bounds are too wide
       ROUNDS = 64 # the most a set changing under the seek can cost
 
       # shards: [[queue, key], ...] by queue name; reverse: highest score first.
@@ -74,13 +76,13 @@ module Deckhand
           ats = near(guess(rank, i, lo, hi), width, per_shard / 2) + spread(lo[i], hi[i], per_shard - (per_shard / 2), nth.fdiv(wide.size))
           ats.select { |at| at >= lo[i] && at < hi[i] }.uniq.map { |at| [i, at] }
         end
-        replies = @store.pipelined do |pipe|
-          wanted.each { |i, at| pipe.call("ZRANGE", @shards[i][1], at, at, *("REV" if @reverse), "WITHSCORES") }
-        end
-        wanted.zip(replies).filter_map do |(i, at), reply|
-          pair = SortedSets.pairs(reply).first
-          hi[i] = [hi[i], at].min unless pair
-          [i, at, Float(pair[1])] if pair
+        by_shard = wanted.group_by(&:first)
+        replies = Scripts::ZsetScores.new(@store).call_each(by_shard.map { |i, ats| [@shards[i][1], ats.map(&:last)] }, reverse: @reverse)
+        by_shard.values.zip(replies).flat_map do |ats, scores|
+          ats.zip(scores).filter_map do |(i, at), score|
+            hi[i] = [hi[i], at].min unless score
+            [i, at, score] if score
+          end
         end
       end
 
@@ -105,18 +107,19 @@ module Deckhand
         (0...n).map { |x| lo + (span * (x + 0.5 + shift) / (n + 1)).floor }
       end
 
-      # Counts what comes before each sample in the other shards, in one round
-      # trip, and narrows every shard's bounds by where the sample falls.
+      # Counts what comes before each sample in the other shards (one script
+      # call per shard, one round trip) and narrows every shard's bounds by
+      # where the sample falls.
       def place(rank, samples, lo, hi)
-        others = ->(j) { (0...@shards.size).reject { |i| i == j } }
-        replies = @store.pipelined do |pipe|
-          samples.each do |j, _, score|
-            others.call(j).each { |i| pipe.call("ZCOUNT", @shards[i][1], *before(i, j, score)) }
-          end
+        counted = (0...@shards.size).map { |i| samples.reject { |j, _, _| j == i } }
+        replies = Scripts::ZsetCounts.new(@store).call_each(counted.each_with_index.map do |list, i|
+          [@shards[i][1], list.map { |j, _, score| before(i, j, score) }]
+        end)
+        found = samples.to_h { |sample| [sample, {}] }
+        counted.zip(replies).each_with_index do |(list, counts), i|
+          list.zip(counts) { |sample, count| found[sample][i] = count }
         end
-        replies = replies.each
-        samples.each do |j, at, score|
-          counts = others.call(j).to_h { |i| [i, replies.next] }
+        found.each do |(j, at, _), counts|
           if at + counts.values.sum < rank
             lo[j] = [lo[j], at + 1].max
             counts.each { |i, count| lo[i] = [lo[i], count].max }
