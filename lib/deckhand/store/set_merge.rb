@@ -10,7 +10,7 @@ module Deckhand
     # within one sorted set), the same on every page and in both directions.
     #
     #   merge = SetMerge.new(store, [["default", "{queue:default}:retry"], ["mail", "{queue:mail}:retry"]], false)
-    #   merge.page(25, 25, [600, 400])   # => [[queue, raw, score], ...] ranks 25 to 49
+    #   merge.page(25, 25)   # => [[queue, raw, score], ...] ranks 25 to 49
     #   merge.each(500) { |queue, raw, score| ... }
     class SetMerge
       WIDTH = 100 # SetSeek stops when a page's start is known within this many ranks of each shard
@@ -22,23 +22,24 @@ module Deckhand
         @reverse = reverse
       end
 
-      # Up to `count` entries from rank `offset` of the merged order; sizes:
-      # each shard's ZCARD. SetSeek finds, in a few round trips whatever the
-      # offset, a few ranks in each shard within which the page starts; one
-      # more reads each shard from there, and the merge drops what comes
-      # before the page.
-      def page(offset, count, sizes)
-        return [] if count <= 0 || offset >= sizes.sum
-        shards, sizes = @shards.zip(sizes).reject { |_, size| size.zero? }.transpose
-        bounds = SetSeek.new(@store, shards, @reverse).bounds(offset, sizes, [count, WIDTH].max)
-        replies = @store.pipelined do |pipe|
-          shards.zip(bounds) { |(_, key), (lo, hi)| pipe.call("ZRANGE", key, lo, hi + count - 1, *("REV" if @reverse), "WITHSCORES") }
+      # Up to `count` entries from rank `offset` of the merged order. Near the
+      # start each shard's first offset + count entries are read (one round
+      # trip); deeper, SetSeek finds, in a few round trips whatever the
+      # offset, a few ranks in each shard within which the page starts, and
+      # each shard is read from there. The merge drops what comes before the
+      # page.
+      def page(offset, count)
+        return [] if count <= 0
+        width = [count, WIDTH].max
+        shards = @shards
+        if offset <= width
+          bounds = shards.map { [0, offset] }
+        else
+          sizes, bounds = SetSeek.new(@store, shards, @reverse).bounds(offset, width)
+          return [] unless bounds
+          shards, bounds = shards.zip(bounds).zip(sizes).reject { |_, size| size.zero? }.map(&:first).transpose
         end
-        entries = shards.zip(replies).flat_map do |(queue, _), reply|
-          SortedSets.pairs(reply).map { |raw, score| [queue, raw, Float(score)] }
-        end
-        merged = entries.sort_by { |queue, raw, score| [score, queue.to_s, raw] }
-        merged.reverse! if @reverse
+        merged = read(shards, bounds, count)
         merged[[offset - bounds.sum(&:first), 0].max, count] || []
       end
 
@@ -55,6 +56,18 @@ module Deckhand
       end
 
       private
+
+      # Each shard's entries from its lo to count past its hi, merged.
+      def read(shards, bounds, count)
+        replies = @store.pipelined do |pipe|
+          shards.zip(bounds) { |(_, key), (lo, hi)| pipe.call("ZRANGE", key, lo, hi + count - 1, *("REV" if @reverse), "WITHSCORES") }
+        end
+        entries = shards.zip(replies).flat_map do |(queue, _), reply|
+          SortedSets.pairs(reply).map { |raw, score| [queue, raw, Float(score)] }
+        end
+        merged = entries.sort_by { |queue, raw, score| [score, queue.to_s, raw] }
+        @reverse ? merged.reverse : merged
+      end
 
       # Reads the next batch of each shard whose buffer ran out; forgets a
       # shard with nothing left.

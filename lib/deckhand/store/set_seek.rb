@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "sorted_sets"
+require_relative "scripts/zset_sample"
 require_relative "scripts/zset_scores"
 require_relative "scripts/zset_counts"
 
@@ -13,18 +14,21 @@ module Deckhand
     # pair is more than `width` apart. SetMerge then reads each shard from lo.
     #
     #   seek = SetSeek.new(store, [["default", key], ["mail", key2]], false)
-    #   seek.bounds(15_000, [10_000, 10_000], 100)   # => [[7_480, 7_530], [7_470, 7_520]]
+    #   seek.bounds(15_000, 100)   # => [[10_000, 10_000], [[7_480, 7_530], [7_470, 7_520]]] (sizes, bounds)
     #
-    # A round samples entries inside the bounds still too wide (a ZRANGE of
-    # one rank each), then counts the entries before each sample in every
-    # other shard (a ZCOUNT: at equal scores a whole shard comes before or
-    # after another, by queue name, so a score bound is exact): the sample's
-    # merged rank. A sample before the rank raises every shard's lo to what
-    # comes before it there; one at or after it lowers every hi. Two pipelined
-    # round trips a round, each dividing a range by its samples and more (the
-    # other shards' samples cut it too): a few rounds, whatever the rank.
+    # The first round trip asks each shard its size and the scores of
+    # entries spread over its ranks; the next counts the entries before each
+    # sample in every other shard (a ZCOUNT: at equal scores a whole shard
+    # comes before or after another, by queue name, so a score bound is
+    # exact), which gives the sample's merged rank. A sample before the rank
+    # raises every shard's lo to what comes before it there; one at or after
+    # it lowers every hi. Bounds still too wide take another round (samples,
+    # then counts) around where the rank would fall if the entries mixed
+    # evenly. One script call per shard a round trip; most sets need one
+    # round, a set whose queues' entries bunch apart two or three.
     class SetSeek
-      SAMPLES = 48 # per round, shared by the shards whose bounds are too wide
+      FIRST = 48 # entries sampled in the first round trip, over all shards
+      SAMPLES = 48 # per further round, shared by the shards whose bounds are too wide
       ROUNDS = 64 # the most a set changing under the seek can cost
 
       # shards: [[queue, key], ...] by queue name; reverse: highest score first.
@@ -34,19 +38,25 @@ module Deckhand
         @reverse = reverse
       end
 
-      # [[lo, hi], ...] per shard (sizes: each shard's ZCARD) for merged `rank`.
-      def bounds(rank, sizes, width)
+      # [sizes, [[lo, hi], ...]] per shard for merged `rank`; no bounds when
+      # the set holds no more than `rank` entries.
+      def bounds(rank, width)
+        looks = Scripts::ZsetSample.new(@store).call_each(@shards.map(&:last), rank: rank, samples: [FIRST / @shards.size, 8].max, reverse: @reverse)
+        sizes = looks.map(&:first)
         total = sizes.sum
+        return [sizes, nil] if rank >= total
         lo = sizes.map { |size| [rank - (total - size), 0].max }
         hi = sizes.map { |size| [size, rank].min }
+        samples = looks.each_with_index.flat_map { |(_, found), i| found.map { |at, score| [i, at, score] } }
         ROUNDS.times do
           tighten(rank, lo, hi)
           wide = (0...@shards.size).select { |i| hi[i] - lo[i] > width }
           break if wide.empty?
-          samples = sample(rank, wide, lo, hi, width)
+          samples ||= sample(rank, wide, lo, hi, width)
           place(rank, samples, lo, hi) unless samples.empty?
+          samples = nil
         end
-        lo.zip(hi)
+        [sizes, lo.zip(hi)]
       end
 
       private
@@ -114,7 +124,7 @@ module Deckhand
         counted = (0...@shards.size).map { |i| samples.reject { |j, _, _| j == i } }
         replies = Scripts::ZsetCounts.new(@store).call_each(counted.each_with_index.map do |list, i|
           [@shards[i][1], list.map { |j, _, score| before(i, j, score) }]
-        end)
+        end, reverse: @reverse)
         found = samples.to_h { |sample| [sample, {}] }
         counted.zip(replies).each_with_index do |(list, counts), i|
           list.zip(counts) { |sample, count| found[sample][i] = count }
@@ -130,17 +140,13 @@ module Deckhand
         end
       end
 
-      # ZCOUNT's range for the entries of shard i before an entry of shard j
-      # with this score: at an equal score, a shard whose queue comes first
-      # (last, reading backwards) is wholly before.
+      # The bound before which (after which, reading backwards) the entries
+      # of shard i come before an entry of shard j with this score: at an
+      # equal score, a shard whose queue comes first (last, backwards) is
+      # wholly before.
       def before(i, j, score)
-        value = bound(score)
         first = (@shards[i][0].to_s < @shards[j][0].to_s) ^ @reverse
-        if @reverse
-          [first ? value : "(#{value}", "+inf"]
-        else
-          ["-inf", first ? value : "(#{value}"]
-        end
+        first ? bound(score) : "(#{bound(score)}"
       end
 
       def bound(score)

@@ -60,7 +60,7 @@ module Deckhand
           queue, key = list.first
           return SortedSets.page(@store, key, offset, count, reverse: reverse).map { |raw, score| [queue, raw, score] }
         end
-        SetMerge.new(@store, list, reverse).page(offset, count, sizes(list))
+        SetMerge.new(@store, list, reverse).page(offset, count)
       end
 
       # Yields every [queue, raw, score] in the merged order, reading `batch`

@@ -13,8 +13,8 @@ module Deckhand
 
         def call_each(sets, reverse:)
           flag = reverse ? "1" : "0"
-          run_pipelined(sets.map { |set, ranks| [[set], [flag, *ranks]] })
-            .map { |scores| scores.map { |score| score && Float(score) } }
+          run_pipelined(sets.map { |set, ranks| [[set], [flag, ranks.join(" ")]] })
+            .map { |scores| scores.split.map { |score| Float(score) unless score == "-" } }
         end
       end
     end
