@@ -15,6 +15,8 @@ class ClusterSetPagesTest < Minitest::Test
 
   def api = Deckhand::API.new(Deckhand.config)
 
+  def store = Deckhand.config.store
+
   # Entries straight into a queue's shard (the queue named in the set of
   # queues): scores[i] is the score of the entry "<queue>-<i>".
   def put(set, queue, scores)
@@ -84,6 +86,38 @@ class ClusterSetPagesTest < Minitest::Test
       expected = merged(set, reverse: reverse)
       assert_equal 1_400, expected.size
       [25, 7].each { |per_page| assert_pages_walk(reader, expected, per_page) }
+    end
+  end
+
+  # One shard far larger than the others, the small one's entries mostly
+  # after it: finding a page's start there takes the seek more than one round.
+  def test_pages_deep_in_one_large_shard_among_small_ones
+    rng = Random.new(19)
+    put(:retry_set, "mail", Array.new(30_000) { rng.rand(3_000) })
+    put(:retry_set, "billing", Array.new(300) { 2_990 + rng.rand(1_000) })
+    put(:retry_set, "default", [])
+    expected = merged(:retry_set, reverse: false)
+    last = (expected.size + 24) / 25
+    [1, 2, 5, *(400..412), 555, 700, last - 1, last].each do |number|
+      assert_equal expected[(number - 1) * 25, 25], page(api.retries, number, 25), "page #{number} of #{last}"
+    end
+  end
+
+  # Bounds kept far narrower than the defaults make every deep page take the
+  # seek several rounds and place its start from the runs of scores.
+  def test_a_seek_of_many_rounds_finds_every_page_in_both_orders
+    rng = Random.new(23)
+    put(:dead_set, "billing", Array.new(900) { rng.rand(400) })
+    put(:dead_set, "default", Array.new(2_000) { rng.rand(100) * 4 })
+    put(:dead_set, "mail", Array.new(600) { 100 + rng.rand(50) })
+    shards = QUEUES.map { |queue| [queue, keys.dead_set(queue)] }
+    [false, true].each do |reverse|
+      expected = merged(:dead_set, reverse: reverse)
+      merge = Deckhand::Store::SetMerge.new(store, shards, reverse, near: 3, width: 10)
+      (0...expected.size).step(7).each do |offset|
+        assert_equal expected[offset, 7], merge.page(offset, 7).map { |queue, raw, _| [queue, raw] }, "offset #{offset}, reverse: #{reverse}"
+      end
+      assert_empty merge.page(expected.size, 7)
     end
   end
 
