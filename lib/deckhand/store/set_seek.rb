@@ -11,7 +11,8 @@ module Deckhand
     # score, then queue name, then the entry's bytes) falls in each shard,
     # without reading the entries before it: for each shard, bounds [lo, hi]
     # on how many of its entries come before that rank, narrowed until no
-    # pair is more than `width` apart. SetMerge then reads each shard from lo.
+    # pair is more than `width` apart. SetMerge then reads each shard from lo
+    # (or the scores there, to place the page exactly: SetWindows).
     #
     #   seek = SetSeek.new(store, [["default", key], ["mail", key2]], false)
     #   seek.bounds(15_000, 100)   # => [[10_000, 10_000], [[7_480, 7_530], [7_470, 7_520]]] (sizes, bounds)
