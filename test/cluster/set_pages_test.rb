@@ -121,6 +121,30 @@ class ClusterSetPagesTest < Minitest::Test
     end
   end
 
+  # Shards of random sizes (some empty) and scores (whole, fractional, runs
+  # of one score), pages of random sizes at random offsets, both orders.
+  def test_random_shards_pages_anywhere_match_the_merged_order
+    rng = Random.new(29)
+    shards = QUEUES.map { |queue| [queue, keys.dead_set(queue)] }
+    4.times do |trial|
+      shards.each { |_, key| cluster.call("DEL", key) }
+      QUEUES.each do |queue|
+        size = [0, rng.rand(40), rng.rand(1_500)].sample(random: rng)
+        put(:dead_set, queue, Array.new(size) { [rng.rand(60), rng.rand * 1_000, 7.25].sample(random: rng) })
+      end
+      [false, true].each do |reverse|
+        expected = merged(:dead_set, reverse: reverse)
+        merge = Deckhand::Store::SetMerge.new(store, shards, reverse, near: rng.rand(1..20), width: rng.rand(5..60))
+        12.times do
+          offset = rng.rand(expected.size + 2)
+          count = rng.rand(1..30)
+          assert_equal expected[offset, count] || [], merge.page(offset, count).map { |queue, raw, _| [queue, raw] },
+            "trial #{trial}, offset #{offset}, count #{count}, reverse: #{reverse}"
+        end
+      end
+    end
+  end
+
   def test_one_score_for_every_entry_orders_by_queue_then_bytes
     QUEUES.each { |queue| put(:retry_set, queue, Array.new(300, 42)) }
     expected = merged(:retry_set, reverse: false)
