@@ -2,11 +2,13 @@
 
 # What the data API's reads of the retry set cost in cluster mode (three
 # queues' shards, one per primary) against plain mode (one sorted set), the
-# same entries in both: size, pages at the start, middle and end (cluster mode
-# merges the shards' first or last entries), reading every entry, a count, a
+# same entries in both: size, pages at the start, a quarter in, the middle
+# and the end (cluster mode seeks where the page starts in each shard, then
+# reads a page from each: Store::SetSeek), reading every entry, a count, a
 # find by jid and a fetch by key. Milliseconds, the median of five reads.
+# Figures: bench/results/2026-11-23-cluster-sets.md.
 #
-#   ruby bench/cluster_sets.rb [entries per queue]     # default 10,000
+#   bundle exec ruby bench/cluster_sets.rb [entries per queue]     # default 10,000
 $stdout.sync = true
 ENV["BUNDLE_GEMFILE"] ||= File.expand_path("../Gemfile", __dir__)
 require "bundler/setup"

@@ -47,9 +47,9 @@ module Deckhand
       def clear = delete_all
 
       # Entries of one page (1-based), in the set's order. In cluster mode
-      # each shard gives its first (number * per_page) entries, or past the
-      # middle of the set its last ones: cheap for the first and last pages,
-      # dearest in the middle (each_entry reads a whole set once).
+      # the page finds where it starts in each queue's shard in a few round
+      # trips, then reads a page's worth of each from there: about as cheap
+      # in the middle of the set as at either end.
       def page(number, per_page)
         offset = (number - 1) * per_page
         @shards.page(offset, per_page, reverse: @reverse)

@@ -1,5 +1,9 @@
 # frozen_string_literal: true
 
+require_relative "set_seek"
+require_relative "scripts/zset_window"
+require_relative "set_windows"
+
 module Deckhand
   class Store
     # Reads the shards of a set (SetShards) as one, in score order: one page,
@@ -8,35 +12,43 @@ module Deckhand
     # within one sorted set), the same on every page and in both directions.
     #
     #   merge = SetMerge.new(store, [["default", "{queue:default}:retry"], ["mail", "{queue:mail}:retry"]], false)
-    #   merge.page(25, 25, 1_000)   # => [[queue, raw, score], ...] ranks 25 to 49
+    #   merge.page(25, 25)   # => [[queue, raw, score], ...] ranks 25 to 49
     #   merge.each(500) { |queue, raw, score| ... }
     class SetMerge
-      # shards: [[queue, key], ...]; reverse: highest score first.
-      def initialize(store, shards, reverse)
+      NEAR = 100 # a page known within this many ranks of each shard reads them (from the start up to this offset)
+      WIDTH = 500 # SetSeek stops when a page's start is known within this many ranks of each shard
+
+      # shards: [[queue, key], ...]; reverse: highest score first; near and
+      # width: NEAR and WIDTH (tests pass small ones to make the seek work).
+      def initialize(store, shards, reverse, near: NEAR, width: WIDTH)
         @store = store
         @shards = shards
         @reverse = reverse
+        @near = near
+        @width = width
       end
 
-      # Up to `count` entries from rank `offset` of the `total` there are.
-      # Reads the first offset + count entries of each shard, or past the
-      # middle of the set the last total - offset ones, in the opposite order.
-      def page(offset, count, total)
-        return [] if count <= 0 || offset >= total
-        from_end = offset + count > total - offset
-        reading = from_end ? !@reverse : @reverse
-        window = from_end ? total - offset : offset + count
-        first = from_end ? [total - offset - count, 0].max : offset
-        replies = @store.pipelined do |pipe|
-          @shards.each { |_, key| pipe.call("ZRANGE", key, 0, window - 1, *("REV" if reading), "WITHSCORES") }
+      # Up to `count` entries from rank `offset` of the merged order. Near the
+      # start each shard's first offset + count entries are read (one round
+      # trip). Deeper, SetSeek finds, in a few round trips whatever the
+      # offset, a few hundred ranks in each shard within which the page
+      # starts. Within NEAR ranks, those entries are read and merged; else
+      # their scores (and the queues' names) place the page's start in each
+      # shard exactly, and only a page from each is read.
+      def page(offset, count)
+        return [] if count <= 0
+        return read(@shards.map { |_, key| [key, 0, offset + count - 1] })[offset, count] || [] if offset <= @near
+        sizes, bounds = SetSeek.new(@store, @shards, @reverse).bounds(offset, [count, @width].max)
+        return [] unless bounds
+        live = (0...@shards.size).reject { |i| sizes[i].zero? }
+        if bounds.all? { |lo, hi| hi - lo <= @near }
+          merged = read(live.map { |i| [@shards[i][1], bounds[i][0], bounds[i][1] + count - 1] })
+          return merged[[offset - bounds.sum(&:first), 0].max, count] || []
         end
-        entries = @shards.zip(replies).flat_map do |(queue, _), reply|
-          SortedSets.pairs(reply).map { |raw, score| [queue, raw, Float(score)] }
-        end
-        merged = entries.sort_by { |queue, raw, score| [score, queue.to_s, raw] }
-        merged.reverse! if reading
-        slice = merged[first, [window - first, count].min] || []
-        from_end ? slice.reverse : slice
+        windows = Scripts::ZsetWindow.new(@store).call_each(live.map { |i| [@shards[i][1], bounds[i][0], bounds[i][1] + count - 1] }, reverse: @reverse)
+        starts = SetWindows.new(@shards, @reverse, live.zip(windows).to_h { |i, scores| [i, [bounds[i][0], scores]] }).starts(offset)
+        merged = read(starts.map { |i, start| [@shards[i][1], start, start + count - 1] })
+        merged[[offset - starts.values.sum, 0].max, count] || []
       end
 
       # Yields every [queue, raw, score], reading `batch` entries of a shard
@@ -52,6 +64,19 @@ module Deckhand
       end
 
       private
+
+      # The entries of each [key, first rank, last rank], merged.
+      def read(runs)
+        queues = @shards.to_h { |queue, key| [key, queue] }
+        replies = @store.pipelined do |pipe|
+          runs.each { |key, first, last| pipe.call("ZRANGE", key, first, last, *("REV" if @reverse), "WITHSCORES") }
+        end
+        entries = runs.zip(replies).flat_map do |(key, _, _), reply|
+          SortedSets.pairs(reply).map { |raw, score| [queues[key], raw, Float(score)] }
+        end
+        merged = entries.sort_by { |queue, raw, score| [score, queue.to_s, raw] }
+        @reverse ? merged.reverse : merged
+      end
 
       # Reads the next batch of each shard whose buffer ran out; forgets a
       # shard with nothing left.

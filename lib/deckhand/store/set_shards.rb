@@ -18,12 +18,12 @@ module Deckhand
     #   retries.page(0, 25)                   # => [["mail", raw, score], ...] soonest first, across shards
     #   retries.remove("mail" => [raw])       # => 1
     #
-    # Paging merges the shards: page N of size S reads the first offset + S
-    # entries of each shard (or, past the middle, the last ones in the
-    # opposite order), fine at dashboard depth. Searches, groupings within a
-    # budget and the actions on the whole set go through the shards one after
-    # another (queue names in order), so a search's ranks count along that
-    # order; counts run on every shard side by side.
+    # Paging merges the shards: a page finds where it starts in each shard
+    # (SetSeek, a few round trips whatever its depth), then reads its entries
+    # from there. Searches, groupings within a budget and the actions on the
+    # whole set go through the shards one after another (queue names in
+    # order), so a search's ranks count along that order; counts run on every
+    # shard side by side.
     class SetShards
       KINDS = {scheduled: :scheduled_set, retries: :retry_set, dead: :dead_set}.freeze
 
@@ -60,7 +60,7 @@ module Deckhand
           queue, key = list.first
           return SortedSets.page(@store, key, offset, count, reverse: reverse).map { |raw, score| [queue, raw, score] }
         end
-        SetMerge.new(@store, list, reverse).page(offset, count, sizes(list).sum)
+        SetMerge.new(@store, list, reverse).page(offset, count)
       end
 
       # Yields every [queue, raw, score] in the merged order, reading `batch`
