@@ -44,6 +44,7 @@ module Deckhand
       def write(queued, scheduled, config, scheduled_queues = nil)
         if pusher
           queued, scheduled = UniquePush.new(config).deferred(queued, scheduled)
+          return nil if queued.empty? && scheduled.empty? # every job was unique: written with its lock
           scheduled_queues = nil
         end
         return config.push_buffer.write(queued, scheduled, scheduled_queues) if config.reliable_push

@@ -29,10 +29,24 @@ class ScriptDurabilityTest < Minitest::Test
     def perform(*) = nil
   end
 
+  # Pushes go straight to Redis here, even where an earlier test left
+  # Deckhand::Testing's pusher in place; the pusher tests set their own.
+  def setup
+    super
+    @pusher = Deckhand::Client.pusher
+    Deckhand::Client.pusher = nil
+  end
+
   def teardown
+    Deckhand::Client.pusher = @pusher
     (@loops || []).each { |loop| loop.stop.join(5) }
     super
   end
+
+  # A pusher standing between the client and Redis (push after commit, the
+  # testing modes) that passes every push on: unique jobs then take their
+  # locks in Client.write.
+  PASS_ON = ->(queued, scheduled, config) { Deckhand::Client.write(queued, scheduled, config) }
 
   def use(**settings)
     Deckhand.config = new_config(redis: {url: primary_url}, **settings)
@@ -64,6 +78,23 @@ class ScriptDurabilityTest < Minitest::Test
     # A duplicate pushes nothing, so nothing of its own is short of replicas.
     assert_nil UniqueDurableJob.perform_async(1)
     assert_equal 1, primary.call("LLEN", "queue:default")
+  end
+
+  def test_a_unique_push_through_a_pusher_waits_once
+    use(push_replicas: 1)
+    script_cached
+    Deckhand::Client.pusher = PASS_ON
+    jid = UniqueDurableJob.perform_async(1)
+    assert_equal [jid], jids_on(replica, "queue:default")
+    assert_equal 1, wait_calls, "the unique push's WAIT, and no empty push after it"
+  end
+
+  def test_a_unique_push_through_a_pusher_short_of_replicas_names_its_job
+    use(**SHORT)
+    Deckhand::Client.pusher = PASS_ON
+    error = assert_raises(Deckhand::NotReplicated) { UniqueDurableJob.perform_async(1) }
+    assert_equal error.jids, jids_on(primary, "queue:default")
+    assert_equal 1, error.jids.size
   end
 
   # Another test may have flushed the script cache: a first push to load the
