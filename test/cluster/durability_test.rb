@@ -69,11 +69,12 @@ class ClusterDurabilityTest < Minitest::Test
   # script's connection, and nowhere else.
   def test_a_unique_push_waits_on_the_node_that_ran_its_script
     Deckhand.config = new_config(push_replicas: 1)
+    warm = UniqueDurableJob.set(queue: "mail").perform_async(0) # its script cached, whatever test flushed it
     reset_stats
     jid = UniqueDurableJob.set(queue: "mail").perform_async(1)
     node = harness.primary_for(keys.queue("mail"))
     assert_equal({node.port => 1}, primaries.to_h { |n| [n.port, stat(n, "wait")] }.select { |_, calls| calls.positive? })
-    assert_equal [jid], jobs_in("mail").map { |job| job["jid"] }
+    assert_equal [jid, warm], jobs_in("mail").map { |job| job["jid"] }
   end
 
   def test_a_unique_push_short_of_replicas_raises_naming_its_job
