@@ -19,14 +19,6 @@ class ClusterBatchOutboxDrainTest < Minitest::Test
   Ops = Deckhand::Store::Scripts::BatchOps
   Drain = Deckhand::Server::BatchOutboxDrain
 
-  # A caller that dies right after the batch step: the callbacks it fired
-  # stay in the outbox, never pushed.
-  class CrashBeforePush < Ops
-    lua "batch_ops"
-
-    def deliver(_others, _own) = nil
-  end
-
   # Holds each pass that took entries from the outbox until a second one
   # took them too, so two drains are known to push the same callbacks.
   class Rendezvous < Ops

@@ -18,14 +18,6 @@ class ClusterBatchTest < Minitest::Test
   Ops = Deckhand::Store::Scripts::BatchOps
   QUEUES = %w[default mail reports].freeze
 
-  # A process that dies right after the batch step: the callbacks it fired
-  # stay in the outbox, never pushed.
-  class CrashBeforePush < Ops
-    lua "batch_ops"
-
-    def deliver(_others, _own) = nil
-  end
-
   # A process that dies after pushing the callbacks, before clearing them
   # from the outbox.
   class CrashAfterPush < Ops

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "cluster_helpers"
+require "deckhand/batch"
 
 module Deckhand
   # For batch tests in cluster mode (include after ClusterHelpers): batches
@@ -8,6 +9,14 @@ module Deckhand
   # loaded Deckhand::Testing's pusher, and the process's memory of callbacks it
   # could not push (Store::BatchOutbox) empty.
   module ClusterBatchHelpers
+    # A caller that dies right after the batch step: the callbacks it fired
+    # stay in the outbox, never pushed.
+    class CrashBeforePush < Store::Scripts::BatchOps
+      lua "batch_ops"
+
+      def deliver(_others, _own) = nil
+    end
+
     def setup
       super
       Deckhand::Batch.install(Deckhand.config)

@@ -23,12 +23,7 @@ for x = 0, n - 1 do
   local rank = math.floor(upto * (x + shift) / n)
   if rank > last and rank < upto then
     last = rank
-    local found
-    if reverse then
-      found = redis.call('ZRANGE', key, rank, rank, 'REV', 'WITHSCORES')
-    else
-      found = redis.call('ZRANGE', key, rank, rank, 'WITHSCORES')
-    end
+    local found = zset_range(key, rank, rank, reverse)
     samples[#samples + 1] = rank .. ' ' .. found[2]
   end
 end

@@ -21,12 +21,7 @@ local matches = 0
 
 while rank < stop do
   local last = math.min(rank + chunk, stop) - 1
-  local batch
-  if rev then
-    batch = redis.call('ZRANGE', key, rank, last, 'REV', 'WITHSCORES')
-  else
-    batch = redis.call('ZRANGE', key, rank, last, 'WITHSCORES')
-  end
+  local batch = zset_range(key, rank, last, rev)
   local size = #batch / 2
   for i = 1, #batch, 2 do
     local here = rank + (i - 1) / 2

@@ -9,7 +9,7 @@ module Deckhand
       #   ZsetScan.new(store).call("dead", "Timeout", from: 0, limit: 25, budget: 20_000, reverse: true)
       #   # => [next rank or -1, rank, entry, score, rank, entry, score, ...]
       class ZsetScan < Script
-        lua "zset_scan"
+        lua "zset_scan", uses: ["zset"]
 
         def call(set, text, from:, limit:, budget:, reverse: false)
           run([set], [text, from, limit, budget, reverse ? "rev" : "fwd"])

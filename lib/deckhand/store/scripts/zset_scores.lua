@@ -12,12 +12,7 @@ local key = KEYS[1]
 local reverse = ARGV[1] == '1'
 local scores = {}
 for rank in string.gmatch(ARGV[2], '%S+') do
-  local found
-  if reverse then
-    found = redis.call('ZRANGE', key, rank, rank, 'REV', 'WITHSCORES')
-  else
-    found = redis.call('ZRANGE', key, rank, rank, 'WITHSCORES')
-  end
+  local found = zset_range(key, rank, rank, reverse)
   scores[#scores + 1] = found[2] or '-'
 end
 return table.concat(scores, ' ')

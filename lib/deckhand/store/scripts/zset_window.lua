@@ -10,12 +10,7 @@
 --
 -- Returns the scores (as Redis prints them, exact) separated by spaces.
 local key = KEYS[1]
-local found
-if ARGV[1] == '1' then
-  found = redis.call('ZRANGE', key, ARGV[2], ARGV[3], 'REV', 'WITHSCORES')
-else
-  found = redis.call('ZRANGE', key, ARGV[2], ARGV[3], 'WITHSCORES')
-end
+local found = zset_range(key, ARGV[2], ARGV[3], ARGV[1] == '1')
 local scores = {}
 for i = 2, #found, 2 do
   scores[#scores + 1] = found[i]
