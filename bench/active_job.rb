@@ -52,19 +52,23 @@ module ActiveJobBench
 
   module_function
 
+  # One server's drain, per job: jobs/s, CPU µs (all threads), of which
+  # garbage collection and the kernel, and how often its threads went to sleep.
+  Drain = Struct.new(:rate, :cpu, :gc, :kernel, :sleeps)
+
   def run(jobs:, rounds:, threads:)
     results = {}
     cpu = {}
-    gc = {}
+    drains = Hash.new { |hash, system| hash[system] = [] }
     DeckhandBench::Lab.open(yjit: true) do |lab|
       puts "Ruby #{RUBY_VERSION} (YJIT in the children), Redis #{lab.redis_version}, #{Etc.nprocessors} cores, " \
         "load #{File.read("/proc/loadavg").split.first(3).join(" ")}"
       rounds.times do |round|
         order = round.even? ? %w[deckhand sidekiq] : %w[sidekiq deckhand]
         order.each do |system|
-          rate, cpu_us, gc_us = drain(lab, system, jobs, threads)
-          results[system], cpu[system] = record(results[system], cpu[system], [rate, cpu_us])
-          (gc[system] ||= []) << gc_us
+          drain = drain(lab, system, jobs, threads)
+          drains[system] << drain
+          results[system], cpu[system] = record(results[system], cpu[system], [drain.rate, drain.cpu])
         end
         ceiling, floor = ceiling(lab, jobs).each_slice(2).to_a
         results["ceiling"], cpu["ceiling"] = record(results["ceiling"], cpu["ceiling"], ceiling)
@@ -73,7 +77,8 @@ module ActiveJobBench
       end
     end
     median = ->(h) { h.transform_values { |v| DeckhandBench::Stats.median(v) } }
-    report(median.call(results), median.call(cpu), median.call(gc), jobs, threads)
+    parts = drains.transform_values { |list| Drain.new(*Drain.members.map { |m| DeckhandBench::Stats.median(list.map(&m)) }) }
+    report(median.call(results), median.call(cpu), parts, jobs, threads)
   end
 
   def record(rates, cpus, (rate, cpu)) = [[*rates, rate], [*cpus, cpu]]
@@ -85,7 +90,9 @@ module ActiveJobBench
     child = lab.server(Struct.new(:name).new(system), [EXE.fetch(system), "-r", APP, "-c", threads, "-q", "bench"],
       expect: jobs, extra_env: env)
     report = JSON.parse(child.wait_report(lab.redis, DeckhandBench::Probe::FINISHED, timeout: 120 + jobs * 0.01))
-    [report["jobs"] / report["seconds"], report["cpu_seconds"] * 1e6 / report["jobs"], report["gc_ms"] * 1e3 / report["jobs"]]
+    done = report["jobs"].to_f
+    Drain.new(done / report["seconds"], report["cpu_seconds"] * 1e6 / done, report["gc_ms"] * 1e3 / done,
+      report["system_seconds"] * 1e6 / done, report["thread_sleeps"] / done)
   ensure
     child&.stop
   end
@@ -100,7 +107,7 @@ module ActiveJobBench
     lab.run(path, arg, env: env)
   end
 
-  def report(median, cpu, gc, jobs, threads)
+  def report(median, cpu, parts, jobs, threads)
     d, s, c, f = median.values_at("deckhand", "sidekiq", "ceiling", "floor")
     dc, sc, cc, fc = cpu.values_at("deckhand", "sidekiq", "ceiling", "floor")
     puts
@@ -113,7 +120,11 @@ module ActiveJobBench
     puts "CPU time a job (server process, all threads; the ceiling's loop), medians:"
     puts format("  Deckhand %.1f µs, Sidekiq %.1f µs, ceiling %.1f µs, floor %.1f µs: Deckhand %.2fx Sidekiq's rate, " \
       "%d %% of the ceiling's, %d %% of the floor's", dc, sc, cc, fc, sc / dc, (100 * cc / dc).round, (100 * fc / dc).round)
-    puts format("  of which garbage collection: Deckhand %.1f µs, Sidekiq %.1f µs", gc["deckhand"], gc["sidekiq"])
+    deckhand, sidekiq = parts.values_at("deckhand", "sidekiq")
+    puts format("  of which garbage collection: Deckhand %.1f µs, Sidekiq %.1f µs; in the kernel: Deckhand %.1f µs, Sidekiq %.1f µs",
+      deckhand.gc, sidekiq.gc, deckhand.kernel, sidekiq.kernel)
+    puts format("Threads put to sleep a job (waiting for work, a lock, I/O or Ruby's global lock): Deckhand %.3f, Sidekiq %.3f",
+      deckhand.sleeps, sidekiq.sleeps)
   end
 end
 

@@ -118,7 +118,18 @@ module DeckhandBench
       def snapshot
         {at: monotonic, cpu: ::Process.clock_gettime(::Process::CLOCK_PROCESS_CPUTIME_ID),
          allocated: GC.stat(:total_allocated_objects), gc: GC.count, gc_ms: GC.stat(:time),
+         system: ::Process.times.stime, sleeps: thread_sleeps,
          commands: @commands, round_trips: @round_trips}
+      end
+
+      # Times the process's threads went to sleep (waiting for work, a lock,
+      # I/O or the global lock), summed over its threads; 0 without /proc.
+      def thread_sleeps
+        Dir.glob("/proc/self/task/*/status").sum do |path|
+          File.read(path)[/^voluntary_ctxt_switches:\s*(\d+)/, 1].to_i
+        rescue SystemCallError # a thread that ended meanwhile
+          0
+        end
       end
 
       # The window runs from the first job's end to the last one's: jobs - 1 jobs.
@@ -129,6 +140,7 @@ module DeckhandBench
           "pid" => ::Process.pid, "jobs" => jobs, "seconds" => now[:at] - @window[:at],
           "cpu_seconds" => now[:cpu] - @window[:cpu], # all threads: less disturbed by other load than wall time
           "allocated" => now[:allocated] - @window[:allocated], "gc_runs" => now[:gc] - @window[:gc], "gc_ms" => now[:gc_ms] - @window[:gc_ms],
+          "system_seconds" => now[:system] - @window[:system], "thread_sleeps" => now[:sleeps] - @window[:sleeps],
           "commands" => now[:commands] - @window[:commands],
           "round_trips" => now[:round_trips] - @window[:round_trips], "rss_kb" => rss_kb
         }
