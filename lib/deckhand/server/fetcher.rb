@@ -228,7 +228,6 @@ module Deckhand
             want = @quiet ? 0 : @capsule.concurrency + ahead - @outstanding
             polled = @armed && (now - @armed_at >= IDLE_POLL || (@throttle_at && now >= @throttle_at))
             if want.positive? && (!@armed || polled) && @ready.size <= ahead / 2
-              @pace.starved = !@armed && @ready.num_waiting.positive? # threads ran dry waiting for this fetch
               @armed = false
               return [take_reports, want, take_landed]
             end
