@@ -18,6 +18,11 @@ module Deckhand
       NEAR = 100 # a page known within this many ranks of each shard reads them (from the start up to this offset)
       WIDTH = 500 # SetSeek stops when a page's start is known within this many ranks of each shard
 
+      # At an equal score, do the entries of `queue`'s shard come before those
+      # of `other`'s? The queue named first does, reading forwards; the one
+      # named last, backwards. SetSeek and SetWindows place pages by it.
+      def self.queue_first?(queue, other, reverse) = (queue.to_s < other.to_s) ^ reverse
+
       # shards: [[queue, key], ...]; reverse: highest score first; near and
       # width: NEAR and WIDTH (tests pass small ones to make the seek work).
       def initialize(store, shards, reverse, near: NEAR, width: WIDTH)
@@ -68,9 +73,7 @@ module Deckhand
       # The entries of each [key, first rank, last rank], merged.
       def read(runs)
         queues = @shards.to_h { |queue, key| [key, queue] }
-        replies = @store.pipelined do |pipe|
-          runs.each { |key, first, last| pipe.call("ZRANGE", key, first, last, *("REV" if @reverse), "WITHSCORES") }
-        end
+        replies = @store.pipelined { |pipe| runs.each { |key, first, last| range(pipe, key, first, last) } }
         entries = runs.zip(replies).flat_map do |(key, _, _), reply|
           SortedSets.pairs(reply).map { |raw, score| [queues[key], raw, Float(score)] }
         end
@@ -83,9 +86,7 @@ module Deckhand
       def refill(cursors, batch)
         empty = cursors.select { |_, (_, _, buffer)| buffer.empty? }
         return if empty.empty?
-        replies = @store.pipelined do |pipe|
-          empty.each_value { |key, offset, _| pipe.call("ZRANGE", key, offset, offset + batch - 1, *("REV" if @reverse), "WITHSCORES") }
-        end
+        replies = @store.pipelined { |pipe| empty.each_value { |key, offset, _| range(pipe, key, offset, offset + batch - 1) } }
         empty.keys.zip(replies) do |queue, reply|
           read = SortedSets.pairs(reply).map { |raw, score| [raw, Float(score)] }
           next cursors.delete(queue) if read.empty?
@@ -93,6 +94,9 @@ module Deckhand
           cursors[queue][2] = read
         end
       end
+
+      # Ranks first..last of one shard with their scores, in the set's order.
+      def range(pipe, key, first, last) = pipe.call("ZRANGE", key, first, last, *("REV" if @reverse), "WITHSCORES")
 
       # The shard whose next entry comes first in the merged order.
       def next_shard(cursors)

@@ -146,8 +146,7 @@ module Deckhand
       # equal score, a shard whose queue comes first (last, backwards) is
       # wholly before.
       def before(i, j, score)
-        first = (@shards[i][0].to_s < @shards[j][0].to_s) ^ @reverse
-        first ? bound(score) : "(#{bound(score)}"
+        SetMerge.queue_first?(@shards[i][0], @shards[j][0], @reverse) ? bound(score) : "(#{bound(score)}"
       end
 
       def bound(score)

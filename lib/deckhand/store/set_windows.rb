@@ -20,7 +20,7 @@ module Deckhand
     # count cut short at a run's end is still at least that shard's start.
     class SetWindows
       def initialize(shards, reverse, runs)
-        @names = shards.map { |queue, _| queue.to_s }
+        @queues = shards.map(&:first)
         @reverse = reverse
         @runs = runs
         @base = runs.sum { |_, (first, _)| first }
@@ -52,7 +52,7 @@ module Deckhand
       end
 
       # Does shard j come before shard i at an equal score?
-      def first?(j, i) = (@names[j] < @names[i]) ^ @reverse
+      def first?(j, i) = SetMerge.queue_first?(@queues[j], @queues[i], @reverse)
     end
   end
 end
