@@ -28,7 +28,7 @@ module ClusterSetsBench
 
   # Entries of the three queues interleaved by score, as retries would be.
   def fill(store, per_queue)
-    keys = store.keys
+    keys = store.layout
     QUEUES.each_with_index do |queue, q|
       store.call("SADD", keys::QUEUES, queue)
       per_queue.times.each_slice(1_000) do |slice|

@@ -2,7 +2,7 @@
 
 require "securerandom"
 require_relative "../deckhand"
-require_relative "store/batch_keys"
+require_relative "store/layout/plain_batches"
 require_relative "batch/ops"
 require_relative "batch/callbacks"
 require_relative "batch/collector"

@@ -277,9 +277,9 @@ module Deckhand
       @store
     end
 
-    # The store's key layout (Store::Keys, or Store::ClusterKeys in cluster
-    # mode), known without building the store.
-    def keys = Store::ClusterMode.nodes(@redis) ? Store::ClusterKeys : Store::Keys
+    # The store's layout (Store::Layout::Plain, or Store::Layout::Cluster in
+    # cluster mode), known without building the store.
+    def layout = Store::ClusterMode.nodes(@redis) ? Store::Layout::Cluster : Store::Layout::Plain
 
     def frozen? = @frozen
 

@@ -40,7 +40,7 @@ module Deckhand
 
       # The sorted set's key ("retry"); nil in cluster mode, where the set is
       # one sorted set per queue.
-      def key = @shards.sharded? ? nil : @shards.key(nil)
+      def key = @shards.per_queue? ? nil : @shards.key(nil)
 
       def size = @shards.size
 
@@ -154,7 +154,7 @@ module Deckhand
         raise ArgumentError, "jobs in the dead set are dead already" if @name == :dead
         groups = entries.group_by { |entry| shard_of(entry) }
         moved = @shards.kill(groups.transform_values { |list| list.map(&:raw) },
-          locks: groups.transform_values { |list| list.map { |e| Unique.held_by(e.item, @store.keys) } },
+          locks: groups.transform_values { |list| list.map { |e| Unique.held_by(e.item, @store.layout) } },
           now: ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3), max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
         killed = moved.flat_map { |shard, indexes| indexes.map { |i| groups.fetch(shard)[i] } }
         DeathNotice.new(@config, @name).deliver(killed)
@@ -176,7 +176,7 @@ module Deckhand
 
       # The shard an entry came from; for one built elsewhere, its queue's.
       def shard_of(entry)
-        return nil unless @shards.sharded?
+        return nil unless @shards.per_queue?
         entry.shard || entry.queue
       end
 

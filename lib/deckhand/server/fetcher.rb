@@ -42,11 +42,7 @@ module Deckhand
         @index = @queues.each_with_index.to_h
         @sequence = sequence
         @suspects = suspects
-        @fetch = if store.cluster?
-          Store::Scripts::FetchByQueue.new(store, identity: identity, queues: @queues, lost: method(:lost_source))
-        else
-          Store::Scripts::Fetch.new(store, identity: identity, queues: @queues)
-        end
+        @fetch = store.layout.fetch_script.new(store, identity: identity, queues: @queues, lost: method(:lost_source))
         @requeue = Store::Scripts::Requeue.new(store, identity: identity, queues: @queues)
         @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
         @ready = Thread::Queue.new

@@ -85,7 +85,7 @@ module Deckhand
           return @leadership.wait
         end
         took_over unless led
-        complete_pending if @store.cluster?
+        complete_pending unless @store.layout.one_slot?
         publish if monotonic - @published >= PUBLISH_EVERY
         next_tick = enqueue_due(realtime)
         return 0 unless leader?

@@ -16,10 +16,10 @@ module Deckhand
     module Periodic
       module_function
 
-      def write_schedule(store, record) = store.call("SET", store.keys::PERIODIC_SCHEDULE, JSON.generate(record))
+      def write_schedule(store, record) = store.call("SET", store.layout::PERIODIC_SCHEDULE, JSON.generate(record))
 
       def schedule(store)
-        raw = store.call("GET", store.keys::PERIODIC_SCHEDULE) or return nil
+        raw = store.call("GET", store.layout::PERIODIC_SCHEDULE) or return nil
         record = JSON.parse(raw)
         record.is_a?(Hash) ? record : nil
       rescue JSON::ParserError
@@ -28,21 +28,21 @@ module Deckhand
 
       # The identity of the process holding the lease (its token is "<fence>:<identity>").
       def leader(store)
-        token = store.call("GET", store.keys::PERIODIC_LEADER)
+        token = store.call("GET", store.layout::PERIODIC_LEADER)
         token&.split(":", 2)&.last
       end
 
       def states(store, names)
         return [] if names.empty?
-        store.pipelined { |pipe| names.each { |name| pipe.call("HGETALL", store.keys.periodic(name)) } }
+        store.pipelined { |pipe| names.each { |name| pipe.call("HGETALL", store.layout.periodic(name)) } }
       end
 
-      def pause(store, name) = store.call("HSET", store.keys.periodic(name), "paused", Time.now.to_f)
+      def pause(store, name) = store.call("HSET", store.layout.periodic(name), "paused", Time.now.to_f)
 
-      def resume(store, name) = store.call("HDEL", store.keys.periodic(name), "paused")
+      def resume(store, name) = store.call("HDEL", store.layout.periodic(name), "paused")
 
       # An "enqueue now" from the dashboard or the API, shown beside the ticks.
-      def record_manual(store, name, jid) = store.call("HSET", store.keys.periodic(name), "manual_jid", jid, "manual_at", Time.now.to_f)
+      def record_manual(store, name, jid) = store.call("HSET", store.layout.periodic(name), "manual_jid", jid, "manual_at", Time.now.to_f)
     end
   end
 end

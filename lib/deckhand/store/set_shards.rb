@@ -31,16 +31,17 @@ module Deckhand
 
       def initialize(store, kind)
         @store = store
-        @keys = store.keys
+        @keys = store.layout
         @kind = KINDS.fetch(kind)
       end
 
-      def sharded? = @keys.sharded?
+      # True when each queue has a shard of its own (cluster mode).
+      def per_queue? = @keys.sets_per_queue?
 
       # [[queue or nil, key], ...] in the order the shards are walked.
       def shards
-        return [[nil, @keys.public_send(@kind, nil)]] unless sharded?
-        @store.call("SMEMBERS", @keys::QUEUES).sort.map { |queue| [queue, key(queue)] }
+        queues = per_queue? ? @store.call("SMEMBERS", @keys::QUEUES) : []
+        @keys.set_keys(@kind, queues)
       end
 
       def key(queue) = @keys.public_send(@kind, queue)
@@ -103,7 +104,7 @@ module Deckhand
       # cluster mode an entry goes back to its shard's own queue. Returns how
       # many moved.
       def move(moves)
-        unless sharded?
+        unless per_queue?
           return SortedSets.move_to_queues(@store, key(nil), moves.values.flatten(1))
         end
         Scripts::ZsetMove.new(@store).call_shards(moves.transform_values { |list| list.map { |raw, _, payload| [raw, payload] } }, kind: @kind)
@@ -112,7 +113,7 @@ module Deckhand
       # raws: {queue or nil => [raw, ...]}; locks: same shape, per raw
       # [key, jid] or nil. Returns {queue => indexes (in its raws) moved}.
       def kill(raws, locks:, now:, max_jobs:, timeout:)
-        unless sharded?
+        unless per_queue?
           queue, list = raws.first
           return {} unless list
           return {queue => SortedSets.kill(@store, key(queue), list, now: now, max_jobs: max_jobs, timeout: timeout, locks: locks.fetch(queue, []))}

@@ -51,7 +51,7 @@ module Deckhand
       # Moves entries to the dead set, trimming it. Returns the indexes (in
       # `raws`) of the entries this call moved. locks: per raw, the [key, jid]
       # of the unique lock its death releases, or nil. dead: the dead set
-      # (cluster mode: store.keys.dead_set of the set's queue).
+      # (cluster mode: store.layout.dead_set of the set's queue).
       def kill(store, key, raws, now:, max_jobs:, timeout:, locks: [], dead: nil)
         return [] if raws.empty?
         moved = Scripts::ZsetKill.new(store).call(key, raws, now: now, dead_before: now - timeout, max_jobs: max_jobs, locks: locks, dead: dead)

@@ -20,7 +20,7 @@ module Deckhand
 
         # locks: per raw, [key, jid] of the unique lock it holds, or nil
         # (a death releases it). dead: the dead set, in cluster mode that of
-        # the set's queue (store.keys.dead_set(queue), the same slot).
+        # the set's queue (store.layout.dead_set(queue), the same slot).
         def call(set, raws, now:, dead_before:, max_jobs:, locks: [], dead: nil)
           held = raws.each_index.map { |i| locks[i] }
           run([set, dead || keys::DEAD, *held.compact.map(&:first)],
