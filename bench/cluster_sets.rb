@@ -4,7 +4,7 @@
 # queues' shards, one per primary) against plain mode (one sorted set), the
 # same entries in both: size, pages at the start, a quarter in, the middle
 # and the end (cluster mode seeks where the page starts in each shard, then
-# reads a page from each: Store::SetSeek), reading every entry, a count, a
+# reads a page from each: Store::Sets::Seek), reading every entry, a count, a
 # find by jid and a fetch by key. Milliseconds, the median of five reads.
 # Figures: bench/results/2026-11-23-cluster-sets.md.
 #

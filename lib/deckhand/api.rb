@@ -2,7 +2,7 @@
 
 require_relative "../deckhand"
 require_relative "store/queues"
-require_relative "store/sorted_sets"
+require_relative "store/sets/one_set"
 require_relative "store/metrics"
 require_relative "store/stats"
 require_relative "store/process_record"
