@@ -146,8 +146,8 @@ module Deckhand
 
       # One round trip with the acknowledgements still due (at shutdown).
       def flush_acks
-        batch = @lock.synchronize { @ledger.take }
-        acknowledge(batch) unless batch.empty?
+        due = @lock.synchronize { @ledger.take }
+        acknowledge(due) unless due.empty?
       rescue Deckhand::RedisError => e
         @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
       end
@@ -158,26 +158,26 @@ module Deckhand
 
       def run
         until stopping?
-          batch, want = next_round
-          break if batch.nil?
-          round(batch, want)
+          due, want = next_round
+          break if due.nil?
+          round(due, want)
         end
       end
 
-      # batch: the ledger's acknowledgements due; want: jobs to take (0: none).
-      def round(batch, want)
+      # due: the ledger's acknowledgements due; want: jobs to take (0: none).
+      def round(due, want)
         sources = throttles = nil
         @lost.reclaim if @lost.due?
         if want.zero?
-          unless batch.empty?
+          unless due.empty?
             throttles = throttle_args # the slots of settled jobs go back with their acknowledgements
-            acknowledge(batch, throttles)
+            acknowledge(due, throttles)
           end
         else
           sources = self.sources
           started = now
           throttles = throttle_args
-          takes = @fetch.call(limit: want, sources: sources, acks: batch.acks, landed: batch.landed, unlocks: batch.unlocks,
+          takes = @fetch.call(limit: want, sources: sources, acks: due.acks, landed: due.landed, unlocks: due.unlocks,
             throttles: throttles)
           takes = held_back(*takes) if throttles
           @pace.round_trip(now - started)
@@ -189,18 +189,18 @@ module Deckhand
         hand_back_buffered if @quiet
       rescue Deckhand::RedisError => e
         @lost.lots(sources) if sources # its reply may be lost, not its work
-        restore(batch, throttles)
+        restore(due, throttles)
         pause(@outage.failed(e))
       end
 
-      def acknowledge(batch, throttles = nil)
-        @fetch.call(limit: 0, sources: [], acks: batch.acks, landed: batch.landed, unlocks: batch.unlocks, throttles: throttles)
+      def acknowledge(due, throttles = nil)
+        @fetch.call(limit: 0, sources: [], acks: due.acks, landed: due.landed, unlocks: due.unlocks, throttles: throttles)
       end
 
       # Waits until there is something worth a round trip: room for more jobs
       # that Redis may have (queues not known empty, or the idle poll is due)
       # once the jobs waiting to start run low; or, when idle or quiet,
-      # settled jobs to acknowledge. Returns [the ledger's batch, jobs wanted].
+      # settled jobs to acknowledge. Returns [the ledger's due, jobs wanted].
       def next_round
         @lock.synchronize do
           loop do
@@ -274,10 +274,10 @@ module Deckhand
         @waiters.arm(except: left_out)
       end
 
-      def restore(batch, throttles)
+      def restore(due, throttles)
         @lock.synchronize do
           @slots.restore(throttles, @ledger)
-          @ledger.restore(batch)
+          @ledger.restore(due)
         end
       end
 
