@@ -281,7 +281,9 @@ module Deckhand
     # cluster mode), known without building the store.
     def layout = Store::ClusterMode.nodes(@redis) ? Store::Layout::Cluster : Store::Layout::Plain
 
-    def frozen? = @frozen
+    # True once a server booted on this configuration (#freeze!). Not
+    # Object#frozen?: the configuration object itself stays a live object.
+    def booted? = @frozen
 
     # Called when a server boots: from here on every setter raises.
     def freeze!
