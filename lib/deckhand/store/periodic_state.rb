@@ -8,12 +8,12 @@ module Deckhand
     # leader's schedule (JSON), the lease's holder, each entry's state, and
     # the pause flag the dashboard sets.
     #
-    #   Periodic.write_schedule(store, {"leader" => id, "entries" => {...}})
-    #   Periodic.schedule(store)               # => {"leader" => id, "entries" => {...}} or nil
-    #   Periodic.leader(store)                 # => "host:12:abc" (the identity) or nil
-    #   Periodic.states(store, ["nightly"])    # => [{"last_tick" => "1764000000", ...}]
-    #   Periodic.pause(store, "nightly"); Periodic.resume(store, "nightly")
-    module Periodic
+    #   PeriodicState.write_schedule(store, {"leader" => id, "entries" => {...}})
+    #   PeriodicState.schedule(store)               # => {"leader" => id, "entries" => {...}} or nil
+    #   PeriodicState.leader(store)                 # => "host:12:abc" (the identity) or nil
+    #   PeriodicState.states(store, ["nightly"])    # => [{"last_tick" => "1764000000", ...}]
+    #   PeriodicState.pause(store, "nightly"); PeriodicState.resume(store, "nightly")
+    module PeriodicState
       module_function
 
       def write_schedule(store, record) = store.call("SET", store.layout::PERIODIC_SCHEDULE, JSON.generate(record))
