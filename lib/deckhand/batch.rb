@@ -59,6 +59,8 @@ module Deckhand
           unless config.server_middleware.include?(ServerMiddleware)
             config.server_middleware.prepend(ServerMiddleware, config)
             config.on_death { |job, error| Tracker.new(config).death(job, error) }
+            # An expired job counts as a success, as it would had it run and done nothing.
+            config.on_expired { |job| Tracker.new(config).success(job["bid"], job["jid"]) if job["bid"] }
             config.events.on(:startup) { Ops.deliver_left(config) }
           end
         end

@@ -63,7 +63,7 @@ module Deckhand
     }.freeze
 
     attr_reader(*(SETTINGS.keys - %i[periodic timestamps]))
-    attr_reader :client_middleware, :server_middleware, :death_handlers, :error_handlers, :capsules
+    attr_reader :client_middleware, :server_middleware, :death_handlers, :error_handlers, :expired_handlers, :capsules
 
     # What each job runs inside (Rails sets its reloader): an object answering
     # `wrap { ... }`, or nil. Job classes are looked up inside it too, so code
@@ -82,6 +82,7 @@ module Deckhand
       @server_middleware = Middleware::Chain.new
       @death_handlers = []
       @error_handlers = []
+      @expired_handlers = []
       SETTINGS.merge(settings).each do |name, value|
         raise ConfigError, "unknown setting #{name.inspect}; known: #{SETTINGS.keys.join(", ")}" unless SETTINGS.key?(name)
         public_send(:"#{name}=", value)
@@ -190,6 +191,12 @@ module Deckhand
     # Called with (exception, context_hash) for errors outside job code and for job failures.
     def on_error(&block) = add_handler(@error_handlers, block)
 
+    # Called with (payload_hash) when a job is dropped unstarted because its
+    # expires_in passed (docs/job-options.md).
+    #
+    #   config.on_expired { |job| StatsD.increment("jobs.expired", tags: ["class:#{job["class"]}"]) }
+    def on_expired(&block) = add_handler(@expired_handlers, block)
+
     # Blocks run at :startup, :quiet and :shutdown (Config::Events).
     def events = @events ||= Events.new
 
@@ -292,6 +299,7 @@ module Deckhand
       @server_middleware.freeze
       @death_handlers.freeze
       @error_handlers.freeze
+      @expired_handlers.freeze
       @capsules.freeze
       @periodic.freeze
       events.freeze
