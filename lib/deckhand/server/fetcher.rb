@@ -9,6 +9,7 @@ require_relative "lost_fetches"
 require_relative "pace"
 require_relative "fetch/ledger"
 require_relative "fetch/throttle_slots"
+require_relative "fetch/buffer"
 
 module Deckhand
   module Server
@@ -25,8 +26,9 @@ module Deckhand
     #
     # Processors call #take for work and #done once a job's outcome is settled.
     # Who settled what, and what Redis has not been told, is the ledger's
-    # (Fetch::Ledger); the throttles' bookkeeping is Fetch::ThrottleSlots';
-    # how far ahead to fetch is Pace's. This class is the loop.
+    # (Fetch::Ledger); the jobs waiting to start are Fetch::Buffer's; the
+    # throttles' bookkeeping is Fetch::ThrottleSlots'; how far ahead to fetch
+    # is Pace's. This class is the loop.
     class Fetcher < Component
       IDLE_POLL = 2.0
 
@@ -45,7 +47,7 @@ module Deckhand
         @fetch = store.layout.fetch_script.new(store, identity: identity, queues: @queues, lost: method(:lost_source))
         @requeue = Store::Scripts::Requeue.new(store, identity: identity, queues: @queues)
         @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
-        @ready = Thread::Queue.new
+        @ready = Fetch::Buffer.new(@requeue, logger: logger)
         @lock = Mutex.new
         @wake = ConditionVariable.new
         @ledger = Fetch::Ledger.new(queues: @queues.size)
@@ -101,7 +103,7 @@ module Deckhand
           @outstanding += 1
           @armed = false
         end
-        @ready << UnitOfWork.new(@landing[index], 0, payload, false)
+        @ready.push([UnitOfWork.new(@landing[index], 0, payload, false)])
       end
 
       # Queues paused from the dashboard or API (the heartbeat reads them): their
@@ -253,7 +255,7 @@ module Deckhand
         raise
       else
         @lock.synchronize { @outstanding += units.size }
-        units.each { |unit| @ready << unit }
+        @ready.push(units)
         arm_waiters if units.size < want && !@quiet
       end
 
@@ -287,23 +289,7 @@ module Deckhand
 
       # Jobs fetched but not started when the capsule went quiet go back to the
       # front of their queues, for other processes to run.
-      def hand_back_buffered
-        units = drain_ready
-        return if units.empty?
-        landed, taken = units.partition { |u| u.lot.landing? }
-        @requeue.some(taken.map { |u| [u.lot.index, u.lot.id, u.position] },
-          landed: landed.map { |u| [u.lot.index, u.payload] })
-        units.each { |unit| done(unit, marked: true) }
-      rescue Deckhand::RedisError => e
-        @logger.warn("could not hand back #{units.size} unstarted jobs (#{e.message}); they stay in-flight")
-      end
-
-      def drain_ready
-        units = []
-        loop { units << @ready.pop(true) }
-      rescue ThreadError # empty
-        units
-      end
+      def hand_back_buffered = @ready.hand_back { |unit| done(unit, marked: true) }
 
       # The throttles' arguments of the next round trip (ThrottleSlots#args).
       def throttle_args = @lock.synchronize { @slots.args(@ledger) }
