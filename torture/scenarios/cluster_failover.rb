@@ -111,6 +111,7 @@ module Torture
     def whereabouts(cluster, jids)
       found = cluster.nodes.select(&:running?).flat_map do |node|
         redis = RedisClient.new(url: node.url)
+        redis.call("READONLY") # a replica answers reads of its slots instead of MOVED
         redis.call("KEYS", "*").flat_map do |key|
           text = contents(redis, key).join("\n")
           jids.select { |jid| text.include?(jid) }.map { |jid| "#{jid} in #{key}@#{node.port}" }
