@@ -15,7 +15,6 @@ Gem::Specification.new do |spec|
   TEXT
   spec.license = "MIT"
   spec.authors = ["The Deckhand authors"]
-  spec.homepage = "https://github.com/deckhand-rb/deckhand"
   spec.required_ruby_version = ">= 3.1"
 
   # What users run and read; bench/, torture/ and test/ stay in the checkout
@@ -31,5 +30,4 @@ Gem::Specification.new do |spec|
   spec.add_dependency "redis-client", ">= 0.22"
 
   spec.metadata["rubygems_mfa_required"] = "true"
-  spec.metadata["changelog_uri"] = "#{spec.homepage}/blob/main/CHANGES.md"
 end
