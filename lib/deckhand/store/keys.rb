@@ -41,6 +41,14 @@ module Deckhand
       # The prefix of the per-class metrics hashes (Store::Metrics).
       METRICS = "deckhand:metrics"
 
+      # Other schedulers' keys, read only (Store::ForeignSchedules): the sets
+      # of sidekiq-cron's entries (1.x; 2.x's default namespace), each member
+      # the key of an entry's hash; sidekiq-scheduler's schedule (name =>
+      # JSON) and each entry's state (name => JSON, "enabled").
+      CRON_JOB_SETS = %w[cron_jobs cron_jobs:default].freeze
+      SIDEKIQ_SCHEDULER_SCHEDULES = "schedules"
+      SIDEKIQ_SCHEDULER_STATES = "sidekiq-scheduler:states"
+
       module_function
 
       # False: one scheduled, retry and dead set for every queue (see
