@@ -4,7 +4,7 @@ require "logger"
 require_relative "config/capsule"
 require_relative "config/batches"
 require_relative "config/encryption"
-require_relative "config/periodic"
+require_relative "config/periodic_schedule"
 require_relative "config/fleet_timestamps"
 require_relative "config/events"
 require_relative "config/operations"
@@ -77,7 +77,7 @@ module Deckhand
     def initialize(**settings)
       @frozen = false
       @capsules = {}
-      @periodic = Periodic.new
+      @periodic = PeriodicSchedule.new
       @client_middleware = Middleware::Chain.new
       @server_middleware = Middleware::Chain.new
       @death_handlers = []
@@ -236,7 +236,7 @@ module Deckhand
       @push_buffer = Client::PushBuffer.new(self)
     end
 
-    # Periodic (cron) jobs (Config::Periodic): with a block, yields it to
+    # Periodic (cron) jobs (Config::PeriodicSchedule): with a block, yields it to
     # register entries; `periodic = {jobs: {...}}` adds a config file's.
     def periodic
       return @periodic unless block_given?
@@ -277,11 +277,13 @@ module Deckhand
       @store
     end
 
-    # The store's key layout (Store::Keys, or Store::ClusterKeys in cluster
-    # mode), known without building the store.
-    def keys = Store::ClusterMode.nodes(@redis) ? Store::ClusterKeys : Store::Keys
+    # The store's layout (Store::Layout::Plain, or Store::Layout::Cluster in
+    # cluster mode), known without building the store.
+    def layout = Store::ClusterMode.nodes(@redis) ? Store::Layout::Cluster : Store::Layout::Plain
 
-    def frozen? = @frozen
+    # True once a server booted on this configuration (#freeze!). Not
+    # Object#frozen?: the configuration object itself stays a live object.
+    def booted? = @frozen
 
     # Called when a server boots: from here on every setter raises.
     def freeze!

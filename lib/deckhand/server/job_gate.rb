@@ -38,14 +38,14 @@ module Deckhand
 
       def starting(job)
         return unless Unique.until_start?(job)
-        key, jid = Unique.held_by(job, @store.keys)
+        key, jid = Unique.held_by(job, @store.layout)
         Store::UniqueLocks.release(@store, key, jid) if key
       end
 
       # The lock goes with the acknowledgement, a script of the queue the job
       # came from (`queue`); see Store::UniqueLocks.within.
       def unlock(job, queue = job["queue"], until_start: Unique.until_start?(job))
-        until_start ? nil : Store::UniqueLocks.within(@store, Unique.held_by(job, @store.keys), queue)
+        until_start ? nil : Store::UniqueLocks.within(@store, Unique.held_by(job, @store.layout), queue)
       end
 
       # The args perform gets: the secret bag decrypted (encrypt: true); the

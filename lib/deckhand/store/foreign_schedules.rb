@@ -14,9 +14,13 @@ module Deckhand
     #   # => [#<struct Entry scheduler="sidekiq-cron", name="nightly", klass="NightlyJob", key="cron_job:default:nightly">]
     module ForeignSchedules
       Entry = Struct.new(:scheduler, :name, :klass, :key)
-      SETS = Keys::CRON_JOB_SETS
-      SCHEDULES = Keys::SIDEKIQ_SCHEDULER_SCHEDULES
-      STATES = Keys::SIDEKIQ_SCHEDULER_STATES
+      # Not Deckhand's keys (no layout names them), read only: the sets of
+      # sidekiq-cron's entries (1.x; 2.x's default namespace), each member the
+      # key of an entry's hash; sidekiq-scheduler's schedule (name => JSON)
+      # and each entry's state (name => JSON, "enabled").
+      SETS = %w[cron_jobs cron_jobs:default].freeze
+      SCHEDULES = "schedules"
+      STATES = "sidekiq-scheduler:states"
       TYPES = ([["set"]] * SETS.size + [["hash"], ["hash"]]).flatten.freeze
 
       module_function
