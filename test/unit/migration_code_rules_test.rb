@@ -35,6 +35,16 @@ class MigrationCodeRulesTest < Minitest::Test
     end
   RUBY
 
+  def test_a_size_change_on_jobs_held_before_the_push_needs_a_block
+    findings = check("spec/jobs_spec.rb" => <<~RUBY)
+      require "sidekiq/testing"
+      it { expect { PriceJob.perform_async }.to change(PriceJob.jobs, :size).by(1) }
+      it { expect { PriceJob.perform_async }.to change { PriceJob.jobs.size }.by(1) }
+    RUBY
+    sized = findings.find { |finding| finding.what.start_with?("change(MyJob.jobs, :size)") }
+    assert_equal [:change, ["spec/jobs_spec.rb:2"]], [sized.verdict, sized.where]
+  end
+
   def test_rails_lines_are_not_sidekiq_findings
     findings = check("config/application.rb" => APPLICATION, "app/jobs/jobs.rb" => JOBS, "config/initializers/sidekiq.rb" => INITIALIZER)
     enterprise = findings.find { |finding| finding.what.start_with?("Sidekiq Enterprise job options") }

@@ -15,6 +15,10 @@ module Deckhand
         [/queue_adapter\s*=\s*:sidekiq\b/, :works, "Active Job on queue_adapter = :sidekiq (Deckhand's adapter; jobs written as Sidekiq's adapter writes them)", nil],
         [/Sidekiq\.configure_(server|client)\b/, :works, "Sidekiq.configure_server / configure_client", nil],
         [/Sidekiq::Testing\b/, :works, "Sidekiq::Testing (fake!, inline!, jobs, drain)", nil],
+        # RSpec reads the size of the object given, before and after: drop-in
+        # mode's `jobs` is a new Array on each call, so that one never grows.
+        [/\bchange\(\s*[\w:]+\.jobs\s*,/, :change, "change(MyJob.jobs, :size) in tests (jobs is a new Array on each call in drop-in mode)",
+          "read the size in a block: `change { MyJob.jobs.size }`"],
         [/Sidekiq::(Queue|RetrySet|ScheduledSet|DeadSet|ProcessSet|Stats|WorkSet)\b/, :works, "Sidekiq's data API", nil],
         [/Sidekiq::Web\b/, :works, "Sidekiq::Web (mounts Deckhand's dashboard)", nil],
         [/Sidekiq::Batch\b/, :works, "Sidekiq::Batch (Deckhand's batches)", nil],
