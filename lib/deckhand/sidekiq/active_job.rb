@@ -15,8 +15,13 @@ require_relative "job_options"
 #   sidekiq_retries_exhausted (Sidekiq::Job::Options).
 module ActiveJob
   module QueueAdapters
+    # Subclasses named as Sidekiq's, so that Sidekiq::Testing finds the
+    # collected jobs under the class name they carry
+    # (`SidekiqAdapter::JobWrapper.jobs`) and Rails names the adapter
+    # "sidekiq". const_set replaces Rails' autoload without loading it.
     unless const_defined?(:SidekiqAdapter, false) && !autoload?(:SidekiqAdapter)
-      const_set(:SidekiqAdapter, DeckhandAdapter)
+      const_set(:SidekiqAdapter, Class.new(DeckhandAdapter))
+      SidekiqAdapter.const_set(:JobWrapper, Class.new(DeckhandAdapter::JobWrapper))
     end
     DeckhandAdapter.job_class_name = DeckhandAdapter::SIDEKIQ_NAMES.first
   end
@@ -27,6 +32,6 @@ ActiveJob::Base.include(Sidekiq::Job::Options) unless ActiveJob::Base.respond_to
 module Sidekiq
   # Sidekiq 7.3's and 8's name for the Active Job wrapper, in job payloads.
   module ActiveJob
-    Wrapper = ::ActiveJob::QueueAdapters::DeckhandAdapter::JobWrapper
+    Wrapper = ::ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper
   end
 end
