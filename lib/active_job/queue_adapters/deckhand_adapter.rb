@@ -105,7 +105,7 @@ module ActiveJob
           wrapped = payload["wrapped"]
           klass = wrapped.is_a?(String) ? Object.const_get(wrapped) : nil
           klass.public_send(name) if klass.is_a?(Class) && klass.respond_to?(name)
-        rescue NameError
+        rescue NameError, LoadError
           nil
         end
 
