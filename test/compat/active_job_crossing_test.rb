@@ -90,9 +90,15 @@ class ActiveJobCrossingTest < Minitest::Test
 
   def test_sidekiq_pushed_jobs_run_on_deckhand_drop_in_eager_loaded = sidekiq_to_deckhand(dropin: true, eager: true)
 
-  def test_jobs_pushed_in_drop_in_mode_run_on_a_sidekiq_7_server
+  def test_jobs_pushed_in_drop_in_mode_run_on_a_sidekiq_7_server_lazily_loaded = deckhand_to_sidekiq(eager: false)
+
+  def test_jobs_pushed_in_drop_in_mode_run_on_a_sidekiq_7_server_eager_loaded = deckhand_to_sidekiq(eager: true)
+
+  private
+
+  def deckhand_to_sidekiq(eager:)
     Deckhand::SidekiqHarness.server(queues: ["crossing"], setup: method(:sidekiq_runs_active_job)) do |pid|
-      out, status = dropin_ruby("-e", <<~RUBY, chdir: RAILS_APP, env: app_env(dropin: true, eager: false), preload: false)
+      out, status = dropin_ruby("-e", <<~RUBY, chdir: RAILS_APP, env: app_env(dropin: true, eager: eager), preload: false)
         require "./config/environment"
         RailsJobs::CrossingJob.perform_later("perform_later")
         ActiveJob.perform_all_later([RailsJobs::CrossingJob.new("perform_all_later")])
@@ -104,8 +110,6 @@ class ActiveJobCrossingTest < Minitest::Test
     end
     assert_equal [0, 0, 0], [redis.call("LLEN", "queue:crossing"), redis.call("ZCARD", "retry"), redis.call("ZCARD", "dead")]
   end
-
-  private
 
   def sidekiq_to_deckhand(dropin:, eager:)
     out, status = Open3.capture2e({"REDIS_URL" => Deckhand::RedisHarness.url}, RbConfig.ruby, "-e", SIDEKIQ_PUSH)
