@@ -7,6 +7,7 @@ require_relative "../store/scripts/periodic_lease"
 require_relative "../store/scripts/periodic_enqueue"
 require_relative "../periodic/job_builder"
 require_relative "../periodic/schedule_check"
+require_relative "../periodic/foreign_schedulers"
 
 module Deckhand
   module Server
@@ -48,6 +49,7 @@ module Deckhand
         @leadership = Leadership.new(store, identity, ttl: lease, logger: @logger)
         @enqueue = Store::Scripts::PeriodicEnqueue.new(store)
         @builder = Periodic::JobBuilder.new(config)
+        @foreign = Periodic::ForeignSchedulers.new(store, @logger)
         @sleeper = Sleeper.new
         @outage = Outage.new(@logger, "periodic")
         @tried = {}
@@ -124,11 +126,18 @@ module Deckhand
         @published = monotonic
       end
 
-      # Enqueues each entry's due ticks; returns the earliest next tick.
+      # Enqueues each entry's due ticks; returns the earliest next tick. An
+      # entry that sidekiq-cron or sidekiq-scheduler still enqueues in a
+      # Sidekiq process of this Redis is left to it (Periodic::ForeignSchedulers).
       def enqueue_due(now)
         @entries.map do |entry|
           following = entry.timing.next_after(now.floor)
-          pending(entry, now).each { |due| attempt(entry, due, following, now) if leader? }
+          ticks = pending(entry, now)
+          if !ticks.empty? && leader? && @foreign.owner(entry)
+            @tried[entry.name] = ticks.last
+          else
+            ticks.each { |due| attempt(entry, due, following, now) if leader? }
+          end
           following
         end.min
       end
