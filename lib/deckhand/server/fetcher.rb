@@ -10,6 +10,7 @@ require_relative "pace"
 require_relative "fetch/ledger"
 require_relative "fetch/throttle_slots"
 require_relative "fetch/buffer"
+require_relative "fetch/sources"
 
 module Deckhand
   module Server
@@ -26,9 +27,10 @@ module Deckhand
     #
     # Processors call #take for work and #done once a job's outcome is settled.
     # Who settled what, and what Redis has not been told, is the ledger's
-    # (Fetch::Ledger); the jobs waiting to start are Fetch::Buffer's; the
-    # throttles' bookkeeping is Fetch::ThrottleSlots'; how far ahead to fetch
-    # is Pace's. This class is the loop.
+    # (Fetch::Ledger); the jobs waiting to start are Fetch::Buffer's; what a
+    # fetch asks for and what it brings are Fetch::Sources'; the throttles'
+    # bookkeeping is Fetch::ThrottleSlots'; how far ahead to fetch is Pace's.
+    # This class is the loop.
     class Fetcher < Component
       IDLE_POLL = 2.0
 
@@ -42,8 +44,8 @@ module Deckhand
         @capsule = capsule
         @queues = capsule.queues
         @index = @queues.each_with_index.to_h
-        @sequence = sequence
         @suspects = suspects
+        @sources = Fetch::Sources.new(capsule, sequence: sequence, suspects: suspects)
         @fetch = store.layout.fetch_script.new(store, identity: identity, queues: @queues, lost: method(:lost_source))
         @requeue = Store::Scripts::Requeue.new(store, identity: identity, queues: @queues)
         @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
@@ -176,7 +178,7 @@ module Deckhand
             acknowledge(due, throttles)
           end
         else
-          sources = self.sources
+          sources = @sources.next(paused: @lock.synchronize { @paused })
           started = now
           throttles = throttle_args
           takes = @fetch.call(limit: want, sources: sources, acks: due.acks, landed: due.landed, unlocks: due.unlocks,
@@ -234,22 +236,8 @@ module Deckhand
         times.compact.min
       end
 
-      # The queues in fetch order, each with the id of the lot its jobs would form.
-      def sources
-        order = @capsule.fetch_order.map { |q| @index[q] } - @paused
-        base = @sequence.reserve(order.size)
-        order.each_with_index.map { |index, j| [index, base + j + 1] }
-      end
-
       def deliver(takes, sources, want)
-        units = []
-        takes.each do |take|
-          index, id = sources[take.source]
-          queue = @queues[index]
-          @suspects.observe(queue, take.version)
-          lot = Lot.new(queue, index, id, take.payloads.size)
-          take.payloads.each_with_index { |payload, i| units << UnitOfWork.new(lot, i, payload, false) }
-        end
+        units = @sources.units(takes, sources)
       rescue Deckhand::RedisError
         @lost.lots(takes.map { |take| sources[take.source] }) # taken, but not safely handed out
         raise
