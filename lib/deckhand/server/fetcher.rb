@@ -20,7 +20,12 @@ module Deckhand
     # moving them atomically into the process's in-flight record as one lot per
     # queue (store/scripts/fetch.lua). A round trip goes out when the jobs
     # waiting to start run below half of what may wait, so acknowledgements
-    # travel in batches. When the queues run dry, idle waiters block inside
+    # travel in batches; and they never wait longer than the fetch window:
+    # the processor that settles a job once the oldest unsent news is that
+    # old sends the acknowledgements itself (it holds the global lock then,
+    # where waking the fetcher thread could take a time slice), and the loop
+    # sends them when no more settle. One round trip carrying them is under
+    # way at a time, so a lot's news reaches Redis in order. When the queues run dry, idle waiters block inside
     # Redis and hand a pushed job straight to a thread, one round trip from
     # push to start; the fetcher still looks by itself every IDLE_POLL
     # seconds, so a waiter that died cannot leave the capsule asleep.
@@ -62,6 +67,9 @@ module Deckhand
         @lost = LostFetches.new(@requeue, logger: logger)
         @outage = Outage.new(logger, "fetcher of capsule #{capsule.name}")
         @slots = Fetch::ThrottleSlots.new(throttles, @queues)
+        @ack_lag = window # seconds the oldest unsent news may wait
+        @news_at = nil # when the oldest unsent news arrived
+        @sending = false # a round trip carrying news is under way
       end
 
       def start
@@ -83,13 +91,17 @@ module Deckhand
       # the next round trip, with the unique lock to release (`unlock`: [key,
       # jid, TTL ms]) when it succeeded.
       def done(unit, marked: false, unlock: nil)
-        @lock.synchronize do
+        send = @lock.synchronize do
           next unless @ledger.settle(unit, marked: marked, unlock: unlock)
-          @slots.freed(now) unless unit.lot.landing?
+          at = now
+          @slots.freed(at) unless unit.lot.landing?
           @outstanding -= 1
           @pace.completed
+          @news_at ||= at if @ledger.news?
           @wake.signal
+          [take_due, @slots.args(@ledger)] if @news_at && !@sending && !@quiet && at - @news_at >= @ack_lag
         end
+        send_news(*send) if send
       end
 
       # An idle waiter moved `payload` into queue `index`'s landing list, and
@@ -150,10 +162,12 @@ module Deckhand
 
       # One round trip with the acknowledgements still due (at shutdown).
       def flush_acks
-        due = @lock.synchronize { @ledger.take }
+        due = @lock.synchronize { take_due }
         acknowledge(due) unless due.empty?
       rescue Deckhand::RedisError => e
         @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
+      ensure
+        sent
       end
 
       private
@@ -189,16 +203,45 @@ module Deckhand
           sources = nil
           deliver(takes, fetched, want)
         end
+        sent
         @outage.over
         hand_back_buffered if @quiet
       rescue Deckhand::RedisError => e
         @lost.lots(sources) if sources # its reply may be lost, not its work
         restore(due, throttles)
+        sent
         pause(@outage.failed(e))
+      ensure
+        sent if @sending # whatever ended this round, the next may send
       end
 
       def acknowledge(due, throttles = nil)
         @fetch.call(limit: 0, sources: [], acks: due.acks, landed: due.landed, unlocks: due.unlocks, throttles: throttles)
+      end
+
+      # Under the lock: what is due, for the round trip that carries it.
+      def take_due
+        @sending = true
+        @news_at = nil
+        @ledger.take
+      end
+
+      # The round trip that carried the news is over (arrived or restored).
+      def sent
+        @lock.synchronize do
+          @sending = false
+          @wake.broadcast
+        end
+      end
+
+      # A processor sends the news itself; when Redis fails, the loop's next
+      # round trip carries it.
+      def send_news(due, throttles)
+        acknowledge(due, throttles)
+      rescue Deckhand::RedisError
+        restore(due, throttles)
+      ensure
+        sent
       end
 
       # Waits until there is something worth a round trip: room for more jobs
@@ -209,19 +252,24 @@ module Deckhand
         @lock.synchronize do
           loop do
             return nil if stopping?
+            if @sending # a processor's round trip with the news: this one waits its turn
+              @wake.wait(@lock)
+              next
+            end
             if @quiet && !@quieted
               @quieted = true
-              return [@ledger.take, 0]
+              return [take_due, 0]
             end
             ahead = @pace.ahead
             want = @quiet ? 0 : @capsule.concurrency + ahead - @outstanding
             polled = @armed && (now - @armed_at >= IDLE_POLL || @slots.due?(now))
             if want.positive? && (!@armed || polled) && @ready.size <= ahead / 2
+              @pace.starved = !@armed && @ready.waiting.positive? # threads ran dry waiting for this fetch
               @armed = false
-              return [@ledger.take, want]
+              return [take_due, want]
             end
-            acks_due = @ledger.news? && (@armed || @quiet || @ledger.overdue?)
-            return [@ledger.take, 0] if acks_due || @lost.due?
+            acks_due = @ledger.news? && (@armed || @quiet || @ledger.overdue? || now - @news_at >= @ack_lag)
+            return [take_due, 0] if acks_due || @lost.due?
             @wake.wait(@lock, wait_time)
           end
         end
@@ -229,6 +277,7 @@ module Deckhand
 
       def wait_time
         times = [@lost.wait_time]
+        times << [@news_at + @ack_lag - now, 0.001].max if @news_at && @ledger.news?
         if @armed && !@quiet
           times << [IDLE_POLL - (now - @armed_at), 0.001].max
           times << @slots.wait(now)
@@ -268,6 +317,7 @@ module Deckhand
         @lock.synchronize do
           @slots.restore(throttles, @ledger)
           @ledger.restore(due)
+          @news_at ||= now unless due.empty?
         end
       end
 
