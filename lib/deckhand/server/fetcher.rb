@@ -67,7 +67,9 @@ module Deckhand
         @lost = LostFetches.new(@requeue, logger: logger)
         @outage = Outage.new(logger, "fetcher of capsule #{capsule.name}")
         @slots = Fetch::ThrottleSlots.new(throttles, @queues)
-        @ack_lag = window # seconds the oldest unsent news may wait
+        # Seconds the oldest unsent news may wait: half the window, what it
+        # waited on average when news rode only with fetches.
+        @ack_lag = window / 2.0
         @news_at = nil # when the oldest unsent news arrived
         @sending = false # a round trip carrying news is under way
       end
