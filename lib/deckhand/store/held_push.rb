@@ -49,8 +49,10 @@ module Deckhand
       end
 
       def left(keys, queued, sets, scheduled_queues, refused)
-        queues = refused.filter_map { |kind, name| name if kind == :queued }
-        refused_sets = sets.slice(*refused.filter_map { |kind, name| name if kind == :scheduled })
+        queues = []
+        set_names = [] # plain mode's one set is nil
+        refused.each { |kind, name| ((kind == :queued) ? queues : set_names) << name }
+        refused_sets = sets.slice(*set_names)
         scheduled = refused_sets.values.flatten(1)
         if !scheduled.empty? && keys.sets_per_queue?
           scheduled_queues = refused_sets.flat_map { |queue, entries| [queue] * (entries.size / 2) }
