@@ -40,6 +40,13 @@ class PushBufferTest < Minitest::Test
     jids
   end
 
+  def listening?(port)
+    TCPSocket.new("127.0.0.1", port).close
+    true
+  rescue SystemCallError
+    false
+  end
+
   def queued(queue) = @direct.call("LRANGE", "queue:#{queue}", 0, -1).reverse.map { |raw| JSON.parse(raw)["jid"] }
 
   def test_a_refused_push_is_logged_kept_and_written_once_redis_takes_it
@@ -71,6 +78,28 @@ class PushBufferTest < Minitest::Test
     wait_for(message: "the held pushes written") { config.push_buffer.size.zero? }
     assert_equal [a["jid"], behind], queued("a"), "a's job written once, the push behind it after"
     assert_equal [b["jid"]], queued("b")
+  end
+
+  # A forked child inherits the at_exit handler and a copy of the held jobs;
+  # its exit must not write them a second time.
+  def test_a_forked_child_does_not_write_its_parent_s_held_jobs_at_exit
+    config = config()
+    @server.kill
+    jid = Deckhand::Client.new(config: config).push("class" => "RecordJob", "args" => [1])
+    buffer = config.push_buffer
+    port = @server.port
+    child = fork do
+      deadline = monotonic + 30
+      sleep 0.01 until listening?(port) || monotonic > deadline
+      buffer.send(:flush_at_exit) # what at_exit runs
+      exit!(0)
+    end
+    @server = redis_server(port).start
+    @direct.close
+    @direct = RedisClient.new(url: @server.url)
+    wait_for(message: "the held push written") { buffer.size.zero? }
+    wait_for(message: "the child's exit") { ::Process.waitpid(child, ::Process::WNOHANG) }
+    assert_equal [jid], queued("default"), "written once, by the parent"
   end
 
   def test_a_held_push_that_reached_too_few_replicas_is_done_and_not_pushed_again
