@@ -83,7 +83,9 @@ module Deckhand
 
     def call(*command) = with { |conn| conn.call(*command) }
 
-    def pipelined(&) = with { |conn| conn.pipelined(&) }
+    # exception: false leaves Redis' refusals in the replies (RedisClient
+    # errors, for the store's own modules to read) instead of raising the first.
+    def pipelined(exception: true, &block) = with { |conn| conn.pipelined(exception: exception, &block) }
 
     def multi(&) = with { |conn| conn.multi(&) }
 

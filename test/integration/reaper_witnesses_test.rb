@@ -80,6 +80,30 @@ class ReaperWitnessesTest < Minitest::Test
     assert_equal 1, inflight_count(IDENTITY)
   end
 
+  def test_a_reaper_whose_own_beats_failed_lately_judges_no_one
+    dead_process(IDENTITY, lots: {"default" => [[payload("a")]]})
+    beat(IDENTITY, 2)
+    steady = 1.0 # seconds since this reaper's own heartbeat last failed; 3 intervals are 1.5 s
+    reaper = Deckhand::Server::Reaper.new(config: Deckhand.config, store: Deckhand.config.store, identity: "reaper:2:abc",
+      steady_for: -> { steady })
+    redis.call("DEL", Keys::REAPER_LOCK)
+    assert_equal 0, reaper.reap, "a stall or cut may have silenced everyone: no judgment yet"
+    assert_equal 1, inflight_count(IDENTITY)
+    steady = 1.6
+    redis.call("DEL", Keys::REAPER_LOCK)
+    assert_equal 1, reaper.reap
+    assert_equal %w[a], queue_jids("default")
+  end
+
+  def test_a_failed_beat_restarts_the_heartbeat_s_steady_time
+    store = Deckhand::Store.new({url: "redis://127.0.0.1:1/0", connect_timeout: 0.1})
+    heartbeat = Deckhand::Server::Heartbeat.new(config: Deckhand.config, store: store, identity: IDENTITY,
+      stats: Deckhand::Server::Stats.new, info: {}, on_signal: ->(_) {})
+    assert_equal Float::INFINITY, heartbeat.steady_for, "no beat has failed"
+    heartbeat.beat
+    assert_operator heartbeat.steady_for, :<, 1
+  end
+
   def test_without_client_list_the_heartbeat_ttl_decides_and_the_log_says_so
     redis.call("ACL", "SETUSER", "reaper-test", "on", ">secret", "~*", "&*", "+@all", "-client")
     log = StringIO.new

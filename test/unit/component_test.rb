@@ -1,12 +1,12 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "deckhand/server"
+require "deckhand/component"
 
 # The supervision every server thread runs under: a thread that dies for any
 # reason is logged and started again; one that keeps dying is fatal.
 class ComponentTest < Minitest::Test
-  class Flaky < Deckhand::Server::Component
+  class Flaky < Deckhand::Component
     attr_reader :laps, :recovered
 
     def initialize(logger, plan, **options)
@@ -14,7 +14,7 @@ class ComponentTest < Minitest::Test
       @plan = plan
       @laps = Queue.new
       @recovered = []
-      @sleeper = Deckhand::Server::Sleeper.new
+      @sleeper = Deckhand::Sleeper.new
     end
 
     private

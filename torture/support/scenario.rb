@@ -12,7 +12,7 @@ module Torture
   # returns the figures (a Hash) and adds to #failures what must not happen.
   class Scenario
     # Deckhand's defaults, and the short timings of the quick run.
-    DEFAULT_TIMING = {heartbeat_interval: 5, heartbeat_ttl: 40, reaper_interval: 5}.freeze
+    DEFAULT_TIMING = Deckhand::Config::SETTINGS.slice(:heartbeat_interval, :heartbeat_ttl, :reaper_interval).freeze
     QUICK_TIMING = {heartbeat_interval: 0.5, heartbeat_ttl: 2, reaper_interval: 0.5}.freeze
 
     Result = Struct.new(:number, :name, :figures, :failures, :seconds) do

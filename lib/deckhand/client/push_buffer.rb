@@ -1,14 +1,24 @@
 # frozen_string_literal: true
 
+require_relative "../store/held_push"
+require_relative "push_flusher"
+
 module Deckhand
   class Client
     # Reliable push (opt-in, `config.reliable_push = true`): when Redis cannot
     # be reached, pushes wait here, in memory and in order, instead of
-    # failing, and a background thread writes them as soon as Redis answers
-    # again (and at exit, for up to `FLUSH_AT_EXIT` seconds). While anything
-    # waits, new pushes queue behind it, so jobs reach Redis in the order they
-    # were pushed. At most `limit` jobs wait; past that a push raises, nothing
-    # is dropped silently.
+    # failing, and a supervised thread (Client::PushFlusher) writes them as
+    # soon as Redis answers again (and at exit, for up to `FLUSH_AT_EXIT`
+    # seconds). While anything waits, new pushes queue behind it, so jobs
+    # reach Redis in the order they were pushed. At most `limit` jobs wait;
+    # past that a push raises, nothing is dropped silently.
+    #
+    # A held push leaves the buffer only once Redis took it, and is never
+    # written twice by the buffer: a push Redis refused in part (WRONGTYPE on
+    # one queue, OOM) keeps only the refused part at the head of the line,
+    # and one that reached the primary but too few replicas (NotReplicated)
+    # is done, with a warning. One writer at a time (the flusher, or the exit
+    # flush) takes the head of the line.
     #
     # What it cannot save: jobs still waiting when the process dies (SIGKILL,
     # a crash, Redis down through the whole exit flush) are lost, and the
@@ -20,17 +30,20 @@ module Deckhand
     #   buffer.write(queued, scheduled)   # to Redis, or into the buffer when Redis is away
     class PushBuffer
       FLUSH_AT_EXIT = 5.0
-      DELAYS = [0.05, 0.1, 0.25, 0.5, 1, 2].freeze
 
       def initialize(config)
         @config = config
+        @logger = config.logger
         @limit = config.reliable_push_limit
         @lock = Mutex.new
         @wake = ConditionVariable.new
+        @writer = Mutex.new # held while the head of the line is written
         @pending = [] # [queued, scheduled, scheduled_queues, size]
         @size = 0
         @outage = false
-        @thread = nil
+        @refusal = nil
+        @flusher = nil
+        @pid = ::Process.pid
         at_exit { flush_at_exit }
       end
 
@@ -47,74 +60,90 @@ module Deckhand
         hold([queued, scheduled, scheduled_queues], e)
       end
 
+      # Waits up to `seconds` for a held push; true when one waits.
+      def wait(seconds)
+        @lock.synchronize do
+          @wake.wait(@lock, seconds) if @pending.empty?
+          !@pending.empty?
+        end
+      end
+
+      # Cuts a #wait short.
+      def nudge = @lock.synchronize { @wake.broadcast }
+
+      # Writes the oldest held push: true once Redis took it (or nothing
+      # waits), false when Redis refused some of it (kept, to try again).
+      # Raises ConnectionError when Redis cannot be reached.
+      def flush_one
+        @writer.synchronize do
+          push = @lock.synchronize { @pending.first } or return true
+          outcome = Store::HeldPush.write(@config.store, *push.first(3))
+          @logger.warn("#{outcome.not_replicated.message} (a held push; it is not pushed again)") if outcome.not_replicated
+          outcome.left ? refused(outcome) : written
+          outcome.left.nil?
+        end
+      end
+
       private
 
       def hold(push, error)
-        queued, scheduled, = push
-        count = queued.sum { |_, payloads| payloads.size } + (scheduled.size / 2)
+        count = count(push)
         @lock.synchronize do
           if @size + count > @limit
             raise ConnectionError, "Redis is unreachable and #{@size} pushed jobs already wait for it " \
               "(reliable_push_limit #{@limit}); this push was not accepted#{": #{error.message}" if error}"
           end
           if error && !@outage
-            @config.logger.warn("Redis is unreachable (#{error.message}); holding pushed jobs until it answers")
+            @logger.warn("Redis is unreachable (#{error.message}); holding pushed jobs until it answers")
             @outage = true
           end
           @pending << [*push, count]
           @size += count
-          start_flusher
-          @wake.signal
+          @flusher ||= PushFlusher.new(self, logger: @logger).start
+          @wake.broadcast
         end
         nil
       end
 
-      def start_flusher
-        return if @thread&.alive?
-        @thread = Thread.new do
-          Thread.current.name = "deckhand-push-buffer"
-          Thread.current.report_on_exception = false
-          flush_forever
-        end
-      end
+      def count((queued, scheduled)) = queued.sum { |_, payloads| payloads.size } + (scheduled.size / 2)
 
-      def flush_forever
-        failures = 0
-        loop do
-          batch = @lock.synchronize do
-            @wake.wait(@lock) while @pending.empty?
-            @pending.first
-          end
-          begin
-            Store::Queues.push(@config.store, *batch[0, 3])
-            written(batch)
-            failures = 0
-          rescue ConnectionError
-            sleep DELAYS[failures] || DELAYS.last
-            failures += 1
-          end
-        end
-      end
-
-      def written(batch)
+      def written
         @lock.synchronize do
-          @pending.shift
-          @size -= batch[3]
-          if @pending.empty? && @outage
-            @config.logger.info("Redis answers again: the jobs held meanwhile are written")
+          @size -= @pending.shift.last
+          if @pending.empty? && (@outage || @refusal)
+            @logger.info("Redis answers again: the jobs held meanwhile are written")
             @outage = false
+            @refusal = nil
           end
         end
       end
 
+      # What Redis took leaves the line; the rest stays at its head. A
+      # refusal is logged when it changes, not at every try.
+      def refused(outcome)
+        left = outcome.left
+        @lock.synchronize do
+          @size -= @pending.first.last - count(left)
+          @pending[0] = [*left, count(left)]
+          return if @refusal == outcome.refusal.message
+          @refusal = outcome.refusal.message
+        end
+        jobs = count(left)
+        @logger.error("Redis refused a held push of #{jobs} job#{"s" unless jobs == 1}: kept, with the pushes behind it, " \
+          "and tried again: #{outcome.refusal.message}")
+      end
+
+      # The flusher may be writing the head of the line: #flush_one waits
+      # for it, so no push is written twice. A forked child inherits this
+      # handler and a copy of the line: the parent writes its jobs, not the child.
       def flush_at_exit
+        return unless ::Process.pid == @pid
         deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + FLUSH_AT_EXIT
+        @flusher&.stop
         until @lock.synchronize { @pending.empty? }
           return lost_at_exit if ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) > deadline
-          batch = @lock.synchronize { @pending.first }
           begin
-            Store::Queues.push(@config.store, *batch[0, 3])
-            written(batch)
+            sleep 0.1 unless flush_one
           rescue ConnectionError
             sleep 0.1
           end
@@ -122,7 +151,7 @@ module Deckhand
       end
 
       def lost_at_exit
-        @config.logger.error("the process exits with #{size} pushed jobs still waiting for Redis: they are lost")
+        @logger.error("the process exits with #{size} pushed jobs still waiting for Redis: they are lost")
       end
     end
   end

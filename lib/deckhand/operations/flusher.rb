@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "../server/component"
-require_relative "../server/sleeper"
+require_relative "../component"
+require_relative "../sleeper"
 
 module Deckhand
   module Operations
@@ -10,13 +10,13 @@ module Deckhand
     #
     #   flusher = Flusher.new(statsd, logger: logger).start
     #   flusher.close   # the last flush
-    class Flusher < Server::Component
+    class Flusher < Component
       INTERVAL = 1.0
 
       def initialize(statsd, logger:)
         super("statsd-flush", logger: logger)
         @statsd = statsd
-        @sleeper = Server::Sleeper.new
+        @sleeper = Sleeper.new
       end
 
       def close

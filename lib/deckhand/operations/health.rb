@@ -13,9 +13,12 @@ module Deckhand
     class Health
       def initialize(launcher)
         @launcher = launcher
-        interval = launcher.config.heartbeat_interval
-        # Redis is unreachable when no beat got through for this long.
-        @bound = (interval * 2) + 2
+        config = launcher.config
+        # Redis is unreachable when no beat got through for this long. A beat
+        # of a process whose threads burn CPU can lag seconds behind its
+        # interval (the interpreter lock), whatever the interval: at least
+        # half the record's TTL, so a probe never restarts a busy process.
+        @bound = [(config.heartbeat_interval * 2) + 2, config.heartbeat_ttl / 2.0].max
       end
 
       def live

@@ -2,7 +2,7 @@
 
 require "socket"
 require "io/wait"
-require_relative "../server/component"
+require_relative "../component"
 
 module Deckhand
   module Operations
@@ -19,7 +19,7 @@ module Deckhand
     #   listener.start
     #   listener.port    # => 7434
     #   listener.close   # stops the thread and the socket
-    class HttpListener < Server::Component
+    class HttpListener < Component
       READ_TIMEOUT = 2
       MAX_REQUEST = 8 * 1024
       REASONS = {200 => "OK", 400 => "Bad Request", 404 => "Not Found", 405 => "Method Not Allowed",

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require "socket"
-require_relative "../server/component"
-require_relative "../server/sleeper"
+require_relative "../component"
+require_relative "../sleeper"
 require_relative "health"
 
 module Deckhand
@@ -17,7 +17,7 @@ module Deckhand
     #
     #   systemd = Systemd.boot(launcher)   # nil when not run by systemd
     #   systemd&.stopping
-    class Systemd < Server::Component
+    class Systemd < Component
       def self.boot(launcher, env: ENV)
         path = env["NOTIFY_SOCKET"]
         return nil if path.nil? || path.empty?
@@ -39,7 +39,7 @@ module Deckhand
         @socket = Socket.new(:UNIX, :DGRAM)
         @health = Health.new(launcher)
         @interval = watchdog_usec && watchdog_usec / 2_000_000.0
-        @sleeper = Server::Sleeper.new
+        @sleeper = Sleeper.new
       end
 
       def ready

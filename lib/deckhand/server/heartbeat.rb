@@ -31,6 +31,7 @@ module Deckhand
         @process_count = 1
         @rtt_us = 0
         @beat_at = monotonic
+        @failed_at = nil
         @outage = Outage.new(@logger, "heartbeat (the process keeps working)")
       end
 
@@ -72,11 +73,16 @@ module Deckhand
       rescue Deckhand::RedisError => e
         @stats.restore(*counts)
         @stats.metrics.restore(metrics) if metrics
+        @failed_at = monotonic
         @outage.failed(e)
       end
 
       # Seconds since a beat last reached Redis (or since this heartbeat was built).
       def silent_for = monotonic - @beat_at
+
+      # Seconds since a beat last failed (infinite when none has): how long
+      # Redis has answered this process without a break (Reaper).
+      def steady_for = @failed_at ? monotonic - @failed_at : Float::INFINITY
 
       private
 

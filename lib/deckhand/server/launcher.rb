@@ -41,7 +41,8 @@ module Deckhand
           inflight: -> { @capsules.sum { |capsule| capsule.fetcher.outstanding } },
           on_paused: ->(names) { @capsules.each { |capsule| capsule.fetcher.paused = names } },
           on_throttles: ->(overrides) { throttles.update(overrides) })
-        @reaper = Reaper.new(config: config, store: @store, identity: @identity, on_fatal: fatal)
+        @reaper = Reaper.new(config: config, store: @store, identity: @identity, on_fatal: fatal,
+          steady_for: -> { @heartbeat.steady_for })
         @scheduler = Scheduler.new(config: config, store: @store, process_count: -> { @heartbeat.process_count },
           on_fatal: fatal)
         @periodic = PeriodicLoop.build(config: config, store: @store, identity: @identity, on_fatal: fatal)

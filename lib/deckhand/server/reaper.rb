@@ -28,14 +28,23 @@ module Deckhand
     #
     # Bound: a SIGKILLed process's jobs are back in their queues at most
     # 2 * heartbeat_interval + reaper_interval * 1.2 seconds after its last
-    # heartbeat (defaults 10 + 6), or heartbeat_ttl + reaper_interval * 1.2
-    # where CLIENT LIST is refused (40 + 6).
+    # heartbeat (defaults 4 + 2.4), or heartbeat_ttl + reaper_interval * 1.2
+    # where CLIENT LIST is refused (40 + 2.4).
+    #
+    # A stall of Redis, or a cut between it and this host, silences every
+    # process at once and may close the connections that were waiting on it:
+    # the reaper judges no one until its own heartbeat has gone through
+    # without a failure for three heartbeat intervals (steady_for), as after
+    # a Redis restart, giving live processes time to beat and reconnect.
     class Reaper < Component
       COUNTER_TTL = 24 * 60 * 60
       JITTER = 0.2
 
-      def initialize(config:, store:, identity:, on_fatal: nil)
+      # steady_for: seconds Redis has answered this process without a break
+      # (Heartbeat#steady_for), or nil to judge regardless.
+      def initialize(config:, store:, identity:, on_fatal: nil, steady_for: nil)
         super("reaper", logger: config.logger, on_fatal: on_fatal)
+        @steady_for = steady_for
         @config = config
         @store = store
         @identity = identity
@@ -89,7 +98,7 @@ module Deckhand
         silent = candidates.keys.zip(Store::Owners.beats(@store, candidates.keys)).select do |identity, beat|
           beat.nil? || now - beat.to_f > 2 * beats_every(candidates[identity])
         end
-        return [] if silent.empty?
+        return [] if silent.empty? || unsteady?
         names = Store::Clients.names(@store)
         return by_ttl(silent, candidates) unless names
         uptime = @store.uptime
@@ -101,6 +110,8 @@ module Deckhand
           [identity, owner, beat] if gone
         end
       end
+
+      def unsteady? = @steady_for && @steady_for.call < 3 * @config.heartbeat_interval
 
       def beats_every(owner)
         every = owner["beats_every"]

@@ -1,36 +1,11 @@
 # frozen_string_literal: true
 
+require_relative "../sleeper"
+
 module Deckhand
   module Server
-    # The pause between rounds of a background loop (heartbeat, scheduler,
-    # reaper), which #stop cuts short so shutdown never waits out an interval.
-    #
-    #   sleeper = Sleeper.new
-    #   Thread.new { beat while sleeper.sleep(5) }
-    #   sleeper.stop   # the loop ends now, not in up to 5 s
-    class Sleeper
-      def initialize
-        @lock = Mutex.new
-        @wake = ConditionVariable.new
-        @stopped = false
-      end
-
-      # Sleeps up to `seconds`; returns false once stopped.
-      def sleep(seconds)
-        @lock.synchronize do
-          @wake.wait(@lock, seconds) unless @stopped
-          !@stopped
-        end
-      end
-
-      def stop
-        @lock.synchronize do
-          @stopped = true
-          @wake.signal
-        end
-      end
-
-      def stopped? = @stopped
-    end
+    # Deckhand::Sleeper (lib/deckhand/sleeper.rb), under the name the server's
+    # loops have used.
+    Sleeper = Deckhand::Sleeper
   end
 end

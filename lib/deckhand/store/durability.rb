@@ -35,6 +35,14 @@ module Deckhand
         durability ? durability.pipelined(store, queued, scheduled, &block) : store.pipelined(&block)
       end
 
+      # As .pipelined, with the writes' refusals left in the replies (as
+      # RedisClient errors): returns the replies and, when fewer replicas
+      # than wanted acknowledged, [acknowledged, the WAIT's error or nil].
+      def self.replies(store, &block)
+        durability = store.durability
+        durability ? durability.replies(store, &block) : [store.pipelined(exception: false, &block), nil]
+      end
+
       def initialize(replicas:, timeout:)
         @replicas = replicas
         @timeout = timeout
@@ -46,6 +54,23 @@ module Deckhand
         short = shortfall(acks)
         raise not_replicated(store, short, jids(queued, scheduled), failure(acks)) if short
         replies
+      end
+
+      def replies(store, &block)
+        replies, acks = store.cluster? ? ClusterWait.replies(store, command, @timeout, &block) : plain(store, exception: false, &block)
+        short = shortfall(acks)
+        [replies, short && [short, failure(acks)]]
+      end
+
+      # failure: the WAIT's error reply, if it failed (on a node that became
+      # a replica in a failover, the push itself redirected to the new primary).
+      def not_replicated(store, acknowledged, jids, failure)
+        count = "#{jids.size} job#{"s" unless jids.size == 1}"
+        NotReplicated.new("the push of #{count} reached the primary at #{store.location}, but only #{acknowledged} of " \
+          "#{@replicas} replicas acknowledged it within #{@timeout} s (push_replicas#{"; WAIT failed: #{failure.message}" if failure}): the jobs are queued " \
+          "and will run, but a failover now could lose them; pushing again would queue them twice. " \
+          "Check the replicas (INFO replication), or lower push_replicas",
+          acknowledged: acknowledged, wanted: @replicas, jids: jids)
       end
 
       # Runs a Store::Script subclass's Lua (as Store#evalsha does, sending
@@ -78,8 +103,8 @@ module Deckhand
       def failure(acks) = acks.find { |ack| !ack.is_a?(Integer) }
 
       # Plain mode: the pipeline is one connection, the WAIT follows the writes.
-      def plain(store)
-        replies = store.pipelined do |pipe|
+      def plain(store, exception: true)
+        replies = store.pipelined(exception: exception) do |pipe|
           yield pipe
           pipe.blocking_call_v(@timeout, command)
         end
@@ -106,17 +131,6 @@ module Deckhand
 
       def jids(queued, scheduled)
         (queued.values.flatten + scheduled.each_slice(2).map(&:last)).filter_map { |raw| Queues.jid_of(raw) }
-      end
-
-      # failure: the WAIT's error reply, if it failed (on a node that became
-      # a replica in a failover, the push itself redirected to the new primary).
-      def not_replicated(store, acknowledged, jids, failure)
-        count = "#{jids.size} job#{"s" unless jids.size == 1}"
-        NotReplicated.new("the push of #{count} reached the primary at #{store.location}, but only #{acknowledged} of " \
-          "#{@replicas} replicas acknowledged it within #{@timeout} s (push_replicas#{"; WAIT failed: #{failure.message}" if failure}): the jobs are queued " \
-          "and will run, but a failover now could lose them; pushing again would queue them twice. " \
-          "Check the replicas (INFO replication), or lower push_replicas",
-          acknowledged: acknowledged, wanted: @replicas, jids: jids)
       end
     end
   end

@@ -2,6 +2,7 @@
 
 require_relative "../cli/signals"
 require_relative "../lifecycle"
+require_relative "lifeline"
 
 module Deckhand
   class Swarm
@@ -57,18 +58,8 @@ module Deckhand
         @early_signals.each { |name| ::Process.kill(name, ::Process.pid) }
       end
 
-      # The supervisor holds the write end of the lifeline pipe; the kernel
-      # closes it when the supervisor dies, however it dies, and our read ends.
-      # Then this worker stops as on TERM: a SIGKILLed supervisor leaves no
-      # worker running on its own.
-      def watch_supervisor
-        Thread.new do
-          Thread.current.name = "deckhand-lifeline"
-          @lifeline.read
-          @logger.warn("the swarm supervisor is gone: stopping")
-          ::Process.kill("TERM", ::Process.pid)
-        end
-      end
+      # A SIGKILLed supervisor leaves no worker running on its own (Lifeline).
+      def watch_supervisor = Lifeline.new(@lifeline, logger: @logger).start
 
       def exit_now(status)
         $stdout.flush
