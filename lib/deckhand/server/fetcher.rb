@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "component"
+require_relative "../component"
 require_relative "lot"
 require_relative "landing_lot"
 require_relative "unit_of_work"

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
-require_relative "component"
+require_relative "../component"
 
 module Deckhand
   module Server

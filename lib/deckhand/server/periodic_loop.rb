@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "component"
+require_relative "../component"
 require_relative "leadership"
 require_relative "../store/periodic_state"
 require_relative "../store/scripts/periodic_lease"

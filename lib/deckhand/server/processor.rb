@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "component"
+require_relative "../component"
 require_relative "job_runner"
 
 module Deckhand
