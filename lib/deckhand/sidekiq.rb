@@ -30,7 +30,8 @@ end
 
 $LOAD_PATH.unshift(Deckhand::DropIn::SHIMS) unless $LOAD_PATH.include?(Deckhand::DropIn::SHIMS)
 
-require_relative "sidekiq/configuration"
+require_relative "sidekiq/config"
+require_relative "sidekiq/middleware/chain"
 require_relative "sidekiq/sidekiq_module"
 require_relative "sidekiq/unique_jobs_options"
 require_relative "sidekiq/job"

@@ -24,6 +24,9 @@ module Deckhand
 
       alias_method :push, :<<
 
+      # Removes and returns the last handler added.
+      def pop = @list.pop
+
       def size = @list.size
 
       def empty? = @list.empty?

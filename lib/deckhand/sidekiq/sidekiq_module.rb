@@ -19,6 +19,8 @@ module Sidekiq
   # Sidekiq Pro's batches, loaded (and installed) on first use.
   autoload :Batch, "deckhand/sidekiq/batch"
 
+  @config_lock = Mutex.new
+
   class << self
     # True inside a `deckhand` server process.
     def server? = !defined?(Deckhand::CLI).nil?
@@ -31,13 +33,31 @@ module Sidekiq
       yield default_configuration unless server?
     end
 
-    def default_configuration = Deckhand::DropIn::Configuration.new(Deckhand.config)
+    # The Sidekiq::Config over Deckhand.config (the same object while
+    # Deckhand.config stays). One a test helper puts in @config becomes the
+    # default, Deckhand.config included.
+    def default_configuration
+      config = @config
+      return config if config&.equal?(@built) && config.config.equal?(Deckhand.config)
+      @config_lock.synchronize do
+        if @config && !@config.equal?(@built)
+          Deckhand.config = @config.config
+        elsif @config.nil? || !@config.config.equal?(Deckhand.config)
+          @config = Sidekiq::Config.new(Deckhand.config)
+        end
+        @built = @config
+      end
+    end
 
-    def logger = Deckhand.config.logger
+    def logger = default_configuration.logger
 
     def logger=(logger)
-      Deckhand.config.logger = logger
+      default_configuration.logger = logger
     end
+
+    def load_json(string) = JSON.parse(string)
+
+    def dump_json(object) = JSON.generate(object)
 
     # Yields a connection answering Sidekiq's calls: conn.call("GET", key),
     # conn.get(key), conn.pipelined { |pipe| ... }. Inside Sidekiq::Client.via,
@@ -74,11 +94,13 @@ module Sidekiq
   # Middleware classes include these in Sidekiq 7: they give `config`,
   # `logger` and `redis` helpers, as here.
   module ServerMiddleware
-    attr_accessor :config
+    attr_writer :config
 
-    def logger = Sidekiq.logger
+    def config = @config || Sidekiq.default_configuration
 
-    def redis(&) = Sidekiq.redis(&)
+    def logger = config.logger
+
+    def redis(&) = config.redis(&)
   end
 
   ClientMiddleware = ServerMiddleware

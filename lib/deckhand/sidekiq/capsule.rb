@@ -1,0 +1,77 @@
+# frozen_string_literal: true
+
+module Sidekiq
+  # Sidekiq 7's capsule in drop-in mode: a thread pool with its own queues,
+  # which becomes a Deckhand capsule ("default" is the configuration's own
+  # concurrency and queues).
+  #
+  #   Sidekiq.configure_server do |config|
+  #     config.capsule("single") do |cap|
+  #       cap.concurrency = 1
+  #       cap.queues = %w[single_threaded]
+  #     end
+  #   end
+  class Capsule
+    attr_reader :name, :config, :queues, :weights, :mode, :concurrency
+
+    def initialize(name, config)
+      @name = name.to_s
+      @config = config
+      @concurrency = (@name == "default") ? config.config.concurrency : config[:concurrency]
+      self.queues = (@name == "default") ? config.config.queues : ["default"]
+    end
+
+    def concurrency=(count)
+      @concurrency = Integer(count)
+      apply
+    end
+
+    # Sidekiq's queue list: "name" or "name,weight" Strings, or
+    # [name, weight] pairs (a YAML file's); a queue of weight 3 is listed
+    # three times, as in Sidekiq.
+    def queues=(list)
+      pairs = Array(list).map do |entry|
+        name, weight = entry.is_a?(String) ? entry.split(",", 2) : Array(entry)
+        [name.to_s, weight.to_i]
+      end
+      @weights = pairs.to_h
+      @queues = pairs.flat_map { |name, weight| [name] * [weight, 1].max }
+      @mode = if @weights.values.all?(&:zero?) then :strict
+      elsif @weights.values.all? { |weight| weight == 1 } then :random
+      else :weighted
+      end
+      apply(pairs)
+    end
+
+    # The configuration's chains: Deckhand runs the same middleware in every
+    # capsule, so a capsule cannot add its own.
+    def server_middleware(&) = chain(:server_middleware, &)
+
+    def client_middleware(&) = chain(:client_middleware, &)
+
+    def redis(&) = config.redis(&)
+
+    def logger = config.logger
+
+    private
+
+    def chain(kind)
+      if block_given?
+        raise Deckhand::DropIn::Unsupported.new("capsule(#{@name.inspect}).#{kind} { }",
+          "Deckhand runs one middleware chain in every capsule: add it to config.#{kind}")
+      end
+      config.public_send(kind)
+    end
+
+    def apply(pairs = @weights)
+      list = pairs.map { |name, weight| weight.zero? ? name : "#{name},#{weight}" }
+      deckhand = config.config
+      if @name == "default"
+        deckhand.concurrency = @concurrency unless deckhand.concurrency == @concurrency
+        deckhand.queues = list unless deckhand.queues == list
+      else
+        deckhand.capsule(@name, concurrency: @concurrency, queues: list)
+      end
+    end
+  end
+end
