@@ -12,13 +12,32 @@ module Sidekiq
   #     end
   #   end
   class Capsule
-    attr_reader :name, :config, :queues, :weights, :mode, :concurrency
+    attr_reader :name, :config
 
     def initialize(name, config)
       @name = name.to_s
       @config = config
-      @concurrency = (@name == "default") ? config.config.concurrency : config[:concurrency]
-      self.queues = (@name == "default") ? config.config.queues : ["default"]
+      @concurrency = default? ? config.config.concurrency : config[:concurrency]
+      self.queues = default? ? config.config.queues : ["default"]
+    end
+
+    # The default capsule reads the configuration's own settings, which
+    # Deckhand's config file or code may have set too.
+    def concurrency = default? ? config.config.concurrency : @concurrency
+
+    def queues
+      sync
+      @queues
+    end
+
+    def weights
+      sync
+      @weights
+    end
+
+    def mode
+      sync
+      @mode
     end
 
     def concurrency=(count)
@@ -40,7 +59,7 @@ module Sidekiq
       elsif @weights.values.all? { |weight| weight == 1 } then :random
       else :weighted
       end
-      apply(pairs)
+      apply
     end
 
     # The configuration's chains: Deckhand runs the same middleware in every
@@ -55,6 +74,12 @@ module Sidekiq
 
     private
 
+    def default? = @name == "default"
+
+    def sync
+      self.queues = config.config.queues if default? && !config.config.queues.equal?(@applied)
+    end
+
     def chain(kind)
       if block_given?
         raise Deckhand::DropIn::Unsupported.new("capsule(#{@name.inspect}).#{kind} { }",
@@ -63,12 +88,13 @@ module Sidekiq
       config.public_send(kind)
     end
 
-    def apply(pairs = @weights)
-      list = pairs.map { |name, weight| weight.zero? ? name : "#{name},#{weight}" }
+    def apply
+      list = @weights.map { |name, weight| weight.zero? ? name : "#{name},#{weight}" }
       deckhand = config.config
-      if @name == "default"
+      if default?
         deckhand.concurrency = @concurrency unless deckhand.concurrency == @concurrency
         deckhand.queues = list unless deckhand.queues == list
+        @applied = deckhand.queues
       else
         deckhand.capsule(@name, concurrency: @concurrency, queues: list)
       end

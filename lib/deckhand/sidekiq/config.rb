@@ -3,6 +3,7 @@
 require_relative "configuration"
 require_relative "capsule"
 require_relative "lifecycle_events"
+require_relative "../store/info"
 
 module Sidekiq
   # Sidekiq 7's configuration class in drop-in mode: what
@@ -40,7 +41,8 @@ module Sidekiq
     NOT_HONOURED = {
       strict: "Deckhand orders queues by their weights: list them without weights for strict order",
       fetch_class: "Deckhand's fetch is its own (reliable, batched) and cannot be replaced",
-      fetch_setup: "Deckhand's fetch is its own and takes no setup"
+      fetch_setup: "Deckhand's fetch is its own and takes no setup",
+      job_logger: "Deckhand's server logs each job's done and fail lines itself; log more from a server middleware"
     }.freeze
 
     # A Hash of Sidekiq options builds a Deckhand::Config of its own; a
@@ -51,6 +53,7 @@ module Sidekiq
         options = {}
       else
         super(Deckhand::Config.new(redis: Deckhand.default_redis))
+        @sidekiq_logger = true
       end
       @options = DEFAULTS.except(*KEYS.keys).merge(iteration: DEFAULTS[:iteration].dup)
       @capsules = {}
@@ -121,6 +124,9 @@ module Sidekiq
       default_capsule.queues = list
     end
 
+    # Sidekiq's expanded list: a queue of weight 3 three times.
+    def queues = default_capsule.queues
+
     # Sidekiq's redis block: requires a block.
     def redis(&block)
       raise ArgumentError, "requires a block" unless block
@@ -129,8 +135,21 @@ module Sidekiq
 
     def redis_info = Deckhand::Store::Info.fields(config.store)
 
+    # A new Sidekiq::Config logs as Sidekiq does, built on first use (without
+    # timestamps on Heroku, whose router stamps each line).
+    def logger
+      if @sidekiq_logger
+        @sidekiq_logger = false
+        config.logger = Sidekiq::Logger.new($stdout, level: :info).tap do |logger|
+          logger.formatter = ENV["DYNO"] ? Sidekiq::Logger::Formatters::WithoutTimestamp.new : Sidekiq::Logger::Formatters::Pretty.new
+        end
+      end
+      super
+    end
+
     # nil silences the logger, as in Sidekiq.
     def logger=(logger)
+      @sidekiq_logger = false
       if logger.nil?
         self.logger.level = Logger::FATAL
       else

@@ -55,6 +55,8 @@ module Sidekiq
       default_configuration.logger = logger
     end
 
+    def gem_version = Gem::Version.new(VERSION)
+
     def load_json(string) = JSON.parse(string)
 
     def dump_json(object) = JSON.generate(object)

@@ -1,0 +1,178 @@
+# frozen_string_literal: true
+
+# Runs in a drop-in child (test/dropin/sidekiq_files_test.rb starts it): the
+# files applications require for Sidekiq's public classes, and those classes.
+require "minitest/autorun"
+require "json"
+require "socket"
+require "stringio"
+require "tmpdir"
+require "sidekiq"
+%w[sidekiq/middleware/chain sidekiq/middleware/modules sidekiq/capsule sidekiq/config sidekiq/logger sidekiq/job_logger
+  sidekiq/redis_connection sidekiq/middleware/current_attributes sidekiq/transaction_aware_client sidekiq/job/iterable
+  sidekiq/iterable_job sidekiq/systemd sidekiq/sd_notify].each { |file| require file }
+
+module FilesApp
+  class Current < ActiveSupport::CurrentAttributes
+    attribute :user_id
+  end
+
+  class Seen
+    include Sidekiq::ServerMiddleware
+
+    def call(_job, payload, _queue)
+      payload["seen"] = [Current.user_id, config.class.name]
+      yield
+    end
+  end
+
+  class Countdown
+    include Sidekiq::Job
+    include Sidekiq::Job::Iterable
+
+    def build_enumerator(count, cursor:) = array_enumerator((1..count).to_a, cursor: cursor)
+
+    def each_iteration(number, _count) = Sidekiq.redis { |conn| conn.rpush("files:countdown", number) }
+  end
+end
+
+class SidekiqFilesInsideTest < Minitest::Test
+  def setup
+    Sidekiq.redis { |conn| conn.call("FLUSHDB") }
+  end
+
+  def test_a_new_config_keeps_sidekiq_keys_and_writes_deckhand_settings
+    config = Sidekiq::Config.new(concurrency: 3, my_plugin: "on")
+    deckhand = config.config
+    refute_same Deckhand.config, deckhand
+    assert_equal [3, "on", 3], [config.concurrency, config[:my_plugin], deckhand.concurrency]
+    config.queues = %w[critical default,2]
+    assert_equal %w[critical default default], config.queues
+    assert_equal({"critical" => 0, "default" => 2}, config.default_capsule.weights)
+    assert_equal ["critical", "default,2"], deckhand.queues
+    config.capsule("single") { |cap| cap.concurrency = 1 }.queues = [["reports", 3]]
+    assert_equal({"reports" => 3}, deckhand.capsules.fetch("single").weights)
+    assert_equal 4, config.total_concurrency
+    assert_same config.capsule(:single), config.capsules["single"]
+    assert_includes assert_raises(Deckhand::DropIn::Unsupported) { config[:fetch_class] = Object }.message, "fetch"
+    assert_raises(Deckhand::DropIn::Unsupported) { config.capsule("single").server_middleware { nil } }
+  end
+
+  def test_lifecycle_events_are_deckhand_server_events
+    config = Sidekiq::Config.new
+    config.on(:startup) { :started }
+    assert_equal :started, config[:lifecycle_events][:startup].first.call
+    assert_same config.config.events.handlers(:startup), config[:lifecycle_events][:startup]
+    assert_match(/Invalid event name/, assert_raises(ArgumentError) { config.on(:startp) }.message)
+    assert_match(/Symbols only/, assert_raises(ArgumentError) { config.on("startup") }.message)
+    assert_raises(Deckhand::DropIn::Unsupported) { config.on(:heartbeat) {} }
+  end
+
+  def test_handle_exception_runs_every_handler_and_logs_one_that_raises
+    config = Sidekiq::Config.new
+    out = StringIO.new
+    config.logger = Logger.new(out)
+    seen = []
+    config.error_handlers << ->(_error, _context) { raise "boom" }
+    config.error_handlers << ->(error, context, _config) { seen << [error.message, context] }
+    config.handle_exception(RuntimeError.new("hello"), "queue" => "q")
+    assert_equal [["hello", {queue: "q"}]], seen
+    assert_includes out.string, "boom"
+    assert config.error_handlers.pop
+  end
+
+  def test_default_configuration_follows_deckhand_config_and_a_config_put_in_its_place
+    first = Sidekiq.default_configuration
+    assert_same Deckhand.config, first.config
+    assert_same first, Sidekiq.default_configuration
+    installed = Sidekiq::Config.new
+    Sidekiq.instance_variable_set(:@config, installed)
+    assert_same installed, Sidekiq.default_configuration
+    assert_same installed.config, Deckhand.config
+  ensure
+    Deckhand.config = Deckhand::Config.new(redis: {url: ENV.fetch("REDIS_URL")})
+  end
+
+  def test_middleware_chain_class_runs_its_entries_in_order
+    log = []
+    tag = Struct.new(:name, :log) do
+      def call(*) = log << name && yield
+    end
+    one = Class.new(tag)
+    two = Class.new(tag)
+    chain = Sidekiq::Middleware::Chain.new { |c| c.add(one, "one", log) }
+    chain.insert_before(one, two, "two", log)
+    assert_equal [two, one], chain.map(&:klass)
+    assert_equal :done, chain.invoke { :done }
+    assert_equal %w[two one], log
+  end
+
+  def test_logger_formatters_print_the_context
+    out = StringIO.new
+    logger = Sidekiq::Logger.new(out)
+    [Sidekiq::Logger::Formatters::Pretty, Sidekiq::Logger::Formatters::WithoutTimestamp].each do |formatter|
+      logger.formatter = formatter.new
+      Sidekiq::Context.with(tags: %w[a b]) { logger.info("hi") }
+    end
+    logger.formatter = Sidekiq::Logger::Formatters::JSON.new
+    Sidekiq::Context.with(jid: "j1") { logger.info("json") }
+    pretty, bare, json = out.string.lines
+    assert_match(/\A\d{4}-\d\d-\d\dT[\d:.]+Z pid=\d+ tid=\w+ tags=a,b INFO: hi\n\z/, pretty)
+    assert_match(/\Apid=\d+ tid=\w+ tags=a,b INFO: hi\n\z/, bare)
+    assert_equal({"jid" => "j1"}, JSON.parse(json)["ctx"])
+    logger.level = Logger::WARN
+    logger.log_at(:debug) { assert logger.debug? }
+    refute logger.info?
+  end
+
+  def test_job_logger_logs_start_and_done_with_the_job_context_and_its_level
+    config = Sidekiq::Config.new
+    out = StringIO.new
+    config.logger = Sidekiq::Logger.new(out, level: :warn).tap { |l| l.formatter = Sidekiq::Logger::Formatters::Pretty.new }
+    job_logger = Sidekiq::JobLogger.new(config)
+    job = {"class" => "Wrapper", "wrapped" => "ReportJob", "jid" => "abc", "log_level" => "info"}
+    job_logger.prepare(job) { job_logger.call(job, "default") { nil } }
+    start, done = out.string.lines
+    assert_match(/class=ReportJob jid=abc INFO: start/, start)
+    assert_match(/class=ReportJob jid=abc elapsed=[\d.]+ INFO: done/, done)
+  end
+
+  def test_current_attributes_travel_with_the_job_through_deckhand_middleware
+    config = Sidekiq::Config.new(concurrency: 1)
+    config.redis = {url: ENV.fetch("REDIS_URL")}
+    Sidekiq::CurrentAttributes.persist("FilesApp::Current", config)
+    config.server_middleware.add(FilesApp::Seen)
+    payload = {"class" => "X", "args" => []}
+    FilesApp::Current.set(user_id: 42) { config.config.client_middleware.invoke("X", payload, "default", nil) { nil } }
+    assert_equal({"user_id" => 42}, payload["cattr"].transform_keys(&:to_s))
+    config.config.server_middleware.invoke(nil, JSON.parse(JSON.generate(payload)), "default") { nil }
+    assert_nil FilesApp::Current.user_id
+    assert_equal({"user_id" => 42}, JSON.parse(JSON.generate(payload))["cattr"])
+  end
+
+  def test_sd_notify_sends_states_to_the_notify_socket
+    Dir.mktmpdir do |dir|
+      path = File.join(dir, "notify")
+      socket = Socket.new(:UNIX, :DGRAM)
+      socket.bind(Addrinfo.unix(path))
+      ENV["NOTIFY_SOCKET"] = path
+      assert_equal 7, Sidekiq::SdNotify.ready
+      assert_equal "READY=1", socket.recvfrom(16).first
+      refute Sidekiq::SdNotify.watchdog?
+    ensure
+      ENV.delete("NOTIFY_SOCKET")
+      socket&.close
+    end
+  end
+
+  def test_job_iterable_is_deckhands_iterable_job
+    assert FilesApp::Countdown.include?(Deckhand::IterableJob)
+    require "sidekiq/testing"
+    Sidekiq::Testing.inline! { FilesApp::Countdown.perform_async(3) }
+    assert_equal %w[1 2 3], Sidekiq.redis { |conn| conn.lrange("files:countdown", 0, -1) }
+  end
+
+  def test_transactional_push_needs_active_record
+    assert_includes assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq.transactional_push! }.message, "Active Record 7.2"
+  end
+end
