@@ -25,7 +25,10 @@ module Sidekiq
     # True inside a `deckhand` server process.
     def server? = !defined?(Deckhand::CLI).nil?
 
-    def configure_server
+    # Runs the block in a server process; kept for configure_embed, which
+    # runs every configure_server block too, as Sidekiq does.
+    def configure_server(&block)
+      (@server_blocks ||= []) << block
       yield default_configuration if server?
     end
 
@@ -84,8 +87,20 @@ module Sidekiq
       raise Deckhand::DropIn::Unsupported.new("Sidekiq.default_job_options=", "set options in each class's sidekiq_options (or a base class); got #{options.inspect}")
     end
 
-    def configure_embed(...)
-      raise Deckhand::DropIn::Unsupported.new("Sidekiq.configure_embed", "use Deckhand::Embedded (docs/embedding.md)")
+    # A server inside this process (Deckhand.embed, docs/embedding.md):
+    # the block adjusts the default configuration (2 threads unless it says
+    # otherwise), `run` on the result starts it, `stop` ends it.
+    def configure_embed
+      require "deckhand/sidekiq/embedded"
+      config = default_configuration
+      if config.config.frozen?
+        raise Deckhand::ConfigError, "Sidekiq.configure_embed: the configuration is frozen (a server already ran on it); " \
+          "embed before calling run, once per process"
+      end
+      config.concurrency = 2
+      @server_blocks&.each { |block| block.call(config) }
+      yield config if block_given?
+      Embedded.new(config)
     end
 
     def pro? = false

@@ -26,6 +26,12 @@ module FilesApp
     end
   end
 
+  class Ping
+    include Sidekiq::Job
+
+    def perform(word) = Sidekiq.redis { |conn| conn.rpush("files:pong", "#{word}:#{Thread.current.name}") }
+  end
+
   class Countdown
     include Sidekiq::Job
     include Sidekiq::Job::Iterable
@@ -170,6 +176,32 @@ class SidekiqFilesInsideTest < Minitest::Test
     require "sidekiq/testing"
     Sidekiq::Testing.inline! { FilesApp::Countdown.perform_async(3) }
     assert_equal %w[1 2 3], Sidekiq.redis { |conn| conn.lrange("files:countdown", 0, -1) }
+  end
+
+  def test_configure_embed_runs_a_deckhand_server_in_this_process
+    ran = []
+    Sidekiq.configure_server { |config| ran << config.concurrency }
+    embedded = Sidekiq.configure_embed do |config|
+      config.redis = {url: ENV.fetch("REDIS_URL")}
+      config.queues = %w[embedded]
+      config.logger.level = Logger::WARN
+    end
+    assert_equal [2], ran, "configure_server blocks run for an embedded server, after its 2 threads are set"
+    assert_same embedded, embedded.run
+    assert embedded.running?
+    require "sidekiq/testing"
+    Sidekiq::Testing.disable! { FilesApp::Ping.set(queue: "embedded").perform_async("hi") }
+    _, pong = Sidekiq.redis { |conn| conn.call("BLPOP", "files:pong", 10) }
+    assert_match(/\Ahi:deckhand-default-\d+\z/, pong)
+    embedded.quiet
+    embedded.stop
+    refute embedded.running?
+    assert_raises(Deckhand::ConfigError) { Sidekiq.configure_embed {} }
+  ensure
+    embedded&.stop
+    Sidekiq.instance_variable_set(:@server_blocks, nil)
+    Deckhand::Lifecycle.reset! # a stopped server leaves the process stopping; the other tests run jobs
+    Deckhand.config = Deckhand::Config.new(redis: {url: ENV.fetch("REDIS_URL")})
   end
 
   def test_transactional_push_needs_active_record
