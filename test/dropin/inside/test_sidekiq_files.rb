@@ -7,6 +7,7 @@ require "json"
 require "socket"
 require "stringio"
 require "tmpdir"
+require "fileutils"
 require "sidekiq"
 %w[sidekiq/middleware/chain sidekiq/middleware/modules sidekiq/capsule sidekiq/config sidekiq/logger sidekiq/job_logger
   sidekiq/redis_connection sidekiq/middleware/current_attributes sidekiq/transaction_aware_client sidekiq/job/iterable
@@ -196,12 +197,59 @@ class SidekiqFilesInsideTest < Minitest::Test
     embedded.quiet
     embedded.stop
     refute embedded.running?
+    require "sidekiq/metrics/query"
+    result = Sidekiq::Metrics::Query.new.for_job("FilesApp::Ping", minutes: 5)
+    assert_equal 5, result.buckets.size
+    assert_equal [1, 0], result.job_results["FilesApp::Ping"].totals.values_at("p", "f"), "the stop flushed the job's metrics"
+    assert_equal ["FilesApp::Ping"], Sidekiq::Metrics::Query.new.top_jobs(class_filter: /Ping/).job_results.keys
     assert_raises(Deckhand::ConfigError) { Sidekiq.configure_embed {} }
   ensure
     embedded&.stop
     Sidekiq.instance_variable_set(:@server_blocks, nil)
     Deckhand::Lifecycle.reset! # a stopped server leaves the process stopping; the other tests run jobs
     Deckhand.config = Deckhand::Config.new(redis: {url: ENV.fetch("REDIS_URL")})
+  end
+
+  def test_sidekiqmon_shows_totals_processes_and_queues
+    require "sidekiq/monitor"
+    Sidekiq.redis { |conn| conn.sadd("queues", "mon") && conn.lpush("queue:mon", "{}") }
+    out, = capture_io { Sidekiq::Monitor::Status.new.display }
+    assert_includes out, "Sidekiq #{Sidekiq::VERSION}"
+    assert_match(/---- Overview ----\n  Processed: 0\n.*   Enqueued: 1\n/m, out)
+    assert_includes out, "---- Processes (0) ----"
+    assert_match(/---- Queues \(1\) ----\nNAME\s+SIZE\s+LATENCY\nmon\s+1\s+0.00/, out)
+  end
+
+  def test_csrf_protection_lets_reads_and_same_origin_posts_through
+    require "sidekiq/web/csrf_protection"
+    require "rack/mock"
+    app = Sidekiq::Web::CsrfProtection.new(->(env) { [200, {}, [env[:csrf_token].to_s]] })
+    get = Rack::MockRequest.new(app).get("/")
+    assert_equal 200, get.status
+    token = get.body
+    assert_match(/\Adeckhand_csrf=#{token};/, get.headers["set-cookie"])
+    cookie = {"HTTP_COOKIE" => "deckhand_csrf=#{token}"}
+    assert_equal 403, Rack::MockRequest.new(app).post("/", cookie.merge(params: {"_csrf" => "forged"})).status
+    assert_equal 200, Rack::MockRequest.new(app).post("/", cookie.merge(params: {"_csrf" => token})).status
+    assert_equal 200, Rack::MockRequest.new(app).post("/", "HTTP_SEC_FETCH_SITE" => "same-origin").status
+    assert_equal 403, Rack::MockRequest.new(app).post("/", "HTTP_SEC_FETCH_SITE" => "cross-site").status
+  end
+
+  def test_rails_g_sidekiq_job_writes_a_sidekiq_job_and_its_test
+    require "rails/generators"
+    Dir.mktmpdir do |root|
+      capture_io { Rails::Generators.invoke("sidekiq:job", ["HardWorkJob", "--queue", "low"], destination_root: root) }
+      job = File.read(File.join(root, "app/sidekiq/hard_work_job.rb"))
+      assert_includes job, "class HardWorkJob\n  include Sidekiq::Job\n  sidekiq_options queue: \"low\""
+      assert_includes File.read(File.join(root, "test/sidekiq/hard_work_job_test.rb")), 'Sidekiq::Queues["low"].size'
+      FileUtils.mkdir_p(File.join(root, "spec"))
+      capture_io { Rails::Generators.invoke("sidekiq:job", ["Report"], destination_root: root) }
+      assert_includes File.read(File.join(root, "spec/sidekiq/report_job_spec.rb")), "RSpec.describe ReportJob"
+      Object.class_eval(job, "hard_work_job.rb")
+      assert_equal "low", HardWorkJob.get_sidekiq_options["queue"]
+    end
+  ensure
+    Object.send(:remove_const, :HardWorkJob) if defined?(HardWorkJob)
   end
 
   def test_transactional_push_needs_active_record
