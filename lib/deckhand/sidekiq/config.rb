@@ -3,6 +3,7 @@
 require_relative "configuration"
 require_relative "capsule"
 require_relative "lifecycle_events"
+require "json"
 require_relative "../store/info"
 
 module Sidekiq
@@ -157,9 +158,12 @@ module Sidekiq
       end
     end
 
-    # Calls every error handler with (error, context), as Sidekiq does for
-    # errors outside jobs; a handler that raises is logged, the others run.
+    # An error outside a job, as Sidekiq reports one: logged (the context as
+    # JSON, the error, its backtrace through config[:backtrace_cleaner]),
+    # then given to every error handler; a handler that raises is logged and
+    # the others still run.
     def handle_exception(error, context = {})
+      log_exception(error, context)
       config.error_handlers.each do |handler|
         handler.call(error, context)
       rescue Exception => e # standard:disable Lint/RescueException
@@ -176,6 +180,13 @@ module Sidekiq
       config.freeze!
       @options.freeze
       true
+    end
+
+    private def log_exception(error, context)
+      logger.warn(JSON.generate(context)) unless context.empty?
+      logger.warn("#{error.class.name}: #{error.message}")
+      cleaner = self[:backtrace_cleaner]
+      logger.warn((cleaner ? cleaner.call(error.backtrace) : error.backtrace).join("\n")) if error.backtrace
     end
 
     def inspect = "#<#{self.class.name} concurrency=#{concurrency} queues=#{queues.inspect} capsules=#{capsules.keys.inspect}>"

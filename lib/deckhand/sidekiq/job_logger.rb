@@ -35,11 +35,11 @@ module Sidekiq
       fields = {class: job["display_class"] || job["wrapped"] || job["class"], jid: job["jid"]}
       fields[:bid] = job["bid"] if job.key?("bid")
       fields[:tags] = job["tags"] if job.key?("tags")
-      Thread.current[Context::KEY] = fields
+      Context.replace(fields)
       level = job["log_level"]
       (level && @logger.respond_to?(:log_at)) ? @logger.log_at(level) { yield } : yield
     ensure
-      Thread.current[Context::KEY] = nil
+      Context.replace(nil)
     end
 
     private

@@ -16,7 +16,12 @@ module Sidekiq
       class Base < ::Logger::Formatter
         def tid = Deckhand::Logging::Formatters.tid
 
-        def ctx = Deckhand::Logging::Formatters.context
+        # The running job and the log context (Sidekiq::Context.current first
+        # puts the thread's Sidekiq context where Deckhand's formatters read).
+        def ctx
+          Context.current
+          Deckhand::Logging::Formatters.context
+        end
 
         def format_context
           fields = ctx.compact

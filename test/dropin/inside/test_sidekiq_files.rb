@@ -82,10 +82,41 @@ class SidekiqFilesInsideTest < Minitest::Test
     seen = []
     config.error_handlers << ->(_error, _context) { raise "boom" }
     config.error_handlers << ->(error, context, _config) { seen << [error.message, context] }
-    config.handle_exception(RuntimeError.new("hello"), "queue" => "q")
+    config[:backtrace_cleaner] = ->(lines) { lines.take(1) }
+    error = RuntimeError.new("hello").tap { |e| e.set_backtrace(%w[app.rb:1 lib.rb:2]) }
+    config.handle_exception(error, "queue" => "q")
     assert_equal [["hello", {queue: "q"}]], seen
-    assert_includes out.string, "boom"
-    assert config.error_handlers.pop
+    assert_match(/\{"queue":"q"\}\n.*RuntimeError: hello\n.*app\.rb:1\n(?!lib\.rb)/m, out.string, "logged, backtrace cleaned")
+    assert_includes out.string, "!!! ERROR HANDLER THREW AN ERROR !!! RuntimeError: boom"
+    handler = config.error_handlers.to_a.last
+    assert_same handler, config.error_handlers.delete(handler)
+    assert_equal 1, config.error_handlers.size
+  end
+
+  def test_component_gives_a_plugin_the_config_logger_redis_and_events
+    require "sidekiq/component"
+    plugin = Class.new do
+      include Sidekiq::Component
+
+      def initialize(config) = @config = config
+    end
+    config = Sidekiq::Config.new
+    config.redis = {url: ENV.fetch("REDIS_URL")}
+    thing = plugin.new(config)
+    assert_same config.logger, thing.logger
+    assert_equal "PONG", thing.redis { |conn| conn.call("PING") }
+    assert_match(/\A.+:#{Process.pid}:\h{12}\z/, thing.identity)
+    fired = []
+    config.on(:quiet) { fired << :quiet }
+    thing.fire_event(:quiet)
+    thing.fire_event(:quiet)
+    assert_equal [:quiet], fired, "a oneshot event runs its blocks once"
+    seen = []
+    config.error_handlers << ->(error, context, _config) { seen << [error.message, context[:context]] }
+    thread = thing.safe_thread("sweeper") { raise "swept" }
+    assert_raises(RuntimeError) { thread.join }
+    assert_equal [["swept", "sweeper"]], seen
+    assert_equal "sidekiq.sweeper", thread.name
   end
 
   def test_default_configuration_follows_deckhand_config_and_a_config_put_in_its_place
