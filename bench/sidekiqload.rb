@@ -9,6 +9,7 @@
 #   COUNT=1000 ruby bench/sidekiqload.rb               # the script's default size, 500,000 jobs
 #   AJ=1 ruby bench/sidekiqload.rb                     # Active Job jobs instead of Sidekiq::Job
 #   ROUNDS=3 ruby bench/sidekiqload.rb                 # medians of 3
+#   RUBY_YJIT_ENABLE=1 ruby bench/sidekiqload.rb       # both with YJIT, as the script's own example runs
 #
 # The script talks to Redis on 127.0.0.1:6379, db 13, and flushes that db. So
 # that it never touches another Redis, this runs it inside a network
@@ -32,13 +33,16 @@ module SidekiqLoad
     with_redis do
       script = copy_script
       env = {"LATENCY" => "0", "THREADS" => "10", "COUNT" => "200"}.merge(ENV.slice("LATENCY", "THREADS", "COUNT", "AJ"))
-      puts RUBY_DESCRIPTION, "redis-server #{redis_version}", "sidekiqload #{env.map { |k, v| "#{k}=#{v}" }.join(" ")}"
+      puts RUBY_DESCRIPTION, "redis-server #{redis_version}", "load average #{File.exist?("/proc/loadavg") ? File.read("/proc/loadavg").split.first(3).join(" ") : "unknown"}",
+        "sidekiqload #{env.map { |k, v| "#{k}=#{v}" }.join(" ")}#{" RUBY_YJIT_ENABLE=1" if ENV["RUBY_YJIT_ENABLE"] == "1"}"
       rounds = Integer(ENV.fetch("ROUNDS", "1"))
       # Sidekiq's own Gemfile loads Rails, which its Active Job adapter needs.
       rails = env["AJ"] ? ["-rrails"] : []
-      gem = Array.new(rounds) { run("sidekiq #{sidekiq_version}", env, [*rails, "-rsidekiq", script]) }
-      dropin = Array.new(rounds) { run("deckhand drop-in", env, [*rails, "-r#{LOADER}", script]) }
-      a, b = median(gem), median(dropin)
+      # Rounds alternate, so that a change in the machine's load falls on both.
+      pairs = Array.new(rounds) do
+        [run("sidekiq #{sidekiq_version}", env, [*rails, "-rsidekiq", script]), run("deckhand drop-in", env, [*rails, "-r#{LOADER}", script])]
+      end
+      a, b = median(pairs.map(&:first)), median(pairs.map(&:last))
       puts format("median jobs/s: sidekiq %d, deckhand drop-in %d, ratio %.2fx", a, b, b.to_f / a)
     end
   end
@@ -78,13 +82,26 @@ module SidekiqLoad
     File.join(dir, "bin/sidekiqload")
   end
 
+  # Also prints the CPU time the whole run took (boot, push and work: other
+  # load on the machine disturbs it less than wall time), in the script's
+  # process and in Redis, per job.
   def run(name, env, args)
+    before = [Process.times, redis_cpu]
     out, status = Open3.capture2e(env.merge("BUNDLE_GEMFILE" => File.join(ROOT, "Gemfile")), RbConfig.ruby, *args,
       chdir: File.dirname(args.last, 2))
     done = out[DONE]
     abort "#{name}: sidekiqload failed (exit #{status.exitstatus}):\n#{out}" unless done && status.success?
-    puts "#{name}: #{done}"
+    jobs = Integer(out[DONE, 1])
+    times = Process.times
+    process = (times.cutime + times.cstime) - (before[0].cutime + before[0].cstime)
+    redis = redis_cpu - before[1]
+    puts format("%s: %s; CPU a job: process %.1f µs, Redis %.1f µs", name, done, process * 1e6 / jobs, redis * 1e6 / jobs)
     Integer(out[DONE, 3])
+  end
+
+  def redis_cpu
+    info = `redis-cli -p 6379 INFO cpu`
+    info[/used_cpu_user:([\d.]+)/, 1].to_f + info[/used_cpu_sys:([\d.]+)/, 1].to_f
   end
 
   def median(values) = values.sort[values.size / 2]

@@ -33,10 +33,12 @@ module Sidekiq
 
     def handle_exception(error, context = {}) = config.handle_exception(error, context)
 
-    # A thread named `name` whose crash goes to the error handlers (then ends it).
+    # A thread named `name` whose crash goes to the error handlers, which log
+    # it (Ruby does not report it a second time), then ends it.
     def safe_thread(name, &block)
       Thread.new do
         Thread.current.name = "sidekiq.#{name}"
+        Thread.current.report_on_exception = false
         watchdog(name, &block)
       end
     end

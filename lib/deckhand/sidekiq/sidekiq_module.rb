@@ -23,7 +23,8 @@ module Sidekiq
 
   class << self
     # True inside a `deckhand` server process.
-    def server? = !defined?(Deckhand::CLI).nil?
+    # (Deckhand::CLI.run, not the class: the Railtie loads part of the CLI in every Rails process.)
+    def server? = !defined?(Deckhand::CLI.run).nil?
 
     # Runs the block in a server process; kept for configure_embed, which
     # runs every configure_server block too, as Sidekiq does.

@@ -13,6 +13,13 @@ require "sidekiq"
   sidekiq/redis_connection sidekiq/middleware/current_attributes sidekiq/transaction_aware_client sidekiq/job/iterable
   sidekiq/iterable_job sidekiq/systemd sidekiq/sd_notify].each { |file| require file }
 
+# This child's RubyGems knows no gem (its GEM_HOME is empty, so that no
+# sidekiq gem can be found); Active Record's sqlite3 adapter asks RubyGems for
+# sqlite3 before requiring it from the load path, where it is.
+class Object
+  private def gem(name, *requirements) = (name == "sqlite3") || super
+end
+
 module FilesApp
   class Current < ActiveSupport::CurrentAttributes
     attribute :user_id
@@ -283,7 +290,26 @@ class SidekiqFilesInsideTest < Minitest::Test
     Object.send(:remove_const, :HardWorkJob) if defined?(HardWorkJob)
   end
 
-  def test_transactional_push_needs_active_record
+  def test_transactional_push_needs_active_record_and_then_pushes_after_commit
     assert_includes assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq.transactional_push! }.message, "Active Record 7.2"
+    require "active_record"
+    require "sidekiq/testing"
+    ActiveRecord::Base.establish_connection(adapter: "sqlite3", database: ":memory:")
+    assert Sidekiq.transactional_push!
+    refute Sidekiq.server?, "the Railtie's file loads part of Deckhand::CLI: that makes no server process"
+    queued = -> { Sidekiq.redis { |conn| conn.lrange("queue:tx", 0, -1) }.map { |json| JSON.parse(json)["args"] } }
+    Sidekiq::Testing.disable! do
+      ActiveRecord::Base.transaction do
+        FilesApp::Ping.set(queue: "tx").perform_async("kept")
+        assert_empty queued.call, "pushed before the commit"
+      end
+      ActiveRecord::Base.transaction do
+        FilesApp::Ping.set(queue: "tx").perform_async("rolled back")
+        raise ActiveRecord::Rollback
+      end
+      client = Sidekiq::TransactionAwareClient.new
+      ActiveRecord::Base.transaction { assert_match(/\A\h{24}\z/, client.push("class" => "FilesApp::Ping", "args" => ["own"], "queue" => "tx")) }
+    end
+    assert_equal [["kept"], ["own"]], queued.call.reverse
   end
 end
