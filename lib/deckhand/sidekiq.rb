@@ -8,8 +8,9 @@
 # `Sidekiq::Job`, `Sidekiq::Client`, `Sidekiq.configure_server`,
 # `Sidekiq::Testing`, the API classes, `Sidekiq::Web` and `Sidekiq::Batch`
 # then resolve to Deckhand, and `require "sidekiq"`, "sidekiq/api",
-# "sidekiq/web", "sidekiq/testing" and "sidekiq/cli" load these (the shims
-# folder goes first on the load path). Anything not supported raises
+# "sidekiq/web", "sidekiq/testing", "sidekiq/cli" and the other files
+# applications require load these (the shims folder, sidekiq/shims/, goes
+# first on the load path). Anything not supported raises
 # Deckhand::DropIn::Unsupported naming it. Plain Deckhand never loads this.
 # See docs/migrating-from-sidekiq.md.
 if defined?(Sidekiq::VERSION) && !defined?(Deckhand::DropIn)
