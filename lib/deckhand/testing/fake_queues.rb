@@ -57,7 +57,7 @@ module Deckhand
       # Removes and returns the oldest job of the class (or of any class).
       def shift(klass = nil)
         @lock.synchronize do
-          job = klass ? @by_class[klass.to_s].first : sorted.first
+          job = klass ? @by_class[klass.to_s].first : oldest
           forget(job) if job
           job
         end
@@ -92,10 +92,16 @@ module Deckhand
       # a job a test put in a list itself counts as the newest.
       def sorted = @by_class.values.flatten.sort_by { |job| @order.fetch(job, Float::INFINITY) }
 
+      # Each class's list is in push order, so the oldest job is one of their
+      # first ones (a drain of many jobs must not sort them all each time).
+      def oldest = @by_class.each_value.filter_map(&:first).min_by { |job| @order.fetch(job, Float::INFINITY) }
+
       def forget(job)
         @order.delete(job)
-        @by_class[job["class"]].delete_if { |entry| entry.equal?(job) }
-        @by_queue[job["queue"]].delete_if { |entry| entry.equal?(job) }
+        [@by_class[job["class"]], @by_queue[job["queue"]]].each do |list|
+          index = list.index { |entry| entry.equal?(job) }
+          list.delete_at(index) if index
+        end
       end
     end
   end
