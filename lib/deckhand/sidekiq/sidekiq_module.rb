@@ -94,7 +94,7 @@ module Sidekiq
     def configure_embed
       require "deckhand/sidekiq/embedded"
       config = default_configuration
-      if config.config.frozen?
+      if config.config.booted?
         raise Deckhand::ConfigError, "Sidekiq.configure_embed: the configuration is frozen (a server already ran on it); " \
           "embed before calling run, once per process"
       end
