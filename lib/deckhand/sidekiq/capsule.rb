@@ -18,7 +18,8 @@ module Sidekiq
       @name = name.to_s
       @config = config
       @concurrency = default? ? config.config.concurrency : config[:concurrency]
-      self.queues = default? ? config.config.queues : ["default"]
+      @applied = nil
+      default? ? sync : (self.queues = ["default"])
     end
 
     # The default capsule reads the configuration's own settings, which
@@ -42,24 +43,20 @@ module Sidekiq
 
     def concurrency=(count)
       @concurrency = Integer(count)
-      apply
+      default? ? (config.config.concurrency = @concurrency) : register
     end
 
     # Sidekiq's queue list: "name" or "name,weight" Strings, or
     # [name, weight] pairs (a YAML file's); a queue of weight 3 is listed
     # three times, as in Sidekiq.
     def queues=(list)
-      pairs = Array(list).map do |entry|
-        name, weight = entry.is_a?(String) ? entry.split(",", 2) : Array(entry)
-        [name.to_s, weight.to_i]
+      parse(list)
+      if default?
+        config.config.queues = deckhand_queues
+        @applied = config.config.queues
+      else
+        register
       end
-      @weights = pairs.to_h
-      @queues = pairs.flat_map { |name, weight| [name] * [weight, 1].max }
-      @mode = if @weights.values.all?(&:zero?) then :strict
-      elsif @weights.values.all? { |weight| weight == 1 } then :random
-      else :weighted
-      end
-      apply
     end
 
     # The configuration's chains: Deckhand runs the same middleware in every
@@ -76,8 +73,24 @@ module Sidekiq
 
     def default? = @name == "default"
 
+    # Reads the configuration's queues when something else set them; writes nothing.
     def sync
-      self.queues = config.config.queues if default? && !config.config.queues.equal?(@applied)
+      return unless default? && !config.config.queues.equal?(@applied)
+      parse(config.config.queues)
+      @applied = config.config.queues
+    end
+
+    def parse(list)
+      pairs = Array(list).map do |entry|
+        name, weight = entry.is_a?(String) ? entry.split(",", 2) : Array(entry)
+        [name.to_s.strip, weight.to_i]
+      end
+      @weights = pairs.to_h
+      @queues = pairs.flat_map { |name, weight| [name] * [weight, 1].max }
+      @mode = if @weights.values.all?(&:zero?) then :strict
+      elsif @weights.values.all? { |weight| weight == 1 } then :random
+      else :weighted
+      end
     end
 
     def chain(kind)
@@ -88,16 +101,9 @@ module Sidekiq
       config.public_send(kind)
     end
 
-    def apply
-      list = @weights.map { |name, weight| weight.zero? ? name : "#{name},#{weight}" }
-      deckhand = config.config
-      if default?
-        deckhand.concurrency = @concurrency unless deckhand.concurrency == @concurrency
-        deckhand.queues = list unless deckhand.queues == list
-        @applied = deckhand.queues
-      else
-        deckhand.capsule(@name, concurrency: @concurrency, queues: list)
-      end
-    end
+    # Sidekiq's weight 0 (listed once, strict order) is a queue without a weight in Deckhand.
+    def deckhand_queues = @weights.map { |name, weight| weight.zero? ? name : "#{name},#{weight}" }
+
+    def register = config.config.capsule(@name, concurrency: @concurrency, queues: deckhand_queues)
   end
 end

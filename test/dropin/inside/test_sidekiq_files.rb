@@ -67,6 +67,10 @@ class SidekiqFilesInsideTest < Minitest::Test
     config.capsule("single") { |cap| cap.concurrency = 1 }.queues = [["reports", 3]]
     assert_equal({"reports" => 3}, deckhand.capsules.fetch("single").weights)
     assert_equal 4, config.total_concurrency
+    deckhand.queues = ["low, 2", "high"]
+    assert_equal %w[low low high], config.queues, "queues set on the Deckhand side read back"
+    deckhand.freeze!
+    assert_equal({"low" => 2, "high" => 0}, Sidekiq::Capsule.new("default", config).weights, "reading a booted configuration writes nothing")
     assert_same config.capsule(:single), config.capsules["single"]
     assert_includes assert_raises(Deckhand::DropIn::Unsupported) { config[:fetch_class] = Object }.message, "fetch"
     assert_raises(Deckhand::DropIn::Unsupported) { config.capsule("single").server_middleware { nil } }
