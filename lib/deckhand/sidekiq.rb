@@ -8,8 +8,9 @@
 # `Sidekiq::Job`, `Sidekiq::Client`, `Sidekiq.configure_server`,
 # `Sidekiq::Testing`, the API classes, `Sidekiq::Web` and `Sidekiq::Batch`
 # then resolve to Deckhand, and `require "sidekiq"`, "sidekiq/api",
-# "sidekiq/web", "sidekiq/testing" and "sidekiq/cli" load these (the shims
-# folder goes first on the load path). Anything not supported raises
+# "sidekiq/web", "sidekiq/testing", "sidekiq/cli" and the other files
+# applications require load these (the shims folder, sidekiq/shims/, goes
+# first on the load path). Anything not supported raises
 # Deckhand::DropIn::Unsupported naming it. Plain Deckhand never loads this.
 # See docs/migrating-from-sidekiq.md.
 if defined?(Sidekiq::VERSION) && !defined?(Deckhand::DropIn)
@@ -30,7 +31,8 @@ end
 
 $LOAD_PATH.unshift(Deckhand::DropIn::SHIMS) unless $LOAD_PATH.include?(Deckhand::DropIn::SHIMS)
 
-require_relative "sidekiq/configuration"
+require_relative "sidekiq/config"
+require_relative "sidekiq/middleware/chain"
 require_relative "sidekiq/sidekiq_module"
 require_relative "sidekiq/unique_jobs_options"
 require_relative "sidekiq/job"
@@ -40,6 +42,8 @@ require_relative "sidekiq/limiter"
 require_relative "sidekiq/enterprise_crypto"
 require_relative "sidekiq/client"
 require_relative "sidekiq/redis_connection"
+require_relative "sidekiq/logger"
+require_relative "sidekiq/transaction_aware_client"
 
 # Rails and Active Job, as the sidekiq gem hooks into them: Deckhand's Railtie
 # (jobs inside the reloader, the log) and `queue_adapter = :sidekiq` on Deckhand.

@@ -19,6 +19,18 @@ class TestingModesTest < Minitest::Test
     assert_empty Deckhand::TestJobs.runs
   end
 
+  def test_a_class_jobs_are_one_live_array_that_clear_empties
+    Deckhand::Testing.fake!
+    jobs = WelcomeEmailJob.jobs
+    WelcomeEmailJob.perform_async(1)
+    assert_same jobs, WelcomeEmailJob.jobs
+    assert_equal 1, jobs.size
+    assert_equal 1, Deckhand::Testing.queues.queue("mailers").size
+    jobs.clear
+    assert_equal 0, WelcomeEmailJob.drain
+    assert_empty Deckhand::Testing.jobs
+  end
+
   def test_fake_keeps_scheduled_jobs_with_their_time
     Deckhand::Testing.fake!
     before = Time.now.to_f

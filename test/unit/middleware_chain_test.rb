@@ -46,4 +46,18 @@ class MiddlewareChainTest < Minitest::Test
     chain.remove(Stop)
     assert chain.empty?
   end
+
+  def test_insert_before_and_after_place_and_move_entries_and_clear_empties
+    first = Class.new(Tag)
+    last = Class.new(Tag)
+    chain = Deckhand::Middleware::Chain.new.add(Tag, [], "t")
+    chain.insert_before(Tag, first, [], "f").insert_after(Tag, last, [], "l")
+    assert_equal [first, Tag, last], chain.entries.map(&:klass)
+    chain.insert_after(last, first)
+    assert_equal [Tag, last, first], chain.entries.map(&:klass), "an entry already there moves"
+    chain.insert_before(Stop, Stop)
+    assert_equal Stop, chain.entries.first.klass, "absent anchor: first"
+    assert_same chain.entries, chain.clear.entries
+    assert chain.empty?
+  end
 end

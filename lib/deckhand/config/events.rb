@@ -29,6 +29,9 @@ module Deckhand
         self
       end
 
+      # The blocks added for `name`, in order (frozen once the server boots).
+      def handlers(name) = @handlers.fetch(name.to_sym) { frozen? ? [].freeze : @handlers[name.to_sym] }
+
       def fire(name, logger)
         @handlers.fetch(name, []).each do |handler|
           handler.call

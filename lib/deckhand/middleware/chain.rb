@@ -44,6 +44,29 @@ module Deckhand
         self
       end
 
+      # Puts `klass` just before `existing` (first when `existing` is absent),
+      # or just after it (last when absent); moves it if it was there already.
+      def insert_before(existing, klass, *args, **kwargs)
+        entry = take(klass) || Entry.new(klass, args, kwargs)
+        @entries.insert(@entries.index { |e| e.klass == existing } || 0, entry)
+        self
+      end
+
+      def insert_after(existing, klass, *args, **kwargs)
+        entry = take(klass) || Entry.new(klass, args, kwargs)
+        index = @entries.index { |e| e.klass == existing } || (@entries.size - 1)
+        @entries.insert(index + 1, entry)
+        self
+      end
+
+      def clear
+        @entries.clear
+        self
+      end
+
+      # The entries in calling order (each with klass, args and kwargs).
+      attr_reader :entries
+
       def include?(klass) = @entries.any? { |e| e.klass == klass }
 
       def empty? = @entries.empty?
@@ -63,6 +86,11 @@ module Deckhand
       end
 
       private
+
+      def take(klass)
+        index = @entries.index { |e| e.klass == klass }
+        index && @entries.delete_at(index)
+      end
 
       def run(instances, index, args, &block)
         return yield if index == instances.size

@@ -15,10 +15,9 @@ module Deckhand
         [/queue_adapter\s*=\s*:sidekiq\b/, :works, "Active Job on queue_adapter = :sidekiq (Deckhand's adapter; jobs written as Sidekiq's adapter writes them)", nil],
         [/Sidekiq\.configure_(server|client)\b/, :works, "Sidekiq.configure_server / configure_client", nil],
         [/Sidekiq::Testing\b/, :works, "Sidekiq::Testing (fake!, inline!, jobs, drain)", nil],
-        # RSpec reads the size of the object given, before and after: drop-in
-        # mode's `jobs` is a new Array on each call, so that one never grows.
-        [/\bchange\(\s*[\w:]+\.jobs\s*,/, :change, "change(MyJob.jobs, :size) in tests (jobs is a new Array on each call in drop-in mode)",
-          "read the size in a block: `change { MyJob.jobs.size }`"],
+        # RSpec reads the size of the object given, before and after: `jobs`
+        # is the same live Array every call, as in Sidekiq.
+        [/\bchange\(\s*[\w:]+\.jobs\s*,/, :works, "change(MyJob.jobs, :size) in tests", nil],
         [/Sidekiq::(Queue|RetrySet|ScheduledSet|DeadSet|ProcessSet|Stats|WorkSet)\b/, :works, "Sidekiq's data API", nil],
         [/Sidekiq::Web\b/, :works, "Sidekiq::Web (mounts Deckhand's dashboard)", nil],
         [/Sidekiq::Batch\b/, :works, "Sidekiq::Batch (Deckhand's batches)", nil],
@@ -46,11 +45,11 @@ module Deckhand
         [/Sidekiq::Web\.(register|tabs|custom_tabs|locales)/, :unsupported, "Sidekiq::Web extensions (register, tabs, locales)", "Deckhand's dashboard has no extension API"],
         [/\.on\(:(heartbeat|beat|leader|exit)\)/, :unsupported, "config.on(:heartbeat/:beat/:leader)", "Deckhand fires :startup, :quiet and :shutdown"],
         [/config\[:fetch(_class)?\]|fetch_class\s*=/, :unsupported, "a custom fetch (config[:fetch])", "Deckhand's reliable fetch cannot be replaced"],
-        [/Sidekiq\.configure_embed\b/, :change, "Sidekiq.configure_embed", "use Deckhand::Embedded (docs/embedding.md)"],
+        [/Sidekiq\.configure_embed\b/, :works, "Sidekiq.configure_embed (an embedded Deckhand server: run, quiet, stop)", nil],
         [/Sidekiq\.default_job_options\b/, :change, "Sidekiq.default_job_options", "set the options in each class (or a base class) with sidekiq_options"],
         [/Sidekiq\.strict_args!\s*\(\s*false/, :change, "Sidekiq.strict_args!(false)", "Deckhand always refuses arguments JSON cannot carry: pass JSON-native arguments"],
         # Not Rails' own stack (config.middleware.insert_before ...).
-        [/(?<!\bmiddleware)\.insert_(before|after)\b/, :change, "middleware chain insert_before / insert_after", "use add or prepend"],
+        [/(?<!\bmiddleware)\.insert_(before|after)\b/, :works, "middleware chain insert_before / insert_after", nil],
         [/\.(super_fetch|reliable_scheduler)!/, :change, "Sidekiq Pro's super_fetch! / reliable_scheduler!", "remove the call: Deckhand does it always (drop-in mode only warns)"]
       ].freeze
     end

@@ -9,7 +9,20 @@ module Deckhand
     #
     #   config.error_handlers << ->(error, context, config) { Bugs.notify(error, context) }
     #   config.death_handlers << ->(job, error) { Alerts.dead(job["class"], error) }
+    #   config.error_handlers.delete(handler)
     class HandlerList
+      include Enumerable
+
+      # An error handler as Deckhand calls it, (error, context).
+      ErrorHandler = Struct.new(:handler, :configuration) do
+        def call(error, context)
+          context = context.transform_keys(&:to_sym)
+          (arity == 2) ? handler.call(error, context) : handler.call(error, context, configuration)
+        end
+
+        def arity = handler.respond_to?(:arity) ? handler.arity : handler.method(:call).arity
+      end
+
       def initialize(list, configuration, errors:)
         @list = list
         @configuration = configuration
@@ -18,27 +31,29 @@ module Deckhand
 
       def <<(handler)
         raise ArgumentError, "a handler answers call, got #{handler.inspect}" unless handler.respond_to?(:call)
-        @list << (@errors ? error_handler(handler) : handler)
+        @list << (@errors ? ErrorHandler.new(handler, @configuration) : handler)
         self
       end
 
       alias_method :push, :<<
 
+      # The handlers as they were added.
+      def each(&) = @list.map { |entry| entry.is_a?(ErrorHandler) ? entry.handler : entry }.each(&)
+
+      def delete(handler)
+        found = @list.find { |entry| entry.equal?(handler) || (entry.is_a?(ErrorHandler) && entry.handler.equal?(handler)) }
+        found && @list.delete(found) && handler
+      end
+
+      # Removes and returns the last handler added.
+      def pop
+        entry = @list.pop
+        entry.is_a?(ErrorHandler) ? entry.handler : entry
+      end
+
       def size = @list.size
 
       def empty? = @list.empty?
-
-      private
-
-      def error_handler(handler)
-        arity = handler.respond_to?(:arity) ? handler.arity : handler.method(:call).arity
-        configuration = @configuration
-        if arity == 2
-          ->(error, context) { handler.call(error, context.transform_keys(&:to_sym)) }
-        else
-          ->(error, context) { handler.call(error, context.transform_keys(&:to_sym), configuration) }
-        end
-      end
     end
   end
 end

@@ -19,4 +19,15 @@ module Sidekiq
       base.include(Deckhand::IterableJob)
     end
   end
+
+  module Job
+    # `include Sidekiq::Job::Iterable` beside `include Sidekiq::Job` (what
+    # Sidekiq::IterableJob does in one line): Deckhand's iterable job.
+    module Iterable
+      def self.included(base)
+        base.include(Sidekiq::Job) unless base.include?(Deckhand::Job)
+        base.include(Deckhand::IterableJob)
+      end
+    end
+  end
 end

@@ -7,8 +7,12 @@ module Deckhand
     # client middleware as (class name, payload, queue, store).
     #
     #   config.server_middleware { |chain| chain.add Audit, level: :info }
+    #   chain.insert_before Audit, Tenant
+    #   chain.entries.map(&:klass)   # => [Tenant, Audit]
     class MiddlewareChain
-      def initialize(chain)
+      include Enumerable
+
+      def initialize(chain = Middleware::Chain.new)
         @chain = chain
       end
 
@@ -16,7 +20,13 @@ module Deckhand
 
       def prepend(klass, *args, **kwargs) = @chain.prepend(klass, *args, **kwargs)
 
+      def insert_before(existing, klass, *args, **kwargs) = @chain.insert_before(existing, klass, *args, **kwargs)
+
+      def insert_after(existing, klass, *args, **kwargs) = @chain.insert_after(existing, klass, *args, **kwargs)
+
       def remove(klass) = @chain.remove(klass)
+
+      def clear = @chain.clear
 
       def exists?(klass) = @chain.include?(klass)
 
@@ -24,13 +34,19 @@ module Deckhand
 
       def empty? = @chain.empty?
 
-      def insert_before(_old, klass, *)
-        raise Unsupported.new("middleware chain insert_before", "use add or prepend (adding #{klass})")
-      end
+      # The entries in calling order: each has klass (and args, kwargs).
+      def entries = @chain.entries
 
-      def insert_after(_old, klass, *)
-        raise Unsupported.new("middleware chain insert_after", "use add or prepend (adding #{klass})")
-      end
+      def each(&) = entries.each(&)
+
+      def size = @chain.size
+
+      # Runs the block inside every middleware (what a server or the testing
+      # modes do around a job or push).
+      def invoke(*args, &) = @chain.invoke(*args, &)
+
+      # New middleware instances, in calling order.
+      def retrieve = entries.map(&:build)
     end
   end
 end

@@ -19,11 +19,17 @@ module Sidekiq
   # Sidekiq Pro's batches, loaded (and installed) on first use.
   autoload :Batch, "deckhand/sidekiq/batch"
 
+  @config_lock = Mutex.new
+
   class << self
     # True inside a `deckhand` server process.
-    def server? = !defined?(Deckhand::CLI).nil?
+    # (Deckhand::CLI.run, not the class: the Railtie loads part of the CLI in every Rails process.)
+    def server? = !defined?(Deckhand::CLI.run).nil?
 
-    def configure_server
+    # Runs the block in a server process; kept for configure_embed, which
+    # runs every configure_server block too, as Sidekiq does.
+    def configure_server(&block)
+      (@server_blocks ||= []) << block
       yield default_configuration if server?
     end
 
@@ -31,13 +37,33 @@ module Sidekiq
       yield default_configuration unless server?
     end
 
-    def default_configuration = Deckhand::DropIn::Configuration.new(Deckhand.config)
+    # The Sidekiq::Config over Deckhand.config (the same object while
+    # Deckhand.config stays). One a test helper puts in @config becomes the
+    # default, Deckhand.config included.
+    def default_configuration
+      config = @config
+      return config if config&.equal?(@built) && config.config.equal?(Deckhand.config)
+      @config_lock.synchronize do
+        if @config && !@config.equal?(@built)
+          Deckhand.config = @config.config
+        elsif @config.nil? || !@config.config.equal?(Deckhand.config)
+          @config = Sidekiq::Config.new(Deckhand.config)
+        end
+        @built = @config
+      end
+    end
 
-    def logger = Deckhand.config.logger
+    def logger = default_configuration.logger
 
     def logger=(logger)
-      Deckhand.config.logger = logger
+      default_configuration.logger = logger
     end
+
+    def gem_version = Gem::Version.new(VERSION)
+
+    def load_json(string) = JSON.parse(string)
+
+    def dump_json(object) = JSON.generate(object)
 
     # Yields a connection answering Sidekiq's calls: conn.call("GET", key),
     # conn.get(key), conn.pipelined { |pipe| ... }. Inside Sidekiq::Client.via,
@@ -62,8 +88,20 @@ module Sidekiq
       raise Deckhand::DropIn::Unsupported.new("Sidekiq.default_job_options=", "set options in each class's sidekiq_options (or a base class); got #{options.inspect}")
     end
 
-    def configure_embed(...)
-      raise Deckhand::DropIn::Unsupported.new("Sidekiq.configure_embed", "use Deckhand::Embedded (docs/embedding.md)")
+    # A server inside this process (Deckhand.embed, docs/embedding.md):
+    # the block adjusts the default configuration (2 threads unless it says
+    # otherwise), `run` on the result starts it, `stop` ends it.
+    def configure_embed
+      require "deckhand/sidekiq/embedded"
+      config = default_configuration
+      if config.config.booted?
+        raise Deckhand::ConfigError, "Sidekiq.configure_embed: the configuration is frozen (a server already ran on it); " \
+          "embed before calling run, once per process"
+      end
+      config.concurrency = 2
+      @server_blocks&.each { |block| block.call(config) }
+      yield config if block_given?
+      Embedded.new(config)
     end
 
     def pro? = false
@@ -74,11 +112,13 @@ module Sidekiq
   # Middleware classes include these in Sidekiq 7: they give `config`,
   # `logger` and `redis` helpers, as here.
   module ServerMiddleware
-    attr_accessor :config
+    attr_writer :config
 
-    def logger = Sidekiq.logger
+    def config = @config || Sidekiq.default_configuration
 
-    def redis(&) = Sidekiq.redis(&)
+    def logger = config.logger
+
+    def redis(&) = config.redis(&)
   end
 
   ClientMiddleware = ServerMiddleware

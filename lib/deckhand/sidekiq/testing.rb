@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "deckhand/testing"
+require_relative "testing_job_methods"
 
 module Sidekiq
   # Sidekiq::Testing in drop-in mode, on Deckhand::Testing: requiring
@@ -13,12 +14,15 @@ module Sidekiq
   #   Sidekiq::Testing.inline! { HardJob.perform_async(2) }   # runs at once
   #   Sidekiq::Worker.clear_all
   module Testing
+    # A block form inside another (Sidekiq does not nest test modes).
+    class TestModeAlreadySetError < RuntimeError; end
+
     class << self
-      def fake!(&) = Deckhand::Testing.fake!(&)
+      def fake!(&) = switch(:fake!, &)
 
-      def inline!(&) = Deckhand::Testing.inline!(&)
+      def inline!(&) = switch(:inline!, &)
 
-      def disable!(&) = Deckhand::Testing.disable!(&)
+      def disable!(&) = switch(:disable!, &)
 
       def fake? = Deckhand::Testing.fake?
 
@@ -30,19 +34,44 @@ module Sidekiq
 
       # Middleware run around jobs that drain, perform_one and inline mode run.
       def server_middleware
-        chain = Deckhand::DropIn::MiddlewareChain.new(Deckhand::Testing.server_middleware)
+        chain = (@server_middleware ||= Deckhand::DropIn::MiddlewareChain.new(Deckhand::Testing.server_middleware))
         yield chain if block_given?
         chain
+      end
+
+      private
+
+      def switch(mode, &block)
+        if block && Thread.current[Deckhand::Testing::THREAD_KEY]
+          raise TestModeAlreadySetError, "Nesting test modes is not supported"
+        end
+        Deckhand::Testing.public_send(mode, &block)
       end
     end
   end
 
-  # Sidekiq::Queues["default"]: the jobs collected in fake mode, per queue.
+  # perform_one found no job to run.
+  EmptyQueueError = Deckhand::Testing::EmptyQueue
+
+  # Sidekiq::Queues["default"]: the jobs collected in fake mode, per queue;
+  # the same Array each time, kept up to date.
   module Queues
     class << self
-      def [](queue) = Deckhand::Testing.jobs.select { |job| job["queue"] == queue.to_s }
+      def [](queue) = Deckhand::Testing.queues.queue(queue)
 
-      def jobs_by_queue = Deckhand::Testing.jobs.group_by { |job| job["queue"] }
+      def jobs_by_queue = Deckhand::Testing.queues.by_queue
+
+      def jobs_by_class = Deckhand::Testing.queues.by_class
+
+      alias_method :jobs_by_worker, :jobs_by_class
+
+      # Forgets the job with this jid.
+      def delete_for(jid, queue, _klass)
+        job = self[queue].find { |entry| entry["jid"] == jid }
+        Deckhand::Testing.queues.remove(job) if job
+      end
+
+      def clear_for(_queue, klass) = Deckhand::Testing.queues.clear(klass)
 
       def clear_all = Deckhand::Testing.clear_all
     end
@@ -57,5 +86,7 @@ module Sidekiq
 
       def drain_all = Deckhand::Testing.drain_all
     end
+
+    ClassMethods.include(Deckhand::DropIn::TestingJobMethods)
   end
 end

@@ -146,7 +146,8 @@ class SidekiqApiInsideTest < Minitest::Test
     assert_includes assert_raises(Deckhand::DropIn::Unsupported) { config.on(:beat) {} }.message, "config.on(:beat)"
     assert_includes assert_raises(Deckhand::DropIn::Unsupported) { config.average_scheduled_poll_interval_please }.message, "config.average_scheduled_poll_interval_please"
     assert_includes assert_raises(Deckhand::DropIn::Unsupported) { config[:strict] = true }.message, "config[:strict]"
-    assert_raises(Deckhand::DropIn::Unsupported) { config.server_middleware { |chain| chain.insert_before(1, 2) } }
+    config.server_middleware { |chain| chain.insert_before(DropInAuditMiddleware, DropInHardJob) }
+    assert_equal [DropInHardJob, DropInAuditMiddleware], config.server_middleware.entries.map(&:klass).last(2)
     assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq.default_job_options = {"retry" => 1} }
     assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq.strict_args!(false) }
     assert_nil Sidekiq.strict_args!

@@ -1,0 +1,109 @@
+# frozen_string_literal: true
+
+module Sidekiq
+  # Sidekiq 7's capsule in drop-in mode: a thread pool with its own queues,
+  # which becomes a Deckhand capsule ("default" is the configuration's own
+  # concurrency and queues).
+  #
+  #   Sidekiq.configure_server do |config|
+  #     config.capsule("single") do |cap|
+  #       cap.concurrency = 1
+  #       cap.queues = %w[single_threaded]
+  #     end
+  #   end
+  class Capsule
+    attr_reader :name, :config
+
+    def initialize(name, config)
+      @name = name.to_s
+      @config = config
+      @concurrency = default? ? config.config.concurrency : config[:concurrency]
+      @applied = nil
+      default? ? sync : (self.queues = ["default"])
+    end
+
+    # The default capsule reads the configuration's own settings, which
+    # Deckhand's config file or code may have set too.
+    def concurrency = default? ? config.config.concurrency : @concurrency
+
+    def queues
+      sync
+      @queues
+    end
+
+    def weights
+      sync
+      @weights
+    end
+
+    def mode
+      sync
+      @mode
+    end
+
+    def concurrency=(count)
+      @concurrency = Integer(count)
+      default? ? (config.config.concurrency = @concurrency) : register
+    end
+
+    # Sidekiq's queue list: "name" or "name,weight" Strings, or
+    # [name, weight] pairs (a YAML file's); a queue of weight 3 is listed
+    # three times, as in Sidekiq.
+    def queues=(list)
+      parse(list)
+      if default?
+        config.config.queues = deckhand_queues
+        @applied = config.config.queues
+      else
+        register
+      end
+    end
+
+    # The configuration's chains: Deckhand runs the same middleware in every
+    # capsule, so a capsule cannot add its own.
+    def server_middleware(&) = chain(:server_middleware, &)
+
+    def client_middleware(&) = chain(:client_middleware, &)
+
+    def redis(&) = config.redis(&)
+
+    def logger = config.logger
+
+    private
+
+    def default? = @name == "default"
+
+    # Reads the configuration's queues when something else set them; writes nothing.
+    def sync
+      return unless default? && !config.config.queues.equal?(@applied)
+      parse(config.config.queues)
+      @applied = config.config.queues
+    end
+
+    def parse(list)
+      pairs = Array(list).map do |entry|
+        name, weight = entry.is_a?(String) ? entry.split(",", 2) : Array(entry)
+        [name.to_s.strip, weight.to_i]
+      end
+      @weights = pairs.to_h
+      @queues = pairs.flat_map { |name, weight| [name] * [weight, 1].max }
+      @mode = if @weights.values.all?(&:zero?) then :strict
+      elsif @weights.values.all? { |weight| weight == 1 } then :random
+      else :weighted
+      end
+    end
+
+    def chain(kind)
+      if block_given?
+        raise Deckhand::DropIn::Unsupported.new("capsule(#{@name.inspect}).#{kind} { }",
+          "Deckhand runs one middleware chain in every capsule: add it to config.#{kind}")
+      end
+      config.public_send(kind)
+    end
+
+    # Sidekiq's weight 0 (listed once, strict order) is a queue without a weight in Deckhand.
+    def deckhand_queues = @weights.map { |name, weight| weight.zero? ? name : "#{name},#{weight}" }
+
+    def register = config.config.capsule(@name, concurrency: @concurrency, queues: deckhand_queues)
+  end
+end

@@ -1,0 +1,194 @@
+# frozen_string_literal: true
+
+require_relative "configuration"
+require_relative "capsule"
+require_relative "lifecycle_events"
+require "json"
+require_relative "../store/info"
+
+module Sidekiq
+  # Sidekiq 7's configuration class in drop-in mode: what
+  # `Sidekiq.configure_server` and `configure_client` yield, and
+  # `Sidekiq.default_configuration`. Each one writes through to a
+  # Deckhand::Config (the default one, or a new one for `Sidekiq::Config.new`),
+  # which is what a Deckhand server, client and embedded server run on.
+  #
+  #   config = Sidekiq::Config.new(concurrency: 3)
+  #   config.queues = %w[critical default]
+  #   config.capsule("single") { |cap| cap.concurrency = 1; cap.queues = %w[single] }
+  #   config.on(:startup) { Metrics.connect }
+  #   config[:my_plugin_setting] = 5   # a plugin's own keys are kept as they are
+  class Config < Deckhand::DropIn::Configuration
+    # Sidekiq's keys with no Deckhand setting behind them: kept for the code
+    # that reads them, as Sidekiq does.
+    DEFAULTS = {
+      labels: [],
+      require: ".",
+      environment: nil,
+      concurrency: 10,
+      timeout: 25,
+      poll_interval_average: nil,
+      average_scheduled_poll_interval: 2,
+      on_complex_arguments: :raise,
+      iteration: {max_job_runtime: nil, retry_backoff: 0},
+      dead_max_jobs: 10_000,
+      dead_timeout_in_seconds: 180 * 24 * 60 * 60,
+      reloader: proc { |&block| block.call },
+      backtrace_cleaner: ->(backtrace) { backtrace }
+    }.freeze
+
+    # Sidekiq's own keys that would change how its server fetches: Deckhand
+    # has no such switch, so setting one raises rather than being ignored.
+    NOT_HONOURED = {
+      strict: "Deckhand orders queues by their weights: list them without weights for strict order",
+      fetch_class: "Deckhand's fetch is its own (reliable, batched) and cannot be replaced",
+      fetch_setup: "Deckhand's fetch is its own and takes no setup",
+      job_logger: "Deckhand's server logs each job's done and fail lines itself; log more from a server middleware"
+    }.freeze
+
+    # A Hash of Sidekiq options builds a Deckhand::Config of its own; a
+    # Deckhand::Config is wrapped as it is.
+    def initialize(options = {})
+      if options.is_a?(Deckhand::Config)
+        super
+        options = {}
+      else
+        super(Deckhand::Config.new(redis: Deckhand.default_redis))
+        @sidekiq_logger = true
+      end
+      @options = DEFAULTS.except(*KEYS.keys).merge(iteration: DEFAULTS[:iteration].dup)
+      @capsules = {}
+      @events = Deckhand::DropIn::LifecycleEvents.new(config)
+      options.each { |key, value| self[key] = value }
+    end
+
+    def [](key)
+      key = key.to_sym
+      return super if KEYS.key?(key)
+      case key
+      when :lifecycle_events then @events.lists
+      when :error_handlers then error_handlers
+      when :death_handlers then death_handlers
+      else @options[key]
+      end
+    end
+
+    def []=(key, value)
+      name = key.to_sym
+      if KEYS.key?(name)
+        super
+      else
+        raise Deckhand::DropIn::Unsupported.new("Sidekiq option config[#{name.inspect}]", NOT_HONOURED[name]) if NOT_HONOURED.key?(name)
+        @options[name] = value
+      end
+    end
+
+    def fetch(key, *default, &) = key?(key) ? self[key] : @options.fetch(key.to_sym, *default, &)
+
+    def key?(key) = KEYS.key?(key.to_sym) || %i[lifecycle_events error_handlers death_handlers].include?(key.to_sym) || @options.key?(key.to_sym)
+
+    alias_method :has_key?, :key?
+
+    def dig(key, *rest) = rest.empty? ? self[key] : self[key]&.dig(*rest)
+
+    def merge!(options)
+      options.each { |key, value| self[key] = value }
+      self
+    end
+
+    # Sidekiq's lifecycle events: :startup, :quiet and :shutdown run as
+    # Deckhand's; a valid Sidekiq event Deckhand never fires raises Unsupported.
+    def on(event, &) = @events.on(event, &)
+
+    def default_capsule(&) = capsule("default", &)
+
+    # A Sidekiq::Capsule (made on first use), which becomes a Deckhand capsule.
+    def capsule(name)
+      name = name.to_s
+      cap = (@capsules[name] ||= Sidekiq::Capsule.new(name, self))
+      yield cap if block_given?
+      cap
+    end
+
+    def capsules
+      default_capsule
+      @capsules
+    end
+
+    def total_concurrency = capsules.each_value.sum(&:concurrency)
+
+    def concurrency=(count)
+      default_capsule.concurrency = Integer(count)
+    end
+
+    def queues=(list)
+      default_capsule.queues = list
+    end
+
+    # Sidekiq's expanded list: a queue of weight 3 three times.
+    def queues = default_capsule.queues
+
+    # Sidekiq's redis block: requires a block.
+    def redis(&block)
+      raise ArgumentError, "requires a block" unless block
+      Deckhand::Store::AppConnection.lend(config.store, &block)
+    end
+
+    def redis_info = Deckhand::Store::Info.fields(config.store)
+
+    # A new Sidekiq::Config logs as Sidekiq does, built on first use (without
+    # timestamps on Heroku, whose router stamps each line).
+    def logger
+      if @sidekiq_logger
+        @sidekiq_logger = false
+        config.logger = Sidekiq::Logger.new($stdout, level: :info).tap do |logger|
+          logger.formatter = ENV["DYNO"] ? Sidekiq::Logger::Formatters::WithoutTimestamp.new : Sidekiq::Logger::Formatters::Pretty.new
+        end
+      end
+      super
+    end
+
+    # nil silences the logger, as in Sidekiq.
+    def logger=(logger)
+      @sidekiq_logger = false
+      if logger.nil?
+        self.logger.level = Logger::FATAL
+      else
+        super
+      end
+    end
+
+    # An error outside a job, as Sidekiq reports one: logged (the context as
+    # JSON, the error, its backtrace through config[:backtrace_cleaner]),
+    # then given to every error handler; a handler that raises is logged and
+    # the others still run.
+    def handle_exception(error, context = {})
+      log_exception(error, context)
+      config.error_handlers.each do |handler|
+        handler.call(error, context)
+      rescue Exception => e # standard:disable Lint/RescueException
+        logger.error("!!! ERROR HANDLER THREW AN ERROR !!! #{e.class}: #{e.message}")
+        logger.error(e.backtrace.join("\n")) if e.backtrace
+      end
+    end
+
+    def average_scheduled_poll_interval=(seconds)
+      self[:average_scheduled_poll_interval] = seconds
+    end
+
+    def freeze!
+      config.freeze!
+      @options.freeze
+      true
+    end
+
+    private def log_exception(error, context)
+      logger.warn(JSON.generate(context)) unless context.empty?
+      logger.warn("#{error.class.name}: #{error.message}")
+      cleaner = self[:backtrace_cleaner]
+      logger.warn((cleaner ? cleaner.call(error.backtrace) : error.backtrace).join("\n")) if error.backtrace
+    end
+
+    def inspect = "#<#{self.class.name} concurrency=#{concurrency} queues=#{queues.inspect} capsules=#{capsules.keys.inspect}>"
+  end
+end

@@ -1,0 +1,37 @@
+# frozen_string_literal: true
+
+require "deckhand/embedded"
+
+module Sidekiq
+  # What `Sidekiq.configure_embed` returns in drop-in mode: a Deckhand server
+  # inside this process (Deckhand.embed, docs/embedding.md) with Sidekiq's
+  # method names. `run` starts its threads and returns; the host owns its
+  # signals and calls `stop` when it shuts down.
+  #
+  #   embedded = Sidekiq.configure_embed do |config|
+  #     config.queues = %w[critical default]
+  #     config.concurrency = 2
+  #   end
+  #   embedded.run
+  #   # ... at exit:
+  #   embedded.stop   # quiet, wait up to config[:timeout], hand the rest back
+  class Embedded
+    attr_reader :config
+
+    def initialize(config)
+      @config = config
+      @server = Deckhand.embed(config.config)
+    end
+
+    def run
+      @server.start
+      self
+    end
+
+    def quiet = @server.quiet
+
+    def stop = @server.stop
+
+    def running? = @server.running?
+  end
+end

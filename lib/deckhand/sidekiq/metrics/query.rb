@@ -1,0 +1,70 @@
+# frozen_string_literal: true
+
+require "deckhand/api"
+require_relative "results"
+
+module Sidekiq
+  module Metrics
+    # Sidekiq's metrics query in drop-in mode, over Deckhand's per-class
+    # metrics (Deckhand::API::Metrics): executions ("p", failures included),
+    # failures ("f") and execution time ("ms", and "s" in seconds) per class
+    # and minute, for the last `minutes` (up to 240, what Deckhand keeps by
+    # the minute).
+    #
+    #   result = Sidekiq::Metrics::Query.new.top_jobs(class_filter: /Report/)
+    #   result.buckets                                  # => ["21:04", ..., "22:03"]
+    #   result.job_results["ReportJob"].totals["p"]     # => 120
+    #   result.job_results["ReportJob"].series["ms"]    # => {"21:04" => 1530, ...}
+    #
+    # A job's `hist` holds Deckhand's execution-time histogram per minute, in
+    # Deckhand's buckets (Store::Metrics::Histogram), not Sidekiq's; `marks`
+    # (Sidekiq's deploy marks) is always empty.
+    class Query
+      MAX_MINUTES = 240
+
+      def initialize(pool: nil, now: Time.now)
+        config = pool ? Deckhand::Client::Target.for(pool, "Sidekiq::Metrics::Query.new(pool:)").config_for(Deckhand.config) : Deckhand.config
+        @api = Deckhand::API.new(config)
+        @now = now.utc
+      end
+
+      # Every class's metrics over the last `minutes` (or those whose name
+      # matches `class_filter`).
+      def top_jobs(class_filter: nil, minutes: 60)
+        metrics = period(minutes)
+        names = metrics.classes.map(&:name)
+        names = names.grep(class_filter) if class_filter
+        build(metrics, minutes, names)
+      end
+
+      # One class's metrics over the last `minutes`, with its histograms.
+      def for_job(klass, minutes: 60) = build(period(minutes), minutes, [klass.to_s], histograms: true)
+
+      private
+
+      def period(minutes)
+        unless minutes.is_a?(Integer) && minutes.between?(1, MAX_MINUTES)
+          raise ArgumentError, "minutes must be an Integer from 1 to #{MAX_MINUTES} (Deckhand keeps metrics by the minute for 4 hours), got #{minutes.inspect}"
+        end
+        Deckhand::API::Metrics.new(@api.config, period: (minutes <= 60) ? "1h" : "4h", now: @now)
+      end
+
+      def build(metrics, minutes, names, histograms: false)
+        result = Result.new
+        metrics.times.last(minutes).each { |time| result.add_bucket(time) }
+        names.each do |name|
+          job = result.job_results[name]
+          metrics.series(name).last(minutes).each do |point|
+            job.add_metric("p", point.time, point.count)
+            job.add_metric("f", point.time, point.failed)
+            job.add_metric("ms", point.time, point.total_ms.round)
+            job.hist[point.time.strftime("%H:%M")] = histogram(point) if histograms
+          end
+        end
+        result
+      end
+
+      def histogram(point) = (0..Deckhand::Store::Metrics::Histogram::LAST).map { |bucket| point.histogram[bucket] }
+    end
+  end
+end

@@ -1,0 +1,4 @@
+# frozen_string_literal: true
+
+# `require "sidekiq/iterable_job"` in drop-in mode: Sidekiq::IterableJob.
+require "deckhand/sidekiq"

@@ -1,0 +1,5 @@
+# frozen_string_literal: true
+
+# `require "sidekiq/job_logger"` in drop-in mode.
+require "deckhand/sidekiq"
+require "deckhand/sidekiq/job_logger"
