@@ -33,6 +33,8 @@ $LOAD_PATH.unshift(Deckhand::DropIn::SHIMS) unless $LOAD_PATH.include?(Deckhand:
 require_relative "sidekiq/configuration"
 require_relative "sidekiq/sidekiq_module"
 require_relative "sidekiq/unique_jobs_options"
+require_relative "sidekiq/job_options"
+require_relative "sidekiq/job_setter"
 require_relative "sidekiq/job"
 require_relative "sidekiq/iterable_job"
 require_relative "sidekiq/limiter"

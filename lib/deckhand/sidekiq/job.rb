@@ -20,7 +20,15 @@ module Sidekiq
       base.extend(ClassMethods)
     end
 
+    # What Sidekiq's processor sets on a job (an object answering
+    # `stopping?`); in a Deckhand server, the process's own state answers.
+    attr_accessor :_context
+
     def logger = Sidekiq.logger
+
+    # True once the process has begun to stop: a long job can end early and
+    # be pushed again to resume.
+    def interrupted? = _context ? _context.stopping? : Deckhand::Lifecycle.stopping?
 
     # The batch this job runs in (Sidekiq::Batch), or nil.
     def bid = deckhand_payload&.dig("bid")
@@ -28,15 +36,14 @@ module Sidekiq
     def batch = bid && Sidekiq::Batch.new(bid)
 
     module ClassMethods
-      def sidekiq_options(options = nil)
-        return get_sidekiq_options unless options
-        # Sidekiq Enterprise's unique_for, unique_until, expires_in and encrypt
-        # are Deckhand's own options, pool: too (docs/sharding.md);
-        # sidekiq-unique-jobs' lock: options are translated (UniqueJobsOptions).
-        deckhand_options(Deckhand::DropIn::UniqueJobsOptions.translate(options.transform_keys(&:to_s)))
-      end
+      include Options::ClassMethods
 
-      def get_sidekiq_options = deckhand_options
+      # Sidekiq 7.3's name for sidekiq_options queue:.
+      def queue_as(queue) = sidekiq_options("queue" => queue.to_s)
+
+      def set(options) = Deckhand::DropIn::JobSetter.new(self, options)
+
+      def perform_sync(*args) = perform_inline(*args)
 
       def sidekiq_retry_in(&) = deckhand_retry_in(&)
 

@@ -1,0 +1,33 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module DropIn
+    # What `set` returns on a Sidekiq::Job class in drop-in mode: any option
+    # is stored in the job as given (as in Sidekiq, a middleware's own keys
+    # need no declaration), and Active Job's wait: and wait_until: schedule it.
+    #
+    #   HardJob.set(queue: "low", wait: 300).perform_async(1)
+    #   HardJob.set(wait_until: Time.now + 3600, tenant: "acme").perform_async(2)
+    class JobSetter < Deckhand::Job::Setter
+      def initialize(klass, options = {})
+        options = options.transform_keys(&:to_s)
+        interval = options.delete("wait_until") || options.delete("wait")
+        super(klass)
+        @options = Deckhand::Job::Options.merge({}, options, klass, check: false)
+        at(interval) if interval
+      end
+
+      private
+
+      # Sidekiq's rule: a small number is a delay, a large one an epoch time;
+      # a time already past pushes the job to its queue now.
+      def at(interval)
+        raise ArgumentError, "#{@klass}.set(wait:) needs a number of seconds or a Time, got #{interval.inspect}" unless interval.respond_to?(:to_f)
+        now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+        at = interval.to_f
+        at += now if at < 1_000_000_000
+        @options = @options.merge("at" => at) if at > now
+      end
+    end
+  end
+end

@@ -1,0 +1,13 @@
+# frozen_string_literal: true
+
+require_relative "dropin_helper"
+
+# Sidekiq's public API in drop-in mode, each file in a child process without
+# the sidekiq gem (the assertions are in inside/).
+class DropInSidekiqPublicApiTest < Minitest::Test
+  include Deckhand::DropInHelpers
+
+  def test_job_options_set_and_queue_as
+    assert_dropin_tests_pass(File.expand_path("inside/test_job_options.rb", __dir__))
+  end
+end
