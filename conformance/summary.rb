@@ -19,6 +19,9 @@ module Conformance
     # Minitest names a failure "Class#test_name [file:line]:", an error "Class#test_name:".
     NAME = /\A(.+?#.+?)(?: \[[^\]]*\])?:\s*\z/
 
+    # A reason longer than this (a whole page's HTML) is cut.
+    REASON = 160
+
     def self.parse(file, output, exit_status: 0, timed_out: false)
       totals = output.scan(TOTALS).last
       if totals.nil?
@@ -38,7 +41,7 @@ module Conformance
         next unless PROBLEM.match?(lines[i])
         name = lines[i + 1].to_s[NAME, 1] or next
         reason = lines[(i + 2)..].find { |line| !line.strip.empty? }.to_s.strip
-        [name, reason]
+        [name, (reason.size > REASON) ? "#{reason[0, REASON]}..." : reason]
       end
     end
 

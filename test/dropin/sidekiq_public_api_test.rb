@@ -10,4 +10,8 @@ class DropInSidekiqPublicApiTest < Minitest::Test
   def test_job_options_set_and_queue_as
     assert_dropin_tests_pass(File.expand_path("inside/test_job_options.rb", __dir__))
   end
+
+  def test_sidekiq_web_instances_and_sidekiqs_addresses
+    assert_dropin_tests_pass(File.expand_path("inside/test_web_app.rb", __dir__))
+  end
 end

@@ -48,7 +48,12 @@ module Deckhand
         @config.redis = options.except(*REDIS_DROPPED)
       end
 
-      def redis = @config.redis
+      # With a block, a connection to this configuration's Redis (as
+      # Sidekiq.redis); without, the options.
+      def redis(&block)
+        return @config.redis unless block
+        Deckhand::Store::AppConnection.lend(@config.store, &block)
+      end
 
       def concurrency=(count)
         @config.concurrency = count

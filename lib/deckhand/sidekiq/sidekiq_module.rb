@@ -66,6 +66,11 @@ module Sidekiq
       raise Deckhand::DropIn::Unsupported.new("Sidekiq.configure_embed", "use Deckhand::Embedded (docs/embedding.md)")
     end
 
+    # Sidekiq's JSON helpers, for job payloads (JSON only, as on the wire).
+    def dump_json(object) = JSON.generate(object)
+
+    def load_json(string) = JSON.parse(string)
+
     def pro? = false
 
     def ent? = false
