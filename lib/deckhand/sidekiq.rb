@@ -19,6 +19,7 @@ end
 
 require_relative "../deckhand"
 require_relative "sidekiq/unsupported"
+require_relative "sidekiq/argument_errors"
 
 module Deckhand
   # The code behind drop-in mode (lib/deckhand/sidekiq/): the Sidekiq

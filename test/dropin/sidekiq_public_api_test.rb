@@ -14,4 +14,12 @@ class DropInSidekiqPublicApiTest < Minitest::Test
   def test_sidekiq_web_instances_and_sidekiqs_addresses
     assert_dropin_tests_pass(File.expand_path("inside/test_web_app.rb", __dir__))
   end
+
+  def test_data_api_records_sets_processes_work_and_stats
+    assert_dropin_tests_pass(File.expand_path("inside/test_api_records.rb", __dir__))
+  end
+
+  def test_client_pushes_as_sidekiq_makes_them
+    assert_dropin_tests_pass(File.expand_path("inside/test_client.rb", __dir__))
+  end
 end

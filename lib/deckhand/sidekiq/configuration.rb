@@ -48,10 +48,9 @@ module Deckhand
         @config.redis = options.except(*REDIS_DROPPED)
       end
 
-      # With a block, a connection to this configuration's Redis (as
-      # Sidekiq.redis); without, the options.
+      # A connection to this configuration's Redis, as Sidekiq.redis.
       def redis(&block)
-        return @config.redis unless block
+        raise ArgumentError, "config.redis needs a block: config.redis { |conn| conn.get(\"key\") }; set options with config.redis = {...}" unless block
         Deckhand::Store::AppConnection.lend(@config.store, &block)
       end
 

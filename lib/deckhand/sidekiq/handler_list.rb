@@ -26,6 +26,10 @@ module Deckhand
 
       def size = @list.size
 
+      def pop = @list.pop
+
+      def clear = @list.clear
+
       def empty? = @list.empty?
 
       private

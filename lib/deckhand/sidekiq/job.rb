@@ -15,6 +15,9 @@ module Sidekiq
   #
   #   HardJob.perform_async(1); HardJob.set(queue: "low").perform_in(60, 2)
   module Job
+    # What `set` returns (Sidekiq::Job::Setter in Sidekiq).
+    Setter = Deckhand::DropIn::JobSetter
+
     def self.included(base)
       base.include(Deckhand::Job)
       base.extend(ClassMethods)
@@ -41,9 +44,19 @@ module Sidekiq
       # Sidekiq 7.3's name for sidekiq_options queue:.
       def queue_as(queue) = sidekiq_options("queue" => queue.to_s)
 
-      def set(options) = Deckhand::DropIn::JobSetter.new(self, options)
+      def set(options) = Setter.new(self, options)
 
-      def perform_sync(*args) = perform_inline(*args)
+      def perform_async(*args) = Setter.new(self).perform_async(*args)
+
+      def perform_in(interval, *args) = Setter.new(self).perform_in(interval, *args)
+
+      def perform_at(time, *args) = Setter.new(self).perform_at(time, *args)
+
+      def perform_bulk(args_list, batch_size: Deckhand::Client::BULK_BATCH) = Setter.new(self).perform_bulk(args_list, batch_size: batch_size)
+
+      def perform_inline(*args) = Setter.new(self).perform_inline(*args)
+
+      alias_method :perform_sync, :perform_inline
 
       def sidekiq_retry_in(&) = deckhand_retry_in(&)
 

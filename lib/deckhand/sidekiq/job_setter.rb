@@ -17,7 +17,14 @@ module Deckhand
         at(interval) if interval
       end
 
+      def perform_bulk(args_list, batch_size: Deckhand::Client::BULK_BATCH)
+        args_list = args_list.to_a if args_list.is_a?(Enumerator) # a lazy one too, as in Sidekiq
+        super
+      end
+
       private
+
+      def push(...) = DropIn.argument_errors { super }
 
       # Sidekiq's rule: a small number is a delay, a large one an epoch time;
       # a time already past pushes the job to its queue now.

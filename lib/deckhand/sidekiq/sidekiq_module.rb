@@ -43,6 +43,7 @@ module Sidekiq
     # conn.get(key), conn.pipelined { |pipe| ... }. Inside Sidekiq::Client.via,
     # a connection to that Redis, as in Sidekiq.
     def redis
+      raise ArgumentError, "Sidekiq.redis needs a block: Sidekiq.redis { |conn| conn.get(\"key\") }" unless block_given?
       store = Deckhand::Client.via_target&.store || Deckhand.config.store
       Deckhand::Store::AppConnection.lend(store) { |conn| yield conn }
     end
@@ -57,6 +58,11 @@ module Sidekiq
       return if mode == :raise || mode == true
       raise Deckhand::DropIn::Unsupported.new("Sidekiq.strict_args!(#{mode.inspect})", "Deckhand always refuses arguments JSON cannot carry")
     end
+
+    # The options every job starts from (a class's sidekiq_options go on top).
+    def default_job_options = Deckhand::Job::Options::DEFAULTS
+
+    def gem_version = Gem::Version.new(VERSION)
 
     def default_job_options=(options)
       raise Deckhand::DropIn::Unsupported.new("Sidekiq.default_job_options=", "set options in each class's sidekiq_options (or a base class); got #{options.inspect}")

@@ -48,6 +48,14 @@ module Deckhand
         queues.flat_map { |queue| [keys.scheduled_set(queue), keys.retry_set(queue), keys.dead_set(queue)] }
       end
 
+      # Sets the all-time counters named (:processed, :failed) back to zero;
+      # the daily ones stay (Sidekiq's Stats#reset).
+      def reset(store, names)
+        keys = names.map { |name| {processed: store.keys::PROCESSED, failed: store.keys::FAILED}.fetch(name) }
+        store.pipelined { |pipe| keys.each { |key| pipe.call("SET", key, "0") } } unless keys.empty?
+        nil
+      end
+
       # [processed, failed] of each date ("YYYY-MM-DD"), in one round trip.
       def daily(store, dates)
         processed, failed = store.pipelined do |pipe|

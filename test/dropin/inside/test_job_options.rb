@@ -48,7 +48,7 @@ class JobOptionsInsideTest < Minitest::Test
 
     OptionsParentJob.set(wait: 3600).perform_async(3)
     OptionsParentJob.set(wait_until: Time.now + 7200).perform_async(4)
-    assert_equal [[3], [4]], Sidekiq::ScheduledSet.new.map(&:args)
+    assert_equal [[4], [3]], Sidekiq::ScheduledSet.new.map(&:args), "latest first, as Sidekiq's sets"
     OptionsParentJob.set(wait_until: Time.now - 60).perform_async(5)
     assert_equal [5], queued("reports").last["args"], "a time already past pushes to the queue"
   end

@@ -198,7 +198,7 @@ class SidekiqApiInsideTest < Minitest::Test
     assert_equal 1, retries.size
     entry = retries.find_job("a" * 24)
     assert_equal "RuntimeError", entry.error_class
-    assert_equal 1, retries.scan("boom").size
+    assert_equal 1, retries.scan("boom").to_a.size
     assert entry.kill
     assert_equal 0, retries.size
     dead = Sidekiq::DeadSet.new
