@@ -38,6 +38,24 @@ module Sidekiq
         end
 
         def get_sidekiq_options = deckhand_options
+
+        # Class-level settings a subclass inherits until it sets its own,
+        # readable (and settable) on instances too, as in Sidekiq:
+        #
+        #   sidekiq_class_attribute :count
+        #   self.count = 0; HardJob.count; HardJob.new.count
+        def sidekiq_class_attribute(*names)
+          names.each do |name|
+            ivar = :"@#{name}"
+            define_singleton_method(name) do
+              owner = ancestors.find { |mod| mod.is_a?(Class) && mod.instance_variable_defined?(ivar) }
+              owner&.instance_variable_get(ivar)
+            end
+            define_singleton_method(:"#{name}=") { |value| instance_variable_set(ivar, value) }
+            define_method(name) { instance_variable_defined?(ivar) ? instance_variable_get(ivar) : self.class.public_send(name) }
+            define_method(:"#{name}=") { |value| instance_variable_set(ivar, value) }
+          end
+        end
       end
     end
   end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "json"
+
 module Deckhand
   module DropIn
     # What `set` returns on a Sidekiq::Job class in drop-in mode: any option
@@ -25,6 +27,26 @@ module Deckhand
       private
 
       def push(...) = DropIn.argument_errors { super }
+
+      # Sidekiq 7.3's perform_inline: client middleware (which may stop the
+      # job: nil), the round trip through JSON, server middleware around
+      # perform; true once it ran.
+      def run_inline(job)
+        config = Deckhand.config
+        pushed = nil
+        config.client_middleware.invoke(job["class"], job, job["queue"], config.store) { pushed = job }
+        return nil unless pushed
+        job = Payload.decode(JSON.generate(pushed))
+        instance = @klass.new
+        instance.jid = job["jid"]
+        instance.deckhand_payload = job
+        ran = false
+        config.server_middleware.invoke(instance, job, job["queue"]) do
+          instance.perform(*job["args"])
+          ran = true
+        end
+        ran || nil
+      end
 
       # Sidekiq's rule: a small number is a delay, a large one an epoch time;
       # a time already past pushes the job to its queue now.

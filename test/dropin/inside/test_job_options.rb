@@ -77,4 +77,17 @@ class JobOptionsInsideTest < Minitest::Test
     klass.sidekiq_options retry: 4, backtrace: 5
     assert_equal({"retry" => 4, "queue" => "default", "backtrace" => 5}, klass.get_sidekiq_options)
   end
+
+  def test_class_attributes_are_inherited_until_set
+    parent = Class.new { include Sidekiq::Job }
+    parent.sidekiq_class_attribute :count, :label
+    parent.count = 1
+    child = Class.new(parent)
+    assert_equal [1, 1, nil], [child.count, child.new.count, child.label]
+    child.count = 2
+    assert_equal [1, 2], [parent.count, child.count]
+    job = child.new
+    job.count = 3
+    assert_equal [3, 2], [job.count, child.new.count]
+  end
 end
