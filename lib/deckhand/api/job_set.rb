@@ -142,6 +142,15 @@ module Deckhand
         @shards.in_scores(min, max).sort_by { |_, _, score| score }.map { |shard, raw, score| SetEntry.new(raw, score, shard: shard) }
       end
 
+      # Files a job (its JSON) in the set at `at` (epoch seconds); in cluster
+      # mode in its queue's shard. The scheduler moves due entries of the
+      # schedule and retry sets to their queues.
+      def add(raw, at)
+        entry = SetEntry.new(raw, at.to_f)
+        Store::SortedSets.add(@store, @shards.key(shard_of(entry)), entry.score, raw)
+        entry
+      end
+
       # Moves an entry to another time (due then, or died then); false when
       # it has left the set.
       def reschedule(entry, at)

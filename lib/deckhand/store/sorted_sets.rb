@@ -41,6 +41,9 @@ module Deckhand
         pairs(store.call("ZRANGE", key, score_string(min), score_string(max), "BYSCORE", "WITHSCORES")).map { |raw, score| [raw, Float(score)] }
       end
 
+      # Adds an entry (a job's JSON) at a score.
+      def add(store, key, score, raw) = store.call("ZADD", key, score_string(score), raw)
+
       # Gives an entry a new score, if it is still in the set. Returns true if it was.
       def rescore(store, key, raw, score) = store.call("ZADD", key, "XX", "CH", score_string(score), raw) == 1
 

@@ -60,6 +60,8 @@ class ApiRecordsInsideTest < Minitest::Test
     refute retries.delete(now + 10, "same1")
     assert retries.fetch(now, "early").first.reschedule(now + 30)
     assert_equal %w[early late same2], retries.map(&:jid)
+    assert retries.schedule(now + 40, {"class" => "X", "args" => [], "jid" => "hash"})
+    assert_equal %w[hash early], retries.first(2).map(&:jid)
     assert_instance_of Enumerator, retries.scan("late")
     assert_equal %w[same2], retries.scan("*same*").map(&:jid)
   end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "json"
+
 module Sidekiq
   # Sidekiq's RetrySet, ScheduledSet and DeadSet in drop-in mode, on
   # Deckhand::API::JobSet.
@@ -54,6 +56,12 @@ module Sidekiq
       needle = match.to_s.split("*").max_by(&:size).to_s
       found = needle.empty? ? @set.each_entry.to_a : @set.filter(needle, limit: 10_000, budget: 1_000_000).first
       found.each { |entry| yield SortedEntry.new(entry, @set) if pattern.match?(entry.raw) }
+    end
+
+    # Adds a job (a Hash or its JSON) to the set at `timestamp`.
+    def schedule(timestamp, message)
+      @set.add(message.is_a?(String) ? message : JSON.generate(message), timestamp.to_f)
+      true
     end
 
     def clear = @set.delete_all
