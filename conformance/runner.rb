@@ -8,6 +8,7 @@
 #   bin/conformance --markdown ~/src/sidekiq-7.3.10       # the table for docs/compatibility.md
 #   bin/conformance --sidekiq ~/src/sidekiq-7.3.10        # the baseline: the real gem
 #   bin/conformance --failures ~/src/sidekiq-7.3.10 web   # also each failing test and why
+#   bin/conformance --compare --markdown ~/src/sidekiq-7.3.10   # the real gem's figures beside drop-in's
 
 require "optparse"
 require "open3"
@@ -16,6 +17,7 @@ require "bundler"
 require "deckhand/dev_redis"
 require_relative "summary"
 require_relative "table"
+require_relative "comparison"
 require_relative "sidekiq_tree"
 
 module Conformance
@@ -28,13 +30,17 @@ module Conformance
     def run(argv)
       options = parse(argv)
       source = argv.shift or return usage("give the Sidekiq source tree to test")
-      tree = SidekiqTree.new(source)
-      Dir.mktmpdir("deckhand-conformance") do |dir|
-        tree.copy_to(dir, drop_in: !options[:sidekiq])
-        files = select(tree.test_files, argv) or return 2
-        summaries = with_redis(dir) { |url| files.map { |file| run_file(tree.root, file, url, options) } }
-        report(summaries, options)
+      modes = if options[:compare] then [true, false]
+      else [options[:sidekiq]]
       end
+      runs = modes.map do |real|
+        Dir.mktmpdir("deckhand-conformance") do |dir|
+          tree = SidekiqTree.new(source).copy_to(dir, drop_in: !real)
+          files = select(tree.test_files, argv) or return 2
+          with_redis(dir) { |url| files.map { |file| run_file(tree.root, file, url, options.merge(sidekiq: real)) } }
+        end
+      end
+      options[:compare] ? compare(*runs, options) : report(runs.first, options)
       0
     rescue ArgumentError => e
       usage(e.message)
@@ -49,6 +55,7 @@ module Conformance
           "FILE: a test file's name, with or without test/ and _test.rb (api, test/iterable/iterable_test.rb)"
         p.on("--markdown", "Print the table as Markdown (docs/compatibility.md)") { options[:markdown] = true }
         p.on("--sidekiq", "Run against the real sidekiq gem of the bundle (the baseline)") { options[:sidekiq] = true }
+        p.on("--compare", "Run the real gem too and print its figures beside drop-in mode's") { options[:compare] = true }
         p.on("--failures", "List each failing test with the first line of its reason") { options[:failures] = true }
         p.on("--timeout SECONDS", Integer, "Stop a file after this long (120)") { |s| options[:timeout] = s }
         p.on("--logs DIR", "Keep each file's whole output in DIR") { |d| options[:logs] = File.expand_path(d) }
@@ -86,7 +93,7 @@ module Conformance
       preload = File.join(PRELOAD, options[:sidekiq] ? "sidekiq_gem.rb" : "deckhand_sidekiq.rb")
       command = [RbConfig.ruby, "-I", PRELOAD, "-Itest", "-r", preload, file]
       output, status, timed_out = Bundler.with_unbundled_env { capture(env, command, root, options[:timeout]) }
-      save_log(options[:logs], file, output)
+      save_log(options[:logs], "#{"sidekiq-" if options[:sidekiq]}#{file}", output)
       summary = Summary.parse(file, output.gsub("#{root}/", ""), exit_status: status&.exitstatus, timed_out: timed_out)
       warn format("%-40s %s", file, summary.loaded? ? "#{summary.passes}/#{summary.runs}" : "load error") unless options[:markdown]
       summary
@@ -111,10 +118,19 @@ module Conformance
       File.write(File.join(dir, file.tr("/", "_").sub(/\.rb\z/, ".log")), output)
     end
 
+    def compare(baseline, summaries, options)
+      table = Comparison.new(baseline, summaries)
+      puts(options[:markdown] ? table.markdown : table.text)
+      report_failures(summaries) if options[:failures]
+    end
+
     def report(summaries, options)
       table = Table.new(summaries)
       puts(options[:markdown] ? table.markdown : table.text)
-      return unless options[:failures]
+      report_failures(summaries) if options[:failures]
+    end
+
+    def report_failures(summaries)
       summaries.each do |s|
         s.problems.each { |name, reason| puts "#{s.file}: #{name}: #{reason}" }
       end

@@ -4,6 +4,7 @@ require "test_helper"
 require "tmpdir"
 require_relative "../../conformance/summary"
 require_relative "../../conformance/table"
+require_relative "../../conformance/comparison"
 require_relative "../../conformance/sidekiq_tree"
 
 # bin/conformance's own logic: reading minitest's output, the table, and the
@@ -92,5 +93,15 @@ class ConformanceRunnerTest < Minitest::Test
       assert_includes File.read("#{source}/test/helper.rb"), "Sidekiq::Config.new"
       refute_includes File.read("#{tree.root}/test/helper.rb"), "Sidekiq::Config.new"
     end
+  end
+
+  def test_the_comparison_puts_drop_in_beside_the_real_gem
+    real = [Conformance::Summary.parse("test/api_test.rb", OUTPUT.sub("1 failures, 1 errors, 1 skips", "0 failures, 0 errors, 0 skips")),
+      Conformance::Summary.parse("test/web_test.rb", "9 runs, 9 assertions, 0 failures, 0 errors, 0 skips")]
+    ours = [Conformance::Summary.parse("test/api_test.rb", OUTPUT), Conformance::Summary.parse("test/web_test.rb", "boom (RuntimeError)")]
+    table = Conformance::Comparison.new(real, ours)
+    assert_equal [["test/api_test.rb", "7/7", "4/7", 1, 1], ["test/web_test.rb", "9/9", "did not load: boom (RuntimeError)", "", ""]], table.rows
+    assert_equal ["total (2 files)", "16/16", "4/16", 1, 1], table.totals
+    assert_includes table.markdown, "| test/web_test.rb | 9/9 | did not load: boom (RuntimeError) |  |  |"
   end
 end
