@@ -26,8 +26,6 @@ module Deckhand
 
       def size = @list.size
 
-      def pop = @list.pop
-
       def clear = @list.clear
 
       def empty? = @list.empty?

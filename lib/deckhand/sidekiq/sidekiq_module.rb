@@ -39,6 +39,12 @@ module Sidekiq
       Deckhand.config.logger = logger
     end
 
+    def gem_version = Gem::Version.new(VERSION)
+
+    def load_json(string) = JSON.parse(string)
+
+    def dump_json(object) = JSON.generate(object)
+
     # Yields a connection answering Sidekiq's calls: conn.call("GET", key),
     # conn.get(key), conn.pipelined { |pipe| ... }. Inside Sidekiq::Client.via,
     # a connection to that Redis, as in Sidekiq.
@@ -62,8 +68,6 @@ module Sidekiq
     # The options every job starts from (a class's sidekiq_options go on top).
     def default_job_options = Deckhand::Job::Options::DEFAULTS
 
-    def gem_version = Gem::Version.new(VERSION)
-
     def default_job_options=(options)
       raise Deckhand::DropIn::Unsupported.new("Sidekiq.default_job_options=", "set options in each class's sidekiq_options (or a base class); got #{options.inspect}")
     end
@@ -71,11 +75,6 @@ module Sidekiq
     def configure_embed(...)
       raise Deckhand::DropIn::Unsupported.new("Sidekiq.configure_embed", "use Deckhand::Embedded (docs/embedding.md)")
     end
-
-    # Sidekiq's JSON helpers, for job payloads (JSON only, as on the wire).
-    def dump_json(object) = JSON.generate(object)
-
-    def load_json(string) = JSON.parse(string)
 
     def pro? = false
 
