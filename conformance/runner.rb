@@ -94,9 +94,15 @@ module Conformance
       command = [RbConfig.ruby, "-I", PRELOAD, "-Itest", "-r", preload, file]
       output, status, timed_out = Bundler.with_unbundled_env { capture(env, command, root, options[:timeout]) }
       save_log(options[:logs], "#{"sidekiq-" if options[:sidekiq]}#{file}", output)
-      summary = Summary.parse(file, output.gsub("#{root}/", ""), exit_status: status&.exitstatus, timed_out: timed_out)
+      summary = Summary.parse(file, local_paths(output, root), exit_status: status&.exitstatus, timed_out: timed_out)
       warn format("%-40s %s", file, summary.loaded? ? "#{summary.passes}/#{summary.runs}" : "load error") unless options[:markdown]
       summary
+    end
+
+    # Paths as a reader of the table knows them: the Sidekiq tree's and
+    # Deckhand's relative, a gem's from its own folder.
+    def local_paths(output, root)
+      output.gsub("#{root}/", "").gsub("#{ROOT}/", "").gsub(%r{/\S+/gems/(?=[\w.-]+-\d)}, "")
     end
 
     def capture(env, command, root, timeout)
