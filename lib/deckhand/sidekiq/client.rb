@@ -44,7 +44,22 @@ module Sidekiq
       end
     end
 
+    # The client middleware this client runs: the configuration's, or with a
+    # block a copy of it changed for this client alone, as in Sidekiq.
+    #
+    #   client = Sidekiq::Client.new
+    #   client.middleware { |chain| chain.add AuditMiddleware }
+    def middleware
+      if block_given?
+        @chain = client_chain.dup
+        yield Deckhand::DropIn::MiddlewareChain.new(@chain)
+      end
+      Deckhand::DropIn::MiddlewareChain.new(client_chain)
+    end
+
     private
+
+    def client_chain = @chain || super
 
     # Sidekiq files every job given an "at" in the schedule, even one due
     # already (the scheduler enqueues it within seconds): so does drop-in mode.

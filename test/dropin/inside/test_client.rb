@@ -56,4 +56,17 @@ class ClientInsideTest < Minitest::Test
     assert_equal ClientPushJob.get_sidekiq_options, Sidekiq.default_job_options
     assert_equal Gem::Version.new(Sidekiq::VERSION), Sidekiq.gem_version
   end
+
+  def test_a_client_may_have_middleware_of_its_own
+    odd_only = Class.new { define_method(:call) { |_klass, job, _queue, _redis, &block| job["args"].first.odd? && block.call } }
+    client = Sidekiq::Client.new
+    client.middleware { |chain| chain.add odd_only }
+    assert client.middleware.exists?(odd_only)
+    refute Sidekiq.default_configuration.client_middleware.exists?(odd_only), "the configuration's chain is left alone"
+    assert_nil client.push("class" => ClientPushJob, "args" => [2])
+    jids = client.push_bulk("class" => ClientPushJob, "args" => [[1], [2], [3]])
+    assert_equal [24, 0, 24], jids.map { |jid| jid.to_s.size }
+    assert_equal 3, Sidekiq::Client.new.push_bulk("class" => ClientPushJob, "args" => [[2], [4], [6]]).compact.size
+    assert_equal 5, Sidekiq::Queue.new.size
+  end
 end
