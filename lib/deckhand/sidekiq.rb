@@ -20,6 +20,7 @@ end
 require_relative "../deckhand"
 require_relative "sidekiq/unsupported"
 require_relative "sidekiq/argument_errors"
+require_relative "sidekiq/strict_args"
 
 module Deckhand
   # The code behind drop-in mode (lib/deckhand/sidekiq/): the Sidekiq

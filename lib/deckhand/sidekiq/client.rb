@@ -33,13 +33,20 @@ module Sidekiq
     # options (sidekiq_options) fill in what the item leaves out, as in Sidekiq
     # (but its pool: only routes the class's own pushes).
     # A bad item raises ArgumentError, as in Sidekiq (Deckhand's message).
-    def push(item) = Deckhand::DropIn.argument_errors { super(classify(check(item))) }
+    def push(item)
+      Deckhand::DropIn.argument_errors do
+        item = classify(check(item))
+        item["args"] = Deckhand::DropIn::StrictArgs.apply(item["args"], item["class"])
+        super(item)
+      end
+    end
 
     # "args" may be any Enumerable (a lazy one too), as in Sidekiq.
     def push_bulk(item)
       Deckhand::DropIn.argument_errors do
         item = classify(check(item))
         item["args"] = item["args"].to_a if item["args"].is_a?(Enumerator)
+        item["args"] = item["args"].map { |args| Deckhand::DropIn::StrictArgs.apply(args, item["class"]) } if item["args"].is_a?(Array)
         super(item)
       end
     end

@@ -28,6 +28,10 @@ module Deckhand
 
       def push(...) = DropIn.argument_errors { super }
 
+      # Sidekiq.strict_args! applies to each push's arguments (a bulk
+      # push's list as a whole: JSON makes the same of it).
+      def item(args) = super(StrictArgs.apply(args, @klass.name))
+
       # Sidekiq 7.3's perform_inline: client middleware (which may stop the
       # job: nil), the round trip through JSON, server middleware around
       # perform; true once it ran.

@@ -58,11 +58,12 @@ module Sidekiq
       raise Deckhand::DropIn::Unsupported.new("Sidekiq.redis_pool", "use Sidekiq.redis { |conn| ... }")
     end
 
-    # Deckhand always refuses arguments JSON cannot carry unchanged, as
-    # Sidekiq's strict_args!(:raise) does; it has no laxer mode.
+    # As in Sidekiq 7: :raise (the default) refuses arguments JSON would
+    # change; false pushes what JSON makes of them, :warn logs each too
+    # (Deckhand::DropIn::StrictArgs).
     def strict_args!(mode = :raise)
-      return if mode == :raise || mode == true
-      raise Deckhand::DropIn::Unsupported.new("Sidekiq.strict_args!(#{mode.inspect})", "Deckhand always refuses arguments JSON cannot carry")
+      Deckhand::DropIn::StrictArgs.mode = mode
+      nil
     end
 
     # The options every job starts from (a class's sidekiq_options go on top).

@@ -4,6 +4,7 @@
 # Sidekiq::Client's pushes as Sidekiq 7.3 makes them.
 require "minitest/autorun"
 require "json"
+require "date"
 require "sidekiq"
 require "sidekiq/api"
 
@@ -68,5 +69,24 @@ class ClientInsideTest < Minitest::Test
     assert_equal [24, 0, 24], jids.map { |jid| jid.to_s.size }
     assert_equal 3, Sidekiq::Client.new.push_bulk("class" => ClientPushJob, "args" => [[2], [4], [6]]).compact.size
     assert_equal 5, Sidekiq::Queue.new.size
+  end
+
+  def test_strict_args_refuses_what_json_would_change_unless_turned_off
+    child_hash = Class.new(Hash)
+    [:symbol, Date.new(2021, 1, 1), {:some => "hash", "with" => "keys"}, child_hash.new, Struct.new(:x).new(0)].each do |arg|
+      error = assert_raises(ArgumentError, arg.inspect) { ClientPushJob.perform_async(arg) }
+      assert_includes error.message, "Job arguments to ClientPushJob must be native JSON types, but "
+    end
+    assert_includes assert_raises(ArgumentError) { ClientPushJob.perform_async(:symbol) }.message, "but :symbol is a Symbol"
+    assert_raises(ArgumentError) { Sidekiq::Client.push("class" => ClientPushJob, "args" => [{a: 1}]) }
+    assert_equal 0, Sidekiq::Queue.new.size
+    Sidekiq.strict_args!(false)
+    ClientPushJob.perform_async(:symbol, Date.new(2021, 1, 1), {:some => "hash"})
+    ClientPushJob.perform_bulk([[:a], [:b]])
+    Sidekiq::Client.push("class" => ClientPushJob, "args" => [:c])
+    assert_equal [["symbol", "2021-01-01", {"some" => "hash"}], ["a"], ["b"], ["c"]], Sidekiq::Queue.new.map(&:args).reverse
+    assert_raises(ArgumentError) { Sidekiq.strict_args!(:sometimes) }
+  ensure
+    Sidekiq.strict_args!
   end
 end

@@ -37,6 +37,9 @@ module Sidekiq
   Workers = WorkSet
 
   # One running job: its process, thread, queue, start and payload.
+  #
+  #   work = Sidekiq::WorkSet.new.first.last
+  #   work.job.display_class; work.queue; work.run_at; work.process_id
   class Work
     attr_reader :process_id, :thread_id
 
