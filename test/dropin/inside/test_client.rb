@@ -81,7 +81,7 @@ class ClientInsideTest < Minitest::Test
     assert_raises(ArgumentError) { Sidekiq::Client.push("class" => ClientPushJob, "args" => [{a: 1}]) }
     assert_equal 0, Sidekiq::Queue.new.size
     Sidekiq.strict_args!(false)
-    ClientPushJob.perform_async(:symbol, Date.new(2021, 1, 1), {:some => "hash"})
+    ClientPushJob.perform_async(:symbol, Date.new(2021, 1, 1), {some: "hash"})
     ClientPushJob.perform_bulk([[:a], [:b]])
     Sidekiq::Client.push("class" => ClientPushJob, "args" => [:c])
     assert_equal [["symbol", "2021-01-01", {"some" => "hash"}], ["a"], ["b"], ["c"]], Sidekiq::Queue.new.map(&:args).reverse
