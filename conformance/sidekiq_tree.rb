@@ -46,7 +46,7 @@ module Conformance
     def initialize(source)
       @source = File.expand_path(source)
       helper = File.join(@source, HELPER)
-      raise ArgumentError, "#{@source} is not a Sidekiq source tree (no #{HELPER}); give the folder of an unpacked sidekiq release" unless File.file?(helper)
+      raise ArgumentError, "#{@source} is not a Sidekiq source tree (no #{HELPER}); give a clone of the sidekiq repository at a release tag (git clone --branch v7.3.10 https://github.com/sidekiq/sidekiq)" unless File.file?(helper)
     end
 
     def copy_to(dir, drop_in:)
