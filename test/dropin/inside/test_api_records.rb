@@ -51,6 +51,7 @@ class ApiRecordsInsideTest < Minitest::Test
     add("retry", "same2", now + 10)
     add("retry", "late", now + 20)
     retries = Sidekiq::RetrySet.new
+    assert_equal %w[schedule retry dead], [Sidekiq::ScheduledSet, Sidekiq::RetrySet, Sidekiq::DeadSet].map { |set| set.new.name }
     assert_equal %w[late same2 same1 early], retries.map(&:jid)
     assert_equal %w[same1 same2], retries.fetch(now + 10).map(&:jid)
     assert_equal %w[same2], retries.fetch(now + 10, "same2").map(&:jid)

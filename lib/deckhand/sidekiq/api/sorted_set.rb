@@ -15,11 +15,14 @@ module Sidekiq
   class JobSet
     include Enumerable
 
+    NAMES = {scheduled: "schedule", retries: "retry", dead: "dead"}.freeze
+
     def initialize(name)
       @set = Deckhand::API.new.job_set(name)
     end
 
-    def name = @set.key || @set.name.to_s
+    # Sidekiq's name for the set (its key in plain mode).
+    def name = NAMES.fetch(@set.name)
 
     def size = @set.size
 
