@@ -116,7 +116,5 @@ module Sidekiq
 
     # Due (or died) at another time.
     def reschedule(at) = @set.reschedule(@record, at)
-
-    def error? = !item["error_class"].nil?
   end
 end
