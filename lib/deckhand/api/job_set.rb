@@ -4,7 +4,7 @@ require "json"
 require_relative "set_entry"
 require_relative "death_notice"
 require_relative "set_groups"
-require_relative "../store/set_shards"
+require_relative "../store/sets/shards"
 
 module Deckhand
   class API
@@ -18,7 +18,7 @@ module Deckhand
     #   retries.retry(entries)                        # back to their queues now
     #   api.dead.delete_all
     #
-    # In cluster mode the set is sharded per queue (Store::SetShards): pages
+    # In cluster mode the set is sharded per queue (Store::Sets::Shards): pages
     # merge the shards in score order, each entry remembers its shard, and an
     # entry of queue q's shard goes back to q (or to q's dead set).
     class JobSet
@@ -35,12 +35,12 @@ module Deckhand
         @name = name
         @config = config
         @store = config.store
-        @shards = Store::SetShards.new(@store, name)
+        @shards = Store::Sets::Shards.new(@store, name)
       end
 
       # The sorted set's key ("retry"); nil in cluster mode, where the set is
       # one sorted set per queue.
-      def key = @shards.sharded? ? nil : @shards.key(nil)
+      def key = @shards.per_queue? ? nil : @shards.key(nil)
 
       def size = @shards.size
 
@@ -147,14 +147,14 @@ module Deckhand
       # schedule and retry sets to their queues.
       def add(raw, at)
         entry = SetEntry.new(raw, at.to_f)
-        Store::SortedSets.add(@store, @shards.key(shard_of(entry)), entry.score, raw)
+        Store::Sets::OneSet.add(@store, @shards.key(shard_of(entry)), entry.score, raw)
         entry
       end
 
       # Moves an entry to another time (due then, or died then); false when
       # it has left the set.
       def reschedule(entry, at)
-        Store::SortedSets.rescore(@store, @shards.key(shard_of(entry)), entry.raw, at.to_f)
+        Store::Sets::OneSet.rescore(@store, @shards.key(shard_of(entry)), entry.raw, at.to_f)
       end
 
       # Adds a job that is in no set (its JSON) to the dead set, trimmed as a
@@ -164,7 +164,7 @@ module Deckhand
       def bury(raw, error: nil, notify: true, now: Time.now.to_f)
         raise ArgumentError, "jobs are buried in the dead set, not the #{@name} set" unless @name == :dead
         entry = SetEntry.new(raw, now.round(3))
-        Store::SortedSets.bury(@store, @shards.key(shard_of(entry)), raw, now: entry.score, max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
+        Store::Sets::OneSet.bury(@store, @shards.key(shard_of(entry)), raw, now: entry.score, max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
         DeathNotice.new(@config, @name).deliver([entry], error: error) if notify
         entry
       end
@@ -188,7 +188,7 @@ module Deckhand
         raise ArgumentError, "jobs in the dead set are dead already" if @name == :dead
         groups = entries.group_by { |entry| shard_of(entry) }
         moved = @shards.kill(groups.transform_values { |list| list.map(&:raw) },
-          locks: groups.transform_values { |list| list.map { |e| Unique.held_by(e.item, @store.keys) } },
+          locks: groups.transform_values { |list| list.map { |e| Unique.held_by(e.item, @store.layout) } },
           now: ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3), max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
         killed = moved.flat_map { |shard, indexes| indexes.map { |i| groups.fetch(shard)[i] } }
         DeathNotice.new(@config, @name).deliver(killed)
@@ -210,7 +210,7 @@ module Deckhand
 
       # The shard an entry came from; for one built elsewhere, its queue's.
       def shard_of(entry)
-        return nil unless @shards.sharded?
+        return nil unless @shards.per_queue?
         entry.shard || entry.queue
       end
 
@@ -231,7 +231,7 @@ module Deckhand
         @shards.shards.each do |shard, key|
           offset = 0
           loop do
-            batch = Store::SortedSets.page(@store, key, offset, BATCH).map { |raw, score| SetEntry.new(raw, score, shard: shard) }
+            batch = Store::Sets::OneSet.page(@store, key, offset, BATCH).map { |raw, score| SetEntry.new(raw, score, shard: shard) }
             break if batch.empty?
             done += yield batch
             offset += batch.count(&stays)

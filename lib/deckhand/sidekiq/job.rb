@@ -38,6 +38,8 @@ module Sidekiq
 
     def batch = bid && Sidekiq::Batch.new(bid)
 
+    # sidekiq_options, sidekiq_retry_in, sidekiq_retries_exhausted and
+    # sidekiq_class_attribute come from Options::ClassMethods.
     module ClassMethods
       include Options::ClassMethods
 
@@ -57,15 +59,6 @@ module Sidekiq
       def perform_inline(*args) = Setter.new(self).perform_inline(*args)
 
       alias_method :perform_sync, :perform_inline
-
-      def sidekiq_retry_in(&) = deckhand_retry_in(&)
-
-      def sidekiq_retries_exhausted(&) = deckhand_retries_exhausted(&)
-
-      # The blocks themselves, as Sidekiq's tests call them.
-      def sidekiq_retry_in_block = deckhand_retry_in
-
-      def sidekiq_retries_exhausted_block = deckhand_retries_exhausted
 
       # Sidekiq's lower-level push: a Hash of job keys ("args" required). Its
       # "pool" wins over a Client.via block, which wins over sidekiq_options pool:.

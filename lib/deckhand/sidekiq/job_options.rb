@@ -2,25 +2,31 @@
 
 module Sidekiq
   module Job
-    # Sidekiq's option declarations alone, for classes that are not jobs
-    # themselves (Sidekiq's Rails support includes it into ActiveJob::Base):
+    # Sidekiq's job declarations without the push methods, for Active Job
+    # classes: drop-in mode includes it into ActiveJob::Base, as the sidekiq
+    # gem does, so an Active Job class may declare Sidekiq's options and retry
+    # rules, which Deckhand's adapter and wrapper honour (the queue stays
+    # Active Job's queue_as). Applications that include it themselves
+    # (`ActiveJob::Base.include Sidekiq::Worker::Options`) get the same.
     #
-    #   ActiveJob::Base.include(Sidekiq::Job::Options)
-    #   class ReportJob < ApplicationJob
-    #     sidekiq_options retry: 4, backtrace: 5
+    #   class ImportJob < ApplicationJob
+    #     sidekiq_options retry: 3, backtrace: 10
+    #     sidekiq_retry_in { |count, error, job| 60 * (count + 1) }
+    #     sidekiq_retries_exhausted { |job, error| Alerts.import_failed(job["jid"]) }
     #   end
-    #   ReportJob.get_sidekiq_options   # => {"retry" => 4, "queue" => "default", "backtrace" => 5}
+    #   ImportJob.get_sidekiq_options   # => {"retry" => 3, "queue" => "default", "backtrace" => 10}
     #
     # As in Sidekiq, options are the application's data: any key, any value,
     # stored as given (keys as strings) and inherited by subclasses. Only the
     # options that switch on a Deckhand feature (unique_for, encrypt, pool, ...)
     # are checked where they are declared, since a bad one would fail every push.
+    # Sidekiq::Job classes have all of this too.
     module Options
       # Options Sidekiq itself never reads: Deckhand's features, validated.
       FEATURES = %w[unique_for unique_until on_conflict expires_in encrypt max_iteration_runtime pool].freeze
 
       def self.included(base)
-        base.extend(Deckhand::Job::Declarations) unless base.respond_to?(:deckhand_options)
+        base.extend(Deckhand::Job::Declarations)
         base.extend(ClassMethods)
       end
 
@@ -38,6 +44,14 @@ module Sidekiq
         end
 
         def get_sidekiq_options = deckhand_options
+
+        def sidekiq_retry_in(&) = deckhand_retry_in(&)
+
+        def sidekiq_retries_exhausted(&) = deckhand_retries_exhausted(&)
+
+        def sidekiq_retry_in_block = deckhand_retry_in
+
+        def sidekiq_retries_exhausted_block = deckhand_retries_exhausted
 
         # Class-level settings a subclass inherits until it sets its own,
         # readable (and settable) on instances too, as in Sidekiq:
