@@ -57,7 +57,7 @@ module Deckhand
     # Limiters used in the last day with their metrics (Hashes), name containing `filter`.
     def limiters(filter: nil) = Store::Limits.list(@config.store, filter: filter)
 
-    def history(days: 30) = History.new(@config, days: days)
+    def history(days: 30, today: Time.now.utc.to_date) = History.new(@config, days: days, today: today)
 
     def queues = Queue.all(@config)
 

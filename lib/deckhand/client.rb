@@ -108,7 +108,7 @@ module Deckhand
       job = Payload.normalize(item, timestamps: @config.timestamps)
       at = scheduled_at(job.delete("at"))
       expiry(job, at)
-      job = middleware(job) or return nil
+      job = run_client_middleware(job) or return nil
       lock = unique_lock(job, at)
       seal(job)
       return UniquePush.new(@config).call([job], [at], [lock]).first if lock
@@ -145,10 +145,10 @@ module Deckhand
     private
 
     def push_slice(base, slice, ats)
-      fast = @config.client_middleware.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"]
+      fast = client_chain.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"]
       return push_encoded(base, slice, ats) if fast
       jids = Payload.jids(slice.size)
-      jobs = slice.each_with_index.map { |args, i| middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i])) }
+      jobs = slice.each_with_index.map { |args, i| run_client_middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i])) }
       kept = jobs.each_index.select { |i| jobs[i] }
       locks = kept.map { |i| unique_lock(jobs[i], ats && ats[i]) }
       kept.each { |i| seal(jobs[i]) }
@@ -227,12 +227,17 @@ module Deckhand
       pusher ? pusher.call(queued, scheduled, @config) : Client.write(queued, scheduled, @config, scheduled_queues)
     end
 
-    def middleware(job)
-      return job if @config.client_middleware.empty?
+    def run_client_middleware(job)
+      chain = client_chain
+      return job if chain.empty?
       pushed = nil
-      @config.client_middleware.invoke(job["class"], job, job["queue"], @config.store) { pushed = job }
+      chain.invoke(job["class"], job, job["queue"], @config.store) { pushed = job }
       pushed
     end
+
+    # The client middleware this client runs (drop-in mode's Sidekiq::Client
+    # may have a chain of its own).
+    def client_chain = @config.client_middleware
 
     # Encodes the jobs and hands them to the pusher, or to Redis (Client.write).
     def enqueue(jobs, ats)

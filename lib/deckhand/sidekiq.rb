@@ -20,6 +20,8 @@ end
 
 require_relative "../deckhand"
 require_relative "sidekiq/unsupported"
+require_relative "sidekiq/argument_errors"
+require_relative "sidekiq/strict_args"
 
 module Deckhand
   # The code behind drop-in mode (lib/deckhand/sidekiq/): the Sidekiq
@@ -35,8 +37,9 @@ require_relative "sidekiq/config"
 require_relative "sidekiq/middleware/chain"
 require_relative "sidekiq/sidekiq_module"
 require_relative "sidekiq/unique_jobs_options"
-require_relative "sidekiq/job"
 require_relative "sidekiq/job_options"
+require_relative "sidekiq/job_setter"
+require_relative "sidekiq/job"
 require_relative "sidekiq/iterable_job"
 require_relative "sidekiq/limiter"
 require_relative "sidekiq/enterprise_crypto"

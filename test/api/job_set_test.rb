@@ -185,4 +185,30 @@ class JobSetTest < Minitest::Test
     ours = Deckhand::API::JobRecord.new(raw.sub("ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper", "ActiveJob::QueueAdapters::DeckhandAdapter::JobWrapper"))
     assert_equal ["SignupJob", [7, "x"]], [ours.display_class, ours.display_args]
   end
+
+  def test_entries_by_score_range_reversed_walks_and_reschedule
+    fill("retry", 5)
+    assert_equal %w[j0001 j0002 j0003], api.retries.in_scores(1001.0, 1003.0).map(&:jid)
+    assert_equal %w[j0004 j0003], api.retries.each_entry(reverse: true).first(2).map(&:jid)
+    entry = api.retries.in_scores(1000.0, 1000.0).first
+    assert api.retries.reschedule(entry, 2000.5)
+    assert_equal [2000.5], api.retries.in_scores(2000.0, 3000.0).map(&:score)
+    api.retries.delete([api.retries.in_scores(2000.0, 3000.0).first])
+    refute api.retries.reschedule(entry, 3000.0), "gone: nothing is added back"
+    assert_equal 4, api.retries.size
+  end
+
+  def test_bury_adds_a_payload_to_the_dead_set_trimmed_and_told
+    told = []
+    config = Deckhand::Config.new(redis: {url: Deckhand::RedisHarness.url}, dead_max_jobs: 2, dead_timeout: 100)
+    config.on_death { |job, error| told << [job["jid"], error.class] }
+    dead = Deckhand::API.new(config).dead
+    dead.bury(job("old"), now: 1000.0)
+    dead.bury(job("a"), now: 2000.0)
+    dead.bury(job("b"), now: 2001.0, notify: false)
+    dead.bury(job("c"), now: 2002.0, error: RuntimeError.new("by API"))
+    assert_equal %w[c b], dead.page(1, 10).map(&:jid), "older than dead_timeout, or past dead_max_jobs: trimmed"
+    assert_equal [["old", Deckhand::KilledByHand], ["a", Deckhand::KilledByHand], ["c", RuntimeError]], told
+    assert_raises(ArgumentError) { Deckhand::API.new(config).retries.bury(job("x")) }
+  end
 end

@@ -16,15 +16,16 @@ module Deckhand
         @set_name = set_name
       end
 
-      def deliver(entries)
+      # error: the error each handler gets (a KilledByHand naming the set by default).
+      def deliver(entries, error: nil)
         handlers = @config.death_handlers
         return if handlers.empty?
         trace = caller
         entries.each do |entry|
           next if entry.corrupt? # not a job: nothing a handler could use
-          error = KilledByHand.new("#{entry.display_class} #{entry.jid} was killed by hand: moved from the #{@set_name} set to the dead set")
-          error.set_backtrace(trace)
-          handlers.each { |handler| call(handler, entry.item, error) }
+          told = error || KilledByHand.new("#{entry.display_class} #{entry.jid} was killed by hand: moved from the #{@set_name} set to the dead set")
+          told.set_backtrace(trace) unless told.backtrace
+          handlers.each { |handler| call(handler, entry.item, told) }
         end
       end
 

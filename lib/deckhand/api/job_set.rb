@@ -60,10 +60,12 @@ module Deckhand
       # read once (in cluster mode the shards merged as they are read).
       #
       #   api.retries.each_entry { |entry| puts entry.jid }
-      def each_entry
-        return enum_for(:each_entry) unless block_given?
+      # reverse: true walks from the highest score, false from the lowest,
+      # whatever the set's own order.
+      def each_entry(reverse: @reverse)
+        return enum_for(:each_entry, reverse: reverse) unless block_given?
         rank = 0
-        @shards.each_entry(reverse: @reverse, batch: BATCH) do |shard, raw, score|
+        @shards.each_entry(reverse: reverse, batch: BATCH) do |shard, raw, score|
           yield SetEntry.new(raw, score, rank: rank, shard: shard)
           rank += 1
         end
@@ -133,6 +135,38 @@ module Deckhand
           return entry if entry.ident == ident
         end
         nil
+      end
+
+      # The entries scored from min to max (epoch seconds), lowest first.
+      def in_scores(min, max)
+        @shards.in_scores(min, max).sort_by { |_, _, score| score }.map { |shard, raw, score| SetEntry.new(raw, score, shard: shard) }
+      end
+
+      # Files a job (its JSON) in the set at `at` (epoch seconds); in cluster
+      # mode in its queue's shard. The scheduler moves due entries of the
+      # schedule and retry sets to their queues.
+      def add(raw, at)
+        entry = SetEntry.new(raw, at.to_f)
+        Store::Sets::OneSet.add(@store, @shards.key(shard_of(entry)), entry.score, raw)
+        entry
+      end
+
+      # Moves an entry to another time (due then, or died then); false when
+      # it has left the set.
+      def reschedule(entry, at)
+        Store::Sets::OneSet.rescore(@store, @shards.key(shard_of(entry)), entry.raw, at.to_f)
+      end
+
+      # Adds a job that is in no set (its JSON) to the dead set, trimmed as a
+      # death trims it; the death handlers hear of it unless notify: false,
+      # with `error` (a KilledByHand by default). Dead set only; `now`, the
+      # time of death (epoch seconds).
+      def bury(raw, error: nil, notify: true, now: Time.now.to_f)
+        raise ArgumentError, "jobs are buried in the dead set, not the #{@name} set" unless @name == :dead
+        entry = SetEntry.new(raw, now.round(3))
+        Store::Sets::OneSet.bury(@store, @shards.key(shard_of(entry)), raw, now: entry.score, max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
+        DeathNotice.new(@config, @name).deliver([entry], error: error) if notify
+        entry
       end
 
       # Sends entries to their queues now (in cluster mode, to the queue of

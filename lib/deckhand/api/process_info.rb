@@ -52,6 +52,9 @@ module Deckhand
       def stop! = Store::ProcessRecord.signal(@store, @identity, "TERM")
 
       def [](field) = @info[field]
+
+      # Every field of the info its heartbeat wrote.
+      def to_h = @info.dup
     end
   end
 end

@@ -11,10 +11,12 @@ module Deckhand
 
       module_function
 
-      def merge(current, options, owner)
+      # check: false stores the values as given (drop-in mode's
+      # sidekiq_options, where options are an application's data, as in Sidekiq).
+      def merge(current, options, owner, check: true)
         raise ArgumentError, "#{owner}: deckhand_options takes a Hash, got #{options.class}" unless options.is_a?(Hash)
         options = options.transform_keys(&:to_s)
-        options.each { |key, value| check!(key, value, owner) }
+        options.each { |key, value| check!(key, value, owner) } if check
         current.merge(seconds(options)).freeze
       end
 

@@ -12,7 +12,7 @@ module Deckhand
         @options = options.empty? ? options : Options.merge({}, options, klass)
       end
 
-      def set(options) = Setter.new(@klass, @options.merge(options.transform_keys(&:to_s)))
+      def set(options) = self.class.new(@klass, @options.merge(options.transform_keys(&:to_s)))
 
       def perform_async(*args) = push(:push, item(args))
 

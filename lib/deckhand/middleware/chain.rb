@@ -27,6 +27,12 @@ module Deckhand
         @entries = []
       end
 
+      # A copy has a list of its own: changing it leaves the original alone.
+      def initialize_copy(other)
+        super
+        @entries = @entries.dup
+      end
+
       def add(klass, *args, **kwargs)
         remove(klass)
         @entries << Entry.new(klass, args, kwargs)

@@ -47,7 +47,7 @@ module Deckhand
         [/config\[:fetch(_class)?\]|fetch_class\s*=/, :unsupported, "a custom fetch (config[:fetch])", "Deckhand's reliable fetch cannot be replaced"],
         [/Sidekiq\.configure_embed\b/, :works, "Sidekiq.configure_embed (an embedded Deckhand server: run, quiet, stop)", nil],
         [/Sidekiq\.default_job_options\b/, :change, "Sidekiq.default_job_options", "set the options in each class (or a base class) with sidekiq_options"],
-        [/Sidekiq\.strict_args!\s*\(\s*false/, :change, "Sidekiq.strict_args!(false)", "Deckhand always refuses arguments JSON cannot carry: pass JSON-native arguments"],
+        [/Sidekiq\.strict_args!\s*\(\s*false/, :works, "Sidekiq.strict_args!(false) (arguments go as JSON makes them, as in Sidekiq 7)", nil],
         # Not Rails' own stack (config.middleware.insert_before ...).
         [/(?<!\bmiddleware)\.insert_(before|after)\b/, :works, "middleware chain insert_before / insert_after", nil],
         [/\.(super_fetch|reliable_scheduler)!/, :change, "Sidekiq Pro's super_fetch! / reliable_scheduler!", "remove the call: Deckhand does it always (drop-in mode only warns)"]

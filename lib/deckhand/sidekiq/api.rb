@@ -5,8 +5,9 @@ require_relative "api/job_record"
 require_relative "api/queue"
 require_relative "api/sorted_set"
 require_relative "api/process_set"
+require_relative "api/work_set"
 require_relative "api/stats"
 
 # `require "sidekiq/api"` in drop-in mode: Sidekiq's data API classes
-# (Sidekiq::Queue, RetrySet, ScheduledSet, DeadSet, ProcessSet, Stats), read
+# (Sidekiq::Queue, RetrySet, ScheduledSet, DeadSet, ProcessSet, WorkSet, Stats), read
 # and acted on through Deckhand::API. See the files in api/.

@@ -18,6 +18,8 @@ module Sidekiq
 
     def self.enqueue_in(interval, klass, *args) = klass.perform_in(interval, *args)
 
+    def self.enqueue_to_in(queue, interval, klass, *args) = klass.set(queue: queue.to_s).perform_in(interval, *args)
+
     # Sidekiq::Client.via(pool) { ... } is Deckhand::Client.via: `pool` made
     # by Sidekiq::RedisConnection.create (a Deckhand::Store), or a URL.
     # Sidekiq::Client.new(pool: pool) pushes there too (Sidekiq 6's
@@ -30,14 +32,59 @@ module Sidekiq
     # Sidekiq's items name the class as a Class or a String; a Class's own
     # options (sidekiq_options) fill in what the item leaves out, as in Sidekiq
     # (but its pool: only routes the class's own pushes).
-    def push(item) = super(classify(item))
+    # A bad item raises ArgumentError, as in Sidekiq (Deckhand's message).
+    def push(item)
+      Deckhand::DropIn.argument_errors do
+        item = classify(check(item))
+        item["args"] = Deckhand::DropIn::StrictArgs.apply(item["args"], item["class"])
+        super(item)
+      end
+    end
 
-    def push_bulk(item) = super(classify(item))
+    # "args" may be any Enumerable (a lazy one too), as in Sidekiq.
+    def push_bulk(item)
+      Deckhand::DropIn.argument_errors do
+        item = classify(check(item))
+        item["args"] = item["args"].to_a if item["args"].is_a?(Enumerator)
+        item["args"] = item["args"].map { |args| Deckhand::DropIn::StrictArgs.apply(args, item["class"]) } if item["args"].is_a?(Array)
+        super(item)
+      end
+    end
+
+    # The client middleware this client runs: the configuration's, or with a
+    # block a copy of it changed for this client alone, as in Sidekiq.
+    #
+    #   client = Sidekiq::Client.new
+    #   client.middleware { |chain| chain.add AuditMiddleware }
+    def middleware
+      if block_given?
+        @chain = client_chain.dup
+        yield Deckhand::DropIn::MiddlewareChain.new(@chain)
+      end
+      Deckhand::DropIn::MiddlewareChain.new(client_chain)
+    end
 
     private
 
-    def classify(item)
+    def client_chain = @chain || super
+
+    # Sidekiq files every job given an "at" in the schedule, even one due
+    # already (the scheduler enqueues it within seconds): so does drop-in mode.
+    def scheduled_at(at)
+      return nil if at.nil?
+      raise ArgumentError, "Job 'at' must be a Numeric timestamp: #{at.inspect}" unless at.is_a?(Numeric)
+      at.to_f
+    end
+
+    def check(item)
+      raise ArgumentError, "Job must be a Hash with 'class' and 'args' keys: #{item.inspect}" unless item.is_a?(Hash)
       item = item.transform_keys(&:to_s)
+      raise ArgumentError, "Job must be a Hash with 'class' and 'args' keys: #{item.inspect}" unless item.key?("class") && item.key?("args")
+      raise ArgumentError, "Job tags must be an Array: #{item.inspect}" if item.key?("tags") && !item["tags"].is_a?(Array)
+      item
+    end
+
+    def classify(item)
       klass = item["class"]
       return item unless klass.is_a?(Module)
       defaults = klass.respond_to?(:deckhand_options) ? klass.deckhand_options.except("pool") : {}

@@ -48,7 +48,11 @@ module Deckhand
         @config.redis = options.except(*REDIS_DROPPED)
       end
 
-      def redis = @config.redis
+      # A connection to this configuration's Redis, as Sidekiq.redis.
+      def redis(&block)
+        raise ArgumentError, "config.redis needs a block: config.redis { |conn| conn.get(\"key\") }; set options with config.redis = {...}" unless block
+        Deckhand::Store::AppConnection.lend(@config.store, &block)
+      end
 
       def concurrency=(count)
         @config.concurrency = count

@@ -53,6 +53,8 @@ module Deckhand
 
       def size = @list.size
 
+      def clear = @list.clear
+
       def empty? = @list.empty?
     end
   end

@@ -15,37 +15,50 @@ module Sidekiq
   #
   #   HardJob.perform_async(1); HardJob.set(queue: "low").perform_in(60, 2)
   module Job
+    # What `set` returns (Sidekiq::Job::Setter in Sidekiq).
+    Setter = Deckhand::DropIn::JobSetter
+
     def self.included(base)
       base.include(Deckhand::Job)
       base.extend(ClassMethods)
     end
 
+    # What Sidekiq's processor sets on a job (an object answering
+    # `stopping?`); in a Deckhand server, the process's own state answers.
+    attr_accessor :_context
+
     def logger = Sidekiq.logger
+
+    # True once the process has begun to stop: a long job can end early and
+    # be pushed again to resume.
+    def interrupted? = _context ? _context.stopping? : Deckhand::Lifecycle.stopping?
 
     # The batch this job runs in (Sidekiq::Batch), or nil.
     def bid = deckhand_payload&.dig("bid")
 
     def batch = bid && Sidekiq::Batch.new(bid)
 
+    # sidekiq_options, sidekiq_retry_in, sidekiq_retries_exhausted and
+    # sidekiq_class_attribute come from Options::ClassMethods.
     module ClassMethods
-      def sidekiq_options(options = nil)
-        return get_sidekiq_options unless options
-        # Sidekiq Enterprise's unique_for, unique_until, expires_in and encrypt
-        # are Deckhand's own options, pool: too (docs/sharding.md);
-        # sidekiq-unique-jobs' lock: options are translated (UniqueJobsOptions).
-        deckhand_options(Deckhand::DropIn::UniqueJobsOptions.translate(options.transform_keys(&:to_s)))
-      end
+      include Options::ClassMethods
 
-      def get_sidekiq_options = deckhand_options
+      # Sidekiq 7.3's name for sidekiq_options queue:.
+      def queue_as(queue) = sidekiq_options("queue" => queue.to_s)
 
-      def sidekiq_retry_in(&) = deckhand_retry_in(&)
+      def set(options) = Setter.new(self, options)
 
-      def sidekiq_retries_exhausted(&) = deckhand_retries_exhausted(&)
+      def perform_async(*args) = Setter.new(self).perform_async(*args)
 
-      # The blocks themselves, as Sidekiq's tests call them.
-      def sidekiq_retry_in_block = deckhand_retry_in
+      def perform_in(interval, *args) = Setter.new(self).perform_in(interval, *args)
 
-      def sidekiq_retries_exhausted_block = deckhand_retries_exhausted
+      def perform_at(time, *args) = Setter.new(self).perform_at(time, *args)
+
+      def perform_bulk(args_list, batch_size: Deckhand::Client::BULK_BATCH) = Setter.new(self).perform_bulk(args_list, batch_size: batch_size)
+
+      def perform_inline(*args) = Setter.new(self).perform_inline(*args)
+
+      alias_method :perform_sync, :perform_inline
 
       # Sidekiq's lower-level push: a Hash of job keys ("args" required). Its
       # "pool" wins over a Client.via block, which wins over sidekiq_options pool:.
@@ -53,7 +66,7 @@ module Sidekiq
         item = item.transform_keys(&:to_s)
         options = deckhand_options
         pool = item.delete("pool") || Deckhand::Client.via_target || options["pool"]
-        Deckhand::Client.new(pool: pool).push(options.except("pool").merge(item).merge("class" => name))
+        Deckhand::DropIn.argument_errors { Deckhand::Client.new(pool: pool).push(options.except("pool").merge(item).merge("class" => name)) }
       end
     end
   end

@@ -69,6 +69,7 @@ module Sidekiq
     # conn.get(key), conn.pipelined { |pipe| ... }. Inside Sidekiq::Client.via,
     # a connection to that Redis, as in Sidekiq.
     def redis
+      raise ArgumentError, "Sidekiq.redis needs a block: Sidekiq.redis { |conn| conn.get(\"key\") }" unless block_given?
       store = Deckhand::Client.via_target&.store || Deckhand.config.store
       Deckhand::Store::AppConnection.lend(store) { |conn| yield conn }
     end
@@ -77,12 +78,16 @@ module Sidekiq
       raise Deckhand::DropIn::Unsupported.new("Sidekiq.redis_pool", "use Sidekiq.redis { |conn| ... }")
     end
 
-    # Deckhand always refuses arguments JSON cannot carry unchanged, as
-    # Sidekiq's strict_args!(:raise) does; it has no laxer mode.
+    # As in Sidekiq 7: :raise (the default) refuses arguments JSON would
+    # change; false pushes what JSON makes of them, :warn logs each too
+    # (Deckhand::DropIn::StrictArgs).
     def strict_args!(mode = :raise)
-      return if mode == :raise || mode == true
-      raise Deckhand::DropIn::Unsupported.new("Sidekiq.strict_args!(#{mode.inspect})", "Deckhand always refuses arguments JSON cannot carry")
+      Deckhand::DropIn::StrictArgs.mode = mode
+      nil
     end
+
+    # The options every job starts from (a class's sidekiq_options go on top).
+    def default_job_options = Deckhand::Job::Options::DEFAULTS
 
     def default_job_options=(options)
       raise Deckhand::DropIn::Unsupported.new("Sidekiq.default_job_options=", "set options in each class's sidekiq_options (or a base class); got #{options.inspect}")

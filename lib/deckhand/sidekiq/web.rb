@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "deckhand/web"
+require_relative "web_paths"
 
 module Sidekiq
   # `mount Sidekiq::Web => "/sidekiq"` in drop-in mode mounts Deckhand's
@@ -15,18 +16,26 @@ module Sidekiq
   # A sharded application shows another Redis with `Sidekiq::Web.redis_pool =`
   # (a pool of Sidekiq::RedisConnection.create), or switches between several
   # with Deckhand::Web.shards (docs/sharding.md).
+  #
+  # `Sidekiq::Web.new` is a Rack app of its own, with its own middleware
+  # (the class's, then what `use` adds to it):
+  #
+  #   app = Sidekiq::Web.new
+  #   app.use Rack::Session::Cookie, secret: ENV["SESSION_SECRET"]
+  #   run app
   class Web
-    @middlewares = []
+    # The header telling Rack routers a request was not the dashboard's.
+    X_CASCADE = (Rack.release >= "3") ? "x-cascade" : "X-Cascade"
 
     class << self
       def call(env) = app.call(env)
 
       def use(middleware, *args, &block)
         @app = nil
-        @middlewares << [middleware, args, block]
+        middlewares << [middleware, args, block]
       end
 
-      attr_reader :middlewares
+      def middlewares = @middlewares ||= []
 
       # The Redis the dashboard shows: the configuration's unless set.
       def redis_pool = @pool&.store || Deckhand.config.store
@@ -36,11 +45,13 @@ module Sidekiq
         @pool = pool && Deckhand::Client::Target.for(pool, "Sidekiq::Web.redis_pool=")
       end
 
+      attr_reader :pool
+
+      # Built again when the class's middleware changed (`middlewares.clear` too).
       def app
-        web = Deckhand::Web.new(config: @pool&.config_for(Deckhand.config))
-        @app ||= @middlewares.reverse.reduce(web) do |inner, (middleware, args, block)|
-          middleware.new(inner, *args, &block)
-        end
+        @app = nil unless @built_with == middlewares
+        @built_with = middlewares.dup
+        @app ||= new
       end
 
       # Sidekiq's extension points (tabs, locales, custom pages) have no
@@ -50,6 +61,32 @@ module Sidekiq
           raise Deckhand::DropIn::Unsupported.new("Sidekiq::Web.#{name}", "Deckhand's dashboard has no extension API")
         end
       end
+    end
+
+    def initialize
+      @middlewares = self.class.middlewares.dup
+    end
+
+    attr_reader :middlewares
+
+    def use(middleware, *args, &block)
+      @app = nil
+      @middlewares << [middleware, args, block]
+    end
+
+    def call(env) = app.call(env)
+
+    private
+
+    def app
+      @app ||= @middlewares.reverse.reduce(dashboard) do |inner, (middleware, args, block)|
+        middleware.new(inner, *args, &block)
+      end
+    end
+
+    def dashboard
+      config = self.class.pool&.config_for(Deckhand.config)
+      Deckhand::DropIn::WebPaths.new(Deckhand::Web.new(config: config), config: config)
     end
   end
 end

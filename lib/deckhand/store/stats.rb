@@ -43,6 +43,14 @@ module Deckhand
          scheduled: scheduled, retries: retries, dead: dead, expired: expired.to_i}
       end
 
+      # Sets the all-time counters named (:processed, :failed) back to zero;
+      # the daily ones stay (Sidekiq's Stats#reset).
+      def reset(store, names)
+        keys = names.map { |name| {processed: store.layout::PROCESSED, failed: store.layout::FAILED}.fetch(name) }
+        store.pipelined { |pipe| keys.each { |key| pipe.call("SET", key, "0") } } unless keys.empty?
+        nil
+      end
+
       # [processed, failed] of each date ("YYYY-MM-DD"), in one round trip.
       def daily(store, dates)
         processed, failed = store.pipelined do |pipe|

@@ -40,7 +40,7 @@ class ClusterSidekiqApiInsideTest < Minitest::Test
     jids = spread(:retry_set, 250)
     retries = Sidekiq::RetrySet.new
     assert_equal 250, retries.size
-    assert_equal jids, retries.map(&:jid), "each: every entry once, in score order across the queues"
+    assert_equal jids.reverse, retries.map(&:jid), "each: every entry once, highest score first across the queues, as Sidekiq's"
     job = retries.find_job("j004")
     assert_equal ["mail", 1004.0], [job.queue, job.score]
     assert job.retry
@@ -63,6 +63,20 @@ class ClusterSidekiqApiInsideTest < Minitest::Test
     assert_equal dead.map(&:score).sort.reverse, dead.map(&:score), "the dead: newest first"
     assert_equal 9, Sidekiq::DeadSet.new.clear
     assert_equal 0, Sidekiq::DeadSet.new.size
+  end
+
+  def test_fetch_reschedule_schedule_and_dead_set_kill_act_on_each_queues_shard
+    spread(:retry_set, 6)
+    retries = Sidekiq::RetrySet.new
+    assert_equal %w[j001 j002 j003], retries.fetch(1001.0..1003.0).map(&:jid)
+    assert_equal %w[j004], retries.fetch(1004.0, "j004").map(&:jid)
+    assert retries.fetch(1004.0, "j004").first.reschedule(2000.0)
+    assert_equal 1, store.call("ZCOUNT", keys.retry_set("mail"), 2000, 2000), "rescored in its queue's shard"
+    assert retries.schedule(3000.0, {"class" => "HardJob", "args" => [], "jid" => "new", "queue" => "billing"})
+    assert_equal "new", JSON.parse(store.call("ZRANGE", keys.retry_set("billing"), 3000, 3000, "BYSCORE").first)["jid"]
+    Sidekiq::DeadSet.new.kill(JSON.generate("class" => "HardJob", "args" => [], "jid" => "gone", "queue" => "default"), notify_failure: false)
+    assert_equal 1, store.call("ZCARD", keys.dead_set("default"))
+    assert_equal ["gone"], Sidekiq::DeadSet.new.map(&:jid)
   end
 
   def test_queues_list_find_and_delete_jobs

@@ -149,7 +149,6 @@ class SidekiqApiInsideTest < Minitest::Test
     config.server_middleware { |chain| chain.insert_before(DropInAuditMiddleware, DropInHardJob) }
     assert_equal [DropInHardJob, DropInAuditMiddleware], config.server_middleware.entries.map(&:klass).last(2)
     assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq.default_job_options = {"retry" => 1} }
-    assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq.strict_args!(false) }
     assert_nil Sidekiq.strict_args!
   ensure
     Deckhand.config = Deckhand::Config.new(redis: {url: ENV.fetch("REDIS_URL")})
@@ -199,7 +198,7 @@ class SidekiqApiInsideTest < Minitest::Test
     assert_equal 1, retries.size
     entry = retries.find_job("a" * 24)
     assert_equal "RuntimeError", entry.error_class
-    assert_equal 1, retries.scan("boom").size
+    assert_equal 1, retries.scan("boom").to_a.size
     assert entry.kill
     assert_equal 0, retries.size
     dead = Sidekiq::DeadSet.new

@@ -5,15 +5,22 @@ module Sidekiq
   # live server processes, Deckhand's and Sidekiq's alike.
   #
   #   Sidekiq::ProcessSet.new.each { |process| process.quiet! if process["tag"] == "old" }
+  #   Sidekiq::ProcessSet["host:1234:0a1b2c"]&.stop!
   #   Sidekiq::ProcessSet.new.total_concurrency
   class ProcessSet
     include Enumerable
+
+    # The live process with this identity, or nil.
+    def self.[](identity) = new.find { |process| process.identity == identity }
 
     def initialize(_clean_plz = true)
       @set = Deckhand::API.new.processes
     end
 
-    def each = @set.each { |info| yield Process.new(info) }
+    def each
+      return enum_for(:each) unless block_given?
+      @set.each { |info| yield Process.from(info) }
+    end
 
     def size = @set.size
 
@@ -23,40 +30,57 @@ module Sidekiq
 
     alias_method :total_rss, :total_rss_in_kb
 
-    # One process: its info fields by name (as Sidekiq's hash), and signals.
+    # One process: its heartbeat's fields by name, as Sidekiq's Hash
+    # ("busy", "beat", "quiet", "rss" beside the info's own), and signals.
     class Process
-      def initialize(info)
+      def self.from(info)
+        new(info.to_h.merge("identity" => info.identity, "busy" => info.busy, "beat" => info.beat&.to_f,
+          "quiet" => info.quiet?.to_s, "rss" => info.rss_kb), info)
+      end
+
+      def initialize(hash, info = nil)
+        @hash = hash
         @info = info
       end
 
-      def [](key)
-        case key.to_s
-        when "identity" then @info.identity
-        when "busy" then @info.busy
-        when "quiet" then @info.quiet?.to_s
-        when "rss" then @info.rss_kb
-        else @info[key.to_s]
-        end
+      def [](key) = @hash[key.to_s]
+
+      def identity = self["identity"]
+
+      def tag = self["tag"]
+
+      def labels = self["labels"].to_a
+
+      def queues = self["queues"]
+
+      def weights = self["weights"]
+
+      def version = self["version"]
+
+      def embedded? = self["embedded"] == true
+
+      def stopping? = self["quiet"] == "true"
+
+      # An embedded process takes its orders from the application it runs in.
+      def quiet!
+        raise "Can't quiet an embedded process" if embedded?
+        signal("TSTP")
       end
 
-      def identity = @info.identity
-
-      def tag = @info.tag
-
-      def labels = @info.labels
-
-      def queues = @info.queues
-
-      def version = @info.version
-
-      def stopping? = @info.quiet?
-
-      def quiet! = @info.quiet!
-
-      def stop! = @info.stop!
+      def stop!
+        raise "Can't stop an embedded process" if embedded?
+        signal("TERM")
+      end
 
       def dump_threads
         raise Deckhand::DropIn::Unsupported.new("Sidekiq::Process#dump_threads", "send TTIN to the process to log its threads")
+      end
+
+      private
+
+      def signal(name)
+        config = Deckhand.config
+        Deckhand::Store::ProcessRecord.signal(config.store, identity, name)
       end
     end
   end

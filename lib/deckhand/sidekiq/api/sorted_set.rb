@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "json"
+
 module Sidekiq
   # Sidekiq's RetrySet, ScheduledSet and DeadSet in drop-in mode, on
   # Deckhand::API::JobSet.
@@ -7,31 +9,62 @@ module Sidekiq
   #   Sidekiq::RetrySet.new.size
   #   Sidekiq::RetrySet.new.each { |job| job.retry if job.klass == "HardJob" }
   #   Sidekiq::DeadSet.new.find_job(jid)&.delete
+  #   Sidekiq::RetrySet.new.fetch(score, jid).first&.reschedule(Time.now + 60)
+  #   Sidekiq::DeadSet.new.kill(job_json, notify_failure: false)
   #   Sidekiq::ScheduledSet.new.clear
   class JobSet
     include Enumerable
+
+    NAMES = {scheduled: "schedule", retries: "retry", dead: "dead"}.freeze
 
     def initialize(name)
       @set = Deckhand::API.new.job_set(name)
     end
 
-    def name = @set.name.to_s
+    # Sidekiq's name for the set (its key in plain mode).
+    def name = NAMES.fetch(@set.name)
 
     def size = @set.size
 
-    # In the set's order, each entry read once (in cluster mode the queues'
+    # Highest score first, as Sidekiq's sets (in cluster mode the queues'
     # shards merged as they are read).
     def each
       return enum_for(:each) unless block_given?
-      @set.each_entry { |entry| yield SortedEntry.new(entry, @set) }
+      @set.each_entry(reverse: true) { |entry| yield SortedEntry.new(entry, @set) }
     end
 
     def find_job(jid) = @set.find_jid(jid)&.then { |entry| SortedEntry.new(entry, @set) }
 
-    # Entries whose JSON contains `text` (Sidekiq's scan takes a pattern; this a substring).
-    def scan(text)
-      found, = @set.filter(text.to_s.delete("*"), limit: 1_000)
-      found.map { |entry| SortedEntry.new(entry, @set) }
+    # The entries at a score (or in a Range of scores), of one jid if given.
+    def fetch(score, jid = nil)
+      min, max = score.is_a?(Range) ? [score.begin || "-inf", score.end || "+inf"] : [score, score]
+      entries = @set.in_scores(min, max).map { |entry| SortedEntry.new(entry, @set) }
+      jid ? entries.select { |entry| entry.jid == jid } : entries
+    end
+
+    # Removes the entry with this score and jid; true if there was one.
+    def delete(score, jid)
+      raise ArgumentError, "#{self.class}#delete needs the entry's score and jid: delete(score, jid)" if jid.nil?
+      entries = fetch(score, jid)
+      !entries.empty? && entries.all?(&:delete)
+    end
+
+    alias_method :delete_by_jid, :delete
+
+    # Entries whose JSON matches `match`, with Sidekiq's `*` wildcards
+    # ("*Timeout*"); an Enumerator without a block.
+    def scan(match, _count = 100)
+      return enum_for(:scan, match) unless block_given?
+      pattern = Regexp.new(match.to_s.split("*", -1).map { |part| Regexp.escape(part) }.join(".*"))
+      needle = match.to_s.split("*").max_by(&:size).to_s
+      found = needle.empty? ? @set.each_entry.to_a : @set.filter(needle, limit: 10_000, budget: 1_000_000).first
+      found.each { |entry| yield SortedEntry.new(entry, @set) if pattern.match?(entry.raw) }
+    end
+
+    # Adds a job (a Hash or its JSON) to the set at `timestamp`.
+    def schedule(timestamp, message)
+      @set.add(message.is_a?(String) ? message : JSON.generate(message), timestamp.to_f)
+      true
     end
 
     def clear = @set.delete_all
@@ -51,6 +84,15 @@ module Sidekiq
 
   class DeadSet < JobSet
     def initialize = super(:dead)
+
+    # Adds a job (its JSON) to the dead set, trimmed as a death trims it;
+    # the death handlers hear of it with `ex:` (a "Job killed by API"
+    # RuntimeError by default) unless notify_failure: false.
+    def kill(message, opts = {})
+      error = opts[:ex] || RuntimeError.new("Job killed by API")
+      @set.bury(message, error: error, notify: opts[:notify_failure] != false)
+      true
+    end
   end
 
   # A job in one of the sets, with the actions on it.
@@ -71,5 +113,8 @@ module Sidekiq
     alias_method :add_to_queue, :retry
 
     def kill = @set.kill([@record]).positive?
+
+    # Due (or died) at another time.
+    def reschedule(at) = @set.reschedule(@record, at)
   end
 end

@@ -34,14 +34,23 @@ module Sidekiq
 
     def default_queue_latency = @api.queue("default").latency
 
-    def reset(*)
-      raise Deckhand::DropIn::Unsupported.new("Sidekiq::Stats#reset", "Deckhand's counters are not reset from the API")
+    # Sets the all-time processed and failed counters (or those named:
+    # "processed", :failed) back to zero; the daily ones stay.
+    def reset(*stats)
+      all = %w[processed failed]
+      names = stats.empty? ? all : all & stats.flatten.compact.map(&:to_s)
+      Deckhand::Store::Stats.reset(Deckhand.config.store, names.map(&:to_sym))
     end
 
-    # Daily processed and failed counts, newest first, keyed "YYYY-MM-DD".
+    # Daily processed and failed counts, newest first, keyed "YYYY-MM-DD",
+    # for up to five years back from today (or start_date).
     class History
-      def initialize(days_previous, _start_date = nil)
-        @days = Deckhand::API.new.history(days: days_previous).to_a.reverse
+      def initialize(days_previous, start_date = nil)
+        unless days_previous.is_a?(Integer) && days_previous.between?(1, 5 * 365)
+          raise ArgumentError, "Sidekiq::Stats::History takes 1 to #{5 * 365} days, got #{days_previous.inspect}"
+        end
+        today = start_date || Time.now.utc.to_date
+        @days = Deckhand::API.new.history(days: days_previous, today: today).to_a.reverse
       end
 
       def processed = @days.to_h { |day| [day.date, day.processed] }

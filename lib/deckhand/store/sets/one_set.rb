@@ -37,6 +37,29 @@ module Deckhand
           store.call("ZRANGE", key, value, value, "BYSCORE")
         end
 
+        # [raw, score] pairs with a score from min to max (inclusive), lowest first.
+        def in_scores(store, key, min, max)
+          pairs(store.call("ZRANGE", key, score_string(min), score_string(max), "BYSCORE", "WITHSCORES")).map { |raw, score| [raw, Float(score)] }
+        end
+
+        # Adds an entry (a job's JSON) at a score.
+        def add(store, key, score, raw) = store.call("ZADD", key, score_string(score), raw)
+
+        # Gives an entry a new score, if it is still in the set. Returns true if it was.
+        def rescore(store, key, raw, score) = store.call("ZADD", key, "XX", "CH", score_string(score), raw) == 1
+
+        # Adds a job that is in no set to the dead set and trims the set as a
+        # death does (older than `timeout` seconds, beyond `max_jobs`), in one
+        # MULTI: Sidekiq's DeadSet#kill of a payload.
+        def bury(store, key, raw, now:, max_jobs:, timeout:)
+          store.multi do |tx|
+            tx.call("ZADD", key, score_string(now), raw)
+            tx.call("ZREMRANGEBYSCORE", key, "-inf", score_string(now - timeout))
+            tx.call("ZREMRANGEBYRANK", key, 0, -(max_jobs + 1))
+          end
+          nil
+        end
+
         def remove(store, key, raws)
           return 0 if raws.empty?
           store.call("ZREM", key, *raws)

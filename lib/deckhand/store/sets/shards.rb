@@ -81,6 +81,13 @@ module Deckhand
           list.zip(found).flat_map { |(queue, _), raws| raws.map { |raw| [queue, raw] } }
         end
 
+        # [queue, raw, score] of the entries scored from min to max, in any shard.
+        def in_scores(min, max)
+          list = shards
+          found = @store.pipelined { |pipe| list.each { |_, key| pipe.call("ZRANGE", key, OneSet.score_string(min), OneSet.score_string(max), "BYSCORE", "WITHSCORES") } }
+          list.zip(found).flat_map { |(queue, _), reply| OneSet.pairs(reply).map { |raw, score| [queue, raw, Float(score)] } }
+        end
+
         # raws: {queue or nil => [raw, ...]}. Returns how many were removed.
         def remove(raws)
           raws = raws.reject { |_, list| list.empty? }

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
-# `require "sidekiq/web"` in drop-in mode.
+# `require "sidekiq/web"` in drop-in mode (the API too, as in Sidekiq).
 require "deckhand/sidekiq"
+require "deckhand/sidekiq/api"
 require "deckhand/sidekiq/web"

@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Deckhand
+  module DropIn
+    # What `set` returns on a Sidekiq::Job class in drop-in mode: any option
+    # is stored in the job as given (as in Sidekiq, a middleware's own keys
+    # need no declaration), and Active Job's wait: and wait_until: schedule it.
+    #
+    #   HardJob.set(queue: "low", wait: 300).perform_async(1)
+    #   HardJob.set(wait_until: Time.now + 3600, tenant: "acme").perform_async(2)
+    class JobSetter < Deckhand::Job::Setter
+      def initialize(klass, options = {})
+        options = options.transform_keys(&:to_s)
+        interval = options.delete("wait_until") || options.delete("wait")
+        super(klass)
+        @options = Deckhand::Job::Options.merge({}, options, klass, check: false)
+        at(interval) if interval
+      end
+
+      def perform_bulk(args_list, batch_size: Deckhand::Client::BULK_BATCH)
+        args_list = args_list.to_a if args_list.is_a?(Enumerator) # a lazy one too, as in Sidekiq
+        super
+      end
+
+      private
+
+      def push(...) = DropIn.argument_errors { super }
+
+      # Sidekiq.strict_args! applies to each push's arguments (a bulk
+      # push's list as a whole: JSON makes the same of it).
+      def item(args) = super(StrictArgs.apply(args, @klass.name))
+
+      # Sidekiq 7.3's perform_inline: client middleware (which may stop the
+      # job: nil), the round trip through JSON, server middleware around
+      # perform; true once it ran.
+      def run_inline(job)
+        config = Deckhand.config
+        pushed = nil
+        config.client_middleware.invoke(job["class"], job, job["queue"], config.store) { pushed = job }
+        return nil unless pushed
+        job = Payload.decode(JSON.generate(pushed))
+        instance = @klass.new
+        instance.jid = job["jid"]
+        instance.deckhand_payload = job
+        ran = false
+        config.server_middleware.invoke(instance, job, job["queue"]) do
+          instance.perform(*job["args"])
+          ran = true
+        end
+        ran || nil
+      end
+
+      # Sidekiq's rule: a small number is a delay, a large one an epoch time;
+      # a time already past pushes the job to its queue now.
+      def at(interval)
+        raise ArgumentError, "#{@klass}.set(wait:) needs a number of seconds or a Time, got #{interval.inspect}" unless interval.respond_to?(:to_f)
+        now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+        at = interval.to_f
+        at += now if at < 1_000_000_000
+        @options = @options.merge("at" => at) if at > now
+      end
+    end
+  end
+end

@@ -1,0 +1,71 @@
+# frozen_string_literal: true
+
+# Runs in a drop-in child (test/dropin/sidekiq_public_api_test.rb starts it):
+# Sidekiq::Web as Sidekiq 7.3 has it, an app instance with its own middleware,
+# and Sidekiq's addresses on Deckhand's dashboard.
+require "minitest/autorun"
+require "json"
+require "sidekiq"
+require "sidekiq/web"
+require "rack/mock"
+require "rack/auth/basic"
+
+class WebAppInsideTest < Minitest::Test
+  def setup
+    Sidekiq.redis { |conn| conn.call("FLUSHDB") }
+  end
+
+  def get(app, path, env = {}) = Rack::MockRequest.new(app).get(path, env)
+
+  def add(set, jid, arg)
+    job = {"class" => "FilterJob", "args" => [arg], "queue" => "default", "jid" => jid}
+    Sidekiq.redis { |conn| conn.zadd(set, Time.now.to_f, JSON.generate(job)) }
+  end
+
+  def test_an_instance_is_a_rack_app_with_its_own_middleware
+    app = Sidekiq::Web.new
+    assert_equal [], app.middlewares
+    assert_equal 200, get(app, "/").status
+    app.use(Rack::Auth::Basic) { |user, password| user == "ops" && password == "secret" }
+    assert_equal 401, get(app, "/").status
+    assert_equal 200, get(app, "/", "HTTP_AUTHORIZATION" => "Basic #{["ops:secret"].pack("m0")}").status
+    assert_equal 200, get(Sidekiq::Web.new, "/").status, "another instance has only the class's middleware"
+    app.middlewares.clear
+    app.use(Rack::Head)
+    assert_equal 200, get(app, "/").status
+  end
+
+  def test_morgue_and_substr_are_the_dead_page_and_its_filter
+    add("dead", "jid123dead", "mike")
+    add("dead", "jid456dead", "jim")
+    add("retry", "jid789retry", "mike")
+    page = get(Sidekiq::Web.new, "/morgue?substr=jim")
+    assert_equal 200, page.status
+    assert_includes page.body, "jid456dead"
+    refute_includes page.body, "jid123dead"
+    assert_includes get(Sidekiq::Web.new, "/morgue?substr=").body, "jid123dead"
+    refute_includes get(Sidekiq::Web.new, "/retries?substr=jim").body, "jid789retry"
+  end
+
+  def test_stats_answer_sidekiqs_json
+    Sidekiq.redis do |conn|
+      conn.set("stat:processed", 5)
+      conn.sadd("queues", "default")
+      conn.sadd("queues", "mailers")
+      conn.lpush("queue:mailers", JSON.generate("class" => "X", "args" => [], "jid" => "a" * 24))
+    end
+    add("retry", "r1", 1)
+    stats = JSON.parse(get(Sidekiq::Web.new, "/stats").body)
+    assert_equal [5, 0, 1, 1, 0], stats["sidekiq"].values_at("processed", "failed", "enqueued", "retries", "default_latency")
+    assert_includes stats["redis"].keys, "redis_version"
+    assert stats.key?("server_utc_time")
+    assert_equal({"default" => 0, "mailers" => 1}, JSON.parse(get(Sidekiq::Web.new, "/stats/queues").body))
+    redirect = get(Sidekiq::Web.new, "/dashboard/stats")
+    assert_equal [302, "http://example.org/stats"], [redirect.status, redirect["location"]]
+  end
+
+  def test_a_method_the_dashboard_never_answers_passes_to_the_next_route
+    response = Rack::MockRequest.new(Sidekiq::Web.new).request("PATCH", "/")
+    assert_equal [404, "pass"], [response.status, response[Sidekiq::Web::X_CASCADE]]
+  end
+end
