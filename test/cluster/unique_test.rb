@@ -75,7 +75,7 @@ class ClusterUniqueTest < Minitest::Test
     takes = fetch("reports").call(limit: 5, sources: [[0, 3]], acks: [])
     job = JSON.parse(takes.first.payloads.first)
     settle = Deckhand::Store::Scripts::Settle.new(store, identity: "test", queue: "reports")
-    assert settle.drop([:lot, 3, 0], unlock: Deckhand::Unique.held_by(job, keys))
+    assert_equal :written, settle.drop([:lot, 3, 0], unlock: Deckhand::Unique.held_by(job, keys))
     assert_equal 0, cluster.call("EXISTS", job["unique_key"])
   end
 

@@ -17,7 +17,7 @@ class FetcherRoundsTest < Minitest::Test
     f = fetcher
     f.instance_variable_set(:@armed, true)
     f.instance_variable_set(:@armed_at, monotonic - Deckhand::Server::Fetcher::IDLE_POLL)
-    _lots, want, _landed = f.send(:next_round)
+    _batch, want = f.send(:next_round)
     assert_operator want, :>, 0, "with no waiter waking it, the fetcher must poll within IDLE_POLL"
   end
 
@@ -29,8 +29,8 @@ class FetcherRoundsTest < Minitest::Test
     unit = f.take
     assert_equal ["raw", [:landing, "raw"]], [unit.payload, unit.place]
     f.done(unit)
-    lots, want, landed = f.send(:next_round)
-    assert_equal [[], [[0, "raw"]]], [lots, landed]
+    batch, want = f.send(:next_round)
+    assert_equal [[], [[0, "raw"]]], [batch.acks, batch.landed]
     assert_operator want, :>, 0, "a landed job means the queue may hold more: look"
   end
 end

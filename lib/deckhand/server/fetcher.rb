@@ -7,6 +7,8 @@ require_relative "unit_of_work"
 require_relative "idle_waiters"
 require_relative "lost_fetches"
 require_relative "pace"
+require_relative "fetch/ledger"
+require_relative "fetch/throttle_slots"
 
 module Deckhand
   module Server
@@ -22,8 +24,10 @@ module Deckhand
     # seconds, so a waiter that died cannot leave the capsule asleep.
     #
     # Processors call #take for work and #done once a job's outcome is settled.
+    # Who settled what, and what Redis has not been told, is the ledger's
+    # (Fetch::Ledger); the throttles' bookkeeping is Fetch::ThrottleSlots';
+    # how far ahead to fetch is Pace's. This class is the loop.
     class Fetcher < Component
-      MAX_UNREPORTED = 1_000
       IDLE_POLL = 2.0
 
       # outstanding: jobs taken from Redis and not yet settled (running or
@@ -48,11 +52,7 @@ module Deckhand
         @ready = Thread::Queue.new
         @lock = Mutex.new
         @wake = ConditionVariable.new
-        @reports = {}.compare_by_identity
-        @landed_acks = []
-        @unlocks = []
-        @sending = []
-        @unreported = 0
+        @ledger = Fetch::Ledger.new(queues: @queues.size)
         @landing = @queues.each_with_index.map { |q, i| LandingLot.new(q, i) }
         @outstanding = 0
         @quiet = @quieted = @armed = false
@@ -61,10 +61,7 @@ module Deckhand
         @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal)
         @lost = LostFetches.new(@requeue, logger: logger)
         @outage = Outage.new(logger, "fetcher of capsule #{capsule.name}")
-        @throttles = throttles
-        @released = Array.new(@queues.size, 0) # jobs settled per queue: slots to give back
-        @throttled = []
-        @throttle_at = nil
+        @slots = Fetch::ThrottleSlots.new(throttles, @queues)
       end
 
       def start
@@ -87,18 +84,8 @@ module Deckhand
       # jid, TTL ms]) when it succeeded.
       def done(unit, marked: false, unlock: nil)
         @lock.synchronize do
-          lot = unit.lot
-          unit.settled = true
-          next unless lot.settle(unit.position, marked: marked)
-          @unlocks << [*unlock, lot.index] if unlock # the queue routes it in cluster mode
-          if lot.landing?
-            @landed_acks << [lot.index, unit.payload] unless marked
-          else
-            @reports[lot] = true
-            @released[lot.index] += 1
-            @throttle_at = now if @throttle_at # a slot came free: look again
-          end
-          @unreported += 1
+          next unless @ledger.settle(unit, marked: marked, unlock: unlock)
+          @slots.freed(now) unless unit.lot.landing?
           @outstanding -= 1
           @pace.completed
           @wake.signal
@@ -163,9 +150,8 @@ module Deckhand
 
       # One round trip with the acknowledgements still due (at shutdown).
       def flush_acks
-        lots, landed = @lock.synchronize { [take_reports, take_landed] }
-        acks = lots.map(&:report)
-        @fetch.call(limit: 0, sources: [], acks: acks, landed: landed, unlocks: @sending) unless acks.empty? && landed.empty?
+        batch = @lock.synchronize { @ledger.take }
+        acknowledge(batch) unless batch.empty?
       rescue Deckhand::RedisError => e
         @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
       end
@@ -176,27 +162,27 @@ module Deckhand
 
       def run
         until stopping?
-          lots, want, landed = next_round
-          break if lots.nil?
-          round(lots, want, landed)
+          batch, want = next_round
+          break if batch.nil?
+          round(batch, want)
         end
       end
 
-      # lots: lots with news; landed: [queue index, payload] of landed jobs settled.
-      def round(lots, want, landed)
-        sources = nil
-        acks = lots.map(&:report)
+      # batch: the ledger's acknowledgements due; want: jobs to take (0: none).
+      def round(batch, want)
+        sources = throttles = nil
         @lost.reclaim if @lost.due?
         if want.zero?
-          unless acks.empty? && landed.empty?
+          unless batch.empty?
             throttles = throttle_args # the slots of settled jobs go back with their acknowledgements
-            @fetch.call(limit: 0, sources: [], acks: acks, landed: landed, unlocks: @sending, throttles: throttles)
+            acknowledge(batch, throttles)
           end
         else
           sources = self.sources
           started = now
           throttles = throttle_args
-          takes = @fetch.call(limit: want, sources: sources, acks: acks, landed: landed, unlocks: @sending, throttles: throttles)
+          takes = @fetch.call(limit: want, sources: sources, acks: batch.acks, landed: batch.landed, unlocks: batch.unlocks,
+            throttles: throttles)
           takes = held_back(*takes) if throttles
           @pace.round_trip(now - started)
           fetched = sources
@@ -207,33 +193,35 @@ module Deckhand
         hand_back_buffered if @quiet
       rescue Deckhand::RedisError => e
         @lost.lots(sources) if sources # its reply may be lost, not its work
-        restore(lots, landed, throttles)
+        restore(batch, throttles)
         pause(@outage.failed(e))
+      end
+
+      def acknowledge(batch, throttles = nil)
+        @fetch.call(limit: 0, sources: [], acks: batch.acks, landed: batch.landed, unlocks: batch.unlocks, throttles: throttles)
       end
 
       # Waits until there is something worth a round trip: room for more jobs
       # that Redis may have (queues not known empty, or the idle poll is due)
       # once the jobs waiting to start run low; or, when idle or quiet,
-      # settled jobs to acknowledge. Returns [lots with news, jobs wanted,
-      # landed jobs settled].
+      # settled jobs to acknowledge. Returns [the ledger's batch, jobs wanted].
       def next_round
         @lock.synchronize do
           loop do
             return nil if stopping?
             if @quiet && !@quieted
               @quieted = true
-              return [take_reports, 0, take_landed]
+              return [@ledger.take, 0]
             end
             ahead = @pace.ahead
             want = @quiet ? 0 : @capsule.concurrency + ahead - @outstanding
-            polled = @armed && (now - @armed_at >= IDLE_POLL || (@throttle_at && now >= @throttle_at))
+            polled = @armed && (now - @armed_at >= IDLE_POLL || @slots.due?(now))
             if want.positive? && (!@armed || polled) && @ready.size <= ahead / 2
               @armed = false
-              return [take_reports, want, take_landed]
+              return [@ledger.take, want]
             end
-            news = !@reports.empty? || !@landed_acks.empty?
-            acks_due = news && (@armed || @quiet || @unreported >= MAX_UNREPORTED)
-            return [take_reports, 0, take_landed] if acks_due || @lost.due?
+            acks_due = @ledger.news? && (@armed || @quiet || @ledger.overdue?)
+            return [@ledger.take, 0] if acks_due || @lost.due?
             @wake.wait(@lock, wait_time)
           end
         end
@@ -241,23 +229,12 @@ module Deckhand
 
       def wait_time
         times = [@lost.wait_time]
-        times << [IDLE_POLL - (now - @armed_at), 0.001].max if @armed && !@quiet
-        times << [@throttle_at - now, 0.001].max if @throttle_at && @armed && !@quiet
+        if @armed && !@quiet
+          times << [IDLE_POLL - (now - @armed_at), 0.001].max
+          times << @slots.wait(now)
+        end
         times.compact.min
       end
-
-      # The unique locks to release go with the acknowledgements taken here
-      # (@sending, which only the thread sending them touches).
-      def take_reports
-        @sending = @unlocks
-        @unlocks = []
-        lots = @reports.keys
-        @reports.clear
-        @unreported = 0
-        lots
-      end
-
-      def take_landed = @landed_acks.slice!(0..)
 
       # The queues in fetch order, each with the id of the lot its jobs would form.
       def sources
@@ -293,23 +270,18 @@ module Deckhand
       end
 
       def arm_waiters
-        paused = @lock.synchronize do
+        left_out = @lock.synchronize do
           @armed = true
           @armed_at = now
-          @paused
+          @paused | @slots.throttled # a throttled queue is looked at by fetches only
         end
-        @waiters.arm(except: paused | @throttled) # a throttled queue is looked at by fetches only
+        @waiters.arm(except: left_out)
       end
 
-      def restore(lots, landed, throttles = nil)
+      def restore(batch, throttles)
         @lock.synchronize do
-          throttles&.each { |index, _, back| @released[index] += back }
-          lots.each do |lot|
-            lot.unreport
-            @reports[lot] = true
-          end
-          @landed_acks.concat(landed)
-          @unlocks.concat(@sending)
+          @slots.restore(throttles, @ledger)
+          @ledger.restore(batch)
         end
       end
 
@@ -337,30 +309,13 @@ module Deckhand
         units
       end
 
-      # [queue index, limit, slots to give back] per throttled queue of the
-      # capsule, or nil when none is (the fetch is then exactly as without
-      # throttles).
-      def throttle_args
-        limits = @throttles&.limits
-        if limits.nil? || limits.empty?
-          @throttled = []
-          @throttle_at = nil
-          return nil
-        end
-        args = @queues.each_with_index.filter_map { |queue, index| (limit = limits[queue]) && [index, limit] }
-        @throttled = args.map(&:first)
-        return nil if args.empty?
-        @lock.synchronize do
-          args.each { |arg| arg << @released[arg.first] }
-          @released.fill(0)
-        end
-        args
-      end
+      # The throttles' arguments of the next round trip (ThrottleSlots#args).
+      def throttle_args = @lock.synchronize { @slots.args(@ledger) }
 
       # The takes of a throttled fetch; remembers when to look again when a
       # throttle held jobs back.
       def held_back(takes, wait_ms)
-        @lock.synchronize { @throttle_at = wait_ms.positive? ? now + wait_ms / 1000.0 : nil }
+        @lock.synchronize { @slots.held_back(wait_ms, now) }
         takes
       end
 

@@ -73,14 +73,13 @@ module Deckhand
 
       # Settles the job of a worker thread that died holding it (see
       # Processor): a failure like any other, so it retries or dies by its own
-      # rules, never left in flight.
+      # rules, never left in flight. A job whose outcome the dead thread
+      # already wrote is only counted settled: nothing is recorded twice. Never
+      # raises: when even recording the failure fails, the job goes to the
+      # dead set with its raw bytes and the reason.
       def abandoned(unit, error)
         Thread.handle_interrupt(MASKED) do
-          job = decode(unit) or return
-          cause = error.is_a?(ThreadDied) ? error : ThreadDied.new("#{error.class}: #{safe_message(error)}")
-          died = ThreadDied.new("the worker thread running this job ended before recording its outcome (#{cause.message})")
-          @logger.error("#{job["class"]} jid=#{job["jid"]}: #{died.message}; retrying it as a failure")
-          @retries.failed(unit, job, lookup(job["class"]), died)
+          settle_abandoned(unit, error) unless unit.recorded
           @fetcher.done(unit, marked: true)
         end
       end
@@ -127,7 +126,7 @@ module Deckhand
         @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
         outcome = @retries.failed(unit, job, lookup(job["class"]), error)
         @fetcher.done(unit, marked: true)
-        notify_error(error, job)
+        notify_error(error, job) if unit.recorded == :written
         outcome
       end
 
@@ -138,6 +137,21 @@ module Deckhand
         @retries.resume(unit)
         @fetcher.done(unit, marked: true)
         :interrupted
+      end
+
+      def settle_abandoned(unit, error)
+        job = decode(unit) or return
+        cause = error.is_a?(ThreadDied) ? error : ThreadDied.new("#{error.class}: #{safe_message(error)}")
+        died = ThreadDied.new("the worker thread running this job ended before recording its outcome (#{cause.message})")
+        @logger.error("#{job["class"]} jid=#{job["jid"]}: #{died.message}; retrying it as a failure")
+        @retries.failed(unit, job, lookup(job["class"]), died)
+      rescue Deckhand::Shutdown
+        raise
+      rescue Exception => e # rubocop:disable Lint/RescueException -- the last resort must settle the job
+        problem = "#{e.class}: #{safe_message(e)}"
+        return @logger.error("after its failure was recorded, #{problem}") if unit.recorded
+        @logger.error("recording the failure raised #{problem}; the job goes to the dead set as it was fetched")
+        @retries.unsettled(unit, "its failure could not be recorded (#{problem})")
       end
 
       def decode(unit)
@@ -157,9 +171,14 @@ module Deckhand
           "(deckhand -r)? During a deploy, old processes may see new jobs: it will be retried"
       end
 
+      # The class for its retry options, or nil when it cannot be had: the
+      # lookup already failed the job (an unknown class, Rails' autoloader
+      # raising LoadError for a missing gem), and the failure must be recorded.
       def lookup(name)
         constantize(name)
-      rescue UnknownJobClass
+      rescue Deckhand::Shutdown
+        raise
+      rescue Exception # rubocop:disable Lint/RescueException -- whatever the lookup raised is already the job's error
         nil
       end
 
@@ -174,11 +193,15 @@ module Deckhand
       # Unrounded, so the metrics of sub-millisecond jobs do not all read 0.
       def ms_since(started) = (now - started) * 1000.0
 
+      # Once per recorded failure. A handler's error, whatever its class, is
+      # logged: the job's outcome stands and the thread goes on.
       def notify_error(error, job)
         @config.error_handlers.each do |handler|
           handler.call(error, {"context" => "job", "job" => job})
-        rescue => e
-          @logger.error("error handler raised #{e.class}: #{e.message}")
+        rescue Deckhand::Shutdown
+          raise
+        rescue Exception => e # rubocop:disable Lint/RescueException -- a handler's bug must not unsettle a job
+          @logger.error("error handler raised #{e.class}: #{safe_message(e)}")
         end
       end
     end

@@ -17,6 +17,11 @@ module Deckhand
     # retried_at, error_backtrace) are Sidekiq's, so its tools read them.
     #
     # #failed returns what became of the job: :retry, :dead or :dropped.
+    # Each write leaves its result on the unit (UnitOfWork#recorded), so a
+    # thread that dies after the outcome was written settles nothing twice;
+    # handlers (death handlers, deckhand_retries_exhausted, deckhand_retry_in)
+    # may raise any exception but the shutdown: it is logged, and the
+    # outcome stands.
     class RetryHandler
       MAX_MESSAGE = 10_000
 
@@ -60,17 +65,21 @@ module Deckhand
       end
 
       # An entry that is not a job: kept, raw bytes and all, in the dead set.
-      def corrupt(unit, reason)
+      def corrupt(unit, reason, error_class: "Deckhand::CorruptPayload")
         now = Payload.now(@config.timestamps)
         entry = {
           "class" => "Deckhand::CorruptPayload", "args" => [], "queue" => unit.queue,
           "jid" => Payload.jid, "retry" => false, "created_at" => now, "failed_at" => now,
-          "error_class" => "Deckhand::CorruptPayload", "error_message" => reason,
+          "error_class" => error_class, "error_message" => reason,
           "raw" => [unit.payload].pack("m0"), "raw_encoding" => "base64"
         }
         bury(unit, JSON.generate(entry))
         :dead
       end
+
+      # A job whose failure could not be recorded (a bug on the failure path):
+      # kept, raw bytes and all, in the dead set, with the reason.
+      def unsettled(unit, reason) = corrupt(unit, reason, error_class: "Deckhand::ThreadDied")
 
       # A job that stopped early to resume later (Deckhand::Interrupted): its
       # payload unchanged, due now in the schedule, written with its mark.
@@ -120,10 +129,7 @@ module Deckhand
       def custom_delay(klass, count, error, job)
         block = klass.respond_to?(:deckhand_retry_in) && klass.deckhand_retry_in
         return nil unless block
-        block.call(count, error, job)
-      rescue => e
-        @logger.error("#{klass}.deckhand_retry_in raised #{e.class}: #{e.message}; using the default backoff")
-        nil
+        call_safely("#{klass}.deckhand_retry_in (using the default backoff)") { block.call(count, error, job) }
       end
 
       def exhausted(unit, job, klass, error)
@@ -133,10 +139,13 @@ module Deckhand
           discard(unit, job, "retries exhausted and dead: false")
         else
           bury(unit, JSON.generate(job), job)
-          @logger.warn("dead: retries exhausted, moved to the dead set")
+          @logger.warn("dead: retries exhausted, moved to the dead set") if unit.recorded == :written
           :dead
         end
-        @config.death_handlers.each { |handler| call_safely("death handler") { handler.call(job, error) } }
+        # Once per death: not again for a write repeated after a lost reply.
+        if unit.recorded == :written
+          @config.death_handlers.each { |handler| call_safely("death handler") { handler.call(job, error) } }
+        end
         outcome
       end
 
@@ -158,17 +167,19 @@ module Deckhand
         end
       end
 
-      # The outcome and the job's mark, atomically. While Redis fails the
-      # thread waits and tries again (logging as Outage says): the job stays
-      # in flight, never lost. Only the wait may be cut short by the shutdown
-      # interrupt, never a write under way.
+      # The outcome and the job's mark, atomically; the result (Settle's
+      # :written, :settled or :gone) is left on the unit. While Redis fails
+      # the thread waits and tries again (logging as Outage says): settle.lua
+      # writes nothing when it is refused, so the job stays in flight, never
+      # lost. Only the wait may be cut short by the shutdown interrupt, never
+      # a write under way.
       def write(unit)
         settle = (@settle[unit.queue] ||= Store::Scripts::Settle.new(@store, identity: @identity, queue: unit.queue))
         outage = nil
         begin
-          written = yield settle
-          @logger.warn("its lot was recovered by another process meanwhile; the outcome is left to that run") unless written
+          unit.recorded = yield(settle)
           outage&.over
+          gone(unit) if unit.recorded == :gone
         rescue Deckhand::RedisError => e
           outage ||= Outage.new(@logger, "recording the outcome of a job from queue #{unit.queue}")
           delay = outage.failed(e)
@@ -177,10 +188,32 @@ module Deckhand
         end
       end
 
+      # The job left this process's in-flight record before its outcome was
+      # written. Only the owners registry can say why: a process that is no
+      # longer registered was taken for dead and its jobs recovered by another.
+      def gone(unit)
+        owner = Store::Owners.registered?(@store, @identity)
+        why = if owner
+          "it is no longer in this process's in-flight record (handed back to its queue)"
+        else
+          "this process was taken for dead and another recovered its jobs"
+        end
+        @logger.warn("a job from queue #{unit.queue} failed, but #{why}: it runs again, this outcome is not written")
+      rescue Deckhand::RedisError => e
+        @logger.warn("a job from queue #{unit.queue} failed, but it is no longer in this process's in-flight record " \
+          "(handed back, or recovered by another process; Redis could not say which: #{e.message}): " \
+          "it runs again, this outcome is not written")
+      end
+
+      # A handler's error, whatever its class (a NotImplementedError is no
+      # StandardError), is logged; the shutdown interrupt alone goes through.
       def call_safely(what)
         yield
-      rescue => e
+      rescue Deckhand::Shutdown
+        raise
+      rescue Exception => e # rubocop:disable Lint/RescueException -- a handler's bug must not unsettle a job
         @logger.error("#{what} raised #{e.class}: #{e.message}")
+        nil
       end
     end
   end

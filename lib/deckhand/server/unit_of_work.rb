@@ -3,9 +3,10 @@
 module Deckhand
   module Server
     # A fetched job: its lot, its position in the lot (what settles it), its raw
-    # bytes, and whether its outcome is in Redis yet (what a supervisor checks
-    # when the thread running it dies).
-    UnitOfWork = Struct.new(:lot, :position, :payload, :settled) do
+    # bytes, whether the fetcher counts it settled, and what the settle script
+    # said of its outcome (:written, :settled or :gone; nil before). A
+    # supervisor checks the last two when the thread running it dies.
+    UnitOfWork = Struct.new(:lot, :position, :payload, :settled, :recorded) do
       def queue = lot.queue
 
       # Where it sits in the in-flight record: [:lot, id, position] or [:landing, payload].

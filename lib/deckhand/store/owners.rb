@@ -8,6 +8,7 @@ module Deckhand
     #
     #   Owners.register(store, identity, {"queues" => ["default"]})
     #   Owners.all(store)                       # => {identity => {"queues" => [...]}, ...}
+    #   Owners.registered?(store, identity)     # => true
     #   Owners.beats(store, [id1, id2])         # => ["1732000000.5", nil]: last heartbeats
     #   Owners.lock(store, identity, ttl_ms)    # => true for one caller per ttl
     module Owners
@@ -16,6 +17,10 @@ module Deckhand
       def register(store, identity, record) = store.call("HSET", store.keys::OWNERS, identity, JSON.generate(record))
 
       def forget(store, identity) = store.call("HDEL", store.keys::OWNERS, identity)
+
+      # False once a reaper recovered the process's jobs (recover.lua removes
+      # it from the registry in the same step).
+      def registered?(store, identity) = store.call("HEXISTS", store.keys::OWNERS, identity) == 1
 
       # identity => the record as a Hash (an unreadable record reads as {}).
       def all(store)

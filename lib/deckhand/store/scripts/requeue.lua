@@ -40,6 +40,17 @@ local function touched(i)
   if KEYS[1] ~= queue(i) then redis.call('SADD', KEYS[1], ARGV[3 + i]) end
 end
 
+-- Redis does not roll a script back when a command fails: every key this
+-- script writes is read first, so one of the wrong type refuses the call
+-- before anything moved (the jobs stay in flight, the caller tries again).
+if KEYS[1] ~= queue(1) then redis.call('SCARD', KEYS[1]) end
+for i = 1, q do
+  redis.call('HLEN', inflight(i))
+  redis.call('LLEN', landing(i))
+  redis.call('LLEN', queue(i))
+  redis.call('HLEN', throttle(i))
+end
+
 -- Landing lists first: their jobs arrived last, so they go behind the others.
 if ARGV[2] == 'landing' then
   for i = 1, q do
@@ -71,8 +82,9 @@ else
   local landed = tonumber(ARGV[list])
   for k = 1, landed do
     local i, payload = tonumber(ARGV[list + 2 * k - 1]), ARGV[list + 2 * k]
-    if redis.call('LREM', landing(i), 1, payload) == 1 then
+    if redis.call('LPOS', landing(i), payload) then
       redis.call('RPUSH', queue(i), payload)
+      redis.call('LREM', landing(i), 1, payload)
       touched(i)
       count = count + 1
     end

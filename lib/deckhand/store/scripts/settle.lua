@@ -5,6 +5,13 @@
 -- its queue's in-flight hash (see lib/lot.lua); a job an idle waiter landed
 -- and handed out at once leaves its landing list.
 --
+-- Redis does not roll a script back when a command fails, so this one reads
+-- everything first and writes the destination before it touches the source:
+-- a refusal (a key of the wrong type, READONLY, OOM) strikes at the first
+-- write at the latest, before the job left its place, and the caller simply
+-- tries again. A call repeated after its reply was lost finds the job settled
+-- and writes nothing.
+--
 -- KEYS[1]      where the job is: the in-flight hash of its queue, or the
 --              process's landing list for its queue
 -- KEYS[2]      the sorted set the outcome goes to (retry, schedule or dead);
@@ -20,26 +27,38 @@
 --              was dropped): the jid that holds it, the lock being the last
 --              of KEYS; ARGV[4..7] are then "" where they do not apply
 --
--- Returns 1, or 0 when the job is no longer there: another process recovered
--- it (this one was taken for dead) and it runs again there, so its outcome
--- here is not written.
+-- Returns 1 when the outcome was written; 2 when the job was already settled
+-- (this very outcome, written by a call whose reply was lost); 0 when the
+-- job is no longer in this process's in-flight record (it was handed back
+-- or recovered, and runs again), so its outcome here is not written.
 local place, kind, id = KEYS[1], ARGV[1], ARGV[2]
+local set, entry = KEYS[2], ARGV[5]
+local writes = entry ~= nil and entry ~= ''
 
 if kind == 'lot' then
   if redis.call('HEXISTS', place, id) == 0 then return 0 end
-elseif redis.call('LREM', place, 1, id) == 0 then
+  if lot_settled_at(place, id, tonumber(ARGV[3])) then return 2 end
+elseif not redis.call('LPOS', place, id) then
+  if writes and redis.call('ZSCORE', set, entry) then return 2 end
   return 0
 end
 
-if ARGV[8] then unique_release(KEYS[#KEYS], ARGV[8]) end
+local unlock = ARGV[8] and redis.call('GET', KEYS[#KEYS]) == ARGV[8]
 
-if ARGV[5] and ARGV[5] ~= '' then
-  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+-- The first write: a set of the wrong type refuses it, and nothing moved.
+if writes then
+  redis.call('ZADD', set, ARGV[4], entry)
   if ARGV[6] and ARGV[6] ~= '' then
-    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[6])
-    redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[7]) + 1))
+    redis.call('ZREMRANGEBYSCORE', set, '-inf', ARGV[6])
+    redis.call('ZREMRANGEBYRANK', set, 0, -(tonumber(ARGV[7]) + 1))
   end
 end
 
-if kind == 'lot' then redis.call('HSET', place, id .. ':' .. ARGV[3], '') end
+if unlock then redis.call('DEL', KEYS[#KEYS]) end
+
+if kind == 'lot' then
+  redis.call('HSET', place, id .. ':' .. ARGV[3], '')
+else
+  redis.call('LREM', place, 1, id)
+end
 return 1

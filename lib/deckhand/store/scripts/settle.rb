@@ -10,17 +10,23 @@ module Deckhand
       # landed and handed out at once).
       #
       #   settle = Settle.new(store, identity: "host:1:abc", queue: "default")
-      #   settle.retry([:lot, 42, 3], at: Time.now.to_f + 30, payload: json)   # => true
-      #   settle.drop([:landing, raw])
+      #   settle.retry([:lot, 42, 3], at: Time.now.to_f + 30, payload: json)   # => :written
+      #   settle.drop([:landing, raw])                                          # => :written
       #
-      # Each returns false when the job was no longer there (another process
-      # recovered it, taking this one for dead): the job runs again there.
+      # Each returns :written; :settled when the job was settled already (a
+      # call repeated after its reply was lost: nothing is written twice); or
+      # :gone when the job is no longer in this process's in-flight record
+      # (handed back, or recovered by another process that took this one for
+      # dead): it runs again, and this outcome is not written. A refusal by
+      # Redis raises before the job left its place: call again.
       #
       # The sets are those of `queue` (the job's in-flight queue): one set
       # each in plain mode, the queue's own shards in cluster mode, in the
       # in-flight hash's slot, so an outcome stays one script call.
       class Settle < Script
-        lua "settle", uses: ["unique"]
+        lua "settle", uses: ["lot"]
+
+        RESULTS = {1 => :written, 2 => :settled, 0 => :gone}.freeze
 
         def initialize(store, identity:, queue:)
           super(store)
@@ -54,7 +60,7 @@ module Deckhand
             list << unlock[0]
             argv.fill("", argv.size...7) << unlock[1]
           end
-          run(list, argv) == 1
+          RESULTS.fetch(run(list, argv))
         end
 
         # Scores kept to the millisecond, in Ruby's shortest exact form.

@@ -18,14 +18,22 @@ local function lot_fields(hash)
   return fields
 end
 
+-- True when bitmap `bits` (or nil) has the bit of `position` set.
+local function lot_bit(bits, position)
+  local byte = bits and string.byte(bits, math.floor(position / 8) + 1)
+  return byte ~= nil and bit.band(byte, bit.lshift(1, position % 8)) ~= 0
+end
+
 -- True when the job at `position` (from 0) of lot `id` is settled.
 local function lot_settled(fields, id, position)
-  if fields[id .. ':' .. position] then return true end
-  local bits = fields[id .. '~']
-  if not bits then return false end
-  local byte = string.byte(bits, math.floor(position / 8) + 1)
-  if not byte then return false end
-  return bit.band(byte, bit.lshift(1, position % 8)) ~= 0
+  return fields[id .. ':' .. position] ~= nil or lot_bit(fields[id .. '~'], position)
+end
+
+-- The same, reading only that job's fields of `hash` (a single job's
+-- settle needs no HGETALL).
+local function lot_settled_at(hash, id, position)
+  local own, bits = unpack(redis.call('HMGET', hash, id .. ':' .. position, id .. '~'))
+  return own ~= false or lot_bit(bits or nil, position)
 end
 
 -- Deletes a lot: its list and its fields in the in-flight hash.
