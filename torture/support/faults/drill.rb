@@ -124,8 +124,8 @@ module Torture
         verdict = @census.verdict(acked.keys, stream.failed)
         misplaced = acked.select { |jid, kind| @census.places[jid] != ((ENDS.fetch(kind) == :dead) ? ["dead"] : ["succeeded"]) }
         unfinished = stream.batches.reject { |bid| @redis.call("HEXISTS", "deckhand:batch:#{bid}", "success_at") == 1 }
-        @failures << "lost #{verdict[:lost].size}: #{verdict[:lost].first(3).map { |j| @census.describe(j) }.join("; ")}" unless verdict[:lost].empty?
-        @failures << "doubled #{verdict[:doubled].size}: #{verdict[:doubled].first(3).map { |j| @census.describe(j) }.join("; ")}" unless verdict[:doubled].empty?
+        @failures << "lost #{verdict[:lost].size}: #{verdict[:lost].first(3).map { |j| describe(j) }.join("; ")}" unless verdict[:lost].empty?
+        @failures << "doubled #{verdict[:doubled].size}: #{verdict[:doubled].first(3).map { |j| describe(j) }.join("; ")}" unless verdict[:doubled].empty?
         @failures << "stranded #{verdict[:stranded].size}" unless verdict[:stranded].empty?
         @failures << "#{unfinished.size} batches never succeeded" unless unfinished.empty?
         unless drained
@@ -134,10 +134,19 @@ module Torture
         end
         @figures = {
           "faults" => @injector.count, "skipped" => @skipped.size, "jobs" => acked.size, "failed_pushes" => stream.failed.size,
+          "failed_but_queued" => stream.failed.count { |jid| @census.places.key?(jid) },
           "lost" => verdict[:lost].size, "doubled" => verdict[:doubled].size, "stranded" => verdict[:stranded].size,
           "not_at_end" => misplaced.size, "duplicate_runs" => @census.duplicate_runs, "batches" => stream.batches.size,
           "batches_unfinished" => unfinished.size, "drained_in" => format("%.1fs", drain_time), "drill" => format("%.0fs", wall)
         }
+      end
+
+      # Where a job is, and (when it ran) the faults injected in the 5 s
+      # before its run ended.
+      def describe(jid)
+        at = @ledger.call("HGET", Books::FINISHED_AT, jid)&.to_f
+        near = at ? @injector.log.select { |_, began| began.between?(at - 5, at + 1) }.map(&:first) : []
+        "#{@census.describe(jid)}#{" ran #{near.empty? ? "with no fault near" : "near #{near.join(", ")}"}" if at}"
       end
 
       def wait_until(timeout)

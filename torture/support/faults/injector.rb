@@ -57,6 +57,7 @@ module Torture
         return 2
       LUA
 
+      # log: [what, epoch seconds it began] per fault.
       attr_reader :count, :log
 
       def initialize(redis)
@@ -71,7 +72,7 @@ module Torture
         aside = "deckhand-fault:aside:#{key}"
         held = @redis.call("EVAL", BREAK, 2, key, aside)
         @count += 1
-        @log << "#{key} (#{held})"
+        @log << ["#{key} (#{held})", Time.now.to_f]
         sleep hold
       ensure
         @redis.call("EVAL", MEND, 2, key, aside) if held
@@ -82,7 +83,7 @@ module Torture
       def read_only(hold:)
         @redis.call("REPLICAOF", "127.0.0.1", dead_port.to_s)
         @count += 1
-        @log << "READONLY"
+        @log << ["READONLY", Time.now.to_f]
         sleep hold
       ensure
         @redis.call("REPLICAOF", "NO", "ONE")
@@ -96,7 +97,7 @@ module Torture
         @redis.call("CONFIG", "SET", "maxmemory-policy", "noeviction")
         @redis.call("CONFIG", "SET", "maxmemory", [1024 * 1024, used / 2].min.to_s)
         @count += 1
-        @log << "OOM"
+        @log << ["OOM", Time.now.to_f]
         sleep hold
       ensure
         before&.each { |name, value| @redis.call("CONFIG", "SET", name, value) }

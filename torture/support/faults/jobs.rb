@@ -19,7 +19,14 @@ module Torture
       # One connection per processor thread, as long as the thread lives.
       def ledger = Thread.current[:deckhand_faults_ledger] ||= RedisClient.new(url: ENV.fetch("TORTURE_LEDGER_URL"))
 
-      def succeeded(jid) = ledger.call("HINCRBY", SUCCEEDED, jid, 1)
+      FINISHED_AT = "faults:finished_at"
+
+      def succeeded(jid)
+        ledger.pipelined do |pipe|
+          pipe.call("HINCRBY", SUCCEEDED, jid, 1)
+          pipe.call("HSET", FINISHED_AT, jid, Time.now.to_f)
+        end
+      end
 
       def attempt(jid) = ledger.call("HINCRBY", ATTEMPTS, jid, 1)
     end
