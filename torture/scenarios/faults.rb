@@ -26,9 +26,18 @@ module Torture
       drill.run(Torture::Faults::Drill::ALL * rounds, identities: -> { fleet.alive.filter_map { |m| fleet.identity(m) } },
         stop: -> { fleet.stop_all })
       drill.failures.each { |failure| check(false, failure) }
+      drill.notes.each { |note| warn "11 faults: #{note}" }
+      log = fleet.log_text
+      drill.census.runs.select { |_, n| n > 1 }.keys.first(3).each do |jid|
+        log.lines.grep(/#{jid}/).first(8).each { |line| warn "11 faults:   #{line.strip[0, 300]}" }
+      end
+      # No server dies here: a recovery would be of a live process's jobs.
+      reaped = log.lines.grep(/recovered \d+ of its jobs/)
+      reaped.first(3).each { |line| warn "11 faults: #{line.strip}" }
+      check(reaped.empty?, "#{reaped.size} live processes had their jobs recovered by a reaper")
       crashed = fleet.members.count { |m| m.status && !m.status.success? }
       check(crashed.zero?, "#{crashed} server processes did not exit cleanly")
-      drill.figures.merge("rounds" => rounds, "server_crashes" => crashed)
+      drill.figures.merge("rounds" => rounds, "reaped_live" => reaped.size, "server_crashes" => crashed)
     ensure
       drill&.close
     end

@@ -32,7 +32,9 @@ module Torture
       # Faults on the keys the settle path writes (settle.lua).
       SETTLE_PATH = %w[retry dead schedule].freeze
 
-      attr_reader :figures, :failures, :census
+      # notes: what is allowed but worth a look (a job that ran twice, and
+      # the faults near its end).
+      attr_reader :figures, :failures, :census, :notes
 
       def initialize(redis_url:, ledger_url:, hold:, pause: 0.004, drain_timeout: 30, gap: 0.2)
         @redis = RedisClient.new(url: redis_url)
@@ -132,6 +134,8 @@ module Torture
           where = misplaced.map { |jid, kind| "#{kind} in #{@census.places[jid].join("+").then { |p| p.empty? ? "nowhere" : p }}" }.tally
           @failures << "not drained after #{@drain_timeout}s: #{misplaced.size} jobs short of their end (#{where.map { |w, n| "#{n} #{w}" }.join(", ")})"
         end
+        twice = @census.runs.select { |_, n| n > 1 }.keys
+        @notes = twice.first(3).map { |jid| "ran twice: #{describe(jid)}" }
         @figures = {
           "faults" => @injector.count, "skipped" => @skipped.size, "jobs" => acked.size, "failed_pushes" => stream.failed.size,
           "failed_but_queued" => stream.failed.count { |jid| @census.places.key?(jid) },
@@ -144,9 +148,12 @@ module Torture
       # Where a job is, and (when it ran) the faults injected in the 5 s
       # before its run ended.
       def describe(jid)
-        at = @ledger.call("HGET", Books::FINISHED_AT, jid)&.to_f
-        near = at ? @injector.log.select { |_, began| began.between?(at - 5, at + 1) }.map(&:first) : []
-        "#{@census.describe(jid)}#{" ran #{near.empty? ? "with no fault near" : "near #{near.join(", ")}"}" if at}"
+        times = [Books::FIRST_FINISHED_AT, Books::FINISHED_AT].filter_map { |h| @ledger.call("HGET", h, jid)&.to_f }.uniq
+        runs = times.map do |at|
+          near = @injector.log.select { |_, began| began.between?(at - 5, at + 1) }.map(&:first)
+          near.empty? ? "ended with no fault near" : "ended near #{near.join(", ")}"
+        end
+        "#{@census.describe(jid)}#{" #{runs.join("; ")}" unless runs.empty?}"
       end
 
       def wait_until(timeout)

@@ -20,11 +20,13 @@ module Torture
       def ledger = Thread.current[:deckhand_faults_ledger] ||= RedisClient.new(url: ENV.fetch("TORTURE_LEDGER_URL"))
 
       FINISHED_AT = "faults:finished_at"
+      FIRST_FINISHED_AT = "faults:first_finished_at"
 
       def succeeded(jid)
         ledger.pipelined do |pipe|
           pipe.call("HINCRBY", SUCCEEDED, jid, 1)
           pipe.call("HSET", FINISHED_AT, jid, Time.now.to_f)
+          pipe.call("HSETNX", FIRST_FINISHED_AT, jid, Time.now.to_f)
         end
       end
 
