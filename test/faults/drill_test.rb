@@ -62,7 +62,8 @@ class FaultDrillTest < Minitest::Test
 
   def drill(faults)
     config = Deckhand::Config.new(redis: {url: url}, concurrency: 5, scheduler_interval: 0.2, timeout: 2)
-    config.logger = QUIET_LOGGER
+    log = StringIO.new
+    config.logger = Logger.new(log)
     Deckhand::Batch.install(config)
     Deckhand.config = config
     launcher = Deckhand::Server::Launcher.new(config.freeze!, on_signal: ->(_) {})
@@ -73,6 +74,7 @@ class FaultDrillTest < Minitest::Test
     assert_empty drill.failures, "#{faults.join(", ")}: #{figures}"
     assert_equal faults.size, drill.figures["faults"], "every fault was injected (#{figures})"
     assert_operator drill.figures["jobs"], :>, 50, figures
+    assert_empty log.string.lines.grep(/ crashed/), "no thread of the server may die on a fault"
   ensure
     launcher&.stop
     drill&.close

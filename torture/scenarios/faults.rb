@@ -35,9 +35,12 @@ module Torture
       reaped = log.lines.grep(/recovered \d+ of its jobs/)
       reaped.first(3).each { |line| warn "11 faults: #{line.strip}" }
       check(reaped.empty?, "#{reaped.size} live processes had their jobs recovered by a reaper")
+      died = log.lines.grep(/ crashed/)
+      died.first(3).each { |line| warn "11 faults: #{line.strip[0, 300]}" }
+      check(died.empty?, "#{died.size} server threads died on a fault")
       crashed = fleet.members.count { |m| m.status && !m.status.success? }
       check(crashed.zero?, "#{crashed} server processes did not exit cleanly")
-      drill.figures.merge("rounds" => rounds, "reaped_live" => reaped.size, "server_crashes" => crashed)
+      drill.figures.merge("rounds" => rounds, "reaped_live" => reaped.size, "threads_died" => died.size, "server_crashes" => crashed)
     ensure
       drill&.close
     end

@@ -29,6 +29,8 @@ module Torture
       }.freeze
       # Every fault the drill knows, in the order a full run injects them.
       ALL = (KEYS.keys + %w[lock batch readonly oom]).freeze
+      # Jobs pushed at once before Redis refuses writes.
+      BACKLOG = 150
       # Faults on the keys the settle path writes (settle.lua).
       SETTLE_PATH = %w[retry dead schedule].freeze
 
@@ -36,12 +38,16 @@ module Torture
       # the faults near its end).
       attr_reader :figures, :failures, :census, :notes
 
-      def initialize(redis_url:, ledger_url:, hold:, pause: 0.004, drain_timeout: 30, gap: 0.2)
+      # hold: seconds a key keeps the wrong type; long_hold: seconds Redis
+      # stays read-only or out of memory (long enough for an idle fetcher's
+      # own look, every 2 s, to meet it).
+      def initialize(redis_url:, ledger_url:, hold:, long_hold: [hold * 3, 2.5].max, pause: 0.004, drain_timeout: 30, gap: 0.2)
         @redis = RedisClient.new(url: redis_url)
         @store = Deckhand::Store.new({url: redis_url}, size: 2)
         @ledger = RedisClient.new(url: ledger_url)
         @injector = Injector.new(@redis)
         @hold = hold
+        @long_hold = long_hold
         @pause = pause
         @drain_timeout = drain_timeout
         @gap = gap
@@ -57,7 +63,7 @@ module Torture
         stream = Stream.new(pause: @pause).start
         wait_until(30) { @ledger.call("HLEN", Books::SUCCEEDED) >= 20 } or @failures << "no job ran before the faults"
         faults.each do |fault|
-          inject(fault, identities.call)
+          inject(fault, identities.call, stream)
           sleep @gap
         end
         stream.stop
@@ -80,10 +86,13 @@ module Torture
 
       private
 
-      def inject(fault, identities)
+      def inject(fault, identities, stream)
+        # A backlog first, so that the fetchers are at work when Redis
+        # starts refusing (an idle one only looks every 2 s).
+        stream.burst(BACKLOG, 20) if %w[readonly oom].include?(fault)
         case fault
-        when "readonly" then @injector.read_only(hold: @hold * 3)
-        when "oom" then @injector.out_of_memory(hold: @hold * 3)
+        when "readonly" then @injector.read_only(hold: @long_hold)
+        when "oom" then @injector.out_of_memory(hold: @long_hold)
         when "lock" then lock_key.then { |key| key ? @injector.wrong_type(key, hold: @hold) : @skipped << fault }
         when "batch" then batch_key.then { |key| key ? @injector.wrong_type(key, hold: @hold) : @skipped << fault }
         else

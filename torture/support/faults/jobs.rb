@@ -23,10 +23,11 @@ module Torture
       FIRST_FINISHED_AT = "faults:first_finished_at"
 
       def succeeded(jid)
+        at = Time.now.to_f
         ledger.pipelined do |pipe|
           pipe.call("HINCRBY", SUCCEEDED, jid, 1)
-          pipe.call("HSET", FINISHED_AT, jid, Time.now.to_f)
-          pipe.call("HSETNX", FIRST_FINISHED_AT, jid, Time.now.to_f)
+          pipe.call("HSET", FINISHED_AT, jid, at)
+          pipe.call("HSETNX", FIRST_FINISHED_AT, jid, at)
         end
       end
 
@@ -38,6 +39,17 @@ module Torture
       include Deckhand::Job
 
       def perform(_n) = Books.succeeded(jid)
+    end
+
+    # Works `ms` milliseconds, then succeeds: a backlog that keeps the
+    # fetchers busy while Redis refuses writes.
+    class SlowJob
+      include Deckhand::Job
+
+      def perform(ms)
+        sleep ms / 1000.0
+        Books.succeeded(jid)
+      end
     end
 
     # Fails its first attempt, retried at once (the scheduler brings it back),
@@ -89,7 +101,7 @@ module Torture
     end
 
     # What each kind of job must end as once the stream drains.
-    ENDS = {"ok" => :succeeded, "flaky" => :succeeded, "scheduled" => :succeeded, "unique" => :succeeded,
+    ENDS = {"ok" => :succeeded, "slow" => :succeeded, "flaky" => :succeeded, "scheduled" => :succeeded, "unique" => :succeeded,
             "batch" => :succeeded, "doomed" => :dead, "dies" => :dead}.freeze
   end
 end

@@ -49,6 +49,17 @@ module Torture
         self
       end
 
+      # Pushes `count` jobs of `ms` milliseconds at once, from the caller's
+      # thread (a backlog for the fetchers to work through).
+      def burst(count, ms)
+        count.times do
+          jid = SecureRandom.hex(12)
+          record([jid], "slow", enqueue(SlowJob, jid, ms))
+        rescue Deckhand::Error, RedisClient::Error
+          record([jid], "slow", nil)
+        end
+      end
+
       def acked = @lock.synchronize { @acked.dup }
 
       def failed = @lock.synchronize { @failed.dup }
