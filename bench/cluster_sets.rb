@@ -4,7 +4,7 @@
 # queues' shards, one per primary) against plain mode (one sorted set), the
 # same entries in both: size, pages at the start, a quarter in, the middle
 # and the end (cluster mode seeks where the page starts in each shard, then
-# reads a page from each: Store::SetSeek), reading every entry, a count, a
+# reads a page from each: Store::Sets::Seek), reading every entry, a count, a
 # find by jid and a fetch by key. Milliseconds, the median of five reads.
 # Figures: bench/results/2026-11-23-cluster-sets.md.
 #
@@ -28,7 +28,7 @@ module ClusterSetsBench
 
   # Entries of the three queues interleaved by score, as retries would be.
   def fill(store, per_queue)
-    keys = store.keys
+    keys = store.layout
     QUEUES.each_with_index do |queue, q|
       store.call("SADD", keys::QUEUES, queue)
       per_queue.times.each_slice(1_000) do |slice|

@@ -14,7 +14,7 @@ module WebRenderBatches
   module_function
 
   def seed(store)
-    keys = Deckhand::Store::BatchKeys
+    keys = Deckhand::Store::Layout::PlainBatches
     now = (Time.now.to_f * 1000).to_i
     (0...BATCHES).each_slice(1_000) do |slice|
       store.pipelined do |pipe|

@@ -2,7 +2,7 @@
 
 require_relative "../deckhand"
 require_relative "store/queues"
-require_relative "store/sorted_sets"
+require_relative "store/sets/one_set"
 require_relative "store/metrics"
 require_relative "store/stats"
 require_relative "store/process_record"
@@ -17,7 +17,7 @@ require_relative "api/metrics"
 require_relative "api/redis_info"
 require_relative "api/unworked_queues"
 require_relative "api/unique_lock"
-require_relative "api/periodic"
+require_relative "api/periodic_entries"
 require_relative "api/throttle"
 require_relative "store/limits"
 
@@ -86,7 +86,7 @@ module Deckhand
     def unique_lock(record) = UniqueLock.of(record, @config)
 
     # Periodic (cron) jobs: the leader's schedule, pause, resume, enqueue now.
-    def periodic = Periodic.new(@config)
+    def periodic = PeriodicEntries.new(@config)
 
     # Queues holding jobs that no live process works (the boot warning, the dashboard's).
     def unworked_queues = UnworkedQueues.new(@config)

@@ -2,7 +2,7 @@
 
 require "securerandom"
 require_relative "../deckhand"
-require_relative "store/batch_keys"
+require_relative "store/layout/plain_batches"
 require_relative "batch/ops"
 require_relative "batch/callbacks"
 require_relative "batch/collector"
@@ -50,7 +50,7 @@ module Deckhand
       # `require "deckhand/batch"` does it for Deckhand.config, which is the
       # one the `deckhand` command builds before it loads your application.
       def install(config = Deckhand.config, **settings)
-        if config.frozen?
+        if config.booted?
           raise ConfigError, "batches must be installed before the server boots: require \"deckhand/batch\" " \
             "in the file `deckhand -r` loads, or call Deckhand::Batch.install(config) before starting it"
         end
@@ -59,6 +59,8 @@ module Deckhand
           unless config.server_middleware.include?(ServerMiddleware)
             config.server_middleware.prepend(ServerMiddleware, config)
             config.on_death { |job, error| Tracker.new(config).death(job, error) }
+            # An expired job counts as a success, as it would had it run and done nothing.
+            config.on_expired { |job| Tracker.new(config).success(job["bid"], job["jid"]) if job["bid"] }
             config.events.on(:startup) { Ops.deliver_left(config) }
           end
         end
@@ -134,15 +136,15 @@ module Deckhand
 
     def status = Status.new(@bid, config: @config)
 
-    # What Writer sends to create the batch in Redis. Internal.
-    def _creation
+    # What Batch::Writer sends to create the batch in Redis.
+    def creation_args # :nodoc:
       {parent: @parent_bid, idle_ttl_ms: (@idle_ttl * 1000).ceil, success_ttl_ms: (@success_ttl * 1000).ceil,
        callback_queue: @callback_queue, description: @description.to_s,
        callbacks: EVENTS.map { |event| @callbacks.encoded(event, @bid, @callback_queue) }}
     end
 
-    # Called by Writer once Redis has the batch. Internal.
-    def _created! = @created = true
+    # Batch::Writer says Redis has the batch.
+    def created! = @created = true # :nodoc:
 
     def inspect = "#<Deckhand::Batch #{@bid}#{" (new)" unless @created}>"
 
@@ -155,7 +157,7 @@ module Deckhand
   end
 end
 
-if Deckhand.config.frozen?
+if Deckhand.config.booted?
   Deckhand.logger.warn("deckhand/batch was loaded after the server booted: batch jobs run but are not tracked; " \
     "require it in the file `deckhand -r` loads")
 else

@@ -5,7 +5,7 @@ require_relative "server"
 require_relative "dev_redis"
 require_relative "cli/command"
 require_relative "cli/options"
-require_relative "cli/config_file"
+require_relative "cli/config_choice"
 require_relative "cli/signals"
 require_relative "cli/redis_choice"
 require_relative "cli/queue_check"
@@ -51,13 +51,14 @@ module Deckhand
 
     def boot(options)
       environment = options[:environment] || ENV["APP_ENV"] || ENV["RAILS_ENV"] || ENV["RACK_ENV"] || "development"
-      file = options[:config_file] || ("config/deckhand.yml" if File.exist?("config/deckhand.yml"))
-      settings = file ? ConfigFile.load(file, environment).merge(options) : options
+      files = ConfigChoice.new(options[:config_file], environment)
+      settings = files.settings.merge(options)
       settings[:environment] = environment
       @settings = settings
       Swarm.wanted?(settings) # refuses a bad -P / --max-memory before a slow application boot
       Swarm::Settings.max_memory_mb(settings[:max_memory])
       config = build_config(settings)
+      files.notes.each { |level, note| config.logger.public_send(level, note) }
       Deckhand.config = config
       load_application(settings[:require])
       apply(config, settings) # the command line wins over what the application set

@@ -217,7 +217,7 @@ module Deckhand
     # key and Client.write takes it (see UniquePush#deferred).
     def unique_lock(job, at)
       return nil if Thread.current[COLLECTOR]
-      lock = Unique.lock_for(job, at: at, keys: @config.keys)
+      lock = Unique.lock_for(job, at: at, layout: @config.layout)
       Client.pusher ? nil : lock
     end
 

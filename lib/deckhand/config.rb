@@ -4,7 +4,7 @@ require "logger"
 require_relative "config/capsule"
 require_relative "config/batches"
 require_relative "config/encryption"
-require_relative "config/periodic"
+require_relative "config/periodic_schedule"
 require_relative "config/fleet_timestamps"
 require_relative "config/events"
 require_relative "config/operations"
@@ -63,7 +63,7 @@ module Deckhand
     }.freeze
 
     attr_reader(*(SETTINGS.keys - %i[periodic timestamps]))
-    attr_reader :client_middleware, :server_middleware, :death_handlers, :error_handlers, :capsules
+    attr_reader :client_middleware, :server_middleware, :death_handlers, :error_handlers, :expired_handlers, :capsules
 
     # What each job runs inside (Rails sets its reloader): an object answering
     # `wrap { ... }`, or nil. Job classes are looked up inside it too, so code
@@ -77,11 +77,12 @@ module Deckhand
     def initialize(**settings)
       @frozen = false
       @capsules = {}
-      @periodic = Periodic.new
+      @periodic = PeriodicSchedule.new
       @client_middleware = Middleware::Chain.new
       @server_middleware = Middleware::Chain.new
       @death_handlers = []
       @error_handlers = []
+      @expired_handlers = []
       SETTINGS.merge(settings).each do |name, value|
         raise ConfigError, "unknown setting #{name.inspect}; known: #{SETTINGS.keys.join(", ")}" unless SETTINGS.key?(name)
         public_send(:"#{name}=", value)
@@ -190,6 +191,12 @@ module Deckhand
     # Called with (exception, context_hash) for errors outside job code and for job failures.
     def on_error(&block) = add_handler(@error_handlers, block)
 
+    # Called with (payload_hash) when a job is dropped unstarted because its
+    # expires_in passed (docs/job-options.md).
+    #
+    #   config.on_expired { |job| StatsD.increment("jobs.expired", tags: ["class:#{job["class"]}"]) }
+    def on_expired(&block) = add_handler(@expired_handlers, block)
+
     # Blocks run at :startup, :quiet and :shutdown (Config::Events).
     def events = @events ||= Events.new
 
@@ -236,7 +243,7 @@ module Deckhand
       @push_buffer = Client::PushBuffer.new(self)
     end
 
-    # Periodic (cron) jobs (Config::Periodic): with a block, yields it to
+    # Periodic (cron) jobs (Config::PeriodicSchedule): with a block, yields it to
     # register entries; `periodic = {jobs: {...}}` adds a config file's.
     def periodic
       return @periodic unless block_given?
@@ -277,11 +284,13 @@ module Deckhand
       @store
     end
 
-    # The store's key layout (Store::Keys, or Store::ClusterKeys in cluster
-    # mode), known without building the store.
-    def keys = Store::ClusterMode.nodes(@redis) ? Store::ClusterKeys : Store::Keys
+    # The store's layout (Store::Layout::Plain, or Store::Layout::Cluster in
+    # cluster mode), known without building the store.
+    def layout = Store::ClusterMode.nodes(@redis) ? Store::Layout::Cluster : Store::Layout::Plain
 
-    def frozen? = @frozen
+    # True once a server booted on this configuration (#freeze!). Not
+    # Object#frozen?: the configuration object itself stays a live object.
+    def booted? = @frozen
 
     # Called when a server boots: from here on every setter raises.
     def freeze!
@@ -290,6 +299,7 @@ module Deckhand
       @server_middleware.freeze
       @death_handlers.freeze
       @error_handlers.freeze
+      @expired_handlers.freeze
       @capsules.freeze
       @periodic.freeze
       events.freeze

@@ -37,20 +37,6 @@ module Deckhand
     module ClassMethods
       include Declarations
 
-      # The delay before retry number `count`: a number of seconds, or :discard
-      # (drop the job), :kill (straight to the dead set), nil (the default backoff).
-      def deckhand_retry_in(&block)
-        @deckhand_retry_in = block if block
-        @deckhand_retry_in || (superclass.respond_to?(:deckhand_retry_in) ? superclass.deckhand_retry_in : nil)
-      end
-
-      # Called with (payload, error) when the job runs out of retries.
-      def deckhand_retries_exhausted(&block)
-        @deckhand_retries_exhausted = block if block
-        @deckhand_retries_exhausted ||
-          (superclass.respond_to?(:deckhand_retries_exhausted) ? superclass.deckhand_retries_exhausted : nil)
-      end
-
       def set(options) = Setter.new(self, options)
 
       def perform_async(*args) = Setter.new(self).perform_async(*args)

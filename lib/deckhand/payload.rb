@@ -55,13 +55,19 @@ module Deckhand
       end
     end
 
-    # Validates an item and fills in what Sidekiq's format requires. Raises
+    # Validates an item and fills in what Sidekiq's format requires. A job
+    # class given as a Class brings its deckhand_options (queue, retry...),
+    # the item's own keys winning, as Sidekiq's Client.push does. Raises
     # Deckhand::InvalidJob naming the problem and the fix.
     def normalize(item, timestamps: :millis)
       raise InvalidJob, "a job must be a Hash like {\"class\" => \"MyJob\", \"args\" => [1]}, got #{item.class}" unless item.is_a?(Hash)
       job = item.transform_keys(&:to_s)
       klass = job["class"]
-      job["class"] = klass = klass.name if klass.is_a?(Class)
+      if klass.is_a?(Class)
+        # A job class's options under the item's own, as a push through the class makes them.
+        job = klass.deckhand_options.except("pool").merge(job) if klass.respond_to?(:deckhand_options)
+        job["class"] = klass = klass.name
+      end
       raise InvalidJob, "job class must be a class or its name as a String, got #{klass.inspect}" unless klass.is_a?(String) && !klass.empty?
       queue = job["queue"] = (job["queue"] || "default").to_s
       raise InvalidJob, "queue name for #{klass} cannot be empty; leave queue unset to use \"default\"" if queue.empty?

@@ -43,7 +43,7 @@ module Deckhand
       # What a Deckhand server in a Rails process needs: jobs inside the
       # reloader, and the application's log lines where Deckhand's go.
       def install(config, app)
-        return if config.frozen?
+        return if config.booted?
         if app.config.deckhand.reloader
           config.executor = app.reloader
           config.reloading = reloading?(app)

@@ -13,8 +13,8 @@
 # Deckhand::DropIn::Unsupported naming it. Plain Deckhand never loads this.
 # See docs/migrating-from-sidekiq.md.
 if defined?(Sidekiq::VERSION) && !defined?(Deckhand::DropIn)
-  raise LoadError, "deckhand/sidekiq (drop-in mode) replaces the sidekiq gem, but sidekiq #{Sidekiq::VERSION} is " \
-    "already loaded: remove `gem \"sidekiq\"` from the Gemfile (or do not require it) when you switch"
+  require_relative "sidekiq/refusal"
+  raise LoadError, Deckhand::DropInRefusal.sidekiq_loaded(Sidekiq::VERSION)
 end
 
 require_relative "../deckhand"
@@ -34,6 +34,7 @@ require_relative "sidekiq/configuration"
 require_relative "sidekiq/sidekiq_module"
 require_relative "sidekiq/unique_jobs_options"
 require_relative "sidekiq/job"
+require_relative "sidekiq/job_options"
 require_relative "sidekiq/iterable_job"
 require_relative "sidekiq/limiter"
 require_relative "sidekiq/enterprise_crypto"

@@ -2,8 +2,10 @@
 
 require "redis_client"
 require "connection_pool"
-require_relative "store/keys"
-require_relative "store/cluster_keys"
+require_relative "store/layout/plain"
+require_relative "store/layout/cluster"
+require_relative "store/layout/plain_batches"
+require_relative "store/layout/cluster_batches"
 require_relative "store/cluster_mode"
 require_relative "store/translation"
 require_relative "store/script"
@@ -23,7 +25,7 @@ module Deckhand
   #   Deckhand::Store::Scripts::Schedule.new(store).call(now: Time.now.to_f)
   #
   # With `cluster:` in the options it talks to a Redis Cluster (cluster mode,
-  # docs/cluster.md) and names keys with Store::ClusterKeys:
+  # docs/cluster.md) and its layout is Store::Layout::Cluster:
   #
   #   Deckhand::Store.new({cluster: ["redis://10.0.0.1:7000", "redis://10.0.0.2:7000"]})
   class Store
@@ -48,8 +50,9 @@ module Deckhand
     # Never the options: they may hold a password.
     def inspect = "#<#{self.class.name} #{location}>"
 
-    # True in cluster mode: keys carry hash tags (Store::ClusterKeys) and a
-    # script or transaction touches one queue's slot at a time.
+    # True in cluster mode: the store talks to a Redis Cluster (its plumbing:
+    # connections, pipelines, WAIT per node). What the mode changes in keys,
+    # scripts and round trips, the layout answers.
     def cluster? = !@cluster.nil?
 
     # Names every connection of this store (CLIENT SETNAME), those opened from
@@ -66,9 +69,10 @@ module Deckhand
       end
     end
 
-    # The key names: Sidekiq's layout plus Deckhand's own (Store::Keys), or
-    # in cluster mode the hash-tagged layout (Store::ClusterKeys).
-    def keys = @cluster ? ClusterKeys : Keys
+    # Which key, which script, how many calls: Sidekiq's layout plus
+    # Deckhand's own (Store::Layout::Plain), or in cluster mode the
+    # hash-tagged one (Store::Layout::Cluster).
+    def layout = @cluster ? Layout::Cluster : Layout::Plain
 
     # Yields a pooled connection for several commands in a row.
     def with

@@ -35,33 +35,33 @@ module Deckhand
     module_function
 
     # The lock a job asks for, or nil. `at`: its scheduled time, epoch
-    # seconds; `keys`: the store's key layout (Store#keys). Records the
+    # seconds; `layout`: the store's layout (Store#layout). Records the
     # lock's key in the job ("unique_key"), so the server releases the very
     # key the client took.
-    def lock_for(job, at: nil, keys: Store::Keys)
+    def lock_for(job, at: nil, layout: Store::Layout::Plain)
       ttl = ttl_seconds(job) or return nil
-      job["unique_key"] ||= key(job, keys)
+      job["unique_key"] ||= key(job, layout)
       delay = at ? [at - ::Process.clock_gettime(::Process::CLOCK_REALTIME), 0].max : 0
       Lock.new(job["unique_key"], job["jid"], ((ttl + delay) * 1000).ceil)
     end
 
-    # The key of a job's lock in the `keys` layout (Store::Keys or
-    # Store::ClusterKeys): its class (the Active Job class for wrapped
+    # The key of a job's lock in `layout` (Store::Layout::Plain or
+    # Store::Layout::Cluster): its class (the Active Job class for wrapped
     # jobs), queue and unique arguments, digested.
-    def key(job, keys = Store::Keys)
+    def key(job, layout = Store::Layout::Plain)
       name = job["wrapped"] || job["class"]
       queue = job["queue"].to_s
-      keys.unique_lock(queue, Digest::SHA256.hexdigest(JSON.generate([name.to_s, queue, unique_args(job)])))
+      layout.unique_lock(queue, Digest::SHA256.hexdigest(JSON.generate([name.to_s, queue, unique_args(job)])))
     end
 
     # The lock a running job releases: [key, jid, ttl ms], or nil when it
     # holds none. A payload pushed by another client (Sidekiq Enterprise)
     # carries unique_for but no unique_key: its key is derived here, in the
-    # `keys` layout.
-    def held_by(job, keys = Store::Keys)
+    # store's layout.
+    def held_by(job, layout = Store::Layout::Plain)
       return nil unless job.is_a?(Hash)
       ttl = ttl_seconds(job) or return nil
-      [job["unique_key"] || key(job, keys), job["jid"], (ttl * 1000).ceil]
+      [job["unique_key"] || key(job, layout), job["jid"], (ttl * 1000).ceil]
     end
 
     # True when the lock goes just before perform, not after success.

@@ -29,6 +29,20 @@ class BatchCallbacksTest < Minitest::Test
     assert_operator status.success_at, :>=, status.created_at
   end
 
+  def test_a_job_that_expired_unstarted_counts_as_a_success_of_its_batch
+    config = server_config
+    batch = Deckhand::Batch.new
+    batch.on(:success, BatchApp::Callbacks)
+    batch.jobs do
+      BatchApp::Work.perform_async("runs")
+      BatchApp::Work.set(expires_in: 0.001).perform_in(0.001, "expires")
+    end
+    with_server(config) { wait_for_callbacks(1, event: "success") }
+    assert_equal ["runs"], runs
+    assert_equal 1, redis.call("GET", "stat:expired").to_i
+    assert batch.status.success?
+  end
+
   def test_many_batches_at_once_each_fire_once
     config = server_config(concurrency: 8)
     batches = Array.new(10) do |n|

@@ -39,7 +39,7 @@ class BatchExpiryTest < Minitest::Test
     jids = batch.jobs { BatchApp::Doomed.perform_async("never runs") }
     assert_every_batch_key_expires
     Deckhand::Batch::Tracker.new(Deckhand.config).failure(batch.bid, {"jid" => jids.first}, RuntimeError.new("x"))
-    assert_includes batch_keys, Deckhand::Store::BatchKeys.failed(batch.bid)
+    assert_includes batch_keys, Deckhand::Store::Layout::PlainBatches.failed(batch.bid)
     assert_every_batch_key_expires
     wait_for(message: "the idle batch to expire") { batch_keys.empty? }
   end
@@ -67,8 +67,8 @@ class BatchExpiryTest < Minitest::Test
     wait_for(message: "the old batch to expire") { !old.status.exists? }
     fresh = Deckhand::Batch.new
     fresh.jobs { BatchApp::Work.perform_async("fresh") }
-    assert_equal [fresh.bid], redis.call("ZRANGE", Deckhand::Store::BatchKeys::INDEX, 0, -1)
-    assert_equal [fresh.bid], redis.call("ZRANGE", Deckhand::Store::BatchKeys::EXPIRIES, 0, -1)
+    assert_equal [fresh.bid], redis.call("ZRANGE", Deckhand::Store::Layout::PlainBatches::INDEX, 0, -1)
+    assert_equal [fresh.bid], redis.call("ZRANGE", Deckhand::Store::Layout::PlainBatches::EXPIRIES, 0, -1)
   end
 
   private

@@ -152,7 +152,7 @@ class BatchJobsBlockTest < Minitest::Test
     error = assert_raises(Deckhand::Batch::Closed) { Deckhand::Batch.new("nosuchbatch").jobs { BatchApp::Work.perform_async("x") } }
     assert_match(/does not exist/, error.message)
     assert_equal 0, redis.call("LLEN", "queue:default")
-    assert_equal 0, redis.call("EXISTS", Deckhand::Store::BatchKeys.batch("nosuchbatch"))
+    assert_equal 0, redis.call("EXISTS", Deckhand::Store::Layout::PlainBatches.batch("nosuchbatch"))
   end
 
   def test_the_callback_queue_comes_from_the_install_settings_or_the_batch

@@ -16,7 +16,7 @@ class ClusterBatchFailoverTest < Minitest::Test
   def harness = Deckhand::RedisClusterHarness.cluster
 
   def test_a_failover_of_the_callback_queues_primary_delays_the_callbacks_and_fires_each_once
-    bookkeeping = harness.primary_for(Deckhand::Store::ClusterBatchKeys::INDEX).port
+    bookkeeping = harness.primary_for(Deckhand::Store::Layout::ClusterBatches::INDEX).port
     queue = %w[default mail reports critical].find { |name| harness.primary_for(keys.queue(name)).port != bookkeeping }
     batch = Deckhand::Batch.new
     batch.callback_queue = queue
@@ -44,7 +44,7 @@ class ClusterBatchFailoverTest < Minitest::Test
     events = callbacks.map { |raw| JSON.parse(raw) }.select { |job| job["class"] == Deckhand::Batch::CallbackJob.name }
     assert_equal %w[complete success], events.reverse.map { |job| job["args"][1] }
     assert Deckhand::Batch::Status.new(batch.bid).success?
-    assert_equal 0, cluster.call("ZCARD", Deckhand::Store::ClusterBatchKeys::OUTBOX)
+    assert_equal 0, cluster.call("ZCARD", Deckhand::Store::Layout::ClusterBatches::OUTBOX)
   ensure
     Deckhand::RedisClusterHarness.restart
   end

@@ -15,7 +15,7 @@ class ClusterBatchOutboxDrainTest < Minitest::Test
   include Deckhand::ClusterHelpers
   include Deckhand::ClusterBatchHelpers
 
-  BatchKeys = Deckhand::Store::ClusterBatchKeys
+  BatchKeys = Deckhand::Store::Layout::ClusterBatches
   Ops = Deckhand::Store::Scripts::BatchOps
   Drain = Deckhand::Server::BatchOutboxDrain
 

@@ -75,7 +75,7 @@ class ClusterBatchServerTest < Minitest::Test
     assert_equal (0..19).to_a, drained(Work::RAN).sort
     assert_equal [["complete", batch.bid, "import"], ["success", batch.bid, "import", 0]], drained(Callbacks::FIRED)
     assert_equal [0, 0], [cluster.call("LLEN", keys.queue("mail")), cluster.call("LLEN", keys.queue("reports"))]
-    assert_equal 0, cluster.call("ZCARD", Deckhand::Store::ClusterBatchKeys::OUTBOX)
+    assert_equal 0, cluster.call("ZCARD", Deckhand::Store::Layout::ClusterBatches::OUTBOX)
   end
 
   def test_a_job_that_dies_fires_the_death_and_complete_callbacks_once

@@ -14,7 +14,7 @@ class ClusterBatchTest < Minitest::Test
   include Deckhand::ClusterHelpers
   include Deckhand::ClusterBatchHelpers
 
-  BatchKeys = Deckhand::Store::ClusterBatchKeys
+  BatchKeys = Deckhand::Store::Layout::ClusterBatches
   Ops = Deckhand::Store::Scripts::BatchOps
   QUEUES = %w[default mail reports].freeze
 

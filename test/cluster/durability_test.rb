@@ -105,7 +105,7 @@ class ClusterDurabilityTest < Minitest::Test
     end
     assert_equal jids.sort, error.jids.sort
     assert_equal jids.sort, %w[default mail reports].flat_map { |queue| jobs_in(queue) }.map { |job| job["jid"] }.sort
-    assert_equal "0", cluster.call("HGET", Deckhand::Store::ClusterBatchKeys.batch(batch.bid), "hold")
+    assert_equal "0", cluster.call("HGET", Deckhand::Store::Layout::ClusterBatches.batch(batch.bid), "hold")
   end
 
   # periodic_push.lua runs on the queue's node; a push short of replicas

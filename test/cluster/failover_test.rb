@@ -18,7 +18,7 @@ class ClusterFailoverTest < Minitest::Test
   def test_every_acknowledged_push_survives_the_failover_of_its_primary
     store = Deckhand::Store.new({cluster: Deckhand::RedisClusterHarness.urls}, size: 2)
     store.durability = Deckhand::Store::Durability.new(replicas: 1, timeout: 0.5)
-    key = store.keys.queue(QUEUE)
+    key = store.layout.queue(QUEUE)
     victim = harness.primary_for(key)
     pusher = Pusher.new(store, key).start
     wait_for(message: "pushes acknowledged before the kill") { pusher.acked.size >= 50 }
@@ -47,7 +47,7 @@ class ClusterFailoverTest < Minitest::Test
   def test_a_push_to_a_primary_turned_replica_lands_in_the_new_primary
     store = Deckhand::Store.new({cluster: Deckhand::RedisClusterHarness.urls}, size: 1)
     store.durability = Deckhand::Store::Durability.new(replicas: 1, timeout: 0.5)
-    key = store.keys.queue(QUEUE)
+    key = store.layout.queue(QUEUE)
     push(store, key, "before")
     old = harness.primary_for(key)
     replica = harness.nodes.find { |node| node_call(node, "INFO", "replication").include?("master_port:#{old.port}") }

@@ -24,7 +24,7 @@ class ClusterLimiterTest < Minitest::Test
       Deckhand::RedisClusterHarness.cluster.primary_for(keys.limit_metrics(name)).port
     end
     assert_operator primaries.uniq.size, :>, 1, "five limiters all landed on one primary"
-    assert_equal "deckhand:limit:bucket:erp", Deckhand::Store::Keys.limit("bucket", "erp"), "plain mode keeps its names"
+    assert_equal "deckhand:limit:bucket:erp", Deckhand::Store::Layout::Plain.limit("bucket", "erp"), "plain mode keeps its names"
   end
 
   def test_window_bucket_and_leaky_refuse_over_their_size

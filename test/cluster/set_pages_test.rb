@@ -113,7 +113,7 @@ class ClusterSetPagesTest < Minitest::Test
     shards = QUEUES.map { |queue| [queue, keys.dead_set(queue)] }
     [false, true].each do |reverse|
       expected = merged(:dead_set, reverse: reverse)
-      merge = Deckhand::Store::SetMerge.new(store, shards, reverse, near: 3, width: 10)
+      merge = Deckhand::Store::Sets::Merge.new(store, shards, reverse, near: 3, width: 10)
       (0...expected.size).step(7).each do |offset|
         assert_equal expected[offset, 7], merge.page(offset, 7).map { |queue, raw, _| [queue, raw] }, "offset #{offset}, reverse: #{reverse}"
       end
@@ -134,7 +134,7 @@ class ClusterSetPagesTest < Minitest::Test
       end
       [false, true].each do |reverse|
         expected = merged(:dead_set, reverse: reverse)
-        merge = Deckhand::Store::SetMerge.new(store, shards, reverse, near: rng.rand(1..20), width: rng.rand(5..60))
+        merge = Deckhand::Store::Sets::Merge.new(store, shards, reverse, near: rng.rand(1..20), width: rng.rand(5..60))
         12.times do
           offset = rng.rand(expected.size + 2)
           count = rng.rand(1..30)
@@ -176,7 +176,7 @@ class ClusterSetPagesTest < Minitest::Test
   private
 
   # [[raw, score], ...] of one shard, however the client shapes WITHSCORES.
-  def pairs(key) = Deckhand::Store::SortedSets.pairs(cluster.call("ZRANGE", key, 0, -1, "WITHSCORES"))
+  def pairs(key) = Deckhand::Store::Sets::OneSet.pairs(cluster.call("ZRANGE", key, 0, -1, "WITHSCORES"))
 
   # The scheduled shards' entries, also as dead ones (the same ties, read newest first).
   def copy_scheduled_to_dead

@@ -10,15 +10,15 @@ class ClusterStoreTest < Minitest::Test
 
   def test_cluster_mode_names_keys_with_hash_tags
     assert_predicate store, :cluster?
-    assert_equal Deckhand::Store::ClusterKeys, store.keys
-    assert_equal "{queue:default}", store.keys.queue("default")
-    assert_equal "{queue:default}:inflight:host:1:abc", store.keys.inflight("host:1:abc", "default")
-    assert_equal "{queue:default}:retry", store.keys.retry_set("default")
-    assert_equal "{deckhand}:processes", store.keys::PROCESSES
+    assert_equal Deckhand::Store::Layout::Cluster, store.layout
+    assert_equal "{queue:default}", store.layout.queue("default")
+    assert_equal "{queue:default}:inflight:host:1:abc", store.layout.inflight("host:1:abc", "default")
+    assert_equal "{queue:default}:retry", store.layout.retry_set("default")
+    assert_equal "{deckhand}:processes", store.layout::PROCESSES
   end
 
   def test_every_key_of_a_queue_shares_one_slot
-    keys = store.keys
+    keys = store.layout
     queue_keys = [keys.queue("mail"), keys.inflight("h:1:a", "mail"), keys.lot("h:1:a", "mail", 7),
       keys.landing("h:1:a", "mail"), keys.recoveries("mail"), keys.suspects("h:1:a", "mail"),
       keys.poison("mail"), keys.scheduled_set("mail"), keys.retry_set("mail"), keys.dead_set("mail")]
@@ -28,13 +28,13 @@ class ClusterStoreTest < Minitest::Test
 
   def test_queues_spread_over_the_primaries
     nodes = %w[default mail reports critical low bulk billing search].map do |queue|
-      Deckhand::RedisClusterHarness.cluster.primary_for(store.keys.queue(queue)).port
+      Deckhand::RedisClusterHarness.cluster.primary_for(store.layout.queue(queue)).port
     end
     assert_operator nodes.uniq.size, :>, 1, "eight queues all landed on one primary"
   end
 
   def test_a_script_runs_across_a_queues_keys
-    keys = store.keys
+    keys = store.layout
     store.call("LPUSH", keys.queue("mail"), "a")
     store.call("SADD", keys.recoveries("mail"), "x") # another key of the same slot
     assert_equal "OK", store.call("EVAL", "redis.call('LLEN', KEYS[1]); redis.call('TYPE', KEYS[2]); return 'OK'",
@@ -56,7 +56,7 @@ class ClusterStoreTest < Minitest::Test
   end
 
   def test_a_queue_name_with_braces_is_refused
-    error = assert_raises(Deckhand::ConfigError) { store.keys.queue("a{b}") }
+    error = assert_raises(Deckhand::ConfigError) { store.layout.queue("a{b}") }
     assert_match(/cannot be used in cluster mode.*Rename the queue/, error.message)
   end
 

@@ -20,9 +20,9 @@ class ClusterThrottleTest < Minitest::Test
 
   def test_each_throttle_hash_is_in_its_queues_slot_and_plain_mode_keeps_its_name
     QUEUES.each do |queue|
-      assert_equal "{queue:#{queue}}:throttle", store.keys.throttle(queue)
-      assert_equal slot(keys.queue(queue)), slot(store.keys.throttle(queue))
-      assert_equal "deckhand:throttle:#{queue}", Deckhand::Store::Keys.throttle(queue)
+      assert_equal "{queue:#{queue}}:throttle", store.layout.throttle(queue)
+      assert_equal slot(keys.queue(queue)), slot(store.layout.throttle(queue))
+      assert_equal "deckhand:throttle:#{queue}", Deckhand::Store::Layout::Plain.throttle(queue)
     end
   end
 

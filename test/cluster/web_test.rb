@@ -126,7 +126,7 @@ class ClusterWebTest < Minitest::Test
     running = {"t1" => Struct.new(:queue, :payload, :run_at).new("mail", JSON.generate(retry_job("b" * 24, "queue" => "mail")), Time.now.to_i)}
     info = JSON.generate("hostname" => "box", "pid" => 7, "concurrency" => 5, "queues" => QUEUES, "tag" => "app")
     store.pipelined do |pipe|
-      Deckhand::Store::ProcessRecord.write(pipe, store.keys, "box:7:abc", info: info, running: running, inflight: 1, rtt_us: 100,
+      Deckhand::Store::ProcessRecord.write(pipe, store.layout, "box:7:abc", info: info, running: running, inflight: 1, rtt_us: 100,
         quiet: false, rss_kb: 1000, ttl: 60)
     end
     body = get("/busy").body

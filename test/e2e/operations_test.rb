@@ -20,8 +20,8 @@ class OperationsTest < Minitest::Test
       health_check: "127.0.0.1:0"
     YAML
     cli = boot("-C", file)
-    metrics_port = cli.wait_for_log(%r{metrics endpoint at http://0\.0\.0\.0:(\d+)/})[1].to_i
-    health_port = cli.wait_for_log(%r{health endpoint at http://127\.0\.0\.1:(\d+)/})[1].to_i
+    metrics_port = cli.wait_for_log(%r{metrics endpoint at http://0\.0\.0\.0:(\d+)/metrics$})[1].to_i
+    health_port = cli.wait_for_log(%r{health endpoint at http://127\.0\.0\.1:(\d+)/live and http://127\.0\.0\.1:\d+/ready$})[1].to_i
     client = Deckhand::Client.new
     5.times { |i| client.push("class" => "E2E::CountJob", "args" => [i]) }
     wait_for(message: "five jobs") { counts.size == 5 }
@@ -63,7 +63,7 @@ class OperationsTest < Minitest::Test
     rescue Errno::ECONNREFUSED
       false
     end
-    logged = [port, port + 1].map { |p| cli.output[/metrics endpoint at http:\/\/0\.0\.0\.0:#{p}\//] }
+    logged = [port, port + 1].map { |p| cli.output[/metrics endpoint at http:\/\/0\.0\.0\.0:#{p}\/metrics$/] }
     assert logged.all?, "each worker logs its own address"
     cli.signal("TERM")
     assert_equal 0, cli.wait_exit(timeout: 40).exitstatus

@@ -80,6 +80,7 @@ class TopTest < Minitest::Test
     once = deckhand_run("top", "--once")
     assert_equal 0, once.status.exitstatus
     assert_includes once.stdout, "QUEUE"
+    refute_includes once.stdout, "q quits", "one frame has no key to quit it"
     assert_includes deckhand_run("--help").stdout, "deckhand top "
     assert_includes deckhand_run("top", "--help").stdout, "Usage: deckhand top"
   end

@@ -29,6 +29,18 @@ class ClientTest < Minitest::Test
     assert_equal 0, redis.call("LLEN", "queue:mailers")
   end
 
+  def test_client_push_with_a_class_takes_the_class_options_under_its_own
+    Deckhand::Client.push("class" => MailerJob, "args" => [1])
+    Deckhand::Client.push("class" => MailerJob, "args" => [2], "queue" => "critical", "retry" => 3)
+    Deckhand::Client.push_bulk("class" => MailerJob, "args" => [[3], [4]])
+    mailers = jobs_in("mailers")
+    assert_equal [[1, 10], [3, 10], [4, 10]], mailers.map { |job| [job["args"].first, job["retry"]] }.sort
+    assert_equal [[2, 3]], jobs_in("critical").map { |job| [job["args"].first, job["retry"]] }
+    assert_equal "ClientTest::MailerJob", mailers.first["class"]
+    Deckhand::Client.push("class" => "ClientTest::MailerJob", "args" => [5])
+    assert_equal [5], jobs_in("default").map { |job| job["args"].first }, "a class by name brings no options (it may live elsewhere)"
+  end
+
   def test_queue_is_fifo_newest_on_the_left
     3.times { |i| RecordJob.perform_async(i) }
     assert_equal [0, 1, 2], redis.call("LRANGE", "queue:default", 0, -1).reverse.map { |raw| JSON.parse(raw)["args"].first }

@@ -16,7 +16,7 @@ class EmbeddedTest < Minitest::Test
     Deckhand.config = @embedded.config
     @embedded.start
     assert_equal [[:start, true]], events
-    assert @embedded.config.frozen?
+    assert @embedded.config.booted?
     identity = @embedded.identity
     assert_equal ::Process.pid, JSON.parse(redis.call("HGET", identity, "info"))["pid"]
 

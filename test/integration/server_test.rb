@@ -123,6 +123,27 @@ class ServerTest < Minitest::Test
     assert_includes job["error_message"], "NoSuchJobHere"
   end
 
+  # Rails' autoload of ActiveJob::QueueAdapters::SidekiqAdapter without the
+  # sidekiq gem raises Gem::LoadError: a failure of that job, not of its thread.
+  def test_a_class_whose_autoload_fails_to_load_retries_and_the_thread_lives
+    Object.autoload(:AutoloadsAMissingGemJob, File.join(Dir.tmpdir, "deckhand-no-such-file-#{Process.pid}.rb"))
+    Deckhand::Client.push("class" => "AutoloadsAMissingGemJob", "args" => [])
+    jid = RecordJob.perform_async("after")
+    log = StringIO.new
+    config = new_config(concurrency: 1)
+    config.logger = ::Logger.new(log)
+    with_server(config) do
+      wait_for(message: "retry") { redis.call("ZCARD", "retry") == 1 }
+      wait_for(message: "the next job") { Deckhand::TestJobs.runs.any? { |j, _| j == jid } }
+    end
+    job = zset("retry").first.first
+    assert_equal "Deckhand::UnknownJobClass", job["error_class"]
+    assert_includes job["error_message"], "looking AutoloadsAMissingGemJob up loaded a file that failed (LoadError"
+    refute_match(/ThreadDied|worker thread/, log.string)
+  ensure
+    Object.send(:remove_const, :AutoloadsAMissingGemJob) if Object.autoload?(:AutoloadsAMissingGemJob)
+  end
+
   def test_corrupt_payloads_go_dead_with_raw_bytes_and_work_continues
     bad = ["\xff\xfe{".b, '{"class":"RecordJob","args":[1', "[1,2]", '{"class":"RecordJob","args":"1","jid":"x"}',
       '{"json_class":"OpenStruct","class":"RecordJob","args":{},"jid":"y"}']

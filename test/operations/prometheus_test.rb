@@ -110,10 +110,43 @@ class PrometheusTest < Minitest::Test
     assert_equal 1234, families.fetch("deckhand_stat_processed_total").value
     assert_equal 56, families.fetch("deckhand_stat_failed_total").value
 
-    ["text/html,application/xhtml+xml", "*/*", nil].each do |accept|
-      browser = Rack::MockRequest.new(app).get("/metrics", accept ? {"HTTP_ACCEPT" => accept} : {})
-      assert_equal 200, browser.status
-      assert_includes browser.headers["content-type"], "text/html", accept.inspect
+    browser = Rack::MockRequest.new(app).get("/metrics", "HTTP_ACCEPT" => "text/html,application/xhtml+xml,*/*;q=0.8")
+    assert_equal 200, browser.status
+    assert_includes browser.headers["content-type"], "text/html"
+    assert_includes browser.body, %(href="/metrics?format=prometheus"), "the page links to the format"
+    ["*/*", nil, "application/json"].each do |accept|
+      plain = Rack::MockRequest.new(app).get("/metrics", accept ? {"HTTP_ACCEPT" => accept} : {})
+      assert_equal Deckhand::Operations::Exposition::CONTENT_TYPE, plain.headers["content-type"], "curl and scripts: #{accept.inspect}"
+    end
+    forced = Rack::MockRequest.new(app).get("/metrics?format=html", "HTTP_ACCEPT" => "*/*")
+    assert_includes forced.headers["content-type"], "text/html"
+  end
+
+  class TimedJob
+    include Deckhand::Job
+
+    def perform(fail) = fail && raise(ArgumentError, "failed on purpose")
+  end
+
+  def test_the_fleet_scrape_has_per_class_figures_throttles_and_unworked_queues
+    Deckhand.config = new_config(concurrency: 2, throttle: {"exports" => {"concurrency" => 3}})
+    redis.call("SADD", "queues", "nobody")
+    redis.call("LPUSH", "queue:nobody", JSON.generate("class" => "RecordJob", "args" => [], "jid" => "n" * 24, "queue" => "nobody"))
+    with_server do
+      3.times { TimedJob.perform_async(false) }
+      TimedJob.set(retry: false).perform_async(true)
+      wait_for(message: "four runs in the metrics") do
+        Deckhand::API.new.metrics(period: "1h").classes.find { |m| m.name == TimedJob.name }&.count == 4
+      end
+      app = Deckhand::Web.new(config: Deckhand.config)
+      families = Parser.parse(Rack::MockRequest.new(app).get("/metrics", "HTTP_ACCEPT" => "*/*").body)
+      assert_equal 4, families.fetch("deckhand_class_executions_last_hour").value({"class" => TimedJob.name})
+      assert_equal 1, families.fetch("deckhand_class_failures_last_hour").value({"class" => TimedJob.name})
+      assert_operator families.fetch("deckhand_class_seconds_last_hour").value({"class" => TimedJob.name}), :>=, 0
+      assert_equal 3, families.fetch("deckhand_throttle_concurrency_limit").value({"queue" => "exports"})
+      assert_equal 0, families.fetch("deckhand_throttle_held_slots").value({"queue" => "exports"})
+      assert_equal 1, families.fetch("deckhand_queue_unworked").value({"queue" => "nobody"}), "no process works it"
+      assert_equal 0, families.fetch("deckhand_queue_unworked").value({"queue" => "default"})
     end
   end
 

@@ -47,7 +47,7 @@ class PeriodicLoopTest < Minitest::Test
     held, second = lease.acquire("b", ttl_ms: 5_000)
     assert held
     assert_operator second.to_i, :>, first.to_i
-    assert_equal "b", Deckhand::Store::Periodic.leader(store)
+    assert_equal "b", Deckhand::Store::PeriodicState.leader(store)
   end
 
   def test_each_tick_is_enqueued_once_and_only_by_the_lease_holder
@@ -70,9 +70,9 @@ class PeriodicLoopTest < Minitest::Test
   def test_a_paused_entry_enqueues_nothing_and_its_ticks_pass
     _, token = lease.acquire("a", ttl_ms: 5_000)
     push(token, 50)
-    Deckhand::Store::Periodic.pause(store, "e")
+    Deckhand::Store::PeriodicState.pause(store, "e")
     assert_equal :paused, push(token, 102)
-    Deckhand::Store::Periodic.resume(store, "e")
+    Deckhand::Store::PeriodicState.resume(store, "e")
     assert_equal :done, push(token, 102) # not run late after a resume
     assert_equal :enqueued, push(token, 104)
     assert_equal [104], jobs_in("ticks").map { |job| job["jid"][1..].to_i }
@@ -105,7 +105,7 @@ class PeriodicLoopTest < Minitest::Test
   def test_a_process_whose_schedule_differs_warns_naming_the_difference
     leader = periodic_config { |cron| cron.register("* * * * * *", "RecordJob", queue: "ticks") }
     start_loop(leader, "leader")
-    wait_for(message: "the schedule in Redis") { Deckhand::Store::Periodic.schedule(store) }
+    wait_for(message: "the schedule in Redis") { Deckhand::Store::PeriodicState.schedule(store) }
     log = StringIO.new
     other = periodic_config(log: log) do |cron|
       cron.register("*/5 * * * * *", "RecordJob", queue: "ticks")
@@ -135,7 +135,7 @@ class PeriodicLoopTest < Minitest::Test
     assert_equal [due], ticks
     @loops.first.stop.join(5)
     start_loop(config, "two") # a new leader finds it done
-    wait_for(message: "the new leader") { Deckhand::Store::Periodic.leader(store) == "two" }
+    wait_for(message: "the new leader") { Deckhand::Store::PeriodicState.leader(store) == "two" }
     wait_for(message: "its first round") { redis.call("HGET", "deckhand:periodic:entry:yearly", "next").to_i > due }
     assert_equal [due], ticks
   end

@@ -5,7 +5,7 @@ require "test_helper"
 # The scheduling rules, on fixed clocks: when each tick falls, across
 # daylight-saving changes.
 class PeriodicTimingTest < Minitest::Test
-  def timing(cron, tz) = Deckhand::Config::Periodic.new.register(cron, "Job", tz: tz)["Job"].timing
+  def timing(cron, tz) = Deckhand::Config::PeriodicSchedule.new.register(cron, "Job", tz: tz)["Job"].timing
 
   def ticks(timing, from, count)
     epoch = from.to_i

@@ -22,6 +22,22 @@ class DeckhandAdapterTest < Minitest::Test
     assert job.successfully_enqueued?
   end
 
+  # deckhand_options retry: and backtrace: go with each job; deckhand_retry_in
+  # and deckhand_retries_exhausted of the Active Job class decide its retries.
+  def test_the_retry_options_and_rules_of_an_active_job_class_take_effect
+    jid = RailsJobs::CountedJob.perform_later("first").provider_job_id
+    assert_equal [1, 3, "default"], jobs_in("default").first.values_at("retry", "backtrace", "queue")
+    with_server(rails_config) do
+      wait_for(message: "the retry") { redis.call("ZCARD", "retry") == 1 }
+      retried, score = zset("retry").first
+      assert_equal [jid, 0], retried.values_at("jid", "retry_count")
+      assert_in_delta Time.now.to_f + 1000, score, 30, "due after deckhand_retry_in's 1000 s"
+      redis.call("ZADD", "retry", "XX", 0, redis.call("ZRANGE", "retry", 0, 0).first) # due now: its second failure exhausts retry: 1
+      wait_for(message: "the dead job") { redis.call("ZCARD", "dead") == 1 }
+    end
+    assert_equal [["exhausted", "RailsJobs::CountedJob", "first failed"]], recorded
+  end
+
   def test_perform_later_in_a_via_block_goes_to_that_redis
     other = Deckhand::SecondRedis.client
     other.call("FLUSHALL")

@@ -28,7 +28,7 @@ class BatchOpsTest < Minitest::Test
 
   def callbacks_in(queue) = jobs_in(queue).map { |job| [job["jid"], job["bid"]] }
 
-  def field(bid, name) = redis.call("HGET", Deckhand::Store::BatchKeys.batch(bid), name)
+  def field(bid, name) = redis.call("HGET", Deckhand::Store::Layout::PlainBatches.batch(bid), name)
 
   def test_the_guard_catches_a_script_that_touches_an_undeclared_key
     error = assert_raises(Deckhand::CommandError) do

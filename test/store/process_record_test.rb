@@ -12,7 +12,7 @@ class ProcessRecordTest < Minitest::Test
 
   def write(identity, running: {}, quiet: false, ttl: 40)
     store.pipelined do |pipe|
-      Record.write(pipe, store.keys, identity, info: JSON.generate("hostname" => "h", "concurrency" => 5), running: running,
+      Record.write(pipe, store.layout, identity, info: JSON.generate("hostname" => "h", "concurrency" => 5), running: running,
         inflight: 3, rtt_us: 850, quiet: quiet, rss_kb: 1234, ttl: ttl, now: Time.at(1_700_000_000.5))
     end
   end
@@ -45,7 +45,7 @@ class ProcessRecordTest < Minitest::Test
   def test_a_signal_sent_is_taken_once_in_order
     Record.signal(store, "h:1:a", "TSTP")
     Record.signal(store, "h:1:a", "TERM")
-    taken = store.pipelined { |pipe| 3.times { Record.take_signal(pipe, store.keys, "h:1:a") } }
+    taken = store.pipelined { |pipe| 3.times { Record.take_signal(pipe, store.layout, "h:1:a") } }
     assert_equal ["TSTP", "TERM", nil], taken
   end
 end

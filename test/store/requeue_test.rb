@@ -13,7 +13,7 @@ class RequeueTest < Minitest::Test
 
   def requeue = Requeue.new(Deckhand.config.store, identity: IDENTITY, queues: %w[default mail])
 
-  def keys = Deckhand::Store::Keys
+  def keys = Deckhand::Store::Layout::Plain
 
   def job(n) = %({"class":"RecordJob","args":[#{n}],"jid":"#{n.to_s.rjust(24, "0")}"})
 

@@ -131,7 +131,7 @@ class ScriptDurabilityTest < Minitest::Test
     assert_equal jids.sort, jids_on(primary, "queue:default").sort
     status = Deckhand::Batch::Status.new(batch.bid)
     assert_equal [3, 3], [status.total, status.pending]
-    assert_equal "0", primary.call("HGET", Deckhand::Store::BatchKeys.batch(batch.bid), "hold"), "the batch is let go: it can complete"
+    assert_equal "0", primary.call("HGET", Deckhand::Store::Layout::PlainBatches.batch(batch.bid), "hold"), "the batch is let go: it can complete"
   end
 
   def test_a_periodic_tick_short_of_replicas_raises_and_is_not_pushed_again

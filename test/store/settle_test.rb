@@ -14,7 +14,7 @@ class SettleTest < Minitest::Test
 
   def settle = Settle.new(Deckhand.config.store, identity: IDENTITY, queue: "default")
 
-  def keys = Deckhand::Store::Keys
+  def keys = Deckhand::Store::Layout::Plain
 
   def inflight = keys.inflight(IDENTITY, "default")
 

@@ -11,10 +11,9 @@ module Deckhand
   module ArchitectureChecks
     # What issues Redis commands or names the Redis client: a command sent
     # (a string literal first), a pipeline or transaction, a blocking call,
-    # the by-name script path, a raw EVALSHA, the client's constant.
+    # a script run by SHA, the client's constant.
     REDIS_USE = [
-      /\.call\(\s*["']/, /\.pipelined\b/, /\.multi\b/, /\bblocking_call\b/,
-      /\.script\(\s*:/, /\.evalsha\b/, /\bRedisClient\b/
+      /\.call\(\s*["']/, /\.pipelined\b/, /\.multi\b/, /\bblocking_call\b/, /\.evalsha\b/, /\bRedisClient\b/
     ].freeze
 
     # Commands whose arguments name no key.
@@ -28,6 +27,24 @@ module Deckhand
     # Commands with a second key right after the first.
     TWO_KEYS = %w[LMOVE BLMOVE RPOPLPUSH BRPOPLPUSH SMOVE RENAME RENAMENX COPY ZRANGESTORE GEOSEARCHSTORE].freeze
 
+    # Commands whose every argument is a key.
+    ALL_KEYS = %w[DEL UNLINK EXISTS TOUCH MGET SINTER SUNION SDIFF SINTERSTORE SUNIONSTORE SDIFFSTORE PFCOUNT PFMERGE].freeze
+
+    # SORT's options that name keys: its destination, and the patterns of
+    # the keys it reads (but for "nosort" and "#", which name none).
+    SORT_KEY_OPTIONS = {"STORE" => nil, "BY" => "nosort", "GET" => "#"}.freeze
+
+    # What each top folder of lib/deckhand must not name: the layers above
+    # it, and the features that plug into it (they register themselves).
+    LAYERS = {
+      "store" => %w[Server Client API Web CLI Swarm Operations Sidekiq Testing Batch Periodic Limiter IterableJob],
+      "payload" => %w[Store Server Client API Web CLI Swarm Operations Sidekiq Testing Batch],
+      "server" => %w[API Web CLI Swarm Sidekiq Testing Batch],
+      "client" => %w[Server API Web CLI Swarm Operations Batch],
+      "api" => %w[Server Web CLI Swarm Operations Testing],
+      "web" => %w[Server Store CLI Swarm Sidekiq Testing]
+    }.freeze
+
     module_function
 
     # [[line number, line], ...] of the lines of Ruby source that use Redis.
@@ -40,7 +57,7 @@ module Deckhand
 
     # The names of the scripts (from their .lua paths) no class names: a
     # class counts only if it is a named Store::Script subclass defined in
-    # the scripts' own folder (not, say, the anonymous ones Store#script makes).
+    # the scripts' own folder (not, say, an anonymous one).
     def unwrapped_scripts(lua_paths, classes)
       wrapped = classes.select { |klass| klass < Store::Script && wrapper_file?(klass) }.map(&:script_name)
       lua_paths.map { |path| File.basename(path, ".lua") } - wrapped
@@ -72,15 +89,43 @@ module Deckhand
       return ["#{call}: the command is not a string literal, so its keys cannot be checked"] unless literal?(command)
       name = command[1...-1].upcase
       return [] if KEYLESS.include?(name)
-      first = KEY_AT.fetch(name, 1)
-      positions = TWO_KEYS.include?(name) ? [first, first + 1] : [first]
-      positions.filter_map do |i|
+      key_positions(name, args).filter_map do |i|
         key = args[i]
         if key.nil? then "#{call}: no key"
         elsif literal?(key) then "#{call}: key #{key} is a string literal"
         elsif outside_strings(key).include?("..") then "#{call}: key #{key} is built by concatenation"
         elsif key.match?(/\AARGV\b/) then "#{call}: key #{key} comes from ARGV"
         end
+      end
+    end
+
+    def key_positions(name, args)
+      return (1...args.size).to_a if ALL_KEYS.include?(name)
+      return [1] + sort_keys(args) if %w[SORT SORT_RO].include?(name)
+      first = KEY_AT.fetch(name, 1)
+      TWO_KEYS.include?(name) ? [first, first + 1] : [first]
+    end
+
+    # The positions of SORT's arguments that name keys (after STORE, BY, GET).
+    def sort_keys(args)
+      (2...args.size).select do |i|
+        option = args[i - 1]
+        next false unless literal?(option)
+        none = SORT_KEY_OPTIONS.fetch(option[1...-1].upcase, false)
+        none != false && args[i] != "'#{none}'" && args[i] != %("#{none}")
+      end
+    end
+
+    # [[path, line number, name], ...] of the constants a file of lib/deckhand
+    # names that its folder's layer must not (LAYERS), comments left out.
+    def layer_violations(path, source)
+      folder = path[%r{\Alib/deckhand/([a-z_]+)(?:/|\.rb\z)}, 1]
+      forbidden = LAYERS[folder] or return []
+      pattern = /(?<![\w:])(?:::)?(?:Deckhand::)?(#{forbidden.join("|")})(?:::|\.|\b(?=\s*[.(]))/
+      source.each_line.with_index(1).flat_map do |line, number|
+        code = line.sub(/(?:^|\s)#.*/, "")
+        code = code.gsub(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/, "''") unless path.end_with?(".lua")
+        code.scan(pattern).map { |(name)| [path, number, name] }
       end
     end
 

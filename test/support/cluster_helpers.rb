@@ -30,7 +30,7 @@ module Deckhand
     # Tests written for plain mode look at Redis through `redis`.
     def redis = cluster
 
-    def keys = Store::ClusterKeys
+    def keys = Store::Layout::Cluster
 
     # A command to one node of the cluster, on a connection of its own
     # (no redirection: what that node itself answers).

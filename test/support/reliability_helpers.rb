@@ -6,7 +6,7 @@ module Deckhand
   # Builds the Redis traces a process leaves when it dies: an owner entry and
   # an in-flight record, with no live process record. Used by the reaper tests.
   module ReliabilityHelpers
-    Keys = Deckhand::Store::Keys
+    Keys = Deckhand::Store::Layout::Plain
 
     # The key layout the traces are written in (ClusterHelpers: the cluster's).
     def keys = Keys

@@ -48,6 +48,26 @@ class ExpiringTest < Minitest::Test
     assert_equal 1, Deckhand::API.new.stats.expired if defined?(Deckhand::API)
   end
 
+  def test_the_expired_handlers_hear_of_each_dropped_job_once_whatever_they_raise
+    log = StringIO.new
+    Deckhand.config.logger = Logger.new(log)
+    heard = Queue.new
+    Deckhand.config.on_expired do |job|
+      heard << job["jid"]
+      raise NotImplementedError, "handler bug"
+    end
+    jid = ReportJob.set(expires_in: 0.001).perform_in(0.001, "late")
+    with_server do |launcher|
+      wait_for(message: "stat:expired") { redis.call("GET", "stat:expired") == "1" }
+      wait_for(message: "acknowledged") { inflight_keys(launcher.identity).empty? }
+      RecordJob.perform_async("after")
+      wait_for(message: "a job after it") { Deckhand::TestJobs.runs.any? }
+    end
+    assert_equal [jid], Array.new(heard.size) { heard.pop }
+    assert_includes log.string, "expired handler raised NotImplementedError: handler bug"
+    refute_includes log.string, "crashed"
+  end
+
   def test_an_option_typo_fails_where_declared
     error = assert_raises(ArgumentError) { ReportJob.set(expires_in: "1h") }
     assert_includes error.message, "expires_in"

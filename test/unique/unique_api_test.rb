@@ -54,7 +54,7 @@ class UniquePoisonTest < Minitest::Test
     job = {"class" => "RecordJob", "args" => [1], "queue" => "default", "jid" => "p" * 24, "retry" => true, "unique_for" => 600}
     job["unique_key"] = Deckhand::Unique.key(job)
     redis.call("SET", job["unique_key"], job["jid"], "EX", 600)
-    redis.call("HSET", Deckhand::Store::Keys.poison("default"), "gone:1:abc|#{job["jid"]}", JSON.generate(job))
+    redis.call("HSET", Deckhand::Store::Layout::Plain.poison("default"), "gone:1:abc|#{job["jid"]}", JSON.generate(job))
     config = Deckhand.config
     assert_equal 1, Deckhand::Server::Quarantine.new(config: config, store: config.store).bury_all(["default"])
     assert_equal 1, redis.call("ZCARD", "dead")

@@ -7,7 +7,7 @@ require_relative "../support/architecture_checks"
 
 # One door to Redis: every Redis call is made in the store layer, every Lua
 # script has the one Ruby class that owns its KEYS and ARGV, and every key a
-# script touches arrives in KEYS. Each check is also run on a broken example,
+# script touches arrives in KEYS. Layers: none names what lies above it. Each check is also run on a broken example,
 # so it is known to fail when it should.
 class ArchitectureTest < Minitest::Test
   Checks = Deckhand::ArchitectureChecks
@@ -50,7 +50,7 @@ class ArchitectureTest < Minitest::Test
       store.pipelined { |pipe| pipe.call("GET", "k") }
       store.multi { |tx| tx.call('DEL', "k") }
       conn.blocking_call(2, "BLMOVE", "a", "b", "RIGHT", "LEFT", 2)
-      store.script(:zset_move, [], [])
+      store.evalsha(script, [], [])
       rescue RedisClient::Error
       Deckhand::Store::Queues.size(store, "a")
     RUBY
@@ -63,7 +63,7 @@ class ArchitectureTest < Minitest::Test
   end
 
   def test_the_script_check_wants_a_named_class_beside_the_script
-    anonymous = Class.new(Deckhand::Store::Script) { lua "zset_scan" } # what Store#script makes
+    anonymous = Class.new(Deckhand::Store::Script) { lua "zset_scan" } # no wrapper of its own
     paths = [File.join(Deckhand::Store::Script::DIR, "zset_scan.lua"), "/elsewhere/orphan.lua"]
     assert_equal ["zset_scan", "orphan"], Checks.unwrapped_scripts(paths, [anonymous])
     assert_equal ["orphan"], Checks.unwrapped_scripts(paths, [anonymous, Deckhand::Store::Scripts::ZsetScan])
@@ -95,6 +95,39 @@ class ArchitectureTest < Minitest::Test
       redis.call('PING')
     LUA
     assert_empty Checks.literal_keys(fine)
+  end
+
+  def test_the_key_check_finds_keys_in_every_position_of_a_command
+    broken = <<~LUA
+      redis.call('DEL', KEYS[1], 'stray')                                  -- a later key
+      redis.call('SORT', KEYS[1], 'BY', 'nosort', 'STORE', 'lot:' .. id)   -- the destination
+      redis.call('SORT', KEYS[1], 'BY', 'weight_*', 'GET', '#')            -- a pattern of keys
+    LUA
+    assert_equal 3, Checks.literal_keys(broken).size, Checks.literal_keys(broken).join("\n")
+    fine = "redis.call('SORT', KEYS[1], 'BY', 'nosort', 'LIMIT', 0, 5, 'DESC', 'STORE', KEYS[2])"
+    assert_empty Checks.literal_keys(fine)
+  end
+
+  # Each layer names only what lies below it; a feature plugs in through the
+  # configuration's hooks and is never named by the layers it plugs into.
+  def test_no_layer_names_what_lies_above_it
+    violations = lib_files.flat_map { |path| Checks.layer_violations(path, File.read(File.join(ROOT, path))) }
+    assert_empty violations.map { |path, line, name| "#{path}:#{line} names #{name}" },
+      "see Checks::LAYERS and the table in docs/internals.md (\"Where does X live\")"
+  end
+
+  def test_the_layer_check_finds_names_in_code_but_not_in_comments_or_strings
+    broken = <<~RUBY
+      outage = Server::Outage.new(logger, "what")
+      page = Deckhand::Web::Pages
+      # Server::Outage in a comment
+      message = "Server::Outage in a string"
+      Batch.install(config)
+      Store::Batches.count(store)
+    RUBY
+    found = Checks.layer_violations("lib/deckhand/store/example.rb", broken)
+    assert_equal [[1, "Server"], [2, "Web"], [5, "Batch"]], found.map { |_, line, name| [line, name] }
+    assert_empty Checks.layer_violations("lib/deckhand/cli/example.rb", broken), "the CLI may name every layer"
   end
 
   # An allowance nobody needs any more hides the next violation: each entry

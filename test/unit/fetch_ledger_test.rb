@@ -19,9 +19,9 @@ class FetchLedgerTest < Minitest::Test
     units = Array.new(3) { |i| Unit.new(lot, i, "job#{i}", false) }
     assert ledger.settle(units[1], marked: false, unlock: ["lock", "jid", 100])
     refute ledger.settle(units[1], marked: false, unlock: nil), "settled once"
-    batch = ledger.take
-    assert_equal [[0, 5, "\x02".b, []]], batch.acks
-    assert_equal [["lock", "jid", 100, 0]], batch.unlocks
+    due = ledger.take
+    assert_equal [[0, 5, "\x02".b, []]], due.acks
+    assert_equal [["lock", "jid", 100, 0]], due.unlocks
     refute ledger.news?
     ledger.settle(units[0], marked: true, unlock: nil)
     ledger.settle(units[2], marked: false, unlock: nil)
@@ -35,11 +35,11 @@ class FetchLedgerTest < Minitest::Test
     ledger.settle(Unit.new(lot, 0, "a", false), marked: false, unlock: ["lock", "jid", 100])
     ledger.settle(Unit.new(landing, 0, "b", false), marked: false, unlock: nil)
     ledger.settle(Unit.new(landing, 0, "c", false), marked: true, unlock: nil)
-    batch = ledger.take
-    assert_equal [[1, "b"]], batch.landed, "a landed job marked by its script needs no acknowledgement"
-    ledger.restore(batch)
+    due = ledger.take
+    assert_equal [[1, "b"]], due.landed, "a landed job marked by its script needs no acknowledgement"
+    ledger.restore(due)
     again = ledger.take
-    assert_equal batch.acks, again.acks
+    assert_equal due.acks, again.acks
     assert_equal [[1, "b"]], again.landed
     assert_equal [["lock", "jid", 100, 0]], again.unlocks
     assert ledger.take.empty?

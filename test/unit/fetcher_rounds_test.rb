@@ -29,8 +29,8 @@ class FetcherRoundsTest < Minitest::Test
     unit = f.take
     assert_equal ["raw", [:landing, "raw"]], [unit.payload, unit.place]
     f.done(unit)
-    batch, want = f.send(:next_round)
-    assert_equal [[], [[0, "raw"]]], [batch.acks, batch.landed]
+    due, want = f.send(:next_round)
+    assert_equal [[], [[0, "raw"]]], [due.acks, due.landed]
     assert_operator want, :>, 0, "a landed job means the queue may hold more: look"
   end
 end

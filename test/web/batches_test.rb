@@ -10,7 +10,7 @@ require_relative "web_helpers"
 class WebBatchesTest < Minitest::Test
   include Deckhand::WebHelpers
 
-  INDEX = Deckhand::Store::BatchKeys::INDEX
+  INDEX = Deckhand::Store::Layout::PlainBatches::INDEX
 
   def tracker = Deckhand::Batch::Tracker.new(Deckhand.config)
 
@@ -136,7 +136,7 @@ class WebBatchesTest < Minitest::Test
 
   def test_a_few_failures_show_latest_first_on_one_page
     small, jids = batch("few failures", jobs: 3, failing: 3)
-    redis.call("HSET", Deckhand::Store::BatchKeys.failed(small.bid), jids[1], JSON.generate("class" => "RecordJob",
+    redis.call("HSET", Deckhand::Store::Layout::PlainBatches.failed(small.bid), jids[1], JSON.generate("class" => "RecordJob",
       "error_class" => "IOError", "error_message" => "latest", "failed_at" => (Time.now.to_f * 1000).to_i + 60_000))
     body = get("/batches/#{small.bid}").body
     assert_equal jids[1], body[%r{/jobs/(\h{24})\?in=retries}, 1]

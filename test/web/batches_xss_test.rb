@@ -34,7 +34,7 @@ class WebBatchesXssTest < Minitest::Test
     end
     tracker = Deckhand::Batch::Tracker.new(Deckhand.config)
     tracker.failure(batch.bid, {"jid" => jids.first, "class" => "X#{HOSTILE}", "retry_count" => HOSTILE}, hostile_error)
-    keys = Deckhand::Store::BatchKeys
+    keys = Deckhand::Store::Layout::PlainBatches
     info = {"class" => HOSTILE, "error_class" => HOSTILE, "error_message" => HOSTILE, "failed_at" => 1_700_000_000_000, "retry_count" => HOSTILE}
     redis.call("HSET", keys.failed(batch.bid), HOSTILE, JSON.generate(info))
     redis.call("SADD", keys.dead(batch.bid), HOSTILE)

@@ -14,7 +14,7 @@ class WebPeriodicTest < Minitest::Test
       "nightly" => {"cron" => "0 2 * * *", "timezone" => "Europe/Paris", "class" => "RecordJob", "queue" => "reports", "args" => ["daily"], "options" => {"retry" => 2}},
       "<script>x</script>" => {"cron" => "<b>* * * * *</b>", "timezone" => "UTC", "class" => "<img src=x>", "queue" => nil, "args" => ["</td>"]}
     }
-    Deckhand::Store::Periodic.write_schedule(store, {"leader" => "host:1:abc", "entries" => entries})
+    Deckhand::Store::PeriodicState.write_schedule(store, {"leader" => "host:1:abc", "entries" => entries})
     _, @token = Deckhand::Store::Scripts::PeriodicLease.new(store).acquire("host:1:abc", ttl_ms: 60_000)
     redis.call("HSET", "deckhand:periodic:entry:nightly", "next", Time.utc(2030, 1, 2, 1).to_i, "last_tick", Time.now.to_i - 60, "last_jid", "a" * 24)
   end

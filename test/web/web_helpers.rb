@@ -3,12 +3,15 @@
 require "deckhand/web"
 
 module Deckhand
-  # Drives Deckhand::Web through Rack, as a browser would: same-origin POSTs
-  # say so in Sec-Fetch-Site unless a test says otherwise.
+  # Drives Deckhand::Web through Rack, as a browser would: pages are asked
+  # for as HTML (a browser's Accept), same-origin POSTs say so in
+  # Sec-Fetch-Site, unless a test says otherwise.
   module WebHelpers
+    BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
     def web_app(**options) = Deckhand::Web.new(config: Deckhand.config, **options)
 
-    def get(path, app: web_app, headers: {}) = Rack::MockRequest.new(app).get(path, headers)
+    def get(path, app: web_app, headers: {}) = Rack::MockRequest.new(app).get(path, {"HTTP_ACCEPT" => BROWSER_ACCEPT}.merge(headers))
 
     # A same-origin form POST: post("/queues/mail", "action" => "pause").
     def post(path, params = {}) = post_from(path, params)

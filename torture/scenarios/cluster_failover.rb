@@ -69,8 +69,8 @@ module Torture
     # A queue on each primary, the first on a primary that does not hold
     # the fleet's records (the one to kill).
     def spread_queues(cluster)
-      fleet_node = cluster.primary_for(Deckhand::Store::ClusterKeys::PROCESSES).port
-      by_node = CANDIDATES.group_by { |q| cluster.primary_for(Deckhand::Store::ClusterKeys.queue(q)).port }
+      fleet_node = cluster.primary_for(Deckhand::Store::Layout::Cluster::PROCESSES).port
+      by_node = CANDIDATES.group_by { |q| cluster.primary_for(Deckhand::Store::Layout::Cluster.queue(q)).port }
       raise "the candidate queues do not reach every primary" if by_node.size < 3
       victim = by_node.keys.find { |port| port != fleet_node }
       [by_node[victim].first, *by_node.except(victim).values.map(&:first)]
@@ -86,7 +86,7 @@ module Torture
     # old node starts again (it rejoins as that replica's replica). Returns
     # the kill's time and how long the promotion took.
     def fail_over(cluster, queue)
-      victim = cluster.primary_for(Deckhand::Store::ClusterKeys.queue(queue))
+      victim = cluster.primary_for(Deckhand::Store::Layout::Cluster.queue(queue))
       killed_at = Time.now.to_f
       cluster.kill(victim)
       cluster.wait_until_healthy
@@ -111,6 +111,7 @@ module Torture
     def whereabouts(cluster, jids)
       found = cluster.nodes.select(&:running?).flat_map do |node|
         redis = RedisClient.new(url: node.url)
+        redis.call("READONLY") # a replica answers reads of its slots instead of MOVED
         redis.call("KEYS", "*").flat_map do |key|
           text = contents(redis, key).join("\n")
           jids.select { |jid| text.include?(jid) }.map { |jid| "#{jid} in #{key}@#{node.port}" }

@@ -3,6 +3,7 @@
 require "active_job"
 require "deckhand"
 require "deckhand/lifecycle"
+require "deckhand/class_aliases"
 
 module ActiveJob
   module QueueAdapters
@@ -19,8 +20,30 @@ module ActiveJob
     # is the job's serialized Hash, with "wrapped" naming the Active Job class
     # for dashboards. Active Job's own retry_on and discard_on decide first; an
     # error they let through fails the Deckhand job, which Deckhand retries
-    # (25 times by default) and then moves to the dead set.
+    # (25 times by default, or what the class's deckhand_options retry: says)
+    # and then moves to the dead set.
+    #
+    # In drop-in mode (deckhand/sidekiq) jobs are written with the class name
+    # Sidekiq's adapter writes, ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper,
+    # so a Sidekiq process of the same fleet runs them too; a server runs
+    # that name, and Sidekiq 8's Sidekiq::ActiveJob::Wrapper, on JobWrapper.
     class DeckhandAdapter < (defined?(AbstractAdapter) ? AbstractAdapter : Object)
+      NAME = "ActiveJob::QueueAdapters::DeckhandAdapter::JobWrapper"
+      SIDEKIQ_NAMES = %w[ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper Sidekiq::ActiveJob::Wrapper].freeze
+
+      class << self
+        # The job class name written into each job (drop-in mode sets Sidekiq's).
+        attr_reader :job_class_name
+
+        def job_class_name=(name)
+          unless name == NAME || SIDEKIQ_NAMES.include?(name)
+            raise ArgumentError, "job_class_name must be one of #{[NAME, *SIDEKIQ_NAMES].join(", ")}, got #{name.inspect}"
+          end
+          @job_class_name = name
+        end
+      end
+      @job_class_name = NAME
+
       def enqueue(job) = push(job, nil)
 
       def enqueue_at(job, timestamp) = push(job, timestamp)
@@ -29,8 +52,9 @@ module ActiveJob
       # immediate jobs together. Returns how many were pushed.
       def enqueue_all(jobs)
         jobs.group_by { |job| [job.class, job.queue_name] }.sum do |(klass, queue), group|
-          jids = Deckhand::Client.push_bulk(options(klass).merge(
-            "class" => JobWrapper, "wrapped" => klass.name, "queue" => queue,
+          options, pool = options(klass)
+          jids = Deckhand::Client.new(pool: pool).push_bulk(options.merge(
+            "class" => DeckhandAdapter.job_class_name, "wrapped" => klass.name, "queue" => queue,
             "args" => group.map { |job| [job.serialize] },
             "at" => group.map { |job| job.scheduled_at&.to_f }
           ))
@@ -50,20 +74,47 @@ module ActiveJob
       private
 
       def push(job, at)
-        item = options(job.class).merge("class" => JobWrapper, "wrapped" => job.class.name, "queue" => job.queue_name, "args" => [job.serialize])
+        options, pool = options(job.class)
+        item = options.merge("class" => DeckhandAdapter.job_class_name, "wrapped" => job.class.name, "queue" => job.queue_name,
+          "args" => [job.serialize])
         item["at"] = at.to_f if at
-        job.provider_job_id = Deckhand::Client.push(item)
+        job.provider_job_id = Deckhand::Client.new(pool: pool).push(item)
       end
 
-      # Deckhand's job options an Active Job class declared (it extends
-      # Deckhand::Job::Declarations): unique and expiring jobs.
-      JOB_OPTIONS = %w[unique_for unique_until on_conflict expires_in].freeze
+      NO_OPTIONS = [{}.freeze, nil].freeze
 
-      def options(klass) = klass.respond_to?(:deckhand_options) ? klass.deckhand_options.slice(*JOB_OPTIONS) : {}
+      # The job options an Active Job class declared (deckhand_options, or
+      # sidekiq_options in drop-in mode) and the Redis of its pool: option, if
+      # any. Its queue stays Active Job's (queue_as), as with Sidekiq's adapter.
+      def options(klass)
+        return NO_OPTIONS unless klass.respond_to?(:deckhand_options)
+        options = klass.deckhand_options
+        [options.except("queue", "pool"), options["pool"]]
+      end
 
-      # The Deckhand job that runs an Active Job job.
+      # The Deckhand job that runs an Active Job job. Its retry rules are the
+      # wrapped class's (deckhand_retry_in, deckhand_retries_exhausted; in
+      # drop-in mode sidekiq_retry_in, sidekiq_retries_exhausted), as with
+      # Sidekiq's adapter.
       class JobWrapper
         include Deckhand::Job
+
+        # The wrapped class's rule `name` (a block), or nil. Looked up on a
+        # failure only; a class this process lacks has no rules.
+        def self.wrapped_rule(payload, name)
+          wrapped = payload["wrapped"]
+          klass = wrapped.is_a?(String) ? Object.const_get(wrapped) : nil
+          klass.public_send(name) if klass.is_a?(Class) && klass.respond_to?(name)
+        rescue NameError, LoadError
+          nil
+        end
+
+        RETRY_IN = ->(count, error, payload) { wrapped_rule(payload, :deckhand_retry_in)&.call(count, error, payload) }
+        RETRIES_EXHAUSTED = ->(payload, error) { wrapped_rule(payload, :deckhand_retries_exhausted)&.call(payload, error) }
+
+        def self.deckhand_retry_in = RETRY_IN
+
+        def self.deckhand_retries_exhausted = RETRIES_EXHAUSTED
 
         PROVIDER_JOB_ID = "provider_job_id"
         ABSENT = Object.new.freeze
@@ -91,4 +142,10 @@ module ActiveJob
       end
     end
   end
+end
+
+# Jobs Sidekiq's adapters wrote run on Deckhand's wrapper, whichever mode
+# this process runs in, before Rails could autoload Sidekiq's adapter.
+ActiveJob::QueueAdapters::DeckhandAdapter::SIDEKIQ_NAMES.each do |name|
+  Deckhand::ClassAliases.add(name, ActiveJob::QueueAdapters::DeckhandAdapter::JobWrapper)
 end

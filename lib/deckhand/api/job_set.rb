@@ -4,7 +4,7 @@ require "json"
 require_relative "set_entry"
 require_relative "death_notice"
 require_relative "set_groups"
-require_relative "../store/set_shards"
+require_relative "../store/sets/shards"
 
 module Deckhand
   class API
@@ -18,7 +18,7 @@ module Deckhand
     #   retries.retry(entries)                        # back to their queues now
     #   api.dead.delete_all
     #
-    # In cluster mode the set is sharded per queue (Store::SetShards): pages
+    # In cluster mode the set is sharded per queue (Store::Sets::Shards): pages
     # merge the shards in score order, each entry remembers its shard, and an
     # entry of queue q's shard goes back to q (or to q's dead set).
     class JobSet
@@ -35,12 +35,12 @@ module Deckhand
         @name = name
         @config = config
         @store = config.store
-        @shards = Store::SetShards.new(@store, name)
+        @shards = Store::Sets::Shards.new(@store, name)
       end
 
       # The sorted set's key ("retry"); nil in cluster mode, where the set is
       # one sorted set per queue.
-      def key = @shards.sharded? ? nil : @shards.key(nil)
+      def key = @shards.per_queue? ? nil : @shards.key(nil)
 
       def size = @shards.size
 
@@ -154,7 +154,7 @@ module Deckhand
         raise ArgumentError, "jobs in the dead set are dead already" if @name == :dead
         groups = entries.group_by { |entry| shard_of(entry) }
         moved = @shards.kill(groups.transform_values { |list| list.map(&:raw) },
-          locks: groups.transform_values { |list| list.map { |e| Unique.held_by(e.item, @store.keys) } },
+          locks: groups.transform_values { |list| list.map { |e| Unique.held_by(e.item, @store.layout) } },
           now: ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3), max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
         killed = moved.flat_map { |shard, indexes| indexes.map { |i| groups.fetch(shard)[i] } }
         DeathNotice.new(@config, @name).deliver(killed)
@@ -176,7 +176,7 @@ module Deckhand
 
       # The shard an entry came from; for one built elsewhere, its queue's.
       def shard_of(entry)
-        return nil unless @shards.sharded?
+        return nil unless @shards.per_queue?
         entry.shard || entry.queue
       end
 
@@ -197,7 +197,7 @@ module Deckhand
         @shards.shards.each do |shard, key|
           offset = 0
           loop do
-            batch = Store::SortedSets.page(@store, key, offset, BATCH).map { |raw, score| SetEntry.new(raw, score, shard: shard) }
+            batch = Store::Sets::OneSet.page(@store, key, offset, BATCH).map { |raw, score| SetEntry.new(raw, score, shard: shard) }
             break if batch.empty?
             done += yield batch
             offset += batch.count(&stays)

@@ -27,7 +27,7 @@ module Deckhand
         unit, points = PERIODS.fetch(@period)
         start = align(now.utc, unit) - (STEP[unit] * (points - 1))
         @times = Array.new(points) { |i| start + (STEP[unit] * i) }
-        @keys = @times.map { |time| Store::Metrics.public_send(:"#{unit}_key", time, @store.keys::METRICS) }
+        @keys = @times.map { |time| Store::Metrics.public_send(:"#{unit}_key", time, @store.layout::METRICS) }
       end
 
       # Totals per class over the whole period, the classes that took the most

@@ -25,7 +25,7 @@ module Deckhand
         @shard = shard
       end
 
-      def key = "#{Store::SortedSets.score_string(score)}-#{ident}"
+      def key = "#{Store::Sets::OneSet.score_string(score)}-#{ident}"
 
       # The jid, or for an entry without one a digest of its bytes.
       def ident = jid || "raw#{Digest::SHA1.hexdigest(raw)[0, 24]}"

@@ -16,7 +16,7 @@ module Deckhand
       # record: a JobRecord (queued job, set entry) or a job Hash.
       def self.of(record, config)
         item = record.respond_to?(:item) ? record.item : record
-        key, jid = Unique.held_by(item, config.store.keys)
+        key, jid = Unique.held_by(item, config.store.layout)
         key && new(key, jid, config)
       end
 

@@ -23,7 +23,7 @@ module Deckhand
       # (Server::BatchOutboxDrain). A Redis failure is logged: the drain or
       # the next batch call will take them.
       def deliver_left(config)
-        return 0 unless config.store.cluster?
+        return 0 unless config.store.layout.batches.outbox?
         script(config).deliver_pending(age_ms: 0)
       rescue Deckhand::RedisError => e
         config.logger.warn("could not push the batch callbacks left in the outbox (#{e.message}); " \

@@ -78,9 +78,9 @@ module Deckhand
           reply = Ops.script(@config).reopen(batch.bid)
           raise Closed, "batch #{batch.bid} #{(reply == "done") ? "succeeded already" : "does not exist (or expired)"}: no jobs can join it" unless reply == "ok"
         else
-          reply = Ops.script(@config).create(batch.bid, **batch._creation)
+          reply = Ops.script(@config).create(batch.bid, **batch.creation_args)
           raise Closed, "batch #{batch.bid} cannot be created under parent #{batch.parent_bid}: #{reply}" unless reply == "ok"
-          batch._created!
+          batch.created!
         end
       end
 

@@ -26,7 +26,7 @@ module Deckhand
       end
 
       # sidekiq-scheduler's `:scheduler: :schedule:` (or `:schedule:`) is read
-      # into periodic jobs (Config::Periodic#load_sidekiq_schedule), not dropped.
+      # into periodic jobs (Config::PeriodicSchedule#load_sidekiq_schedule), not dropped.
       def schedule(data)
         found = data.slice(*SCHEDULE)
         return data if found.empty?

@@ -58,7 +58,7 @@ module Deckhand
       end
 
       def once
-        @out.puts(frame(120, 40, nil))
+        @out.puts(frame_lines(120, 40, nil, live: false).first.join("\n"))
         0
       end
 
@@ -80,12 +80,11 @@ module Deckhand
         @out.flush
       end
 
-      def frame(width, height, previous) = frame_lines(width, height, previous).first.join("\n")
-
       # [lines, snapshot]; Redis going away shows on screen and the view keeps trying.
-      def frame_lines(width, height, previous)
+      def frame_lines(width, height, previous, live: true)
         snapshot = Top::Snapshot.read(API.new, previous: previous)
-        [Top::Screen.new(width: width, height: height).lines(snapshot, location: Deckhand.config.store.location), snapshot]
+        screen = Top::Screen.new(width: width, height: height)
+        [screen.lines(snapshot, location: Deckhand.config.store.location, live: live), snapshot]
       rescue Deckhand::RedisError => e
         [["Deckhand top  #{Deckhand.config.store.location}", "", "Redis unreachable: #{e.message}; retrying"], nil]
       end

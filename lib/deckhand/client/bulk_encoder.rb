@@ -12,8 +12,12 @@ module Deckhand
     #   encoder = BulkEncoder.new(base_job, now: Payload.now, max_bytes: 1 << 20)
     #   encoder.queued("b4a5…", [1, "x"])     # => '{"class":"X",…,"jid":"b4a5…","args":[1,"x"]}'
     class BulkEncoder
-      # Reused generator state: the args were validated, so strict mode never trips.
-      ARGS = JSON::Coder.new
+      # Reused generator state: the args were validated, so strict mode never
+      # trips. json before 2.10 has no JSON::Coder: JSON.generate then.
+      module Generate
+        def self.dump(args) = ::JSON.generate(args)
+      end
+      ARGS = defined?(::JSON::Coder) ? ::JSON::Coder.new : Generate
 
       def initialize(base, now:, max_bytes:)
         @base = base

@@ -37,9 +37,6 @@ module Deckhand
         @push_buffer = PushBuffer.new(self)
       end
 
-      # Config#frozen? (set at boot), which Delegator would answer for itself.
-      def frozen? = __getobj__.frozen?
-
       def inspect = "#<#{self.class.name} #{@store.location}>"
     end
   end

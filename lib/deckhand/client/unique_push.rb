@@ -75,7 +75,7 @@ module Deckhand
 
       def write_one(json, at)
         job = Payload.decode(json)
-        lock = Unique.lock_for(job, at: at, keys: @config.keys) or return false
+        lock = Unique.lock_for(job, at: at, layout: @config.layout) or return false
         holder = Store::UniqueLocks.push(@config.store, job["queue"], [[lock, at, json]]).first
         return true unless holder
         watching = Thread.current[CONFLICTS]

@@ -8,12 +8,16 @@ module Deckhand
     # the fleet sharing its Redis: Float seconds while a Sidekiq process older
     # than 8 is registered there (Sidekiq 7 reads only those: latency and
     # "Created At" go wild on milliseconds), Sidekiq 8's Integer milliseconds
-    # otherwise. It looks at the process records at most every CHECK_EVERY
-    # seconds (a server's heartbeat does it; a client-only process on the push
-    # that finds the last look stale) and logs each change once.
+    # otherwise. A server looks on its heartbeat whenever the number of
+    # registered processes changed since its last look (the heartbeat reads
+    # that number anyway), so it switches at the next beat after a Sidekiq
+    # process registers or leaves, and at least every CHECK_EVERY seconds; a
+    # client-only process looks on the push that finds its last look older
+    # than CHECK_EVERY. Each change is logged once.
     #
     #   fleet = FleetTimestamps.new(config)   # logs through config.logger
     #   fleet.format(store)   # => :float while "host:12:ab" runs Sidekiq 7.3.10
+    #   fleet.follow(store, 3) # a heartbeat saw 3 processes registered
     class FleetTimestamps
       CHECK_EVERY = 30
 
@@ -25,6 +29,7 @@ module Deckhand
         @check_every = CHECK_EVERY
         @format = :millis
         @checked_at = nil
+        @process_count = nil
         @lock = Mutex.new
       end
 
@@ -35,6 +40,13 @@ module Deckhand
       end
 
       def due? = @checked_at.nil? || now - @checked_at >= @check_every
+
+      # A heartbeat's look: at once when the fleet's size changed, else when due.
+      def follow(store, process_count)
+        changed = process_count != @process_count
+        @process_count = process_count
+        refresh(store) if changed || due?
+      end
 
       # Reads the process records and switches format if the fleet changed.
       # One thread looks at a time; a Redis failure keeps the current format.

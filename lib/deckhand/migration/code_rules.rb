@@ -12,15 +12,21 @@ module Deckhand
         [/include\s+Sidekiq::(Job|Worker)\b/, :works, "job classes (include Sidekiq::Job / Sidekiq::Worker)", nil],
         [/\bsidekiq_(options|retry_in|retries_exhausted)\b/, :works, "sidekiq_options, sidekiq_retry_in, sidekiq_retries_exhausted", nil],
         [/\.perform_(async|in|at|bulk|inline)\b|\.set\(/, :works, "perform_async / perform_in / perform_at / perform_bulk / set", nil],
+        [/queue_adapter\s*=\s*:sidekiq\b/, :works, "Active Job on queue_adapter = :sidekiq (Deckhand's adapter; jobs written as Sidekiq's adapter writes them)", nil],
         [/Sidekiq\.configure_(server|client)\b/, :works, "Sidekiq.configure_server / configure_client", nil],
         [/Sidekiq::Testing\b/, :works, "Sidekiq::Testing (fake!, inline!, jobs, drain)", nil],
+        # RSpec reads the size of the object given, before and after: drop-in
+        # mode's `jobs` is a new Array on each call, so that one never grows.
+        [/\bchange\(\s*[\w:]+\.jobs\s*,/, :change, "change(MyJob.jobs, :size) in tests (jobs is a new Array on each call in drop-in mode)",
+          "read the size in a block: `change { MyJob.jobs.size }`"],
         [/Sidekiq::(Queue|RetrySet|ScheduledSet|DeadSet|ProcessSet|Stats|WorkSet)\b/, :works, "Sidekiq's data API", nil],
         [/Sidekiq::Web\b/, :works, "Sidekiq::Web (mounts Deckhand's dashboard)", nil],
         [/Sidekiq::Batch\b/, :works, "Sidekiq::Batch (Deckhand's batches)", nil],
         [/Sidekiq\.redis\b/, :works, "Sidekiq.redis { |conn| ... }", nil],
         [/Sidekiq::Client\.via\b/, :change, "Sidekiq::Client.via (Redis sharding)", SHARD_POOLS],
         [/sidekiq_options.*\bpool:/, :change, "sidekiq_options pool: (Redis sharding)", SHARD_POOLS],
-        [/\b(unique_for|unique_until|expires_in|encrypt):/, :works, "Sidekiq Enterprise job options (unique_for, unique_until, expires_in, encrypt)", nil],
+        # Only where a job's options are given: `expires_in:` is Rails.cache's too.
+        [/(sidekiq_options|\.set\().*\b(unique_for|unique_until|expires_in|encrypt):/, :works, "Sidekiq Enterprise job options (unique_for, unique_until, expires_in, encrypt)", nil],
         [/\.periodic\s*(do\b|\{)/, :works, "Sidekiq Enterprise periodic jobs (config.periodic { |mgr| mgr.register(...) })", nil],
         [/Sidekiq::Enterprise::Crypto\.enable\b/, :works, "Sidekiq Enterprise encryption (Crypto.enable)",
           "jobs Sidekiq Enterprise encrypted are not readable by Deckhand (nor the reverse): drain them before switching"],
@@ -43,7 +49,8 @@ module Deckhand
         [/Sidekiq\.configure_embed\b/, :change, "Sidekiq.configure_embed", "use Deckhand::Embedded (docs/embedding.md)"],
         [/Sidekiq\.default_job_options\b/, :change, "Sidekiq.default_job_options", "set the options in each class (or a base class) with sidekiq_options"],
         [/Sidekiq\.strict_args!\s*\(\s*false/, :change, "Sidekiq.strict_args!(false)", "Deckhand always refuses arguments JSON cannot carry: pass JSON-native arguments"],
-        [/\.insert_(before|after)\b/, :change, "middleware chain insert_before / insert_after", "use add or prepend"],
+        # Not Rails' own stack (config.middleware.insert_before ...).
+        [/(?<!\bmiddleware)\.insert_(before|after)\b/, :change, "middleware chain insert_before / insert_after", "use add or prepend"],
         [/\.(super_fetch|reliable_scheduler)!/, :change, "Sidekiq Pro's super_fetch! / reliable_scheduler!", "remove the call: Deckhand does it always (drop-in mode only warns)"]
       ].freeze
     end

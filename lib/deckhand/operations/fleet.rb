@@ -5,16 +5,27 @@ require_relative "../api"
 module Deckhand
   module Operations
     # The whole fleet's state read from Redis through the data API, as
-    # Prometheus gauges: each queue's size, latency and pause, the scheduled,
-    # retry and dead set sizes, busy threads, live processes, and the all-time
-    # processed and failed counters. Served by `deckhand web` and the mounted
-    # Deckhand::Web at /metrics; a few round trips per scrape, whatever the
-    # number of jobs. At most MAX_QUEUES queues (by name) are listed.
+    # Prometheus gauges: each queue's size, latency and pause, and whether
+    # it holds jobs no live process works; the scheduled, retry and dead set
+    # sizes, busy threads, live processes; each throttle's slots in use and
+    # its concurrency limit; per job class, the executions, failures and
+    # seconds of the last hour; and the all-time processed and failed
+    # counters. Served by `deckhand web` and the mounted Deckhand::Web at
+    # /metrics; a few round trips per scrape, whatever the number of jobs.
+    # Cardinality is bounded: at most MAX_QUEUES queues (by name) and
+    # MAX_CLASSES job classes (those that took the most time).
     #
     #   out = Exposition.new
     #   Fleet.new(Deckhand.config).write(out)
     class Fleet
       MAX_QUEUES = 500
+      MAX_CLASSES = 100
+
+      CLASS_FAMILIES = {
+        count: ["deckhand_class_executions_last_hour", "Executions of the job class in the last hour"],
+        failed: ["deckhand_class_failures_last_hour", "Executions of the job class that raised, in the last hour"],
+        seconds: ["deckhand_class_seconds_last_hour", "Seconds the job class ran, in the last hour"]
+      }.freeze
 
       GAUGES = {
         enqueued: ["deckhand_enqueued_jobs", "Jobs waiting in all queues"],
@@ -41,8 +52,12 @@ module Deckhand
         queue_family(out, queues, "deckhand_queue_size", "Jobs waiting in the queue", &:size)
         queue_family(out, queues, "deckhand_queue_latency_seconds", "How long the next job to run has waited") { |q| q.latency(now) }
         queue_family(out, queues, "deckhand_queue_paused", "1 when the queue is paused") { |q| q.paused? ? 1 : 0 }
+        unworked = @api.unworked_queues.map(&:name)
+        queue_family(out, queues, "deckhand_queue_unworked", "1 when the queue holds jobs no live process works") { |q| unworked.include?(q.name) ? 1 : 0 }
         GAUGES.each { |field, (name, help)| one(out, name, :gauge, help, stats.public_send(field)) }
         COUNTERS.each { |field, (name, help)| one(out, name, :counter, help, stats.public_send(field)) }
+        throttles(out)
+        classes(out)
         out
       end
 
@@ -51,6 +66,24 @@ module Deckhand
       def queue_family(out, queues, name, help)
         out.family(name, :gauge, help)
         queues.each { |queue| out.sample(name, {"queue" => queue.name}, yield(queue)) }
+      end
+
+      def throttles(out)
+        list = @api.throttles
+        out.family("deckhand_throttle_held_slots", :gauge, "Jobs of the throttled queue running across the fleet")
+        list.each { |throttle| out.sample("deckhand_throttle_held_slots", {"queue" => throttle.queue}, throttle.held) }
+        name = "deckhand_throttle_concurrency_limit"
+        out.family(name, :gauge, "Most jobs of the throttled queue that may run at once")
+        list.each { |throttle| (limit = throttle.limit["concurrency"]) && out.sample(name, {"queue" => throttle.queue}, limit) }
+      end
+
+      def classes(out)
+        list = @api.metrics(period: "1h").classes.first(MAX_CLASSES)
+        values = {count: :count, failed: :failed, seconds: ->(m) { m.total_ms / 1000.0 }}
+        CLASS_FAMILIES.each do |field, (name, help)|
+          out.family(name, :gauge, help)
+          list.each { |m| out.sample(name, {"class" => m.name}, values[field].to_proc.call(m)) }
+        end
       end
 
       def one(out, name, type, help, value)

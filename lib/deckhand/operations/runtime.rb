@@ -30,10 +30,10 @@ module Deckhand
         @flusher = Flusher.new(@hub.statsd, logger: config.logger) if @hub&.statsd
         if config.metrics_port
           metrics = ProcessMetrics.new(launcher, @hub.registry)
-          @metrics_listener = listen("metrics", config.metrics_address, config.logger) { |path| metrics.respond(path) }
+          @metrics_listener = listen("metrics", "/metrics", config.metrics_address, config.logger) { |path| metrics.respond(path) }
         end
         if config.health_check
-          @health_listener = listen("health", config.health_address, config.logger) { |path| @health.respond(path) }
+          @health_listener = listen("health", "/live and /ready", config.health_address, config.logger) { |path| @health.respond(path) }
         end
       rescue ConfigError
         @listeners.each(&:close)
@@ -55,12 +55,14 @@ module Deckhand
 
       private
 
-      def listen(name, address, logger, &)
+      # Logs the address with the page(s) to ask for: a bare "/" there is a 404.
+      def listen(name, pages, address, logger, &)
         worker = Integer(ENV.fetch("DECKHAND_WORKER", ""), 10, exception: false)
         address = Config::Address.new(address.host, address.port + worker) if worker && address.port.positive?
         listener = HttpListener.new(name, address, logger: logger, &)
         @listeners << listener
-        logger.info("#{name} endpoint at http://#{address.host.include?(":") ? "[#{address.host}]" : address.host}:#{listener.port}/")
+        base = "http://#{address.host.include?(":") ? "[#{address.host}]" : address.host}:#{listener.port}"
+        logger.info("#{name} endpoint at #{pages.split(" and ").map { |page| "#{base}#{page}" }.join(" and ")}")
         listener
       end
     end

@@ -11,8 +11,17 @@ module Deckhand
       class Invalid < StandardError; end
 
       MAX_NESTING = 100
+
+      # json before 2.10 (Ruby 3.1 to 3.3 ship 2.6 to 2.7) has no JSON::Coder:
+      # the same parse through JSON.parse, which builds an options Hash a call.
+      module Parse
+        OPTIONS = {max_nesting: MAX_NESTING, create_additions: false}.freeze
+
+        def self.load(raw) = ::JSON.parse(raw, OPTIONS)
+      end
+
       # Built once: a parse allocates nothing but the job itself.
-      CODER = ::JSON::Coder.new(max_nesting: MAX_NESTING)
+      CODER = defined?(::JSON::Coder) ? ::JSON::Coder.new(max_nesting: MAX_NESTING) : Parse
 
       module_function
 

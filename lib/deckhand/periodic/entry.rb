@@ -6,7 +6,7 @@ module Deckhand
   module Periodic
     # One periodic job: its name, its cron (with a zone), the job class (a
     # String, looked up when a tick fires), its queue and arguments. Built
-    # and validated by Config::Periodic#register; frozen.
+    # and validated by Config::PeriodicSchedule#register; frozen.
     #
     #   entry = Entry.new(name: "nightly", cron: "0 2 * * *", klass: "NightlyReportJob",
     #     queue: "reports", args: ["daily"], tz: "Europe/Paris")
@@ -55,13 +55,13 @@ module Deckhand
       def what = "periodic entry #{@name.inspect} (#{@klass})"
 
       # The entry's zone: tz:, or the zone written in the cron, or the
-      # default given (Config::Periodic#timezone); they must agree.
+      # default given (Config::PeriodicSchedule#timezone); they must agree.
       def zone!(parsed, tz)
         written = parsed.timezone&.name
         if tz && written && tz != written
           raise ConfigError, "#{what}: the cron names zone #{written} but tz: says #{tz}; give one of them"
         end
-        name = tz || written || Config::Periodic.local_zone
+        name = tz || written || Config::PeriodicSchedule.local_zone
         return name if ::EtOrbi.get_tzone(name)
         raise ConfigError, "#{what}: unknown time zone #{name.inspect}; use an IANA name like \"Europe/Paris\" or \"UTC\""
       end

@@ -9,7 +9,7 @@ module Deckhand
     # config/scheduler.yml) as periodic entries. Each item either maps (a
     # cron, class, queue, args, job options) or names its problem and fix;
     # disabled entries (`status: disabled`, `enabled: false`) are skipped.
-    # Config::Periodic#load_sidekiq_schedule registers them; `deckhand
+    # Config::PeriodicSchedule#load_sidekiq_schedule registers them; `deckhand
     # migrate --check` reports them.
     #
     #   SidekiqSchedule.file("config/schedule.yml").each do |item|
@@ -40,7 +40,7 @@ module Deckhand
       def self.entries(list) = new.items(list)
 
       # Registers a schedule (a file's path, or its entries) in a
-      # Config::Periodic; raises naming every entry that does not map, and
+      # Config::PeriodicSchedule; raises naming every entry that does not map, and
       # registers nothing then. Returns the items registered.
       def self.register(periodic, source)
         items = source.is_a?(String) ? file(source) : entries(unwrap(source))

@@ -37,7 +37,7 @@ module Deckhand
       # nil in plain mode: there a callback is pushed in the step that fires
       # it, with no outbox.
       def self.build(config:, store:, on_fatal: nil)
-        new(config: config, store: store, on_fatal: on_fatal) if store.cluster?
+        new(config: config, store: store, on_fatal: on_fatal) if store.layout.batches.outbox?
       end
 
       # interval: seconds between passes (tests shorten it); script: the

@@ -9,6 +9,8 @@ require_relative "lost_fetches"
 require_relative "pace"
 require_relative "fetch/ledger"
 require_relative "fetch/throttle_slots"
+require_relative "fetch/buffer"
+require_relative "fetch/sources"
 
 module Deckhand
   module Server
@@ -25,8 +27,10 @@ module Deckhand
     #
     # Processors call #take for work and #done once a job's outcome is settled.
     # Who settled what, and what Redis has not been told, is the ledger's
-    # (Fetch::Ledger); the throttles' bookkeeping is Fetch::ThrottleSlots';
-    # how far ahead to fetch is Pace's. This class is the loop.
+    # (Fetch::Ledger); the jobs waiting to start are Fetch::Buffer's; what a
+    # fetch asks for and what it brings are Fetch::Sources'; the throttles'
+    # bookkeeping is Fetch::ThrottleSlots'; how far ahead to fetch is Pace's.
+    # This class is the loop.
     class Fetcher < Component
       IDLE_POLL = 2.0
 
@@ -40,16 +44,12 @@ module Deckhand
         @capsule = capsule
         @queues = capsule.queues
         @index = @queues.each_with_index.to_h
-        @sequence = sequence
         @suspects = suspects
-        @fetch = if store.cluster?
-          Store::Scripts::FetchByQueue.new(store, identity: identity, queues: @queues, lost: method(:lost_source))
-        else
-          Store::Scripts::Fetch.new(store, identity: identity, queues: @queues)
-        end
+        @sources = Fetch::Sources.new(capsule, sequence: sequence, suspects: suspects)
+        @fetch = store.layout.fetch_script.new(store, identity: identity, queues: @queues, lost: method(:lost_source))
         @requeue = Store::Scripts::Requeue.new(store, identity: identity, queues: @queues)
         @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
-        @ready = Thread::Queue.new
+        @ready = Fetch::Buffer.new(@requeue, logger: logger)
         @lock = Mutex.new
         @wake = ConditionVariable.new
         @ledger = Fetch::Ledger.new(queues: @queues.size)
@@ -105,7 +105,7 @@ module Deckhand
           @outstanding += 1
           @armed = false
         end
-        @ready << UnitOfWork.new(@landing[index], 0, payload, false)
+        @ready.push([UnitOfWork.new(@landing[index], 0, payload, false)])
       end
 
       # Queues paused from the dashboard or API (the heartbeat reads them): their
@@ -150,8 +150,8 @@ module Deckhand
 
       # One round trip with the acknowledgements still due (at shutdown).
       def flush_acks
-        batch = @lock.synchronize { @ledger.take }
-        acknowledge(batch) unless batch.empty?
+        due = @lock.synchronize { @ledger.take }
+        acknowledge(due) unless due.empty?
       rescue Deckhand::RedisError => e
         @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
       end
@@ -162,26 +162,26 @@ module Deckhand
 
       def run
         until stopping?
-          batch, want = next_round
-          break if batch.nil?
-          round(batch, want)
+          due, want = next_round
+          break if due.nil?
+          round(due, want)
         end
       end
 
-      # batch: the ledger's acknowledgements due; want: jobs to take (0: none).
-      def round(batch, want)
+      # due: the ledger's acknowledgements due; want: jobs to take (0: none).
+      def round(due, want)
         sources = throttles = nil
         @lost.reclaim if @lost.due?
         if want.zero?
-          unless batch.empty?
+          unless due.empty?
             throttles = throttle_args # the slots of settled jobs go back with their acknowledgements
-            acknowledge(batch, throttles)
+            acknowledge(due, throttles)
           end
         else
-          sources = self.sources
+          sources = @sources.next(paused: @lock.synchronize { @paused })
           started = now
           throttles = throttle_args
-          takes = @fetch.call(limit: want, sources: sources, acks: batch.acks, landed: batch.landed, unlocks: batch.unlocks,
+          takes = @fetch.call(limit: want, sources: sources, acks: due.acks, landed: due.landed, unlocks: due.unlocks,
             throttles: throttles)
           takes = held_back(*takes) if throttles
           @pace.round_trip(now - started)
@@ -193,18 +193,18 @@ module Deckhand
         hand_back_buffered if @quiet
       rescue Deckhand::RedisError => e
         @lost.lots(sources) if sources # its reply may be lost, not its work
-        restore(batch, throttles)
+        restore(due, throttles)
         pause(@outage.failed(e))
       end
 
-      def acknowledge(batch, throttles = nil)
-        @fetch.call(limit: 0, sources: [], acks: batch.acks, landed: batch.landed, unlocks: batch.unlocks, throttles: throttles)
+      def acknowledge(due, throttles = nil)
+        @fetch.call(limit: 0, sources: [], acks: due.acks, landed: due.landed, unlocks: due.unlocks, throttles: throttles)
       end
 
       # Waits until there is something worth a round trip: room for more jobs
       # that Redis may have (queues not known empty, or the idle poll is due)
       # once the jobs waiting to start run low; or, when idle or quiet,
-      # settled jobs to acknowledge. Returns [the ledger's batch, jobs wanted].
+      # settled jobs to acknowledge. Returns [the ledger's due, jobs wanted].
       def next_round
         @lock.synchronize do
           loop do
@@ -236,28 +236,14 @@ module Deckhand
         times.compact.min
       end
 
-      # The queues in fetch order, each with the id of the lot its jobs would form.
-      def sources
-        order = @capsule.fetch_order.map { |q| @index[q] } - @paused
-        base = @sequence.reserve(order.size)
-        order.each_with_index.map { |index, j| [index, base + j + 1] }
-      end
-
       def deliver(takes, sources, want)
-        units = []
-        takes.each do |take|
-          index, id = sources[take.source]
-          queue = @queues[index]
-          @suspects.observe(queue, take.version)
-          lot = Lot.new(queue, index, id, take.payloads.size)
-          take.payloads.each_with_index { |payload, i| units << UnitOfWork.new(lot, i, payload, false) }
-        end
+        units = @sources.units(takes, sources)
       rescue Deckhand::RedisError
         @lost.lots(takes.map { |take| sources[take.source] }) # taken, but not safely handed out
         raise
       else
         @lock.synchronize { @outstanding += units.size }
-        units.each { |unit| @ready << unit }
+        @ready.push(units)
         arm_waiters if units.size < want && !@quiet
       end
 
@@ -278,10 +264,10 @@ module Deckhand
         @waiters.arm(except: left_out)
       end
 
-      def restore(batch, throttles)
+      def restore(due, throttles)
         @lock.synchronize do
           @slots.restore(throttles, @ledger)
-          @ledger.restore(batch)
+          @ledger.restore(due)
         end
       end
 
@@ -291,23 +277,7 @@ module Deckhand
 
       # Jobs fetched but not started when the capsule went quiet go back to the
       # front of their queues, for other processes to run.
-      def hand_back_buffered
-        units = drain_ready
-        return if units.empty?
-        landed, taken = units.partition { |u| u.lot.landing? }
-        @requeue.some(taken.map { |u| [u.lot.index, u.lot.id, u.position] },
-          landed: landed.map { |u| [u.lot.index, u.payload] })
-        units.each { |unit| done(unit, marked: true) }
-      rescue Deckhand::RedisError => e
-        @logger.warn("could not hand back #{units.size} unstarted jobs (#{e.message}); they stay in-flight")
-      end
-
-      def drain_ready
-        units = []
-        loop { units << @ready.pop(true) }
-      rescue ThreadError # empty
-        units
-      end
+      def hand_back_buffered = @ready.hand_back { |unit| done(unit, marked: true) }
 
       # The throttles' arguments of the next round trip (ThrottleSlots#args).
       def throttle_args = @lock.synchronize { @slots.args(@ledger) }

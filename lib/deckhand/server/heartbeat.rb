@@ -88,10 +88,10 @@ module Deckhand
         beat while @sleeper.sleep(@config.heartbeat_interval)
       end
 
-      # timestamps: :auto looks at the fleet from here, off the job threads.
+      # timestamps: :auto looks at the fleet from here, off the job threads,
+      # at the next beat after the fleet's size changed.
       def follow_fleet
-        fleet = @config.fleet_timestamps
-        fleet.refresh(@store) if @config.timestamps_setting == :auto && fleet.due?
+        @config.fleet_timestamps.follow(@store, @process_count) if @config.timestamps_setting == :auto
       end
 
       def record

@@ -21,8 +21,8 @@ module Deckhand
         super("wait-#{queue}", logger: logger, on_fatal: on_fatal)
         @queue = queue
         @index = index
-        @source = store.keys.queue(queue)
-        @recoveries = store.keys.recoveries(queue)
+        @source = store.layout.queue(queue)
+        @recoveries = store.layout.recoveries(queue)
         @landing = landing
         @store = store
         @fetcher = fetcher

@@ -13,7 +13,7 @@ module Deckhand
     class IdleWaiters
       def initialize(capsule, store:, identity:, fetcher:, logger:, on_fatal: nil)
         @waiters = capsule.queues.each_with_index.map do |queue, index|
-          IdleWaiter.new(queue, index, store: store, landing: store.keys.landing(identity, queue),
+          IdleWaiter.new(queue, index, store: store, landing: store.layout.landing(identity, queue),
             fetcher: fetcher, logger: logger, on_fatal: on_fatal)
         end
       end

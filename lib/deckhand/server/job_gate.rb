@@ -1,13 +1,16 @@
 # frozen_string_literal: true
 
+require "time"
+
 module Deckhand
   module Server
     # What the job options ask of the server around a job's run
     # (docs/job-options.md):
     #
     # - expires_in: a job whose "expires_at" passed before it started is
-    #   dropped unrun, acknowledged like a success (its unique lock released,
-    #   counted as a success by its batch), logged once, counted in stat:expired.
+    #   dropped unrun, acknowledged like a success (its unique lock released),
+    #   logged once, counted in stat:expired, and the expired handlers told
+    #   (Config#on_expired: a batch counts it as a success).
     # - encrypt: the secret bag is decrypted for perform, and cleared from
     #   the message of the job's error.
     # - unique_until: :start releases the unique lock just before perform;
@@ -29,7 +32,7 @@ module Deckhand
       def expired(unit, job)
         deadline = job["expires_at"]
         return false unless deadline.is_a?(Numeric) && deadline < ::Process.clock_gettime(::Process::CLOCK_REALTIME)
-        batch_success(job)
+        tell_expired(job)
         @fetcher.done(unit, unlock: unlock(job, unit.queue, until_start: false))
         @stats.expired
         @config.logger.info("#{job["wrapped"] || job["class"]} jid=#{job["jid"]} expired: not started before #{Time.at(deadline).utc.iso8601(3)} (expires_in), dropped unrun")
@@ -38,14 +41,14 @@ module Deckhand
 
       def starting(job)
         return unless Unique.until_start?(job)
-        key, jid = Unique.held_by(job, @store.keys)
+        key, jid = Unique.held_by(job, @store.layout)
         Store::UniqueLocks.release(@store, key, jid) if key
       end
 
       # The lock goes with the acknowledgement, a script of the queue the job
       # came from (`queue`); see Store::UniqueLocks.within.
       def unlock(job, queue = job["queue"], until_start: Unique.until_start?(job))
-        until_start ? nil : Store::UniqueLocks.within(@store, Unique.held_by(job, @store.keys), queue)
+        until_start ? nil : Store::UniqueLocks.within(@store, Unique.held_by(job, @store.layout), queue)
       end
 
       # The args perform gets: the secret bag decrypted (encrypt: true); the
@@ -75,11 +78,16 @@ module Deckhand
         end
       end
 
-      # Inside a batch an expired job counts as a success, as it would had it
-      # run and done nothing.
-      def batch_success(job)
-        return unless job["bid"] && defined?(Deckhand::Batch::Tracker)
-        Deckhand::Batch::Tracker.new(@config).success(job["bid"], job["jid"])
+      # Before its acknowledgement, so a handler that records the job (a
+      # batch counting it a success) does so while it is still in flight.
+      def tell_expired(job)
+        @config.expired_handlers.each do |handler|
+          handler.call(job)
+        rescue Deckhand::Shutdown
+          raise
+        rescue Exception => e # rubocop:disable Lint/RescueException -- a handler's bug must not unsettle a job
+          @config.logger.error("expired handler raised #{e.class}: #{e.message}")
+        end
       end
     end
   end

@@ -3,6 +3,7 @@
 require_relative "retry_handler"
 require_relative "job_gate"
 require_relative "over_limit"
+require_relative "../class_aliases"
 
 module Deckhand
   module Server
@@ -164,11 +165,14 @@ module Deckhand
       end
 
       def constantize(name)
-        return Object.const_get(name) unless @cache
-        @classes[name] || @classes_lock.synchronize { @classes[name] ||= Object.const_get(name) }
+        return ClassAliases[name] || Object.const_get(name) unless @cache
+        @classes[name] || @classes_lock.synchronize { @classes[name] ||= ClassAliases[name] || Object.const_get(name) }
       rescue NameError => e
         raise UnknownJobClass, "#{name} is not a class this process knows (#{e.message}); is it loaded " \
           "(deckhand -r)? During a deploy, old processes may see new jobs: it will be retried"
+      rescue LoadError => e # an autoload that needs a gem this bundle lacks: a failure of this job, not of the thread
+        raise UnknownJobClass, "looking #{name} up loaded a file that failed (#{e.class}: #{e.message}); " \
+          "it will be retried"
       end
 
       # The class for its retry options, or nil when it cannot be had: the

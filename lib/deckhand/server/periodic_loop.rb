@@ -2,11 +2,12 @@
 
 require_relative "component"
 require_relative "leadership"
-require_relative "../store/periodic"
+require_relative "../store/periodic_state"
 require_relative "../store/scripts/periodic_lease"
 require_relative "../store/scripts/periodic_enqueue"
 require_relative "../periodic/job_builder"
 require_relative "../periodic/schedule_check"
+require_relative "../periodic/foreign_schedulers"
 
 module Deckhand
   module Server
@@ -47,7 +48,8 @@ module Deckhand
         @grace = config.periodic.grace
         @leadership = Leadership.new(store, identity, ttl: lease, logger: @logger)
         @enqueue = Store::Scripts::PeriodicEnqueue.new(store)
-        @builder = Deckhand::Periodic::JobBuilder.new(config)
+        @builder = Periodic::JobBuilder.new(config)
+        @foreign = Periodic::ForeignSchedulers.new(store, @logger)
         @sleeper = Sleeper.new
         @outage = Outage.new(@logger, "periodic")
         @tried = {}
@@ -85,7 +87,7 @@ module Deckhand
           return @leadership.wait
         end
         took_over unless led
-        complete_pending if @store.cluster?
+        complete_pending unless @store.layout.one_slot?
         publish if monotonic - @published >= PUBLISH_EVERY
         next_tick = enqueue_due(realtime)
         return 0 unless leader?
@@ -96,8 +98,8 @@ module Deckhand
       # dashboard and the other processes, its changes named in the log.
       def took_over
         @tried.clear
-        before = Store::Periodic.schedule(@store)
-        changes = before ? Deckhand::Periodic::ScheduleCheck.differences(@entries, before["entries"], there: "before") : []
+        before = Store::PeriodicState.schedule(@store)
+        changes = before ? Periodic::ScheduleCheck.differences(@entries, before["entries"], there: "before") : []
         @logger.info("periodic: the schedule changed from #{before["leader"]}'s: #{changes.join("; ")}") unless changes.empty?
         publish
       end
@@ -119,16 +121,23 @@ module Deckhand
 
       # Written at takeover and again now and then, should the key be lost.
       def publish
-        Store::Periodic.write_schedule(@store, {"leader" => @identity, "at" => realtime,
-          "entries" => Deckhand::Periodic::ScheduleCheck.describe(@entries)})
+        Store::PeriodicState.write_schedule(@store, {"leader" => @identity, "at" => realtime,
+          "entries" => Periodic::ScheduleCheck.describe(@entries)})
         @published = monotonic
       end
 
-      # Enqueues each entry's due ticks; returns the earliest next tick.
+      # Enqueues each entry's due ticks; returns the earliest next tick. An
+      # entry that sidekiq-cron or sidekiq-scheduler still enqueues in a
+      # Sidekiq process of this Redis is left to it (Periodic::ForeignSchedulers).
       def enqueue_due(now)
         @entries.map do |entry|
           following = entry.timing.next_after(now.floor)
-          pending(entry, now).each { |due| attempt(entry, due, following, now) if leader? }
+          ticks = pending(entry, now)
+          if !ticks.empty? && leader? && @foreign.owner(entry)
+            @tried[entry.name] = ticks.last
+          else
+            ticks.each { |due| attempt(entry, due, following, now) if leader? }
+          end
           following
         end.min
       end
@@ -175,8 +184,8 @@ module Deckhand
       def check_schedule
         return if @checked && monotonic - @checked < CHECK_EVERY
         @checked = monotonic
-        schedule = Store::Periodic.schedule(@store) or return
-        differences = Deckhand::Periodic::ScheduleCheck.differences(@entries, schedule["entries"])
+        schedule = Store::PeriodicState.schedule(@store) or return
+        differences = Periodic::ScheduleCheck.differences(@entries, schedule["entries"])
         return if differences.empty? || differences == @warned
         @warned = differences
         @logger.warn("periodic: this process's schedule differs from the leader's (#{schedule["leader"]}), " \

@@ -43,7 +43,7 @@ module Deckhand
       # Its death releases its unique lock; if this process dies first, the
       # lock's TTL does.
       def release_lock(job)
-        key, jid = job && Unique.held_by(job, @store.keys)
+        key, jid = job && Unique.held_by(job, @store.layout)
         Store::UniqueLocks.release(@store, key, jid) if key
       end
 

@@ -156,7 +156,7 @@ module Deckhand
       end
 
       # The unique lock that goes with the job's outcome (Store::UniqueLocks.within).
-      def lock(unit, job) = Store::UniqueLocks.within(@store, Unique.held_by(job, @store.keys), unit.queue)
+      def lock(unit, job) = Store::UniqueLocks.within(@store, Unique.held_by(job, @store.layout), unit.queue)
 
       # A death releases the job's unique lock (`job`: nil for a corrupt entry).
       def bury(unit, payload, job = nil)

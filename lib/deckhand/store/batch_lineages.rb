@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "batch_keys"
+require_relative "layout/plain_batches"
 
 module Deckhand
   class Store
@@ -33,7 +33,7 @@ module Deckhand
         line = []
         current = bid
         while current && line.size < MAX_DEPTH && line.none? { |seen, _| seen == current }
-          parent, queue = store.call("HMGET", BatchKeys.of(store).batch(current), "parent", "callback_queue")
+          parent, queue = store.call("HMGET", store.layout.batches.batch(current), "parent", "callback_queue")
           line << [current, queue]
           current = (queue && parent && !parent.empty?) ? parent : nil
         end

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "cluster_batch_keys"
+require_relative "layout/cluster_batches"
 require_relative "scripts/batch_callbacks"
 
 module Deckhand
@@ -55,7 +55,7 @@ module Deckhand
         pushed = []
         pushes = Scripts::BatchCallbacks.new(@store, now_ms: @now_ms)
         (others + own).group_by { |_jid, queue, _payload| queue }.each do |queue, list|
-          @store.call("SADD", @store.keys::QUEUES, queue)
+          @store.call("SADD", @store.layout::QUEUES, queue)
           pushes.push(queue, list.map { |jid, _, payload| [jid, payload] })
           pushed.concat(list)
         rescue Deckhand::RedisError => e

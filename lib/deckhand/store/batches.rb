@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
-require_relative "batch_keys"
+require_relative "layout/plain_batches"
 
 module Deckhand
   class Store
-    # Reads of batch state (the layout is in BatchKeys, ClusterBatchKeys in
+    # Reads of batch state (the layout is in Layout::PlainBatches, Layout::ClusterBatches in
     # cluster mode, where a batch's keys share one slot; every change goes
     # through Scripts::BatchOps). Each read is bounded, however many jobs a
     # batch has, except `states` without summary, which reads a batch whole.
@@ -18,11 +18,11 @@ module Deckhand
       module_function
 
       # Batches whose data has not expired (the index may lag by a few).
-      def count(store) = store.call("ZCARD", BatchKeys.of(store)::INDEX)
+      def count(store) = store.call("ZCARD", store.layout.batches::INDEX)
 
       def newest(store, offset, limit)
         return [] if limit <= 0
-        store.call("ZRANGE", BatchKeys.of(store)::INDEX, offset, offset + limit - 1, "REV")
+        store.call("ZRANGE", store.layout.batches::INDEX, offset, offset + limit - 1, "REV")
       end
 
       # One round trip: for each bid, [hash fields, pending count, failing,
@@ -30,7 +30,7 @@ module Deckhand
       # failing jids' errors (a Hash), the dead jids and the child bids.
       def states(store, bids, summary: false)
         return [] if bids.empty?
-        keys = BatchKeys.of(store)
+        keys = store.layout.batches
         replies = store.pipelined do |pipe|
           bids.each do |bid|
             pipe.call("HGETALL", keys.batch(bid))
@@ -52,7 +52,7 @@ module Deckhand
       # About `count` failing jobs from `cursor` (0: the start), in Redis's
       # order: [next cursor, or nil at the end, [[jid, error JSON, dead?], ...]].
       def failures(store, bid, cursor:, count:)
-        keys = BatchKeys.of(store)
+        keys = store.layout.batches
         cursor, flat = store.call("HSCAN", keys.failed(bid), cursor, "COUNT", count)
         pairs = flat.each_slice(2).to_a
         dead = pairs.empty? ? [] : store.call("SMISMEMBER", keys.dead(bid), *pairs.map(&:first))
@@ -62,7 +62,7 @@ module Deckhand
 
       # Up to about `limit` child bids: one SSCAN stretch.
       def children(store, bid, limit:)
-        _cursor, bids = store.call("SSCAN", BatchKeys.of(store).kids(bid), 0, "COUNT", limit)
+        _cursor, bids = store.call("SSCAN", store.layout.batches.kids(bid), 0, "COUNT", limit)
         bids.first(limit)
       end
     end

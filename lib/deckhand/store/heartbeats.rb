@@ -27,11 +27,11 @@ module Deckhand
         replies = store.pipelined do |pipe|
           Queues.queue_paused_read(pipe)
           pipe.call("HGETALL", Throttles::SETTINGS)
-          Metrics.flush(pipe, metrics, prefix: store.keys::METRICS)
-          count(pipe, store.keys, *counts, now.utc.strftime("%Y-%m-%d"))
-          ProcessRecord.write(pipe, store.keys, identity, **record, now: now)
-          ProcessRecord.count(pipe, store.keys)
-          ProcessRecord.take_signal(pipe, store.keys, identity)
+          Metrics.flush(pipe, metrics, prefix: store.layout::METRICS)
+          count(pipe, store.layout, *counts, now.utc.strftime("%Y-%m-%d"))
+          ProcessRecord.write(pipe, store.layout, identity, **record, now: now)
+          ProcessRecord.count(pipe, store.layout)
+          ProcessRecord.take_signal(pipe, store.layout, identity)
         end
         Beat.new(Queues.merge_paused(replies.first(2)), replies[-2].to_i, replies.last, Throttles.parse(replies[2]))
       end
@@ -39,8 +39,8 @@ module Deckhand
       # Removes the process record: out of the set, its hashes gone.
       def forget(store, identity)
         store.pipelined do |pipe|
-          pipe.call("SREM", store.keys::PROCESSES, identity)
-          pipe.call("UNLINK", store.keys.process(identity), store.keys.work(identity))
+          pipe.call("SREM", store.layout::PROCESSES, identity)
+          pipe.call("UNLINK", store.layout.process(identity), store.layout.work(identity))
         end
       end
 

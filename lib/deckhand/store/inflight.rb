@@ -15,7 +15,7 @@ module Deckhand
 
       # [queue, lot ids], per queue, the ids in the order the lots were taken.
       def lots(store, identity, queues)
-        fields = store.pipelined { |pipe| queues.each { |q| pipe.call("HKEYS", store.keys.inflight(identity, q)) } }
+        fields = store.pipelined { |pipe| queues.each { |q| pipe.call("HKEYS", store.layout.inflight(identity, q)) } }
         queues.zip(fields.map { |list| Lot.ids(list) })
       end
 
@@ -23,14 +23,14 @@ module Deckhand
       def payloads(store, identity, queues)
         hashes = store.pipelined do |pipe|
           queues.each do |q|
-            pipe.call("HGETALL", store.keys.inflight(identity, q))
-            pipe.call("LRANGE", store.keys.landing(identity, q), 0, -1)
+            pipe.call("HGETALL", store.layout.inflight(identity, q))
+            pipe.call("LRANGE", store.layout.landing(identity, q), 0, -1)
           end
         end
         queues.each_with_index.to_h do |queue, i|
           hash = hashes[2 * i]
           ids = Lot.ids(hash.keys)
-          lists = ids.empty? ? [] : store.pipelined { |pipe| ids.each { |id| pipe.call("LRANGE", store.keys.lot(identity, queue, id), 0, -1) } }
+          lists = ids.empty? ? [] : store.pipelined { |pipe| ids.each { |id| pipe.call("LRANGE", store.layout.lot(identity, queue, id), 0, -1) } }
           unsettled = ids.zip(lists).flat_map do |id, list|
             list.each_with_index.reject { |_, position| Lot.settled?(hash["#{id}~"], position) }.map(&:first)
           end

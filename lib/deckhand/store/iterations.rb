@@ -20,17 +20,17 @@ module Deckhand
 
       module_function
 
-      def load(store, jid) = store.call("HGETALL", store.keys.iteration(jid))
+      def load(store, jid) = store.call("HGETALL", store.layout.iteration(jid))
 
       def load_many(store, jids)
         return [] if jids.empty?
-        store.pipelined { |pipe| jids.each { |jid| pipe.call("HGETALL", store.keys.iteration(jid)) } }
+        store.pipelined { |pipe| jids.each { |jid| pipe.call("HGETALL", store.layout.iteration(jid)) } }
       end
 
       # Writes the progress (and, at a run's end, the history of runs) and
       # reads the cancellation flag in one transaction.
       def flush(store, jid, executions:, cursor:, runtime:, steps:, runs: nil)
-        key = store.keys.iteration(jid)
+        key = store.layout.iteration(jid)
         fields = ["ex", executions.to_s, "c", cursor, "rt", runtime.to_s, "dh_steps", steps.to_s]
         fields.push("dh_runs", runs) if runs
         replies = store.multi do |tx|
@@ -41,11 +41,11 @@ module Deckhand
         replies.last
       end
 
-      def cancelled(store, jid) = store.call("HGET", store.keys.iteration(jid), "cancelled")
+      def cancelled(store, jid) = store.call("HGET", store.layout.iteration(jid), "cancelled")
 
       # Marks the job cancelled (the first time counts) and returns when.
       def cancel!(store, jid, now:)
-        key = store.keys.iteration(jid)
+        key = store.layout.iteration(jid)
         replies = store.pipelined do |pipe|
           pipe.call("HSETNX", key, "cancelled", now.to_s)
           pipe.call("HGET", key, "cancelled")
@@ -54,7 +54,7 @@ module Deckhand
         replies[1].to_i
       end
 
-      def delete(store, jid) = store.call("UNLINK", store.keys.iteration(jid))
+      def delete(store, jid) = store.call("UNLINK", store.layout.iteration(jid))
     end
   end
 end

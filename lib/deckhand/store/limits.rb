@@ -9,7 +9,7 @@ module Deckhand
     # What limiters (Deckhand::Limiter) keep in Redis, beyond their scripts:
     # the blocking wait of a concurrent limiter, and the metrics the
     # dashboard's Limits page reads. Every key carries a TTL, so dynamic
-    # names ("stripe-#{account}") do not leak keys. The keys (store.keys;
+    # names ("stripe-#{account}") do not leak keys. The keys (store.layout;
     # in cluster mode each limiter's share the tag {limit:<name>}):
     #
     #   deckhand:limit:concurrent:<name>        zset: holder id => lock expiry (ms)
@@ -33,7 +33,7 @@ module Deckhand
       # releases a slot or `timeout` seconds pass: no polling.
       def wait_release(store, name, timeout)
         timeout = [timeout, 0.01].max.round(3)
-        woken = store.with { |conn| conn.blocking_call(timeout + 1, "BLPOP", store.keys.limit_wake(name), timeout) }
+        woken = store.with { |conn| conn.blocking_call(timeout + 1, "BLPOP", store.layout.limit_wake(name), timeout) }
         !woken.nil?
       end
 
@@ -42,17 +42,17 @@ module Deckhand
       # "last use" is known to the minute (see Scripts::LimitCheck).
       def list(store, filter: nil, limit: 500)
         day_ago = ((::Process.clock_gettime(::Process::CLOCK_REALTIME) - 86_400) * 1000).to_i
-        names = store.call("ZRANGE", store.keys::LIMITS, "+inf", day_ago, "BYSCORE", "REV", "LIMIT", 0, limit)
+        names = store.call("ZRANGE", store.layout::LIMITS, "+inf", day_ago, "BYSCORE", "REV", "LIMIT", 0, limit)
         names = names.select { |name| name.include?(filter) } if filter && !filter.empty?
         return [] if names.empty?
-        rows = store.pipelined { |pipe| names.each { |name| pipe.call("HGETALL", store.keys.limit_metrics(name)) } }
+        rows = store.pipelined { |pipe| names.each { |name| pipe.call("HGETALL", store.layout.limit_metrics(name)) } }
         names.zip(rows).map { |name, row| {"name" => name}.merge(row.to_h.except(INDEXED)) }
       end
 
       # Holders of a concurrent limiter right now (locks not yet expired).
       def holders(store, name)
         now_ms = (::Process.clock_gettime(::Process::CLOCK_REALTIME) * 1000).to_i
-        store.call("ZCOUNT", store.keys.limit("concurrent", name), now_ms, "+inf")
+        store.call("ZCOUNT", store.layout.limit("concurrent", name), now_ms, "+inf")
       end
     end
   end

@@ -3,7 +3,7 @@
 module Deckhand
   class Store
     # A lot: the jobs one fetch took from one queue. Its payloads are a list of
-    # their own (Keys.lot), in the order they were taken; the queue's in-flight
+    # their own (Layout::Plain.lot), in the order they were taken; the queue's in-flight
     # hash holds "<id>" => its size and "<id>~" => a bitmap of the jobs already
     # settled: bit p % 8 of byte p / 8 for position p. store/scripts/lib/lot.lua
     # reads and writes the same bitmap inside Redis. One entry per lot instead

@@ -31,7 +31,7 @@ module Deckhand
 
       module_function
 
-      # prefix: PREFIX, or the keys' METRICS (store.keys::METRICS), which in
+      # prefix: PREFIX, or the keys' METRICS (store.layout::METRICS), which in
       # cluster mode puts every metrics hash in one slot for the scripts that
       # read a period's hashes together.
       def minute_key(time, prefix = PREFIX) = "#{prefix}:m:#{time.utc.strftime("%Y%m%d%H%M")}"

@@ -8,7 +8,7 @@ module Deckhand
       module_function
 
       # Queues the commands on a pipeline or transaction; `set` is the dead
-      # set (store.keys.dead_set(queue): one per queue in cluster mode).
+      # set (store.layout.dead_set(queue): one per queue in cluster mode).
       def bury(tx, set, payload, now:, max_jobs:, timeout:)
         tx.call("ZADD", set, now, payload)
         tx.call("ZREMRANGEBYSCORE", set, "-inf", now - timeout)

@@ -14,17 +14,17 @@ module Deckhand
     module Owners
       module_function
 
-      def register(store, identity, record) = store.call("HSET", store.keys::OWNERS, identity, JSON.generate(record))
+      def register(store, identity, record) = store.call("HSET", store.layout::OWNERS, identity, JSON.generate(record))
 
-      def forget(store, identity) = store.call("HDEL", store.keys::OWNERS, identity)
+      def forget(store, identity) = store.call("HDEL", store.layout::OWNERS, identity)
 
       # False once a reaper recovered the process's jobs (recover.lua removes
       # it from the registry in the same step).
-      def registered?(store, identity) = store.call("HEXISTS", store.keys::OWNERS, identity) == 1
+      def registered?(store, identity) = store.call("HEXISTS", store.layout::OWNERS, identity) == 1
 
       # identity => the record as a Hash (an unreadable record reads as {}).
       def all(store)
-        store.call("HGETALL", store.keys::OWNERS).transform_values do |raw|
+        store.call("HGETALL", store.layout::OWNERS).transform_values do |raw|
           record = JSON.parse(raw)
           record.is_a?(Hash) ? record : {}
         rescue JSON::ParserError
@@ -36,10 +36,10 @@ module Deckhand
       # nil once its process record expired.
       def beats(store, identities)
         return [] if identities.empty?
-        store.pipelined { |pipe| identities.each { |id| pipe.call("HGET", store.keys.process(id), "beat") } }
+        store.pipelined { |pipe| identities.each { |id| pipe.call("HGET", store.layout.process(id), "beat") } }
       end
 
-      def lock(store, identity, ttl_ms) = store.call("SET", store.keys::REAPER_LOCK, identity, "NX", "PX", ttl_ms) == "OK"
+      def lock(store, identity, ttl_ms) = store.call("SET", store.layout::REAPER_LOCK, identity, "NX", "PX", ttl_ms) == "OK"
     end
   end
 end

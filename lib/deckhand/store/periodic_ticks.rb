@@ -22,14 +22,14 @@ module Deckhand
       # before is only cleared). With push_replicas set, a push its replicas
       # did not acknowledge in time raises NotReplicated (see #complete_one)
       # and leaves the other records to the next call.
-      def complete(store, names = store.call("SMEMBERS", store.keys::PERIODIC_PENDING))
+      def complete(store, names = store.call("SMEMBERS", store.layout::PERIODIC_PENDING))
         names.count { |name| complete_one(store, name) }
       end
 
       # A push that raised NotReplicated is in its queue: its record is
       # cleared before the error goes on, so nobody pushes it again.
       def complete_one(store, name)
-        queue, tick, jid, payload = store.call("HMGET", store.keys.periodic(name), *FIELDS)
+        queue, tick, jid, payload = store.call("HMGET", store.layout.periodic(name), *FIELDS)
         begin
           pushed = jid ? push(store, name, queue, tick, jid, payload) : false
         rescue NotReplicated
@@ -44,7 +44,7 @@ module Deckhand
 
       # The queue is registered first: no job waits in a queue nobody knows.
       def push(store, name, queue, tick, jid, payload)
-        store.call("SADD", store.keys::QUEUES, queue)
+        store.call("SADD", store.layout::QUEUES, queue)
         Scripts::PeriodicPush.new(store).call(queue: queue, name: name, tick: tick, jid: jid, payload: payload)
       end
     end

@@ -13,9 +13,9 @@ module Deckhand
 
       def pending(store, queues)
         return {} if queues.empty?
-        sizes = store.pipelined { |pipe| queues.each { |q| pipe.call("HLEN", store.keys.poison(q)) } }
+        sizes = store.pipelined { |pipe| queues.each { |q| pipe.call("HLEN", store.layout.poison(q)) } }
         queues.zip(sizes).select { |_, size| size.positive? }.to_h do |queue, _|
-          [queue, store.call("HGETALL", store.keys.poison(queue))]
+          [queue, store.call("HGETALL", store.layout.poison(queue))]
         end
       end
 
@@ -23,8 +23,8 @@ module Deckhand
       # reaper dying in between loses nothing: the next pass finishes the job.
       def bury(store, queue, key, entry, now:, timeout:, max_jobs:)
         store.multi do |tx|
-          Morgue.bury(tx, store.keys.dead_set(queue), entry, now: now, max_jobs: max_jobs, timeout: timeout)
-          tx.call("HDEL", store.keys.poison(queue), key)
+          Morgue.bury(tx, store.layout.dead_set(queue), entry, now: now, max_jobs: max_jobs, timeout: timeout)
+          tx.call("HDEL", store.layout.poison(queue), key)
         end
       end
     end

@@ -11,7 +11,7 @@ module Deckhand
     # pushes signals onto. The heartbeat writes it, the data API reads it, both
     # through this codec, so the layout lives here only.
     #
-    #   ProcessRecord.write(pipe, store.keys, identity, info: info_json, running: stats.running, inflight: 12,
+    #   ProcessRecord.write(pipe, store.layout, identity, info: info_json, running: stats.running, inflight: 12,
     #     rtt_us: 850, quiet: false, rss_kb: 183_204, ttl: 40)
     #   ProcessRecord.identities(store)              # => ["host:123:9f3a", ...]
     #   ProcessRecord.read(store, identities)        # => [ProcessRecord::Entry or nil, ...]
@@ -67,7 +67,7 @@ module Deckhand
       # Asks a process to act (TSTP: quiet, TERM: stop); it picks the signal up
       # on its next heartbeat.
       def signal(store, identity, name)
-        key = store.keys.signals(identity)
+        key = store.layout.signals(identity)
         store.pipelined do |pipe|
           pipe.call("LPUSH", key, name)
           pipe.call("EXPIRE", key, SIGNAL_TTL)
@@ -79,16 +79,16 @@ module Deckhand
       # trip: [[name, ...], ...] in the order of `identities`.
       def pending_signals(store, identities)
         return [] if identities.empty?
-        store.pipelined { |pipe| identities.each { |identity| pipe.call("LRANGE", store.keys.signals(identity), 0, -1) } }
+        store.pipelined { |pipe| identities.each { |identity| pipe.call("LRANGE", store.layout.signals(identity), 0, -1) } }
       end
 
-      def identities(store) = store.call("SMEMBERS", store.keys::PROCESSES).sort
+      def identities(store) = store.call("SMEMBERS", store.layout::PROCESSES).sort
 
       # One round trip: an Entry per identity, nil where its record expired.
       def read(store, identities)
         return [] if identities.empty?
         replies = store.pipelined do |pipe|
-          identities.each { |identity| pipe.call("HMGET", store.keys.process(identity), *FIELDS) }
+          identities.each { |identity| pipe.call("HMGET", store.layout.process(identity), *FIELDS) }
         end
         identities.zip(replies).map { |identity, fields| decode(identity, fields) }
       end
@@ -96,14 +96,14 @@ module Deckhand
       # Drops identities from the set (processes whose record expired: they
       # died without cleaning up; a live one adds itself again each beat).
       def forget(store, identities)
-        store.call("SREM", store.keys::PROCESSES, *identities) unless identities.empty?
+        store.call("SREM", store.layout::PROCESSES, *identities) unless identities.empty?
       end
 
       # One round trip: for each identity, the Work of its busy threads.
       def work(store, identities)
         return [] if identities.empty?
         records = store.pipelined do |pipe|
-          identities.each { |identity| pipe.call("HGETALL", store.keys.work(identity)) }
+          identities.each { |identity| pipe.call("HGETALL", store.layout.work(identity)) }
         end
         records.map { |record| record.map { |thread, raw| decode_work(thread, raw) } }
       end

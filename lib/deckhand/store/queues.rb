@@ -49,7 +49,7 @@ module Deckhand
         store.pipelined { |pipe| PAUSE_SETS.each { |set| block.call(pipe, set) } }
       end
 
-      def names(store) = store.call("SMEMBERS", store.keys::QUEUES).sort
+      def names(store) = store.call("SMEMBERS", store.layout::QUEUES).sort
 
       # Writes encoded jobs in one pipelined round trip: queued (queue name =>
       # [json, ...]) to their queues, newest on the left as Sidekiq does, each
@@ -60,11 +60,11 @@ module Deckhand
       # of each [at, json] pair where the caller knows it, else each payload's
       # "queue" is read.
       def push(store, queued, scheduled, scheduled_queues = nil)
-        keys = store.keys
+        keys = store.layout
         sets = scheduled_sets(keys, scheduled, scheduled_queues)
         Durability.pipelined(store, queued, scheduled) do |pipe| # WAITs for replicas when push_replicas is set
           sets.each do |queue, entries|
-            pipe.call("SADD", keys::QUEUES, queue) if keys.sharded?
+            pipe.call("SADD", keys::QUEUES, queue) if keys.sets_per_queue? # how the scheduler finds the set
             pipe.call("ZADD", keys.scheduled_set(queue), *entries)
           end
           queued.each do |queue, payloads|
@@ -78,7 +78,7 @@ module Deckhand
       # schedule set of plain mode.
       def scheduled_sets(keys, scheduled, queues)
         return NO_SETS if scheduled.empty?
-        return {nil => scheduled} unless keys.sharded?
+        return {nil => scheduled} unless keys.sets_per_queue?
         sets = Hash.new { |hash, queue| hash[queue] = [] }
         scheduled.each_slice(2).with_index do |(at, json), i|
           sets[queues ? queues[i] : queue_of(json)] << at << json
@@ -95,10 +95,10 @@ module Deckhand
         queue
       end
 
-      def size(store, name) = store.call("LLEN", store.keys.queue(name))
+      def size(store, name) = store.call("LLEN", store.layout.queue(name))
 
       # The payload that runs next (pushed on the left, taken from the right), or nil.
-      def oldest(store, name) = store.call("LINDEX", store.keys.queue(name), -1)
+      def oldest(store, name) = store.call("LINDEX", store.layout.queue(name), -1)
 
       # Size, oldest payload (the next to run) and paused flag of each queue,
       # in one round trip: [[name, size, oldest_raw_or_nil, paused], ...].
@@ -106,8 +106,8 @@ module Deckhand
         return [] if names.empty?
         replies = store.pipelined do |pipe|
           names.each do |name|
-            pipe.call("LLEN", store.keys.queue(name))
-            pipe.call("LINDEX", store.keys.queue(name), -1)
+            pipe.call("LLEN", store.layout.queue(name))
+            pipe.call("LINDEX", store.layout.queue(name), -1)
           end
           PAUSE_SETS.each { |set| pipe.call("SMISMEMBER", set, *names) }
         end
@@ -120,14 +120,14 @@ module Deckhand
       # page is read from the right end: cheap for the first pages of any queue.
       def page(store, name, offset, count)
         return [] if count <= 0
-        store.call("LRANGE", store.keys.queue(name), -(offset + count), -(offset + 1)).reverse
+        store.call("LRANGE", store.layout.queue(name), -(offset + count), -(offset + 1)).reverse
       end
 
       # Deletes the job with this jid, looking near `position` (its place in
       # line when it was listed; jobs ahead of it may have run since). Returns
       # true when it was found and removed.
       def delete(store, name, jid, position: 0)
-        key = store.keys.queue(name)
+        key = store.layout.queue(name)
         first = [position - SEARCH_WINDOW, 0].max
         raws = store.call("LRANGE", key, -(position + SEARCH_WINDOW + 1), -(first + 1))
         raw = raws.reverse_each.find { |c| c.include?(jid) && jid_of(c) == jid } or return false
@@ -138,7 +138,7 @@ module Deckhand
       # around `position`: the way to remove an entry that is not a job, which
       # has no jid. Returns true when it was found and deleted.
       def delete_entry(store, name, digest, position: 0)
-        key = store.keys.queue(name)
+        key = store.layout.queue(name)
         first = [position - SEARCH_WINDOW, 0].max
         raws = store.call("LRANGE", key, -(position + SEARCH_WINDOW + 1), -(first + 1))
         raw = raws.reverse_each.find { |c| Digest::SHA256.hexdigest(c) == digest } or return false
@@ -149,8 +149,8 @@ module Deckhand
       # mode the name stays while the queue's shard of the schedule, retry
       # or dead set holds entries: the name is how those are found.
       def clear(store, name)
-        keys = store.keys
-        return clear_shard_owner(store, name) if keys.sharded?
+        keys = store.layout
+        return clear_shard_owner(store, name) if keys.sets_per_queue?
         store.pipelined do |pipe|
           pipe.call("UNLINK", keys.queue(name))
           pipe.call("SREM", keys::QUEUES, name)
@@ -159,7 +159,7 @@ module Deckhand
       end
 
       def clear_shard_owner(store, name)
-        keys = store.keys
+        keys = store.layout
         sets = [keys.scheduled_set(name), keys.retry_set(name), keys.dead_set(name)]
         _, *sizes = store.pipelined do |pipe|
           pipe.call("UNLINK", keys.queue(name))

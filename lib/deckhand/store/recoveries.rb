@@ -18,14 +18,14 @@ module Deckhand
 
       # The counts and their version (nil when the queue has none).
       def counts(store, queue)
-        all = store.call("HGETALL", store.keys.recoveries(queue))
+        all = store.call("HGETALL", store.layout.recoveries(queue))
         version = all.delete(VERSION)
         [all.transform_values(&:to_i), version]
       end
 
       # Records a suspect as running in this process, before it starts.
       def running(store, identity, queue, jid)
-        key = store.keys.suspects(identity, queue)
+        key = store.layout.suspects(identity, queue)
         store.pipelined do |pipe|
           pipe.call("SADD", key, jid)
           pipe.call("EXPIRE", key, RUNNING_TTL)
@@ -36,8 +36,8 @@ module Deckhand
       # succeeded or died: it can no longer crash a process).
       def finished(store, identity, queue, jid, forget:)
         store.pipelined do |pipe|
-          pipe.call("SREM", store.keys.suspects(identity, queue), jid)
-          pipe.call("HDEL", store.keys.recoveries(queue), jid) if forget
+          pipe.call("SREM", store.layout.suspects(identity, queue), jid)
+          pipe.call("HDEL", store.layout.recoveries(queue), jid) if forget
         end
       end
     end

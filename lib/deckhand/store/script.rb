@@ -41,7 +41,7 @@ module Deckhand
 
       private
 
-      def keys = @store.keys
+      def keys = @store.layout
 
       # Runs the script; with `conn:`, on that connection (inside a pipeline
       # or transaction the caller holds).

@@ -44,7 +44,7 @@ module Deckhand
       # What a throttled queue uses now: slots held across the fleet, and the
       # rate's tokens as last counted (nil when never paced).
       def usage(store, queue)
-        held, tokens = store.call("HMGET", store.keys.throttle(queue), "~held", "t")
+        held, tokens = store.call("HMGET", store.layout.throttle(queue), "~held", "t")
         {held: held.to_i, tokens: tokens&.to_f}
       end
     end

@@ -43,7 +43,8 @@ module Deckhand
       # holds the lock of its first queue): it is released here, on its own,
       # and nil returned.
       def within(store, lock, queue)
-        return lock if lock.nil? || !store.keys.sharded? || lock.first.start_with?("#{store.keys.tag(queue)}:")
+        layout = store.layout
+        return lock if lock.nil? || layout.one_slot? || lock.first.start_with?("#{layout.tag(queue)}:")
         release(store, lock[0], lock[1])
         nil
       end

@@ -13,7 +13,7 @@ class ClusterSidekiqApiInsideTest < Minitest::Test
 
   def store = Deckhand.config.store
 
-  def keys = store.keys
+  def keys = store.layout
 
   def setup
     api = Deckhand::API.new

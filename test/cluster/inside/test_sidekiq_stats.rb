@@ -10,7 +10,7 @@ require "sidekiq/api"
 class ClusterSidekiqStatsInsideTest < Minitest::Test
   def test_stats_add_up_the_shards_and_the_queues
     store = Deckhand.config.store
-    keys = store.keys
+    keys = store.layout
     %w[default mail billing].each_with_index do |queue, i|
       store.call("SADD", keys::QUEUES, queue)
       (i + 1).times { |n| store.call("ZADD", keys.retry_set(queue), n, JSON.generate("class" => "X", "jid" => "#{queue}#{n}", "queue" => queue)) }

@@ -98,7 +98,7 @@ module DeckhandBench
 
       # Jobs per primary (by port): each queue's jobs on the primary of its slot.
       def jobs_by_port(cluster)
-        QUEUES.group_by { |queue| cluster.primary_for(Deckhand::Store::ClusterKeys.queue(queue)).port }
+        QUEUES.group_by { |queue| cluster.primary_for(Deckhand::Store::Layout::Cluster.queue(queue)).port }
           .transform_values { |queues| queues.size * per_queue }
       end
 

@@ -15,11 +15,12 @@ module Deckhand
           @height = [height, 8].max
         end
 
-        def lines(snapshot, location:, now: Time.now)
+        # live: the view refreshes and a key quits it (else one frame, --once).
+        def lines(snapshot, location:, now: Time.now, live: true)
           s = snapshot.stats
           rate = snapshot.throughput ? "#{format("%.1f", snapshot.throughput)}/s" : "-"
           out = [
-            "Deckhand top  #{location}  #{now.utc.strftime("%H:%M:%S")} UTC  (q quits)",
+            "Deckhand top  #{location}  #{now.utc.strftime("%H:%M:%S")} UTC#{"  (q quits)" if live}",
             "Processed #{n(s.processed)}  Failed #{n(s.failed)}  Throughput #{rate}  Busy #{n(s.busy)}  Enqueued #{n(s.enqueued)}",
             "Scheduled #{n(s.scheduled)}  Retries #{n(s.retries)}  Dead #{n(s.dead)}  Processes #{n(s.processes)}",
             ""

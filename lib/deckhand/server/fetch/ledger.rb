@@ -8,21 +8,21 @@ module Deckhand
       # state; the fetcher calls it under its own lock.
       #
       # Processors settle jobs (#settle); the fetch loop takes what is due as
-      # one Batch for its next round trip (#take), and puts it back when the
+      # one Due for its next round trip (#take), and puts it back when the
       # round trip failed (#restore), so nothing is acknowledged twice or never.
       #
       #   ledger = Ledger.new(queues: 2)
       #   ledger.settle(unit, marked: false, unlock: nil)   # => true: news for Redis
-      #   batch = ledger.take                               # acks, landed jobs, unique locks
-      #   ledger.restore(batch)                             # the round trip failed
+      #   due = ledger.take                                 # acks, landed jobs, unique locks
+      #   ledger.restore(due)                               # the round trip failed
       class Ledger
         MAX_UNREPORTED = 1_000
 
-        # What one round trip acknowledges: the lots' reports (Lot#report),
+        # What is due in one round trip: the lots' reports (Lot#report),
         # the lots themselves, [queue index, payload] of landed jobs that
         # succeeded, and [lock key, jid, TTL ms, queue index] of the unique
         # locks their success releases.
-        Batch = Struct.new(:acks, :lots, :landed, :unlocks) do
+        Due = Struct.new(:acks, :lots, :landed, :unlocks) do
           def empty? = acks.empty? && landed.empty?
         end
 
@@ -61,20 +61,20 @@ module Deckhand
           lots = @reports.keys
           @reports.clear
           @unreported = 0
-          batch = Batch.new(lots.map(&:report), lots, @landed, @unlocks)
+          due = Due.new(lots.map(&:report), lots, @landed, @unlocks)
           @landed = []
           @unlocks = []
-          batch
+          due
         end
 
-        # The batch did not reach Redis: it goes with the next round trip.
-        def restore(batch)
-          batch.lots.each do |lot|
+        # What was due did not reach Redis: it goes with the next round trip.
+        def restore(due)
+          due.lots.each do |lot|
             lot.unreport
             @reports[lot] = true
           end
-          @landed.concat(batch.landed)
-          @unlocks.concat(batch.unlocks)
+          @landed.concat(due.landed)
+          @unlocks.concat(due.unlocks)
         end
 
         # The jobs settled per queue index since the last call (throttle

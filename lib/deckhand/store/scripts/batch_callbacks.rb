@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../cluster_batch_keys"
+require_relative "../layout/cluster_batches"
 
 module Deckhand
   class Store
@@ -37,7 +37,7 @@ module Deckhand
         private
 
         def call(queue, op, keep_ms, args)
-          run([keys.queue(queue), ClusterBatchKeys.pushed(queue)], [@now_ms, op, keep_ms, *args])
+          run([keys.queue(queue), Layout::ClusterBatches.pushed(queue)], [@now_ms, op, keep_ms, *args])
         end
       end
     end

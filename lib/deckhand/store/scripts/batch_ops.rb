@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../batch_keys"
+require_relative "../layout/plain_batches"
 require_relative "../batch_lineages"
 require_relative "../batch_outbox"
 require_relative "../queues"
@@ -21,7 +21,7 @@ module Deckhand
       #   ops.release(bid)                               # => "ok"
       #   ops.success(bid, jid)                          # => 1 (counted now), 0 (counted before)
       #
-      # In cluster mode (Store::ClusterBatchKeys) every batch key is in one
+      # In cluster mode (Store::Layout::ClusterBatches) every batch key is in one
       # slot and queues are in others, so pushes are separate steps: #push
       # registers the jids, then pushes the jobs (the batch is held meanwhile);
       # a call that fires callbacks gets them back from the script's outbox
@@ -53,7 +53,7 @@ module Deckhand
           super(store)
           @now_ms = now_ms
           @stamp = stamp
-          @batch_keys = BatchKeys.of(store)
+          @batch_keys = store.layout.batches
         end
 
         # callbacks: the encoded complete, success and death callbacks ("" for
@@ -139,8 +139,8 @@ module Deckhand
         def invoke(op, bids, queues, args, pushed = nil)
           return invoke_apart(op, bids, queues, args).first if @batch_keys.outbox?
           layout = keys
-          declared = [BatchKeys::INDEX, BatchKeys::EXPIRIES, layout::QUEUES, layout::SCHEDULE,
-            *bids.flat_map { |bid| BatchKeys.all(bid) }, *queues.map { |queue| layout.queue(queue) }]
+          declared = [Layout::PlainBatches::INDEX, Layout::PlainBatches::EXPIRIES, layout::QUEUES, layout::SCHEDULE,
+            *bids.flat_map { |bid| Layout::PlainBatches.all(bid) }, *queues.map { |queue| layout.queue(queue) }]
           argv = [@now_ms, @stamp, op, "", bids.size, *bids, queues.size, *queues, *args]
           return run(declared, argv) unless pushed
           run_durably(declared, argv) { |reply| (reply == "ok") ? pushed : [] }

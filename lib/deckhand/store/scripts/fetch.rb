@@ -17,7 +17,10 @@ module Deckhand
         # recovery count version (nil when none) and the payloads, in order.
         Take = Struct.new(:source, :version, :payloads)
 
-        def initialize(store, identity:, queues:)
+        # `lost` is FetchByQueue's (cluster mode), told when a later queue's
+        # call failed after earlier ones took jobs; one call here takes from
+        # every queue or from none, so it is never needed.
+        def initialize(store, identity:, queues:, lost: nil)
           super(store)
           @identity = identity
           @queues = queues

@@ -61,15 +61,17 @@ module Deckhand
 
         private
 
-        # The queue indexes each call covers: all in one (plain mode), or one
-        # queue each (cluster mode) among those that have work.
-        def groups(indexes) = keys.sharded? ? indexes.sort.each_slice(1).to_a : [@queues.each_index.to_a]
+        # The queue indexes each call covers (Layout#script_calls): all in
+        # one (plain mode), or one queue each (cluster mode) among those that
+        # have work.
+        def groups(indexes) = keys.script_calls(indexes, @queues.each_index.to_a)
 
-        # KEYS[1..]: the set of queues (or, in cluster mode, the queue's own
-        # list: the script then leaves the set alone), then per queue its
-        # in-flight hash, landing list and list.
+        # KEYS[1..]: the set of queues where a script may write it (or else
+        # the queue's own list: the script then leaves the set alone, and
+        # #execute names the queues after), then per queue its in-flight
+        # hash, landing list and list.
         def registry(members)
-          first = keys.sharded? ? keys.queue(@queues[members.first]) : keys::QUEUES
+          first = keys.one_slot? ? keys::QUEUES : keys.queue(@queues[members.first])
           members.each_with_object([first]) do |index, list|
             queue = @queues[index]
             list.push(keys.inflight(@identity, queue), keys.landing(@identity, queue), keys.queue(queue))
@@ -96,7 +98,7 @@ module Deckhand
         # jobs handed back.
         def execute(calls)
           return 0 if calls.empty?
-          return run(calls[0][1], calls[0][2]) unless keys.sharded?
+          return run(calls[0][1], calls[0][2]) if keys.one_slot?
           counts = @store.evalsha_many(self.class, calls.map { |_, list, argv| [list, argv] })
           back = calls.zip(counts).select { |_, count| count.positive? }.flat_map { |(members, _), _| members.map { |i| @queues[i] } }
           @store.call("SADD", keys::QUEUES, *back) unless back.empty?

@@ -10,7 +10,7 @@ module Deckhand
       # the script, every queue it pushes to declared. Two round trips when
       # something is due, one when nothing is.
       #
-      # In cluster mode every queue has its own sets (store.keys.sharded?):
+      # In cluster mode every queue has its own sets (Layout#sets_per_queue?):
       # the shards of the known queues (the set of queues, plus `queues`, the
       # ones this process serves) are read in one pipeline and moved with one
       # call per set, pipelined too; a due entry for another queue than its
@@ -36,7 +36,7 @@ module Deckhand
           due, earliest = read(sets, now, limit)
           due = due.reject { |_, entries| entries.empty? }
           moved, corrupt = if due.empty? then [0, 0]
-          elsif keys.sharded? then move_shards(due, now, stamp)
+          elsif keys.sets_per_queue? then move_shards(due, now, stamp)
           else due.map { |set_queue, entries| run(*command(set_queue, entries, now, stamp)).first(2) }.transpose.map(&:sum)
           end
           [moved, corrupt, earliest]
@@ -46,9 +46,9 @@ module Deckhand
 
         # [set, its queue (nil in plain mode)] of every set to look at.
         def sets
-          return [[keys::SCHEDULE, nil], [keys::RETRY, nil]] unless keys.sharded?
-          queues = (@store.call("SMEMBERS", keys::QUEUES) | @queues).sort
-          queues.flat_map { |queue| [[keys.scheduled_set(queue), queue], [keys.retry_set(queue), queue]] }
+          queues = keys.sets_per_queue? ? (@store.call("SMEMBERS", keys::QUEUES) | @queues) : []
+          scheduled, retries = %i[scheduled_set retry_set].map { |kind| keys.set_keys(kind, queues) }
+          scheduled.zip(retries).flatten(1).map { |queue, set| [set, queue] }
         end
 
         def read(sets, now, limit)

@@ -24,10 +24,10 @@ module Deckhand
         # Returns, per job, nil when pushed or the jid that holds its lock.
         def call(queue, jobs)
           list = [keys.queue(queue), keys.scheduled_set(queue)]
-          if @store.cluster?
-            @store.call("SADD", keys::QUEUES, queue)
-          else
+          if keys.one_slot?
             list.unshift(keys::QUEUES)
+          else
+            @store.call("SADD", keys::QUEUES, queue)
           end
           argv = [queue]
           jobs.each do |lock, at, payload|

@@ -1,6 +1,6 @@
 -- Counts a sorted set's entries before each of several score bounds at once:
 -- how many of a shard's entries come before each sample of a seek through a
--- sharded set (Store::SetSeek). The bounds come in one argument: a seek sends
+-- sharded set (Store::Sets::Seek). The bounds come in one argument: a seek sends
 -- hundreds, and one string costs far less to send than hundreds.
 --
 -- KEYS[1]      the sorted set

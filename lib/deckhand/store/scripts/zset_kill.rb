@@ -20,11 +20,11 @@ module Deckhand
 
         # locks: per raw, [key, jid] of the unique lock it holds, or nil
         # (a death releases it). dead: the dead set, in cluster mode that of
-        # the set's queue (store.keys.dead_set(queue), the same slot).
+        # the set's queue (store.layout.dead_set(queue), the same slot).
         def call(set, raws, now:, dead_before:, max_jobs:, locks: [], dead: nil)
           held = raws.each_index.map { |i| locks[i] }
           run([set, dead || keys::DEAD, *held.compact.map(&:first)],
-            [SortedSets.score_string(now), SortedSets.score_string(dead_before), max_jobs, raws.size, *raws,
+            [Sets::OneSet.score_string(now), Sets::OneSet.score_string(dead_before), max_jobs, raws.size, *raws,
               *held.map { |lock| lock ? lock[1] : "" }])
         end
 
@@ -35,7 +35,7 @@ module Deckhand
           raws = raws.reject { |_, list| list.empty? }
           calls = raws.map do |queue, list|
             [[keys.public_send(kind, queue), keys.dead_set(queue)],
-              [SortedSets.score_string(now), SortedSets.score_string(dead_before), max_jobs, list.size, *list, *list.map { "" }]]
+              [Sets::OneSet.score_string(now), Sets::OneSet.score_string(dead_before), max_jobs, list.size, *list, *list.map { "" }]]
           end
           moved = raws.keys.zip(run_pipelined(calls)).to_h
           held = moved.flat_map { |queue, positions| positions.filter_map { |i| locks.fetch(queue, [])[i - 1] } }

@@ -1,4 +1,4 @@
--- The first look of a seek through a sharded set (Store::SetSeek) at one
+-- The first look of a seek through a sharded set (Store::Sets::Seek) at one
 -- shard: its size, and the scores of entries spread evenly over the ranks
 -- that can come before the merged rank sought (a shard holds at most that
 -- many entries before it).

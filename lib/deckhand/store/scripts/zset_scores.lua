@@ -1,5 +1,5 @@
 -- The scores of a sorted set's entries at some ranks, without the entries:
--- what a seek through a sharded set samples (Store::SetSeek). Ranks and
+-- what a seek through a sharded set samples (Store::Sets::Seek). Ranks and
 -- scores travel as one string each (far cheaper than hundreds of arguments).
 --
 -- KEYS[1]      the sorted set

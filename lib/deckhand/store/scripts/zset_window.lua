@@ -1,6 +1,6 @@
 -- The scores of a run of a sorted set's entries, without the entries: where a
 -- page of a sharded set falls among a few hundred entries of each shard is
--- decided by scores and queue names alone (Store::SetMerge), and only the
+-- decided by scores and queue names alone (Store::Sets::Merge), and only the
 -- page's own entries are read afterwards. The scores travel as one string.
 --
 -- KEYS[1]      the sorted set

@@ -7,10 +7,11 @@ module Deckhand
   class Web
     module Pages
       # /metrics for Prometheus: the fleet's gauges read from Redis
-      # (Operations::Fleet) in the text exposition format, for a client that
-      # asks for it (Prometheus sends Accept: text/plain or openmetrics-text;
-      # curl can, or add ?format=prometheus). Anyone else, a browser first,
-      # gets the dashboard's metrics page at the same address. The
+      # (Operations::Fleet) in the text exposition format, for every client
+      # but one that asks for HTML (a browser's Accept names text/html):
+      # Prometheus, curl and scripts get the format, browsers the dashboard's
+      # metrics page at the same address (?format=prometheus or ?format=html
+      # chooses whatever the Accept header says). The
       # dashboard's authorization hook (Deckhand::Web.authorize) is asked
       # for every scrape: a falsy answer refuses it with 403.
       #
@@ -29,9 +30,11 @@ module Deckhand
         private
 
         def scrape?
-          return true if request.GET["format"] == "prometheus"
-          accept = request.get_header("HTTP_ACCEPT").to_s
-          !accept.include?("text/html") && accept.match?(%r{text/plain|application/openmetrics-text})
+          case request.GET["format"]
+          when "prometheus" then true
+          when "html" then false
+          else !request.get_header("HTTP_ACCEPT").to_s.match?(%r{text/html|application/xhtml\+xml})
+          end
         end
       end
     end

@@ -1,5 +1,5 @@
 -- A lot: the jobs one fetch took from one queue. Its payloads are a list of
--- their own (Keys.lot), in the order they were taken. The queue's in-flight
+-- their own (Layout::Plain.lot), in the order they were taken. The queue's in-flight
 -- hash holds, per lot:
 --   "<id>"        the lot's size
 --   "<id>~"       a bitmap of the jobs the process acknowledged: bit p (the

@@ -1,5 +1,5 @@
 -- Queue throttles, enforced inside the reliable fetch (fetch.lua) so nothing
--- is taken that cannot start. One hash per throttled queue (Keys.throttle):
+-- is taken that cannot start. One hash per throttled queue (Layout::Plain.throttle):
 --   t, at        the rate's tokens and when they were counted (ms, Redis' clock)
 --   ~held        concurrency slots held across the fleet
 --   <identity>   slots held by one process: what recover.lua and

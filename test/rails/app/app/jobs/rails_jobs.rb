@@ -66,6 +66,24 @@ module RailsJobs
     def perform(*) = raise(Doomed, "broken")
   end
 
+  # Deckhand's retry option and rules on an Active Job class.
+  class CountedJob < ApplicationJob
+    extend Deckhand::Job::Declarations
+
+    deckhand_options retry: 1, backtrace: 3
+    deckhand_retry_in { |count, _error, _payload| 1000 + count }
+    deckhand_retries_exhausted { |payload, error| RailsJobs.record("exhausted", payload["wrapped"], error.message) }
+
+    def perform(label) = raise(Doomed, "#{label} failed")
+  end
+
+  # Runs in either fleet (Deckhand or a real Sidekiq process) and says which.
+  class CrossingJob < ApplicationJob
+    queue_as :crossing
+
+    def perform(label) = RailsJobs.record("crossing", label, provider_job_id, ::Process.pid)
+  end
+
   # A plain Deckhand job in the Rails app, for push-after-commit.
   class NativeJob
     include Deckhand::Job

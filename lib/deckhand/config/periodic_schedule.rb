@@ -21,7 +21,7 @@ module Deckhand
     #     jobs:
     #       nightly_report: {cron: "0 2 * * *", class: NightlyReportJob, queue: reports, args: [daily]}
     #     sidekiq_schedule: config/schedule.yml   # a sidekiq-cron / sidekiq-scheduler file, read as is
-    class Periodic
+    class PeriodicSchedule
       GRACE = 300
       KEYS = %w[timezone grace jobs sidekiq_schedule].freeze
       JOB_KEYS = %w[cron class queue args tz name].freeze
@@ -50,7 +50,7 @@ module Deckhand
         unless queue.nil? || named
           raise ConfigError, "periodic entry #{name.inspect}: queue must be a queue name, got #{queue.inspect}"
         end
-        entry = Deckhand::Periodic::Entry.new(name: name, cron: cron.to_s, klass: klass,
+        entry = Periodic::Entry.new(name: name, cron: cron.to_s, klass: klass,
           queue: queue&.to_s, args: args, tz: tz || @timezone, options: options)
         add(entry)
       end
@@ -89,7 +89,7 @@ module Deckhand
       def load_sidekiq_schedule(source)
         load_fugit
         require_relative "../periodic/sidekiq_schedule"
-        Deckhand::Periodic::SidekiqSchedule.register(self, source)
+        Periodic::SidekiqSchedule.register(self, source)
       end
 
       def entries = @entries.values

@@ -1,0 +1,63 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module Server
+    module Fetch
+      # The jobs one capsule fetched and has not started: processors take
+      # from it, the fetch loop fills it, and when the capsule goes quiet what
+      # is left goes back to the front of its queues for other processes to
+      # run (store/scripts/requeue.lua, each job marked settled in its lot or
+      # taken out of its landing list in the same step).
+      #
+      #   buffer = Buffer.new(requeue, logger: logger)
+      #   buffer.push(units)
+      #   buffer.pop                                    # => a UnitOfWork, or nil once closed
+      #   buffer.hand_back { |unit| fetcher.done(unit, marked: true) }
+      class Buffer
+        def initialize(requeue, logger:)
+          @requeue = requeue
+          @logger = logger
+          @ready = Thread::Queue.new
+        end
+
+        def push(units) = units.each { |unit| @ready << unit }
+
+        # Blocks until a job is there; nil once the buffer is closed.
+        def pop = @ready.pop
+
+        def size = @ready.size
+
+        def empty? = @ready.empty?
+
+        # Threads waiting in #pop: processors that ran dry.
+        def waiting = @ready.num_waiting
+
+        # Releases the processors waiting in #pop: each gets nil.
+        def close = @ready.close
+
+        # Hands back every job still waiting, then yields each to be counted
+        # settled. When Redis fails they stay in the in-flight record, for the
+        # shutdown's hand-back of everything (or a reaper) to return.
+        def hand_back
+          units = drain
+          return if units.empty?
+          landed, taken = units.partition { |u| u.lot.landing? }
+          @requeue.some(taken.map { |u| [u.lot.index, u.lot.id, u.position] },
+            landed: landed.map { |u| [u.lot.index, u.payload] })
+          units.each { |unit| yield unit }
+        rescue Deckhand::RedisError => e
+          @logger.warn("could not hand back #{units.size} unstarted jobs (#{e.message}); they stay in-flight")
+        end
+
+        private
+
+        def drain
+          units = []
+          loop { units << @ready.pop(true) }
+        rescue ThreadError # empty
+          units
+        end
+      end
+    end
+  end
+end

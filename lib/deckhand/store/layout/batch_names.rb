@@ -1,0 +1,27 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Store
+    module Layout
+      # The names of a batch's keys under a layout's PREFIX and PARTS: what
+      # PlainBatches (plain mode) and ClusterBatches (one hash tag) share.
+      # Each extends it.
+      #
+      #   Deckhand::Store::Layout::PlainBatches.jids("iV4Fu-R5pmXv3g")         # => "deckhand:batch:iV4Fu-R5pmXv3g:jids"
+      #   Deckhand::Store::Layout::ClusterBatches.jids("iV4Fu-R5pmXv3g")  # => "{batches}:batch:iV4Fu-R5pmXv3g:jids"
+      module BatchNames
+        def batch(bid) = "#{self::PREFIX}#{bid}"
+
+        def jids(bid) = "#{self::PREFIX}#{bid}:jids"
+
+        def failed(bid) = "#{self::PREFIX}#{bid}:failed"
+
+        def dead(bid) = "#{self::PREFIX}#{bid}:dead"
+
+        def kids(bid) = "#{self::PREFIX}#{bid}:kids"
+
+        def all(bid) = [batch(bid), *self::PARTS.map { |part| "#{self::PREFIX}#{bid}:#{part}" }]
+      end
+    end
+  end
+end

@@ -1,0 +1,130 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Store
+    module Layout
+      # The key names in cluster mode (docs/cluster.md). A Lua script runs on one
+      # node, so every key it touches must hash to one slot: each queue's keys
+      # share the hash tag `{queue:<name>}` (its list is exactly that key), so a
+      # fetch, an outcome or a recovery touches one slot and queues spread over
+      # the shards; the fleet's own records (processes, owners, stats, periodic
+      # state) share the tag `{deckhand}`, one round trip per heartbeat. The
+      # scheduled, retry and dead sets are sharded per queue.
+      #
+      # The same methods as Layout::Plain, minus the unsharded SCHEDULE, RETRY
+      # and DEAD: code that must iterate the shards cannot silently read one.
+      #
+      #   layout = Deckhand::Store::Layout::Cluster
+      #   layout.queue("default")                   # => "{queue:default}"
+      #   layout.inflight("host:1:abc", "default")  # => "{queue:default}:inflight:host:1:abc"
+      #   layout.retry_set("default")               # => "{queue:default}:retry"
+      #   layout::PROCESSES                         # => "{deckhand}:processes"
+      #   layout.script_calls([2, 0], [0, 1, 2])    # => [[0], [2]]: one call per queue worked on
+      module Cluster
+        FLEET = "{deckhand}"
+
+        QUEUES = "#{FLEET}:queues"
+        PROCESSES = "#{FLEET}:processes"
+        PROCESSED = "#{FLEET}:stat:processed"
+        FAILED = "#{FLEET}:stat:failed"
+        EXPIRED = "#{FLEET}:stat:expired"
+        OWNERS = "#{FLEET}:owners"
+        REAPER_LOCK = "#{FLEET}:reaper:lock"
+        PERIODIC_LEADER = "#{FLEET}:periodic:leader"
+        PERIODIC_FENCE = "#{FLEET}:periodic:fence"
+        PERIODIC_SCHEDULE = "#{FLEET}:periodic:schedule"
+        METRICS = "#{FLEET}:metrics"
+        PERIODIC_PENDING = "#{FLEET}:periodic:pending"
+        LIMITS = "#{FLEET}:limits"
+
+        # Characters a queue name cannot hold in cluster mode: they would end or
+        # start its hash tag.
+        TAG_BRACES = /[{}]/
+
+        module_function
+
+        # False: each queue's keys share a slot of their own, the fleet's
+        # records another, so a script touches one queue at a time.
+        def one_slot? = false
+
+        # True: each queue has its own scheduled, retry and dead set, in its slot.
+        def sets_per_queue? = true
+
+        # [queue, key] of the sets of one kind of each of `queues`.
+        def set_keys(kind, queues) = queues.sort.map { |queue| [queue, public_send(kind, queue)] }
+
+        # One call per queue worked on: each queue is a slot.
+        def script_calls(indexes, _all) = indexes.sort.zip
+
+        # The batches' key names (Layout::ClusterBatches).
+        def batches = ClusterBatches
+
+        # The fetch script's wrapper: one script call per queue, pipelined.
+        def fetch_script = Scripts::FetchByQueue
+
+        # The hash tag every key of `queue` carries; raises for a name that
+        # cannot be one.
+        def tag(queue)
+          name = queue.to_s
+          if name.empty? || name.match?(TAG_BRACES)
+            raise ConfigError, "queue name #{name.inspect} cannot be used in cluster mode: it must be non-empty " \
+              "and hold no { or } (they delimit Redis Cluster hash tags). Rename the queue"
+          end
+          "{queue:#{name}}"
+        end
+
+        def queue(name) = tag(name)
+
+        def scheduled_set(queue) = "#{tag(queue)}:schedule"
+
+        def retry_set(queue) = "#{tag(queue)}:retry"
+
+        def dead_set(queue) = "#{tag(queue)}:dead"
+
+        def process(identity) = "#{FLEET}:process:#{identity}"
+
+        def work(identity) = "#{FLEET}:process:#{identity}:work"
+
+        def signals(identity) = "#{FLEET}:process:#{identity}:signals"
+
+        def inflight(identity, queue) = "#{tag(queue)}:inflight:#{identity}"
+
+        def lot(identity, queue, id) = "#{tag(queue)}:lot:#{identity}:#{id}"
+
+        def landing(identity, queue) = "#{tag(queue)}:landing:#{identity}"
+
+        def daily(stat, date) = "#{stat}:#{date}"
+
+        def recoveries(queue) = "#{tag(queue)}:recoveries"
+
+        def suspects(identity, queue) = "#{tag(queue)}:suspects:#{identity}"
+
+        def poison(queue) = "#{tag(queue)}:poison"
+
+        def iteration(jid) = "it-#{jid}"
+
+        def periodic(name) = "#{FLEET}:periodic:entry:#{name}"
+
+        # In the queue's slot, where periodic_push.lua pushes the entry's ticks.
+        def periodic_pushed(queue, name) = "#{tag(queue)}:periodic:#{name}"
+
+        # In the queue's slot: the push takes it, the acknowledgement and the
+        # outcome scripts release it, each in one script with the queue's keys.
+        def unique_lock(queue, digest) = "#{tag(queue)}:unique:#{digest}"
+
+        # In the queue's slot: fetch.lua and requeue.lua keep it beside the queue.
+        def throttle(queue) = "#{tag(queue)}:throttle"
+
+        # Each limiter's keys share the tag {limit:<name>}, so its check
+        # script runs in one slot and limiters spread over the shards. (A name
+        # holding "}" cuts its tag short: its keys still share one slot.) The
+        # index of names (LIMITS) is written apart, by Store::Scripts::LimitCheck.
+        def limit(type, name) = "{limit:#{name}}:#{type}"
+
+        def limit_wake(name) = "{limit:#{name}}:concurrent:wake"
+
+        def limit_metrics(name) = "{limit:#{name}}:metrics"
+      end
+    end
+  end
+end

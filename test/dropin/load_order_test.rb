@@ -1,0 +1,52 @@
+# frozen_string_literal: true
+
+require_relative "dropin_helper"
+require "deckhand/sidekiq/refusal"
+
+# Drop-in mode must answer `require "sidekiq"` first. When the real gem got
+# in before it (a plugin that depends on sidekiq, loaded earlier in the
+# Gemfile), the refusal says exactly what to change; a scheduler plugin
+# required in drop-in mode stops the boot with what to do, not a NameError
+# from inside Sidekiq's files.
+class DropInLoadOrderTest < Minitest::Test
+  include Deckhand::DropInHelpers
+
+  def test_the_real_gem_loaded_first_is_refused_with_the_fix
+    sidekiq = Gem.loaded_specs.fetch("sidekiq")
+    paths = [sidekiq, *sidekiq.runtime_dependencies.map { |dep| Gem.loaded_specs[dep.name] }].compact.flat_map(&:full_require_paths)
+    out, status = dropin_ruby(*paths.map { |path| "-I#{path}" }, "-e", 'require "sidekiq"; require "deckhand/sidekiq"', preload: false)
+    refute status.success?
+    assert_includes out, "deckhand/sidekiq (drop-in mode) must answer `require \"sidekiq\"`, but the sidekiq gem #{sidekiq.version} is already loaded"
+    assert_includes out, "require \"deckhand/sidekiq\" before anything requires \"sidekiq\""
+  end
+
+  def test_plugins_that_brought_the_gem_are_named_with_what_to_do_for_each
+    message = Deckhand::DropInRefusal.sidekiq_loaded("7.3.10", specs: [spec("sidekiq", "7.3.10"), spec("sidekiq-cron", "2.0.1", "sidekiq"),
+      spec("sidekiq-status", "3.0.3", "sidekiq"), spec("rack", "3.1.0")], direct: %w[deckhand sidekiq-cron sidekiq-status])
+    assert_includes message, "the bundle holds it for sidekiq-cron 2.0.1, sidekiq-status 3.0.3"
+    assert_includes message, "remove sidekiq-cron 2.0.1: Deckhand reads its schedule into periodic jobs"
+    assert_includes message, "move `gem \"deckhand\", require: \"deckhand/sidekiq\"` above sidekiq-status 3.0.3 in the Gemfile"
+    refute_includes message, "remove `gem \"sidekiq\"`"
+    direct = Deckhand::DropInRefusal.sidekiq_loaded("7.3.10", specs: [spec("sidekiq", "7.3.10")], direct: %w[sidekiq deckhand])
+    assert_includes direct, "To switch: remove `gem \"sidekiq\"` from the Gemfile."
+  end
+
+  def test_a_scheduler_plugin_in_drop_in_mode_says_what_to_do
+    %w[sidekiq-cron sidekiq/cron sidekiq-scheduler].each do |feature|
+      out, status = dropin_ruby("-e", "require #{feature.inspect}")
+      refute status.success?, feature
+      name = feature.include?("cron") ? "sidekiq-cron" : "sidekiq-scheduler"
+      assert_includes out, "#{name} does not run in drop-in mode (it is built on Sidekiq's internals): remove `gem \"#{name}\"`", feature
+    end
+  end
+
+  private
+
+  def spec(name, version, *dependencies)
+    Gem::Specification.new do |s|
+      s.name = name
+      s.version = version
+      dependencies.each { |dependency| s.add_runtime_dependency(dependency) }
+    end
+  end
+end

@@ -1,0 +1,53 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# The two layouts answer the same questions: every method and constant of one
+# is in the other, but for the differences each mode documents. Code that runs
+# in both modes can then never call what one of them lacks.
+class LayoutTest < Minitest::Test
+  Plain = Deckhand::Store::Layout::Plain
+  Cluster = Deckhand::Store::Layout::Cluster
+
+  def setup = nil # no Redis needed
+
+  def methods_of(layout) = layout.singleton_methods.sort
+
+  def test_both_layouts_answer_the_same_questions
+    assert_equal methods_of(Plain), methods_of(Cluster) - %i[tag], "only the cluster layout names hash tags"
+    assert_equal Plain.constants.sort - %i[SCHEDULE RETRY DEAD], Cluster.constants.sort - %i[FLEET TAG_BRACES],
+      "the cluster layout shards the scheduled, retry and dead sets per queue: it has no single one"
+  end
+
+  def test_both_batch_layouts_answer_the_same_questions
+    plain, cluster = Deckhand::Store::Layout::PlainBatches, Deckhand::Store::Layout::ClusterBatches
+    assert_equal methods_of(plain), methods_of(cluster) - %i[pushed], "only the cluster layout has an outbox"
+    assert_equal plain.constants.sort, cluster.constants.sort - %i[TAG OUTBOX OUTBOX_JOBS]
+    assert_same plain, Plain.batches
+    assert_same cluster, Cluster.batches
+    refute plain.outbox?
+    assert cluster.outbox?
+  end
+
+  def test_the_plain_layout_is_sidekiqs
+    assert_equal ["queue:mail", "schedule", "retry", "dead", "queues", "processes", "stat:processed:2026-11-24"],
+      [Plain.queue("mail"), Plain.scheduled_set("mail"), Plain.retry_set("mail"), Plain.dead_set("mail"),
+        Plain::QUEUES, Plain::PROCESSES, Plain.daily(Plain::PROCESSED, "2026-11-24")]
+  end
+
+  def test_sets_and_calls_follow_the_slots
+    assert Plain.one_slot?
+    refute Cluster.one_slot?
+    assert_equal [[nil, "retry"]], Plain.set_keys(:retry_set, %w[b a])
+    assert_equal [["a", "{queue:a}:retry"], ["b", "{queue:b}:retry"]], Cluster.set_keys(:retry_set, %w[b a])
+    assert_equal [[0, 1, 2]], Plain.script_calls([2], [0, 1, 2]), "one call covers every queue"
+    assert_equal [[0], [2]], Cluster.script_calls([2, 0], [0, 1, 2]), "one call per queue worked on"
+    assert_equal Deckhand::Store::Scripts::Fetch, Plain.fetch_script
+    assert_equal Deckhand::Store::Scripts::FetchByQueue, Cluster.fetch_script
+  end
+
+  def test_a_queue_name_that_cannot_be_a_hash_tag_is_refused_with_the_fix
+    error = assert_raises(Deckhand::ConfigError) { Cluster.queue("a{b}") }
+    assert_match(/cannot be used in cluster mode.*Rename the queue/, error.message)
+  end
+end
