@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "deckhand/batch"
-require "deckhand/store/sorted_sets"
+require "deckhand/store/sets/one_set"
 
 # Conservation, script by script: Redis keeps what a script wrote before a
 # command in it failed, so each script that moves a job checks the type of
@@ -13,7 +13,8 @@ require "deckhand/store/sorted_sets"
 # job moves exactly once.
 class ScriptConservationTest < Minitest::Test
   Scripts = Deckhand::Store::Scripts
-  Keys = Deckhand::Store::Keys
+  Keys = Deckhand::Store::Layout::Plain
+  BatchKeys = Deckhand::Store::Layout::PlainBatches
 
   def store = Deckhand::RedisHarness.store
 
@@ -142,7 +143,7 @@ class ScriptConservationTest < Minitest::Test
       description: "", callbacks: ["", "", ""])
     redis.call("SET", "queue:work", "x")
     refused { ops.push("b1", ["a"], {"work" => [job("a", queue: "work")]}) }
-    assert_equal 0, redis.call("SCARD", Deckhand::Store::BatchKeys.jids("b1")), "a job counted but never queued holds its batch open forever"
+    assert_equal 0, redis.call("SCARD", BatchKeys.jids("b1")), "a job counted but never queued holds its batch open forever"
   end
 
   def test_batch_success_of_the_last_job_counts_it_only_with_its_completion
@@ -154,7 +155,7 @@ class ScriptConservationTest < Minitest::Test
     ops.release("b1")
     redis.call("SET", "queue:cb", "x")
     refused { ops.success("b1", "a") }
-    assert_equal ["a"], redis.call("SMEMBERS", Deckhand::Store::BatchKeys.jids("b1"))
+    assert_equal ["a"], redis.call("SMEMBERS", BatchKeys.jids("b1"))
 
     redis.call("DEL", "queue:cb")
     assert_equal 1, ops.success("b1", "a")
@@ -166,10 +167,10 @@ class ScriptConservationTest < Minitest::Test
     ops.create("b1", parent: nil, idle_ttl_ms: 60_000, success_ttl_ms: 60_000, callback_queue: "cb", description: "",
       callbacks: ["", "", ""])
     ops.push("b1", ["a"], {"work" => [job("a", queue: "work")]})
-    redis.call("DEL", Deckhand::Store::BatchKeys::EXPIRIES)
-    redis.call("SET", Deckhand::Store::BatchKeys::EXPIRIES, "x")
+    redis.call("DEL", BatchKeys::EXPIRIES)
+    redis.call("SET", BatchKeys::EXPIRIES, "x")
     refused { ops.failure("b1", "a", "{}") }
-    assert_equal 0, redis.call("HLEN", Deckhand::Store::BatchKeys.failed("b1"))
+    assert_equal 0, redis.call("HLEN", BatchKeys.failed("b1"))
   end
 
   # Cluster mode's push of fired callbacks, run here on one Redis.
