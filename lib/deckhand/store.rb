@@ -203,7 +203,9 @@ module Deckhand
       replies = eval_pipelined(conn, "EVALSHA", script.sha, keys, argv, reads)
       # NOSCRIPT: the script did not run, so the reads found nothing it wrote.
       replies = eval_pipelined(conn, "EVAL", script.source, keys, argv, reads) if replies.first.is_a?(RedisClient::NoScriptError)
-      error = replies.find { |reply| reply.is_a?(RedisClient::CommandError) }
+      # Any error reply, READONLY included (the client reports it as a
+      # ConnectionError): returned as the script's reply, it would pass for one.
+      error = replies.find { |reply| reply.is_a?(RedisClient::Error) }
       raise error if error
       replies
     rescue RedisClient::CommandError => e

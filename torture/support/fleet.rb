@@ -37,7 +37,7 @@ module Torture
     def spawn(concurrency: 10, queues: ["default"], wait: true)
       @serial += 1
       log = File.join(@dir, "server-#{@serial}.log")
-      args = ["-r", APP, "-C", config_file, "-c", concurrency.to_s, "-t", @timeout.to_s, *queues.flat_map { |q| ["-q", q] }]
+      args = ["-r", @settings.fetch(:app, APP), "-C", config_file, "-c", concurrency.to_s, "-t", @timeout.to_s, *queues.flat_map { |q| ["-q", q] }]
       env = {"REDIS_URL" => @redis_url, "TORTURE_LEDGER_URL" => @ledger_url,
              "TORTURE_REAPER_INTERVAL" => @settings[:reaper_interval]&.to_s}
       pid = ::Process.spawn(env, RbConfig.ruby, "-I", File.join(ROOT, "lib"), EXE, *args,

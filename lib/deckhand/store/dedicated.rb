@@ -26,15 +26,26 @@ module Deckhand
       # on worker threads (REDIS_CLIENT_MAX_THREADS), and a wait must stay on
       # the waiting thread, so that killing it (a stop, a quiet) ends the wait
       # instead of leaving a BLMOVE behind to take a job.
+      #
+      # A move that happened is always returned, even when the read after it
+      # failed (a key of the wrong type, Redis refusing): the field's value is
+      # then UNREAD, which equals no value, so that the caller reads it again
+      # before it runs the job. Raising instead would leave the job moved into
+      # `destination` with no one told to run it.
       def wait_move(source, destination, timeout, hash: nil, field: nil)
         return wait_then_read(source, destination, timeout, hash, field) if @cluster
-        @client.pipelined do |pipe|
+        moved, value = @client.pipelined(exception: false) do |pipe|
           pipe.blocking_call(timeout, "BLMOVE", source, destination, "RIGHT", "LEFT", timeout)
           pipe.call("HGET", hash, field) if hash
-        end.then { |moved, value| [moved, value] }
+        end
+        raise moved if moved.is_a?(RedisClient::Error)
+        [moved, value.is_a?(RedisClient::Error) ? UNREAD : value]
       rescue RedisClient::Error => e
         raise @translation.call(e)
       end
+
+      # The value a read returns when it failed after a move.
+      UNREAD = Object.new.freeze
 
       def close = @client.close
 
@@ -42,7 +53,12 @@ module Deckhand
 
       def wait_then_read(source, destination, timeout, hash, field)
         moved = @client.blocking_call(timeout, "BLMOVE", source, destination, "RIGHT", "LEFT", timeout)
-        [moved, hash && @client.call("HGET", hash, field)]
+        value = begin
+          hash && @client.call("HGET", hash, field)
+        rescue RedisClient::Error
+          moved ? UNREAD : raise
+        end
+        [moved, value]
       end
     end
   end

@@ -19,13 +19,16 @@ module Deckhand
       DIR = File.expand_path("scripts", __dir__)
 
       class << self
-        attr_reader :source, :sha, :script_name
+        attr_reader :source, :sha, :script_name, :script_uses
 
         # Names the .lua file under store/scripts/ this class runs, and the
         # shared functions (store/scripts/lib/*.lua) it needs, which are put
-        # in front of its source: Redis scripts cannot load each other.
-        def lua(name, uses: [])
+        # in front of its source: Redis scripts cannot load each other. A
+        # subclass naming its parent's script needs the same functions.
+        def lua(name, uses: nil)
+          uses ||= (superclass.respond_to?(:script_name) && superclass.script_name == name) ? superclass.script_uses : []
           @script_name = name
+          @script_uses = uses
           parts = uses.map { |lib| File.read(File.join(DIR, "lib", "#{lib}.lua")) }
           @source = (parts << File.read(File.join(DIR, "#{name}.lua"))).join("\n").freeze
           @sha = Digest::SHA1.hexdigest(@source).freeze

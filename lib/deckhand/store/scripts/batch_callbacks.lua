@@ -12,8 +12,14 @@
 --                     how many it pushed
 --          delivered: jids the outbox no longer holds, remembered for
 --                     ARGV[3] ms from now instead; returns 0
+--
+-- Both keys' types are checked first (lib/guard.lua): a queue of another
+-- type would otherwise refuse the push after its jids were remembered as
+-- pushed, and no later call would push those callbacks.
 local queue, pushed = KEYS[1], KEYS[2]
 local now, op, keep = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3])
+guard(queue, 'list')
+guard(pushed, 'zset')
 redis.call('ZREMRANGEBYSCORE', pushed, '-inf', now)
 local payloads = {}
 if op == 'push' then

@@ -12,7 +12,7 @@ module Deckhand
       #   pushes.push("default", [[jid, payload]])   # => 1 (pushed), 0 when pushed before
       #   pushes.delivered("default", [jid])         # the outbox no longer holds it: remembered briefly
       class BatchCallbacks < Script
-        lua "batch_callbacks"
+        lua "batch_callbacks", uses: ["guard"]
 
         # How long a queue remembers a callback it got while the outbox may
         # still hold it (its pusher crashed before clearing it): a crash

@@ -123,6 +123,25 @@ end
 
 local function exists(b) return redis.call('EXISTS', key(b)) == 1 end
 
+-- Conservation (lib/guard.lua): an operation counts a job once and leaves,
+-- so one refused halfway (a key of another type) would leave its batch
+-- counted but never complete, or pushed without being counted. Every
+-- declared key's type is checked before the first write.
+local function guard_declared()
+  for i = 1, depth do
+    local b = ARGV[5 + i]
+    guard_all({key(b), 'hash', key(b, 'jids'), 'set', key(b, 'failed'), 'hash', key(b, 'dead'), 'set',
+      key(b, 'kids'), 'set'})
+  end
+  guard_all({index, 'zset', expiries, 'zset'})
+  if outbox_age then
+    guard_all({outbox, 'zset', outbox_jobs, 'hash'})
+  else
+    guard_all({queues, 'set', schedule, 'zset'})
+    for _, k in pairs(queue_keys) do guard(k, 'list') end
+  end
+end
+
 -- Sets the lifetime of every key of batch b, and of the indexes (as long as
 -- their longest-lived batch), dropping index entries whose batch expired.
 local function touch(b, ttl)
@@ -253,6 +272,7 @@ end
 -- Runs a batch operation; its reply.
 local function operate()
   if op ~= 'create' and stale() then return 'stale' end
+  if op ~= 'success' then guard_declared() end
 
   local h = key(bid)
   local jids = key(bid, 'jids')
@@ -311,11 +331,20 @@ local function operate()
     -- The common case, run once per job: four cheap calls after the lineage
     -- check (one HMGET per level), and the full check only when the batch may
     -- have just completed or succeeded.
-    local jid = arg(1)
-    if redis.call('SREM', jids, jid) == 0 then return 0 end
-    if redis.call('HDEL', key(bid, 'failed'), jid) == 1 then redis.call('SREM', key(bid, 'dead'), jid) end
-    local pending = redis.call('SCARD', jids)
-    if pending == 0 or pending == redis.call('HLEN', key(bid, 'failed')) then check(bid) end
+    -- Reads first: whether the full check follows, which then has every
+    -- declared key checked before this writes anything (guard_declared).
+    local jid, failed = arg(1), key(bid, 'failed')
+    if redis.call('SISMEMBER', jids, jid) == 0 then return 0 end
+    local had_failed = redis.call('HEXISTS', failed, jid) == 1
+    local pending = redis.call('SCARD', jids) - 1
+    local full = pending == 0 or pending == redis.call('HLEN', failed) - (had_failed and 1 or 0)
+    if full then guard_declared() elseif had_failed then guard(key(bid, 'dead'), 'set') end
+    redis.call('SREM', jids, jid)
+    if had_failed then
+      redis.call('HDEL', failed, jid)
+      redis.call('SREM', key(bid, 'dead'), jid)
+    end
+    if full then check(bid) end
     return 1
   elseif op == 'failure' then
     if redis.call('SISMEMBER', jids, arg(1)) == 0 then return 0 end
@@ -345,6 +374,7 @@ local reply
 if op == 'delivered' then
   local first = base + 1
   if outbox_age and #ARGV >= first then
+    guard_all({outbox, 'zset', outbox_jobs, 'hash'})
     redis.call('ZREM', outbox, unpack(ARGV, first))
     redis.call('HDEL', outbox_jobs, unpack(ARGV, first))
   end

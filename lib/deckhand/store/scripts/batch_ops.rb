@@ -31,7 +31,7 @@ module Deckhand
       # server's outbox drain (Server::BatchOutboxDrain calls #deliver_pending
       # every 30 s), whichever comes first.
       class BatchOps < Script
-        lua "batch_ops"
+        lua "batch_ops", uses: ["guard"]
 
         # One per process: lineages are the same whichever store reads them.
         LINEAGES = BatchLineages.new

@@ -75,8 +75,58 @@ for j = 1, sources do
   end
 end
 
-local at = 5 + 2 * sources
-local acks = tonumber(ARGV[at - 1])
+-- Where each part of ARGV starts (the acknowledgements, the landed jobs,
+-- the unique locks, the throttles).
+local acks_at = 5 + 2 * sources
+local acks = tonumber(ARGV[acks_at - 1])
+local landed_at = acks_at
+for i = 1, acks do landed_at = landed_at + 4 + tonumber(ARGV[landed_at + 3]) end
+local landed = tonumber(ARGV[landed_at])
+local unlocks_at = landed_at + 1 + 2 * landed
+local unlocks = tonumber(ARGV[unlocks_at] or '0')
+local throttles_at = unlocks_at + 1 + 2 * unlocks
+
+-- Conservation (docs/internals.md): everything that can refuse this script
+-- is read or checked before its first write, so a refusal changes nothing
+-- and the caller's retry is the same call. The sources' lengths and the
+-- recovery count versions are read here for the moves below; each in-flight
+-- hash and landing list written below is checked (a key of another type
+-- would fail a lot's record after its jobs left their queue); lib/unique.lua
+-- leaves a lock key of another type alone.
+local lengths, versions, checked = {}, {}, {}
+local function check_hash(queue)
+  if not checked[queue] then
+    redis.call('HEXISTS', KEYS[queue], '~')
+    checked[queue] = true
+  end
+end
+-- Without throttles the moves below stop where the lengths read reach the
+-- limit, so those are all the sources they reach.
+local throttled, found = ARGV[throttles_at] ~= nil, 0
+for j = 1, sources do
+  if found >= limit and not throttled then break end
+  -- LLEN refuses a key that is not a list (SORT would copy a set) and skips
+  -- an empty queue.
+  lengths[j] = redis.call('LLEN', KEYS[3 * q + j])
+  found = found + lengths[j]
+  if lengths[j] > 0 then
+    local queue = tonumber(ARGV[2 + 2 * j])
+    versions[j] = redis.call('HGET', KEYS[q + queue], '~v')
+    check_hash(queue)
+  end
+end
+local at = acks_at
+for i = 1, acks do
+  check_hash(tonumber(ARGV[at]))
+  at = at + 4 + tonumber(ARGV[at + 3])
+end
+for i = 1, landed do redis.call('LLEN', KEYS[2 * q + tonumber(ARGV[landed_at + 2 * i - 1])]) end
+if throttled then
+  local t = tonumber(ARGV[throttles_at + 1])
+  for k = 1, t do redis.call('HEXISTS', KEYS[#KEYS - t + k], '~held') end
+end
+
+at = acks_at
 for i = 1, acks do
   local hash, id, bits, marked = KEYS[tonumber(ARGV[at])], ARGV[at + 1], ARGV[at + 2], tonumber(ARGV[at + 3])
   if bits == '' then
@@ -90,19 +140,17 @@ for i = 1, acks do
   at = at + 4 + marked
 end
 
-for i = 1, tonumber(ARGV[at]) do
-  redis.call('LREM', KEYS[2 * q + tonumber(ARGV[at + 2 * i - 1])], 1, ARGV[at + 2 * i])
+for i = 1, landed do
+  redis.call('LREM', KEYS[2 * q + tonumber(ARGV[landed_at + 2 * i - 1])], 1, ARGV[landed_at + 2 * i])
 end
 
-at = at + 1 + 2 * tonumber(ARGV[at])
-local unlocks = tonumber(ARGV[at] or '0')
 for i = 1, unlocks do
-  unique_release_fast(KEYS[lots + sources + acks + i], ARGV[at + 2 * i - 1], ARGV[at + 2 * i])
+  unique_release_fast(KEYS[lots + sources + acks + i], ARGV[unlocks_at + 2 * i - 1], ARGV[unlocks_at + 2 * i])
 end
 
 -- Throttles (absent unless a queue of the capsule is throttled).
 local throttles, identity, now, wait = {}, nil, 0, 0
-at = at + 1 + 2 * unlocks
+at = throttles_at
 if ARGV[at] then
   identity, now = ARGV[at], limit_now()
   local t = tonumber(ARGV[at + 1])
@@ -122,14 +170,12 @@ for j = 1, sources do
   local th, take = throttles[queue], limit
   if th then take = throttle_room(th, limit, now) end
   local source, count = KEYS[3 * q + j], 0
-  -- LLEN first: it refuses a key that is not a list (SORT would copy a set)
-  -- before anything moved, and skips an empty queue.
-  if take > 0 and redis.call('LLEN', source) > 0 then count = file_lot(source, KEYS[lots + j], take) end
+  if take > 0 and (lengths[j] or redis.call('LLEN', source)) > 0 then count = file_lot(source, KEYS[lots + j], take) end
   if th then wait = throttle_held_back(th, take < limit, count, source, identity, now, wait) end
   if count > 0 then
     redis.call('HSET', KEYS[queue], ARGV[3 + 2 * j], count)
     result[n + 1] = j
-    result[n + 2] = redis.call('HGET', KEYS[q + queue], '~v')
+    result[n + 2] = versions[j]
     result[n + 3] = count
     n = n + 3
     limit = limit - count

@@ -7,7 +7,7 @@ module Deckhand
       #
       #   LimitBucket.new(store).call("erp", 30, period_ms: 60_000)   # => [true, 0] or [false, ms to the next bucket]
       class LimitBucket < LimitCheck
-        lua "limit_bucket", uses: ["limit"]
+        lua "limit_bucket", uses: ["guard", "limit"]
 
         def call(name, size, period_ms:, waited_ms: nil, last: true) = check("bucket", name, [size, period_ms], waited_ms, last)
       end

@@ -14,6 +14,7 @@
 -- Each answer ends with limit_index_at (lib/limit.lua).
 local holders, name, size = KEYS[1], ARGV[1], tonumber(ARGV[2])
 local now = limit_now()
+limit_guard(holders, 'zset', KEYS[2], KEYS[3])
 local lock = tonumber(ARGV[4])
 
 local expired = redis.call('ZREMRANGEBYSCORE', holders, '-inf', now)

@@ -10,6 +10,7 @@
 -- Each answer ends with limit_index_at (lib/limit.lua).
 local state, name, size, period = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = limit_now()
+limit_guard(state, 'hash', KEYS[2], KEYS[3])
 local values = redis.call('HMGET', state, 'level', 'at')
 local level = tonumber(values[1]) or 0
 local at = tonumber(values[2]) or now

@@ -7,7 +7,7 @@ module Deckhand
       #
       #   LimitLeaky.new(store).call("github", 60, period_ms: 60_000)   # => [true, 0] or [false, ms until one more fits]
       class LimitLeaky < LimitCheck
-        lua "limit_leaky", uses: ["limit"]
+        lua "limit_leaky", uses: ["guard", "limit"]
 
         def call(name, size, period_ms:, waited_ms: nil, last: true) = check("leaky", name, [size, period_ms], waited_ms, last)
       end

@@ -16,6 +16,7 @@ local state, name, size = KEYS[1], ARGV[1], tonumber(ARGV[2])
 local rate = tonumber(ARGV[3]) / tonumber(ARGV[4]) -- points per ms
 local amount = tonumber(ARGV[6])
 local now = limit_now()
+limit_guard(state, 'hash', KEYS[2], KEYS[3])
 local values = redis.call('HMGET', state, 'points', 'at')
 local points = tonumber(values[1]) or size
 local at = tonumber(values[2]) or now

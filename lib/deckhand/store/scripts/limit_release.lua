@@ -7,6 +7,9 @@
 -- ARGV[3]  ms the wake list lives (the lock timeout)
 --
 -- Returns 1, or 0 when the holder was no longer there (its lock expired).
+-- The wake list's type first (lib/guard.lua): a holder gone without its
+-- wake would leave a waiter asleep until its timeout.
+guard(KEYS[2], 'list')
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('LPUSH', KEYS[2], '1')
 redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[2]) - 1)

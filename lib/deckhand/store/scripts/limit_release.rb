@@ -8,7 +8,7 @@ module Deckhand
       #
       #   LimitRelease.new(store).call("stripe", 5, holder: "ab12", lock_ms: 30_000)   # => true
       class LimitRelease < Script
-        lua "limit_release"
+        lua "limit_release", uses: ["guard"]
 
         def call(name, size, holder:, lock_ms:)
           run([keys.limit("concurrent", name), keys.limit_wake(name)], [holder, size, lock_ms]) == 1

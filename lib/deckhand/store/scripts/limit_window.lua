@@ -9,6 +9,7 @@
 -- Each answer ends with limit_index_at (lib/limit.lua).
 local window, name, size, period = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = limit_now()
+limit_guard(window, 'zset', KEYS[2], KEYS[3])
 
 redis.call('ZREMRANGEBYSCORE', window, '-inf', now - period)
 if redis.call('ZCARD', window) < size then

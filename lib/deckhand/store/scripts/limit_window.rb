@@ -8,7 +8,7 @@ module Deckhand
       #
       #   LimitWindow.new(store).call("search", 10, period_ms: 1000, id: "ab12")   # => [true, 0] or [false, ms]
       class LimitWindow < LimitCheck
-        lua "limit_window", uses: ["limit"]
+        lua "limit_window", uses: ["guard", "limit"]
 
         def call(name, size, period_ms:, id:, waited_ms: nil, last: true)
           check("window", name, [size, period_ms, id], waited_ms, last)

@@ -35,9 +35,15 @@
 -- before the entry existed), -1 not the leader, -2 paused (the tick counts
 -- as passed), -3 (cluster mode) a push still pending: complete it, then ask
 -- again.
+--
+-- Every key's type is checked before the first write (lib/guard.lua), so a
+-- refusal leaves the tick unrecorded, to be enqueued on the next try.
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
 local state = KEYS[2]
 local cluster = #KEYS == 3
+guard(state, 'hash')
+guard(KEYS[3], 'set')
+if not cluster then guard(KEYS[4], 'list') end
 if cluster and redis.call('HEXISTS', state, 'pending_jid') == 1 then return -3 end
 redis.call('HSET', state, 'next', ARGV[3])
 local last = tonumber(redis.call('HGET', state, 'last_tick') or '0')

@@ -19,7 +19,7 @@ module Deckhand
       # raises NotReplicated when its replicas came short: the tick is
       # enqueued all the same, and asking again answers :done.
       class PeriodicEnqueue < Script
-        lua "periodic_enqueue"
+        lua "periodic_enqueue", uses: ["guard"]
 
         OUTCOMES = {1 => :enqueued, 0 => :done, -1 => :not_leader, -2 => :paused, -3 => :pending}.freeze
 

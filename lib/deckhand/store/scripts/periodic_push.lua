@@ -12,7 +12,12 @@
 -- ARGV[3]  the marker's time to live, ms (it outlives any pending record)
 --
 -- Returns 1 pushed, 0 pushed before.
+--
+-- The job is pushed before the marker is written, and the queue's type is
+-- checked first (lib/guard.lua): a marker written for a push Redis then
+-- refused would make every retry find the tick pushed, and it would never run.
 if tonumber(ARGV[1]) <= tonumber(redis.call('GET', KEYS[2]) or '0') then return 0 end
-redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
+guard(KEYS[1], 'list')
 redis.call('LPUSH', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
 return 1

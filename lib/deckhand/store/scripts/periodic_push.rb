@@ -12,7 +12,7 @@ module Deckhand
       # With push_replicas set, a push WAITs on the queue's node and raises
       # NotReplicated (naming jid) when its replicas came short.
       class PeriodicPush < Script
-        lua "periodic_push"
+        lua "periodic_push", uses: ["guard"]
 
         # The marker outlives any pending record: a record left by a crash
         # between the push and its clearing is completed by the next leader,

@@ -39,12 +39,19 @@ for n = pairs_at, #ARGV - 1, 2 do
   list[#list + 1] = {KEYS[first_lot + (n - pairs_at) / 2], ARGV[n + 1]}
 end
 
+local function queue_keys(i)
+  local base = 5 + 7 * (i - 1)
+  return {inflight = KEYS[base], landing = KEYS[base + 1], queue = KEYS[base + 2], counts = KEYS[base + 3],
+    suspects = KEYS[base + 4], poison = KEYS[base + 5], throttle = KEYS[base + 6]}
+end
+
+-- Every key's type first, so a refusal comes before the first write.
+guard_all({KEYS[2], 'hash', KEYS[3], 'set', KEYS[4], 'set'})
+for i = 1, q do recover_guard(queue_keys(i), lots[i]) end
+
 local recovered, counted, poisoned = 0, 0, 0
 for i = 1, q do
-  local base = 5 + 7 * (i - 1)
-  local keys = {inflight = KEYS[base], landing = KEYS[base + 1], queue = KEYS[base + 2], counts = KEYS[base + 3],
-    suspects = KEYS[base + 4], poison = KEYS[base + 5], throttle = KEYS[base + 6]}
-  local r, c, p = recover_queue(identity, limit, ttl, keys, lots[i])
+  local r, c, p = recover_queue(identity, limit, ttl, queue_keys(i), lots[i])
   if r > 0 then redis.call('SADD', KEYS[3], ARGV[5 + i]) end
   recovered, counted, poisoned = recovered + r, counted + c, poisoned + p
 end

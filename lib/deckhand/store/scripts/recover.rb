@@ -24,7 +24,7 @@ module Deckhand
       #   #    nil when its record had expired) and -2 when another reaper
       #   #    recovered it first
       class Recover < Script
-        lua "recover", uses: ["lot", "throttle", "recover"]
+        lua "recover", uses: ["guard", "lot", "throttle", "recover"]
 
         # The keys of one queue's share, in the order both scripts read them.
         def self.queue_keys(keys, identity, queue)

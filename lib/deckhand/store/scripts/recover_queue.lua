@@ -20,5 +20,6 @@ local keys = {inflight = KEYS[1], landing = KEYS[2], queue = KEYS[3], counts = K
   poison = KEYS[6], throttle = KEYS[7]}
 local lots = {}
 for n = 4, #ARGV do lots[#lots + 1] = {KEYS[n + 4], ARGV[n]} end
+recover_guard(keys, lots)
 local recovered, counted, poisoned = recover_queue(ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), keys, lots)
 return {recovered, counted, poisoned}

@@ -11,7 +11,7 @@ module Deckhand
       #   RecoverQueue.new(store).call("host:1:abc", "default", ["7", "8"], limit: 3, ttl: 86_400)
       #   # => [recovered, counted, poisoned]
       class RecoverQueue < Script
-        lua "recover_queue", uses: ["lot", "throttle", "recover"]
+        lua "recover_queue", uses: ["guard", "lot", "throttle", "recover"]
 
         def call(identity, queue, lot_ids, limit:, ttl:)
           list = Recover.queue_keys(keys, identity, queue) + lot_ids.map { |id| keys.lot(identity, queue, id) }

@@ -22,11 +22,22 @@
 --              claim: the score to file it at)
 --
 -- Returns {moved, corrupt, then the places (1..) of the triples claimed}.
+--
+-- Every key's type is checked before the first write (lib/guard.lua): a
+-- queue or the dead set of another type would otherwise fail the push after
+-- the entry left its set, and the job would be nowhere.
 local stamp = ARGV[1]
 local now = ARGV[2]
 local q = tonumber(ARGV[3])
 local moved, corrupt = 0, 0
 local claimed = {}
+
+guard(KEYS[1], 'zset')
+guard(KEYS[2], 'zset')
+-- KEYS[3] is only written with a queue to push to, and is then a set unless
+-- it is that queue (cluster mode).
+if KEYS[4] then guard(KEYS[3], KEYS[3] == KEYS[4] and 'list' or 'set') end
+for i = 4, #KEYS do guard(KEYS[i], 'list') end
 
 for n = 4 + q, #ARGV, 3 do
   local raw, queue, unstamped = ARGV[n], tonumber(ARGV[n + 1]), ARGV[n + 2] == '1'
@@ -36,22 +47,27 @@ for n = 4 + q, #ARGV, 3 do
       redis.call('ZADD', KEYS[1], 'XX', ARGV[n + 2], raw)
       claimed[#claimed + 1] = (n - 1 - q) / 3
     end
-  elseif redis.call('ZREM', KEYS[1], raw) == 1 then
-    if queue == 0 then
-      redis.call('ZADD', KEYS[2], now, raw)
-      corrupt = corrupt + 1
-    else
-      local payload = raw
-      if unstamped then
-        -- A JSON object ends in '}', perhaps followed by whitespace: the new
-        -- field goes last, every byte before it kept.
-        local body = string.match(raw, '^(.*)}%s*$')
+  else
+    local payload = raw
+    if queue > 0 and unstamped then
+      -- A JSON object ends in '}', perhaps followed by whitespace: the new
+      -- field goes last, every byte before it kept. Worked out before the
+      -- entry leaves its set, so nothing here can fail in between.
+      local body = string.match(raw, '^(.*)}%s*$')
+      if body then
         local empty = string.match(body, '{%s*$')
         payload = body .. (empty and '' or ',') .. '"enqueued_at":' .. stamp .. '}'
       end
-      if KEYS[3] ~= KEYS[3 + queue] then redis.call('SADD', KEYS[3], ARGV[3 + queue]) end
-      redis.call('LPUSH', KEYS[3 + queue], payload)
-      moved = moved + 1
+    end
+    if redis.call('ZREM', KEYS[1], raw) == 1 then
+      if queue == 0 then
+        redis.call('ZADD', KEYS[2], now, raw)
+        corrupt = corrupt + 1
+      else
+        if KEYS[3] ~= KEYS[3 + queue] then redis.call('SADD', KEYS[3], ARGV[3 + queue]) end
+        redis.call('LPUSH', KEYS[3 + queue], payload)
+        moved = moved + 1
+      end
     end
   end
 end

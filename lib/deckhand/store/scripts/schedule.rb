@@ -19,7 +19,7 @@ module Deckhand
       #   schedule = Schedule.new(store, queues: %w[default mail])
       #   moved, corrupt, earliest = schedule.call(now: Time.now.to_f, limit: 100, stamp: 1732000000000)
       class Schedule < Script
-        lua "schedule"
+        lua "schedule", uses: ["guard"]
 
         # How long a claimed entry waits before it is due again, should the
         # scheduler that claimed it die before pushing it.

@@ -18,6 +18,13 @@ local fixed = #KEYS - jobs
 local queues, queue, schedule = nil, KEYS[fixed - 1], KEYS[fixed]
 if fixed == 3 then queues = KEYS[1] end
 local result, queued = {}, false
+-- Every key's type first (lib/guard.lua): a queue of another type would
+-- otherwise refuse a job after its lock was taken, or after jobs before it
+-- were pushed, and the caller, told the push failed, would push them again.
+if queues then guard(queues, 'set') end
+guard(queue, 'list')
+guard(schedule, 'zset')
+for i = 1, jobs do guard(KEYS[fixed + i], 'string') end
 for i = 1, jobs do
   local at = 2 + 4 * (i - 1)
   local jid, ttl, score, payload = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]

@@ -8,8 +8,9 @@
 -- Returns how many locks were released.
 local released = 0
 for i = 1, #KEYS do
-  local holder = redis.call('GET', KEYS[i])
-  if holder and (ARGV[i] == '' or holder == ARGV[i]) then
+  -- A key that is not a string is no lock (lib/unique.lua): left alone.
+  local holder = redis.pcall('GET', KEYS[i])
+  if type(holder) == 'string' and (ARGV[i] == '' or holder == ARGV[i]) then
     redis.call('DEL', KEYS[i])
     released = released + 1
   end

@@ -14,10 +14,16 @@
 --
 -- Returns the positions (1-based, among the entries given) of those moved, so
 -- the caller tells death handlers about these and no others.
+--
+-- Both sets' types are checked first (lib/guard.lua): a dead set of another
+-- type would otherwise refuse the entry after it left its set. A lock key of
+-- another type is no lock of ours and is left alone (lib/unique.lua).
 local source, dead = KEYS[1], KEYS[2]
 local now = ARGV[1]
 local n = tonumber(ARGV[4])
 local killed, lock = {}, 2
+guard(source, 'zset')
+guard(dead, 'zset')
 for i = 1, n do
   local entry, jid = ARGV[4 + i], ARGV[4 + n + i]
   if jid ~= '' then lock = lock + 1 end

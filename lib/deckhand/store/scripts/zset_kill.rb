@@ -16,7 +16,7 @@ module Deckhand
       #   ZsetKill.new(store).call_shards(:retry_set, {"mail" => [raw]}, now: now, dead_before: now - 180 * 86_400, max_jobs: 10_000)
       #   # => {"mail" => [1]}
       class ZsetKill < Script
-        lua "zset_kill", uses: ["unique"]
+        lua "zset_kill", uses: ["guard", "unique"]
 
         # locks: per raw, [key, jid] of the unique lock it holds, or nil
         # (a death releases it). dead: the dead set, in cluster mode that of

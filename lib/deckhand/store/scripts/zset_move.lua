@@ -14,10 +14,16 @@
 --                enqueued_at)
 --
 -- Returns the number of entries moved.
+--
+-- Every key's type is checked first (lib/guard.lua): a queue of another type
+-- would otherwise refuse the push after the entry left its set.
 local set = KEYS[1]
 local n = tonumber(ARGV[1])
 local queues = KEYS[n + 2]
 local moved = 0
+guard(set, 'zset')
+for i = 2, n + 1 do guard(KEYS[i], 'list') end
+if queues then guard(queues, 'set') end
 for i = n + 2, #ARGV, 3 do
   if redis.call('ZREM', set, ARGV[i]) == 1 then
     local q = tonumber(ARGV[i + 1])

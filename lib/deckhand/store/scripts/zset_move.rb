@@ -14,7 +14,7 @@ module Deckhand
       #
       #   ZsetMove.new(store).call_shards({"mail" => [[raw, payload]], "default" => [...]}, kind: :retry_set)
       class ZsetMove < Script
-        lua "zset_move"
+        lua "zset_move", uses: ["guard"]
 
         # moves: [[entry as stored, queue name, payload to push], ...].
         def call(set, moves)

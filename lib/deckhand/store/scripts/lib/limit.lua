@@ -32,3 +32,13 @@ local function limit_note(metrics, index, name, now, kind, size, field, waited_m
     limit_index_at = now
   end
 end
+
+-- Checks, before a limiter's first write, the types of the keys limit_note
+-- writes after it (lib/guard.lua): a metrics hash of another type would
+-- otherwise refuse the note after a slot was taken, and the caller, told the
+-- check failed, would never give that slot back.
+local function limit_guard(state, state_type, metrics, index)
+  guard(state, state_type)
+  guard(metrics, 'hash')
+  if index then guard(index, 'zset') end
+end

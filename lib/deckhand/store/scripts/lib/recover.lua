@@ -21,6 +21,17 @@ local function recover_jid(payload)
   return nil
 end
 
+-- Checks the type of every key recover_queue will touch (lib/guard.lua), so
+-- that a caller that runs this for every queue first fails, if it fails,
+-- before its first write: a queue of another type would otherwise refuse a
+-- job after others went back but before their lot was forgotten, and they
+-- would go back twice on the next try.
+local function recover_guard(keys, lots)
+  guard_all({keys.inflight, 'hash', keys.landing, 'list', keys.queue, 'list', keys.counts, 'hash',
+    keys.suspects, 'set', keys.poison, 'hash', keys.throttle, 'hash'})
+  for _, lot in ipairs(lots) do guard(lot[1], 'list') end
+end
+
 -- keys: inflight (the process's in-flight hash for the queue), landing (its
 -- landing list), queue, counts (the queue's recovery counts), suspects (the
 -- process's running suspects), poison (the queue's poison hash), throttle
