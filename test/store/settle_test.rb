@@ -61,14 +61,12 @@ class SettleTest < Minitest::Test
     assert_equal [JOB], retry_entries
   end
 
-  def test_a_refused_unique_lock_read_writes_nothing
+  def test_a_lock_key_of_another_type_is_left_alone_and_the_outcome_written
     file_lot
-    redis.call("RPUSH", "unique-lock", "not a string")
-    assert_raises(Deckhand::CommandError) do
-      settle.bury([:lot, 7, 0], payload: JOB, now: 1000.0, timeout: 100, max_jobs: 10, unlock: ["unique-lock", "jid"])
-    end
-    assert_equal 0, redis.call("EXISTS", "dead")
-    assert_nil redis.call("HGET", inflight, "7:0")
+    redis.call("RPUSH", "unique-lock", "not a lock")
+    assert_equal :written, settle.bury([:lot, 7, 0], payload: JOB, now: 1000.0, timeout: 100, max_jobs: 10, unlock: ["unique-lock", "jid"])
+    assert_equal 1, redis.call("ZCARD", "dead")
+    assert_equal ["not a lock"], redis.call("LRANGE", "unique-lock", 0, -1)
   end
 
   def test_a_landed_job_settled_by_a_lost_reply_is_found_in_its_set

@@ -43,7 +43,8 @@ elseif not redis.call('LPOS', place, id) then
   return 0
 end
 
-local unlock = ARGV[8] and redis.call('GET', KEYS[#KEYS]) == ARGV[8]
+-- A lock key of another type is no lock of ours: left alone (lib/unique.lua).
+local unlock = ARGV[8] and redis.pcall('GET', KEYS[#KEYS]) == ARGV[8]
 
 -- The first write: a set of the wrong type refuses it, and nothing moved.
 if writes then
