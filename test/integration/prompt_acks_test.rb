@@ -34,4 +34,36 @@ class PromptAcksTest < Minitest::Test
       wait_for(message: "every job done") { Deckhand::TestJobs.runs.size == 10 }
     end
   end
+
+  # Fails the fetch script's next call that carries news of settled jobs,
+  # with an error that is not Redis'.
+  module FailOnce
+    attr_accessor :fail_next
+
+    def call(acks:, landed: [], **)
+      if fail_next && (acks.any? || landed.any?)
+        self.fail_next = false
+        raise ArgumentError, "a bug on the fetch path"
+      end
+      super
+    end
+  end
+
+  def test_a_round_that_raises_keeps_the_acknowledgements_it_carried
+    log = StringIO.new
+    Deckhand.config = new_config(concurrency: 1, timeout: 1)
+    Deckhand.config.logger = Logger.new(log)
+    with_server do |launcher|
+      fetch = launcher.capsules.first.fetcher.instance_variable_get(:@fetch)
+      fetch.extend(FailOnce)
+      fetch.fail_next = true
+      jid = RecordJob.perform_async("first")
+      wait_for(message: "the failing round") { log.string.include?("a bug on the fetch path") }
+      wait_for(message: "the job acknowledged after all") { inflight_keys(launcher.identity).empty? }
+      refute_includes inflight_payloads(launcher.identity).join, jid
+      RecordJob.perform_async("second")
+      wait_for(message: "the loop running again") { Deckhand::TestJobs.runs.size == 2 }
+    end
+    assert_equal 1, Deckhand::TestJobs.runs.count { |_, args| args == ["first"] }
+  end
 end

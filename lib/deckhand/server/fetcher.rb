@@ -208,9 +208,10 @@ module Deckhand
         sent
         @outage.over
         hand_back_buffered if @quiet
-      rescue Deckhand::RedisError => e
+      rescue Exception => e # rubocop:disable Lint/RescueException -- nothing taken from the ledger may be dropped
         @lost.lots(sources) if sources # its reply may be lost, not its work
         restore(due, throttles)
+        raise unless e.is_a?(Deckhand::RedisError) # the component logs it and starts the loop again
         sent
         pause(@outage.failed(e))
       ensure
