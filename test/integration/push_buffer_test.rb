@@ -1,32 +1,22 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "tmpdir"
+require "support/reliable_push_helpers"
 
 # The reliable-push buffer's flusher against a Redis that comes back but
 # refuses what it is sent: every held job stays until Redis takes it, each
 # is written once, in order, and every refusal is in the log.
 class PushBufferTest < Minitest::Test
+  include Deckhand::ReliablePushHelpers
+
   def setup
     super
-    @dir = Dir.mktmpdir("deckhand-push-buffer")
-    @server = redis_server.start
     @direct = RedisClient.new(url: @server.url)
   end
 
   def teardown
     @direct&.close
-    @server&.stop
-    FileUtils.rm_rf(@dir)
     super
-  end
-
-  def redis_server(port = nil) = Deckhand::DevRedis.new(dir: @dir, port: port, persistent: true, extra: %w[--appendfsync always])
-
-  def config(**settings)
-    config = new_config(redis: {url: @server.url, connect_timeout: 0.2, read_timeout: 0.5}, reliable_push: true, **settings)
-    config.logger = Logger.new(@log = StringIO.new)
-    config
   end
 
   # Pushes while Redis is down (they are held), then brings it back.

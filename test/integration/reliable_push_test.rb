@@ -1,30 +1,12 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "tmpdir"
+require "support/reliable_push_helpers"
 
 # Reliable push: a steady stream of pushes goes on through a Redis restart;
 # every jid a push returned reaches its queue, in order, none twice.
 class ReliablePushTest < Minitest::Test
-  def setup
-    super
-    @dir = Dir.mktmpdir("deckhand-reliable-push")
-    @server = redis_server.start
-  end
-
-  def teardown
-    @server&.stop
-    FileUtils.rm_rf(@dir)
-    super
-  end
-
-  def redis_server(port = nil) = Deckhand::DevRedis.new(dir: @dir, port: port, persistent: true, extra: %w[--appendfsync always])
-
-  def config(**settings)
-    config = new_config(redis: {url: @server.url, connect_timeout: 0.2, read_timeout: 0.5}, reliable_push: true, **settings)
-    config.logger = Logger.new(@log = StringIO.new)
-    config
-  end
+  include Deckhand::ReliablePushHelpers
 
   def test_pushes_during_a_redis_restart_all_arrive_in_order
     client = Deckhand::Client.new(config: config)
