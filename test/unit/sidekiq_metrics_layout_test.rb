@@ -28,9 +28,15 @@ class SidekiqMetricsLayoutTest < Minitest::Test
     assert_includes 30..70, split[0], "about the share of 17.8..23.7 ms below 20 ms"
   end
 
+  # Sidekiq 7.3 names the minute hash with Time#hour and #min (unpadded) and
+  # the histogram with strftime("%d-%H:%-M"): the hour padded there, so the
+  # two differ before 10:00 UTC.
   def test_keys_as_sidekiq_7_names_them
     time = Time.utc(2026, 3, 4, 5, 6)
     assert_equal "j|20260304|5:6", Layout.minute_key(time)
-    assert_equal "HardJob-04-5:6", Layout.histogram_key("HardJob", time)
+    assert_equal "HardJob-04-05:6", Layout.histogram_key("HardJob", time)
+    late = Time.utc(2026, 3, 4, 23, 59)
+    assert_equal "j|20260304|23:59", Layout.minute_key(late)
+    assert_equal "HardJob-04-23:59", Layout.histogram_key("HardJob", late)
   end
 end
