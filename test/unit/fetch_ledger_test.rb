@@ -45,6 +45,24 @@ class FetchLedgerTest < Minitest::Test
     assert ledger.take.empty?
   end
 
+  def test_news_is_late_after_the_lag_and_one_round_trip_carries_it_at_a_time
+    ledger = Ledger.new(queues: 1, lag: 0.005)
+    refute ledger.late?(100.0)
+    assert_nil ledger.wait(100.0), "no news, nothing to wait for"
+    ledger.settle(Unit.new(lot, 0, "a", false), marked: false, unlock: nil, at: 100.0)
+    ledger.settle(Unit.new(lot, 1, "b", false), marked: false, unlock: nil, at: 100.004)
+    refute ledger.late?(100.004)
+    assert_in_delta 0.001, ledger.wait(100.004), 1e-9, "counted from the oldest news"
+    assert ledger.late?(100.006)
+    due = ledger.take
+    assert ledger.in_flight?
+    refute ledger.late?(200.0), "taken news is no longer waiting"
+    ledger.restore(due, at: 200.0)
+    assert ledger.late?(200.006), "news put back waits from when it came back"
+    ledger.arrived
+    refute ledger.in_flight?
+  end
+
   def test_a_ledger_counts_what_is_overdue
     ledger = Ledger.new(queues: 1)
     big = lot(0, 1, Ledger::MAX_UNREPORTED)

@@ -57,7 +57,9 @@ module Deckhand
         @ready = Fetch::Buffer.new(@requeue, logger: logger)
         @lock = Mutex.new
         @wake = ConditionVariable.new
-        @ledger = Fetch::Ledger.new(queues: @queues.size)
+        # News waits at most half the window: what it waited on average when
+        # it rode only with fetches.
+        @ledger = Fetch::Ledger.new(queues: @queues.size, lag: window / 2.0)
         @landing = @queues.each_with_index.map { |q, i| LandingLot.new(q, i) }
         @outstanding = 0
         @quiet = @quieted = @armed = false
@@ -67,11 +69,6 @@ module Deckhand
         @lost = LostFetches.new(@requeue, logger: logger)
         @outage = Outage.new(logger, "fetcher of capsule #{capsule.name}")
         @slots = Fetch::ThrottleSlots.new(throttles, @queues)
-        # Seconds the oldest unsent news may wait: half the window, what it
-        # waited on average when news rode only with fetches.
-        @ack_lag = window / 2.0
-        @news_at = nil # when the oldest unsent news arrived
-        @sending = false # a round trip carrying news is under way
       end
 
       def start
@@ -94,14 +91,13 @@ module Deckhand
       # jid, TTL ms]) when it succeeded.
       def done(unit, marked: false, unlock: nil)
         send = @lock.synchronize do
-          next unless @ledger.settle(unit, marked: marked, unlock: unlock)
           at = now
+          next unless @ledger.settle(unit, marked: marked, unlock: unlock, at: at)
           @slots.freed(at) unless unit.lot.landing?
           @outstanding -= 1
           @pace.completed
-          @news_at ||= at if @ledger.news?
           @wake.signal
-          [take_due, @slots.args(@ledger)] if @news_at && !@sending && !@quiet && at - @news_at >= @ack_lag
+          [@ledger.take, @slots.args(@ledger)] if !@ledger.in_flight? && !@quiet && @ledger.late?(at)
         end
         send_news(*send) if send
       end
@@ -164,7 +160,7 @@ module Deckhand
 
       # One round trip with the acknowledgements still due (at shutdown).
       def flush_acks
-        due = @lock.synchronize { take_due }
+        due = @lock.synchronize { @ledger.take }
         acknowledge(due) unless due.empty?
       rescue Deckhand::RedisError => e
         @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
@@ -215,24 +211,17 @@ module Deckhand
         sent
         pause(@outage.failed(e))
       ensure
-        sent if @sending # whatever ended this round, the next may send
+        sent if @ledger.in_flight? # whatever ended this round, the next may send
       end
 
       def acknowledge(due, throttles = nil)
         @fetch.call(limit: 0, sources: [], acks: due.acks, landed: due.landed, unlocks: due.unlocks, throttles: throttles)
       end
 
-      # Under the lock: what is due, for the round trip that carries it.
-      def take_due
-        @sending = true
-        @news_at = nil
-        @ledger.take
-      end
-
       # The round trip that carried the news is over (arrived or restored).
       def sent
         @lock.synchronize do
-          @sending = false
+          @ledger.arrived
           @wake.broadcast
         end
       end
@@ -255,13 +244,13 @@ module Deckhand
         @lock.synchronize do
           loop do
             return nil if stopping?
-            if @sending # a processor's round trip with the news: this one waits its turn
+            if @ledger.in_flight? # a processor's round trip with the news: this one waits its turn
               @wake.wait(@lock)
               next
             end
             if @quiet && !@quieted
               @quieted = true
-              return [take_due, 0]
+              return [@ledger.take, 0]
             end
             ahead = @pace.ahead
             want = @quiet ? 0 : @capsule.concurrency + ahead - @outstanding
@@ -269,10 +258,10 @@ module Deckhand
             if want.positive? && (!@armed || polled) && @ready.size <= ahead / 2
               @pace.starved = !@armed && @ready.waiting.positive? # threads ran dry waiting for this fetch
               @armed = false
-              return [take_due, want]
+              return [@ledger.take, want]
             end
-            acks_due = @ledger.news? && (@armed || @quiet || @ledger.overdue? || now - @news_at >= @ack_lag)
-            return [take_due, 0] if acks_due || @lost.due?
+            acks_due = @ledger.news? && (@armed || @quiet || @ledger.overdue? || @ledger.late?(now))
+            return [@ledger.take, 0] if acks_due || @lost.due?
             @wake.wait(@lock, wait_time)
           end
         end
@@ -280,7 +269,7 @@ module Deckhand
 
       def wait_time
         times = [@lost.wait_time]
-        times << [@news_at + @ack_lag - now, 0.001].max if @news_at && @ledger.news?
+        times << @ledger.wait(now)
         if @armed && !@quiet
           times << [IDLE_POLL - (now - @armed_at), 0.001].max
           times << @slots.wait(now)
@@ -319,8 +308,7 @@ module Deckhand
       def restore(due, throttles)
         @lock.synchronize do
           @slots.restore(throttles, @ledger)
-          @ledger.restore(due)
-          @news_at ||= now unless due.empty?
+          @ledger.restore(due, at: now)
         end
       end
 

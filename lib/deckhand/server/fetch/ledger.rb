@@ -4,17 +4,22 @@ module Deckhand
   module Server
     module Fetch
       # The acknowledgement ledger of one capsule: which fetched jobs are
-      # settled, and what Redis has not been told yet. The only writer of that
-      # state; the fetcher calls it under its own lock.
+      # settled, what Redis has not been told yet, since when, and whether a
+      # round trip carrying it is under way. The only writer of that state;
+      # the fetcher calls it under its own lock.
       #
-      # Processors settle jobs (#settle); the fetch loop takes what is due as
-      # one Due for its next round trip (#take), and puts it back when the
-      # round trip failed (#restore), so nothing is acknowledged twice or never.
+      # Processors settle jobs (#settle); whoever sends the news (the fetch
+      # loop, or a processor once it is #late?) takes it as one Due (#take),
+      # says when the round trip is over (#arrived), and puts it back when it
+      # failed (#restore), so nothing is acknowledged twice or never. One
+      # round trip with news at a time: a lot's news arrives in order.
       #
-      #   ledger = Ledger.new(queues: 2)
-      #   ledger.settle(unit, marked: false, unlock: nil)   # => true: news for Redis
-      #   due = ledger.take                                 # acks, landed jobs, unique locks
-      #   ledger.restore(due)                               # the round trip failed
+      #   ledger = Ledger.new(queues: 2, lag: 0.005)
+      #   ledger.settle(unit, marked: false, unlock: nil, at: now)   # => true: news for Redis
+      #   ledger.late?(now + 0.01)                                   # => true: send it now
+      #   due = ledger.take                                          # acks, landed jobs, unique locks
+      #   ledger.restore(due, at: now)                               # the round trip failed
+      #   ledger.arrived
       class Ledger
         MAX_UNREPORTED = 1_000
 
@@ -26,7 +31,11 @@ module Deckhand
           def empty? = acks.empty? && landed.empty?
         end
 
-        def initialize(queues:)
+        # lag: seconds the oldest news may wait for a round trip.
+        def initialize(queues:, lag: 0.005)
+          @lag = lag
+          @since = nil # when the oldest news not yet taken arrived
+          @in_flight = false
           @reports = {}.compare_by_identity
           @landed = []
           @unlocks = []
@@ -34,9 +43,10 @@ module Deckhand
           @released = Array.new(queues, 0) # jobs settled per queue: throttle slots to give back
         end
 
-        # A processor settled `unit`: it succeeded, or (marked) a script wrote
-        # its outcome and its mark. False when the unit was settled already.
-        def settle(unit, marked:, unlock:)
+        # A processor settled `unit` at monotonic time `at`: it succeeded, or
+        # (marked) a script wrote its outcome and its mark. False when the
+        # unit was settled already.
+        def settle(unit, marked:, unlock:, at: nil)
           lot = unit.lot
           unit.settled = true
           return false unless lot.settle(unit.position, marked: marked)
@@ -48,6 +58,7 @@ module Deckhand
             @released[lot.index] += 1
           end
           @unreported += 1
+          @since ||= at if at && news?
           true
         end
 
@@ -57,7 +68,20 @@ module Deckhand
         # So much is unreported that it should go without waiting for a fetch.
         def overdue? = @unreported >= MAX_UNREPORTED
 
+        # The oldest news has waited `lag` by monotonic time `at`.
+        def late?(at) = !@since.nil? && at - @since >= @lag
+
+        # Seconds from `at` until the news is late, or nil without news.
+        def wait(at) = @since && [@since + @lag - at, 0.001].max
+
+        # A round trip carrying news is under way (taken, not yet #arrived).
+        def in_flight? = @in_flight
+
+        def arrived = @in_flight = false
+
         def take
+          @in_flight = true
+          @since = nil
           lots = @reports.keys
           @reports.clear
           @unreported = 0
@@ -67,8 +91,10 @@ module Deckhand
           due
         end
 
-        # What was due did not reach Redis: it goes with the next round trip.
-        def restore(due)
+        # What was due did not reach Redis: it goes with the next round trip,
+        # late from `at` on.
+        def restore(due, at: nil)
+          @since ||= at if at && !due.empty?
           due.lots.each do |lot|
             lot.unreport
             @reports[lot] = true
