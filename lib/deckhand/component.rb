@@ -30,6 +30,22 @@ module Deckhand
 
     attr_reader :name, :thread
 
+    # A short errand on a named thread of its own, for what a signal handler
+    # or a dying component cannot do on its own thread (stop a server: that
+    # takes locks and waits). Not supervised: it runs once. Its error, if
+    # any, is logged, never silent.
+    #
+    #   Component.errand("stop", logger: logger) { launcher.stop }
+    def self.errand(name, logger:)
+      Thread.new do
+        Thread.current.name = "deckhand-#{name}"
+        Thread.current.report_on_exception = false
+        yield
+      rescue Exception => e # rubocop:disable Lint/RescueException -- an errand's death is logged, whatever its cause
+        logger.error("#{name} failed: #{e.class}: #{e.message}\n  #{(e.backtrace || []).first(25).join("\n  ")}")
+      end
+    end
+
     # on_fatal: called with (component, error) when the component gives up.
     # delays: pauses before each restart (a processor restarts at once: its
     # thread died of its job, not of a fault of its own). max_crashes: nil

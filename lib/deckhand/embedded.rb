@@ -78,7 +78,7 @@ module Deckhand
     def remote(signal)
       case signal
       when "TSTP" then quiet
-      when "TERM", "INT" then Thread.new { stop }
+      when "TERM", "INT" then Component.errand("stop", logger: @config.logger) { stop }
       when "TTIN" then Thread.list.each { |t| @config.logger.warn("thread #{t.name || t.object_id}: #{t.status}\n    #{(t.backtrace || []).join("\n    ")}") }
       end
     end

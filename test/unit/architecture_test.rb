@@ -130,6 +130,20 @@ class ArchitectureTest < Minitest::Test
     assert_empty Checks.layer_violations("lib/deckhand/cli/example.rb", broken), "the CLI may name every layer"
   end
 
+  # Where threads may start: the component base, and drop-in mode's
+  # Sidekiq::Component#safe_thread, Sidekiq's API for a plugin's own thread
+  # (its crash goes to the error handlers, as in Sidekiq).
+  THREADS_ALLOWED = ["lib/deckhand/component.rb", "lib/deckhand/sidekiq/component.rb"].freeze
+
+  # Every thread is a supervised Component, or a one-off Component.errand
+  # that logs its failure: no thread of lib/ can die in silence.
+  def test_threads_start_only_in_the_component_base
+    code = ->(path) { File.read(File.join(ROOT, path)).each_line.reject { |line| line.strip.start_with?("#") }.join }
+    starters = (lib_files - THREADS_ALLOWED).select { |path| code.call(path).match?(/\bThread\.(new|start|fork)\b/) }
+    assert_empty starters, "start threads through Deckhand::Component (or Component.errand for a one-off)"
+    THREADS_ALLOWED.each { |path| assert_match(/\bThread\.new\b/, code.call(path), "#{path} starts no thread: drop it from THREADS_ALLOWED") }
+  end
+
   # An allowance nobody needs any more hides the next violation: each entry
   # must still be needed.
   def test_every_allowance_is_still_needed

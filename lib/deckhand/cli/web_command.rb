@@ -3,6 +3,7 @@
 require "optparse"
 require_relative "../../deckhand"
 require_relative "command"
+require_relative "../component"
 
 module Deckhand
   class CLI
@@ -51,7 +52,7 @@ module Deckhand
         require_relative "../web"
         handler = webrick_handler
         warn_if_exposed(host)
-        stop = -> { Thread.new { handler.shutdown } }
+        stop = -> { Component.errand("web-stop", logger: Deckhand.config.logger) { handler.shutdown } }
         %w[INT TERM].each { |signal| trap(signal) { stop.call } }
         handler.run(Web, Host: host, Port: port, Logger: WEBrick::Log.new(File::NULL), AccessLog: []) do |server|
           address = server.listeners.first.addr

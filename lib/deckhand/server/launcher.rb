@@ -147,7 +147,7 @@ module Deckhand
       # the owner end the process.
       def fatal(component, error)
         return unless @fatal.try_lock
-        Thread.new do
+        Component.errand("fatal-stop", logger: @logger) do
           @logger.error("#{component.name} cannot keep running (#{error.class}: #{error.message}); stopping this process")
           stop
           @on_fatal ? @on_fatal.call(error) : @logger.error("the server has stopped; nothing was given to end the process (on_fatal)")
