@@ -160,7 +160,12 @@ module Deckhand
 
       # One round trip with the acknowledgements still due (at shutdown).
       def flush_acks
-        due = @lock.synchronize { @ledger.take }
+        due = @lock.synchronize do
+          # A processor's round trip with news goes first: a lot's news arrives in order.
+          deadline = now + 1.0
+          @wake.wait(@lock, deadline - now) while @ledger.in_flight? && now < deadline
+          @ledger.take
+        end
         acknowledge(due) unless due.empty?
       rescue Deckhand::RedisError => e
         @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
