@@ -31,6 +31,7 @@ class SidekiqMetricsLayoutTest < Minitest::Test
   def test_keys_as_sidekiq_7_names_them
     time = Time.utc(2026, 3, 4, 5, 6)
     assert_equal "j|20260304|5:6", Layout.minute_key(time)
-    assert_equal "HardJob-04-5:6", Layout.histogram_key("HardJob", time)
+    # Sidekiq's Histogram: strftime("%d-%H:%-M"), the hour padded.
+    assert_equal "HardJob-04-05:6", Layout.histogram_key("HardJob", time)
   end
 end

@@ -12,7 +12,7 @@ module Deckhand
       #   j|<YYYYMMDD>|<H>:<M>     hash per UTC minute (hour and minute unpadded):
       #                            "<class>|p" executions, "<class>|f" failures,
       #                            "<class>|ms" total ms of the successful ones
-      #   <class>-<DD>-<H>:<M>     BITFIELD of 26 u16 counters: successful
+      #   <class>-<DD>-<HH>:<M>    BITFIELD of 26 u16 counters: successful
       #                            executions per duration bucket (BUCKETS_MS)
       #
       # Written from the Tally on each heartbeat; nothing more is done per job.
@@ -49,7 +49,8 @@ module Deckhand
 
         def minute_key(time) = "j|#{time.utc.strftime("%Y%m%d")}|#{time.utc.hour}:#{time.utc.min}"
 
-        def histogram_key(klass, time) = "#{klass}-#{time.utc.strftime("%d")}-#{time.utc.hour}:#{time.utc.min}"
+        # Sidekiq pads the hour here ("%d-%H:%-M"), unlike in the minute key.
+        def histogram_key(klass, time) = "#{klass}-#{time.utc.strftime("%d-%H")}:#{time.utc.min}"
 
         # Sidekiq's {bucket => n} from Deckhand's {bucket => n}.
         def histogram_of(deckhand)
