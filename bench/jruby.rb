@@ -9,7 +9,7 @@
 #
 #   bundle exec ruby bench/jruby.rb                     # prints the table, writes bench/results/<date>-jruby.md
 #   bundle exec ruby bench/jruby.rb --quick             # small counts, a smoke run
-#   bundle exec ruby bench/jruby.rb --rounds 3 --only cpu
+#   bundle exec ruby bench/jruby.rb --rounds 3 --only cpu --out bench/results/cpu.md
 #
 # Every server gets a warm-up share of jobs before its window opens (the
 # JVM's compilers need it; MRI gets the same), then the probe times the rest.
@@ -36,7 +36,8 @@ module DeckhandBench
 
     Run = Struct.new(:label, :system, :ruby, keyword_init: true)
 
-    def initialize(rounds:, quick:, only:)
+    def initialize(rounds:, quick:, only:, out: nil)
+      @out = out
       @rounds = rounds
       @quick = quick
       @only = only
@@ -150,7 +151,7 @@ module DeckhandBench
         "- Redis #{@redis_version}; Deckhand #{Deckhand::VERSION}#{"; Sidekiq #{Sidekiq::VERSION}" if defined?(Sidekiq::VERSION)}",
         "- One server process, 10 threads (`-c 10`), queue `bench`; median of #{@rounds} round(s); CPU-bound job: " \
           "#{@rounds_per_ms} rounds of integer arithmetic (#{TARGET_MS.round} ms on this MRI, one thread)",
-        "- Command: `bundle exec ruby bench/jruby.rb#{" --rounds #{@rounds}" if @rounds != 1}`", "",
+        "- Command: `bundle exec ruby bench/jruby.rb#{" --rounds #{@rounds}" if @rounds != 1}#{" --only #{@only.join(",")}" if @only}`", "",
         "| workload | server | jobs/s | threads started per 10,000 jobs | CPU µs per job | samples (jobs/s) |",
         "| --- | --- | ---: | ---: | ---: | --- |"]
       @rows.each do |row|
@@ -177,7 +178,7 @@ module DeckhandBench
     end
 
     def write(report)
-      path = File.join(ROOT, "bench/results", "#{Time.now.utc.strftime("%Y-%m-%d")}-jruby.md")
+      path = @out || File.join(ROOT, "bench/results", "#{Time.now.utc.strftime("%Y-%m-%d")}-jruby.md")
       File.write(path, report)
       puts "written: #{path.delete_prefix("#{ROOT}/")}"
     end
@@ -190,6 +191,7 @@ if $PROGRAM_NAME == __FILE__
     o.on("--rounds N", Integer) { |n| options[:rounds] = n }
     o.on("--quick") { options[:quick] = true }
     o.on("--only LIST", Array, "noop,cpu,iterable") { |list| options[:only] = list }
+    o.on("--out PATH", "where the Markdown goes (default bench/results/<date>-jruby.md)") { |path| options[:out] = File.expand_path(path) }
   end.parse!
   DeckhandBench::JRubyBench.new(**options).call
 end
