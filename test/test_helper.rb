@@ -11,8 +11,11 @@ module Deckhand
   module WarningsAreErrors
     ROOT = File.expand_path("..", __dir__)
 
+    # vendor/ holds MRI's bundle, tmp/jruby JRuby's (bin/jruby).
+    FOREIGN = [File.join(ROOT, "vendor"), File.join(ROOT, "tmp")].freeze
+
     def warn(message, ...)
-      own = message.start_with?(ROOT) && !message.start_with?(File.join(ROOT, "vendor"))
+      own = message.start_with?(ROOT) && !message.start_with?(*FOREIGN)
       raise "warning from our code: #{message}" if own
       super
     end

@@ -49,6 +49,7 @@ module Deckhand
     end
 
     def initialize(config, processes:, max_memory_mb: nil)
+      Settings.require_fork!
       @config = config
       @logger = config.logger
       @roster = Roster.new(processes, @logger)

@@ -33,7 +33,9 @@ module Deckhand
     def dropin_env(extra = {}, preload: true)
       rubyopt = (["-I#{LIB}"] + DropInHelpers.gem_paths.map { |path| "-I#{path}" } + (preload ? ["-rdeckhand/sidekiq"] : [])).join(" ")
       {"RUBYOPT" => rubyopt, "GEM_HOME" => DropInHelpers.empty_gem_home, "GEM_PATH" => DropInHelpers.empty_gem_home,
-       "BUNDLE_GEMFILE" => nil, "BUNDLE_BIN_PATH" => nil, "RUBYLIB" => nil, "REDIS_URL" => RedisHarness.url}.merge(extra)
+       "BUNDLE_GEMFILE" => nil, "BUNDLE_BIN_PATH" => nil, "RUBYLIB" => nil, "REDIS_URL" => RedisHarness.url,
+       # Newer RubyGems (JRuby's) loads Bundler at boot when this is set.
+       "BUNDLER_SETUP" => nil}.merge(extra)
     end
 
     # Runs `ruby -w *args` in drop-in mode; returns [output, status].

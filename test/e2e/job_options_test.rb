@@ -22,6 +22,7 @@ class JobOptionsE2ETest < Minitest::Test
     wait_for(message: "acknowledged") { inflight_keys(cli.identity).empty? }
     assert_equal({2 => 1}, counts, "the expired job never ran")
     assert_equal 0, redis.call("LLEN", "queue:default") + redis.call("ZCARD", "retry") + redis.call("ZCARD", "dead")
+    cli.wait_for_log(/expired: not started/) # logged after the count: maybe a moment later
     assert_equal 1, cli.stdout.scan("expired: not started").size
   end
 

@@ -55,6 +55,7 @@ class OperationsTest < Minitest::Test
   end
 
   def test_each_worker_of_a_swarm_listens_on_the_port_plus_its_index
+    skip_on_jruby("the swarm forks its workers; there it refuses to start (test/unit/swarm_slot_test.rb)")
     port = Deckhand::DevRedis.free_port
     file = config_file("metrics_port: #{port}\nhealth_check: #{port + 10}\n")
     cli = deckhand("-C", file, "-P", "2")

@@ -30,7 +30,8 @@ class TopTest < Minitest::Test
   end
 
   def start_top(*args)
-    @terminal, @keyboard, @pid = PTY.spawn({"REDIS_URL" => Deckhand::RedisHarness.url}, RbConfig.ruby, "-w", "-I",
+    # Through env(1): JRuby's PTY.spawn takes no environment hash.
+    @terminal, @keyboard, @pid = PTY.spawn("env", "REDIS_URL=#{Deckhand::RedisHarness.url}", RbConfig.ruby, "-w", "-I",
       Deckhand::CliProcess::LIB, Deckhand::CliProcess::EXE, "top", *args)
     @terminal.winsize = [24, 100]
     @reader_thread = Thread.new do

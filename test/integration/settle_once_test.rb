@@ -117,6 +117,8 @@ class SettleOnceTest < Minitest::Test
       wait_for(message: "nothing left in flight") { inflight_keys(launcher.identity).empty? }
       assert_equal jid, in_set("retry").first["jid"]
       assert_equal 0, in_set("retry").first["retry_count"], "one failure recorded"
+      # The handlers run once the outcome is written: maybe just after.
+      wait_for(message: "the error handler called") { calls.size == 1 }
       assert_equal [jid], Array.new(calls.size) { calls.pop }
     end
     assert_match(/error handler raised NotImplementedError: handler bug/, @log.string)

@@ -28,6 +28,7 @@ class IterableHistoryTest < Minitest::Test
     before = Time.now.to_f
     with_server(iterable_config(scheduler_interval: 600)) do
       wait_for(message: "four steps") { IterableJobs.ledger.size == 4 }
+      wait_for(message: "the job at item 4") { IterableJobs.waiting == 4 }
       Deckhand::Lifecycle.stopping!
       IterableJobs.open_gate(4)
       wait_for(message: "the job to be put back") { redis.call("ZCARD", "schedule") == 1 }
@@ -68,6 +69,7 @@ class IterableHistoryTest < Minitest::Test
     IterableJobs.open_gate(4)
     with_server(iterable_config(scheduler_interval: 600)) do
       wait_for(message: "two steps") { IterableJobs.ledger.size == 2 }
+      wait_for(message: "the job at item 5") { IterableJobs.waiting == 5 }
       Deckhand::Lifecycle.stopping!
       IterableJobs.open_gate(5)
       wait_for(message: "the job to be put back") { redis.call("ZCARD", "schedule") == 1 }
@@ -83,6 +85,7 @@ class IterableHistoryTest < Minitest::Test
     IterableJobs.open_gate(8)
     with_server(iterable_config(scheduler_interval: 600)) do
       wait_for(message: "one step") { IterableJobs.ledger.size == 1 }
+      wait_for(message: "the job at item 9") { IterableJobs.waiting == 9 }
       Deckhand::Lifecycle.stopping!
       IterableJobs.open_gate(9)
       wait_for(message: "the job to be put back") { redis.call("ZCARD", "schedule") == 1 }

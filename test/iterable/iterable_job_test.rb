@@ -42,6 +42,7 @@ class IterableJobTest < Minitest::Test
     IterableJobs.open_gate(3)
     with_server(iterable_config(scheduler_interval: 600)) do
       wait_for(message: "four steps") { IterableJobs.ledger.size == 4 }
+      wait_for(message: "the job at item 4") { IterableJobs.waiting == 4 }
       Deckhand::Lifecycle.stopping! # what TERM does
       IterableJobs.open_gate(4)
       wait_for(message: "the job to be put back") { redis.call("ZCARD", "schedule") == 1 }

@@ -92,7 +92,8 @@ module Deckhand
 
     # Warnings Ruby printed about Deckhand's own code (the child runs with -w).
     def own_warnings
-      stderr.lines.grep(/warning:/).select { |line| line.start_with?(ROOT) && !line.include?("/vendor/") }
+      # vendor/ holds MRI's gems, tmp/jruby JRuby's (bin/jruby).
+      stderr.lines.grep(/warning:/).select { |line| line.start_with?(ROOT) && !line.include?("/vendor/") && !line.include?("/tmp/jruby/") }
     end
 
     private

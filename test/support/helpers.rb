@@ -57,5 +57,11 @@ module Deckhand
     ensure
       launcher&.stop
     end
+
+    # For what the JVM cannot do (fork, C extensions, YJIT): the reason names
+    # the platform, and the feature itself refuses to start there (tested).
+    def skip_on_jruby(reason)
+      skip("not on JRuby: #{reason}") if RUBY_ENGINE == "jruby"
+    end
   end
 end

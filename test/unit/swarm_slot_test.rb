@@ -35,8 +35,27 @@ class SwarmSlotTest < Minitest::Test
     assert_raises(Deckhand::ConfigError) { settings.processes("4x") }
     refute settings.wanted?({})
     refute settings.wanted?({processes: "1"})
-    assert settings.wanted?({processes: 2})
-    assert settings.wanted?({max_memory: 512})
     assert_raises(Deckhand::ConfigError) { settings.max_memory_mb("512") }
+  end
+
+  def test_a_swarm_is_wanted_for_several_workers_or_a_memory_limit
+    skip_on_jruby("the swarm forks its workers; test_the_swarm_refuses_to_start_where_ruby_cannot_fork covers JRuby")
+    assert Deckhand::Swarm::Settings.wanted?({processes: 2})
+    assert Deckhand::Swarm::Settings.wanted?({max_memory: 512})
+  end
+
+  def test_the_swarm_refuses_to_start_where_ruby_cannot_fork
+    settings = Deckhand::Swarm::Settings
+    error = assert_raises(Deckhand::ConfigError) { settings.require_fork!(can_fork: false, engine: "jruby") }
+    assert_match(/\ASwarm forks worker processes; JRuby cannot fork\. Run one deckhand process per core with a supervisor \(systemd, foreman\)/, error.message)
+    assert_match(/raise -c/, error.message)
+    error = assert_raises(Deckhand::ConfigError) { settings.require_fork!(can_fork: false, engine: "truffleruby") }
+    assert_match(/this Ruby \(truffleruby\) cannot fork/, error.message)
+    assert_nil settings.require_fork!(can_fork: true, engine: "ruby")
+    return unless RUBY_ENGINE == "jruby"
+    # Where the user asks for it: -P / --max-memory, and Swarm.new in code.
+    assert_raises(Deckhand::ConfigError) { settings.wanted?({processes: 2}) }
+    assert_raises(Deckhand::ConfigError) { settings.wanted?({max_memory: 512}) }
+    assert_raises(Deckhand::ConfigError) { Deckhand::Swarm.new(new_config, processes: 2) }
   end
 end

@@ -2,6 +2,7 @@
 
 require "json"
 require "redis_client"
+require_relative "thread_counter"
 
 module DeckhandBench
   # Loaded into every benchmarked server process, Deckhand's and Sidekiq's
@@ -13,6 +14,7 @@ module DeckhandBench
   #
   #   ENV["BENCH_REDIS_URL"] = "redis://127.0.0.1:6400/0"  # direct, never through the latency proxy
   #   ENV["BENCH_EXPECT"] = "100000"
+  #   ENV["BENCH_WARMUP"] = "5000"                        # of those, the first ones done open no window (JIT warm-up)
   #   DeckhandBench::Probe.install                       # count the server's own Redis commands
   #   DeckhandBench::Probe.tick                          # at the end of each job
   #
@@ -51,10 +53,12 @@ module DeckhandBench
     @round_trips = 0
     @window = nil
     @expected = Integer(ENV.fetch("BENCH_EXPECT", "0"))
+    @warmup = Integer(ENV.fetch("BENCH_WARMUP", "0"))
 
     class << self
       def install
         RedisClient.register(CommandCounter)
+        ThreadCounter.install
         self
       end
 
@@ -70,7 +74,7 @@ module DeckhandBench
       def tick
         last = @lock.synchronize do
           @done += 1
-          if @done == 1
+          if @done == @warmup + 1
             @window = snapshot
             profile_start
           end
@@ -100,6 +104,18 @@ module DeckhandBench
         count
       end
 
+      # Pure Ruby integer arithmetic, no allocation: the CPU-bound job of
+      # bench/jruby.rb, which sizes `rounds` to 20 ms on MRI.
+      def arithmetic(rounds)
+        x = 1
+        i = 0
+        while i < rounds
+          x = (x * 31 + i) % 1_000_003
+          i += 1
+        end
+        x
+      end
+
       private
 
       def profile_start
@@ -116,8 +132,8 @@ module DeckhandBench
       end
 
       def snapshot
-        {at: monotonic, cpu: ::Process.clock_gettime(::Process::CLOCK_PROCESS_CPUTIME_ID),
-         allocated: GC.stat(:total_allocated_objects), gc: GC.count, gc_ms: GC.stat(:time),
+        {at: monotonic, cpu: cpu_seconds,
+         allocated: gc_stat(:total_allocated_objects), gc: GC.count, gc_ms: gc_stat(:time), threads: ThreadCounter.started,
          system: ::Process.times.stime, sleeps: thread_sleeps,
          commands: @commands, round_trips: @round_trips}
       end
@@ -132,15 +148,26 @@ module DeckhandBench
         end
       end
 
-      # The window runs from the first job's end to the last one's: jobs - 1 jobs.
+      # The process's CPU time, all threads; JRuby has no CLOCK_PROCESS_CPUTIME_ID.
+      def cpu_seconds
+        return ::Process.clock_gettime(::Process::CLOCK_PROCESS_CPUTIME_ID) unless RUBY_ENGINE == "jruby"
+        Java::JavaLangManagement::ManagementFactory.getOperatingSystemMXBean.getProcessCpuTime / 1e9
+      end
+
+      # JRuby has neither figure: 0 there.
+      def gc_stat(key) = (RUBY_ENGINE == "jruby") ? 0 : GC.stat(key)
+
+      # The window runs from the first job's end after the warm-up to the
+      # last one's: jobs - warm-up - 1 jobs.
       def measure
         now = snapshot
-        jobs = @done - 1
+        jobs = @done - @warmup - 1
         {
           "pid" => ::Process.pid, "jobs" => jobs, "seconds" => now[:at] - @window[:at],
           "cpu_seconds" => now[:cpu] - @window[:cpu], # all threads: less disturbed by other load than wall time
           "allocated" => now[:allocated] - @window[:allocated], "gc_runs" => now[:gc] - @window[:gc], "gc_ms" => now[:gc_ms] - @window[:gc_ms],
           "system_seconds" => now[:system] - @window[:system], "thread_sleeps" => now[:sleeps] - @window[:sleeps],
+          "threads_started" => now[:threads] - @window[:threads],
           "commands" => now[:commands] - @window[:commands],
           "round_trips" => now[:round_trips] - @window[:round_trips], "rss_kb" => rss_kb
         }

@@ -23,6 +23,9 @@ module Deckhand
       MAX_PACKET = 1432 # fits one Ethernet frame, the DogStatsD clients' default
       EVENTS = {recovered: "jobs.recovered", poison_pill: "jobs.poison"}.freeze
       FLUSH_AT = 32 # timings held before a flush, whatever the clock says
+      # JRuby has no sendmsg; on a connected datagram socket a write sends
+      # one datagram just the same.
+      SEND = (RUBY_ENGINE == "jruby") ? :write_nonblock : :sendmsg_nonblock
 
       # What one class on one queue did since the last flush.
       Tally = Struct.new(:tags, :success, :failure, :timings)
@@ -109,7 +112,7 @@ module Deckhand
       def clean(text) = text.to_s.gsub(/[,|#\s:]/, "_")
 
       def send_packet(packet)
-        @socket.sendmsg_nonblock(packet, exception: false)
+        @socket.public_send(SEND, packet, exception: false)
       rescue IOError, SystemCallError
         nil # no agent listening (ECONNREFUSED from an earlier datagram), or closed: metrics are best effort
       end

@@ -21,7 +21,16 @@ module Deckhand
       def self.boot(launcher, env: ENV)
         path = env["NOTIFY_SOCKET"]
         return nil if path.nil? || path.empty?
+        require_datagrams!(path)
         new(path, launcher, watchdog_usec: watchdog_usec(env)).ready
+      end
+
+      # The protocol needs a UNIX datagram socket, which JRuby cannot open.
+      def self.require_datagrams!(path, engine: RUBY_ENGINE)
+        return unless engine == "jruby"
+        raise ConfigError, "systemd gave this process a NOTIFY_SOCKET (#{path}), but JRuby cannot open UNIX datagram " \
+          "sockets to answer it. Use Type=simple or Type=exec in the unit, without WatchdogSec, and the health check " \
+          "(health_check:, docs/operations.md) for readiness and liveness"
       end
 
       # The watchdog interval meant for this process, or nil.

@@ -12,8 +12,22 @@ module Deckhand
       module_function
 
       # Whether a supervisor is needed: more than one worker, or a memory
-      # limit (which needs a supervisor even for a single worker).
-      def wanted?(settings) = processes(settings.fetch(:processes, 1)) > 1 || !settings[:max_memory].nil?
+      # limit (which needs a supervisor even for a single worker). Refuses on
+      # a Ruby that cannot fork, before the application boots.
+      def wanted?(settings)
+        wanted = processes(settings.fetch(:processes, 1)) > 1 || !settings[:max_memory].nil?
+        require_fork! if wanted
+        wanted
+      end
+
+      # JRuby (and Windows) have no fork(2): the swarm cannot start there.
+      def require_fork!(can_fork: ::Process.respond_to?(:fork), engine: RUBY_ENGINE)
+        return if can_fork
+        jruby = engine == "jruby"
+        raise ConfigError, "Swarm forks worker processes; #{jruby ? "JRuby" : "this Ruby (#{engine})"} cannot fork. " \
+          "Run one deckhand process per core with a supervisor (systemd, foreman) instead, without -P or --max-memory" \
+          "#{", and raise -c: JRuby runs a process's threads in parallel on every core" if jruby}"
+      end
 
       # The number of workers for a `-P` value: a whole number, or "auto" (one per core).
       def processes(value)
