@@ -80,7 +80,7 @@ class LatencyProxyTest < Minitest::Test
     assert_equal "PONG", client.call("PING")
     assert_equal 1, @proxy.reset_all
     assert_raises(RedisClient::ConnectionError) { client.call("PING") }
-    assert_equal "PONG", RedisClient.new(url: @proxy.url).call("PING")
+    assert_equal "PONG", RedisClient.new(url: @proxy.url, connect_timeout: 5, read_timeout: 5).call("PING") # a loaded machine
   ensure
     client&.close
   end
