@@ -6,8 +6,8 @@ module Deckhand
   # waits out an interval.
   #
   #   sleeper = Sleeper.new
-  #   Thread.new { beat while sleeper.sleep(5) }
-  #   sleeper.stop   # the loop ends now, not in up to 5 s
+  #   beat while sleeper.sleep(5)   # a component's #run
+  #   sleeper.stop                  # from #wake: the loop ends now, not in up to 5 s
   class Sleeper
     def initialize
       @lock = Mutex.new
