@@ -2,6 +2,7 @@
 
 require "test_helper"
 require_relative "../../torture/support/faults/drill"
+require_relative "../support/private_redis"
 
 # The fault drill, short (bin/torture faults runs it long, against real
 # server processes): a server in this process works a stream of jobs that
@@ -14,21 +15,6 @@ class FaultDrillTest < Minitest::Test
   Drill = Torture::Faults::Drill
   HOLD = 0.4
 
-  # The Redis the drill breaks, started once for this file.
-  module BrokenRedis
-    def self.server
-      @server ||= begin
-        dir = Dir.mktmpdir("deckhand-faults-redis")
-        server = Deckhand::DevRedis.start(dir: dir, persistent: false)
-        Minitest.after_run do
-          server.stop
-          FileUtils.rm_rf(dir)
-        end
-        server
-      end
-    end
-  end
-
   def setup
     super
     RedisClient.new(url: url).then do |r|
@@ -38,7 +24,8 @@ class FaultDrillTest < Minitest::Test
     ENV["TORTURE_LEDGER_URL"] = Deckhand::RedisHarness.url
   end
 
-  def url = BrokenRedis.server.url
+  # The Redis the drill breaks: one of its own, apart from every other test's.
+  def url = Deckhand::PrivateRedis.server(:faults).url
 
   def test_keys_of_the_wrong_type_under_a_running_server_lose_nothing
     drill(Drill::ALL - Drill::SETTLE_PATH - %w[readonly oom])

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "tmpdir"
+require_relative "private_redis"
 
 module Deckhand
   # A second private redis-server, for tests of client-side sharding (pushes
@@ -9,17 +9,7 @@ module Deckhand
   # loads), stopped once the tests have run.
   module SecondRedis
     class << self
-      def server
-        @server ||= begin
-          dir = Dir.mktmpdir("deckhand-test-redis-2")
-          server = DevRedis.start(dir: dir, persistent: false)
-          Minitest.after_run do
-            server.stop
-            FileUtils.rm_rf(dir)
-          end
-          server
-        end
-      end
+      def server = PrivateRedis.server(:second)
 
       def url = server.url
 
