@@ -135,6 +135,18 @@ class ClusterCoreTest < Minitest::Test
     assert_equal ["15"], cluster.call("HKEYS", keys.inflight(IDENTITY, "mail"))
   end
 
+  # Weighted shares: a source asks for its share and what the sources
+  # before it left unused.
+  def test_a_fetch_by_shares_passes_an_unused_share_on
+    Deckhand::Client.push_bulk("class" => "RecordJob", "queue" => "default", "args" => [[1]])
+    Deckhand::Client.push_bulk("class" => "RecordJob", "queue" => "mail", "args" => (1..9).zip)
+    Deckhand::Client.push_bulk("class" => "RecordJob", "queue" => "low", "args" => (1..9).zip)
+    fetch = Deckhand::Store::Scripts::FetchByQueue.new(store, identity: IDENTITY, queues: QUEUES)
+    takes = fetch.call(limit: 8, sources: [[0, 41, 4], [1, 42, 2], [2, 43, 2]], acks: [])
+    assert_equal [[0, 1], [1, 5], [2, 2]], takes.map { |take| [take.source, take.payloads.size] }
+    assert_equal [[6], [7], [8], [9]], jobs_in("mail").map { |job| job["args"] }.reverse
+  end
+
   # The first queue's jobs stand when a later queue's call fails: that
   # source is reported lost (its lot to hand back), the rest not asked.
   def test_a_later_queues_failure_keeps_what_came_before

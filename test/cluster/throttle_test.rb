@@ -35,9 +35,9 @@ class ClusterThrottleTest < Minitest::Test
     assert_empty Deckhand::Store::Throttles.overrides(store)
   end
 
-  # fetch.lua with one queue and its throttle, its KEYS laid out as
-  # Store::Scripts::Fetch lays them out (the throttle hash last): the cap
-  # holds and the slots are counted in the queue's slot.
+  # fetch.lua with one queue and its throttle, its KEYS laid out by
+  # Store::Scripts::Fetch (the throttle hash last): the cap holds and the
+  # slots are counted in the queue's slot.
   def test_fetch_lua_enforces_a_throttle_kept_in_the_queues_slot
     cluster.call("LPUSH", keys.queue("mail"), "a", "b", "c", "d")
     reply = throttled_fetch("mail", lot: 1)
@@ -50,9 +50,9 @@ class ClusterThrottleTest < Minitest::Test
   private
 
   def throttled_fetch(queue, lot:)
-    list = [keys.inflight("p", queue), keys.recoveries(queue), keys.landing("p", queue), keys.queue(queue),
-      keys.lot("p", queue, lot), keys.throttle(queue)]
-    argv = [1, 10, 1, 1, lot, 0, 0, 0, "p", 1, 1, CAP.rate_per_ms, CAP.burst, CAP.concurrency, 0]
+    fetch = Deckhand::Store::Scripts::Fetch.new(store, identity: "p", queues: [queue])
+    list, argv, = fetch.command(limit: 10, sources: [[0, lot]], acks: [], throttles: [[0, CAP, 0]])
+    assert_equal keys.throttle(queue), list.last
     store.evalsha(Deckhand::Store::Scripts::Fetch, list, argv)
   end
 end

@@ -25,8 +25,9 @@ class WorkTest < Minitest::Test
     assert_equal (1..20).map { |n| "high-#{n}" } + (1..20).map { |n| "low-#{n}" }, trace.map { |t| t["label"] }
   end
 
-  # Weight 3 against 1: the heavy queue goes first about three times in four,
-  # so both queues progress together, the heavy one faster.
+  # Weight 3 against 1: while both queues have jobs, about three jobs in
+  # four come from the heavy one, whatever the size of the batches fetched
+  # (each splits by weight), so both progress together, the heavy one faster.
   def test_weighted_queues_interleave_favouring_the_heavier
     E2E::TraceJob.set(queue: "light").perform_bulk((1..200).map { |n| ["light-#{n}"] })
     E2E::TraceJob.set(queue: "heavy").perform_bulk((1..200).map { |n| ["heavy-#{n}"] })
@@ -34,7 +35,7 @@ class WorkTest < Minitest::Test
     wait_for(message: "400 jobs") { trace.size == 400 }
     first_half = trace.first(200).map { |t| t["queue"] }
     assert_includes first_half, "light", "the light queue waited for the heavy one to empty: strict, not weighted"
-    assert_operator first_half.count("heavy"), :>, first_half.count("light")
+    assert_includes 120..185, first_half.count("heavy"), "about 150 of the first 200 jobs should be heavy ones"
   end
 
   def test_capsule_queues_run_on_the_capsules_threads

@@ -52,6 +52,26 @@ class FetchScriptTest < Minitest::Test
     assert_equal [odd.b], lot(2, "low").map(&:b)
   end
 
+  # Weighted queues: each source gives up to its share first, then what is
+  # left of the limit goes to the sources in order.
+  def test_shares_split_the_limit_and_a_short_share_passes_on
+    redis.call("LPUSH", "queue:heavy", *(1..10).map { |n| "h#{n}" })
+    redis.call("LPUSH", "queue:light", *(1..10).map { |n| "l#{n}" })
+    takes = fetch(%w[heavy light]).call(limit: 4, sources: [[1, 1, 1], [0, 2, 3]], acks: [])
+    assert_equal [[0, %w[l1]], [1, %w[h1 h2 h3]]], takes.map { |take| [take.source, take.payloads] }
+
+    redis.call("DEL", "queue:light")
+    redis.call("LPUSH", "queue:light", "l2")
+    takes = fetch(%w[heavy light]).call(limit: 8, sources: [[1, 3, 2], [0, 4, 6]], acks: [])
+    assert_equal [[0, %w[l2]], [1, %w[h4 h5 h6 h7 h8 h9 h10]]], takes.map { |take| [take.source, take.payloads] },
+      "the light queue's unused share goes to the heavy one"
+
+    redis.call("LPUSH", "queue:light", "l3", "l4", "l5")
+    takes = fetch(%w[heavy light]).call(limit: 3, sources: [[0, 5, 2], [1, 6, 1]], acks: [])
+    assert_equal [[1, %w[l3 l4 l5]]], takes.map { |take| [take.source, take.payloads] },
+      "an empty queue's share goes to the next source"
+  end
+
   def test_reports_the_queue_s_recovery_version
     redis.call("HSET", "deckhand:recoveries:default", "~v", "3")
     redis.call("LPUSH", "queue:default", "a")

@@ -11,8 +11,10 @@ module Deckhand
     #   end
     #
     # Queues listed without weights are drained in strict order (the first queue
-    # until it is empty, then the next). With weights ("name,3"), each fetch picks
-    # an order at random, a queue of weight 3 three times as likely to go first.
+    # until it is empty, then the next). With weights ("name,3"), a queue of
+    # weight 3 gives three times as many jobs as one of weight 1 while both have
+    # jobs: each fetch splits its batch by weight (Server::Fetch::Sources), and
+    # a fetch of one job picks its queue at random by weight, as Sidekiq does.
     class Capsule
       NAME = /\A[\w.-]+\z/
 
@@ -31,7 +33,9 @@ module Deckhand
 
       def strict? = @weights.nil?
 
-      # The queue names in the order this fetch should try them.
+      # The queue names in the order this fetch should try them: weighted
+      # queues in a random order, a queue of weight 3 three times as likely
+      # to go first as one of weight 1.
       def fetch_order
         return @queues if strict?
         @weighted.shuffle.uniq

@@ -195,7 +195,7 @@ module Deckhand
             acknowledge(due, throttles)
           end
         else
-          sources = @sources.next(paused: @lock.synchronize { @paused })
+          sources = @sources.next(paused: @lock.synchronize { @paused }, limit: want)
           started = now
           throttles = throttle_args
           takes = @fetch.call(limit: want, sources: sources, acks: due.acks, landed: due.landed, unlocks: due.unlocks,

@@ -5,26 +5,40 @@ module Deckhand
     module Fetch
       # What a capsule's fetch asks for and what its answer becomes: the
       # sources (its unpaused queues in fetch order, each with the id of the
-      # lot its jobs would fill, ids from the process's Sequence) and the
-      # units of work of the lots the fetch filled.
+      # lot its jobs would fill, ids from the process's Sequence, and its
+      # share of the jobs asked for) and the units of work of the lots the
+      # fetch filled.
+      #
+      # Strict queues give each source the whole limit: the first queue
+      # gives all it has, the next the rest. Weighted queues split the limit
+      # by weight, so a batch of 100 from "heavy,3" and "light,1" holds about
+      # 75 heavy jobs and 25 light ones while both have jobs, as one job at a
+      # time picked by weight would; the fetch gives a share a queue cannot
+      # fill to the sources in order. The units left after the split go one by
+      # one to a queue picked by weight (a fetch of one job picks its queue
+      # as Sidekiq does).
       #
       #   sources = Sources.new(capsule, sequence: sequence, suspects: suspects)
-      #   asked = sources.next(paused: [])            # => [[queue index, lot id], ...]
+      #   asked = sources.next(paused: [], limit: 20) # => [[queue index, lot id, share], ...]
       #   units = sources.units(takes, asked)         # => [UnitOfWork, ...]
       class Sources
-        def initialize(capsule, sequence:, suspects:)
+        def initialize(capsule, sequence:, suspects:, random: Random.new)
           @capsule = capsule
           @queues = capsule.queues
           @index = @queues.each_with_index.to_h
+          @weights = capsule.weights&.then { |weights| @queues.map { |queue| weights.fetch(queue) } }
           @sequence = sequence
           @suspects = suspects
+          @random = random
         end
 
-        # paused: indexes of the queues paused from the dashboard or API.
-        def next(paused:)
+        # paused: indexes of the queues paused from the dashboard or API;
+        # limit: the jobs this fetch asks for.
+        def next(paused:, limit:)
           order = @capsule.fetch_order.map { |queue| @index[queue] } - paused
           base = @sequence.reserve(order.size)
-          order.each_with_index.map { |index, j| [index, base + j + 1] }
+          shares = @weights ? split(order, limit) : Array.new(order.size, limit)
+          order.each_with_index.map { |index, j| [index, base + j + 1, shares[j]] }
         end
 
         # One Lot per take, its jobs in the order taken. Tells Suspects each
@@ -38,6 +52,22 @@ module Deckhand
             lot = Lot.new(queue, index, id, take.payloads.size)
             take.payloads.each_with_index.map { |payload, i| UnitOfWork.new(lot, i, payload, false) }
           end
+        end
+
+        private
+
+        def split(order, limit)
+          weights = order.map { |index| @weights[index] }
+          total = weights.sum
+          return [] if total.zero?
+          shares = weights.map { |weight| limit * weight / total }
+          (limit - shares.sum).times { shares[pick(weights, total)] += 1 }
+          shares
+        end
+
+        def pick(weights, total)
+          point = @random.rand(total)
+          weights.index { |weight| (point -= weight).negative? }
         end
       end
     end

@@ -18,9 +18,13 @@
 -- ARGV[1]               q, the number of queues
 -- ARGV[2]               most jobs to take
 -- ARGV[3]               s, the number of sources
--- ARGV[4..3+s]          per source: its queue (1..q), then the id of its lot
---                       (pairs, so ARGV[4..3+2s])
--- ARGV[4+2s]            a, the number of acknowledgements, then per
+-- ARGV[4..3+3s]         per source: its queue (1..q), the id of its lot, and
+--                       its share of the limit (triples): each source first
+--                       gives up to its share, in order, then what is left
+--                       of the limit goes to the sources in order (strict
+--                       queues give each source the whole limit; weighted
+--                       ones split it by weight, Fetch::Sources)
+-- ARGV[4+3s]            a, the number of acknowledgements, then per
 --                       acknowledgement: queue (1..q), lot id, the bitmap of
 --                       the jobs acknowledged, or "" when every job of the lot
 --                       is settled, then m and the m positions settled by a
@@ -77,7 +81,7 @@ end
 
 -- Where each part of ARGV starts (the acknowledgements, the landed jobs,
 -- the unique locks, the throttles).
-local acks_at = 5 + 2 * sources
+local acks_at = 5 + 3 * sources
 local acks = tonumber(ARGV[acks_at - 1])
 local landed_at = acks_at
 for i = 1, acks do landed_at = landed_at + 4 + tonumber(ARGV[landed_at + 3]) end
@@ -100,17 +104,18 @@ local function check_hash(queue)
     checked[queue] = true
   end
 end
--- Without throttles the moves below stop where the lengths read reach the
--- limit, so those are all the sources they reach.
-local throttled, found = ARGV[throttles_at] ~= nil, 0
+-- Without throttles or shares the moves below stop where the lengths read
+-- reach the limit, so those are all the sources they reach.
+local throttled, shared, found = ARGV[throttles_at] ~= nil, false, 0
+for j = 1, sources do shared = shared or tonumber(ARGV[3 + 3 * j]) < limit end
 for j = 1, sources do
-  if found >= limit and not throttled then break end
+  if found >= limit and not (throttled or shared) then break end
   -- LLEN refuses a key that is not a list (SORT would copy a set) and skips
   -- an empty queue.
   lengths[j] = redis.call('LLEN', KEYS[3 * q + j])
   found = found + lengths[j]
   if lengths[j] > 0 then
-    local queue = tonumber(ARGV[2 + 2 * j])
+    local queue = tonumber(ARGV[1 + 3 * j])
     versions[j] = redis.call('HGET', KEYS[q + queue], '~v')
     check_hash(queue)
   end
@@ -163,22 +168,42 @@ if ARGV[at] then
   end
 end
 
-local result, n = {}, 0
+-- How many jobs each source gives: what it holds (cut by its throttle), up
+-- to its share while the limit lasts, then what is left of the limit in
+-- source order.
+local room, plan, left = {}, {}, limit
 for j = 1, sources do
-  if limit <= 0 then break end
-  local queue = tonumber(ARGV[2 + 2 * j])
-  local th, take = throttles[queue], limit
-  if th then take = throttle_room(th, limit, now) end
-  local source, count = KEYS[3 * q + j], 0
-  if take > 0 and (lengths[j] or redis.call('LLEN', source)) > 0 then count = file_lot(source, KEYS[lots + j], take) end
-  if th then wait = throttle_held_back(th, take < limit, count, source, identity, now, wait) end
+  local th = throttles[tonumber(ARGV[1 + 3 * j])]
+  room[j] = lengths[j] or 0
+  if th and room[j] > 0 then room[j] = throttle_room(th, room[j], now) end
+  plan[j] = math.min(tonumber(ARGV[3 + 3 * j]), room[j], left)
+  left = left - plan[j]
+end
+for j = 1, sources do
+  if left <= 0 then break end
+  local more = math.min(left, room[j] - plan[j])
+  plan[j] = plan[j] + more
+  left = left - more
+end
+
+local result, n = {}, 0
+left = limit
+for j = 1, sources do
+  if left <= 0 then break end
+  local queue = tonumber(ARGV[1 + 3 * j])
+  local th, source, count = throttles[queue], KEYS[3 * q + j], 0
+  if plan[j] > 0 then count = file_lot(source, KEYS[lots + j], plan[j]) end
+  if th then
+    local short = plan[j] == room[j] and room[j] < (lengths[j] or 0) -- the throttle, not the limit, kept jobs back
+    wait = throttle_held_back(th, short, count, source, identity, now, wait)
+  end
   if count > 0 then
-    redis.call('HSET', KEYS[queue], ARGV[3 + 2 * j], count)
+    redis.call('HSET', KEYS[queue], ARGV[2 + 3 * j], count)
     result[n + 1] = j
     result[n + 2] = versions[j]
     result[n + 3] = count
     n = n + 3
-    limit = limit - count
+    left = left - count
   end
 end
 if identity then result[n + 1] = wait end

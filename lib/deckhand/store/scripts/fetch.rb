@@ -8,7 +8,8 @@ module Deckhand
       # in-flight record, one lot per source that had jobs, in one round trip.
       #
       #   fetch = Fetch.new(store, identity: "host:1:abc", queues: %w[critical default])
-      #   fetch.call(limit: 20, sources: [[1, 42]], acks: [])
+      #   fetch.call(limit: 20, sources: [[1, 42]], acks: [])          # strict: the whole limit
+      #   fetch.call(limit: 20, sources: [[0, 43, 15], [1, 44, 5]], acks: []) # weighted shares
       #   # => [#<struct Take source=0, version=nil, payloads=["{...}", ...]>]
       class Fetch < Script
         lua "fetch", uses: ["lot", "unique", "limit", "throttle"]
@@ -29,8 +30,10 @@ module Deckhand
           @lists = queues.map { |q| keys.queue(q) }
         end
 
-        # sources: [queue index, lot id] in the order to drain the queues,
-        # each id never used before. acks: [queue index, lot id, bitmap or ""
+        # sources: [queue index, lot id, share] in the order to drain the
+        # queues, each id never used before; each source gives up to its
+        # share of the limit first (none given: the whole limit), then the
+        # rest of the limit goes to the sources in order. acks: [queue index, lot id, bitmap or ""
         # when every job is settled, positions settled by a script] per lot
         # with news. landed: [queue index, payload] of settled jobs an idle
         # waiter had landed and handed out (they leave the landing lists).
@@ -58,7 +61,7 @@ module Deckhand
           unlocks.each { |key, _| list << key }
           throttles&.each { |index, _| list << keys.throttle(@queues[index]) }
           argv = [@queues.size, limit, sources.size]
-          sources.each { |index, id| argv << index + 1 << id }
+          sources.each { |index, id, share| argv << index + 1 << id << (share || limit) }
           argv << acks.size
           acks.each { |index, id, bits, marked| argv.push(index + 1, id, bits, marked.size, *marked) }
           argv << landed.size

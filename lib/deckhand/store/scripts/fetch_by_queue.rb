@@ -12,6 +12,8 @@ module Deckhand
       # throttle slots) of every other queue, each node getting its part at
       # once; while the limit is not filled, the next sources are asked in
       # drain order, one round trip each, so strict and weighted order hold.
+      # Each source asks for its share of the limit and what the sources
+      # before it left of theirs.
       #
       #   fetch = FetchByQueue.new(store, identity: "host:1:abc", queues: %w[critical default])
       #   fetch.call(limit: 20, sources: [[0, 42], [1, 43]], acks: [])
@@ -45,20 +47,25 @@ module Deckhand
 
         def call(limit:, sources:, acks:, landed: [], unlocks: [], throttles: nil)
           news = news(acks, landed, unlocks, throttles)
-          order = sources.each_with_index.map { |(index, id), position| [index, id, position] }
+          order = sources.each_with_index.map { |(index, id, share), position| [index, id, position, share || limit] }
           first = order.shift if limit.positive?
           calls = []
-          calls << [first, command(news, first, limit)] if first
+          calls << [first, command(news, first, first[3])] if first
           news.each_with_index do |part, index|
             calls << [[index], command(news, [index], 0)] if part.due? && index != first&.first
           end
           takes = []
           waits = []
           replies = calls.empty? ? [] : @store.evalsha_many(Fetch, calls.map(&:last))
+          asked = limit
           calls.zip(replies).each { |(source, _), reply| limit -= collect(news, source, reply, takes, waits) }
+          carried = first ? first[3] - (asked - limit) : 0 # what the first source left of its share
           while limit.positive? && (source = order.shift)
-            reply = ask(news, source, limit) or break
-            limit -= collect(news, source, reply, takes, waits)
+            want = [source[3] + carried, limit].min
+            reply = ask(news, source, want) or break
+            took = collect(news, source, reply, takes, waits)
+            carried = want - took
+            limit -= took
           end
           throttles ? [takes, waits.select(&:positive?).min || 0] : takes
         end
