@@ -21,8 +21,6 @@ class ClusterBatchTest < Minitest::Test
   # A process that dies after pushing the callbacks, before clearing them
   # from the outbox.
   class CrashAfterPush < Ops
-    lua "batch_ops"
-
     def deliver(others, own)
       pushes = Deckhand::Store::Scripts::BatchCallbacks.new(@store, now_ms: @now_ms)
       (others + own).group_by { |_, queue, _| queue }.each do |queue, list|
@@ -33,8 +31,6 @@ class ClusterBatchTest < Minitest::Test
 
   # A call whose script ran but whose reply was lost (the connection broke).
   class ReplyLost < Ops
-    lua "batch_ops"
-
     def outbox_call(...)
       super
       raise Deckhand::ConnectionError, "the connection broke before the reply came"

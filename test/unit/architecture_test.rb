@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "tmpdir"
 require "deckhand/api"
 require "deckhand/batch"
 require_relative "../support/architecture_checks"
@@ -67,6 +68,27 @@ class ArchitectureTest < Minitest::Test
     paths = [File.join(Deckhand::Store::Script::DIR, "zset_scan.lua"), "/elsewhere/orphan.lua"]
     assert_equal ["zset_scan", "orphan"], Checks.unwrapped_scripts(paths, [anonymous])
     assert_equal ["orphan"], Checks.unwrapped_scripts(paths, [anonymous, Deckhand::Store::Scripts::ZsetScan])
+  end
+
+  # A script and the shared Lua in front of it stay short enough to read
+  # whole: split an operation into its own script, move shared functions to
+  # scripts/lib/.
+  MAX_LUA_LINES = 150
+
+  def too_long(paths) = paths.filter_map { |path| (lines = File.foreach(path).count) > MAX_LUA_LINES && "#{path.delete_prefix("#{ROOT}/")}: #{lines} lines" }
+
+  def test_no_lua_file_is_longer_than_150_lines
+    assert_includes all_lua, File.join(Deckhand::Store::Script::DIR, "lib", "batch.lua"), "scripts/lib/ is checked too"
+    assert_empty too_long(all_lua), "Lua files over #{MAX_LUA_LINES} lines"
+  end
+
+  def test_the_length_check_finds_a_file_one_line_too_long
+    Dir.mktmpdir do |dir|
+      fits, long = File.join(dir, "fits.lua"), File.join(dir, "long.lua")
+      File.write(fits, "return 1\n" * MAX_LUA_LINES)
+      File.write(long, "return 1\n" * (MAX_LUA_LINES + 1))
+      assert_equal ["#{long}: 151 lines"], too_long([fits, long])
+    end
   end
 
   def test_no_lua_script_builds_or_names_a_key_itself
