@@ -2,7 +2,7 @@
 
 require_relative "client/bulk_encoder"
 require_relative "client/push_buffer"
-require_relative "client/unique_push"
+require_relative "client/locked_push"
 require_relative "client/target"
 require_relative "unique"
 require_relative "encryption"
@@ -43,7 +43,7 @@ module Deckhand
       # (cluster mode files it in that queue's scheduled set).
       def write(queued, scheduled, config, scheduled_queues = nil)
         if pusher
-          queued, scheduled = UniquePush.new(config).deferred(queued, scheduled)
+          queued, scheduled = LockedPush.new(config).deferred(queued, scheduled)
           return nil if queued.empty? && scheduled.empty? # every job was unique: written with its lock
           scheduled_queues = nil
         end
@@ -111,7 +111,7 @@ module Deckhand
       job = run_client_middleware(job) or return nil
       lock = unique_lock(job, at)
       seal(job)
-      return UniquePush.new(@config).call([job], [at], [lock]).first if lock
+      return LockedPush.new(@config).call([job], [at], [lock]).first if lock
       return enqueue_watched([job], [at]).first if job["unique_key"]
       enqueue([job], at && [at])
       job["jid"]
@@ -153,7 +153,7 @@ module Deckhand
       locks = kept.map { |i| unique_lock(jobs[i], ats && ats[i]) }
       kept.each { |i| seal(jobs[i]) }
       if !kept.empty? && locks.all?
-        pushed = UniquePush.new(@config).call(kept.map { |i| jobs[i] }, kept.map { |i| ats && ats[i] }, locks)
+        pushed = LockedPush.new(@config).call(kept.map { |i| jobs[i] }, kept.map { |i| ats && ats[i] }, locks)
         jids = Array.new(jobs.size)
         kept.each_with_index { |i, k| jids[i] = pushed[k] }
         return jids
@@ -187,8 +187,8 @@ module Deckhand
     # Unique jobs through a pusher: enqueued as usual; those the pusher wrote
     # at once and found locked come back nil (or raise NotUnique).
     def enqueue_watched(jobs, ats)
-      conflicts = UniquePush.watch { enqueue(jobs, ats.any? ? ats : nil) }
-      unique = UniquePush.new(@config)
+      conflicts = LockedPush.watch { enqueue(jobs, ats.any? ? ats : nil) }
+      unique = LockedPush.new(@config)
       jobs.map do |job|
         holder = conflicts[job["jid"]] or next job["jid"]
         unique.conflict(job, holder)
@@ -214,7 +214,7 @@ module Deckhand
     # The unique lock a job takes with its push, or nil. Locks are taken where
     # jobs are written to Redis: not while a batch collects its jobs; when a
     # pusher stands in between (push_after_commit), the job carries its lock's
-    # key and Client.write takes it (see UniquePush#deferred).
+    # key and Client.write takes it (see LockedPush#deferred).
     def unique_lock(job, at)
       return nil if Thread.current[COLLECTOR]
       lock = Unique.lock_for(job, at: at, layout: @config.layout)

@@ -4,8 +4,8 @@ require "test_helper"
 require "deckhand/api"
 
 class MetricsTest < Minitest::Test
-  Metrics = Deckhand::Store::Metrics
-  Histogram = Deckhand::Store::Metrics::Histogram
+  Metrics = Deckhand::Store::ExecutionMetrics
+  Histogram = Deckhand::Store::ExecutionMetrics::Histogram
 
   def flush(tally, now)
     Deckhand.config.store.pipelined { |pipe| Metrics.flush(pipe, tally.take, now: now) }

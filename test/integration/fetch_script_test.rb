@@ -4,7 +4,7 @@ require "test_helper"
 
 # store/scripts/fetch.lua on its own: the atomic move that reliable fetch rests on.
 class FetchScriptTest < Minitest::Test
-  Lot = Deckhand::Store::Lot
+  Lot = Deckhand::Store::LotBits
 
   def fetch(queues = ["default"]) = Deckhand::Store::Scripts::Fetch.new(Deckhand.config.store, identity: "test", queues: queues)
 

@@ -9,6 +9,7 @@ module Deckhand
     class Collector
       # One batch's share: its jobs and their scheduled times (nil: now).
       Group = Struct.new(:batch, :jobs, :ats)
+      private_constant :Group
 
       attr_reader :batch, :groups
 

@@ -4,7 +4,7 @@ require_relative "histogram"
 
 module Deckhand
   class Store
-    module Metrics
+    module ExecutionMetrics
       # The same per-class metrics, also written where Sidekiq 7's Metrics tab
       # reads them, so a fleet mixing both shows Deckhand's work there too
       # (layout facts from Sidekiq 7.3's metrics, kept 8 hours as it does):

@@ -7,8 +7,8 @@ module Deckhand
     # pushed: its place in the answer is nil and the holder's jid is logged,
     # or with on_conflict: :raise, Deckhand::NotUnique names it.
     #
-    #   UniquePush.new(config).call([job], [nil], [lock])   # => ["b4a5..."] or [nil]
-    class UniquePush
+    #   LockedPush.new(config).call([job], [nil], [lock])   # => ["b4a5..."] or [nil]
+    class LockedPush
       # How Client.write behind a pusher tells a unique job's payload.
       MARK = "\"unique_key\""
 

@@ -9,9 +9,9 @@ module Deckhand
     # which server heartbeats increment; plus the sizes the dashboard shows
     # beside them.
     #
-    #   Stats.totals(store)   # => {processed: 1204, failed: 17, enqueued: 5, busy: 7, processes: 2, ...}
-    #   Stats.daily(store, ["2026-02-28", "2026-03-01"])   # => [[10, 0], [40, 4]]
-    module Stats
+    #   StatCounters.totals(store)   # => {processed: 1204, failed: 17, enqueued: 5, busy: 7, processes: 2, ...}
+    #   StatCounters.daily(store, ["2026-02-28", "2026-03-01"])   # => [[10, 0], [40, 4]]
+    module StatCounters
       SET_KINDS = %i[scheduled_set retry_set dead_set].freeze
 
       module_function

@@ -10,13 +10,13 @@ module Deckhand
     # port) with its files under one directory, the 16,384 slots split evenly
     # between the primaries. One primary with no replica is a cluster too.
     #
-    #   cluster = Deckhand::DevRedis::Cluster.start(dir: "tmp/cluster", primaries: 3, replicas: 1)
+    #   cluster = Deckhand::DevRedis::LocalCluster.start(dir: "tmp/cluster", primaries: 3, replicas: 1)
     #   cluster.urls                 # => ["redis://127.0.0.1:40123", ...] (primaries first)
     #   cluster.primary_for("{queue:default}")   # => the DevRedis serving that key's slot
     #   cluster.kill(node)           # SIGKILL, as a crash would
     #   cluster.wait_until_healthy   # after a failover: every slot served again
     #   cluster.stop
-    class Cluster
+    class LocalCluster
       SLOTS = 16_384
 
       def self.start(...) = new(...).start

@@ -7,10 +7,10 @@ module Deckhand
     # in Redis (Store::Throttles), which the heartbeat reads every beat.
     # Fetchers read #limits before each round trip.
     #
-    #   throttles = Throttles.new(config.throttle, logger: logger)
+    #   throttles = ThrottleLimits.new(config.throttle, logger: logger)
     #   throttles.update({"exports" => {"concurrency" => 5}})
     #   throttles.limits   # => {"api_calls" => #<Limit rate=20 ...>, "exports" => #<Limit concurrency=5>}
-    class Throttles
+    class ThrottleLimits
       attr_reader :limits
 
       def initialize(configured, logger:)

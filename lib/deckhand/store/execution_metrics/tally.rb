@@ -2,9 +2,9 @@
 
 module Deckhand
   class Store
-    module Metrics
+    module ExecutionMetrics
       # Per-class execution counts and times gathered in memory by a server
-      # process and handed to Metrics.flush on each heartbeat: recording a job
+      # process and handed to ExecutionMetrics.flush on each heartbeat: recording a job
       # costs a hash lookup and a few additions under a lock, no Redis.
       #
       #   tally = Tally.new

@@ -9,7 +9,7 @@ module Deckhand
     # show why and where it was interrupted. Written by the save that ends a
     # run, never by a step; capped at LIMIT runs, the oldest dropped.
     #
-    #   history = History.parse(saved["dh_runs"])
+    #   history = RunHistory.parse(saved["dh_runs"])
     #   history.ended(run: 2, started_at: t0, reason: "shutdown", steps: 40, cursor: "41")
     #   history.to_json # => '[{"run":1,...},{"run":2,"reason":"shutdown",...}]'
     #
@@ -17,7 +17,7 @@ module Deckhand
     # step short), "time_budget" (max_iteration_runtime), "error" (with
     # "error", the exception's class). A completed or cancelled job's state,
     # history included, is deleted, as in Sidekiq.
-    class History
+    class RunHistory
       LIMIT = 20
       CURSOR_LIMIT = 200 # characters of the cursor's JSON kept per run
       REASONS = %w[shutdown time_budget error].freeze

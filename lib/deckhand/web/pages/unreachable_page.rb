@@ -6,8 +6,8 @@ module Deckhand
       # What every page answers (503) while Redis does not: the reason, with
       # the navigation and the jid search, rendered without touching Redis.
       #
-      #   Pages::Unreachable.new(web, request, {}).show(error)  # => [503, headers, [html]]
-      class Unreachable < Action
+      #   Pages::UnreachablePage.new(web, request, {}).show(error)  # => [503, headers, [html]]
+      class UnreachablePage < Action
         def show(error)
           @bare = true
           @message = "Redis is unreachable, so the dashboard has nothing to show: #{error.message}. " \

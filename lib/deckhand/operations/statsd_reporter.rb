@@ -15,11 +15,11 @@ module Deckhand
     # Sending never blocks a job: a full socket buffer or an absent agent
     # drops the datagram.
     #
-    #   statsd = Statsd.new(Deckhand::Config::Statsd.new(port: 8125, prefix: "sidekiq"))
+    #   statsd = StatsdReporter.new(Deckhand::Config::Statsd.new(port: 8125, prefix: "sidekiq"))
     #   statsd.job("HardJob", "default", 0.042, false)
     #   statsd.flush
     #   # => "sidekiq.jobs.count:1|c|#worker:HardJob,queue:default\nsidekiq.jobs.success:1|c|#..."
-    class Statsd
+    class StatsdReporter
       MAX_PACKET = 1432 # fits one Ethernet frame, the DogStatsD clients' default
       EVENTS = {recovered: "jobs.recovered", poison_pill: "jobs.poison"}.freeze
       FLUSH_AT = 32 # timings held before a flush, whatever the clock says
@@ -29,6 +29,7 @@ module Deckhand
 
       # What one class on one queue did since the last flush.
       Tally = Struct.new(:tags, :success, :failure, :timings)
+      private_constant :Tally
 
       def initialize(settings)
         @prefix = settings.prefix ? "#{settings.prefix}." : ""

@@ -9,9 +9,9 @@ module Deckhand
     # times; after that it takes the normal retry path. Its retry count is
     # left alone.
     #
-    #   over_limit = OverLimit.new(retries: retry_handler, logger: logger)
+    #   over_limit = OverLimitHandler.new(retries: retry_handler, logger: logger)
     #   over_limit.call(unit, job, error)   # => :rescheduled, or nil for the retry path
-    class OverLimit
+    class OverLimitHandler
       def self.default_backoff(overrated) = (300 * overrated) + rand(300) + 1
 
       def initialize(retries:, logger:)

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
-require_relative "metrics/histogram"
-require_relative "metrics/tally"
-require_relative "metrics/sidekiq_layout"
+require_relative "execution_metrics/histogram"
+require_relative "execution_metrics/tally"
+require_relative "execution_metrics/sidekiq_layout"
 require_relative "scripts/metrics_totals"
 require_relative "scripts/metrics_series"
 
@@ -11,9 +11,9 @@ module Deckhand
     # Per-class execution metrics in Redis, written by each server process once
     # per heartbeat from its in-memory Tally, read by the data API.
     #
-    #   tally = Deckhand::Store::Metrics::Tally.new
+    #   tally = Deckhand::Store::ExecutionMetrics::Tally.new
     #   tally.record("WelcomeJob", 12.5, false)              # per job, in memory
-    #   store.pipelined { |pipe| Deckhand::Store::Metrics.flush(pipe, tally.take) }  # per heartbeat
+    #   store.pipelined { |pipe| Deckhand::Store::ExecutionMetrics.flush(pipe, tally.take) }  # per heartbeat
     #
     # Layout: one hash per UTC minute (kept 72 hours), per hour (72 hours, so long
     # ranges read 72 hashes instead of 4,320) and per day (a year). In each, for
@@ -23,7 +23,7 @@ module Deckhand
     #   "<class>|f"    failures among them   "<class>|h<i>" executions in histogram bucket i
     #
     # Fields end in the last "|", so a class name holding "|" still reads back.
-    module Metrics
+    module ExecutionMetrics
       PREFIX = "deckhand:metrics"
       MINUTE_TTL = 72 * 3600
       HOUR_TTL = 73 * 3600

@@ -10,10 +10,10 @@ module Deckhand
     # of one hash field per job is what keeps Redis' work per job close to the
     # pop itself.
     #
-    #   bits = Store::Lot.empty_bits(3)     # => "\x00"
-    #   Store::Lot.settle!(bits, 1)         # => "\x02"
-    #   Store::Lot.settled?(bits, 1)        # => true
-    module Lot
+    #   bits = Store::LotBits.empty_bits(3)     # => "\x00"
+    #   Store::LotBits.settle!(bits, 1)         # => "\x02"
+    #   Store::LotBits.settled?(bits, 1)        # => true
+    module LotBits
       module_function
 
       def settled?(bits, position)

@@ -9,12 +9,12 @@ module Deckhand
     # through Scripts::BatchOps). Each read is bounded, however many jobs a
     # batch has, except `states` without summary, which reads a batch whole.
     #
-    #   Batches.count(store)                                 # => 42
-    #   Batches.newest(store, 0, 25)                         # => [bid, ...] newest first
-    #   Batches.states(store, [bid], summary: true)          # => [[fields, pending, failing, dead, kids]]
-    #   Batches.failures(store, bid, cursor: 0, count: 25)   # => [next cursor or nil, [[jid, json, dead], ...]]
-    #   Batches.children(store, bid, limit: 100)             # => [bid, ...]
-    module Batches
+    #   BatchRecords.count(store)                                 # => 42
+    #   BatchRecords.newest(store, 0, 25)                         # => [bid, ...] newest first
+    #   BatchRecords.states(store, [bid], summary: true)          # => [[fields, pending, failing, dead, kids]]
+    #   BatchRecords.failures(store, bid, cursor: 0, count: 25)   # => [next cursor or nil, [[jid, json, dead], ...]]
+    #   BatchRecords.children(store, bid, limit: 100)             # => [bid, ...]
+    module BatchRecords
       module_function
 
       # Batches whose data has not expired (the index may lag by a few).

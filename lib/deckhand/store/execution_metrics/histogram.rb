@@ -2,7 +2,7 @@
 
 module Deckhand
   class Store
-    module Metrics
+    module ExecutionMetrics
       # Execution-time buckets: eight per decade from 0.1 ms to 1,000 s, so a
       # percentile read from them is within about 15% of the true value, and a
       # class needs only the handful of buckets its jobs fall in.
