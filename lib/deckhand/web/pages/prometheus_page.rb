@@ -21,7 +21,7 @@ module Deckhand
       #       static_configs: [{targets: ["app.internal:3000"]}]
       class PrometheusPage < Action
         def show
-          return Metrics.new(@web, request, params).index unless scrape?
+          return MetricsPage.new(@web, request, params).index unless scrape?
           return [403, Headers.text(nonce), ["Refused by Deckhand::Web.authorize\n"]] unless can_act?
           out = Operations::Fleet.new(@web.config).write(Operations::Exposition.new)
           [200, Headers.common(nonce).merge("content-type" => Operations::Exposition::CONTENT_TYPE), [out.to_s]]
