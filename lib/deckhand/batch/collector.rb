@@ -19,7 +19,7 @@ module Deckhand
         @groups = [@own]
       end
 
-      # Called by Client#enqueue in place of its Redis round trip.
+      # Called by Client::Delivery.enqueue in place of its Redis round trip.
       def collect(jobs, ats)
         bid = @batch.bid
         jobs.each_with_index do |job, i|
