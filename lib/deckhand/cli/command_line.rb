@@ -5,7 +5,7 @@ require "optparse"
 module Deckhand
   class CLI
     # Parses the command line into a Hash of settings (only those given).
-    class CommandLine
+    class CommandLine # :nodoc:
       BANNER = <<~TEXT
         Usage: deckhand [options]
                deckhand web [-p PORT] [-b HOST]     serves the dashboard (see deckhand web -h)

@@ -12,7 +12,7 @@ module Deckhand
     #   Delivery.enqueue(config, [job], nil)                   # queued now
     #   Delivery.enqueue(config, [job], [Time.now.to_f + 60])  # scheduled
     #   Delivery.encoded(config, base, [[1], [2]], nil)        # => [jid, jid] (push_bulk's fast path)
-    module Delivery
+    module Delivery # :nodoc:
       module_function
 
       # Encodes the jobs and hands them to the pusher, or to Redis (Client.write).

@@ -8,7 +8,7 @@ module Deckhand
     # or with on_conflict: :raise, Deckhand::NotUnique names it.
     #
     #   LockedPush.new(config).call([job], [nil], [lock])   # => ["b4a5..."] or [nil]
-    class LockedPush
+    class LockedPush # :nodoc:
       # How Client.write behind a pusher tells a unique job's payload.
       MARK = "\"unique_key\""
 

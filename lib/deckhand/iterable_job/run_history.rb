@@ -17,7 +17,7 @@ module Deckhand
     # step short), "time_budget" (max_iteration_runtime), "error" (with
     # "error", the exception's class). A completed or cancelled job's state,
     # history included, is deleted, as in Sidekiq.
-    class RunHistory
+    class RunHistory # :nodoc:
       LIMIT = 20
       CURSOR_LIMIT = 200 # characters of the cursor's JSON kept per run
       REASONS = %w[shutdown time_budget error].freeze

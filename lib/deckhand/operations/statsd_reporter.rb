@@ -19,7 +19,7 @@ module Deckhand
     #   statsd.job("HardJob", "default", 0.042, false)
     #   statsd.flush
     #   # => "sidekiq.jobs.count:1|c|#worker:HardJob,queue:default\nsidekiq.jobs.success:1|c|#..."
-    class StatsdReporter
+    class StatsdReporter # :nodoc:
       MAX_PACKET = 1432 # fits one Ethernet frame, the DogStatsD clients' default
       EVENTS = {recovered: "jobs.recovered", poison_pill: "jobs.poison"}.freeze
       FLUSH_AT = 32 # timings held before a flush, whatever the clock says

@@ -5,7 +5,7 @@ module Deckhand
     # What this process is doing, kept in memory and written to Redis by the
     # heartbeat: counters since the last flush, and the job each thread runs.
     # Nothing here touches Redis per job.
-    class Activity
+    class Activity # :nodoc:
       # One per thread, reused for each job it runs (no allocation per job).
       Running = Struct.new(:queue, :payload, :run_at, :busy)
 

@@ -7,7 +7,7 @@ module Deckhand
   module Server
     # A running thread pool: one fetcher feeding `concurrency` processors, all
     # serving the queues of one Config::Capsule.
-    class CapsulePool
+    class CapsulePool # :nodoc:
       attr_reader :spec, :fetcher, :processors
 
       def initialize(spec, config:, store:, identity:, sequence:, stats:, suspects:, on_fatal: nil, throttles: nil)

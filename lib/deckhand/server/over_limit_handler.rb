@@ -11,7 +11,7 @@ module Deckhand
     #
     #   over_limit = OverLimitHandler.new(retries: retry_handler, logger: logger)
     #   over_limit.call(unit, job, error)   # => :rescheduled, or nil for the retry path
-    class OverLimitHandler
+    class OverLimitHandler # :nodoc:
       def self.default_backoff(overrated) = (300 * overrated) + rand(300) + 1
 
       def initialize(retries:, logger:)

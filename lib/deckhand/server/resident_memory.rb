@@ -5,7 +5,7 @@ module Deckhand
     # Resident memory of a process in kilobytes: this one (the heartbeat reports
     # it) or another (the swarm supervisor watches its workers). Nil when the
     # process is gone or cannot be read.
-    module ResidentMemory
+    module ResidentMemory # :nodoc:
       module_function
 
       def rss_kb(pid = ::Process.pid)

@@ -10,7 +10,7 @@ module Deckhand
     #   throttles = ThrottleLimits.new(config.throttle, logger: logger)
     #   throttles.update({"exports" => {"concurrency" => 5}})
     #   throttles.limits   # => {"api_calls" => #<Limit rate=20 ...>, "exports" => #<Limit concurrency=5>}
-    class ThrottleLimits
+    class ThrottleLimits # :nodoc:
       attr_reader :limits
 
       def initialize(configured, logger:)

@@ -14,7 +14,7 @@ module Deckhand
     #   BatchRecords.states(store, [bid], summary: true)          # => [[fields, pending, failing, dead, kids]]
     #   BatchRecords.failures(store, bid, cursor: 0, count: 25)   # => [next cursor or nil, [[jid, json, dead], ...]]
     #   BatchRecords.children(store, bid, limit: 100)             # => [bid, ...]
-    module BatchRecords
+    module BatchRecords # :nodoc:
       module_function
 
       # Batches whose data has not expired (the index may lag by a few).

@@ -23,7 +23,7 @@ module Deckhand
     #   "<class>|f"    failures among them   "<class>|h<i>" executions in histogram bucket i
     #
     # Fields end in the last "|", so a class name holding "|" still reads back.
-    module ExecutionMetrics
+    module ExecutionMetrics # :nodoc:
       PREFIX = "deckhand:metrics"
       MINUTE_TTL = 72 * 3600
       HOUR_TTL = 73 * 3600

@@ -13,7 +13,7 @@ module Deckhand
     #   bits = Store::LotBits.empty_bits(3)     # => "\x00"
     #   Store::LotBits.settle!(bits, 1)         # => "\x02"
     #   Store::LotBits.settled?(bits, 1)        # => true
-    module LotBits
+    module LotBits # :nodoc:
       module_function
 
       def settled?(bits, position)

@@ -11,7 +11,7 @@ module Deckhand
     #
     #   StatCounters.totals(store)   # => {processed: 1204, failed: 17, enqueued: 5, busy: 7, processes: 2, ...}
     #   StatCounters.daily(store, ["2026-02-28", "2026-03-01"])   # => [[10, 0], [40, 4]]
-    module StatCounters
+    module StatCounters # :nodoc:
       SET_KINDS = %i[scheduled_set retry_set dead_set].freeze
 
       module_function

@@ -15,7 +15,7 @@ module Deckhand
     #   Deckhand::Web.shards = {"main" => Deckhand.config, "eu" => ENV["EU_REDIS_URL"]}
     #   # /deckhand/                  the main Redis
     #   # /deckhand/shards/eu/queues  the queues of the eu Redis
-    class ShardRouter
+    class ShardRouter # :nodoc:
       PREFIX = "shards"
 
       # Where the dashboard is mounted, before any shard's prefix (the CSRF and

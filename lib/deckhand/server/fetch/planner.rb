@@ -13,7 +13,7 @@ module Deckhand
       #   due, want = planner.next_round { stopping? }  # waits until a round trip is worth it
       #   planner.delivered(units.size)                 # what it brought
       #   planner.sent                                  # it is over: the next may carry news
-      class Planner
+      class Planner # :nodoc:
         IDLE_POLL = 2.0
 
         # outstanding: jobs taken from Redis and not yet settled (running or

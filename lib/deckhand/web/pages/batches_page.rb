@@ -11,7 +11,7 @@ module Deckhand
       #
       # The batch code is loaded on the first visit, and only its read side
       # (Batch::Listing): viewing batches enables nothing in this process.
-      class BatchesPage < Action
+      class BatchesPage < Action # :nodoc:
         include Helpers::Progress
 
         # Deckhand's bids are 14 URL-safe characters (Sidekiq Pro's shape);

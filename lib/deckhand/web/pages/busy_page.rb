@@ -6,7 +6,7 @@ module Deckhand
       # The live processes, their memory and the jobs they run, with buttons
       # that send quiet (TSTP) or stop (TERM) through each process's signal
       # list, and cancel an iterable job (docs/iterable.md).
-      class BusyPage < Action
+      class BusyPage < Action # :nodoc:
         RUNNING_SHOWN = 500
 
         def show

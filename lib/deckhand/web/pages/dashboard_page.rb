@@ -6,7 +6,7 @@ module Deckhand
       # The front page: live counters and throughput, daily history, the
       # busiest queues and Redis, a warning for queues no process works; plus
       # the JSON the live chart polls.
-      class DashboardPage < Action
+      class DashboardPage < Action # :nodoc:
         DAYS = %w[7 30 90 365].freeze
         QUEUES_SHOWN = 10
 

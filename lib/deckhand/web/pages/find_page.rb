@@ -8,7 +8,7 @@ module Deckhand
       # when it is running, else a page that says where it looked.
       #
       #   GET /find?jid=b4a577edbccf1d805744efa9   # => 303 to /retries/1732000000.5-b4a5...
-      class FindPage < Action
+      class FindPage < Action # :nodoc:
         SETS = {retries: "retries", scheduled: "scheduled", dead: "dead"}.freeze
 
         def show

@@ -7,7 +7,7 @@ module Deckhand
       # details, and actions on one entry, the checked ones, all matches of a
       # filter, or the whole set. Every action returns to the page, filter and
       # place it was started from.
-      class JobSetsPage < Action
+      class JobSetsPage < Action # :nodoc:
         TITLES = {"retries" => "Retries", "scheduled" => "Scheduled", "dead" => "Dead"}.freeze
         SETS = {"retries" => :retries, "scheduled" => :scheduled, "dead" => :dead}.freeze
         ACTIONS = {

@@ -6,7 +6,7 @@ module Deckhand
       # Limiters (docs/limits.md) used in the last day with their metrics,
       # filtered by name; each throttled queue's limit and use, changed here at
       # run time.
-      class LimitsPage < Action
+      class LimitsPage < Action # :nodoc:
         ACTIONS = %w[set remove reset].freeze
 
         def index(status: 200, error: nil)

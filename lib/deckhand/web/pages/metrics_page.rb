@@ -5,7 +5,7 @@ module Deckhand
     module Pages
       # Per-class executions, failures and execution time over a chosen period,
       # and one class's charts.
-      class MetricsPage < Action
+      class MetricsPage < Action # :nodoc:
         PERIODS = API::Metrics::PERIODS.keys.freeze
 
         def index

@@ -7,7 +7,7 @@ module Deckhand
     module Pages
       # The periodic (cron) jobs as the leader runs them: schedule, zone,
       # next and last run; pause, resume and enqueue now per entry.
-      class PeriodicPage < Action
+      class PeriodicPage < Action # :nodoc:
         include Helpers::CronWords
 
         ROUTES = [

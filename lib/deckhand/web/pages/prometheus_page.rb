@@ -19,7 +19,7 @@ module Deckhand
       #     - job_name: deckhand
       #       metrics_path: /deckhand/metrics
       #       static_configs: [{targets: ["app.internal:3000"]}]
-      class PrometheusPage < Action
+      class PrometheusPage < Action # :nodoc:
         def show
           return MetricsPage.new(@web, request, params).index unless scrape?
           return [403, Headers.text(nonce), ["Refused by Deckhand::Web.authorize\n"]] unless can_act?

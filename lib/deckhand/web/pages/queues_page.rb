@@ -5,7 +5,7 @@ module Deckhand
     module Pages
       # Every queue with its size and latency; one queue's jobs page by page,
       # in the order they will run; pause, resume, clear, delete a job.
-      class QueuesPage < Action
+      class QueuesPage < Action # :nodoc:
         ACTIONS = %w[pause resume clear delete].freeze
 
         def index

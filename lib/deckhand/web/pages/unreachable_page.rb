@@ -7,7 +7,7 @@ module Deckhand
       # the navigation and the jid search, rendered without touching Redis.
       #
       #   Pages::UnreachablePage.new(web, request, {}).show(error)  # => [503, headers, [html]]
-      class UnreachablePage < Action
+      class UnreachablePage < Action # :nodoc:
         def show(error)
           @bare = true
           @message = "Redis is unreachable, so the dashboard has nothing to show: #{error.message}. " \
