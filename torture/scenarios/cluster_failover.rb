@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "deckhand/dev_redis/cluster"
+require "deckhand/dev_redis/local_cluster"
 require_relative "../support/push_stream"
 
 module Torture
@@ -40,7 +40,7 @@ module Torture
 
     def round(replicas, seconds)
       @ledger.reset
-      cluster = Deckhand::DevRedis::Cluster.start(dir: File.join(@dir, "cluster-#{replicas}"), primaries: 3, replicas: 1,
+      cluster = Deckhand::DevRedis::LocalCluster.start(dir: File.join(@dir, "cluster-#{replicas}"), primaries: 3, replicas: 1,
         node_timeout: 1_000)
       @servers << cluster
       queues = spread_queues(cluster)

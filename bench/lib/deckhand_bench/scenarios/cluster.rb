@@ -4,7 +4,7 @@ require_relative "scenario"
 require_relative "../figure"
 require_relative "../redis_meter"
 require_relative "../shard_meter"
-require_relative "../../../../lib/deckhand/dev_redis/cluster"
+require_relative "../../../../lib/deckhand/dev_redis/local_cluster"
 
 module DeckhandBench
   module Scenarios
@@ -76,7 +76,7 @@ module DeckhandBench
 
       def measure_cluster(system, count, round)
         lab.fresh!
-        cluster = Deckhand::DevRedis::Cluster.start(dir: File.join(lab.dir, "cluster-#{count}-#{round}"), primaries: count, replicas: 0)
+        cluster = Deckhand::DevRedis::LocalCluster.start(dir: File.join(lab.dir, "cluster-#{count}-#{round}"), primaries: count, replicas: 0)
         client = Deckhand::Client.new(config: Deckhand::Config.new(redis: {cluster: cluster.urls}))
         QUEUES.each { |queue| system.push_bulk(client, "BenchNoopJob", queue, Array.new(per_queue) { |i| Probe.args(i) }) }
         jobs = jobs_by_port(cluster)

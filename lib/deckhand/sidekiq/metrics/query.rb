@@ -17,7 +17,7 @@ module Sidekiq
     #   result.job_results["ReportJob"].series["ms"]    # => {"21:04" => 1530, ...}
     #
     # A job's `hist` holds Deckhand's execution-time histogram per minute, in
-    # Deckhand's buckets (Store::Metrics::Histogram), not Sidekiq's; `marks`
+    # Deckhand's buckets (Store::ExecutionMetrics::Histogram), not Sidekiq's; `marks`
     # (Sidekiq's deploy marks) is always empty.
     class Query
       MAX_MINUTES = 240
@@ -64,7 +64,7 @@ module Sidekiq
         result
       end
 
-      def histogram(point) = (0..Deckhand::Store::Metrics::Histogram::LAST).map { |bucket| point.histogram[bucket] }
+      def histogram(point) = (0..Deckhand::Store::ExecutionMetrics::Histogram::LAST).map { |bucket| point.histogram[bucket] }
     end
   end
 end

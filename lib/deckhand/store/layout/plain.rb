@@ -52,7 +52,7 @@ module Deckhand
         # (Store::Limits describes every limiter key).
         LIMITS = "deckhand:limits"
 
-        # The prefix of the per-class metrics hashes (Store::Metrics).
+        # The prefix of the per-class metrics hashes (Store::ExecutionMetrics).
         METRICS = "deckhand:metrics"
 
         module_function
@@ -98,7 +98,7 @@ module Deckhand
 
         # Hash of the lots a process took from `queue` and has not finished:
         # lot id => its number of jobs, and "<lot id>~" => the bitmap of those
-        # already settled (see Store::Lot). An entry leaves only once every job
+        # already settled (see Store::LotBits). An entry leaves only once every job
         # of its lot has its outcome in Redis.
         def inflight(identity, queue) = "deckhand:inflight:#{identity}:#{queue}"
 
