@@ -14,8 +14,8 @@ class LayoutTest < Minitest::Test
   def methods_of(layout) = layout.singleton_methods.sort
 
   def test_both_layouts_answer_the_same_questions
-    assert_equal methods_of(Plain), methods_of(Cluster) - %i[tag], "only the cluster layout names hash tags"
-    assert_equal Plain.constants.sort - %i[SCHEDULE RETRY DEAD], Cluster.constants.sort - %i[FLEET TAG_BRACES],
+    assert_equal methods_of(Plain), methods_of(Cluster) - %i[tag valid_name], "only the cluster layout names hash tags"
+    assert_equal Plain.constants.sort - %i[SCHEDULE RETRY DEAD], Cluster.constants.sort - %i[FLEET TAG_BRACES PLACEMENT Names],
       "the cluster layout shards the scheduled, retry and dead sets per queue: it has no single one"
   end
 

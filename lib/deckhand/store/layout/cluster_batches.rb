@@ -40,7 +40,8 @@ module Deckhand
 
         # Sorted set in the queue's slot: jid => until when (epoch ms) a callback
         # job pushed to `queue` is remembered, so pushing it again is a no-op.
-        def pushed(queue) = "#{Cluster.tag(queue)}:batch-callbacks"
+        # `tag`: the queue's, from the store's layout (its placement).
+        def pushed(queue, tag: Cluster.tag(queue)) = "#{tag}:batch-callbacks"
       end
     end
   end
