@@ -106,11 +106,11 @@ module Deckhand
       # keys under its unplaced tag (created before placement, by a process
       # that did not place it).
       def read(name)
-        unplaced = Layout::Cluster.tag(name)
+        unplaced = Layout::Cluster # the names without a placement
         placed, queues, existing = @store.pipelined do |pipe|
           pipe.call("HGETALL", KEY)
           pipe.call("SMEMBERS", Layout::Cluster::QUEUES)
-          pipe.call("EXISTS", *%W[#{unplaced} #{unplaced}:schedule #{unplaced}:retry #{unplaced}:dead])
+          pipe.call("EXISTS", unplaced.queue(name), unplaced.scheduled_set(name), unplaced.retry_set(name), unplaced.dead_set(name))
         end
         [placed, queues, existing.positive?]
       end
@@ -133,7 +133,7 @@ module Deckhand
           counts[primary] += 1 if counts.key?(primary)
         end
         fewest = counts.values.min
-        candidates = (0...CANDIDATES).map { |n| n.zero? ? Layout::Cluster.tag(name) : "{queue~#{n}:#{name}}" }
+        candidates = (0...CANDIDATES).map { |n| Layout::Cluster.candidate(name, n) }
         candidates.find { |tag| counts[slots.primary_of(tag)] == fewest } ||
           candidates.min_by { |tag| counts.fetch(slots.primary_of(tag), Float::INFINITY) }
       end

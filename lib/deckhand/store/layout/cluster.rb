@@ -53,6 +53,11 @@ module Deckhand
         # raises for a name that cannot be one.
         def self.tag(queue) = "{queue:#{valid_name(queue)}}"
 
+        # The n-th hash tag a new queue may be placed under (Store::Placement):
+        # `{queue:<name>}` first, then `{queue~<n>:<name>}`, never another
+        # queue's tag (the `~n` sits before the colon).
+        def self.candidate(queue, n) = n.zero? ? tag(queue) : "{queue~#{n}:#{valid_name(queue)}}"
+
         # Settles the tags of `queues` at once (PlacedCluster: one round trip
         # for those not known yet); without a placement every tag is known.
         def self.place(_queues) = nil
