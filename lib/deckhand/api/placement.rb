@@ -19,12 +19,16 @@ module Deckhand
       def initialize(config)
         store = config.store
         keys = store.layout
-        holders = keys.one_slot? ? {store.location => Store::Queues.names(store)} : keys.placement.report
+        @cluster = !keys.one_slot?
+        holders = @cluster ? keys.placement.report : {store.location => Store::Queues.names(store)}
         total = holders.sum { |_, queues| queues.size }
         @primaries = holders.map do |address, queues|
           Primary.new(address, queues, total.zero? ? 0.0 : (queues.size.to_f / total).round(3))
         end
       end
+
+      # True in cluster mode, where queues spread over several primaries.
+      def cluster? = @cluster
 
       # The primary holding the most queues.
       def busiest = @primaries.max_by { |primary| primary.queues.size }
