@@ -50,6 +50,23 @@ class ClusterPlacementTest < Minitest::Test
     end
   end
 
+  # After its first push a queue's tag comes from memory: a push sends what
+  # it sent before placement, SADD and LPUSH.
+  def test_pushes_after_the_first_read_nothing_of_the_placement
+    client = Deckhand::Client.new(config: Deckhand.config)
+    %w[default mail].each { |queue| client.push("class" => "RecordJob", "queue" => queue, "args" => [0]) }
+    primaries = Deckhand::RedisClusterHarness.cluster.primaries
+    primaries.each { |node| node_call(node, "CONFIG", "RESETSTAT") }
+    20.times { |n| client.push("class" => "RecordJob", "queue" => n.even? ? "default" : "mail", "args" => [n]) }
+    calls = Hash.new(0)
+    primaries.each do |node|
+      node_call(node, "INFO", "commandstats").scan(/^cmdstat_(\w+(?:\|\w+)?):calls=(\d+)/) { |name, n| calls[name] += n.to_i }
+    end
+    calls.delete("config|resetstat")
+    own = calls.keys.select { |name| name.start_with?("info") || name == "hello" } # the test's own connections
+    assert_equal({"sadd" => 20, "lpush" => 20}, calls.except(*own))
+  end
+
   def test_the_slot_of_a_key_is_the_one_redis_computes
     keys = ["{queue:default}", "{queue~3:mail}", "{queue:a}:retry", "plain", "{}x", "a{b", "{queue:é}"]
     keys.each { |key| assert_equal cluster.call("CLUSTER", "KEYSLOT", key), Slots.of(key), key }
