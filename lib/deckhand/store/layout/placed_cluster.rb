@@ -12,8 +12,8 @@ module Deckhand
       # `store.layout.queue(name)` read the same in both modes.
       #
       #   layout = Deckhand::Store::Layout::PlacedCluster.new(Deckhand::Store::Placement.new(store))
-      #   layout.queue("mail")      # => "{queue:mail~2}" (placed on the emptiest primary)
-      #   layout.retry_set("mail")  # => "{queue:mail~2}:retry"
+      #   layout.queue("mail")      # => "{queue~2:mail}" (placed on the emptiest primary)
+      #   layout.retry_set("mail")  # => "{queue~2:mail}:retry"
       #   layout::QUEUES            # => "{deckhand}:queues"
       class PlacedCluster < Module
         attr_reader :placement
