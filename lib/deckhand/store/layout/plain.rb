@@ -81,6 +81,11 @@ module Deckhand
         # queue of a capsule.
         def fetch_script = Scripts::Fetch
 
+        # Settles where `queues` live before many of their keys are named
+        # (Layout::PlacedCluster reads their placements in one round trip);
+        # here nothing needs settling.
+        def place(_queues) = nil
+
         def queue(name) = "queue:#{name}"
 
         # The sorted sets a job of `queue` waits in: one each for all queues here.

@@ -4,7 +4,8 @@ module Deckhand
   class Web
     module Pages
       # The front page: live counters and throughput, daily history, the
-      # busiest queues and Redis, a warning for queues no process works; plus
+      # busiest queues and Redis (in cluster mode, which primary holds which
+      # queue), a warning for queues no process works; plus
       # the JSON the live chart polls.
       class DashboardPage < Action # :nodoc:
         DAYS = %w[7 30 90 365].freeze
@@ -19,6 +20,7 @@ module Deckhand
           @queue_count = all.size
           @queues = all.max_by(QUEUES_SHOWN, &:size)
           @redis = api.redis_info
+          @placement = api.placement
           @interval = int_param("interval", 5, 1..60)
           @unworked = api.unworked_queues.first(QUEUES_SHOWN)
           render :dashboard, title: "Dashboard"
