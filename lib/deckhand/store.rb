@@ -13,7 +13,7 @@ require_relative "store/script"
 require_relative "store/dedicated"
 require_relative "store/durability"
 require_relative "store/cluster_wait"
-require_relative "store/placement"
+require_relative "store/queue_placement"
 
 module Deckhand
   # The one door to Redis: a connection pool, the key names and the Lua scripts.
@@ -48,7 +48,7 @@ module Deckhand
       @location = @cluster ? @cluster.location : describe(@redis_config)
       @translation = Translation.new(@location)
       @pool = new_pool
-      @layout = @cluster ? Layout::PlacedCluster.new(Placement.new(self)) : Layout::Plain
+      @layout = @cluster ? Layout::PlacedCluster.new(QueuePlacement.new(self)) : Layout::Plain
     end
 
     # Never the options: they may hold a password.

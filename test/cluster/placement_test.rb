@@ -13,7 +13,7 @@ class ClusterPlacementTest < Minitest::Test
 
   # The benchmark's queues: hashed by name they sit 4/1/1 on three primaries.
   QUEUES = %w[default mail reports critical low bulk].freeze
-  Slots = Deckhand::Store::Placement::Slots
+  Slots = Deckhand::Store::QueuePlacement::Slots
   Unplaced = Deckhand::Store::Layout::Cluster
   PLACEMENT = Deckhand::Store::Layout::Cluster::PLACEMENT
 

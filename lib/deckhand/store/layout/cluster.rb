@@ -14,7 +14,7 @@ module Deckhand
       # The same methods as Layout::Plain, minus the unsharded SCHEDULE, RETRY
       # and DEAD: code that must iterate the shards cannot silently read one.
       #
-      # Which tag a queue carries is the placement's choice (Store::Placement,
+      # Which tag a queue carries is the placement's choice (Store::QueuePlacement,
       # docs/cluster.md "Placement"): a store's layout is a Layout::PlacedCluster,
       # these names with each queue's recorded tag. This module's own `tag` is
       # the tag a queue has without a placement, `{queue:<name>}`, which every
@@ -42,7 +42,7 @@ module Deckhand
         METRICS = "#{FLEET}:metrics"
         PERIODIC_PENDING = "#{FLEET}:periodic:pending"
         LIMITS = "#{FLEET}:limits"
-        # Hash of queue name => the hash tag its keys carry (Store::Placement).
+        # Hash of queue name => the hash tag its keys carry (Store::QueuePlacement).
         PLACEMENT = "#{FLEET}:placement"
 
         # Characters a queue name cannot hold in cluster mode: they would end or
@@ -53,7 +53,7 @@ module Deckhand
         # raises for a name that cannot be one.
         def self.tag(queue) = "{queue:#{valid_name(queue)}}"
 
-        # The n-th hash tag a new queue may be placed under (Store::Placement):
+        # The n-th hash tag a new queue may be placed under (Store::QueuePlacement):
         # `{queue:<name>}` first, then `{queue~<n>:<name>}`, never another
         # queue's tag (the `~n` sits before the colon).
         def self.candidate(queue, n) = n.zero? ? tag(queue) : "{queue~#{n}:#{valid_name(queue)}}"

@@ -1,4 +1,4 @@
--- Records where a queue's keys live (Store::Placement): queue => hash tag,
+-- Records where a queue's keys live (Store::QueuePlacement): queue => hash tag,
 -- first writer wins. A queue recorded already keeps its tag; a queue in the
 -- queues set was created before placement and stays under its unplaced tag;
 -- a new queue gets the caller's choice, unless another queue was placed

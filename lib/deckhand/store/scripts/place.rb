@@ -4,7 +4,7 @@ module Deckhand
   class Store
     module Scripts
       # Runs place.lua: records the hash tag of a queue's keys, first writer
-      # wins (Store::Placement chooses it).
+      # wins (Store::QueuePlacement chooses it).
       #
       #   Place.new(store).call("mail", "{queue~2:mail}", seen: 5)   # => "{queue~2:mail}", or the tag recorded first
       #   Place.new(store).call("mail", "{queue~2:mail}", seen: 4)   # => nil: a sixth queue was placed meanwhile

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "layout/cluster"
-require_relative "placement/slots"
+require_relative "queue_placement/slots"
 require_relative "scripts/place"
 
 module Deckhand
@@ -21,11 +21,11 @@ module Deckhand
     # `{queue:<name>}`: no data moves. The `~n` goes before the colon so no
     # candidate of one queue can be another queue's tag.
     #
-    #   placement = Deckhand::Store::Placement.new(store)
+    #   placement = Deckhand::Store::QueuePlacement.new(store)
     #   placement.tag("mail")        # => "{queue~2:mail}", read or chosen on first use, then from memory
     #   placement.tags(%w[a b c])    # settles several in one round trip
     #   placement.report             # => {"127.0.0.1:7000" => ["a", "mail"], ...}
-    class Placement
+    class QueuePlacement
       KEY = Layout::Cluster::PLACEMENT
 
       # Candidates tried for a new queue; with N primaries about N are needed.

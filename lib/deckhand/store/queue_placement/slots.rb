@@ -2,14 +2,14 @@
 
 module Deckhand
   class Store
-    class Placement
+    class QueuePlacement
       # Which primary serves which hash slot, read from the cluster
       # (CLUSTER SLOTS through the store), and the slot of a key, computed
       # here as Redis does (CRC16-XMODEM of the key's hash tag, mod 16384) so
       # choosing among candidate tags costs no round trip.
       #
-      #   slots = Placement::Slots.read(store)
-      #   Placement::Slots.of("{queue:mail}:retry")   # => 12_413
+      #   slots = QueuePlacement::Slots.read(store)
+      #   QueuePlacement::Slots.of("{queue:mail}:retry")   # => 12_413
       #   slots.primary_of("{queue:mail}")            # => "127.0.0.1:7002"
       #   slots.primaries                             # => ["127.0.0.1:7000", "127.0.0.1:7001", "127.0.0.1:7002"]
       class Slots
