@@ -8,7 +8,7 @@ module Deckhand
       # The batch keys in cluster mode: Layout::PlainBatches' layout, every key under
       # the one hash tag {batches}, so a batch, its whole lineage (parent,
       # grandparent...), the two indexes and the outbox sit in one slot and
-      # batch_ops.lua stays one atomic call. Callback jobs cannot be pushed in
+      # each batch script stays one atomic call. Callback jobs cannot be pushed in
       # that call (their queue is another slot): it records them in the outbox,
       # and Store::Scripts::BatchOps pushes them right after (docs/batches.md,
       # "Cluster mode").
