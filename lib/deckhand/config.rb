@@ -68,6 +68,25 @@ module Deckhand
       push_replicas_timeout: 1.0
     }.freeze
 
+    @boot_steps = []
+
+    class << self
+      # Runs the block on every configuration as it freezes at boot, before
+      # its middleware and events freeze. Code that must add to a booting
+      # server's configuration registers here when it is loaded
+      # (Operations: its job-metrics middleware), so the configuration never
+      # loads or names it.
+      #
+      #   Deckhand::Config.on_boot { |config| config.server_middleware.add(Audit) if config.labels.include?("audited") }
+      def on_boot(&step)
+        raise ArgumentError, "give a block called with the configuration" unless step
+        @boot_steps = [*@boot_steps, step].freeze
+        step
+      end
+
+      attr_reader :boot_steps
+    end
+
     attr_reader(*(SETTINGS.keys - %i[periodic timestamps]))
     attr_reader :client_middleware, :server_middleware, :capsules
 
@@ -153,7 +172,7 @@ module Deckhand
 
     # Called when a server boots: from here on every setter raises.
     def freeze!
-      install_operations unless @frozen
+      Config.boot_steps.each { |step| step.call(self) } unless @frozen
       @client_middleware.freeze
       @server_middleware.freeze
       @capsules.freeze
