@@ -7,7 +7,8 @@ require_relative "../support/architecture_checks"
 
 # One door to Redis: every Redis call is made in the store layer, every Lua
 # script has the one Ruby class that owns its KEYS and ARGV, and every key a
-# script touches arrives in KEYS. Layers: none names what lies above it. Each check is also run on a broken example,
+# script touches arrives in KEYS. Layers: none names what lies above it, and
+# no file of lib/ loads what loads it back. Each check is also run on a broken example,
 # so it is known to fail when it should.
 class ArchitectureTest < Minitest::Test
   Checks = Deckhand::ArchitectureChecks
@@ -142,6 +143,34 @@ class ArchitectureTest < Minitest::Test
     starters = (lib_files - THREADS_ALLOWED).select { |path| code.call(path).match?(/\bThread\.(new|start|fork)\b/) }
     assert_empty starters, "start threads through Deckhand::Component (or Component.errand for a one-off)"
     THREADS_ALLOWED.each { |path| assert_match(/\bThread\.new\b/, code.call(path), "#{path} starts no thread: drop it from THREADS_ALLOWED") }
+  end
+
+  # Nothing in lib/ loads, through require or require_relative, what loads
+  # it back: not between files, and not between the parts of lib/deckhand
+  # (cli, server, swarm, operations...). bin/require-cycles prints the same.
+  def test_no_require_cycle_in_lib
+    sources = lib_files.to_h { |path| [path.delete_prefix("lib/"), File.read(File.join(ROOT, path))] }
+    found = Checks.require_cycles(sources)
+    assert_empty found.map { |what, lines| "#{what}:\n  #{lines.join("\n  ")}" },
+      "require cycles in lib/: the lower part must not load the higher one (pass what it needs in, or register a hook)"
+  end
+
+  def test_the_cycle_check_finds_cycles_between_files_and_between_parts
+    files = {
+      "deckhand/a.rb" => "require_relative \"b\"\n# require_relative \"c\" in a comment",
+      "deckhand/b.rb" => "require \"deckhand/a\"",
+      "deckhand/c.rb" => "",
+      "deckhand/cli.rb" => "require_relative \"swarm\"",
+      "deckhand/swarm.rb" => "require_relative \"swarm/worker\"",
+      "deckhand/swarm/worker.rb" => "require_relative \"../cli/signals\"",
+      "deckhand/cli/signals.rb" => "require_relative \"../c\""
+    }
+    found = Checks.require_cycles(files).to_h
+    assert_equal ["deckhand/a.rb:1 loads deckhand/b.rb", "deckhand/b.rb:1 loads deckhand/a.rb"], found["files deckhand/a.rb, deckhand/b.rb"]
+    assert_equal ["deckhand/cli.rb:1 loads deckhand/swarm.rb", "deckhand/swarm/worker.rb:1 loads deckhand/cli/signals.rb"],
+      found["components cli, swarm"]
+    assert_equal 3, found.size, found.keys.inspect # a and b are also two components
+    assert_empty Checks.require_cycles(files.merge("deckhand/b.rb" => "", "deckhand/swarm/worker.rb" => ""))
   end
 
   # An allowance nobody needs any more hides the next violation: each entry
