@@ -1,19 +1,14 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "deckhand/testing"
 
 # What the configuration leaves to the code that needs it: the development
 # Redis is filled in by the default configuration's hook (not by every
 # Config), the reliable-push buffer belongs to the client, and the testing
-# mode tells runtime code it stands in for Redis by registering itself.
+# mode tells runtime code it stands in for Redis by registering itself
+# (test/testing/redis_stand_in_test.rb).
 class ConfigLayersTest < Minitest::Test
   include Deckhand::TestHelpers
-
-  def teardown
-    Deckhand::Testing.fake!
-    super
-  end
 
   def test_the_store_connects_where_the_fill_in_hook_says
     config = Deckhand::Config.new(redis: {}, environment: "development")
@@ -46,12 +41,5 @@ class ConfigLayersTest < Minitest::Test
     assert_same buffer, Deckhand::Client::PushBuffer.for(config)
     refute_same buffer, Deckhand::Client::PushBuffer.for(new_config(reliable_push: true))
     refute_respond_to config, :push_buffer, "the configuration no longer builds the client's buffer"
-  end
-
-  def test_the_testing_mode_registers_that_it_stands_in_for_redis
-    Deckhand::Testing.fake!
-    assert Deckhand::RedisStandIn.active?
-    Deckhand::Testing.inline! { assert Deckhand::RedisStandIn.active? }
-    Deckhand::Testing.disable! { refute Deckhand::RedisStandIn.active? }
   end
 end
