@@ -10,6 +10,7 @@ require_relative "cli/signals"
 require_relative "cli/redis_choice"
 require_relative "cli/queue_check"
 require_relative "swarm"
+require_relative "lifecycle"
 
 module Deckhand
   # `deckhand [options]`: boots the application and runs a server until TERM/INT.
@@ -130,4 +131,7 @@ module Deckhand
       (outcome == :fatal) ? 1 : 0
     end
   end
+
+  # A process that loaded the command is a server process (Rails' Railtie asks).
+  Lifecycle.command!
 end

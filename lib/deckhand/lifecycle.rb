@@ -24,9 +24,17 @@ module Deckhand
 
     @stopping = false
     @leader = false
+    @command = false
     @hooks = Hooks.new(EVENTS)
 
     class << self
+      # True in a process of the `deckhand` command: lib/deckhand/cli.rb
+      # says so when it loads (the Rails integration then shares Rails' log
+      # with Deckhand's). Not reset: the process stays what it is.
+      def command? = @command
+
+      def command! = @command = true
+
       def stopping? = @stopping
 
       def stopping! = @stopping = true

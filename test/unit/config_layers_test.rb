@@ -42,4 +42,12 @@ class ConfigLayersTest < Minitest::Test
     refute_same buffer, Deckhand::Client::PushBuffer.for(new_config(reliable_push: true))
     refute_respond_to config, :push_buffer, "the configuration no longer builds the client's buffer"
   end
+
+  # The Rails integration asks whether it runs in a server process; the
+  # command says so when it loads, rather than being probed with defined?.
+  def test_the_command_says_it_makes_a_server_process
+    script = 'require "deckhand"; print Deckhand::Lifecycle.command?; require "deckhand/cli"; print Deckhand::Lifecycle.command?'
+    out = IO.popen([RbConfig.ruby, "-I", File.expand_path("../../lib", __dir__), "-e", script], err: File::NULL, &:read)
+    assert_equal "falsetrue", out
+  end
 end
