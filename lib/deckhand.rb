@@ -10,6 +10,7 @@ require_relative "deckhand/job"
 require_relative "deckhand/iterable_job"
 require_relative "deckhand/lifecycle"
 require_relative "deckhand/limiter"
+require_relative "deckhand/dev_redis/project"
 
 # Fast, reliable background jobs for Ruby, on Redis.
 #
@@ -30,9 +31,11 @@ module Deckhand
 
   class << self
     # The default configuration, used by job classes and Deckhand::Client when no
-    # other is given. Built from the environment (REDIS_URL) on first use.
+    # other is given. Built from the environment (REDIS_URL) on first use; in
+    # development with no Redis given, it uses this project's development
+    # Redis (DevRedis::Project.fill_in), started on first use if none answers.
     def config
-      @config || @config_lock.synchronize { @config ||= Config.new(redis: default_redis) }
+      @config || @config_lock.synchronize { @config ||= default_config }
     end
 
     # Changes the default configuration.
@@ -53,6 +56,13 @@ module Deckhand
     end
 
     def logger = config.logger
+
+    # A fresh default configuration (see #config).
+    def default_config
+      config = Config.new(redis: default_redis)
+      config.fill_in_redis { |redis, environment| DevRedis::Project.fill_in(redis, environment) }
+      config
+    end
 
     # True in the one process that leads periodic jobs (Deckhand::Lifecycle).
     def leader? = Lifecycle.leader?

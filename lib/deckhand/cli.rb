@@ -6,10 +6,11 @@ require_relative "dev_redis"
 require_relative "cli/command"
 require_relative "cli/command_line"
 require_relative "cli/config_choice"
-require_relative "cli/signals"
+require_relative "server/signals"
 require_relative "cli/redis_choice"
 require_relative "cli/queue_check"
 require_relative "swarm"
+require_relative "lifecycle"
 
 module Deckhand
   # `deckhand [options]`: boots the application and runs a server until TERM/INT.
@@ -120,7 +121,7 @@ module Deckhand
     def serve(config)
       signals = nil
       launcher = Server::Launcher.new(config, on_fatal: ->(_error) { signals.fatal! })
-      signals = Signals.new(launcher, config.logger)
+      signals = Server::Signals.new(launcher, config.logger)
       signals.trap
       launcher.start
       systemd = Operations.systemd(launcher) # Type=notify: READY=1, watchdog pings
@@ -130,4 +131,7 @@ module Deckhand
       (outcome == :fatal) ? 1 : 0
     end
   end
+
+  # A process that loaded the command is a server process (Rails' Railtie asks).
+  Lifecycle.command!
 end

@@ -56,7 +56,7 @@ module Deckhand
           return nil if queued.empty? && scheduled.empty? # every job was unique: written with its lock
           scheduled_queues = nil
         end
-        return config.push_buffer.write(queued, scheduled, scheduled_queues) if config.reliable_push
+        return PushBuffer.for(config).write(queued, scheduled, scheduled_queues) if config.reliable_push
         Store::Queues.push(config.store, queued, scheduled, scheduled_queues)
       end
     end

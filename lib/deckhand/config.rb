@@ -2,18 +2,15 @@
 
 require "logger"
 require_relative "config/capsule"
-require_relative "config/batches"
-require_relative "config/encryption"
-require_relative "config/periodic_schedule"
 require_relative "config/fleet_timestamps"
-require_relative "config/events"
 require_relative "config/operations"
-require_relative "config/throttle"
+require_relative "config/durability"
+require_relative "config/numeric_settings"
+require_relative "config/hook_settings"
+require_relative "config/feature_settings"
+require_relative "config/redis_settings"
 require_relative "middleware/chain"
 require_relative "logging/logger"
-require_relative "dev_redis/project"
-require_relative "config/redis_url"
-require_relative "config/durability"
 
 module Deckhand
   # Everything Deckhand needs to know, validated where it is set, frozen when a
@@ -23,7 +20,16 @@ module Deckhand
   #   config.queues = ["critical,3", "default,1"]
   #   config.server_middleware.add(MyTiming)
   #   Deckhand::Client.new(config: config).push("class" => "HardJob", "args" => [1])
+  #
+  # The settings are grouped by what they are for, one module each
+  # (NumericSettings, RedisSettings, HookSettings, FeatureSettings,
+  # OperationsSettings, DurabilitySettings); this class holds the rest and
+  # the freeze at boot.
   class Config
+    include NumericSettings
+    include RedisSettings
+    include HookSettings
+    include FeatureSettings
     include OperationsSettings
     include DurabilitySettings
 
@@ -62,17 +68,27 @@ module Deckhand
       push_replicas_timeout: 1.0
     }.freeze
 
+    @boot_steps = []
+
+    class << self
+      # Runs the block on every configuration as it freezes at boot, before
+      # its middleware and events freeze. Code that must add to a booting
+      # server's configuration registers here when it is loaded
+      # (Operations: its job-metrics middleware), so the configuration never
+      # loads or names it.
+      #
+      #   Deckhand::Config.on_boot { |config| config.server_middleware.add(Audit) if config.labels.include?("audited") }
+      def on_boot(&step)
+        raise ArgumentError, "give a block called with the configuration" unless step
+        @boot_steps = [*@boot_steps, step].freeze
+        step
+      end
+
+      attr_reader :boot_steps
+    end
+
     attr_reader(*(SETTINGS.keys - %i[periodic timestamps]))
-    attr_reader :client_middleware, :server_middleware, :death_handlers, :error_handlers, :expired_handlers, :capsules
-
-    # What each job runs inside (Rails sets its reloader): an object answering
-    # `wrap { ... }`, or nil. Job classes are looked up inside it too, so code
-    # reloaded in development is the code that runs.
-    attr_reader :executor
-
-    # True when job classes may be reloaded while the server runs (Rails in
-    # development): classes are then looked up for every job, not cached.
-    attr_reader :reloading
+    attr_reader :client_middleware, :server_middleware, :capsules
 
     def initialize(**settings)
       @frozen = false
@@ -80,52 +96,10 @@ module Deckhand
       @periodic = PeriodicSchedule.new
       @client_middleware = Middleware::Chain.new
       @server_middleware = Middleware::Chain.new
-      @death_handlers = []
-      @error_handlers = []
-      @expired_handlers = []
+      build_handlers
       SETTINGS.merge(settings).each do |name, value|
         raise ConfigError, "unknown setting #{name.inspect}; known: #{SETTINGS.keys.join(", ")}" unless SETTINGS.key?(name)
         public_send(:"#{name}=", value)
-      end
-    end
-
-    def redis=(options)
-      change!(:redis)
-      raise ConfigError, "redis must be a Hash of redis-client options, like {url: \"redis://host:6379/0\"}" unless options.is_a?(Hash)
-      options = options.transform_keys(&:to_sym)
-      RedisUrl.check!(options[:url]) unless options[:url].nil?
-      RedisUrl.check_cluster!(options[:cluster], options[:url]) unless options[:cluster].nil?
-      @redis = options.freeze
-    end
-
-    # name => [type, allowed range]
-    NUMBERS = {
-      concurrency: [Integer, 1..1000],
-      timeout: [Numeric, 0..3600],
-      max_retries: [Integer, 0..1000],
-      dead_max_jobs: [Integer, 0..100_000_000],
-      dead_timeout: [Numeric, 0..(10 * 365 * 86_400)],
-      max_payload_bytes: [Integer, 64..(512 * 1024 * 1024)],
-      backtrace_lines: [Integer, 0..1000],
-      heartbeat_interval: [Numeric, 0.05..60],
-      heartbeat_ttl: [Integer, 1..3600],
-      reaper_interval: [Numeric, 0.05..600],
-      hung_after: [Numeric, 1..86_400],
-      reliable_push_limit: [Integer, 1..10_000_000],
-      max_recoveries: [Integer, 1..1000],
-      scheduler_interval: [Numeric, 0.01..600],
-      prefetch: [Numeric, 0..10],
-      fetch_window: [Numeric, 0..1]
-    }.freeze
-
-    NUMBERS.each do |name, (type, range)|
-      define_method(:"#{name}=") do |value|
-        change!(name)
-        unless value.is_a?(type) && range.cover?(value)
-          kind = (type == Integer) ? "an Integer" : "a number"
-          raise ConfigError, "#{name} must be #{kind} from #{range.min} to #{range.max}, got #{value.inspect}"
-        end
-        instance_variable_set(:"@#{name}", value)
       end
     end
 
@@ -185,89 +159,6 @@ module Deckhand
 
     def total_concurrency = all_capsules.sum(&:concurrency)
 
-    # Called with (payload_hash, exception) when a job goes to the dead set.
-    def on_death(&block) = add_handler(@death_handlers, block)
-
-    # Called with (exception, context_hash) for errors outside job code and for job failures.
-    def on_error(&block) = add_handler(@error_handlers, block)
-
-    # Called with (payload_hash) when a job is dropped unstarted because its
-    # expires_in passed (docs/job-options.md).
-    #
-    #   config.on_expired { |job| StatsD.increment("jobs.expired", tags: ["class:#{job["class"]}"]) }
-    def on_expired(&block) = add_handler(@expired_handlers, block)
-
-    # Blocks run at :startup, :quiet and :shutdown (Config::Events).
-    def events = @events ||= Events.new
-
-    # Defaults for batches (Config::Batches): callback_queue, success_ttl, idle_ttl.
-    def batches = @batches ||= Batches.new
-
-    def batches=(settings)
-      change!(:batches)
-      raise ConfigError, "batches must be a Hash like {callback_queue: \"callbacks\"}, got #{settings.inspect}" unless settings.is_a?(Hash)
-      @batches = Batches.new(**settings.transform_keys(&:to_sym))
-    end
-
-    # Keys for encrypted arguments (Config::Encryption); nil when not set.
-    attr_reader :encryption_keys
-
-    # Sets the keys for jobs with `deckhand_options encrypt: true`: new jobs
-    # are sealed with `active_version`, the block gives the 32 key bytes of
-    # any version (docs/job-options.md).
-    def encryption(active_version:, &block)
-      change!(:encryption)
-      @encryption_keys = Encryption.new(active_version, block)
-    end
-
-    # Queue throttles (Config::Throttle): queue => {rate:, per:} and/or {concurrency:}.
-    def throttle=(queues)
-      change!(:throttle)
-      @throttle = queues.is_a?(Throttle) ? queues : Throttle.new(queues)
-    end
-
-    # Reliable push: when Redis cannot be reached, pushes wait in memory (up
-    # to reliable_push_limit jobs) and are written in order once it answers.
-    # See Client::PushBuffer for what this can and cannot save.
-    def reliable_push=(value)
-      change!(:reliable_push)
-      raise ConfigError, "reliable_push must be true or false, got #{value.inspect}" unless [true, false].include?(value)
-      @reliable_push = value
-    end
-
-    # The buffer of this configuration's reliable pushes, built on first use
-    # (and again in a forked child: a parent's waiting jobs are its own).
-    def push_buffer
-      return @push_buffer if @push_buffer && @push_buffer_pid == ::Process.pid
-      @push_buffer_pid = ::Process.pid
-      @push_buffer = Client::PushBuffer.new(self)
-    end
-
-    # Periodic (cron) jobs (Config::PeriodicSchedule): with a block, yields it to
-    # register entries; `periodic = {jobs: {...}}` adds a config file's.
-    def periodic
-      return @periodic unless block_given?
-      change!(:periodic)
-      yield @periodic
-      @periodic
-    end
-
-    def periodic=(settings)
-      change!(:periodic)
-      @periodic.apply(settings)
-    end
-
-    def executor=(executor)
-      change!(:executor)
-      raise ConfigError, "executor must answer wrap { ... } (like a Rails reloader), got #{executor.inspect}" unless executor.nil? || executor.respond_to?(:wrap)
-      @executor = executor
-    end
-
-    def reloading=(value)
-      change!(:reloading)
-      @reloading = value ? true : false
-    end
-
     def logger = @logger ||= Logging::Logger.build
 
     def logger=(logger)
@@ -275,34 +166,18 @@ module Deckhand
       @logger = logger
     end
 
-    # The Redis connection pool, built on first use and again in a forked child.
-    def store
-      return @store if @store && @store_pid == ::Process.pid
-      @store_pid = ::Process.pid
-      @store = Store.new(DevRedis::Project.fill_in(@redis, environment), size: total_concurrency + 5)
-      @store.durability = durability
-      @store
-    end
-
-    # The store's layout (Store::Layout::Plain, or Store::Layout::Cluster in
-    # cluster mode, which needs the store for the queues' placements).
-    def layout = Store::ClusterMode.nodes(@redis) ? store.layout : Store::Layout::Plain
-
     # True once a server booted on this configuration (#freeze!). Not
     # Object#frozen?: the configuration object itself stays a live object.
     def booted? = @frozen
 
     # Called when a server boots: from here on every setter raises.
     def freeze!
-      install_operations unless @frozen
+      Config.boot_steps.each { |step| step.call(self) } unless @frozen
       @client_middleware.freeze
       @server_middleware.freeze
-      @death_handlers.freeze
-      @error_handlers.freeze
-      @expired_handlers.freeze
       @capsules.freeze
       @periodic.freeze
-      events.freeze
+      freeze_handlers
       @frozen = true
       self
     end
@@ -313,12 +188,6 @@ module Deckhand
       return unless @frozen
       raise ConfigError, "cannot change #{name}: the configuration is frozen once the server has booted; " \
         "set it in Deckhand.configure (or the config file) before boot"
-    end
-
-    def add_handler(list, block)
-      change!(:handlers)
-      raise ArgumentError, "give a block" unless block
-      list << block
     end
   end
 end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "hooks"
+
 module Deckhand
   # Whether this process has begun a graceful stop, for code that asks while
   # its job runs (Active Job's `queue_adapter.stopping?`, which job
@@ -13,15 +15,26 @@ module Deckhand
   #
   # The :leader hooks run on the periodic thread, with true when this process
   # becomes the leader and false when it stops being one; keep them short.
+  # They are process-wide (Deckhand::Hooks keeps them), not a
+  # configuration's: leadership and stopping belong to the process, and are
+  # asked about where no configuration is at hand (Active Job's adapter,
+  # Deckhand.leader?). A server's own events are Config::Events.
   module Lifecycle
     EVENTS = %i[leader].freeze
 
     @stopping = false
     @leader = false
-    @hooks = Hash.new { |hash, event| hash[event] = [] }
-    @lock = Mutex.new
+    @command = false
+    @hooks = Hooks.new(EVENTS)
 
     class << self
+      # True in a process of the `deckhand` command: lib/deckhand/cli.rb
+      # says so when it loads (the Rails integration then shares Rails' log
+      # with Deckhand's). Not reset: the process stays what it is.
+      def command? = @command
+
+      def command! = @command = true
+
       def stopping? = @stopping
 
       def stopping! = @stopping = true
@@ -32,21 +45,18 @@ module Deckhand
       def on(event, &block)
         raise ArgumentError, "unknown lifecycle event #{event.inspect}; known: #{EVENTS.join(", ")}" unless EVENTS.include?(event)
         raise ArgumentError, "give a block" unless block
-        @lock.synchronize { @hooks[event] += [block] }
-        block
+        @hooks.add(event, block)
       end
 
-      def off(event, block) = @lock.synchronize { @hooks[event] -= [block] }
+      def off(event, block) = @hooks.remove(event, block)
 
       # Records a change of leadership and runs the :leader hooks; a hook
       # that raises is logged, never stops the others.
       def leader!(leading, logger: nil)
         return if @leader == leading
         @leader = leading
-        @lock.synchronize { @hooks[:leader] }.each do |hook|
-          hook.call(leading)
-        rescue => e
-          logger&.error("a :leader lifecycle hook raised #{e.class}: #{e.message}")
+        @hooks.run(:leader, leading) do |error|
+          logger&.error("a :leader lifecycle hook raised #{error.class}: #{error.message}")
         end
       end
 

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "config"
 require_relative "operations/exposition"
 require_relative "operations/hub"
 require_relative "operations/job_metrics"
@@ -23,9 +24,13 @@ module Deckhand
       # The hub of a configuration's job events (one per Config).
       def hub(config) = @lock.synchronize { @hubs[config] ||= Hub.new(config) }
 
-      # Called once as the configuration freezes at boot.
+      # Called once as the configuration freezes at boot (Config.on_boot,
+      # below), when metrics_port or statsd is set: the middleware counting
+      # jobs, and the server's notices, go to the configuration's hub.
       def install(config)
-        config.server_middleware.prepend(JobMetrics, hub(config))
+        hub = hub(config)
+        config.server_middleware.prepend(JobMetrics, hub)
+        Config::Events::NOTICES.each { |name| config.events.on(name) { |count| hub.call(name, count) } }
       end
 
       # Under systemd (NOTIFY_SOCKET): READY=1 now, watchdog pings, and
@@ -37,6 +42,7 @@ module Deckhand
       end
 
       # The launcher's operations, or nil when none is configured.
+      # (The launcher reads the process's memory for /metrics: rss_kb.)
       def start(launcher)
         config = launcher.config
         return nil unless config.metrics_port || config.health_check || config.statsd
@@ -45,4 +51,6 @@ module Deckhand
       end
     end
   end
+
+  Config.on_boot { |config| Operations.install(config) if config.metrics_port || config.statsd }
 end

@@ -27,8 +27,8 @@ module Deckhand
     config.deckhand.reloader = true
 
     class << self
-      # True in a process started by the `deckhand` command.
-      def server? = !defined?(Deckhand::CLI.run).nil?
+      # True in a process started by the `deckhand` command (it says so: Lifecycle.command!).
+      def server? = Lifecycle.command?
 
       # Applies config/deckhand.yml's client settings to `config`.
       def load_config_file(config, path, environment)

@@ -109,5 +109,8 @@ module Deckhand
 
     install
     Job::ClassMethods.include(JobMethods)
+    # Fake and inline mode never reach Redis: what would read it for its own
+    # bookkeeping (the fleet's timestamp format, an inline job's unique lock) does not.
+    RedisStandIn.register { !disabled? }
   end
 end

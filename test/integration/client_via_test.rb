@@ -144,7 +144,7 @@ class ClientViaTest < Minitest::Test
     assert_equal [jid], other_jobs("default").map { |job| job["jid"] }
     routed = Deckhand::Client::Target.for(other_store).config_for(Deckhand.config)
     assert_same other_store, routed.store
-    refute_same Deckhand.config.push_buffer, routed.push_buffer
+    refute_same Deckhand::Client::PushBuffer.for(Deckhand.config), Deckhand::Client::PushBuffer.for(routed)
   end
 
   def test_a_periodic_job_of_a_class_with_a_pool_is_pushed_by_its_server_without_the_pool

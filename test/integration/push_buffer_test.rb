@@ -23,7 +23,7 @@ class PushBufferTest < Minitest::Test
   def held_pushes(config, count, queue: "default")
     @server.kill
     jids = Array.new(count) { |i| Deckhand::Client.new(config: config).push("class" => "RecordJob", "args" => [i], "queue" => queue) }
-    assert_equal count, config.push_buffer.size, "the pushes are held"
+    assert_equal count, Deckhand::Client::PushBuffer.for(config).size, "the pushes are held"
     @server = redis_server(@server.port).start
     @direct.close
     @direct = RedisClient.new(url: @server.url)
@@ -45,9 +45,9 @@ class PushBufferTest < Minitest::Test
     jids = held_pushes(config, 3)
     wait_for(message: "the refusal in the log") { @log.string.include?("Redis refused a held push of 1 job:") }
     assert_includes @log.string, "WRONGTYPE"
-    assert_equal 3, config.push_buffer.size, "the refused jobs stay held"
+    assert_equal 3, Deckhand::Client::PushBuffer.for(config).size, "the refused jobs stay held"
     @direct.call("DEL", "queue:default")
-    wait_for(message: "the held pushes written") { config.push_buffer.size.zero? }
+    wait_for(message: "the held pushes written") { Deckhand::Client::PushBuffer.for(config).size.zero? }
     assert_equal jids, queued("default"), "each held job once, in push order"
     assert_equal 1, @log.string.scan("Redis refused a held push").size, "a refusal is logged once, not at every try"
   end
@@ -63,9 +63,9 @@ class PushBufferTest < Minitest::Test
     @direct.close
     @direct = RedisClient.new(url: @server.url)
     wait_for(message: "queue a's part written") { queued("a") == [a["jid"]] }
-    assert_equal 2, config.push_buffer.size, "b's job and the push behind it wait"
+    assert_equal 2, Deckhand::Client::PushBuffer.for(config).size, "b's job and the push behind it wait"
     @direct.call("DEL", "queue:b")
-    wait_for(message: "the held pushes written") { config.push_buffer.size.zero? }
+    wait_for(message: "the held pushes written") { Deckhand::Client::PushBuffer.for(config).size.zero? }
     assert_equal [a["jid"], behind], queued("a"), "a's job written once, the push behind it after"
     assert_equal [b["jid"]], queued("b")
   end
@@ -77,7 +77,7 @@ class PushBufferTest < Minitest::Test
     config = config()
     @server.kill
     jid = Deckhand::Client.new(config: config).push("class" => "RecordJob", "args" => [1])
-    buffer = config.push_buffer
+    buffer = Deckhand::Client::PushBuffer.for(config)
     port = @server.port
     child = fork do
       deadline = monotonic + 30
@@ -96,7 +96,7 @@ class PushBufferTest < Minitest::Test
   def test_a_held_push_that_reached_too_few_replicas_is_done_and_not_pushed_again
     config = config(push_replicas: 1, push_replicas_timeout: 0.05)
     jids = held_pushes(config, 2)
-    wait_for(message: "the held pushes written") { config.push_buffer.size.zero? }
+    wait_for(message: "the held pushes written") { Deckhand::Client::PushBuffer.for(config).size.zero? }
     assert_match(/the push of 1 job reached the primary .* \(a held push; it is not pushed again\)/, @log.string)
     error = assert_raises(Deckhand::NotReplicated) { Deckhand::Client.new(config: config).push("class" => "RecordJob", "args" => [2]) }
     assert_equal jids + error.jids, queued("default"), "each job once, in push order"

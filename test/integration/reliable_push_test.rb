@@ -19,10 +19,10 @@ class ReliablePushTest < Minitest::Test
     end
     wait_for(message: "the first pushes") { jids.size >= 100 }
     @server.kill
-    wait_for(message: "pushes held while Redis is away") { client.instance_variable_get(:@config).push_buffer.size >= 20 }
+    wait_for(message: "pushes held while Redis is away") { Deckhand::Client::PushBuffer.for(client.instance_variable_get(:@config)).size >= 20 }
     @server = redis_server(@server.port).start
     pushing.join
-    buffer = client.instance_variable_get(:@config).push_buffer
+    buffer = Deckhand::Client::PushBuffer.for(client.instance_variable_get(:@config))
     wait_for(message: "the held pushes written") { buffer.size.zero? }
     direct = RedisClient.new(url: @server.url)
     queued = direct.call("LRANGE", "queue:default", 0, -1).reverse.map { |raw| JSON.parse(raw)["jid"] }
@@ -45,7 +45,7 @@ class ReliablePushTest < Minitest::Test
     error = assert_raises(Deckhand::ConnectionError) { client.push("class" => "RecordJob", "args" => [5]) }
     assert_match(/5 pushed jobs already wait for it \(reliable_push_limit 5\); this push was not accepted/, error.message)
     @server = redis_server(@server.port).start
-    buffer = client.instance_variable_get(:@config).push_buffer
+    buffer = Deckhand::Client::PushBuffer.for(client.instance_variable_get(:@config))
     wait_for(message: "the held pushes written") { buffer.size.zero? }
     direct = RedisClient.new(url: @server.url)
     queued = direct.call("LRANGE", "queue:default", 0, -1).reverse.map { |raw| JSON.parse(raw)["jid"] }

@@ -3,13 +3,15 @@
 require "ripper"
 
 module Deckhand
-  # Static checks of the rule "one door to Redis" (docs/internals.md), as
-  # plain functions over source text so a test can run each on a broken
-  # example as well as on lib/.
+  # Static checks of the rule "one door to Redis" and of the layers
+  # (docs/internals.md), as plain functions over source text so a test can
+  # run each on a broken example as well as on lib/.
   #
   #   ArchitectureChecks.redis_calls("x = store.call(\"GET\", \"k\")")   # => [[1, "x = store.call(..."]]
   #   ArchitectureChecks.unwrapped_scripts(["a.lua"], [])                # => ["a"]
   #   ArchitectureChecks.literal_keys("redis.call('GET', 'k')")          # => ["redis.call('GET', 'k'): key 'k' is a string literal"]
+  #   ArchitectureChecks.require_cycles({"a.rb" => 'require_relative "b"', "b.rb" => 'require_relative "a"'})
+  #   # => [["files a.rb, b.rb", ["a.rb:1 loads b.rb", "b.rb:1 loads a.rb"]], ["components a, b", [...]]]
   module ArchitectureChecks
     # What issues Redis commands or names the Redis client: a command sent
     # (a string literal first), a pipeline or transaction, a blocking call,
@@ -44,7 +46,9 @@ module Deckhand
       "server" => %w[API Web CLI Swarm Sidekiq Testing Batch],
       "client" => %w[Server API Web CLI Swarm Operations Batch],
       "api" => %w[Server Web CLI Swarm Operations Testing],
-      "web" => %w[Server Store CLI Swarm Sidekiq Testing]
+      "web" => %w[Server Store CLI Swarm Sidekiq Testing],
+      "config" => %w[Server Client API Web CLI Swarm Operations Sidekiq Testing Batch DevRedis],
+      "operations" => %w[Server CLI Swarm Sidekiq Testing Batch]
     }.freeze
 
     module_function
@@ -129,6 +133,115 @@ module Deckhand
         code = code.gsub(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/, "''") unless path.end_with?(".lua")
         code.scan(pattern).map { |(name)| [path, number, name] }
       end
+    end
+
+    # What a line of Ruby loads from lib/: require_relative, and require of
+    # a path under deckhand/ (or active_job/), comments left out.
+    LOADS = [
+      [/\brequire_relative\s*\(?\s*["']([^"'#]+)["']/, :relative],
+      [/\brequire\s*\(?\s*["']((?:deckhand|active_job)(?:\/[^"'#]*)?)["']/, :lib]
+    ].freeze
+
+    # {"deckhand/cli.rb" => [["deckhand/swarm.rb", 12], ...], ...}: what each
+    # file of `lib_dir` loads from it, with the line that does. `sources`
+    # maps each path (relative to lib_dir) to its text.
+    def require_graph(sources)
+      sources.to_h do |path, text|
+        loads = text.each_line.with_index(1).flat_map do |line, number|
+          code = line.sub(/(?:^|\s)#.*/, "")
+          LOADS.flat_map do |pattern, kind|
+            code.scan(pattern).map do |(target)|
+              target = "#{target}.rb" unless target.end_with?(".rb")
+              target = File.expand_path(target, "/#{File.dirname(path)}").delete_prefix("/") if kind == :relative
+              [target, number]
+            end
+          end
+        end
+        [path, loads.select { |target, _| sources.key?(target) }]
+      end
+    end
+
+    # The part of lib a file belongs to: lib/deckhand/cli.rb and everything
+    # under lib/deckhand/cli/ are "cli"; lib/deckhand.rb is "deckhand".
+    def component(path)
+      parts = path.delete_suffix(".rb").split("/")
+      (parts.first == "deckhand" && parts.size > 1) ? parts[1] : parts.first
+    end
+
+    # The same graph between components: {"cli" => {"swarm" => ["deckhand/cli.rb:12 loads deckhand/swarm.rb"]}}.
+    def component_graph(graph)
+      edges = Hash.new { |hash, from| hash[from] = Hash.new { |inner, to| inner[to] = [] } }
+      graph.each do |path, loads|
+        loads.each do |target, number|
+          from, to = component(path), component(target)
+          edges[from][to] << "#{path}:#{number} loads #{target}" unless from == to
+        end
+      end
+      edges
+    end
+
+    # Every cycle of a graph ({node => [node, ...]}), as its strongly
+    # connected groups of more than one node (or a node that loads itself),
+    # each sorted. Tarjan's algorithm, without recursion.
+    def cycles(graph)
+      index = {}
+      low = {}
+      stack = []
+      on_stack = {}
+      found = []
+      counter = 0
+      graph.each_key do |root|
+        next if index.key?(root)
+        work = [[root, 0]]
+        until work.empty?
+          node, next_child = work.last
+          if next_child.zero?
+            index[node] = low[node] = counter
+            counter += 1
+            stack << node
+            on_stack[node] = true
+          end
+          children = graph.fetch(node, [])
+          if next_child < children.size
+            work.last[1] += 1
+            child = children[next_child]
+            if !index.key?(child)
+              work << [child, 0]
+            elsif on_stack[child]
+              low[node] = [low[node], index[child]].min
+            end
+            next
+          end
+          work.pop
+          low[work.last[0]] = [low[work.last[0]], low[node]].min unless work.empty?
+          next unless low[node] == index[node]
+          group = []
+          loop do
+            member = stack.pop
+            on_stack.delete(member)
+            group << member
+            break if member == node
+          end
+          found << group.sort if group.size > 1 || children.include?(node)
+        end
+      end
+      found.sort
+    end
+
+    # Each require cycle of lib, between files and between components, with
+    # the lines that make it: [["components cli, migration", ["deckhand/cli/migrate_command.rb:5 loads ..."]], ...]
+    def require_cycles(sources)
+      graph = require_graph(sources)
+      files = cycles(graph.transform_values { |loads| loads.map(&:first) }).map do |group|
+        lines = group.flat_map { |path| graph[path].filter_map { |target, n| "#{path}:#{n} loads #{target}" if group.include?(target) } }
+        ["files #{group.join(", ")}", lines]
+      end
+      edges = component_graph(graph)
+      parts = cycles(edges.transform_values(&:keys)).map do |group|
+        lines = group.flat_map { |from| group.flat_map { |to| edges[from].fetch(to, []) } }
+        ["components #{group.join(", ")}", lines]
+      end
+      files + parts
     end
 
     def literal?(text) = text.match?(/\A(["']).*\1\z/m)

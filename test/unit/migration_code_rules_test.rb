@@ -3,6 +3,7 @@
 require "test_helper"
 require "tmpdir"
 require "deckhand/migration/check"
+require "deckhand/cli/config_file"
 
 # migrate --check's code rules say [ok] or [change] only for Sidekiq's API:
 # Rails' own middleware stack and Rails.cache's expires_in: are not Sidekiq's.
@@ -63,7 +64,7 @@ class MigrationCodeRulesTest < Minitest::Test
         FileUtils.mkdir_p(File.dirname(File.join(root, path)))
         File.write(File.join(root, path), text)
       end
-      Deckhand::Migration::Check.new(root).findings
+      Deckhand::Migration::Check.new(root, config_file: Deckhand::CLI::ConfigFile).findings
     end
   end
 end

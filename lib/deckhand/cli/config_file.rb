@@ -23,6 +23,12 @@ module Deckhand
 
       module_function
 
+      # Whether `key` (a String) is a setting of the file.
+      def known?(key) = KNOWN.include?(key)
+
+      # A Sidekiq config/sidekiq.yml's settings, in Deckhand's form.
+      def normalize(data) = SidekiqYaml.normalize(data)
+
       def load(path, environment)
         raise ConfigError, "config file #{path} does not exist" unless File.exist?(path)
         data = YAML.safe_load(ERB.new(File.read(path)).result, aliases: true, permitted_classes: [Symbol]) || {}

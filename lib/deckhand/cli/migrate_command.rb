@@ -3,6 +3,7 @@
 require "optparse"
 require_relative "../../deckhand"
 require_relative "../migration/check"
+require_relative "config_file"
 require_relative "command"
 
 module Deckhand
@@ -24,7 +25,7 @@ module Deckhand
         parser = options { check = true }
         paths = parser.parse(@argv)
         return usage(parser) unless check
-        report(Migration::Check.new(paths.first || Dir.pwd))
+        report(Migration::Check.new(paths.first || Dir.pwd, config_file: ConfigFile))
       rescue OptionParser::ParseError, ConfigError => e
         @err.puts("deckhand migrate: #{e.message}")
         1

@@ -26,10 +26,27 @@ module Deckhand
     # Redis and is written again: such a job runs twice (at least once, as
     # everywhere in Deckhand).
     #
-    #   buffer = PushBuffer.new(config)
+    #   buffer = PushBuffer.for(config)   # the configuration's one buffer
     #   buffer.write(queued, scheduled)   # to Redis, or into the buffer when Redis is away
     class PushBuffer
       FLUSH_AT_EXIT = 5.0
+
+      @buffers = ObjectSpace::WeakMap.new
+      @lock = Mutex.new
+
+      # The buffer of a configuration's reliable pushes (a Config, or a
+      # Client::RoutedConfig for another Redis), built on its first use, and
+      # again in a forked child: a parent's waiting jobs are its own.
+      def self.for(config)
+        @lock.synchronize do
+          buffer = @buffers[config]
+          buffer = @buffers[config] = new(config) unless buffer&.pid == ::Process.pid
+          buffer
+        end
+      end
+
+      # The process that built it.
+      attr_reader :pid
 
       def initialize(config)
         @config = config

@@ -7,7 +7,8 @@ module Deckhand
     # A configuration pushing to another Redis (Client.via, `pool:`): every
     # setting is the wrapped configuration's (middleware, payload limit,
     # encryption keys, logger) except the store, and what belongs to a store:
-    # its reliable-push buffer and the timestamp format its fleet reads.
+    # the timestamp format its fleet reads (and its reliable-push buffer,
+    # PushBuffer.for keeps one per configuration object).
     # Pushers (Deckhand::Testing, push-after-commit) get it as the `config` of
     # call(queued, scheduled, config), so a write they defer lands here too.
     #
@@ -28,14 +29,6 @@ module Deckhand
       end
 
       def fleet_timestamps = @fleet_timestamps ||= Config::FleetTimestamps.new(self)
-
-      # Reliable push waits for this Redis in its own buffer (a fresh one in a
-      # forked child, as Config#push_buffer).
-      def push_buffer
-        return @push_buffer if @push_buffer && @push_buffer_pid == ::Process.pid
-        @push_buffer_pid = ::Process.pid
-        @push_buffer = PushBuffer.new(self)
-      end
 
       def inspect = "#<#{self.class.name} #{@store.location}>"
     end

@@ -1,49 +1,61 @@
 # frozen_string_literal: true
 
+require_relative "../hooks"
+
 module Deckhand
   class Config
-    # Blocks a server runs at points of its life, in the order added:
-    # :startup (booted, before the first job), :quiet (stopped taking jobs),
+    # A server's events, for one configuration (Deckhand::Hooks keeps the
+    # blocks). The points of its life, run in the order added: :startup
+    # (booted, before the first job), :quiet (stopped taking jobs),
     # :shutdown (about to hand back what is left and exit).
     #
     #   Deckhand.configure do |config|
     #     config.events.on(:startup) { Metrics.connect }
     #     config.events.on(:shutdown) { Metrics.flush }
+    #     config.events.on(:recovered) { |count| Alerts.note("#{count} jobs of a dead process recovered") }
     #   end
     #
-    # A block that raises is logged and the others still run; at :startup the
-    # error stops the boot, as a server that cannot start should not run.
+    # And the server's notices, called with a count: :recovered (jobs the
+    # reaper moved back from dead processes) and :poison_pill (a job buried
+    # for crashing its processes); Operations feeds them to Prometheus and
+    # StatsD. A block that raises is logged and the others still run; at
+    # :startup the error stops the boot, as a server that cannot start
+    # should not run. Blocks are added before boot: the events freeze with
+    # the configuration.
     class Events
+      # The points of a server's life (Sidekiq's lifecycle events).
       NAMES = %i[startup quiet shutdown].freeze
+      # What a server tells about its work, with a count.
+      NOTICES = %i[recovered poison_pill].freeze
 
       def initialize
-        @handlers = Hash.new { |hash, name| hash[name] = [] }
+        @hooks = Hooks.new(NAMES + NOTICES)
       end
 
       def on(name, &block)
         name = name.to_sym
-        raise ConfigError, "no server event #{name.inspect}; one of #{NAMES.map(&:inspect).join(", ")}" unless NAMES.include?(name)
+        unless @hooks.known?(name)
+          raise ConfigError, "no server event #{name.inspect}; one of #{@hooks.names.map(&:inspect).join(", ")}"
+        end
         raise ArgumentError, "give a block to run on #{name.inspect}" unless block
         raise ConfigError, "cannot add a #{name.inspect} handler: the configuration is frozen once the server has booted" if frozen?
-        @handlers[name] << block
+        @hooks.add(name, block)
         self
       end
 
-      # The blocks added for `name`, in order (frozen once the server boots).
-      def handlers(name) = @handlers.fetch(name.to_sym) { frozen? ? [].freeze : @handlers[name.to_sym] }
+      # The blocks added for `name`, in order.
+      def handlers(name) = @hooks.list(name.to_sym)
 
-      def fire(name, logger)
-        @handlers.fetch(name, []).each do |handler|
-          handler.call
-        rescue => e
-          raise if name == :startup
-          logger.error("#{name} handler raised #{e.class}: #{e.message}")
+      # Runs the blocks of `name` with `args` (a notice's count).
+      def fire(name, logger, *args)
+        @hooks.run(name, *args) do |error|
+          raise error if name == :startup
+          logger.error("#{name} handler raised #{error.class}: #{error.message}")
         end
       end
 
       def freeze
-        @handlers.default_proc = nil
-        @handlers.each_value(&:freeze)
+        @hooks.freeze
         super
       end
     end

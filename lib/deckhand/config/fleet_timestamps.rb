@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../store/process_record"
+require_relative "../redis_stand_in"
 
 module Deckhand
   class Config
@@ -13,7 +14,9 @@ module Deckhand
     # that number anyway), so it switches at the next beat after a Sidekiq
     # process registers or leaves, and at least every CHECK_EVERY seconds; a
     # client-only process looks on the push that finds its last look older
-    # than CHECK_EVERY. Each change is logged once.
+    # than CHECK_EVERY. Each change is logged once. While something stands in
+    # for Redis (RedisStandIn: Deckhand::Testing's fake and inline modes) it
+    # does not look.
     #
     #   fleet = FleetTimestamps.new(config)   # logs through config.logger
     #   fleet.format(store)   # => :float while "host:12:ab" runs Sidekiq 7.3.10
@@ -35,7 +38,7 @@ module Deckhand
 
       # The format to write now; looks at the fleet when the last look is stale.
       def format(store)
-        refresh(store) if due? && !testing?
+        refresh(store) if due? && !RedisStandIn.active?
         @format
       end
 
@@ -75,9 +78,6 @@ module Deckhand
       end
 
       private
-
-      # A test suite in fake or inline mode (deckhand/testing) never reaches Redis.
-      def testing? = defined?(Deckhand::Testing) && !Deckhand::Testing.disabled?
 
       def switch(format, older)
         return if format == @format

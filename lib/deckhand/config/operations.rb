@@ -34,16 +34,6 @@ module Deckhand
       def metrics_address = metrics_port && Address.parse(:metrics_port, metrics_port, default_host: "0.0.0.0")
 
       def health_address = health_check && Address.parse(:health_check, health_check, default_host: "127.0.0.1")
-
-      private
-
-      # At boot, before the middleware chains freeze: the middleware that
-      # counts jobs for Prometheus and StatsD, when either is configured.
-      def install_operations
-        return unless metrics_port || statsd
-        require_relative "../operations"
-        Operations.install(self)
-      end
     end
   end
 end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "../redis_stand_in"
 
 module Deckhand
   module Job
@@ -38,7 +39,7 @@ module Deckhand
       # holds it, it does not run (nil, or Deckhand::NotUnique with on_conflict: :raise).
       def perform_inline(*args)
         job = Payload.normalize(item(args).except("pool"))
-        lock = Unique.lock_for(job, layout: Deckhand.config.layout) unless defined?(Deckhand::Testing) && !Deckhand::Testing.disabled?
+        lock = Unique.lock_for(job, layout: Deckhand.config.layout) unless RedisStandIn.active?
         return run_inline(job) unless lock
         store = Deckhand.config.store
         if (holder = Store::UniqueLocks.take(store, lock))

@@ -5,7 +5,6 @@ require_relative "finding"
 require_relative "gem_rules"
 require_relative "code_rules"
 require_relative "schedule_findings"
-require_relative "../cli/config_file"
 
 module Deckhand
   module Migration
@@ -13,8 +12,11 @@ module Deckhand
     # Deckhand's drop-in mode as is, what needs a change and what is not
     # supported: the gems in Gemfile.lock, config/sidekiq*.yml, and the Ruby
     # files under app/, lib/, config/, test/ and spec/. It reads files only.
+    # `config_file` reads a config file's settings as the `deckhand` command
+    # would (CLI::ConfigFile: `normalize(data)`, `known?(key)`); the command
+    # that runs the check passes its own, so the check never loads the CLI.
     #
-    #   check = Deckhand::Migration::Check.new("/srv/shop")
+    #   check = Deckhand::Migration::Check.new("/srv/shop", config_file: Deckhand::CLI::ConfigFile)
     #   check.findings.group_by(&:verdict)   # => {works: [...], change: [...], unsupported: [...]}
     class Check
       CODE_DIRS = %w[app lib config test spec jobs workers].freeze
@@ -22,7 +24,8 @@ module Deckhand
 
       attr_reader :root
 
-      def initialize(root)
+      def initialize(root, config_file:)
+        @config_file = config_file
         @root = File.expand_path(root)
         raise ConfigError, "migrate --check: #{@root} is not a directory; give the application's root" unless File.directory?(@root)
       end
@@ -51,10 +54,10 @@ module Deckhand
       def config_file(path)
         where = [relative(path)]
         return ScheduleFindings.file(@root, relative(path)) if SCHEDULE_FILES.include?(File.basename(path))
-        data = CLI::SidekiqYaml.normalize(YAML.safe_load_file(path, permitted_classes: [Symbol], aliases: true) || {})
+        data = @config_file.normalize(YAML.safe_load_file(path, permitted_classes: [Symbol], aliases: true) || {})
         sections = [data] + data.select { |key, value| environment?(key, value) }.values
         keys = sections.flat_map(&:keys).uniq - data.keys.select { |key| environment?(key, data[key]) }
-        unknown = keys - CLI::ConfigFile::KNOWN
+        unknown = keys.reject { |key| @config_file.known?(key) }
         found = [Finding.new(:works, "Sidekiq's config file, read by `deckhand -C #{relative(path)}`", where, nil)]
         found << Finding.new(:change, "settings Deckhand does not have: #{unknown.join(", ")}", where, "remove them") unless unknown.empty?
         schedules = sections.filter_map { |section| section.dig("periodic", "sidekiq_schedule") if section["periodic"].is_a?(Hash) }
@@ -82,7 +85,7 @@ module Deckhand
 
       # A per-environment section (production: {...}), not a setting.
       def environment?(key, value)
-        value.is_a?(Hash) && !CLI::ConfigFile::KNOWN.include?(key)
+        value.is_a?(Hash) && !@config_file.known?(key)
       end
 
       def relative(path) = path.delete_prefix("#{@root}/")

@@ -25,7 +25,7 @@ module Deckhand
         @statsd&.job(klass, queue, seconds, failed)
       end
 
-      # A Server::Events listener.
+      # A server notice (Config::Events::NOTICES) and its count.
       def call(name, count)
         @registry&.event(name, count)
         @statsd&.event(name, count)

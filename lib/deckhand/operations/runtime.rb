@@ -4,14 +4,13 @@ require_relative "http_listener"
 require_relative "health"
 require_relative "process_metrics"
 require_relative "flusher"
-require_relative "../server/events"
 
 module Deckhand
   module Operations
     # What a running server process offers its operators, started and
     # stopped with its launcher: the Prometheus endpoint (metrics_port), the
-    # health endpoint (health_check), StatsD's flushes, and the reaper's
-    # events fed to the hub.
+    # health endpoint (health_check) and StatsD's flushes. (The reaper's
+    # notices reach the hub through the configuration's events: Operations.install.)
     # Nothing is started when neither is configured. In a swarm (`-P`),
     # worker N listens on the configured port + N, so each worker is scraped
     # and probed on its own.
@@ -41,14 +40,12 @@ module Deckhand
       end
 
       def start
-        Server::Events.subscribe(@hub) if @hub
         @listeners.each(&:start)
         @flusher&.start
         self
       end
 
       def stop
-        Server::Events.unsubscribe(@hub) if @hub
         @listeners.each(&:close)
         @flusher&.close
       end

@@ -104,6 +104,9 @@ module Deckhand
 
       def stopping? = @stopped
 
+      # This process's resident memory in KB, or nil where it cannot be read.
+      def rss_kb = ResidentMemory.rss_kb
+
       def quiet? = @quiet || false
 
       # A Sidekiq-style process description, readable by Sidekiq's ProcessSet.

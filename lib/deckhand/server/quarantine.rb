@@ -36,7 +36,7 @@ module Deckhand
           max_jobs: @config.dead_max_jobs)
         release_lock(job)
         @logger.error("#{entry["class"]} jid=#{entry["jid"]} quarantined: #{error.message}")
-        Events.emit(:poison_pill)
+        @config.events.fire(:poison_pill, @logger, 1)
         @config.death_handlers.each { |handler| call_handler(handler, entry, error) }
       end
 

@@ -148,7 +148,7 @@ module Deckhand
         recovered, counted, poisoned = Store::Scripts::Recover.new(@store).call(identity: identity, beat: beat,
           queues: queues, limit: @config.max_recoveries, ttl: COUNTER_TTL)
         return if recovered.negative?
-        Events.emit(:recovered, recovered) if recovered.positive?
+        @config.events.fire(:recovered, @logger, recovered) if recovered.positive?
         why = beat ? "is gone (no connection to Redis, no heartbeat)" : "stopped beating"
         @logger.warn("process #{identity} #{why}: recovered #{recovered} of its jobs to their queues " \
           "(#{counted} counted as recoveries, #{poisoned} quarantined as poison pills)")

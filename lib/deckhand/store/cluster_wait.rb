@@ -17,17 +17,25 @@ module Deckhand
     # answers for its own replicas (docs/cluster.md).
     #
     # That sub-pipeline is the client's internal (redis-cluster-client 0.17:
-    # Pipeline#append_pipeline and @pipelines); a client without it raises
-    # ConfigError at the first push rather than WAIT on the wrong node.
+    # the private Pipeline#append_pipeline and @pipelines). The gem has no
+    # public way to reach a node's connection inside a pipeline (its
+    # Cluster#pipelined routes by key, #with yields the whole cluster), so
+    # the suite's bundle pins the one version it was read and tested
+    # against (VETTED; Gemfile, gemfiles/jruby.gemfile), and
+    # test/unit/cluster_client_pin_test.rb fails on any other until the
+    # internals are read again. A client without them raises ConfigError at
+    # the first push rather than WAIT on the wrong node.
     #
     #   replies, acks = Deckhand::Store::ClusterWait.pipelined(store, ["WAIT", "1", "500"], 0.5) do |pipe|
     #     pipe.call("LPUSH", "{queue:a}", json)
     #   end
     #   acks  # => [1]: one WAIT, on the node that took the LPUSH
     module ClusterWait
+      # The redis-cluster-client version whose internals this reads.
+      VETTED = "0.17.8"
       UNSUPPORTED = "push_replicas in cluster mode needs redis-cluster-client's per-node pipelines " \
-        "(the 0.17 series; Gemfile: gem \"redis-cluster-client\", \"~> 0.17\"); this version has none. " \
-        "Pin that version or set push_replicas = 0"
+        "(the 0.17 series, tested with #{VETTED}; Gemfile: gem \"redis-cluster-client\", \"#{VETTED}\"); " \
+        "this version has none. Pin that version or set push_replicas = 0"
 
       module_function
 
@@ -61,7 +69,7 @@ module Deckhand
       # Appends `command` once per node the pipeline writes to; returns how many.
       def append(pipe, command, timeout)
         nodes = node_keys(pipe)
-        nodes.each { |node| pipe.send(:append_pipeline, node).blocking_call_v(timeout, command) }
+        nodes.each { |node| pipe.send(:append_pipeline, node).blocking_call_v(timeout, command) } # private: see VETTED
         nodes.size
       end
 

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../cli/signals"
+require_relative "../server/signals"
 require_relative "../lifecycle"
 require_relative "lifeline"
 
@@ -41,7 +41,7 @@ module Deckhand
         @hooks.each { |hook| hook.call(@index) }
         signals = nil
         launcher = Server::Launcher.new(@config, on_fatal: ->(_error) { signals.fatal! })
-        signals = CLI::Signals.new(launcher, @logger)
+        signals = Server::Signals.new(launcher, @logger)
         signals.trap
         replay_early_signals
         watch_supervisor

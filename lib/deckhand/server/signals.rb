@@ -1,9 +1,15 @@
 # frozen_string_literal: true
 
 module Deckhand
-  class CLI
+  module Server
     # Turns signals into launcher actions on the main thread (a trap handler may
-    # not take locks, so it only writes the signal's name to a pipe).
+    # not take locks, so it only writes the signal's name to a pipe). The
+    # `deckhand` command and each swarm worker run one.
+    #
+    #   signals = Signals.new(launcher, logger)
+    #   signals.trap
+    #   launcher.start
+    #   signals.wait_for_stop   # => :stop on INT or TERM, :fatal when the server gave up
     class Signals
       HANDLED = %w[INT TERM TSTP TTIN].freeze
 

@@ -1,0 +1,80 @@
+# frozen_string_literal: true
+
+require_relative "batches"
+require_relative "encryption"
+require_relative "periodic_schedule"
+require_relative "throttle"
+
+module Deckhand
+  class Config
+    # The settings of the features a server runs for the application:
+    # batches, encrypted arguments, queue throttles, periodic jobs, and the
+    # executor jobs run inside (a Rails reloader).
+    #
+    #   config.batches = {callback_queue: "callbacks"}
+    #   config.encryption(active_version: 2) { |version| KEYS.fetch(version) }
+    #   config.throttle = {"api_calls" => {rate: 20, per: :second}}
+    #   config.periodic { |cron| cron.register("0 2 * * *", "NightlyReportJob") }
+    module FeatureSettings
+      # Keys for encrypted arguments (Config::Encryption); nil when not set.
+      attr_reader :encryption_keys
+
+      # What each job runs inside (Rails sets its reloader): an object answering
+      # `wrap { ... }`, or nil. Job classes are looked up inside it too, so code
+      # reloaded in development is the code that runs.
+      attr_reader :executor
+
+      # True when job classes may be reloaded while the server runs (Rails in
+      # development): classes are then looked up for every job, not cached.
+      attr_reader :reloading
+
+      # Defaults for batches (Config::Batches): callback_queue, success_ttl, idle_ttl.
+      def batches = @batches ||= Batches.new
+
+      def batches=(settings)
+        change!(:batches)
+        raise ConfigError, "batches must be a Hash like {callback_queue: \"callbacks\"}, got #{settings.inspect}" unless settings.is_a?(Hash)
+        @batches = Batches.new(**settings.transform_keys(&:to_sym))
+      end
+
+      # Sets the keys for jobs with `deckhand_options encrypt: true`: new jobs
+      # are sealed with `active_version`, the block gives the 32 key bytes of
+      # any version (docs/job-options.md).
+      def encryption(active_version:, &block)
+        change!(:encryption)
+        @encryption_keys = Encryption.new(active_version, block)
+      end
+
+      # Queue throttles (Config::Throttle): queue => {rate:, per:} and/or {concurrency:}.
+      def throttle=(queues)
+        change!(:throttle)
+        @throttle = queues.is_a?(Throttle) ? queues : Throttle.new(queues)
+      end
+
+      # Periodic (cron) jobs (Config::PeriodicSchedule): with a block, yields it to
+      # register entries; `periodic = {jobs: {...}}` adds a config file's.
+      def periodic
+        return @periodic unless block_given?
+        change!(:periodic)
+        yield @periodic
+        @periodic
+      end
+
+      def periodic=(settings)
+        change!(:periodic)
+        @periodic.apply(settings)
+      end
+
+      def executor=(executor)
+        change!(:executor)
+        raise ConfigError, "executor must answer wrap { ... } (like a Rails reloader), got #{executor.inspect}" unless executor.nil? || executor.respond_to?(:wrap)
+        @executor = executor
+      end
+
+      def reloading=(value)
+        change!(:reloading)
+        @reloading = value ? true : false
+      end
+    end
+  end
+end

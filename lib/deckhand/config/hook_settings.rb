@@ -1,0 +1,56 @@
+# frozen_string_literal: true
+
+require_relative "events"
+
+module Deckhand
+  class Config
+    # Where user code hooks into what a server does: the handlers called on
+    # deaths, errors and expired jobs, and the server's events
+    # (Config::Events). Each is added before boot and frozen with the
+    # configuration.
+    #
+    #   config.on_death { |job, error| Alerts.notify(job["class"], error) }
+    #   config.on_error { |error, context| Bugsnag.notify(error, context) }
+    #   config.events.on(:startup) { Metrics.connect }
+    module HookSettings
+      attr_reader :death_handlers, :error_handlers, :expired_handlers
+
+      # Called with (payload_hash, exception) when a job goes to the dead set.
+      def on_death(&block) = add_handler(death_handlers, block)
+
+      # Called with (exception, context_hash) for errors outside job code and for job failures.
+      def on_error(&block) = add_handler(error_handlers, block)
+
+      # Called with (payload_hash) when a job is dropped unstarted because its
+      # expires_in passed (docs/job-options.md).
+      #
+      #   config.on_expired { |job| StatsD.increment("jobs.expired", tags: ["class:#{job["class"]}"]) }
+      def on_expired(&block) = add_handler(expired_handlers, block)
+
+      # Blocks run at :startup, :quiet and :shutdown, and the server's own
+      # notices (Config::Events).
+      def events = @events ||= Events.new
+
+      private
+
+      def build_handlers
+        @death_handlers = []
+        @error_handlers = []
+        @expired_handlers = []
+      end
+
+      def freeze_handlers
+        @death_handlers.freeze
+        @error_handlers.freeze
+        @expired_handlers.freeze
+        events.freeze
+      end
+
+      def add_handler(list, block)
+        change!(:handlers)
+        raise ArgumentError, "give a block" unless block
+        list << block
+      end
+    end
+  end
+end

@@ -1,0 +1,43 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Config
+    # The writers of the plain number settings, each checked for its type and
+    # range where it is set, naming the bad value:
+    #
+    #   config.concurrency = 20
+    #   config.concurrency = 0   # => ConfigError: concurrency must be an Integer from 1 to 1000, got 0
+    module NumericSettings
+      # name => [type, allowed range]
+      NUMBERS = {
+        concurrency: [Integer, 1..1000],
+        timeout: [Numeric, 0..3600],
+        max_retries: [Integer, 0..1000],
+        dead_max_jobs: [Integer, 0..100_000_000],
+        dead_timeout: [Numeric, 0..(10 * 365 * 86_400)],
+        max_payload_bytes: [Integer, 64..(512 * 1024 * 1024)],
+        backtrace_lines: [Integer, 0..1000],
+        heartbeat_interval: [Numeric, 0.05..60],
+        heartbeat_ttl: [Integer, 1..3600],
+        reaper_interval: [Numeric, 0.05..600],
+        hung_after: [Numeric, 1..86_400],
+        reliable_push_limit: [Integer, 1..10_000_000],
+        max_recoveries: [Integer, 1..1000],
+        scheduler_interval: [Numeric, 0.01..600],
+        prefetch: [Numeric, 0..10],
+        fetch_window: [Numeric, 0..1]
+      }.freeze
+
+      NUMBERS.each do |name, (type, range)|
+        define_method(:"#{name}=") do |value|
+          change!(name)
+          unless value.is_a?(type) && range.cover?(value)
+            kind = (type == Integer) ? "an Integer" : "a number"
+            raise ConfigError, "#{name} must be #{kind} from #{range.min} to #{range.max}, got #{value.inspect}"
+          end
+          instance_variable_set(:"@#{name}", value)
+        end
+      end
+    end
+  end
+end

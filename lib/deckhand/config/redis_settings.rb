@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+require_relative "redis_url"
+
+module Deckhand
+  class Config
+    # Where jobs go: the Redis options, the connection pool built from them,
+    # the key layout of the mode (plain or cluster), and reliable push.
+    #
+    #   config.redis = {url: "redis://10.0.0.5:6379/2"}
+    #   config.store.location   # => "redis://10.0.0.5:6379/2"
+    #   config.layout           # => Store::Layout::Plain
+    module RedisSettings
+      def redis=(options)
+        change!(:redis)
+        raise ConfigError, "redis must be a Hash of redis-client options, like {url: \"redis://host:6379/0\"}" unless options.is_a?(Hash)
+        options = options.transform_keys(&:to_sym)
+        RedisUrl.check!(options[:url]) unless options[:url].nil?
+        RedisUrl.check_cluster!(options[:cluster], options[:url]) unless options[:cluster].nil?
+        @redis = options.freeze
+      end
+
+      # What fills in the Redis options when the store is built: a block
+      # called with (redis_options, environment) that returns the options to
+      # connect with. Deckhand.config's default configuration sets one that,
+      # in development with no Redis given, uses this project's development
+      # Redis (DevRedis::Project.fill_in); without one the options are used
+      # as they are.
+      #
+      #   config.fill_in_redis { |redis, environment| redis.empty? ? {url: LocalRedis.url} : redis }
+      def fill_in_redis(&block)
+        change!(:fill_in_redis)
+        raise ArgumentError, "give a block called with (redis_options, environment)" unless block
+        @redis_fill_in = block
+      end
+
+      # Reliable push: when Redis cannot be reached, pushes wait in memory (up
+      # to reliable_push_limit jobs) and are written in order once it answers.
+      # See Client::PushBuffer for what this can and cannot save.
+      def reliable_push=(value)
+        change!(:reliable_push)
+        raise ConfigError, "reliable_push must be true or false, got #{value.inspect}" unless [true, false].include?(value)
+        @reliable_push = value
+      end
+
+      # The Redis connection pool, built on first use and again in a forked child.
+      def store
+        return @store if @store && @store_pid == ::Process.pid
+        @store_pid = ::Process.pid
+        options = @redis_fill_in ? @redis_fill_in.call(@redis, environment) : @redis
+        @store = Store.new(options, size: total_concurrency + 5)
+        @store.durability = durability
+        @store
+      end
+
+      # The store's layout (Store::Layout::Plain, or in cluster mode the
+      # store's own, which needs the store for the queues' placements).
+      def layout = Store::ClusterMode.nodes(@redis) ? store.layout : Store::Layout::Plain
+    end
+  end
+end
