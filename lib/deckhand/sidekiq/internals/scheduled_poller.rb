@@ -1,0 +1,51 @@
+# frozen_string_literal: true
+
+require_relative "server_internal"
+
+module Sidekiq
+  module Scheduled
+    # Sidekiq's scheduler loop in drop-in mode. A Deckhand server runs its own
+    # scheduler (Deckhand::Server::Scheduler); this adapter runs one poll of
+    # it on demand, for code that calls `enqueue`: due entries of the schedule
+    # and retry sets move to their queues in one atomic step each. Client
+    # middleware is not run again: it ran when the job was first pushed.
+    #
+    #   poller = Sidekiq::Scheduled::Poller.new(Sidekiq.default_configuration)
+    #   poller.enqueue      # due jobs are now in their queues
+    #   poller.start        # => Deckhand::DropIn::Unsupported (the server polls by itself)
+    class Poller
+      def initialize(config = Sidekiq.default_configuration)
+        @config = config.respond_to?(:config) ? config.config : config
+        @done = false
+      end
+
+      # Moves the jobs due now; nothing once terminated.
+      def enqueue
+        return if @done
+        scheduler.enqueue_due
+        nil
+      end
+
+      def terminate
+        @done = true
+      end
+
+      def start
+        raise Deckhand::DropIn::Unsupported.new("Sidekiq::Scheduled::Poller#start",
+          "a Deckhand server polls the schedule and retry sets by itself (scheduler_interval); call #enqueue to move due jobs now")
+      end
+
+      private
+
+      def scheduler
+        @scheduler ||= Deckhand::Server::Scheduler.new(config: @config, store: @config.store, process_count: -> { 1 })
+      end
+    end
+
+    # Sidekiq's enqueuer behind the poller; Deckhand's scheduler script does its work.
+    class Enq
+      extend Deckhand::DropIn::ServerInternal
+      unsupported "Deckhand's scheduler moves due jobs in one Lua step (Sidekiq::Scheduled::Poller#enqueue runs it once)"
+    end
+  end
+end
