@@ -94,7 +94,7 @@ module Deckhand
 
       def record_failure(job, unit, error, now)
         job["queue"] = job["retry_queue"] || unit.queue
-        job["error_message"] = error.message.to_s.scrub[0, MAX_MESSAGE]
+        job["error_message"] = message_of(error)
         job["error_class"] = error.class.name
         if job["retry_count"].is_a?(Integer)
           job["retried_at"] = now
@@ -106,6 +106,15 @@ module Deckhand
         lines = backtrace_lines(job["backtrace"], error)
         job["error_backtrace"] = Payload::Backtrace.compress(lines) if lines
         job.delete("enqueued_at") # the scheduler stamps a fresh one when the retry is due
+      end
+
+      # As UTF-8 (bytes that are not are replaced), and never the reason a
+      # failure goes unrecorded: a message that raises is replaced by a note.
+      def message_of(error)
+        text = error.message.to_s.dup.force_encoding(Encoding::UTF_8).scrub
+        text[0, MAX_MESSAGE]
+      rescue => e
+        "(the error's message could not be read: #{e.class})"
       end
 
       def backtrace_lines(option, error)

@@ -32,23 +32,44 @@ module Sidekiq
     rescue Handled, Deckhand::Shutdown
       raise
     rescue Exception => e # rubocop:disable Lint/RescueException -- Sidekiq retries any failure but the shutdown
-      raise if shutdown?(e)
-      Deckhand::DropIn::DirectRetry.new(@config).failed(JSON.parse(payload), queue, job_instance.class, e)
-      raise Handled
+      shutdown = shutdown_in(e)
+      raise shutdown if shutdown
+      record(JSON.parse(payload), queue, job_instance.class, e)
     end
 
-    def global(*)
-      raise Deckhand::DropIn::Unsupported.new("Sidekiq::JobRetry#global",
-        "a Deckhand server records every failure of a job it runs itself; #local runs the same retry logic")
+    # The same for a failure outside the job instance (its class not yet
+    # found): the rules of the class the payload names, if it is loaded.
+    def global(payload, queue)
+      yield
+    rescue Handled, Deckhand::Shutdown
+      raise
+    rescue Exception => e # rubocop:disable Lint/RescueException -- as #local
+      shutdown = shutdown_in(e)
+      raise shutdown if shutdown
+      job = JSON.parse(payload)
+      record(job, queue, loaded_class(job["class"]), e)
     end
 
     private
 
-    # An error raised while the shutdown unwound the job: it runs again.
-    def shutdown?(error, seen = {})
-      return false if error.nil? || seen[error]
+    # Raised inside the rescue, so the job's error is Handled's cause.
+    def record(job, queue, klass, error)
+      Deckhand::DropIn::DirectRetry.new(@config).failed(job, queue, klass, error)
+      raise Handled
+    end
+
+    def loaded_class(name)
+      Object.const_get(name) if name.is_a?(String)
+    rescue NameError
+      nil
+    end
+
+    # The shutdown an error was raised while unwinding (in its causes), if
+    # any: the job is not retried, it runs again.
+    def shutdown_in(error, seen = {})
+      return nil if error.nil? || seen[error]
       seen[error] = true
-      error.is_a?(Deckhand::Shutdown) || shutdown?(error.cause, seen)
+      error.is_a?(Deckhand::Shutdown) ? error : shutdown_in(error.cause, seen)
     end
   end
 end
