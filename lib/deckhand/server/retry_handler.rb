@@ -44,12 +44,11 @@ module Deckhand
         count = job["retry_count"]
         return exhausted(unit, job, klass, error) if count >= max || expired?(job)
 
-        delay = custom_delay(klass, count, error, job)
-        case delay
+        strategy, delay = delay_for(klass, count, error, job)
+        case strategy
         when :discard then discard(unit, job, "deckhand_retry_in returned :discard")
         when :kill then exhausted(unit, job, klass, error)
         else
-          delay = default_delay(count) unless delay.is_a?(Numeric)
           at = ::Process.clock_gettime(::Process::CLOCK_REALTIME) + delay
           payload = JSON.generate(job)
           write(unit) { |settle| settle.retry(unit.place, at: at, payload: payload) }
@@ -89,6 +88,16 @@ module Deckhand
       end
 
       def default_delay(count) = (count**4) + 15 + (rand(10) * (count + 1))
+
+      # What the class's deckhand_retry_in makes of the `count`th retry:
+      # [:discard, nil], [:kill, nil] or [:default, seconds] (its number, a
+      # Duration as seconds, or the default backoff when it gives none).
+      def delay_for(klass, count, error, job)
+        delay = custom_delay(klass, count, error, job)
+        return [delay, nil] if delay == :discard || delay == :kill
+        return [:default, default_delay(count)] unless delay.is_a?(Numeric)
+        [:default, (delay.is_a?(Integer) || delay.is_a?(Float)) ? delay : delay.to_f]
+      end
 
       private
 

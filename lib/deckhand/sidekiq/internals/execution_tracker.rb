@@ -1,21 +1,50 @@
 # frozen_string_literal: true
 
 require_relative "server_internal"
+require "deckhand/store/metrics"
 
 module Sidekiq
   module Metrics
-    # Sidekiq's per-job metrics recorder and its histogram, named in drop-in
-    # mode only so that code requiring "sidekiq/metrics/tracking" loads. A
-    # Deckhand server records each execution's time and outcome itself;
-    # Sidekiq::Metrics::Query reads them.
+    # Sidekiq's per-job metrics recorder in drop-in mode, on what a Deckhand
+    # server records with: executions timed into a Store::Metrics::Tally,
+    # written on #flush as the heartbeat writes it, so Sidekiq::Metrics::Query
+    # reads them. A server needs none of this; code that times its own work
+    # can. An interrupted iterable job (JobRetry::Skip) counts as no failure.
     #
-    #   Sidekiq::Metrics::ExecutionTracker.new(config)   # => Deckhand::DropIn::Unsupported
+    #   tracker = Sidekiq::Metrics::ExecutionTracker.new(Sidekiq.default_configuration)
+    #   tracker.track("default", "ReportJob") { build_report }
+    #   tracker.flush   # => 1, the executions written
     class ExecutionTracker
-      extend Deckhand::DropIn::ServerInternal
-      unsupported "a Deckhand server records every execution's time and outcome itself; read them with " \
-        "Sidekiq::Metrics::Query or Deckhand::API::Metrics"
+      def initialize(config = Sidekiq.default_configuration)
+        config = config.config until config.is_a?(Deckhand::Config)
+        @config = config
+        @tally = Deckhand::Store::Metrics::Tally.new
+      end
+
+      def track(_queue, klass)
+        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC, :float_millisecond)
+        failed = false
+        begin
+          yield
+        rescue JobRetry::Skip
+          raise
+        rescue Exception # rubocop:disable Lint/RescueException -- any failure of the block is counted, then raised
+          failed = true
+          raise
+        ensure
+          @tally.record(klass.to_s, ::Process.clock_gettime(::Process::CLOCK_MONOTONIC, :float_millisecond) - started, failed)
+        end
+      end
+
+      # Writes what was tracked as the minute of `time`; returns how many executions.
+      def flush(time = Time.now)
+        taken = @tally.take
+        @config.store.pipelined { |pipe| Deckhand::Store::Metrics.flush(pipe, taken, now: time) } unless taken.empty?
+        taken.sum { |_, (count, *)| count }
+      end
     end
 
+    # Sidekiq's histogram of one class's times, named only.
     class Histogram
       extend Deckhand::DropIn::ServerInternal
       unsupported "Deckhand keeps its own execution-time histogram per class and minute " \

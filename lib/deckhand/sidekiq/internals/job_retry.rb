@@ -34,7 +34,7 @@ module Sidekiq
     rescue Exception => e # rubocop:disable Lint/RescueException -- Sidekiq retries any failure but the shutdown
       shutdown = shutdown_in(e)
       raise shutdown if shutdown
-      record(JSON.parse(payload), queue, job_instance.class, e)
+      record(JSON.parse(payload), queue, job_class(job_instance), e)
     end
 
     # The same for a failure outside the job instance (its class not yet
@@ -52,11 +52,22 @@ module Sidekiq
 
     private
 
+    # Deckhand's decision for the `count`th retry of a job of this class (or
+    # instance): [:default, seconds], [:discard, nil] or [:kill, nil].
+    def delay_for(job_class, count, error, job)
+      Deckhand::DropIn::DirectRetry.new(@config).delay_for(job_class(job_class), count, error, job)
+    end
+
+    def exception_caused_by_shutdown?(error) = !shutdown_in(error).nil?
+
     # Raised inside the rescue, so the job's error is Handled's cause.
     def record(job, queue, klass, error)
       Deckhand::DropIn::DirectRetry.new(@config).failed(job, queue, klass, error)
       raise Handled
     end
+
+    # The job's class, given it or an instance.
+    def job_class(job) = job.is_a?(Module) ? job : job.class
 
     def loaded_class(name)
       Object.const_get(name) if name.is_a?(String)

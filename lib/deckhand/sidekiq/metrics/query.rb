@@ -1,7 +1,10 @@
 # frozen_string_literal: true
 
+require "time"
+require "date"
 require "deckhand/api"
 require_relative "results"
+require_relative "../../store/deploy_marks"
 
 module Sidekiq
   module Metrics
@@ -18,7 +21,7 @@ module Sidekiq
     #
     # A job's `hist` holds Deckhand's execution-time histogram per minute, in
     # Deckhand's buckets (Store::Metrics::Histogram), not Sidekiq's; `marks`
-    # (Sidekiq's deploy marks) is always empty.
+    # holds the deploy marks of the period (Sidekiq::Deploy.mark!).
     class Query
       MAX_MINUTES = 240
 
@@ -56,12 +59,23 @@ module Sidekiq
           job = result.job_results[name]
           metrics.series(name).last(minutes).each do |point|
             job.add_metric("p", point.time, point.count)
-            job.add_metric("f", point.time, point.failed)
+            job.add_metric("f", point.time, point.failed) if point.failed.positive?
             job.add_metric("ms", point.time, point.total_ms.round)
             job.hist[point.time.strftime("%H:%M")] = histogram(point) if histograms
           end
         end
+        add_marks(result)
         result
+      end
+
+      def add_marks(result)
+        return unless result.starts_at
+        (result.starts_at.to_date..result.ends_at.to_date).each do |date|
+          Deckhand::Store::DeployMarks.day(@api.config.store, date).sort.each do |stamp, label|
+            time = Time.iso8601(stamp)
+            result.marks << MarkResult.new(time, label) if time.between?(result.starts_at, result.ends_at)
+          end
+        end
       end
 
       def histogram(point) = (0..Deckhand::Store::Metrics::Histogram::LAST).map { |bucket| point.histogram[bucket] }
