@@ -10,6 +10,7 @@ module Sidekiq
   #   Sidekiq::BasicFetch.new(capsule)   # => Deckhand::DropIn::Unsupported
   class BasicFetch
     extend Deckhand::DropIn::ServerInternal
+
     unsupported "Deckhand's server fetches jobs itself (reliably, several per round trip, docs/internals.md); " \
       "push jobs with the client and read queues with Sidekiq::Queue"
 
@@ -18,6 +19,7 @@ module Sidekiq
     # A fetched job of Sidekiq's fetcher: Deckhand's server has its own.
     class UnitOfWork
       extend Deckhand::DropIn::ServerInternal
+
       unsupported "a fetched job lives inside Deckhand's server; run a job in a test with " \
         "Sidekiq::Testing.inline! or MyJob.perform_inline"
     end

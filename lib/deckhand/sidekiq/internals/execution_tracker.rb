@@ -39,7 +39,7 @@ module Sidekiq
       # Writes what was tracked as the minute of `time`; returns how many executions.
       def flush(time = Time.now)
         taken = @tally.take
-        @config.store.pipelined { |pipe| Deckhand::Store::Metrics.flush(pipe, taken, now: time) } unless taken.empty?
+        Deckhand::Store::Metrics.write(@config.store, taken, now: time)
         taken.sum { |_, (count, *)| count }
       end
     end
@@ -47,6 +47,7 @@ module Sidekiq
     # Sidekiq's histogram of one class's times, named only.
     class Histogram
       extend Deckhand::DropIn::ServerInternal
+
       unsupported "Deckhand keeps its own execution-time histogram per class and minute " \
         "(Sidekiq::Metrics::Query#for_job returns it as `hist`)"
     end

@@ -11,6 +11,7 @@ module Sidekiq
     #   Sidekiq::Job::InterruptHandler.new   # => Deckhand::DropIn::Unsupported
     class InterruptHandler
       extend Deckhand::DropIn::ServerInternal
+
       unsupported "Deckhand's server puts an interrupted iterable job back in the schedule by itself (docs/iterable.md); " \
         "it needs no middleware"
     end

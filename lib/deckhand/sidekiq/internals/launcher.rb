@@ -10,6 +10,7 @@ module Sidekiq
   #   Sidekiq::Launcher.new(config)   # => Deckhand::DropIn::Unsupported
   class Launcher
     extend Deckhand::DropIn::ServerInternal
+
     unsupported "start a server with the `deckhand` command (it takes Sidekiq's flags and sidekiq.yml), or inside " \
       "another process with Sidekiq.configure_embed (docs/migrating-from-sidekiq.md)"
   end

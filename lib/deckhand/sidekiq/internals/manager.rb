@@ -10,6 +10,7 @@ module Sidekiq
   #   Sidekiq::Manager.new(capsule)   # => Deckhand::DropIn::Unsupported
   class Manager
     extend Deckhand::DropIn::ServerInternal
+
     unsupported "Deckhand's server starts and supervises its own processor threads (one per unit of a capsule's " \
       "concurrency) and replaces any that dies"
   end

@@ -10,6 +10,7 @@ module Sidekiq
   #   Sidekiq::Processor.new(capsule)   # => Deckhand::DropIn::Unsupported
   class Processor
     extend Deckhand::DropIn::ServerInternal
+
     unsupported "Deckhand's server runs jobs on its own processor threads, through config.server_middleware; " \
       "run a job with its middleware in a test with Sidekiq::Testing.inline! (or Sidekiq::Testing.server_middleware)"
   end

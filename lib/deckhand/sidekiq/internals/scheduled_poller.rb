@@ -45,6 +45,7 @@ module Sidekiq
     # Sidekiq's enqueuer behind the poller; Deckhand's scheduler script does its work.
     class Enq
       extend Deckhand::DropIn::ServerInternal
+
       unsupported "Deckhand's scheduler moves due jobs in one Lua step (Sidekiq::Scheduled::Poller#enqueue runs it once)"
     end
   end

@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "active_support"
+require "active_support/core_ext/numeric/time"
+
+# Errors whose message is awkward: bytes that are not UTF-8, a message that
+# raises. The failure is recorded all the same.
+class BinaryMessageJob
+  include Deckhand::Job
+
+  def perform = raise(ArgumentError, "bad byte \xC3 here".b)
+end
+
+class RaisingMessageError < StandardError
+  def message = raise("the message itself fails")
+end
+
+class RaisingMessageJob
+  include Deckhand::Job
+
+  def perform = raise(RaisingMessageError)
+end
+
+class RetryForDurationJob
+  include Deckhand::Job
+
+  deckhand_options retry_for: 2.days
+
+  def perform = nil
+end
+
+class FailureRecordsTest < Minitest::Test
+  def setup
+    super
+    Deckhand.config = new_config(concurrency: 2, heartbeat_interval: 0.1, scheduler_interval: 0.05, timeout: 2)
+  end
+
+  def test_a_message_that_is_not_utf8_is_stored_with_its_bad_bytes_replaced
+    BinaryMessageJob.perform_async
+    with_server { wait_for(message: "retry entry") { redis.call("ZCARD", "retry") == 1 } }
+    job = zset("retry").first.first
+    assert_equal "bad byte \uFFFD here", job["error_message"]
+    assert_equal "ArgumentError", job["error_class"]
+  end
+
+  def test_a_message_that_raises_still_leaves_the_job_in_the_retry_set
+    RaisingMessageJob.perform_async
+    with_server { wait_for(message: "retry entry") { redis.call("ZCARD", "retry") == 1 } }
+    job = zset("retry").first.first
+    assert_equal "RaisingMessageError", job["error_class"]
+    assert_includes job["error_message"], "could not be read"
+    assert_equal 0, redis.call("ZCARD", "dead"), "recorded as a retry, not as a thread that died"
+  end
+
+  def test_retry_for_as_a_duration_is_stored_as_seconds
+    assert_equal 172_800, RetryForDurationJob.deckhand_options["retry_for"]
+    RetryForDurationJob.perform_async
+    assert_equal 172_800, jobs_in("default").first["retry_for"]
+  end
+end
