@@ -239,6 +239,9 @@ class SidekiqServerFilesInsideTest < Minitest::Test
     assert_equal [3, 1], results["Report"].totals.values_at("p", "f"), "an interrupted iterable job is no failure"
     assert_equal 1, results["Tidy"].totals["p"]
     refute_includes results["Tidy"].series.keys, "f", "no failure series for a class that never failed"
+    hist = Sidekiq::Metrics::Query.new(now: now).for_job("Report").job_results["Report"].hist[now.strftime("%H:%M")]
+    assert_equal 26, hist.size, "Sidekiq's buckets"
+    assert_equal 3, hist.last, "quick runs fall in the fastest bucket, which comes last"
   end
 
   def test_i18n_middleware_carries_the_pushers_locale_into_the_job

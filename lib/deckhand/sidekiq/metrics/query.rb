@@ -4,6 +4,7 @@ require "time"
 require "date"
 require "deckhand/api"
 require_relative "results"
+require_relative "../../store/metrics"
 require_relative "../../store/deploy_marks"
 
 module Sidekiq
@@ -19,9 +20,10 @@ module Sidekiq
     #   result.job_results["ReportJob"].totals["p"]     # => 120
     #   result.job_results["ReportJob"].series["ms"]    # => {"21:04" => 1530, ...}
     #
-    # A job's `hist` holds Deckhand's execution-time histogram per minute, in
-    # Deckhand's buckets (Store::Metrics::Histogram), not Sidekiq's; `marks`
-    # holds the deploy marks of the period (Sidekiq::Deploy.mark!).
+    # A job's `hist` holds, per minute, the executions in each of Sidekiq's 26
+    # duration buckets, the slowest first, as Sidekiq's does (failures
+    # included); `marks` holds the deploy marks of the period
+    # (Sidekiq::Deploy.mark!).
     class Query
       MAX_MINUTES = 240
 
@@ -78,7 +80,12 @@ module Sidekiq
         end
       end
 
-      def histogram(point) = (0..Deckhand::Store::Metrics::Histogram::LAST).map { |bucket| point.histogram[bucket] }
+      # Sidekiq's layout: its 26 buckets, the slowest first (derived from
+      # Deckhand's finer buckets, Store::Metrics::SidekiqLayout).
+      def histogram(point)
+        counts = Deckhand::Store::Metrics::SidekiqLayout.histogram_of(point.histogram)
+        (0..Deckhand::Store::Metrics::SidekiqLayout::LAST).map { |bucket| counts[bucket] }.reverse
+      end
     end
   end
 end
