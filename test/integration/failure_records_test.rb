@@ -30,6 +30,14 @@ class RetryForDurationJob
   def perform = nil
 end
 
+class BrokenRetryInJob
+  include Deckhand::Job
+
+  deckhand_retry_in { |count, _error, _job| count / 0 }
+
+  def perform = raise(IOError, "down")
+end
+
 class FailureRecordsTest < Minitest::Test
   def setup
     super
@@ -57,5 +65,16 @@ class FailureRecordsTest < Minitest::Test
     assert_equal 172_800, RetryForDurationJob.deckhand_options["retry_for"]
     RetryForDurationJob.perform_async
     assert_equal 172_800, jobs_in("default").first["retry_for"]
+  end
+
+  def test_a_retry_in_rule_that_raises_falls_back_to_the_default_backoff_and_says_so
+    log = StringIO.new
+    Deckhand.config.logger = ::Logger.new(log)
+    BrokenRetryInJob.perform_async
+    with_server { wait_for(message: "retry entry") { redis.call("ZCARD", "retry") == 1 } }
+    _job, score = zset("retry").first
+    assert_operator score, :>=, Time.now.to_f + 10, "the default backoff: 15 seconds and more"
+    assert_includes log.string, "Failure scheduling retry using the defined `deckhand_retry_in` in BrokenRetryInJob, " \
+      "falling back to the default backoff: the block raised ZeroDivisionError"
   end
 end

@@ -147,7 +147,11 @@ module Deckhand
       def custom_delay(klass, count, error, job)
         block = klass.respond_to?(:deckhand_retry_in) && klass.deckhand_retry_in
         return nil unless block
-        call_safely("#{klass}.deckhand_retry_in (using the default backoff)") { block.call(count, error, job) }
+        # Named as the application wrote it (drop-in mode's classes answer sidekiq_retry_in).
+        rule = klass.respond_to?(:sidekiq_retry_in) ? "sidekiq_retry_in" : "deckhand_retry_in"
+        call_safely("Failure scheduling retry using the defined `#{rule}` in #{klass}, falling back to the default backoff: the block") do
+          block.call(count, error, job)
+        end
       end
 
       def exhausted(unit, job, klass, error)
