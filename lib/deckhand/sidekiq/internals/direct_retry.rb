@@ -2,6 +2,7 @@
 
 require "deckhand/server"
 require "deckhand/api"
+require_relative "direct_outcomes"
 
 module Deckhand
   module DropIn
@@ -28,39 +29,7 @@ module Deckhand
 
       # Each outcome in one command; there is no in-flight mark to clear.
       def write(unit)
-        unit.recorded = yield(Outcomes.new(@sets, @store))
-      end
-
-      # Settle's outcomes, written to the sets themselves.
-      class Outcomes
-        def initialize(sets, store)
-          @sets = sets
-          @store = store
-        end
-
-        def retry(_place, at:, payload:) = written { @sets.retries.add(payload, at) }
-
-        def reschedule(_place, at:, payload:) = written { @sets.scheduled.add(payload, at) }
-
-        def bury(_place, payload:, now:, timeout:, max_jobs:, unlock: nil)
-          written do
-            @sets.dead.bury(payload, notify: false, now: now)
-            release(unlock)
-          end
-        end
-
-        def drop(_place, unlock: nil) = written { release(unlock) }
-
-        private
-
-        def written
-          yield
-          :written
-        end
-
-        def release(lock)
-          Store::UniqueLocks.release(@store, lock[0], lock[1]) if lock
-        end
+        unit.recorded = yield(DirectOutcomes.new(@sets, @store))
       end
     end
   end

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "server_internal"
+require_relative "metrics_histogram"
 require "deckhand/store/metrics"
 
 module Sidekiq
@@ -42,14 +42,6 @@ module Sidekiq
         Deckhand::Store::Metrics.write(@config.store, taken, now: time)
         taken.sum { |_, (count, *)| count }
       end
-    end
-
-    # Sidekiq's histogram of one class's times, named only.
-    class Histogram
-      extend Deckhand::DropIn::ServerInternal
-
-      unsupported "Deckhand keeps its own execution-time histogram per class and minute " \
-        "(Sidekiq::Metrics::Query#for_job returns it as `hist`)"
     end
   end
 end

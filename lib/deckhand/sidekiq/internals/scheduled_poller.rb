@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "server_internal"
+require_relative "scheduled_enq"
 
 module Sidekiq
   module Scheduled
@@ -40,13 +40,6 @@ module Sidekiq
       def scheduler
         @scheduler ||= Deckhand::Server::Scheduler.new(config: @config, store: @config.store, process_count: -> { 1 })
       end
-    end
-
-    # Sidekiq's enqueuer behind the poller; Deckhand's scheduler script does its work.
-    class Enq
-      extend Deckhand::DropIn::ServerInternal
-
-      unsupported "Deckhand's scheduler moves due jobs in one Lua step (Sidekiq::Scheduled::Poller#enqueue runs it once)"
     end
   end
 end
