@@ -12,7 +12,7 @@ require "tmpdir"
 require "sidekiq"
 %w[sidekiq/fetch sidekiq/processor sidekiq/manager sidekiq/launcher sidekiq/scheduled sidekiq/job_retry
   sidekiq/metrics/tracking sidekiq/metrics/query sidekiq/deploy sidekiq/job/interrupt_handler sidekiq/api
-  sidekiq/web sidekiq/middleware/i18n].each { |file| require file }
+  sidekiq/web sidekiq/web/helpers sidekiq/middleware/i18n].each { |file| require file }
 
 # This child's RubyGems knows no gem; Active Record's sqlite3 adapter asks
 # RubyGems for sqlite3 before requiring it from the load path, where it is.
@@ -103,6 +103,11 @@ class SidekiqServerFilesInsideTest < Minitest::Test
     entry = retries.first
     assert_equal ["boom", "RuntimeError", 0, "default"], [entry.error_message, entry.error_class, entry["retry_count"], entry.queue]
     assert_operator entry.at, :>, Time.now + 10, "the default backoff: at least 15 seconds"
+
+    job = {"class" => "ServerFilesApp::Flaky", "args" => [2], "jid" => "c" * 24}
+    assert_raises(Sidekiq::JobRetry::Handled) { Sidekiq::JobRetry.new.local(ServerFilesApp::Flaky, job, "default") { raise "as a Hash" } }
+    assert_equal 2, retries.size
+    refute job.key?("error_message"), "the caller's Hash is left as it was"
     assert_empty @deaths
   end
 

@@ -34,7 +34,7 @@ module Sidekiq
     rescue Exception => e # rubocop:disable Lint/RescueException -- Sidekiq retries any failure but the shutdown
       shutdown = shutdown_in(e)
       raise shutdown if shutdown
-      record(JSON.parse(payload), queue, job_class(job_instance), e)
+      record(parse(payload), queue, job_class(job_instance), e)
     end
 
     # The same for a failure outside the job instance (its class not yet
@@ -46,7 +46,7 @@ module Sidekiq
     rescue Exception => e # rubocop:disable Lint/RescueException -- as #local
       shutdown = shutdown_in(e)
       raise shutdown if shutdown
-      job = JSON.parse(payload)
+      job = parse(payload)
       record(job, queue, loaded_class(job["class"]), e)
     end
 
@@ -65,6 +65,10 @@ module Sidekiq
       Deckhand::DropIn::DirectRetry.new(@config).failed(job, queue, klass, error)
       raise Handled
     end
+
+    # A copy of the job (its JSON, as Sidekiq passes it, or a Hash): the
+    # failure's fields are written into it.
+    def parse(payload) = JSON.parse(payload.is_a?(String) ? payload : JSON.generate(payload))
 
     # The job's class, given it or an instance.
     def job_class(job) = job.is_a?(Module) ? job : job.class
