@@ -207,8 +207,8 @@ module Deckhand
 
     def deckhand_check_enumerator!(enumerator)
       return if enumerator.is_a?(Enumerator)
-      raise ArgumentError, "#{self.class}#build_enumerator must return an Enumerator yielding [item, cursor], got " \
-        "#{enumerator.class}; use a helper (array_enumerator(list, cursor: cursor), " \
+      raise ArgumentError, "#{self.class}#build_enumerator must return an Enumerator, but returned #{enumerator.class}: " \
+        "an Enumerator yielding [item, cursor]; use a helper (array_enumerator(list, cursor: cursor), " \
         "active_record_records_enumerator(Model.all, cursor: cursor)) or Enumerator.new"
     end
   end
