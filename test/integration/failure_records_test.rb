@@ -77,4 +77,25 @@ class FailureRecordsTest < Minitest::Test
     assert_includes log.string, "Failure scheduling retry using the defined `deckhand_retry_in` in BrokenRetryInJob, " \
       "falling back to the default backoff: the block raised ZeroDivisionError"
   end
+
+  def test_the_backtrace_cleaner_cleans_stored_backtraces_and_one_that_raises_is_skipped
+    Deckhand.config.backtrace_cleaner = ->(lines) { lines.grep(/failure_records_test/) }
+    RaisingMessageJob.perform_async
+    with_server { wait_for(message: "retry entry") { redis.call("ZCARD", "retry") == 1 } }
+    lines = Deckhand::Payload::Backtrace.expand(zset("retry").first.first["error_backtrace"])
+    refute_empty lines
+    assert lines.all? { |line| line.include?("failure_records_test") }, lines.inspect
+
+    redis.call("DEL", "retry")
+    config = new_config(concurrency: 1, scheduler_interval: 0.05)
+    config.backtrace_cleaner = ->(_lines) { raise "cleaner broke" }
+    Deckhand.config = config
+    RaisingMessageJob.perform_async
+    with_server { wait_for(message: "retry entry") { redis.call("ZCARD", "retry") == 1 } }
+    assert_operator Deckhand::Payload::Backtrace.expand(zset("retry").first.first["error_backtrace"]).size, :>, 1, "kept as it was"
+  end
+
+  def test_a_backtrace_cleaner_must_be_callable
+    assert_raises(Deckhand::ConfigError) { Deckhand.config.backtrace_cleaner = "no" }
+  end
 end

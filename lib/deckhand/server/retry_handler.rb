@@ -128,6 +128,8 @@ module Deckhand
 
       def backtrace_lines(option, error)
         trace = error.backtrace or return nil
+        cleaner = @config.backtrace_cleaner
+        trace = (cleaner && call_safely("backtrace_cleaner (the backtrace is kept as it was)") { cleaner.call(trace) }) || trace
         limit = case option
         when true then trace.size
         when Integer then option

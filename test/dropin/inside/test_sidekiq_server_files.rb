@@ -111,6 +111,17 @@ class SidekiqServerFilesInsideTest < Minitest::Test
     assert_empty @deaths
   end
 
+  def test_the_backtrace_cleaner_cleans_the_backtraces_stored_with_retries
+    config = Sidekiq.default_configuration
+    config[:backtrace_cleaner] = ->(lines) { lines.first(1) }
+    assert_raises(Sidekiq::JobRetry::Handled) do
+      Sidekiq::JobRetry.new.local(ServerFilesApp::Flaky, payload("ServerFilesApp::Flaky", backtrace: true), "default") { raise "traced" }
+    end
+    assert_equal 1, retries.first.error_backtrace.size
+  ensure
+    config[:backtrace_cleaner] = Sidekiq::Config::DEFAULTS[:backtrace_cleaner]
+  end
+
   def test_job_retry_local_runs_retries_exhausted_the_death_handlers_and_the_dead_set
     job_retry = Sidekiq::JobRetry.new
     assert_raises(Sidekiq::JobRetry::Handled) do
