@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "server_internal"
 require_relative "metrics_histogram"
+require_relative "job_retry"
 require "deckhand/store/metrics"
 
 module Sidekiq
@@ -16,8 +18,7 @@ module Sidekiq
     #   tracker.flush   # => 1, the executions written
     class ExecutionTracker
       def initialize(config = Sidekiq.default_configuration)
-        config = config.config until config.is_a?(Deckhand::Config)
-        @config = config
+        @config = Deckhand::DropIn::ServerInternal.config_of(config)
         @tally = Deckhand::Store::Metrics::Tally.new
       end
 

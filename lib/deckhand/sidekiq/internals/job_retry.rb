@@ -10,8 +10,8 @@ module Sidekiq
   # set, or to the dead set with sidekiq_retries_exhausted and the death
   # handlers, then comes out wrapped in JobRetry::Handled (its `cause`).
   #
-  #   retry = Sidekiq::JobRetry.new(Sidekiq.default_configuration)
-  #   retry.local(job, payload_json, "default") { job.perform(*args) }
+  #   job_retry = Sidekiq::JobRetry.new(Sidekiq.default_configuration)
+  #   job_retry.local(job, payload_json, "default") { job.perform(*args) }
   #   # => raises Sidekiq::JobRetry::Handled; the job is in Sidekiq::RetrySet
   class JobRetry
     # The error was dealt with (the job retried, dead or dropped).
@@ -22,9 +22,7 @@ module Sidekiq
 
     # A Sidekiq::Capsule, a Sidekiq::Config or a Deckhand::Config.
     def initialize(capsule_or_config = Sidekiq.default_configuration)
-      config = capsule_or_config
-      config = config.config until config.is_a?(Deckhand::Config)
-      @config = config
+      @config = Deckhand::DropIn::ServerInternal.config_of(capsule_or_config)
     end
 
     def local(job_instance, payload, queue)

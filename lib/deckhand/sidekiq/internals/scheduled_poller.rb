@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "server_internal"
 require_relative "scheduled_enq"
+require "deckhand/server"
 
 module Sidekiq
   module Scheduled
@@ -15,7 +17,7 @@ module Sidekiq
     #   poller.start        # => Deckhand::DropIn::Unsupported (the server polls by itself)
     class Poller
       def initialize(config = Sidekiq.default_configuration)
-        @config = config.respond_to?(:config) ? config.config : config
+        @config = Deckhand::DropIn::ServerInternal.config_of(config)
         @done = false
       end
 

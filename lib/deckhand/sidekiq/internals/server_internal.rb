@@ -20,6 +20,13 @@ module Deckhand
       def new(*, **)
         raise Unsupported.new(name, @unsupported_hint)
       end
+
+      # The Deckhand::Config behind a Sidekiq::Capsule or Sidekiq::Config (or
+      # itself), for the adapters that run on Deckhand's machinery.
+      def self.config_of(config)
+        config = config.config until config.is_a?(Deckhand::Config)
+        config
+      end
     end
   end
 end
