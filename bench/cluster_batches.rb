@@ -22,7 +22,7 @@ require "tmpdir"
 require "deckhand"
 require "deckhand/batch"
 require "deckhand/dev_redis"
-require "deckhand/dev_redis/cluster"
+require "deckhand/dev_redis/local_cluster"
 
 module ClusterBatchBench
   QUEUES = %w[default mail reports].freeze
@@ -32,7 +32,7 @@ module ClusterBatchBench
   def run(jobs)
     Dir.mktmpdir("deckhand-cluster-batches") do |dir|
       plain = Deckhand::DevRedis.start(dir: File.join(dir, "plain"), persistent: false)
-      cluster = Deckhand::DevRedis::Cluster.start(dir: File.join(dir, "cluster"), primaries: 3, replicas: 0)
+      cluster = Deckhand::DevRedis::LocalCluster.start(dir: File.join(dir, "cluster"), primaries: 3, replicas: 0)
       info(plain.url, jobs)
       {"plain" => [{url: plain.url}, [plain.url]], "cluster" => [{cluster: cluster.urls}, cluster.urls]}.each do |mode, (redis, nodes)|
         config = Deckhand::Config.new(redis: redis)

@@ -16,7 +16,7 @@ require "logger"
 require "deckhand"
 require "deckhand/server"
 require "deckhand/dev_redis"
-require "deckhand/dev_redis/cluster"
+require "deckhand/dev_redis/local_cluster"
 
 module ClusterCoreBench
   QUEUES = %w[default mail low].freeze # three slots on three primaries
@@ -84,7 +84,7 @@ end
 jobs = Integer(ARGV.first || 20_000)
 dir = Dir.mktmpdir("deckhand-cluster-bench")
 plain = Deckhand::DevRedis.start(dir: File.join(dir, "plain").tap { |d| FileUtils.mkdir_p(d) }, persistent: false)
-cluster = Deckhand::DevRedis::Cluster.start(dir: File.join(dir, "cluster").tap { |d| FileUtils.mkdir_p(d) }, primaries: 3, replicas: 0)
+cluster = Deckhand::DevRedis::LocalCluster.start(dir: File.join(dir, "cluster").tap { |d| FileUtils.mkdir_p(d) }, primaries: 3, replicas: 0)
 begin
   puts "Ruby #{RUBY_VERSION}, #{Etc.nprocessors} cores, load #{File.read("/proc/loadavg").split.first(3).join(" ")}"
   ClusterCoreBench.run("plain", {url: plain.url}, [plain.url], jobs)

@@ -19,7 +19,7 @@ require "json"
 require "deckhand"
 require "deckhand/api"
 require "deckhand/dev_redis"
-require "deckhand/dev_redis/cluster"
+require "deckhand/dev_redis/local_cluster"
 
 module ClusterSetsBench
   QUEUES = %w[default mail billing].freeze # one on each primary
@@ -74,7 +74,7 @@ end
 per_queue = Integer(ARGV.first || 10_000)
 dir = Dir.mktmpdir("deckhand-cluster-sets-bench")
 plain = Deckhand::DevRedis.start(dir: File.join(dir, "plain").tap { |d| FileUtils.mkdir_p(d) }, persistent: false)
-cluster = Deckhand::DevRedis::Cluster.start(dir: File.join(dir, "cluster").tap { |d| FileUtils.mkdir_p(d) }, primaries: 3, replicas: 0)
+cluster = Deckhand::DevRedis::LocalCluster.start(dir: File.join(dir, "cluster").tap { |d| FileUtils.mkdir_p(d) }, primaries: 3, replicas: 0)
 begin
   version = RedisClient.new(url: plain.url).call("INFO", "server")[/redis_version:([\d.]+)/, 1]
   puts "Ruby #{RUBY_VERSION}, Redis #{version}, #{Etc.nprocessors} cores, load #{File.read("/proc/loadavg").split.first(3).join(" ")}"

@@ -3,8 +3,8 @@
 require_relative "../deckhand"
 require_relative "store/queues"
 require_relative "store/sets/one_set"
-require_relative "store/metrics"
-require_relative "store/stats"
+require_relative "store/execution_metrics"
+require_relative "store/stat_counters"
 require_relative "store/process_record"
 require_relative "store/info"
 require_relative "api/stats"
@@ -19,6 +19,7 @@ require_relative "api/unworked_queues"
 require_relative "api/unique_lock"
 require_relative "api/periodic_entries"
 require_relative "api/throttle"
+require_relative "api/placement"
 require_relative "store/limits"
 
 module Deckhand
@@ -36,6 +37,7 @@ module Deckhand
   #   api.dead.delete_all
   #   api.processes.each(&:quiet!)
   #   api.metrics(period: "24h").classes.first.p95_ms
+  #   api.placement.primaries.map { |p| [p.address, p.queues, p.share] }
   #
   # The same in cluster mode (docs/cluster.md), where the schedule, retry and
   # dead sets are one sorted set per queue: sizes add up the queues', pages
@@ -72,6 +74,9 @@ module Deckhand
     def job_set(name) = JobSet.new(name, @config)
 
     def processes = ProcessSet.new(@config)
+
+    # Which primary holds which queue, each one's share (API::Placement).
+    def placement = Placement.new(@config)
 
     def running = processes.running
 

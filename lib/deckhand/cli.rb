@@ -4,7 +4,7 @@ require_relative "../deckhand"
 require_relative "server"
 require_relative "dev_redis"
 require_relative "cli/command"
-require_relative "cli/options"
+require_relative "cli/command_line"
 require_relative "cli/config_choice"
 require_relative "cli/signals"
 require_relative "cli/redis_choice"
@@ -32,7 +32,7 @@ module Deckhand
 
     def run
       return subcommand(*SUBCOMMANDS[@argv.first]) if SUBCOMMANDS.key?(@argv.first)
-      options = Options.parse(@argv)
+      options = CommandLine.parse(@argv)
       return @out.puts(options[:help]) || 0 if options[:help]
       return @out.puts("deckhand #{VERSION}") || 0 if options[:version]
       config = boot(options)

@@ -1,9 +1,10 @@
 # frozen_string_literal: true
 
-require_relative "client/bulk_encoder"
 require_relative "client/push_buffer"
-require_relative "client/unique_push"
+require_relative "client/locked_push"
 require_relative "client/target"
+require_relative "client/scopes"
+require_relative "client/delivery"
 require_relative "unique"
 require_relative "encryption"
 require_relative "store/unique_locks"
@@ -16,8 +17,16 @@ module Deckhand
   #   Deckhand::Client.push("class" => "WelcomeEmailJob", "args" => [42])          # => jid
   #   Deckhand::Client.push("class" => "Report", "args" => [], "at" => Time.now.to_f + 60)
   #   Deckhand::Client.push_bulk("class" => "WelcomeEmailJob", "args" => [[1], [2], [3]]) # => [jid, jid, jid]
+  #
+  # Client.via and Client.collecting (Client::Scopes) send the pushes of a
+  # block elsewhere; Client::Delivery encodes and hands on what is ready.
   class Client
+    extend Scopes
+
     BULK_BATCH = 1_000
+    # Thread (fiber) locals of Client::Scopes: the collector, the via target.
+    COLLECTOR = :deckhand_client_collector
+    VIA = :deckhand_client_via
 
     def self.push(item) = new.push(item)
 
@@ -43,56 +52,13 @@ module Deckhand
       # (cluster mode files it in that queue's scheduled set).
       def write(queued, scheduled, config, scheduled_queues = nil)
         if pusher
-          queued, scheduled = UniquePush.new(config).deferred(queued, scheduled)
+          queued, scheduled = LockedPush.new(config).deferred(queued, scheduled)
           return nil if queued.empty? && scheduled.empty? # every job was unique: written with its lock
           scheduled_queues = nil
         end
         return config.push_buffer.write(queued, scheduled, scheduled_queues) if config.reliable_push
         Store::Queues.push(config.store, queued, scheduled, scheduled_queues)
       end
-    end
-
-    COLLECTOR = :deckhand_client_collector
-
-    # While the block runs, jobs pushed on this fiber (after client middleware)
-    # go to `collector.collect(jobs, ats)` instead of Redis: `jobs` are job
-    # Hashes, `ats` nil or their scheduled times (nil where not scheduled). A
-    # caller can then write a block's jobs together, or drop them all when the
-    # block raises. Deckhand::Batch#jobs is built on it.
-    def self.collecting(collector)
-      previous = Thread.current[COLLECTOR]
-      Thread.current[COLLECTOR] = collector
-      yield
-    ensure
-      Thread.current[COLLECTOR] = previous
-    end
-
-    VIA = :deckhand_client_via
-
-    # While the block runs, jobs pushed on this thread (fiber) go to another
-    # Redis: `target` is a Deckhand::Store, a redis-client options Hash or a
-    # Redis URL (Client::Target). The innermost block wins; a job's own
-    # `set(pool:)` wins over it, and it wins over `deckhand_options pool:`,
-    # as in Sidekiq. See docs/sharding.md.
-    #
-    #   Deckhand::Client.via(EU_REDIS) { InvoiceJob.perform_async(7) }
-    def self.via(target)
-      target = Target.for(target)
-      previous = Thread.current[VIA]
-      Thread.current[VIA] = target
-      yield
-    ensure
-      Thread.current[VIA] = previous if target
-    end
-
-    # The Client::Target of the innermost via block on this fiber, or nil.
-    def self.via_target = Thread.current[VIA]
-
-    # `config`, or in a via block that configuration writing to the block's
-    # Redis: what a push here would use. Batches made in a via block live there.
-    def self.current_config(config = Deckhand.config)
-      target = Thread.current[VIA]
-      target ? target.config_for(config) : config
     end
 
     # `pool:` pushes to another Redis (a Store, options Hash or URL), in place
@@ -111,9 +77,9 @@ module Deckhand
       job = run_client_middleware(job) or return nil
       lock = unique_lock(job, at)
       seal(job)
-      return UniquePush.new(@config).call([job], [at], [lock]).first if lock
-      return enqueue_watched([job], [at]).first if job["unique_key"]
-      enqueue([job], at && [at])
+      return LockedPush.new(@config).call([job], [at], [lock]).first if lock
+      return Delivery.watched(@config, [job], [at]).first if job["unique_key"]
+      Delivery.enqueue(@config, [job], at && [at])
       job["jid"]
     end
 
@@ -146,54 +112,24 @@ module Deckhand
 
     def push_slice(base, slice, ats)
       fast = client_chain.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"]
-      return push_encoded(base, slice, ats) if fast
+      return Delivery.encoded(@config, base, slice, ats) if fast
       jids = Payload.jids(slice.size)
       jobs = slice.each_with_index.map { |args, i| run_client_middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i])) }
       kept = jobs.each_index.select { |i| jobs[i] }
       locks = kept.map { |i| unique_lock(jobs[i], ats && ats[i]) }
       kept.each { |i| seal(jobs[i]) }
       if !kept.empty? && locks.all?
-        pushed = UniquePush.new(@config).call(kept.map { |i| jobs[i] }, kept.map { |i| ats && ats[i] }, locks)
+        pushed = LockedPush.new(@config).call(kept.map { |i| jobs[i] }, kept.map { |i| ats && ats[i] }, locks)
         jids = Array.new(jobs.size)
         kept.each_with_index { |i, k| jids[i] = pushed[k] }
         return jids
       end
       if kept.any? { |i| jobs[i]["unique_key"] }
-        pushed = enqueue_watched(kept.map { |i| jobs[i] }, kept.map { |i| ats && ats[i] })
+        pushed = Delivery.watched(@config, kept.map { |i| jobs[i] }, kept.map { |i| ats && ats[i] })
         return jobs.map { |job| job && pushed.shift }
       end
-      enqueue(kept.map { |i| jobs[i] }, ats && kept.map { |i| ats[i] })
+      Delivery.enqueue(@config, kept.map { |i| jobs[i] }, ats && kept.map { |i| ats[i] })
       jobs.map { |job| job && job["jid"] }
-    end
-
-    # The fast path: no job Hash per job, the shared JSON generated once.
-    def push_encoded(base, slice, ats)
-      jids = Payload.jids(slice.size)
-      encoder = BulkEncoder.new(base, now: Payload.now(@config.timestamps), max_bytes: @config.max_payload_bytes)
-      queued = []
-      scheduled = []
-      slice.each_with_index do |args, i|
-        at = ats && ats[i]
-        if at
-          scheduled << at << encoder.scheduled(jids[i], args)
-        else
-          queued << encoder.queued(jids[i], args)
-        end
-      end
-      deliver(queued.empty? ? {} : {base["queue"] => queued}, scheduled, Array.new(scheduled.size / 2, base["queue"]))
-      jids
-    end
-
-    # Unique jobs through a pusher: enqueued as usual; those the pusher wrote
-    # at once and found locked come back nil (or raise NotUnique).
-    def enqueue_watched(jobs, ats)
-      conflicts = UniquePush.watch { enqueue(jobs, ats.any? ? ats : nil) }
-      unique = UniquePush.new(@config)
-      jobs.map do |job|
-        holder = conflicts[job["jid"]] or next job["jid"]
-        unique.conflict(job, holder)
-        nil
-      end
     end
 
     # encrypt: true seals the last argument (Deckhand::Encryption), once the
@@ -214,17 +150,11 @@ module Deckhand
     # The unique lock a job takes with its push, or nil. Locks are taken where
     # jobs are written to Redis: not while a batch collects its jobs; when a
     # pusher stands in between (push_after_commit), the job carries its lock's
-    # key and Client.write takes it (see UniquePush#deferred).
+    # key and Client.write takes it (see LockedPush#deferred).
     def unique_lock(job, at)
       return nil if Thread.current[COLLECTOR]
       lock = Unique.lock_for(job, at: at, layout: @config.layout)
       Client.pusher ? nil : lock
-    end
-
-    # scheduled_queues: the queue of each scheduled job, for Client.write.
-    def deliver(queued, scheduled, scheduled_queues)
-      pusher = Client.pusher
-      pusher ? pusher.call(queued, scheduled, @config) : Client.write(queued, scheduled, @config, scheduled_queues)
     end
 
     def run_client_middleware(job)
@@ -238,32 +168,6 @@ module Deckhand
     # The client middleware this client runs (drop-in mode's Sidekiq::Client
     # may have a chain of its own).
     def client_chain = @config.client_middleware
-
-    # Encodes the jobs and hands them to the pusher, or to Redis (Client.write).
-    def enqueue(jobs, ats)
-      return if jobs.empty?
-      collector = Thread.current[COLLECTOR]
-      return collector.collect(jobs, ats) if collector
-      max = @config.max_payload_bytes
-      now = Payload.now(@config.timestamps)
-      scheduled = []
-      scheduled_queues = nil # the queue of each scheduled job, built only when one is
-      queued = Hash.new { |h, k| h[k] = [] }
-      jobs.each_with_index do |job, i|
-        at = ats && ats[i]
-        if at
-          # The time lives in the score only, as Sidekiq stores it: Sidekiq's
-          # client sends a payload that carries "at" back to the schedule, so
-          # its dashboard's "Add to queue" would not enqueue it.
-          scheduled << at << Payload.encode(job, max_bytes: max)
-          (scheduled_queues ||= []) << job["queue"]
-        else
-          job["enqueued_at"] = now
-          queued[job["queue"]] << Payload.encode(job, max_bytes: max)
-        end
-      end
-      deliver(queued, scheduled, scheduled_queues)
-    end
 
     def scheduled_at(at)
       return nil if at.nil?

@@ -296,8 +296,8 @@ module Deckhand
     end
 
     # The store's layout (Store::Layout::Plain, or Store::Layout::Cluster in
-    # cluster mode), known without building the store.
-    def layout = Store::ClusterMode.nodes(@redis) ? Store::Layout::Cluster : Store::Layout::Plain
+    # cluster mode, which needs the store for the queues' placements).
+    def layout = Store::ClusterMode.nodes(@redis) ? store.layout : Store::Layout::Plain
 
     # True once a server booted on this configuration (#freeze!). Not
     # Object#frozen?: the configuration object itself stays a live object.

@@ -170,7 +170,7 @@ module Deckhand
 
     # Stops when the server is stopping, or when this run used its time
     # budget (after one step at least, so every run makes progress): returns
-    # why (a History reason), or nil to go on.
+    # why (a RunHistory reason), or nil to go on.
     def deckhand_stop?(state, done)
       return "shutdown" if Lifecycle.stopping?
       limit = @deckhand_budget

@@ -4,6 +4,7 @@ require "redis_client"
 require "connection_pool"
 require_relative "store/layout/plain"
 require_relative "store/layout/cluster"
+require_relative "store/layout/placed_cluster"
 require_relative "store/layout/plain_batches"
 require_relative "store/layout/cluster_batches"
 require_relative "store/cluster_mode"
@@ -12,6 +13,7 @@ require_relative "store/script"
 require_relative "store/dedicated"
 require_relative "store/durability"
 require_relative "store/cluster_wait"
+require_relative "store/queue_placement"
 
 module Deckhand
   # The one door to Redis: a connection pool, the key names and the Lua scripts.
@@ -25,7 +27,8 @@ module Deckhand
   #   Deckhand::Store::Scripts::Schedule.new(store).call(now: Time.now.to_f)
   #
   # With `cluster:` in the options it talks to a Redis Cluster (cluster mode,
-  # docs/cluster.md) and its layout is Store::Layout::Cluster:
+  # docs/cluster.md) and its layout is Store::Layout::Cluster's, with queues
+  # placed evenly over the primaries (Store::Layout::PlacedCluster):
   #
   #   Deckhand::Store.new({cluster: ["redis://10.0.0.1:7000", "redis://10.0.0.2:7000"]})
   class Store
@@ -45,6 +48,7 @@ module Deckhand
       @location = @cluster ? @cluster.location : describe(@redis_config)
       @translation = Translation.new(@location)
       @pool = new_pool
+      @layout = @cluster ? Layout::PlacedCluster.new(QueuePlacement.new(self)) : Layout::Plain
     end
 
     # Never the options: they may hold a password.
@@ -71,8 +75,9 @@ module Deckhand
 
     # Which key, which script, how many calls: Sidekiq's layout plus
     # Deckhand's own (Store::Layout::Plain), or in cluster mode the
-    # hash-tagged one (Store::Layout::Cluster).
-    def layout = @cluster ? Layout::Cluster : Layout::Plain
+    # hash-tagged one, each queue under the tag its placement recorded
+    # (Store::Layout::PlacedCluster).
+    attr_reader :layout
 
     # Yields a pooled connection for several commands in a row.
     def with

@@ -140,7 +140,7 @@ module Deckhand
 
     def report
       @roster.slots.each do |slot|
-        rss = slot.pid && Server::Memory.rss_kb(slot.pid)
+        rss = slot.pid && Server::ResidentMemory.rss_kb(slot.pid)
         @logger.warn("swarm: worker #{slot.index}: pid #{slot.pid || "-"}, up #{slot.age(now).round}s, " \
           "rss #{rss ? rss / 1024 : "-"} MB, #{slot.failures} failures at boot")
       end

@@ -13,19 +13,19 @@ require_relative "web/guard"
 require_relative "web/flash"
 require_relative "web/assets"
 require_relative "web/router"
-require_relative "web/shards"
+require_relative "web/shard_router"
 require_relative "web/action"
-require_relative "web/pages/dashboard"
-require_relative "web/pages/busy"
-require_relative "web/pages/queues"
-require_relative "web/pages/job_sets"
-require_relative "web/pages/metrics"
-require_relative "web/pages/prometheus"
-require_relative "web/pages/batches"
-require_relative "web/pages/periodic"
-require_relative "web/pages/limits"
-require_relative "web/pages/find"
-require_relative "web/pages/unreachable"
+require_relative "web/pages/dashboard_page"
+require_relative "web/pages/busy_page"
+require_relative "web/pages/queues_page"
+require_relative "web/pages/job_sets_page"
+require_relative "web/pages/metrics_page"
+require_relative "web/pages/prometheus_page"
+require_relative "web/pages/batches_page"
+require_relative "web/pages/periodic_page"
+require_relative "web/pages/limits_page"
+require_relative "web/pages/find_page"
+require_relative "web/pages/unreachable_page"
 
 module Deckhand
   # The dashboard, a Rack app. Standalone (config.ru):
@@ -51,25 +51,25 @@ module Deckhand
   #   Deckhand::Web.shards = {"main" => Deckhand.config, "eu" => ENV["EU_REDIS_URL"]}
   class Web
     ROUTES = [
-      ["GET", "", Pages::Dashboard, :show],
-      ["GET", "stats.json", Pages::Dashboard, :stats],
-      ["GET", "busy", Pages::Busy, :show],
-      ["POST", "busy", Pages::Busy, :act],
-      ["GET", "queues", Pages::Queues, :index],
-      ["GET", "queues/:name", Pages::Queues, :show],
-      ["POST", "queues/:name", Pages::Queues, :act],
-      ["GET", "metrics", Pages::Prometheus, :show], # HTML for browsers, exposition for Prometheus
-      ["GET", "metrics/:klass", Pages::Metrics, :show],
-      ["GET", "limits", Pages::Limits, :index], ["POST", "limits", Pages::Limits, :act],
-      ["GET", "batches", Pages::Batches, :index],
-      ["GET", "batches/:bid", Pages::Batches, :show],
-      ["GET", "batches/:bid/jobs/:jid", Pages::Batches, :find],
-      *Pages::Periodic::ROUTES,
-      ["GET", "find", Pages::Find, :show],
-      ["GET", ":set", Pages::JobSets, :index],
-      ["POST", ":set", Pages::JobSets, :bulk],
-      ["GET", ":set/:key", Pages::JobSets, :show],
-      ["POST", ":set/:key", Pages::JobSets, :act]
+      ["GET", "", Pages::DashboardPage, :show],
+      ["GET", "stats.json", Pages::DashboardPage, :stats],
+      ["GET", "busy", Pages::BusyPage, :show],
+      ["POST", "busy", Pages::BusyPage, :act],
+      ["GET", "queues", Pages::QueuesPage, :index],
+      ["GET", "queues/:name", Pages::QueuesPage, :show],
+      ["POST", "queues/:name", Pages::QueuesPage, :act],
+      ["GET", "metrics", Pages::PrometheusPage, :show], # HTML for browsers, exposition for Prometheus
+      ["GET", "metrics/:klass", Pages::MetricsPage, :show],
+      ["GET", "limits", Pages::LimitsPage, :index], ["POST", "limits", Pages::LimitsPage, :act],
+      ["GET", "batches", Pages::BatchesPage, :index],
+      ["GET", "batches/:bid", Pages::BatchesPage, :show],
+      ["GET", "batches/:bid/jobs/:jid", Pages::BatchesPage, :find],
+      *Pages::PeriodicPage::ROUTES,
+      ["GET", "find", Pages::FindPage, :show],
+      ["GET", ":set", Pages::JobSetsPage, :index],
+      ["POST", ":set", Pages::JobSetsPage, :bulk],
+      ["GET", ":set/:key", Pages::JobSetsPage, :show],
+      ["POST", ":set/:key", Pages::JobSetsPage, :act]
     ].freeze
 
     class << self
@@ -82,16 +82,16 @@ module Deckhand
 
       def config = @config || Deckhand.config
 
-      # The Redis servers the dashboard switches between (Web::Shards): a
+      # The Redis servers the dashboard switches between (Web::ShardRouter): a
       # Hash of names to a Config, Store, options Hash or URL; nil for one.
       def shards=(map)
-        @shards = Shards.build(map)
+        @shards = ShardRouter.build(map)
       end
 
       attr_reader :shards
 
       # Where the dashboard is mounted, whichever shard a request is on.
-      def mount(request) = request.env[Shards::MOUNT] || request.script_name
+      def mount(request) = request.env[ShardRouter::MOUNT] || request.script_name
 
       # Called with the Rack env of each request that would change state; a
       # falsy answer refuses it (403) and hides the buttons. Without a block,
@@ -116,7 +116,7 @@ module Deckhand
     def initialize(config: nil, authorize: nil, shards: nil)
       @config = config
       @authorizer = authorize
-      @shards = Shards.build(shards)
+      @shards = ShardRouter.build(shards)
       @router = Router.new(ROUTES)
     end
 
@@ -124,7 +124,7 @@ module Deckhand
 
     def shards = @shards || self.class.shards
 
-    # The shard's name on a shard's pages (Shards::View); none here.
+    # The shard's name on a shard's pages (ShardRouter::View); none here.
     def shard = nil
 
     def authorized?(env)
@@ -148,7 +148,7 @@ module Deckhand
       status, headers, body = route.page.new(web, request, params).public_send(route.action)
       [status, headers, (verb == "HEAD") ? [] : body]
     rescue Deckhand::RedisError => e
-      Pages::Unreachable.new(web, request, {}).show(e)
+      Pages::UnreachablePage.new(web, request, {}).show(e)
     end
 
     private

@@ -4,11 +4,11 @@ require "test_helper"
 require "deckhand/api"
 
 class MetricsTest < Minitest::Test
-  Metrics = Deckhand::Store::Metrics
-  Histogram = Deckhand::Store::Metrics::Histogram
+  ExecutionMetrics = Deckhand::Store::ExecutionMetrics
+  Histogram = Deckhand::Store::ExecutionMetrics::Histogram
 
   def flush(tally, now)
-    Deckhand.config.store.pipelined { |pipe| Metrics.flush(pipe, tally.take, now: now) }
+    Deckhand.config.store.pipelined { |pipe| ExecutionMetrics.flush(pipe, tally.take, now: now) }
   end
 
   def test_histogram_buckets_and_percentiles
@@ -27,7 +27,7 @@ class MetricsTest < Minitest::Test
   end
 
   def test_tally_takes_and_restores
-    tally = Metrics::Tally.new
+    tally = ExecutionMetrics::Tally.new
     tally.record("A", 10.0, false)
     tally.record("A", 30.0, true)
     taken = tally.take
@@ -39,7 +39,7 @@ class MetricsTest < Minitest::Test
   end
 
   def test_flush_writes_minute_hour_and_day_hashes_with_their_ttls
-    tally = Metrics::Tally.new
+    tally = ExecutionMetrics::Tally.new
     tally.record("ReportJob", 120.0, false)
     now = Time.utc(2026, 3, 1, 12, 34, 56)
     flush(tally, now)
@@ -53,7 +53,7 @@ class MetricsTest < Minitest::Test
 
   def test_reads_per_class_totals_and_series_over_a_period
     now = Time.utc(2026, 3, 1, 12, 30, 10)
-    tally = Metrics::Tally.new
+    tally = ExecutionMetrics::Tally.new
     100.times { |i| tally.record("Fast", 1.0 + (i % 3), i < 5) }
     tally.record("Slow|Odd", 2000.0, false)
     flush(tally, now - 120)
@@ -80,7 +80,7 @@ class MetricsTest < Minitest::Test
 
   def test_long_periods_read_hour_and_day_hashes
     now = Time.utc(2026, 3, 10, 12)
-    tally = Metrics::Tally.new
+    tally = ExecutionMetrics::Tally.new
     tally.record("Job", 5.0, false)
     flush(tally, now - (5 * 86_400))
     tally.record("Job", 5.0, false)

@@ -35,10 +35,10 @@ class DashboardBrowserTest < Minitest::Test
       redis.call("ZADD", "schedule", now + (600 * i), JSON.generate(failed_job(format("s%023d", i)).slice("class", "args", "jid", "queue")))
     end
     30.times { |d| redis.call("SET", "stat:processed:#{(Time.now.utc - (d * 86_400)).strftime("%Y-%m-%d")}", 1000 + (d * 37)) }
-    tally = Deckhand::Store::Metrics::Tally.new
+    tally = Deckhand::Store::ExecutionMetrics::Tally.new
     5.times do |m|
       40.times { |i| tally.record("RecordJob", 2.0 + (i % 7), i.zero?) }
-      Deckhand.config.store.pipelined { |pipe| Deckhand::Store::Metrics.flush(pipe, tally.take, now: Time.now - (m * 60)) }
+      Deckhand.config.store.pipelined { |pipe| Deckhand::Store::ExecutionMetrics.flush(pipe, tally.take, now: Time.now - (m * 60)) }
     end
   end
 

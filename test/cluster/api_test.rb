@@ -120,7 +120,7 @@ class ClusterAPITest < Minitest::Test
   def test_kill_releases_a_lock_in_the_cluster_layout
     job = job("m2", "mail", "unique_for" => 600)
     lock = Deckhand::Unique.key(job, keys)
-    assert lock.start_with?("{queue:mail}:unique:"), lock
+    assert lock.start_with?("#{keys.tag("mail")}:unique:"), lock
     put(:scheduled_set, "mail", job, 5)
     cluster.call("SET", lock, "m2", "EX", 600)
     assert_equal 1, api.scheduled.kill_all

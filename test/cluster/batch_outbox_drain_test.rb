@@ -22,8 +22,6 @@ class ClusterBatchOutboxDrainTest < Minitest::Test
   # Holds each pass that took entries from the outbox until a second one
   # took them too, so two drains are known to push the same callbacks.
   class Rendezvous < Ops
-    lua "batch_ops"
-
     @lock = Mutex.new
     @met = ConditionVariable.new
     @arrived = 0

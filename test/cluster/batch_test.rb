@@ -21,8 +21,6 @@ class ClusterBatchTest < Minitest::Test
   # A process that dies after pushing the callbacks, before clearing them
   # from the outbox.
   class CrashAfterPush < Ops
-    lua "batch_ops"
-
     def deliver(others, own)
       pushes = Deckhand::Store::Scripts::BatchCallbacks.new(@store, now_ms: @now_ms)
       (others + own).group_by { |_, queue, _| queue }.each do |queue, list|
@@ -33,8 +31,6 @@ class ClusterBatchTest < Minitest::Test
 
   # A call whose script ran but whose reply was lost (the connection broke).
   class ReplyLost < Ops
-    lua "batch_ops"
-
     def outbox_call(...)
       super
       raise Deckhand::ConnectionError, "the connection broke before the reply came"
@@ -83,7 +79,7 @@ class ClusterBatchTest < Minitest::Test
     refute tracker.success(batch.bid, jids.last), "a job that runs twice is counted once"
     assert_equal [[batch.bid, "complete"], [batch.bid, "success"]], callbacks_in("reports")
     assert_equal 0, outbox_size
-    ttl = cluster.call("PTTL", BatchKeys.pushed("reports"))
+    ttl = cluster.call("PTTL", BatchKeys.pushed(keys.tag("reports")))
     assert_operator ttl, :<=, Deckhand::Store::Scripts::BatchCallbacks::GRACE_MS, "the queue remembers them briefly once delivered"
     assert_operator ttl, :>, 0
     assert_includes cluster.call("SMEMBERS", keys::QUEUES), "reports"
@@ -190,7 +186,7 @@ class ClusterBatchTest < Minitest::Test
   def test_callbacks_a_process_could_not_push_are_pushed_by_its_next_batch_call
     batch = new_batch(:complete, :success, queue: "reports")
     jid = batch.jobs { push("mail", "x") }.first
-    pushed = BatchKeys.pushed("reports")
+    pushed = BatchKeys.pushed(keys.tag("reports"))
     cluster.call("SET", pushed, "not a sorted set") # the push to the queue's slot fails
     assert_raises(Deckhand::CommandError) { tracker.success(batch.bid, jid) }
     assert_equal [], callbacks_in("reports")
@@ -207,7 +203,7 @@ class ClusterBatchTest < Minitest::Test
   def test_callbacks_a_process_could_not_push_are_not_pushed_by_it_once_another_did
     batch = new_batch(:complete, :success, queue: "reports")
     jid = batch.jobs { push("mail", "x") }.first
-    pushed = BatchKeys.pushed("reports")
+    pushed = BatchKeys.pushed(keys.tag("reports"))
     cluster.call("SET", pushed, "not a sorted set")
     assert_raises(Deckhand::CommandError) { tracker.success(batch.bid, jid) }
     cluster.call("DEL", pushed)

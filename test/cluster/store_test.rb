@@ -10,7 +10,7 @@ class ClusterStoreTest < Minitest::Test
 
   def test_cluster_mode_names_keys_with_hash_tags
     assert_predicate store, :cluster?
-    assert_equal Deckhand::Store::Layout::Cluster, store.layout
+    assert_kind_of Deckhand::Store::Layout::PlacedCluster, store.layout
     assert_equal "{queue:default}", store.layout.queue("default")
     assert_equal "{queue:default}:inflight:host:1:abc", store.layout.inflight("host:1:abc", "default")
     assert_equal "{queue:default}:retry", store.layout.retry_set("default")

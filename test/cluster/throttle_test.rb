@@ -20,7 +20,7 @@ class ClusterThrottleTest < Minitest::Test
 
   def test_each_throttle_hash_is_in_its_queues_slot_and_plain_mode_keeps_its_name
     QUEUES.each do |queue|
-      assert_equal "{queue:#{queue}}:throttle", store.layout.throttle(queue)
+      assert_equal "#{store.layout.tag(queue)}:throttle", store.layout.throttle(queue)
       assert_equal slot(keys.queue(queue)), slot(store.layout.throttle(queue))
       assert_equal "deckhand:throttle:#{queue}", Deckhand::Store::Layout::Plain.throttle(queue)
     end

@@ -31,7 +31,7 @@ class ClusterUniqueTest < Minitest::Test
     job = {"class" => SyncJob.name, "queue" => "mail", "args" => [1]}
     hex = Deckhand::Unique.key(job)[/\Aunique:(\h{64})\z/, 1]
     refute_nil hex, "plain mode keeps unique:<hex>"
-    assert_equal "{queue:mail}:unique:#{hex}", Deckhand::Unique.key(job, keys)
+    assert_equal "#{keys.tag("mail")}:unique:#{hex}", Deckhand::Unique.key(job, keys)
     assert_equal slot(keys.queue("mail")), slot(Deckhand::Unique.key(job, keys))
   end
 
@@ -42,7 +42,7 @@ class ClusterUniqueTest < Minitest::Test
       assert_nil SyncJob.set(queue: queue).perform_async(42), "a second push to #{queue} is refused"
       job = jobs_in(queue).first
       assert_equal [jids[i]], jobs_in(queue).map { |j| j["jid"] }
-      assert_match(/\A\{queue:#{queue}\}:unique:\h{64}\z/, job["unique_key"])
+      assert_match(/\A#{Regexp.escape(keys.tag(queue))}:unique:\h{64}\z/, job["unique_key"])
       assert_equal jids[i], cluster.call("GET", job["unique_key"])
     end
     assert_equal QUEUES.sort, cluster.call("SMEMBERS", keys::QUEUES).sort

@@ -121,6 +121,16 @@ class ClusterWebTest < Minitest::Test
     assert_includes scrape, "deckhand_dead_jobs 4"
   end
 
+  def test_the_front_page_shows_which_primary_holds_which_queue
+    %w[default mail reports critical low bulk].each { |queue| keys.queue(queue) }
+    body = get("/").body
+    placement = Deckhand::API.new.placement
+    assert_equal 3, placement.primaries.size
+    placement.primaries.each do |primary|
+      assert_includes body, %(<tr><th>#{primary.address}</th><td>33%: #{primary.queues.join(", ")}</td></tr>)
+    end
+  end
+
   def test_the_busy_page_shows_processes_and_what_they_run
     store = Deckhand.config.store
     running = {"t1" => Struct.new(:queue, :payload, :run_at).new("mail", JSON.generate(retry_job("b" * 24, "queue" => "mail")), Time.now.to_i)}

@@ -4,7 +4,7 @@ require "test_helper"
 
 # store/scripts/fetch.lua on its own: the atomic move that reliable fetch rests on.
 class FetchScriptTest < Minitest::Test
-  Lot = Deckhand::Store::Lot
+  LotBits = Deckhand::Store::LotBits
 
   def fetch(queues = ["default"]) = Deckhand::Store::Scripts::Fetch.new(Deckhand.config.store, identity: "test", queues: queues)
 
@@ -19,13 +19,13 @@ class FetchScriptTest < Minitest::Test
     assert_equal({"1" => "2"}, inflight)
     assert_equal %w[a b], lot(1)
 
-    bits = Lot.settle!(Lot.empty_bits(2), 1)
+    bits = LotBits.settle!(LotBits.empty_bits(2), 1)
     takes = fetch.call(limit: 5, sources: [[0, 2]], acks: [[0, 1, bits, []]])
     assert_equal [[0, nil, %w[c]]], takes.map(&:to_a)
     assert_equal({"1" => "2", "1~" => "\x02".b, "2" => "1"}, inflight)
 
     redis.call("HSET", "deckhand:inflight:test:default", "1:0", "") # settled by a script
-    fetch.call(limit: 0, sources: [], acks: [[0, 1, "", [0]], [0, 2, Lot.settle!(Lot.empty_bits(1), 0), []]])
+    fetch.call(limit: 0, sources: [], acks: [[0, 1, "", [0]], [0, 2, LotBits.settle!(LotBits.empty_bits(1), 0), []]])
     assert_equal({"2" => "1", "2~" => "\x01".b}, inflight, "a settled lot leaves with its marks, a partial one is marked")
     assert_empty lot(1)
     assert_equal 0, redis.call("LLEN", "queue:default")

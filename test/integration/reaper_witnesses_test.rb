@@ -98,7 +98,7 @@ class ReaperWitnessesTest < Minitest::Test
   def test_a_failed_beat_restarts_the_heartbeat_s_steady_time
     store = Deckhand::Store.new({url: "redis://127.0.0.1:1/0", connect_timeout: 0.1})
     heartbeat = Deckhand::Server::Heartbeat.new(config: Deckhand.config, store: store, identity: IDENTITY,
-      stats: Deckhand::Server::Stats.new, info: {}, on_signal: ->(_) {})
+      stats: Deckhand::Server::Activity.new, info: {}, on_signal: ->(_) {})
     assert_equal Float::INFINITY, heartbeat.steady_for, "no beat has failed"
     heartbeat.beat
     assert_operator heartbeat.steady_for, :<, 1

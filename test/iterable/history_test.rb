@@ -100,7 +100,7 @@ class IterableHistoryTest < Minitest::Test
   end
 
   def test_a_long_cursor_is_cut_short_and_a_reason_must_be_known
-    history = Deckhand::IterableJob::History.parse(nil)
+    history = Deckhand::IterableJob::RunHistory.parse(nil)
     history.ended(run: 1, started_at: 1.0, reason: "shutdown", steps: 2, cursor: JSON.generate("x" * 500))
     assert_equal 200, history.runs.last["cursor"].size
     error = assert_raises(ArgumentError) { history.ended(run: 1, started_at: 1.0, reason: "bored", steps: 0, cursor: "1") }

@@ -68,14 +68,14 @@ class StatsdTest < Minitest::Test
   end
 
   def test_a_busy_process_packs_many_jobs_into_each_datagram
-    statsd = Deckhand::Operations::Statsd.new(Deckhand::Config::Statsd.new(port: @agent.addr[1]))
+    statsd = Deckhand::Operations::StatsdReporter.new(Deckhand::Config::Statsd.new(port: @agent.addr[1]))
     500.times { |i| statsd.job("Job#{i % 3}", "default", 0.001 * i, i % 10 == 0) }
     statsd.flush
     packets = []
     while (packet = @agent.recv_nonblock(65_536, exception: false)) != :wait_readable
       packets << packet
     end
-    assert packets.all? { |p| p.bytesize <= Deckhand::Operations::Statsd::MAX_PACKET }
+    assert packets.all? { |p| p.bytesize <= Deckhand::Operations::StatsdReporter::MAX_PACKET }
     assert_operator packets.size, :<, 50, "hundreds of jobs in a few dozen datagrams"
     @received = packets.flat_map { |p| p.split("\n") }
     assert_equal 500, lines.grep(/\Ajobs\.perform:/).size

@@ -4,7 +4,7 @@ require "test_helper"
 require "deckhand/batch"
 require_relative "../support/script_guard"
 
-# batch_ops.lua touches only keys its wrapper declared, along a batch's whole
+# The batch scripts (batch_*.lua) touch only keys BatchOps declared, along a batch's whole
 # lineage. Plain Redis does not enforce that (a cluster does), so these tests
 # run the script with a guard in front that fails any call on an undeclared key.
 class BatchOpsTest < Minitest::Test
@@ -92,7 +92,7 @@ class BatchOpsTest < Minitest::Test
 
   def test_the_script_refuses_an_undeclared_parent_before_writing
     error = assert_raises(Deckhand::CommandError) do
-      ops.send(:invoke, "create", ["orphan"], [], ["undeclared", 60_000, 60_000, "q", "", "", "", ""])
+      ops.send(:invoke, Deckhand::Store::Scripts::BatchCreate, ["orphan"], [], ["undeclared", 60_000, 60_000, "q", "", "", "", ""])
     end
     assert_match(/batch undeclared is not declared in KEYS/, error.message)
     assert_equal [], redis.call("KEYS", "*")

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "ripper"
+
 module Deckhand
   # Static checks of the rule "one door to Redis" (docs/internals.md), as
   # plain functions over source text so a test can run each on a broken
@@ -180,6 +182,73 @@ module Deckhand
       source.gsub(/'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|--\[(=*)\[.*?\]\1\]|--[^\n]*/m) do |match|
         match.start_with?("--") ? "" : match
       end
+    end
+
+    # [[full name, line], ...] of the classes and modules a Ruby file defines
+    # (`class`, `module`, and constants given a Struct.new, Data.define,
+    # Class.new or Module.new), read from its syntax tree without loading it.
+    # Constants made private_constant are left out: no one outside their
+    # namespace can name them.
+    def defined_types(source)
+      found = []
+      walk_types(Ripper.sexp(source), [], found)
+      found
+    end
+
+    def walk_types(node, scope, found)
+      return unless node.is_a?(Array)
+      case node[0]
+      when :module, :class
+        name = constant_path(node[1])
+        line = node[1].flatten.find { |x| x.is_a?(Integer) }
+        nested = name.start_with?("::") ? name.delete_prefix("::").split("::") : scope + name.split("::")
+        found << [nested.join("::"), line]
+        body = (node[0] == :class) ? node[3] : node[2]
+        hidden = private_constants(body)
+        inner = []
+        walk_types(body, nested, inner)
+        found.concat(inner.reject { |full, _| full.split("::")[0..-2] == nested && hidden.include?(full.split("::").last) })
+        return
+      when :assign
+        target = node[1]
+        if target[0] == :var_field && target[1][0] == :@const && type_maker?(node[2])
+          found << [(scope + [target[1][1]]).join("::"), target[1][2][0]]
+        end
+      end
+      node.each { |child| walk_types(child, scope, found) }
+    end
+
+    def constant_path(node)
+      case node[0]
+      when :const_ref, :var_ref then node[1][1]
+      when :top_const_ref then "::#{node[1][1]}"
+      when :const_path_ref then "#{constant_path(node[1])}::#{node[2][1]}"
+      else raise ArgumentError, "unexpected constant #{node.inspect[0, 80]}"
+      end
+    end
+
+    # Struct.new(...), Data.define(...), Class.new(...) and Module.new, with or
+    # without a block.
+    def type_maker?(node)
+      node = node[1] while node.is_a?(Array) && %i[method_add_block method_add_arg].include?(node[0])
+      return false unless node.is_a?(Array) && node[0] == :call
+      receiver = node[1]
+      receiver.is_a?(Array) && receiver[0] == :var_ref && %w[Struct Data Class Module].include?(receiver[1][1])
+    end
+
+    # The names a class or module body passes to private_constant.
+    def private_constants(body)
+      names = []
+      visit = lambda do |node|
+        next unless node.is_a?(Array)
+        next if %i[class module].include?(node[0])
+        if %i[command method_add_arg].include?(node[0]) && node.flatten.include?("private_constant")
+          node.flatten.each_cons(2) { |a, b| names << b if %i[@ident @const].include?(a) && b != "private_constant" }
+        end
+        node.each { |child| visit.call(child) }
+      end
+      visit.call(body)
+      names
     end
   end
 end

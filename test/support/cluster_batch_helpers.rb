@@ -12,8 +12,6 @@ module Deckhand
     # A caller that dies right after the batch step: the callbacks it fired
     # stay in the outbox, never pushed.
     class CrashBeforePush < Store::Scripts::BatchOps
-      lua "batch_ops"
-
       def deliver(_others, _own) = nil
     end
 

@@ -30,7 +30,8 @@ module Deckhand
     # Tests written for plain mode look at Redis through `redis`.
     def redis = cluster
 
-    def keys = Store::Layout::Cluster
+    # The key names of the config's store: each queue under its placement's tag.
+    def keys = Deckhand.config.store.layout
 
     # A command to one node of the cluster, on a connection of its own
     # (no redirection: what that node itself answers).

@@ -2,7 +2,7 @@
 
 require "tmpdir"
 require "redis-cluster-client"
-require "deckhand/dev_redis/cluster"
+require "deckhand/dev_redis/local_cluster"
 
 module Deckhand
   # One private Redis Cluster for the whole test run (three primaries, three
@@ -15,7 +15,7 @@ module Deckhand
         @cluster ||= begin
           @dir = Dir.mktmpdir("deckhand-test-cluster")
           at_exit { stop }
-          DevRedis::Cluster.start(dir: @dir, primaries: 3, replicas: 1)
+          DevRedis::LocalCluster.start(dir: @dir, primaries: 3, replicas: 1)
         end
       end
 

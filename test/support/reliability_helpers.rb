@@ -34,8 +34,8 @@ module Deckhand
           redis.call("RPUSH", keys.lot(identity, queue, id), *payloads)
           redis.call("HSET", keys.inflight(identity, queue), id.to_s, payloads.size)
           next if settled.empty?
-          bits = Deckhand::Store::Lot.empty_bits(payloads.size)
-          settled.each { |p| Deckhand::Store::Lot.settle!(bits, p) }
+          bits = Deckhand::Store::LotBits.empty_bits(payloads.size)
+          settled.each { |p| Deckhand::Store::LotBits.settle!(bits, p) }
           redis.call("HSET", keys.inflight(identity, queue), "#{id}~", bits)
         end
       end

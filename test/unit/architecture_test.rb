@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "tmpdir"
 require "deckhand/api"
 require "deckhand/batch"
 require_relative "../support/architecture_checks"
@@ -20,7 +21,7 @@ class ArchitectureTest < Minitest::Test
   # (and the development cluster, which assembles its nodes) probes a server
   # before any Store exists. Remove an entry as soon as it is
   # no longer needed (the last test says when).
-  REDIS_ALLOWED = ["lib/deckhand/dev_redis.rb", "lib/deckhand/dev_redis/cluster.rb"].freeze
+  REDIS_ALLOWED = ["lib/deckhand/dev_redis.rb", "lib/deckhand/dev_redis/local_cluster.rb"].freeze
 
   def lib_files = Dir[File.join(ROOT, "lib/**/*.rb")].map { |path| path.delete_prefix("#{ROOT}/") }.sort
 
@@ -67,6 +68,27 @@ class ArchitectureTest < Minitest::Test
     paths = [File.join(Deckhand::Store::Script::DIR, "zset_scan.lua"), "/elsewhere/orphan.lua"]
     assert_equal ["zset_scan", "orphan"], Checks.unwrapped_scripts(paths, [anonymous])
     assert_equal ["orphan"], Checks.unwrapped_scripts(paths, [anonymous, Deckhand::Store::Scripts::ZsetScan])
+  end
+
+  # A script and the shared Lua in front of it stay short enough to read
+  # whole: split an operation into its own script, move shared functions to
+  # scripts/lib/.
+  MAX_LUA_LINES = 150
+
+  def too_long(paths) = paths.filter_map { |path| (lines = File.foreach(path).count) > MAX_LUA_LINES && "#{path.delete_prefix("#{ROOT}/")}: #{lines} lines" }
+
+  def test_no_lua_file_is_longer_than_150_lines
+    assert_includes all_lua, File.join(Deckhand::Store::Script::DIR, "lib", "batch.lua"), "scripts/lib/ is checked too"
+    assert_empty too_long(all_lua), "Lua files over #{MAX_LUA_LINES} lines"
+  end
+
+  def test_the_length_check_finds_a_file_one_line_too_long
+    Dir.mktmpdir do |dir|
+      fits, long = File.join(dir, "fits.lua"), File.join(dir, "long.lua")
+      File.write(fits, "return 1\n" * MAX_LUA_LINES)
+      File.write(long, "return 1\n" * (MAX_LUA_LINES + 1))
+      assert_equal ["#{long}: 151 lines"], too_long([fits, long])
+    end
   end
 
   def test_no_lua_script_builds_or_names_a_key_itself
@@ -123,7 +145,7 @@ class ArchitectureTest < Minitest::Test
       # Server::Outage in a comment
       message = "Server::Outage in a string"
       Batch.install(config)
-      Store::Batches.count(store)
+      Store::BatchRecords.count(store)
     RUBY
     found = Checks.layer_violations("lib/deckhand/store/example.rb", broken)
     assert_equal [[1, "Server"], [2, "Web"], [5, "Batch"]], found.map { |_, line, name| [line, name] }
@@ -144,6 +166,65 @@ class ArchitectureTest < Minitest::Test
     THREADS_ALLOWED.each { |path| assert_match(/\bThread\.new\b/, code.call(path), "#{path} starts no thread: drop it from THREADS_ALLOWED") }
   end
 
+  # Leaf names two classes or modules under Deckhand may share, each fixed
+  # by what users write or by the file it is named after. Every other class
+  # or module has a name of its own, so a name in a log line, a backtrace or
+  # docs/internals.md points at one thing.
+  SHARED_NAMES = {
+    # The hook-in idiom: each module's `included` extends the class with its own.
+    "ClassMethods" => %w[Deckhand::CLI::Command::ClassMethods Deckhand::IterableJob::ClassMethods Deckhand::Job::ClassMethods],
+    # config.encryption's settings, and the public Deckhand::Encryption.
+    "Encryption" => %w[Deckhand::Config::Encryption Deckhand::Encryption],
+    # config.events' registry, and the server's part that emits them.
+    "Events" => %w[Deckhand::Config::Events Deckhand::Server::Events],
+    # fetch.lua's wrapper takes its script's name; Server::Fetch holds the fetcher's parts.
+    "Fetch" => %w[Deckhand::Server::Fetch Deckhand::Store::Scripts::Fetch],
+    # Middleware users add by name (docs/batches.md, Tracing's usage).
+    "ServerMiddleware" => %w[Deckhand::Batch::ServerMiddleware Deckhand::Tracing::ServerMiddleware],
+    # config.throttle's settings, and the data API's throttle.
+    "Throttle" => %w[Deckhand::API::Throttle Deckhand::Config::Throttle]
+  }.freeze
+
+  # The only file allowed past MAX_LINES while it is split in two.
+  LONG_FILES = ["lib/deckhand/config.rb"].freeze
+  MAX_LINES = 250
+
+  def shared_leaf_names
+    defined = lib_files.flat_map do |path|
+      Checks.defined_types(File.read(File.join(ROOT, path))).map { |name, line| [name, "#{path}:#{line}"] }
+    end
+    ours = defined.select { |name, _| name.start_with?("Deckhand::") }
+    ours.group_by { |name, _| name.split("::").last }.transform_values { |list| list.map(&:first).uniq.sort }
+      .select { |_, names| names.size > 1 }
+  end
+
+  def test_no_two_classes_or_modules_share_a_leaf_name
+    shared = shared_leaf_names.reject { |leaf, names| SHARED_NAMES[leaf] == names }
+    assert_empty shared.map { |leaf, names| "#{leaf}: #{names.join(", ")}" },
+      "give the internal one a name that says what it is (or private_constant a nested struct)"
+  end
+
+  def test_the_name_check_sees_classes_structs_and_paths_but_not_private_constants
+    source = <<~RUBY
+      module Deckhand
+        class Server::Stats; end
+        module Store
+          Stats = Struct.new(:a)
+          Hidden = Data.define(:b)
+          private_constant :Hidden
+          LIMIT = 5
+        end
+      end
+    RUBY
+    assert_equal [["Deckhand", 1], ["Deckhand::Server::Stats", 2], ["Deckhand::Store", 3], ["Deckhand::Store::Stats", 4]],
+      Checks.defined_types(source)
+  end
+
+  def test_no_lib_file_is_longer_than_max_lines
+    long = lib_files.select { |path| File.foreach(File.join(ROOT, path)).count > MAX_LINES }
+    assert_empty long - LONG_FILES, "split each into parts of one class or module per file"
+  end
+
   # An allowance nobody needs any more hides the next violation: each entry
   # must still be needed.
   def test_every_allowance_is_still_needed
@@ -152,5 +233,8 @@ class ArchitectureTest < Minitest::Test
       used = files.any? { |path| Checks.redis_calls(File.read(File.join(ROOT, path))).any? }
       assert used, "#{prefix} no longer calls Redis directly: remove it from REDIS_ALLOWED"
     end
+    shared = shared_leaf_names
+    SHARED_NAMES.each { |leaf, names| assert_equal names, shared[leaf], "SHARED_NAMES[#{leaf.inspect}] no longer matches: update it" }
+    LONG_FILES.each { |path| assert File.foreach(File.join(ROOT, path)).count > MAX_LINES, "#{path} is short now: remove it from LONG_FILES" }
   end
 end

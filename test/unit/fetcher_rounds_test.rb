@@ -15,16 +15,14 @@ class FetcherRoundsTest < Minitest::Test
 
   def test_an_idle_fetcher_looks_again_by_itself
     f = fetcher
-    f.instance_variable_set(:@armed, true)
-    f.instance_variable_set(:@armed_at, monotonic - Deckhand::Server::Fetcher::IDLE_POLL)
+    f.instance_variable_get(:@planner).arm(monotonic - Deckhand::Server::Fetch::Planner::IDLE_POLL)
     _batch, want = f.send(:next_round)
     assert_operator want, :>, 0, "with no waiter waking it, the fetcher must poll within IDLE_POLL"
   end
 
   def test_a_landed_job_goes_to_a_thread_at_once_and_its_settlement_rides_the_next_round
     f = fetcher
-    f.instance_variable_set(:@armed, true)
-    f.instance_variable_set(:@armed_at, monotonic)
+    f.instance_variable_get(:@planner).arm(monotonic)
     f.landed(0, "raw", nil)
     unit = f.take
     assert_equal ["raw", [:landing, "raw"]], [unit.payload, unit.place]

@@ -14,8 +14,8 @@ class LayoutTest < Minitest::Test
   def methods_of(layout) = layout.singleton_methods.sort
 
   def test_both_layouts_answer_the_same_questions
-    assert_equal methods_of(Plain), methods_of(Cluster) - %i[tag], "only the cluster layout names hash tags"
-    assert_equal Plain.constants.sort - %i[SCHEDULE RETRY DEAD], Cluster.constants.sort - %i[FLEET TAG_BRACES],
+    assert_equal methods_of(Plain), methods_of(Cluster) - %i[tag valid_name candidate], "only the cluster layout names hash tags"
+    assert_equal Plain.constants.sort - %i[SCHEDULE RETRY DEAD], Cluster.constants.sort - %i[FLEET TAG_BRACES PLACEMENT Names],
       "the cluster layout shards the scheduled, retry and dead sets per queue: it has no single one"
   end
 
@@ -27,6 +27,25 @@ class LayoutTest < Minitest::Test
     assert_same cluster, Cluster.batches
     refute plain.outbox?
     assert cluster.outbox?
+  end
+
+  # A cluster store's layout: the same names and constants, each queue's tag
+  # from its placement (no Redis here: the placement is a stand-in that
+  # answers from a hash).
+  def test_a_placed_layout_answers_what_the_cluster_layout_does_with_the_placed_tags
+    placement = Struct.new(:known) do
+      def tag(queue) = known.fetch(queue)
+
+      def tags(queues) = queues.each { |queue| tag(queue) } && nil
+    end.new({"mail" => "{queue~2:mail}", "a" => "{queue:a}"})
+    placed = Deckhand::Store::Layout::PlacedCluster.new(placement)
+    assert_empty (methods_of(Cluster) - %i[valid_name candidate]).reject { |name| placed.respond_to?(name) }
+    assert_equal Cluster::QUEUES, placed::QUEUES
+    assert_equal "{deckhand}:placement", placed::PLACEMENT
+    assert_equal ["{queue~2:mail}", "{queue~2:mail}:retry", "{queue~2:mail}:inflight:h:1:a", "{queue~2:mail}:unique:ff"],
+      [placed.queue("mail"), placed.retry_set("mail"), placed.inflight("h:1:a", "mail"), placed.unique_lock("mail", "ff")]
+    assert_equal [["a", "{queue:a}:dead"], ["mail", "{queue~2:mail}:dead"]], placed.set_keys(:dead_set, %w[mail a])
+    assert_equal %w[{queue:mail} {queue~1:mail} {queue~2:mail}], (0..2).map { |n| Cluster.candidate("mail", n) }
   end
 
   def test_the_plain_layout_is_sidekiqs

@@ -4,8 +4,8 @@ require "test_helper"
 
 # Sidekiq's histogram, derived from Deckhand's finer one at flush time.
 class SidekiqMetricsLayoutTest < Minitest::Test
-  Layout = Deckhand::Store::Metrics::SidekiqLayout
-  Histogram = Deckhand::Store::Metrics::Histogram
+  Layout = Deckhand::Store::ExecutionMetrics::SidekiqLayout
+  Histogram = Deckhand::Store::ExecutionMetrics::Histogram
 
   def test_no_deckhand_bucket_holds_two_sidekiq_bounds
     (0..Histogram::LAST).each do |b|

@@ -12,9 +12,9 @@ class WebRoutesTest < Minitest::Test
     add_to("schedule", retry_job("s" * 24).except("error_class", "error_message"), score: Time.now.to_f + 600)
     add_to("dead", retry_job("d" * 24))
     redis.call("SET", "stat:processed", "77")
-    tally = Deckhand::Store::Metrics::Tally.new
+    tally = Deckhand::Store::ExecutionMetrics::Tally.new
     tally.record("RecordJob", 4.0, false)
-    Deckhand.config.store.pipelined { |pipe| Deckhand::Store::Metrics.flush(pipe, tally.take) }
+    Deckhand.config.store.pipelined { |pipe| Deckhand::Store::ExecutionMetrics.flush(pipe, tally.take) }
   end
 
   def test_every_page_renders

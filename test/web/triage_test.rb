@@ -65,9 +65,9 @@ class WebTriageTest < Minitest::Test
   end
 
   def test_a_metrics_class_links_to_its_retries_and_dead
-    tally = Deckhand::Store::Metrics::Tally.new
+    tally = Deckhand::Store::ExecutionMetrics::Tally.new
     tally.record("MailJob", 2.0, true)
-    Deckhand.config.store.pipelined { |pipe| Deckhand::Store::Metrics.flush(pipe, tally.take) }
+    Deckhand.config.store.pipelined { |pipe| Deckhand::Store::ExecutionMetrics.flush(pipe, tally.take) }
     seed
     body = get("/metrics").body
     quoted = ERB::Util.url_encode(%("MailJob"))

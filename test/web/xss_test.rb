@@ -35,9 +35,9 @@ class WebXssTest < Minitest::Test
     redis.call("HSET", IDENTITY, "info", JSON.generate(info), "busy", "1", "beat", Time.now.to_f.to_s, "quiet", "true", "rss", "1000")
     redis.call("HSET", "it-#{"b" * 24}", "ex", "1", "c", JSON.generate(HOSTILE), "rt", "1.5") # an iterable job's progress
     redis.call("HSET", "#{IDENTITY}:work", HOSTILE, JSON.generate("queue" => HOSTILE, "payload" => JSON.generate(hostile_job("b" * 24)), "run_at" => Time.now.to_i))
-    tally = Deckhand::Store::Metrics::Tally.new
+    tally = Deckhand::Store::ExecutionMetrics::Tally.new
     tally.record(HOSTILE, 3.0, true)
-    Deckhand.config.store.pipelined { |pipe| Deckhand::Store::Metrics.flush(pipe, tally.take) }
+    Deckhand.config.store.pipelined { |pipe| Deckhand::Store::ExecutionMetrics.flush(pipe, tally.take) }
   end
 
   def pages

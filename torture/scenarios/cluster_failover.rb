@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "deckhand/dev_redis/cluster"
+require "deckhand/dev_redis/local_cluster"
 require_relative "../support/push_stream"
 
 module Torture
@@ -40,7 +40,7 @@ module Torture
 
     def round(replicas, seconds)
       @ledger.reset
-      cluster = Deckhand::DevRedis::Cluster.start(dir: File.join(@dir, "cluster-#{replicas}"), primaries: 3, replicas: 1,
+      cluster = Deckhand::DevRedis::LocalCluster.start(dir: File.join(@dir, "cluster-#{replicas}"), primaries: 3, replicas: 1,
         node_timeout: 1_000)
       @servers << cluster
       queues = spread_queues(cluster)
@@ -63,17 +63,26 @@ module Torture
       end
     ensure
       fleet&.stop_all
+      @stores&.delete(cluster)&.shutdown
       cluster&.stop
     end
 
     # A queue on each primary, the first on a primary that does not hold
-    # the fleet's records (the one to kill).
+    # the fleet's records (the one to kill). The candidates are placed here
+    # (Store::QueuePlacement), before any process pushes to them.
     def spread_queues(cluster)
       fleet_node = cluster.primary_for(Deckhand::Store::Layout::Cluster::PROCESSES).port
-      by_node = CANDIDATES.group_by { |q| cluster.primary_for(Deckhand::Store::Layout::Cluster.queue(q)).port }
+      by_node = CANDIDATES.group_by { |q| cluster.primary_for(keys(cluster).queue(q)).port }
       raise "the candidate queues do not reach every primary" if by_node.size < 3
       victim = by_node.keys.find { |port| port != fleet_node }
       [by_node[victim].first, *by_node.except(victim).values.map(&:first)]
+    end
+
+    # The key names of the queues as placed in `cluster`.
+    def keys(cluster)
+      @stores ||= {}
+      @stores[cluster] ||= Deckhand::Store.new({cluster: cluster.urls}, size: 1)
+      @stores[cluster].layout
     end
 
     # The first queue in the default capsule (-q), each other in its own
@@ -86,7 +95,7 @@ module Torture
     # old node starts again (it rejoins as that replica's replica). Returns
     # the kill's time and how long the promotion took.
     def fail_over(cluster, queue)
-      victim = cluster.primary_for(Deckhand::Store::Layout::Cluster.queue(queue))
+      victim = cluster.primary_for(keys(cluster).queue(queue))
       killed_at = Time.now.to_f
       cluster.kill(victim)
       cluster.wait_until_healthy

@@ -38,7 +38,7 @@ module Deckhand
 
       def average_ms = @count.zero? ? 0.0 : @total_ms / @count
 
-      def percentile_ms(p) = Store::Metrics::Histogram.percentile(@histogram, p)
+      def percentile_ms(p) = Store::ExecutionMetrics::Histogram.percentile(@histogram, p)
 
       def p50_ms = percentile_ms(0.5)
 

@@ -2,7 +2,7 @@
 
 require "json"
 require_relative "../store/iterations"
-require_relative "../iterable_job/history"
+require_relative "../iterable_job/run_history"
 require_relative "iteration_run"
 
 module Deckhand
@@ -30,7 +30,7 @@ module Deckhand
         @runtime = fields["rt"].to_f
         @steps = fields["dh_steps"]&.to_i
         @cancelled = !fields["cancelled"].nil?
-        @runs = IterableJob::History.parse(fields["dh_runs"]).runs.map { |run| IterationRun.new(run) }
+        @runs = IterableJob::RunHistory.parse(fields["dh_runs"]).runs.map { |run| IterationRun.new(run) }
       end
 
       def cancelled? = @cancelled

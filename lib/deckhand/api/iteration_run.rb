@@ -4,7 +4,7 @@ require "json"
 
 module Deckhand
   class API
-    # One earlier run of an iterable job, as it ended (IterableJob::History).
+    # One earlier run of an iterable job, as it ended (IterableJob::RunHistory).
     #
     #   run = api.iterations([jid])[jid].runs.last
     #   run.reason   # => "shutdown", "time_budget" or "error"

@@ -15,6 +15,7 @@ module Deckhand
     #   groups.complete?      # => true when every entry was counted
     class SetGroups
       Group = Struct.new(:name, :count, :filter)
+      private_constant :Group
 
       attr_reader :errors, :classes, :examined
 

@@ -5,7 +5,7 @@ require "json"
 module Deckhand
   class Batch
     # The callbacks registered on a new batch, stored with it in Redis as the
-    # ready-made heads of their jobs' JSON. batch_ops.lua adds the timestamps
+    # ready-made heads of their jobs' JSON. The batch scripts add the timestamps
     # (and the parent's bid, for a child batch) when it pushes them, so each
     # callback job's jid is fixed when the batch is created.
     class Callbacks

@@ -9,6 +9,7 @@ module Deckhand
     class Collector
       # One batch's share: its jobs and their scheduled times (nil: now).
       Group = Struct.new(:batch, :jobs, :ats)
+      private_constant :Group
 
       attr_reader :batch, :groups
 
@@ -18,7 +19,7 @@ module Deckhand
         @groups = [@own]
       end
 
-      # Called by Client#enqueue in place of its Redis round trip.
+      # Called by Client::Delivery.enqueue in place of its Redis round trip.
       def collect(jobs, ats)
         bid = @batch.bid
         jobs.each_with_index do |job, i|

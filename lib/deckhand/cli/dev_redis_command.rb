@@ -16,7 +16,7 @@ module Deckhand
     #   deckhand dev-redis start    # starts it unless it runs; prints its URL
     #   deckhand dev-redis stop     # stops it (its data stays in tmp/deckhand/redis)
     #   deckhand dev-redis cluster  # a development Redis Cluster in the foreground,
-    #                               # until Ctrl-C (DevRedis::Cluster)
+    #                               # until Ctrl-C (DevRedis::LocalCluster)
     class DevRedisCommand
       include Command
 
@@ -61,10 +61,10 @@ module Deckhand
       end
 
       def cluster(primaries = 3, replicas = 0)
-        require_relative "../dev_redis/cluster"
+        require_relative "../dev_redis/local_cluster"
         raise ConfigError, "a cluster needs at least one primary" if primaries < 1
         dir = Dir.mktmpdir("deckhand-cluster")
-        cluster = DevRedis::Cluster.start(dir: dir, primaries: primaries, replicas: replicas)
+        cluster = DevRedis::LocalCluster.start(dir: dir, primaries: primaries, replicas: replicas)
         @out.puts("REDIS_URL=#{cluster.urls.first(primaries).join(",")}")
         @out.puts("a development Redis Cluster: #{primaries} primaries, #{replicas} replicas each; Ctrl-C ends it")
         @out.flush

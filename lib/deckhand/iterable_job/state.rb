@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
-require_relative "history"
+require_relative "run_history"
 
 module Deckhand
   module IterableJob
@@ -30,7 +30,7 @@ module Deckhand
         @runtime = saved["rt"].to_f
         @steps = saved["dh_steps"].to_i
         @cancelled = !saved["cancelled"].nil?
-        @history = History.parse(saved["dh_runs"])
+        @history = RunHistory.parse(saved["dh_runs"])
         @started = now
         @started_at = Time.now.to_f
         @run_steps = @steps
@@ -48,7 +48,7 @@ module Deckhand
         @flushed = nil
       end
 
-      # This run ends (reason: see History); the next flush records it.
+      # This run ends (reason: see RunHistory); the next flush records it.
       def stopped!(reason, error: nil)
         @history.ended(run: @executions, started_at: @started_at, reason: reason, error: error,
           steps: @steps - @run_steps, cursor: JSON.generate(@cursor))

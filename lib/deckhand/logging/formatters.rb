@@ -19,7 +19,7 @@ module Deckhand
       end
 
       # 2026-11-22T10:00:00.123Z pid=4242 tid=2ft class=WelcomeJob jid=ab12… INFO: done 1.2ms
-      class Plain < ::Logger::Formatter
+      class PlainText < ::Logger::Formatter # :nodoc:
         def call(severity, time, _program, message)
           line = "#{time.utc.strftime("%FT%T.%LZ")} pid=#{::Process.pid} tid=#{Formatters.tid}"
           Formatters.context.each { |key, value| line << " #{key}=#{value}" }
@@ -38,7 +38,7 @@ module Deckhand
       end
 
       # One JSON object per line, for log shippers.
-      class JSON < Plain
+      class JSON < PlainText
         def call(severity, time, _program, message)
           entry = {"ts" => time.utc.strftime("%FT%T.%LZ"), "pid" => ::Process.pid, "tid" => Formatters.tid, "lvl" => severity}
           context = Formatters.context

@@ -15,7 +15,7 @@ module Deckhand
 
       def build(io = $stdout, format: :plain, level: ::Logger::INFO)
         logger = ::Logger.new(io, level: level)
-        logger.formatter = (format.to_sym == :json) ? Formatters::JSON.new : Formatters::Plain.new
+        logger.formatter = (format.to_sym == :json) ? Formatters::JSON.new : Formatters::PlainText.new
         logger
       end
 

@@ -22,6 +22,7 @@ module Deckhand
       Entry = Struct.new(:klass, :args, :kwargs) do
         def build = klass.new(*args, **kwargs)
       end
+      private_constant :Entry
 
       def initialize
         @entries = []

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "registry"
-require_relative "statsd"
+require_relative "statsd_reporter"
 
 module Deckhand
   module Operations
@@ -17,7 +17,7 @@ module Deckhand
 
       def initialize(config)
         @registry = Registry.new if config.metrics_port
-        @statsd = Statsd.new(config.statsd) if config.statsd
+        @statsd = StatsdReporter.new(config.statsd) if config.statsd
       end
 
       def job(klass, queue, seconds, failed)

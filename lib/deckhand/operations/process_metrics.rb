@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "exposition"
-require_relative "../server/memory"
+require_relative "../server/resident_memory"
 
 module Deckhand
   module Operations
@@ -29,7 +29,7 @@ module Deckhand
         gauge(out, "deckhand_process_concurrency", "Threads of this process", @launcher.config.total_concurrency)
         gauge(out, "deckhand_process_quiet", "1 once this process is quiet (TSTP) or stopping", @launcher.quiet? ? 1 : 0)
         gauge(out, "deckhand_process_redis_roundtrip_seconds", "Time the last heartbeat's round trip to Redis took", @launcher.heartbeat.rtt_us / 1_000_000.0)
-        gauge(out, "deckhand_process_resident_memory_bytes", "Resident memory of this process", (Server::Memory.rss_kb || 0) * 1024)
+        gauge(out, "deckhand_process_resident_memory_bytes", "Resident memory of this process", (Server::ResidentMemory.rss_kb || 0) * 1024)
         out.to_s
       end
 

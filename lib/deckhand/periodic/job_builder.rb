@@ -20,6 +20,7 @@ module Deckhand
 
         def collect(jobs, _ats) = @jobs.concat(jobs)
       end
+      private_constant :Collector
 
       def initialize(config)
         @config = config

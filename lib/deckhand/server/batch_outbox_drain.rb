@@ -9,7 +9,7 @@ module Deckhand
     # when it stopped between firing them and pushing them (docs/batches.md,
     # "Cluster mode"), so they run even when no batch call and no boot
     # follows. Every server process runs one. A pass is one call of
-    # batch_ops.lua in the {batches} slot (Store::Scripts::BatchOps#deliver_pending):
+    # batch_pending.lua in the {batches} slot (Store::Scripts::BatchOps#deliver_pending):
     # it lists the entries older than BatchOps::OUTBOX_AGE, never younger
     # ones, which their own caller is still pushing, and pushes them to their
     # queues once per jid however many processes take them at once

@@ -11,6 +11,7 @@ require_relative "fetch/ledger"
 require_relative "fetch/throttle_slots"
 require_relative "fetch/buffer"
 require_relative "fetch/sources"
+require_relative "fetch/planner"
 
 module Deckhand
   module Server
@@ -25,23 +26,26 @@ module Deckhand
     # old sends the acknowledgements itself (it holds the global lock then,
     # where waking the fetcher thread could take a time slice), and the loop
     # sends them when no more settle. One round trip carrying them is under
-    # way at a time, so a lot's news reaches Redis in order. When the queues run dry, idle waiters block inside
-    # Redis and hand a pushed job straight to a thread, one round trip from
-    # push to start; the fetcher still looks by itself every IDLE_POLL
-    # seconds, so a waiter that died cannot leave the capsule asleep.
+    # way at a time, so a lot's news reaches Redis in order. When the queues
+    # run dry, idle waiters block inside Redis and hand a pushed job straight
+    # to a thread, one round trip from push to start; the fetcher still looks
+    # by itself every Fetch::Planner::IDLE_POLL seconds, so a waiter that died
+    # cannot leave the capsule asleep.
     #
     # Processors call #take for work and #done once a job's outcome is settled.
     # Who settled what, and what Redis has not been told, is the ledger's
     # (Fetch::Ledger); the jobs waiting to start are Fetch::Buffer's; what a
     # fetch asks for and what it brings are Fetch::Sources'; the throttles'
-    # bookkeeping is Fetch::ThrottleSlots'; how far ahead to fetch is Pace's.
-    # This class is the loop.
+    # bookkeeping is Fetch::ThrottleSlots'; how far ahead to fetch is Pace's;
+    # what they share under one lock, and when the next round trip goes out,
+    # is Fetch::Planner's. This class is the loop.
+    #
+    #   fetcher = Fetcher.new(capsule, store: store, identity: identity, sequence: sequence, suspects: suspects, logger: logger)
+    #   fetcher.start
+    #   unit = fetcher.take   # in a processor: the next job, nil once stopping
+    #   fetcher.done(unit)    # its success reaches Redis with the next round trip
     class Fetcher < Component
-      IDLE_POLL = 2.0
-
-      # outstanding: jobs taken from Redis and not yet settled (running or
-      # waiting to start).
-      attr_reader :capsule, :outstanding
+      attr_reader :capsule
 
       def initialize(capsule, store:, identity:, sequence:, suspects:, logger:, prefetch: 1.0, window: 0.01, on_fatal: nil,
         throttles: nil)
@@ -55,21 +59,19 @@ module Deckhand
         @requeue = Store::Scripts::Requeue.new(store, identity: identity, queues: @queues)
         @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
         @ready = Fetch::Buffer.new(@requeue, logger: logger)
-        @lock = Mutex.new
-        @wake = ConditionVariable.new
-        # News waits at most half the window: what it waited on average when
-        # it rode only with fetches.
-        @ledger = Fetch::Ledger.new(queues: @queues.size, lag: window / 2.0)
         @landing = @queues.each_with_index.map { |q, i| LandingLot.new(q, i) }
-        @outstanding = 0
-        @quiet = @quieted = @armed = false
-        @armed_at = 0.0
-        @paused = []
         @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal)
         @lost = LostFetches.new(@requeue, logger: logger)
         @outage = Outage.new(logger, "fetcher of capsule #{capsule.name}")
-        @slots = Fetch::ThrottleSlots.new(throttles, @queues)
+        # News waits at most half the window: what it waited on average when
+        # it rode only with fetches.
+        ledger = Fetch::Ledger.new(queues: @queues.size, lag: window / 2.0)
+        @planner = Fetch::Planner.new(concurrency: capsule.concurrency, ledger: ledger,
+          slots: Fetch::ThrottleSlots.new(throttles, @queues), pace: @pace, ready: @ready, lost: @lost)
       end
+
+      # Jobs taken from Redis and not yet settled (running or waiting to start).
+      def outstanding = @planner.outstanding
 
       def start
         super
@@ -81,7 +83,7 @@ module Deckhand
       # fetcher may be waiting for the buffer to drain before its next fetch.
       def take
         unit = @ready.pop
-        wake if @ready.empty?
+        @planner.wake if @ready.empty?
         unit
       end
 
@@ -90,15 +92,7 @@ module Deckhand
       # the next round trip, with the unique lock to release (`unlock`: [key,
       # jid, TTL ms]) when it succeeded.
       def done(unit, marked: false, unlock: nil)
-        send = @lock.synchronize do
-          at = now
-          next unless @ledger.settle(unit, marked: marked, unlock: unlock, at: at)
-          @slots.freed(at) unless unit.lot.landing?
-          @outstanding -= 1
-          @pace.completed
-          @wake.signal
-          [@ledger.take, @slots.args(@ledger)] if !@ledger.in_flight? && !@quiet && @ledger.late?(at)
-        end
+        send = @planner.settled(unit, marked: marked, unlock: unlock)
         send_news(*send) if send
       end
 
@@ -111,23 +105,14 @@ module Deckhand
         @suspects.observe(@queues[index], version)
         # No signal: the thread that takes the job wakes the fetcher (see
         # #take), after the job has started, not before.
-        @lock.synchronize do
-          @outstanding += 1
-          @armed = false
-        end
+        @planner.landed
         @ready.push([UnitOfWork.new(@landing[index], 0, payload, false)])
       end
 
       # Queues paused from the dashboard or API (the heartbeat reads them): their
       # jobs wait in place until resumed.
       def paused=(names)
-        paused = (@queues & names).map { |q| @index[q] }
-        @lock.synchronize do
-          return if paused == @paused
-          @paused = paused
-          @armed = false
-          @wake.signal
-        end
+        @planner.paused = (@queues & names).map { |q| @index[q] }
       end
 
       # Stop taking jobs. The fetch loop hands back those fetched but not
@@ -137,10 +122,7 @@ module Deckhand
       def quiet
         @waiters.stop
         @waiters.join
-        @lock.synchronize do
-          @quiet = true
-          @wake.signal
-        end
+        @planner.quiet!
       end
 
       def stop
@@ -160,22 +142,15 @@ module Deckhand
 
       # One round trip with the acknowledgements still due (at shutdown).
       def flush_acks
-        due = @lock.synchronize do
-          # A processor's round trip with news goes first: a lot's news arrives in order.
-          deadline = now + 1.0
-          @wake.wait(@lock, deadline - now) while @ledger.in_flight? && now < deadline
-          @ledger.take
-        end
+        due = @planner.last_news
         acknowledge(due) unless due.empty?
       rescue Deckhand::RedisError => e
         @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
       ensure
-        sent
+        @planner.sent
       end
 
       private
-
-      def wake = @lock.synchronize { @wake.signal }
 
       def run
         until stopping?
@@ -191,44 +166,36 @@ module Deckhand
         @lost.reclaim if @lost.due?
         if want.zero?
           unless due.empty?
-            throttles = throttle_args # the slots of settled jobs go back with their acknowledgements
+            throttles = @planner.throttle_args # the slots of settled jobs go back with their acknowledgements
             acknowledge(due, throttles)
           end
         else
-          sources = @sources.next(paused: @lock.synchronize { @paused }, limit: want)
+          sources = @sources.next(paused: @planner.paused, limit: want)
           started = now
-          throttles = throttle_args
+          throttles = @planner.throttle_args
           takes = @fetch.call(limit: want, sources: sources, acks: due.acks, landed: due.landed, unlocks: due.unlocks,
             throttles: throttles)
-          takes = held_back(*takes) if throttles
+          takes = @planner.held_back(*takes) if throttles
           @pace.round_trip(now - started)
           fetched = sources
           sources = nil
           deliver(takes, fetched, want)
         end
-        sent
+        @planner.sent
         @outage.over
-        hand_back_buffered if @quiet
+        hand_back_buffered if @planner.quiet?
       rescue Exception => e # rubocop:disable Lint/RescueException -- nothing taken from the ledger may be dropped
         @lost.lots(sources) if sources # its reply may be lost, not its work
-        restore(due, throttles)
+        @planner.restore(due, throttles)
         raise unless e.is_a?(Deckhand::RedisError) # the component logs it and starts the loop again
-        sent
-        pause(@outage.failed(e))
+        @planner.sent
+        @planner.pause(@outage.failed(e)) { stopping? }
       ensure
-        sent if @ledger.in_flight? # whatever ended this round, the next may send
+        @planner.sent if @planner.in_flight? # whatever ended this round, the next may send
       end
 
       def acknowledge(due, throttles = nil)
         @fetch.call(limit: 0, sources: [], acks: due.acks, landed: due.landed, unlocks: due.unlocks, throttles: throttles)
-      end
-
-      # The round trip that carried the news is over (arrived or restored).
-      def sent
-        @lock.synchronize do
-          @ledger.arrived
-          @wake.broadcast
-        end
       end
 
       # A processor sends the news itself; when Redis fails, the loop's next
@@ -236,51 +203,13 @@ module Deckhand
       def send_news(due, throttles)
         acknowledge(due, throttles)
       rescue Deckhand::RedisError
-        restore(due, throttles)
+        @planner.restore(due, throttles)
       ensure
-        sent
+        @planner.sent
       end
 
-      # Waits until there is something worth a round trip: room for more jobs
-      # that Redis may have (queues not known empty, or the idle poll is due)
-      # once the jobs waiting to start run low; or, when idle or quiet,
-      # settled jobs to acknowledge. Returns [the ledger's due, jobs wanted].
-      def next_round
-        @lock.synchronize do
-          loop do
-            return nil if stopping?
-            if @ledger.in_flight? # a processor's round trip with the news: this one waits its turn
-              @wake.wait(@lock)
-              next
-            end
-            if @quiet && !@quieted
-              @quieted = true
-              return [@ledger.take, 0]
-            end
-            ahead = @pace.ahead
-            want = @quiet ? 0 : @capsule.concurrency + ahead - @outstanding
-            polled = @armed && (now - @armed_at >= IDLE_POLL || @slots.due?(now))
-            if want.positive? && (!@armed || polled) && @ready.size <= ahead / 2
-              @pace.starved = !@armed && @ready.waiting.positive? # threads ran dry waiting for this fetch
-              @armed = false
-              return [@ledger.take, want]
-            end
-            acks_due = @ledger.news? && (@armed || @quiet || @ledger.overdue? || @ledger.late?(now))
-            return [@ledger.take, 0] if acks_due || @lost.due?
-            @wake.wait(@lock, wait_time)
-          end
-        end
-      end
-
-      def wait_time
-        times = [@lost.wait_time]
-        times << @ledger.wait(now)
-        if @armed && !@quiet
-          times << [IDLE_POLL - (now - @armed_at), 0.001].max
-          times << @slots.wait(now)
-        end
-        times.compact.min
-      end
+      # Waits for the next round trip worth making (Fetch::Planner#next_round).
+      def next_round = @planner.next_round { stopping? }
 
       def deliver(takes, sources, want)
         units = @sources.units(takes, sources)
@@ -288,9 +217,9 @@ module Deckhand
         @lost.lots(takes.map { |take| sources[take.source] }) # taken, but not safely handed out
         raise
       else
-        @lock.synchronize { @outstanding += units.size }
+        @planner.delivered(units.size)
         @ready.push(units)
-        arm_waiters if units.size < want && !@quiet
+        arm_waiters if units.size < want && !@planner.quiet?
       end
 
       # Cluster mode: a later queue's call of a fetch failed (FetchByQueue);
@@ -301,39 +230,11 @@ module Deckhand
           "whatever it took goes back to the queue once Redis answers")
       end
 
-      def arm_waiters
-        left_out = @lock.synchronize do
-          @armed = true
-          @armed_at = now
-          @paused | @slots.throttled # a throttled queue is looked at by fetches only
-        end
-        @waiters.arm(except: left_out)
-      end
-
-      def restore(due, throttles)
-        @lock.synchronize do
-          @slots.restore(throttles, @ledger)
-          @ledger.restore(due, at: now)
-        end
-      end
-
-      def pause(seconds)
-        @lock.synchronize { @wake.wait(@lock, seconds) unless stopping? }
-      end
+      def arm_waiters = @waiters.arm(except: @planner.arm)
 
       # Jobs fetched but not started when the capsule went quiet go back to the
       # front of their queues, for other processes to run.
       def hand_back_buffered = @ready.hand_back { |unit| done(unit, marked: true) }
-
-      # The throttles' arguments of the next round trip (ThrottleSlots#args).
-      def throttle_args = @lock.synchronize { @slots.args(@ledger) }
-
-      # The takes of a throttled fetch; remembers when to look again when a
-      # throttle held jobs back.
-      def held_back(takes, wait_ms)
-        @lock.synchronize { @slots.held_back(wait_ms, now) }
-        takes
-      end
 
       def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
     end

@@ -102,7 +102,7 @@ module Deckhand
 
       def record
         {info: @info, running: @stats.running, inflight: @inflight.call, rtt_us: @rtt_us, quiet: @quiet,
-         rss_kb: Memory.rss_kb || 0, ttl: @config.heartbeat_ttl}
+         rss_kb: ResidentMemory.rss_kb || 0, ttl: @config.heartbeat_ttl}
       end
     end
   end

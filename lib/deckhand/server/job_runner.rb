@@ -2,7 +2,7 @@
 
 require_relative "retry_handler"
 require_relative "job_gate"
-require_relative "over_limit"
+require_relative "over_limit_handler"
 require_relative "../class_aliases"
 
 module Deckhand
@@ -40,7 +40,7 @@ module Deckhand
         @suspects = suspects
         @retries = RetryHandler.new(config: config, store: store, identity: identity)
         @gate = JobGate.new(config: config, store: store, fetcher: fetcher, stats: stats)
-        @over_limit = OverLimit.new(retries: @retries, logger: @logger)
+        @over_limit = OverLimitHandler.new(retries: @retries, logger: @logger)
         @classes = {}
         @classes_lock = Mutex.new
       end

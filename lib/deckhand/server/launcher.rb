@@ -25,14 +25,14 @@ module Deckhand
         @logger = config.logger
         @store = config.store
         @identity = Identity.generate
-        @stats = Stats.new
+        @stats = Activity.new
         @on_fatal = on_fatal
         fatal = ->(component, error) { fatal(component, error) }
         suspects = Suspects.new(@identity, store: @store, logger: @logger, max_recoveries: config.max_recoveries)
         sequence = Sequence.new
-        throttles = Throttles.new(config.throttle, logger: @logger)
+        throttles = ThrottleLimits.new(config.throttle, logger: @logger)
         @capsules = config.all_capsules.map do |spec|
-          Capsule.new(spec, config: config, store: @store, identity: @identity, sequence: sequence,
+          CapsulePool.new(spec, config: config, store: @store, identity: @identity, sequence: sequence,
             stats: @stats, suspects: suspects, on_fatal: fatal, throttles: throttles)
         end
         @on_signal = on_signal || ->(signal) { ::Process.kill(signal, ::Process.pid) }

@@ -24,7 +24,7 @@ module Deckhand
         @index = index
         @id = id
         @size = size
-        @bits = Store::Lot.empty_bits(size)
+        @bits = Store::LotBits.empty_bits(size)
         @settled = 0
         @dirty = false
         @marked = nil
@@ -33,8 +33,8 @@ module Deckhand
       # Marks the job at `position` settled; false if it already was. With
       # marked: true a script already marked it in Redis (its own field).
       def settle(position, marked: false)
-        return false if Store::Lot.settled?(@bits, position)
-        Store::Lot.settle!(@bits, position)
+        return false if Store::LotBits.settled?(@bits, position)
+        Store::LotBits.settle!(@bits, position)
         (@marked ||= []) << position if marked
         @settled += 1
         @dirty = true

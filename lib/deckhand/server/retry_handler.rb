@@ -57,7 +57,7 @@ module Deckhand
       end
 
       # To the schedule set, due at `at` (a job over a limiter's limit, see
-      # Server::OverLimit), written with its mark like any outcome.
+      # Server::OverLimitHandler), written with its mark like any outcome.
       def reschedule(unit, job, at:)
         payload = JSON.generate(job)
         write(unit) { |settle| settle.reschedule(unit.place, at: at, payload: payload) }

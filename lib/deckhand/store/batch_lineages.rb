@@ -5,7 +5,7 @@ require_relative "layout/plain_batches"
 module Deckhand
   class Store
     # Where each batch sits: its bid and callback queue, then its parent's, and
-    # so on up: what batch_ops.lua must be told so every key it may touch is
+    # so on up: what the batch scripts must be told so every key it may touch is
     # declared. A batch's parent and callback queue are set when it is created
     # and never change, so a lineage read once is kept (for a bounded number
     # of batches) and reused; the script answers "stale" in the unlikely case

@@ -5,7 +5,7 @@ require_relative "scripts/batch_callbacks"
 
 module Deckhand
   class Store
-    # Cluster mode: pushes the callback jobs batch_ops.lua fired (and left in
+    # Cluster mode: pushes the callback jobs the batch scripts fired (and left in
     # its outbox, in the {batches} slot) to their queues, each queue in its
     # own slot, then has them cleared from the outbox. Pushing is once per jid
     # (Scripts::BatchCallbacks), so a callback handed over twice, after a

@@ -14,6 +14,7 @@ module Deckhand
     #   # => [#<struct Entry scheduler="sidekiq-cron", name="nightly", klass="NightlyJob", key="cron_job:default:nightly">]
     module ForeignSchedules
       Entry = Struct.new(:scheduler, :name, :klass, :key)
+      private_constant :Entry
       # Not Deckhand's keys (no layout names them), read only: the sets of
       # sidekiq-cron's entries (1.x; 2.x's default namespace), each member the
       # key of an entry's hash; sidekiq-scheduler's schedule (name => JSON)

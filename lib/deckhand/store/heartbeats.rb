@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "process_record"
-require_relative "metrics"
+require_relative "execution_metrics"
 require_relative "throttles"
 
 module Deckhand
@@ -27,7 +27,7 @@ module Deckhand
         replies = store.pipelined do |pipe|
           Queues.queue_paused_read(pipe)
           pipe.call("HGETALL", Throttles::SETTINGS)
-          Metrics.flush(pipe, metrics, prefix: store.layout::METRICS)
+          ExecutionMetrics.flush(pipe, metrics, prefix: store.layout::METRICS)
           count(pipe, store.layout, *counts, now.utc.strftime("%Y-%m-%d"))
           ProcessRecord.write(pipe, store.layout, identity, **record, now: now)
           ProcessRecord.count(pipe, store.layout)

@@ -1,11 +1,11 @@
 # frozen_string_literal: true
 
-require_relative "lot"
+require_relative "lot_bits"
 
 module Deckhand
   class Store
     # Reads a process's in-flight record: per queue, the lots it took (see
-    # Store::Lot) less the jobs already settled, plus its landing list.
+    # Store::LotBits) less the jobs already settled, plus its landing list.
     #
     #   Inflight.lots(store, identity, %w[default mail])       # => [["default", ["3", "4"]], ["mail", []]]
     #   Inflight.payloads(store, identity, %w[default mail])   # => {"default" => ["{...}"], "mail" => []}
@@ -16,7 +16,7 @@ module Deckhand
       # [queue, lot ids], per queue, the ids in the order the lots were taken.
       def lots(store, identity, queues)
         fields = store.pipelined { |pipe| queues.each { |q| pipe.call("HKEYS", store.layout.inflight(identity, q)) } }
-        queues.zip(fields.map { |list| Lot.ids(list) })
+        queues.zip(fields.map { |list| LotBits.ids(list) })
       end
 
       # queue => the unsettled payloads, in the order they were taken.
@@ -29,10 +29,10 @@ module Deckhand
         end
         queues.each_with_index.to_h do |queue, i|
           hash = hashes[2 * i]
-          ids = Lot.ids(hash.keys)
+          ids = LotBits.ids(hash.keys)
           lists = ids.empty? ? [] : store.pipelined { |pipe| ids.each { |id| pipe.call("LRANGE", store.layout.lot(identity, queue, id), 0, -1) } }
           unsettled = ids.zip(lists).flat_map do |id, list|
-            list.each_with_index.reject { |_, position| Lot.settled?(hash["#{id}~"], position) }.map(&:first)
+            list.each_with_index.reject { |_, position| LotBits.settled?(hash["#{id}~"], position) }.map(&:first)
           end
           [queue, unsettled + hashes[(2 * i) + 1].reverse]
         end

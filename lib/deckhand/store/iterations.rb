@@ -7,7 +7,7 @@ module Deckhand
     # on the other. Every write renews the 30-day expiry: the state must
     # outlive the longest wait for a retry. Field "dh_steps" is Deckhand's own
     # (the steps its runs made, for the dashboard); so is "dh_runs", the JSON
-    # history of its last runs (IterableJob::History), written only by the
+    # history of its last runs (IterableJob::RunHistory), written only by the
     # save that ends a run. Sidekiq leaves both alone.
     #
     #   Iterations.load(store, jid)        # => {"ex" => "2", "c" => "41", "rt" => "3.2"} or {}

@@ -26,6 +26,7 @@ module Deckhand
       # (empty when unreadable), `inflight` how many jobs it holds (running or
       # about to; 0 from a process that does not say, like Sidekiq).
       Entry = Struct.new(:identity, :info, :busy, :beat, :quiet, :rss_kb, :rtt_us, :inflight)
+      private_constant :Entry
 
       # One job a thread is running: `payload` is the job's JSON, or a Hash
       # where the writer stored an object (some Sidekiq versions).

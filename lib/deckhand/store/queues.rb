@@ -62,6 +62,10 @@ module Deckhand
       def push(store, queued, scheduled, scheduled_queues = nil)
         keys = store.layout
         sets = scheduled_sets(keys, scheduled, scheduled_queues)
+        unless keys.one_slot? # cluster mode: a new queue's placement, before the round trip
+          keys.place(queued.keys)
+          keys.place(sets.keys)
+        end
         Durability.pipelined(store, queued, scheduled) do |pipe| # WAITs for replicas when push_replicas is set
           sets.each do |queue, entries|
             pipe.call("SADD", keys::QUEUES, queue) if keys.sets_per_queue? # how the scheduler finds the set
@@ -104,6 +108,7 @@ module Deckhand
       # in one round trip: [[name, size, oldest_raw_or_nil, paused], ...].
       def summaries(store, names)
         return [] if names.empty?
+        store.layout.place(names)
         replies = store.pipelined do |pipe|
           names.each do |name|
             pipe.call("LLEN", store.layout.queue(name))

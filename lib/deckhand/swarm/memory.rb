@@ -9,7 +9,7 @@ module Deckhand
       # The slots whose worker's resident memory is over `limit_kb`, with it.
       def over(slots, limit_kb)
         slots.filter_map do |slot|
-          rss = slot.pid && Server::Memory.rss_kb(slot.pid)
+          rss = slot.pid && Server::ResidentMemory.rss_kb(slot.pid)
           [slot, rss] if rss && rss > limit_kb
         end
       end

@@ -5,7 +5,7 @@ module Deckhand
     # Maps a method and path to a page action. Segments are split before they
     # are decoded, so a queue named "a/b" (sent as a%2Fb) stays one segment.
     #
-    #   Router.new([["GET", "queues/:name", Pages::Queues, :show]]).match("GET", "/queues/mailers")
+    #   Router.new([["GET", "queues/:name", Pages::QueuesPage, :show]]).match("GET", "/queues/mailers")
     #   # => [route, {"name" => "mailers"}]
     class Router
       Route = Struct.new(:verb, :segments, :page, :action)

@@ -4,7 +4,7 @@ require_relative "scenario"
 require_relative "../figure"
 require_relative "../redis_meter"
 require_relative "../shard_meter"
-require_relative "../../../../lib/deckhand/dev_redis/cluster"
+require_relative "../../../../lib/deckhand/dev_redis/local_cluster"
 
 module DeckhandBench
   module Scenarios
@@ -76,10 +76,11 @@ module DeckhandBench
 
       def measure_cluster(system, count, round)
         lab.fresh!
-        cluster = Deckhand::DevRedis::Cluster.start(dir: File.join(lab.dir, "cluster-#{count}-#{round}"), primaries: count, replicas: 0)
-        client = Deckhand::Client.new(config: Deckhand::Config.new(redis: {cluster: cluster.urls}))
+        cluster = Deckhand::DevRedis::LocalCluster.start(dir: File.join(lab.dir, "cluster-#{count}-#{round}"), primaries: count, replicas: 0)
+        config = Deckhand::Config.new(redis: {cluster: cluster.urls})
+        client = Deckhand::Client.new(config: config)
         QUEUES.each { |queue| system.push_bulk(client, "BenchNoopJob", queue, Array.new(per_queue) { |i| Probe.args(i) }) }
-        jobs = jobs_by_port(cluster)
+        jobs = jobs_by_port(cluster, config.store.layout)
         meter = ShardMeter.new(cluster.primaries).start
         child = lab.server(system, [*server(system), "-C", config_file(cluster, count)], expect: total, redis_url: cluster.urls.join(","))
         report = JSON.parse(child.wait_report(lab.redis, Probe::FINISHED, timeout: timeout))
@@ -96,9 +97,10 @@ module DeckhandBench
         end
       end
 
-      # Jobs per primary (by port): each queue's jobs on the primary of its slot.
-      def jobs_by_port(cluster)
-        QUEUES.group_by { |queue| cluster.primary_for(Deckhand::Store::Layout::Cluster.queue(queue)).port }
+      # Jobs per primary (by port): each queue's jobs on the primary of its
+      # slot, where its placement put it.
+      def jobs_by_port(cluster, keys)
+        QUEUES.group_by { |queue| cluster.primary_for(keys.queue(queue)).port }
           .transform_values { |queues| queues.size * per_queue }
       end
 

@@ -4,7 +4,7 @@ require "time"
 require "date"
 require "deckhand/api"
 require_relative "results"
-require_relative "../../store/metrics"
+require_relative "../../store/execution_metrics"
 require_relative "../../store/deploy_marks"
 
 module Sidekiq
@@ -81,10 +81,10 @@ module Sidekiq
       end
 
       # Sidekiq's layout: its 26 buckets, the slowest first (derived from
-      # Deckhand's finer buckets, Store::Metrics::SidekiqLayout).
+      # Deckhand's finer buckets, Store::ExecutionMetrics::SidekiqLayout).
       def histogram(point)
-        counts = Deckhand::Store::Metrics::SidekiqLayout.histogram_of(point.histogram)
-        (0..Deckhand::Store::Metrics::SidekiqLayout::LAST).map { |bucket| counts[bucket] }.reverse
+        counts = Deckhand::Store::ExecutionMetrics::SidekiqLayout.histogram_of(point.histogram)
+        (0..Deckhand::Store::ExecutionMetrics::SidekiqLayout::LAST).map { |bucket| counts[bucket] }.reverse
       end
     end
   end

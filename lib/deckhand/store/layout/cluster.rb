@@ -14,6 +14,12 @@ module Deckhand
       # The same methods as Layout::Plain, minus the unsharded SCHEDULE, RETRY
       # and DEAD: code that must iterate the shards cannot silently read one.
       #
+      # Which tag a queue carries is the placement's choice (Store::QueuePlacement,
+      # docs/cluster.md "Placement"): a store's layout is a Layout::PlacedCluster,
+      # these names with each queue's recorded tag. This module's own `tag` is
+      # the tag a queue has without a placement, `{queue:<name>}`, which every
+      # queue created before placement keeps.
+      #
       #   layout = Deckhand::Store::Layout::Cluster
       #   layout.queue("default")                   # => "{queue:default}"
       #   layout.inflight("host:1:abc", "default")  # => "{queue:default}:inflight:host:1:abc"
@@ -36,101 +42,122 @@ module Deckhand
         METRICS = "#{FLEET}:metrics"
         PERIODIC_PENDING = "#{FLEET}:periodic:pending"
         LIMITS = "#{FLEET}:limits"
+        # Hash of queue name => the hash tag its keys carry (Store::QueuePlacement).
+        PLACEMENT = "#{FLEET}:placement"
 
         # Characters a queue name cannot hold in cluster mode: they would end or
         # start its hash tag.
         TAG_BRACES = /[{}]/
 
-        module_function
+        # The hash tag every key of `queue` carries without a placement;
+        # raises for a name that cannot be one.
+        def self.tag(queue) = "{queue:#{valid_name(queue)}}"
 
-        # False: each queue's keys share a slot of their own, the fleet's
-        # records another, so a script touches one queue at a time.
-        def one_slot? = false
+        # The n-th hash tag a new queue may be placed under (Store::QueuePlacement):
+        # `{queue:<name>}` first, then `{queue~<n>:<name>}`, never another
+        # queue's tag (the `~n` sits before the colon).
+        def self.candidate(queue, n) = n.zero? ? tag(queue) : "{queue~#{n}:#{valid_name(queue)}}"
 
-        # True: each queue has its own scheduled, retry and dead set, in its slot.
-        def sets_per_queue? = true
+        # Settles the tags of `queues` at once (PlacedCluster: one round trip
+        # for those not known yet); without a placement every tag is known.
+        def self.place(_queues) = nil
 
-        # [queue, key] of the sets of one kind of each of `queues`.
-        def set_keys(kind, queues) = queues.sort.map { |queue| [queue, public_send(kind, queue)] }
-
-        # One call per queue worked on: each queue is a slot.
-        def script_calls(indexes, _all) = indexes.sort.zip
-
-        # The batches' key names (Layout::ClusterBatches).
-        def batches = ClusterBatches
-
-        # The fetch script's wrapper: one script call per queue, pipelined.
-        def fetch_script = Scripts::FetchByQueue
-
-        # The hash tag every key of `queue` carries; raises for a name that
-        # cannot be one.
-        def tag(queue)
+        # The queue's name as a string, refused when it cannot be in a hash tag.
+        def self.valid_name(queue)
           name = queue.to_s
           if name.empty? || name.match?(TAG_BRACES)
             raise ConfigError, "queue name #{name.inspect} cannot be used in cluster mode: it must be non-empty " \
               "and hold no { or } (they delimit Redis Cluster hash tags). Rename the queue"
           end
-          "{queue:#{name}}"
+          name
         end
 
-        def queue(name) = tag(name)
+        # Every key name, from `tag(queue)`: Cluster's own (the unplaced
+        # tag) or a PlacedCluster's (the placement's).
+        module Names
+          # False: each queue's keys share a slot of their own, the fleet's
+          # records another, so a script touches one queue at a time.
+          def one_slot? = false
 
-        def scheduled_set(queue) = "#{tag(queue)}:schedule"
+          # True: each queue has its own scheduled, retry and dead set, in its slot.
+          def sets_per_queue? = true
 
-        def retry_set(queue) = "#{tag(queue)}:retry"
+          # [queue, key] of the sets of one kind of each of `queues`.
+          def set_keys(kind, queues)
+            place(queues)
+            queues.sort.map { |queue| [queue, public_send(kind, queue)] }
+          end
 
-        def dead_set(queue) = "#{tag(queue)}:dead"
+          # One call per queue worked on: each queue is a slot.
+          def script_calls(indexes, _all) = indexes.sort.zip
 
-        def process(identity) = "#{FLEET}:process:#{identity}"
+          # The batches' key names (Layout::ClusterBatches).
+          def batches = ClusterBatches
 
-        def work(identity) = "#{FLEET}:process:#{identity}:work"
+          # The fetch script's wrapper: one script call per queue, pipelined.
+          def fetch_script = Scripts::FetchByQueue
 
-        def signals(identity) = "#{FLEET}:process:#{identity}:signals"
+          def queue(name) = tag(name)
 
-        def inflight(identity, queue) = "#{tag(queue)}:inflight:#{identity}"
+          def scheduled_set(queue) = "#{tag(queue)}:schedule"
 
-        def lot(identity, queue, id) = "#{tag(queue)}:lot:#{identity}:#{id}"
+          def retry_set(queue) = "#{tag(queue)}:retry"
 
-        def landing(identity, queue) = "#{tag(queue)}:landing:#{identity}"
+          def dead_set(queue) = "#{tag(queue)}:dead"
 
-        def daily(stat, date) = "#{stat}:#{date}"
+          def process(identity) = "#{FLEET}:process:#{identity}"
 
-        # Hash of a UTC day's deploy marks (minute as ISO 8601 => label), and
-        # the lock that keeps one label from being marked twice a minute;
-        # Sidekiq's names, so its Metrics tab shows them too.
-        def deploy_marks(date) = "#{date}-marks"
+          def work(identity) = "#{FLEET}:process:#{identity}:work"
 
-        def deploy_lock(label) = "deploylock-#{label}"
+          def signals(identity) = "#{FLEET}:process:#{identity}:signals"
 
-        def recoveries(queue) = "#{tag(queue)}:recoveries"
+          def inflight(identity, queue) = "#{tag(queue)}:inflight:#{identity}"
 
-        def suspects(identity, queue) = "#{tag(queue)}:suspects:#{identity}"
+          def lot(identity, queue, id) = "#{tag(queue)}:lot:#{identity}:#{id}"
 
-        def poison(queue) = "#{tag(queue)}:poison"
+          def landing(identity, queue) = "#{tag(queue)}:landing:#{identity}"
 
-        def iteration(jid) = "it-#{jid}"
+          def daily(stat, date) = "#{stat}:#{date}"
 
-        def periodic(name) = "#{FLEET}:periodic:entry:#{name}"
+          # Hash of a UTC day's deploy marks (minute as ISO 8601 => label), and
+          # the lock that keeps one label from being marked twice a minute;
+          # Sidekiq's names, so its Metrics tab shows them too.
+          def deploy_marks(date) = "#{date}-marks"
 
-        # In the queue's slot, where periodic_push.lua pushes the entry's ticks.
-        def periodic_pushed(queue, name) = "#{tag(queue)}:periodic:#{name}"
+          def deploy_lock(label) = "deploylock-#{label}"
 
-        # In the queue's slot: the push takes it, the acknowledgement and the
-        # outcome scripts release it, each in one script with the queue's keys.
-        def unique_lock(queue, digest) = "#{tag(queue)}:unique:#{digest}"
+          def recoveries(queue) = "#{tag(queue)}:recoveries"
 
-        # In the queue's slot: fetch.lua and requeue.lua keep it beside the queue.
-        def throttle(queue) = "#{tag(queue)}:throttle"
+          def suspects(identity, queue) = "#{tag(queue)}:suspects:#{identity}"
 
-        # Each limiter's keys share the tag {limit:<name>}, so its check
-        # script runs in one slot and limiters spread over the shards. (A name
-        # holding "}" cuts its tag short: its keys still share one slot.) The
-        # index of names (LIMITS) is written apart, by Store::Scripts::LimitCheck.
-        def limit(type, name) = "{limit:#{name}}:#{type}"
+          def poison(queue) = "#{tag(queue)}:poison"
 
-        def limit_wake(name) = "{limit:#{name}}:concurrent:wake"
+          def iteration(jid) = "it-#{jid}"
 
-        def limit_metrics(name) = "{limit:#{name}}:metrics"
+          def periodic(name) = "#{FLEET}:periodic:entry:#{name}"
+
+          # In the queue's slot, where periodic_push.lua pushes the entry's ticks.
+          def periodic_pushed(queue, name) = "#{tag(queue)}:periodic:#{name}"
+
+          # In the queue's slot: the push takes it, the acknowledgement and the
+          # outcome scripts release it, each in one script with the queue's keys.
+          def unique_lock(queue, digest) = "#{tag(queue)}:unique:#{digest}"
+
+          # In the queue's slot: fetch.lua and requeue.lua keep it beside the queue.
+          def throttle(queue) = "#{tag(queue)}:throttle"
+
+          # Each limiter's keys share the tag {limit:<name>}, so its check
+          # script runs in one slot and limiters spread over the shards. (A name
+          # holding "}" cuts its tag short: its keys still share one slot.) The
+          # index of names (LIMITS) is written apart, by Store::Scripts::LimitCheck.
+          def limit(type, name) = "{limit:#{name}}:#{type}"
+
+          def limit_wake(name) = "{limit:#{name}}:concurrent:wake"
+
+          def limit_metrics(name) = "{limit:#{name}}:metrics"
+        end
+
+        extend Names
       end
     end
   end

@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require_relative "batch_names"
-require_relative "cluster"
 
 module Deckhand
   class Store
@@ -9,7 +8,7 @@ module Deckhand
       # The batch keys in cluster mode: Layout::PlainBatches' layout, every key under
       # the one hash tag {batches}, so a batch, its whole lineage (parent,
       # grandparent...), the two indexes and the outbox sit in one slot and
-      # batch_ops.lua stays one atomic call. Callback jobs cannot be pushed in
+      # each batch script stays one atomic call. Callback jobs cannot be pushed in
       # that call (their queue is another slot): it records them in the outbox,
       # and Store::Scripts::BatchOps pushes them right after (docs/batches.md,
       # "Cluster mode").
@@ -17,7 +16,7 @@ module Deckhand
       #   keys = Deckhand::Store::Layout::ClusterBatches
       #   keys.batch("iV4Fu-R5pmXv3g")   # => "{batches}:batch:iV4Fu-R5pmXv3g"
       #   keys::INDEX                    # => "{batches}:index"
-      #   keys.pushed("mail")            # => "{queue:mail}:batch-callbacks"
+      #   keys.pushed("{queue:mail}")    # => "{queue:mail}:batch-callbacks"
       module ClusterBatches
         TAG = "{batches}"
         PREFIX = "#{TAG}:batch:"
@@ -39,8 +38,9 @@ module Deckhand
         def outbox? = true
 
         # Sorted set in the queue's slot: jid => until when (epoch ms) a callback
-        # job pushed to `queue` is remembered, so pushing it again is a no-op.
-        def pushed(queue) = "#{Cluster.tag(queue)}:batch-callbacks"
+        # job pushed to the queue is remembered, so pushing it again is a no-op.
+        # `tag`: the queue's hash tag, from the store's layout (its placement).
+        def pushed(tag) = "#{tag}:batch-callbacks"
       end
     end
   end

@@ -52,7 +52,7 @@ module Deckhand
         # (Store::Limits describes every limiter key).
         LIMITS = "deckhand:limits"
 
-        # The prefix of the per-class metrics hashes (Store::Metrics).
+        # The prefix of the per-class metrics hashes (Store::ExecutionMetrics).
         METRICS = "deckhand:metrics"
 
         module_function
@@ -81,6 +81,11 @@ module Deckhand
         # queue of a capsule.
         def fetch_script = Scripts::Fetch
 
+        # Settles where `queues` live before many of their keys are named
+        # (Layout::PlacedCluster reads their placements in one round trip);
+        # here nothing needs settling.
+        def place(_queues) = nil
+
         def queue(name) = "queue:#{name}"
 
         # The sorted sets a job of `queue` waits in: one each for all queues here.
@@ -98,7 +103,7 @@ module Deckhand
 
         # Hash of the lots a process took from `queue` and has not finished:
         # lot id => its number of jobs, and "<lot id>~" => the bitmap of those
-        # already settled (see Store::Lot). An entry leaves only once every job
+        # already settled (see Store::LotBits). An entry leaves only once every job
         # of its lot has its outcome in Redis.
         def inflight(identity, queue) = "deckhand:inflight:#{identity}:#{queue}"
 

@@ -6,7 +6,7 @@ module Deckhand
   class Store
     module Layout
       # The Redis keys of batches (Deckhand::Batch). Every key of a batch starts
-      # with PREFIX + bid. The batch script (store/scripts/batch_ops.lua) builds
+      # with PREFIX + bid. The batch scripts (store/scripts/batch_*.lua) build
       # none: Store::Scripts::BatchOps declares the keys it touches, in the
       # order of #all.
       #

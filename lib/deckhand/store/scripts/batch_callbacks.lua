@@ -1,5 +1,5 @@
 -- Cluster mode: pushes a batch's callback jobs to their queue, each jid once.
--- batch_ops.lua fired them (recorded in its outbox, in the {batches} slot);
+-- A batch script (batch_*.lua) fired them (recorded in its outbox, in the {batches} slot);
 -- this runs in the queue's slot, so the two cannot be one step. The queue's
 -- sorted set of pushed callbacks remembers each jid (score: until when, epoch
 -- ms), so the same callback handed over again (its first pusher died before

@@ -37,7 +37,7 @@ module Deckhand
         private
 
         def call(queue, op, keep_ms, args)
-          run([keys.queue(queue), Layout::ClusterBatches.pushed(queue)], [@now_ms, op, keep_ms, *args])
+          run([keys.queue(queue), Layout::ClusterBatches.pushed(keys.tag(queue))], [@now_ms, op, keep_ms, *args])
         end
       end
     end

@@ -1,18 +1,26 @@
 # frozen_string_literal: true
 
-require_relative "../layout/plain_batches"
 require_relative "../batch_lineages"
-require_relative "../batch_outbox"
-require_relative "../queues"
+require_relative "batch_create"
+require_relative "batch_reopen"
+require_relative "batch_add"
+require_relative "batch_release"
+require_relative "batch_job_done"
+require_relative "batch_job_failed"
+require_relative "batch_job_dead"
+require_relative "batch_delivered"
+require_relative "batch_pending"
+require_relative "batch_ops_apart"
 
 module Deckhand
   class Store
     module Scripts
-      # Runs batch_ops.lua, the one place batch state changes: each method is
-      # one atomic call. It declares every key the script may touch: the keys
-      # of the batch and of its ancestors (an outcome can complete a parent),
-      # their callback queues (completing pushes callback jobs), the queues
-      # jobs are pushed to, and the batch indexes.
+      # The batch scripts (batch_*.lua, one per operation), the one place
+      # batch state changes: each method is one atomic call. Each call
+      # declares every key its script may touch: the keys of the batch and
+      # of its ancestors (an outcome can complete a parent), their callback
+      # queues (completing pushes callback jobs), the queues jobs are pushed
+      # to, and the batch indexes (BatchScript).
       #
       #   ops = BatchOps.new(store, now_ms: 1_764_000_000_000, stamp: 1_764_000_000_000)
       #   ops.create(bid, parent: nil, idle_ttl_ms: 2_592_000_000, success_ttl_ms: 86_400_000,
@@ -26,12 +34,13 @@ module Deckhand
       # registers the jids, then pushes the jobs (the batch is held meanwhile);
       # a call that fires callbacks gets them back from the script's outbox
       # and pushes them (BatchCallbacks, once per jid), then clears them from
-      # the outbox. Callbacks a crashed caller left in the outbox for OUTBOX_AGE
-      # are pushed by the next call, whatever batch it is for, or by a running
-      # server's outbox drain (Server::BatchOutboxDrain calls #deliver_pending
-      # every 30 s), whichever comes first.
-      class BatchOps < Script
-        lua "batch_ops", uses: ["guard"]
+      # the outbox (BatchDelivered). Callbacks a crashed caller left in the
+      # outbox for OUTBOX_AGE are pushed by the next call, whatever batch it
+      # is for, or by a running server's outbox drain
+      # (Server::BatchOutboxDrain calls #deliver_pending every 30 s),
+      # whichever comes first.
+      class BatchOps
+        include BatchOpsApart
 
         # One per process: lineages are the same whichever store reads them.
         LINEAGES = BatchLineages.new
@@ -45,12 +54,12 @@ module Deckhand
         # caller pushes it at once; younger, it is left to that caller).
         OUTBOX_AGE = 30_000
 
-        # Cluster mode: the most old entries one call lists (batch_ops.lua's
-        # LIMIT), the oldest first.
+        # Cluster mode: the most old entries one call lists (the LIMIT of
+        # lib/batch_outbox.lua), the oldest first.
         OUTBOX_TAKE = 100
 
         def initialize(store, now_ms:, stamp:)
-          super(store)
+          @store = store
           @now_ms = now_ms
           @stamp = stamp
           @batch_keys = store.layout.batches
@@ -59,9 +68,10 @@ module Deckhand
         # callbacks: the encoded complete, success and death callbacks ("" for
         # none). Returns "ok", or "exists", "parent_gone", "parent_done".
         def create(bid, parent:, idle_ttl_ms:, success_ttl_ms:, callback_queue:, description:, callbacks:)
-          keys.queue(callback_queue) # refuses, in cluster mode, a name that cannot be a hash tag
+          @store.layout.queue(callback_queue) # refuses, in cluster mode, a name that cannot be a hash tag
           bids = parent ? [bid, parent] : [bid]
-          reply = invoke("create", bids, [], [parent.to_s, idle_ttl_ms, success_ttl_ms, callback_queue, description.to_s, *callbacks])
+          args = [parent.to_s, idle_ttl_ms, success_ttl_ms, callback_queue, description.to_s, *callbacks]
+          reply = invoke(BatchCreate, bids, [], args)
           if reply == "ok"
             above = parent ? LINEAGES.known(parent) : []
             LINEAGES.remember(bid, [[bid, callback_queue], *above]) if above
@@ -70,7 +80,7 @@ module Deckhand
         end
 
         # Holds an existing batch open to add jobs: "ok", or "gone", "done".
-        def reopen(bid) = along_lineage("reopen", bid, [])
+        def reopen(bid) = along_lineage(BatchReopen, bid, [])
 
         # Registers jids with the batch and pushes their jobs: queued is queue
         # name => [payload, ...], scheduled [score, payload, ...] or, for
@@ -82,36 +92,39 @@ module Deckhand
           args = [jids.size, *jids, queued.size, *jobs, scheduled.size / 2, *scheduled]
           # The jobs are written by the script: with push_replicas, it WAITs.
           pushed = (queued.empty? && scheduled.empty?) ? nil : jids
-          along_lineage("push", bid, args, queues: queued.keys, pushed: pushed)
+          along_lineage(BatchAdd, bid, args, queues: queued.keys, pushed: pushed)
         end
 
         # Lets go of the hold taken by create or reopen: "ok" or "gone".
-        def release(bid) = along_lineage("release", bid, [])
+        def release(bid) = along_lineage(BatchRelease, bid, [])
 
         # The outcomes return 1 when this call counted the job, 0 when it had
         # been counted (or is not the batch's).
-        def success(bid, jid) = along_lineage("success", bid, [jid])
+        def success(bid, jid) = along_lineage(BatchJobDone, bid, [jid])
 
-        def failure(bid, jid, error_json) = along_lineage("failure", bid, [jid, error_json])
+        def failure(bid, jid, error_json) = along_lineage(BatchJobFailed, bid, [jid, error_json])
 
-        def death(bid, jid, error_json) = along_lineage("death", bid, [jid, error_json])
+        def death(bid, jid, error_json) = along_lineage(BatchJobDead, bid, [jid, error_json])
 
         # Cluster mode: pushes the callbacks left in the outbox for longer
         # than age_ms (by a process that died between firing and pushing
         # them); returns how many it handed to their queues.
         def deliver_pending(age_ms: OUTBOX_AGE)
           return 0 unless @batch_keys.outbox?
-          invoke_apart("pending", [], [], [], age: age_ms).last
+          invoke_apart(BatchPending, [], [], [], age: age_ms).last
         end
 
         private
 
-        # pushed: the jids of the jobs the call pushes (plain mode's "push"),
+        # The script of class `klass` (a BatchScript), with this call's clock.
+        def script(klass) = klass.new(@store, now_ms: @now_ms, stamp: @stamp)
+
+        # pushed: the jids of the jobs the call pushes (plain mode's push),
         # waited for when push_replicas is set.
-        def along_lineage(op, bid, args, queues: [], pushed: nil)
+        def along_lineage(klass, bid, args, queues: [], pushed: nil)
           lineage = LINEAGES.fetch(@store, bid)
           ATTEMPTS.times do
-            reply = invoke(op, lineage.map(&:first), lineage.filter_map(&:last) | queues, args, pushed)
+            reply = invoke(klass, lineage.map(&:first), lineage.filter_map(&:last) | queues, args, pushed)
             return reply unless reply == "stale"
             lineage = LINEAGES.read(@store, bid)
           end
@@ -119,82 +132,9 @@ module Deckhand
             "calls in a row; something other than Deckhand writes to #{@batch_keys.batch(bid)}"
         end
 
-        # Cluster mode: the jids first, then the jobs, as the client pushes
-        # them (Store::Queues.push: each queue's slot, each scheduled job in
-        # its queue's scheduled set, WAIT when push_replicas is set). A batch
-        # is held while its jobs are pushed, so none can complete it before
-        # the others are in their queues; if the pushes fail the hold stays,
-        # as in plain mode.
-        def push_apart(bid, jids, queued, scheduled)
-          reply = along_lineage("push", bid, [jids.size, *jids, 0, 0])
-          return reply unless reply == "ok"
-          scheduled = {nil => scheduled} unless scheduled.is_a?(Hash)
-          flat = scheduled.values.flatten(1)
-          return reply if queued.empty? && flat.empty? # a Client.pusher pushes them
-          queues = scheduled.flat_map { |queue, entries| [queue] * (entries.size / 2) }
-          Queues.push(@store, queued, flat, queues.all? ? queues : nil)
-          reply
-        end
-
-        def invoke(op, bids, queues, args, pushed = nil)
-          return invoke_apart(op, bids, queues, args).first if @batch_keys.outbox?
-          layout = keys
-          declared = [Layout::PlainBatches::INDEX, Layout::PlainBatches::EXPIRIES, layout::QUEUES, layout::SCHEDULE,
-            *bids.flat_map { |bid| Layout::PlainBatches.all(bid) }, *queues.map { |queue| layout.queue(queue) }]
-          argv = [@now_ms, @stamp, op, "", bids.size, *bids, queues.size, *queues, *args]
-          return run(declared, argv) unless pushed
-          run_durably(declared, argv) { |reply| (reply == "ok") ? pushed : [] }
-        end
-
-        # Cluster mode: the script's reply, and how many callbacks it handed
-        # over (they are pushed before this returns, with those this process
-        # could not push before if the outbox still holds them).
-        def invoke_apart(op, bids, queues, args, age: OUTBOX_AGE)
-          # After a failed call (its reply may be lost, with the callbacks it
-          # fired) the next one takes every entry, not only old ones. A
-          # failed 'pending' fired nothing: it leaves no doubt of its own, so
-          # a drain failing through an outage does not take, once Redis is
-          # back, the callbacks live callers are still pushing.
-          doubted = BatchOutbox.take_doubt(@store)
-          age = 0 if doubted
-          begin
-            reply, others, own = outbox_call(op, bids, queues, args, age)
-          rescue Deckhand::RedisError
-            BatchOutbox.doubt(@store) if doubted || op != "pending"
-            raise
-          end
-          kept = BatchOutbox.take_unpushed(@store)
-          unless kept.empty?
-            begin
-              _, more_others, more_own = outbox_call("pending", [], [], kept, age)
-            rescue Deckhand::RedisError
-              BatchOutbox.keep_unpushed(@store, kept)
-              raise
-            end
-            own |= more_own
-            others |= more_others
-          end
-          others -= own # with age 0 the call's own are old enough to be listed twice
-          deliver(others, own)
-          [reply, others.size + own.size]
-        end
-
-        # The script's reply, the entries others left, and this call's own.
-        def outbox_call(op, bids, queues, args, age)
-          reply, others, *entries = run(outbox_keys + bids.flat_map { |bid| @batch_keys.all(bid) },
-            [@now_ms, @stamp, op, age, bids.size, *bids, queues.size, *queues, *args])
-          entries = entries.each_slice(3).to_a
-          [reply, entries.first(others), entries.drop(others)]
-        end
-
-        def outbox_keys = [@batch_keys::INDEX, @batch_keys::EXPIRIES, @batch_keys::OUTBOX, @batch_keys::OUTBOX_JOBS]
-
-        # Cluster mode: pushes callbacks ([jid, queue, payload] each) others
-        # left and this call fired, then clears them from the outbox.
-        def deliver(others, own)
-          BatchOutbox.new(@store, now_ms: @now_ms) do |jids|
-            run(outbox_keys, [@now_ms, @stamp, "delivered", OUTBOX_AGE, 0, 0, *jids])
-          end.deliver(others, own)
+        def invoke(klass, bids, queues, args, pushed = nil)
+          return invoke_apart(klass, bids, queues, args).first if @batch_keys.outbox?
+          script(klass).call(bids, queues, args, pushed: pushed)
         end
       end
     end

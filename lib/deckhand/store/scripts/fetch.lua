@@ -49,22 +49,6 @@
 -- each source's lot list, KEYS[3q+s+j], right after the script, in the same
 -- round trip (LRANGE 0 -1): with one queue, one source, one LRANGE.
 
--- Files up to `take` of the oldest jobs of list `source` on the new list
--- `lot`, oldest first (RPOP order); returns how many. Where SORT is refused
--- (an ACL without @dangerous, a Redis-compatible server without SORT ...
--- STORE) the jobs go through Lua instead: the same lot, more Redis CPU.
-local function file_lot(source, lot, take)
-  local count = redis.pcall('SORT', source, 'BY', 'nosort', 'LIMIT', 0, take, 'DESC', 'STORE', lot)
-  if type(count) == 'number' then
-    if count > 0 then redis.call('LTRIM', source, 0, -count - 1) end
-    return count
-  end
-  local jobs = redis.call('RPOP', source, take)
-  if not jobs then return 0 end
-  redis.call('RPUSH', lot, unpack(jobs))
-  return #jobs
-end
-
 local q = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local sources = tonumber(ARGV[3])
@@ -79,16 +63,8 @@ for j = 1, sources do
   end
 end
 
--- Where each part of ARGV starts (the acknowledgements, the landed jobs,
--- the unique locks, the throttles).
-local acks_at = 5 + 3 * sources
-local acks = tonumber(ARGV[acks_at - 1])
-local landed_at = acks_at
-for i = 1, acks do landed_at = landed_at + 4 + tonumber(ARGV[landed_at + 3]) end
-local landed = tonumber(ARGV[landed_at])
-local unlocks_at = landed_at + 1 + 2 * landed
-local unlocks = tonumber(ARGV[unlocks_at] or '0')
-local throttles_at = unlocks_at + 1 + 2 * unlocks
+-- Where each part of ARGV starts (lib/fetch_parts.lua).
+local acks_at, acks, landed_at, landed, unlocks_at, unlocks, throttles_at = fetch_offsets(sources)
 
 -- Conservation (docs/internals.md): everything that can refuse this script
 -- is read or checked before its first write, so a refusal changes nothing
@@ -131,19 +107,7 @@ if throttled then
   for k = 1, t do redis.call('HEXISTS', KEYS[#KEYS - t + k], '~held') end
 end
 
-at = acks_at
-for i = 1, acks do
-  local hash, id, bits, marked = KEYS[tonumber(ARGV[at])], ARGV[at + 1], ARGV[at + 2], tonumber(ARGV[at + 3])
-  if bits == '' then
-    local fields = {id, id .. '~'}
-    for k = 1, marked do fields[2 + k] = id .. ':' .. ARGV[at + 3 + k] end
-    redis.call('DEL', KEYS[lots + sources + i])
-    redis.call('HDEL', hash, unpack(fields))
-  elseif redis.call('HEXISTS', hash, id) == 1 then
-    redis.call('HSET', hash, id .. '~', bits)
-  end
-  at = at + 4 + marked
-end
+fetch_acknowledge(acks_at, acks, lots + sources) -- lib/fetch_parts.lua
 
 for i = 1, landed do
   redis.call('LREM', KEYS[2 * q + tonumber(ARGV[landed_at + 2 * i - 1])], 1, ARGV[landed_at + 2 * i])
@@ -153,41 +117,13 @@ for i = 1, unlocks do
   unique_release_fast(KEYS[lots + sources + acks + i], ARGV[unlocks_at + 2 * i - 1], ARGV[unlocks_at + 2 * i])
 end
 
--- Throttles (absent unless a queue of the capsule is throttled).
-local throttles, identity, now, wait = {}, nil, 0, 0
-at = throttles_at
-if ARGV[at] then
-  identity, now = ARGV[at], limit_now()
-  local t = tonumber(ARGV[at + 1])
-  for k = 1, t do
-    local a = at + 2 + 5 * (k - 1)
-    local th = {key = KEYS[#KEYS - t + k], rate = tonumber(ARGV[a + 1]), burst = tonumber(ARGV[a + 2]),
-      concurrency = tonumber(ARGV[a + 3])}
-    throttle_release(th.key, identity, tonumber(ARGV[a + 4]))
-    throttles[tonumber(ARGV[a])] = th
-  end
-end
-
--- How many jobs each source gives: what it holds (cut by its throttle), up
--- to its share while the limit lasts, then what is left of the limit in
--- source order.
-local room, plan, left = {}, {}, limit
-for j = 1, sources do
-  local th = throttles[tonumber(ARGV[1 + 3 * j])]
-  room[j] = lengths[j] or 0
-  if th and room[j] > 0 then room[j] = throttle_room(th, room[j], now) end
-  plan[j] = math.min(tonumber(ARGV[3 + 3 * j]), room[j], left)
-  left = left - plan[j]
-end
-for j = 1, sources do
-  if left <= 0 then break end
-  local more = math.min(left, room[j] - plan[j])
-  plan[j] = plan[j] + more
-  left = left - more
-end
+-- Throttles (absent unless a queue of the capsule is throttled), then how
+-- many jobs each source gives (lib/fetch_parts.lua).
+local throttles, identity, now = fetch_throttles(throttles_at)
+local room, plan = fetch_plan(sources, limit, lengths, throttles, now)
+local wait, left = 0, limit
 
 local result, n = {}, 0
-left = limit
 for j = 1, sources do
   if left <= 0 then break end
   local queue = tonumber(ARGV[1 + 3 * j])

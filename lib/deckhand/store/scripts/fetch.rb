@@ -12,7 +12,7 @@ module Deckhand
       #   fetch.call(limit: 20, sources: [[0, 43, 15], [1, 44, 5]], acks: []) # weighted shares
       #   # => [#<struct Take source=0, version=nil, payloads=["{...}", ...]>]
       class Fetch < Script
-        lua "fetch", uses: ["lot", "unique", "limit", "throttle"]
+        lua "fetch", uses: ["lot", "unique", "limit", "throttle", "fetch_parts"]
 
         # What one source gave: its index among the sources, the queue's
         # recovery count version (nil when none) and the payloads, in order.

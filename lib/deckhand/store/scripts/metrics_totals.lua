@@ -1,7 +1,7 @@
 -- Sums the per-class metrics hashes of a period inside Redis, so a dashboard
 -- reads a few hundred numbers instead of every field of every hash.
 --
--- KEYS         the period's metrics hashes, oldest first (see store/metrics.rb)
+-- KEYS         the period's metrics hashes, oldest first (see store/execution_metrics.rb)
 --
 -- Returns {totals, timelines}:
 --   totals     flat field, sum pairs over all the hashes ("<class>|c", "123", ...)

@@ -12,7 +12,7 @@ module Deckhand
       class MetricsTotals < Script
         lua "metrics_totals"
 
-        # hashes: the period's metrics hashes, oldest first (Store::Metrics).
+        # hashes: the period's metrics hashes, oldest first (Store::ExecutionMetrics).
         def call(hashes) = run(hashes, [])
       end
     end

@@ -23,13 +23,13 @@ module Deckhand
 
         def current?(section) = (section == @section) ? "current" : nil
 
-        # The shard switcher (Web::Shards): [[name, href, current?], ...], each
+        # The shard switcher (Web::ShardRouter): [[name, href, current?], ...], each
         # to the same section on that shard; none with one Redis.
         def shard_links
           shards = @web.shards
           return [] unless shards && shards.size > 1
           section = (@section && @section != "dashboard") ? ERB::Util.url_encode(@section) : ""
-          shards.names.map { |name| [name, "#{Web.mount(request)}/#{Shards::PREFIX}/#{Shards.segment(name)}/#{section}", name == @web.shard] }
+          shards.names.map { |name| [name, "#{Web.mount(request)}/#{ShardRouter::PREFIX}/#{ShardRouter.segment(name)}/#{section}", name == @web.shard] }
         end
 
         # Pages around the current one, for a pager: [[label, page or nil], ...].

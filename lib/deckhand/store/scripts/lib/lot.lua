@@ -5,7 +5,7 @@
 --   "<id>~"       a bitmap of the jobs the process acknowledged: bit p (the
 --                 (p % 8)th lowest bit of byte p // 8) for the job at
 --                 position p, counted from 0. Only the fetcher writes it,
---                 whole, each time (Store::Lot builds the same bitmap).
+--                 whole, each time (Store::LotBits builds the same bitmap).
 --   "<id>:<p>"    the job at position p was settled by a script that wrote
 --                 its outcome or handed it back (settle.lua, requeue.lua)
 -- A job is settled when its bit or its own field says so.

@@ -1,0 +1,96 @@
+# frozen_string_literal: true
+
+require_relative "set_groups"
+
+module Deckhand
+  class API
+    # JobSet's searches, inside Redis a bounded step at a time: entries that
+    # contain a text, how many do, the set counted by error and job class,
+    # one jid; and acting on every match (JobSetActions does the acting).
+    #
+    #   entries, resume_at = api.retries.filter("Timeout::Error")
+    #   api.retries.count_matching("Timeout::Error")   # => 312
+    #   api.dead.groups.errors.first                    # => #<Group name="Net::ReadTimeout", count=25, ...>
+    #   api.retries.delete_matching("Net::ReadTimeout") # => 25
+    module JobSetSearch # :nodoc: JobSet's documentation covers these
+      # Entries containing `text` (case-sensitive), looking at up to `budget`
+      # entries from rank `from`. Returns [entries, rank to resume from or nil].
+      # In cluster mode ranks count through the queues' shards one after
+      # another (by queue name), in the set's order within each.
+      def filter(text, from: 0, limit: 25, budget: JobSet::SCAN_BUDGET)
+        next_rank, found = @shards.scan(text, from: from, limit: limit, budget: budget, reverse: @reverse)
+        [found.map { |rank, shard, raw, score| SetEntry.new(raw, score, rank: rank, shard: shard) }, next_rank]
+      end
+
+      # How many entries contain `text` (as `filter` matches them), counted
+      # inside Redis COUNT_STEP entries per call: a number, never the entries.
+      def count_matching(text) = @shards.count(needle(text), step: JobSet::COUNT_STEP)
+
+      # The set counted by error class and job class (SetGroups), inside
+      # Redis: the first `budget` entries (in score order), or all with nil.
+      def groups(budget: JobSet::GROUP_BUDGET)
+        errors = Hash.new(0)
+        classes = Hash.new(0)
+        from = 0
+        examined = 0
+        while from && (budget.nil? || examined < budget)
+          step = budget ? [budget - examined, JobSet::GROUP_BUDGET].min : JobSet::GROUP_BUDGET
+          next_rank, errs, kinds = @shards.groups(from: from, budget: step)
+          errs.each { |name, n| errors[name] += n }
+          kinds.each { |name, n| classes[name] += n }
+          examined += errs.values.sum
+          from = next_rank
+        end
+        SetGroups.new(errors, classes, examined: examined, complete: from.nil?)
+      end
+
+      # Retry, delete or kill only the entries that contain `text`, BATCH at a
+      # time, each acted on as the exact entry found (never by position).
+      # Returns how many were acted on.
+      #
+      #   api.retries.delete_matching("Net::ReadTimeout")   # => 25
+      def retry_matching(text) = each_match(text) { |entries| self.retry(entries) }
+
+      def delete_matching(text) = each_match(text) { |entries| delete(entries) }
+
+      def kill_matching(text) = each_match(text) { |entries| kill(entries) }
+
+      # The entry with this jid, searching the whole set (in bounded steps).
+      # Each step stops at the first entry containing the jid, which is nearly
+      # always the job itself; one that only mentions it is stepped over.
+      def find_jid(jid)
+        from = 0
+        while from
+          found, from = filter(jid, from: from, limit: 1, budget: 50_000)
+          match = found.find { |entry| entry.jid == jid }
+          return match if match
+        end
+        nil
+      end
+
+      private
+
+      # Scans for matches from the start; what was acted on left the set, so
+      # the next scan starts that many ranks earlier. Entries moved by someone
+      # else meanwhile can only make it skip a match, never act twice.
+      def each_match(text)
+        text = needle(text)
+        done = 0
+        from = 0
+        while from
+          found, next_rank = filter(text, from: from, limit: JobSet::BATCH, budget: JobSet::COUNT_STEP)
+          acted = found.empty? ? 0 : yield(found)
+          done += acted
+          from = next_rank && [next_rank - acted, 0].max
+        end
+        done
+      end
+
+      def needle(text)
+        text = text.to_s
+        raise ArgumentError, "an empty filter matches every entry: use retry_all, delete_all or kill_all for the whole set" if text.empty?
+        text
+      end
+    end
+  end
+end

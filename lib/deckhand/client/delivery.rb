@@ -1,0 +1,82 @@
+# frozen_string_literal: true
+
+require_relative "bulk_encoder"
+require_relative "locked_push"
+
+module Deckhand
+  class Client
+    # The last step of a push: encodes jobs that are ready to go (middleware
+    # run, locks known, arguments sealed) and hands them on, to the collector
+    # of a Client.collecting block, to the pusher, or to Redis (Client.write).
+    #
+    #   Delivery.enqueue(config, [job], nil)                   # queued now
+    #   Delivery.enqueue(config, [job], [Time.now.to_f + 60])  # scheduled
+    #   Delivery.encoded(config, base, [[1], [2]], nil)        # => [jid, jid] (push_bulk's fast path)
+    module Delivery # :nodoc:
+      module_function
+
+      # Encodes the jobs and hands them to the pusher, or to Redis (Client.write).
+      def enqueue(config, jobs, ats)
+        return if jobs.empty?
+        collector = Thread.current[COLLECTOR]
+        return collector.collect(jobs, ats) if collector
+        max = config.max_payload_bytes
+        now = Payload.now(config.timestamps)
+        scheduled = []
+        scheduled_queues = nil # the queue of each scheduled job, built only when one is
+        queued = Hash.new { |h, k| h[k] = [] }
+        jobs.each_with_index do |job, i|
+          at = ats && ats[i]
+          if at
+            # The time lives in the score only, as Sidekiq stores it: Sidekiq's
+            # client sends a payload that carries "at" back to the schedule, so
+            # its dashboard's "Add to queue" would not enqueue it.
+            scheduled << at << Payload.encode(job, max_bytes: max)
+            (scheduled_queues ||= []) << job["queue"]
+          else
+            job["enqueued_at"] = now
+            queued[job["queue"]] << Payload.encode(job, max_bytes: max)
+          end
+        end
+        deliver(config, queued, scheduled, scheduled_queues)
+      end
+
+      # The fast path of push_bulk: no job Hash per job, the shared JSON
+      # generated once. Returns the jids.
+      def encoded(config, base, slice, ats)
+        jids = Payload.jids(slice.size)
+        encoder = BulkEncoder.new(base, now: Payload.now(config.timestamps), max_bytes: config.max_payload_bytes)
+        queued = []
+        scheduled = []
+        slice.each_with_index do |args, i|
+          at = ats && ats[i]
+          if at
+            scheduled << at << encoder.scheduled(jids[i], args)
+          else
+            queued << encoder.queued(jids[i], args)
+          end
+        end
+        deliver(config, queued.empty? ? {} : {base["queue"] => queued}, scheduled, Array.new(scheduled.size / 2, base["queue"]))
+        jids
+      end
+
+      # Unique jobs through a pusher: enqueued as usual; those the pusher wrote
+      # at once and found locked come back nil (or raise NotUnique).
+      def watched(config, jobs, ats)
+        conflicts = LockedPush.watch { enqueue(config, jobs, ats.any? ? ats : nil) }
+        unique = LockedPush.new(config)
+        jobs.map do |job|
+          holder = conflicts[job["jid"]] or next job["jid"]
+          unique.conflict(job, holder)
+          nil
+        end
+      end
+
+      # scheduled_queues: the queue of each scheduled job, for Client.write.
+      def deliver(config, queued, scheduled, scheduled_queues)
+        pusher = Client.pusher
+        pusher ? pusher.call(queued, scheduled, config) : Client.write(queued, scheduled, config, scheduled_queues)
+      end
+    end
+  end
+end

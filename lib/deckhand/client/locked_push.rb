@@ -1,0 +1,92 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Client
+    # Pushes unique jobs: each with its lock, in one round trip
+    # (Store::UniqueLocks.push). A job whose lock another job holds is not
+    # pushed: its place in the answer is nil and the holder's jid is logged,
+    # or with on_conflict: :raise, Deckhand::NotUnique names it.
+    #
+    #   LockedPush.new(config).call([job], [nil], [lock])   # => ["b4a5..."] or [nil]
+    class LockedPush # :nodoc:
+      # How Client.write behind a pusher tells a unique job's payload.
+      MARK = "\"unique_key\""
+
+      # A push waiting to learn of its conflicts (Client#push, when the pusher
+      # writes at once) finds them here: jid => holder.
+      CONFLICTS = :deckhand_unique_conflicts
+
+      # Runs the block (a push through a pusher) and returns the conflicts
+      # met by unique jobs written meanwhile: jid => holder. A pusher that
+      # defers the write (inside a transaction) reports none.
+      def self.watch
+        previous = Thread.current[CONFLICTS]
+        Thread.current[CONFLICTS] = conflicts = {}
+        yield
+        conflicts
+      ensure
+        Thread.current[CONFLICTS] = previous
+      end
+
+      def initialize(config)
+        @config = config
+      end
+
+      # jobs: normalized job Hashes of one queue; ats: their scheduled times
+      # (nil: now); locks: their Unique::Lock. Returns jid or nil per job.
+      def call(jobs, ats, locks)
+        now = Payload.now(@config.timestamps)
+        entries = jobs.each_with_index.map do |job, i|
+          job["enqueued_at"] = now unless ats[i]
+          [locks[i], ats[i], Payload.encode(job, max_bytes: @config.max_payload_bytes)]
+        end
+        holders = Store::UniqueLocks.push(@config.store, jobs.first["queue"], entries)
+        conflicts = []
+        jids = jobs.each_with_index.map do |job, i|
+          next job["jid"] unless holders[i]
+          conflicts << [job, holders[i]]
+          nil
+        end
+        conflicts.each { |job, holder| conflict(job, holder) }
+        jids
+      end
+
+      # For Client.write behind a pusher (push_after_commit): takes the unique
+      # jobs out of what is about to be written, pushes each with its lock
+      # (a duplicate is logged, not pushed), and returns the rest.
+      def deferred(queued, scheduled)
+        queued = queued.transform_values { |payloads| payloads.reject { |json| unique?(json) && write_one(json, nil) } }
+        queued = queued.reject { |_, payloads| payloads.empty? }
+        rest = []
+        scheduled.each_slice(2) { |at, json| rest << at << json unless unique?(json) && write_one(json, at) }
+        [queued, rest]
+      end
+
+      # Logs a job that was not pushed, or raises NotUnique (on_conflict: :raise).
+      def conflict(job, holder)
+        message = message(job, holder)
+        raise NotUnique.new(message, holder: holder, key: job["unique_key"]) if job["on_conflict"] == "raise"
+        @config.logger.info(message)
+      end
+
+      private
+
+      def unique?(json) = json.include?(MARK)
+
+      def write_one(json, at)
+        job = Payload.decode(json)
+        lock = Unique.lock_for(job, at: at, layout: @config.layout) or return false
+        holder = Store::UniqueLocks.push(@config.store, job["queue"], [[lock, at, json]]).first
+        return true unless holder
+        watching = Thread.current[CONFLICTS]
+        watching ? watching[job["jid"]] = holder : @config.logger.info(message(job, holder))
+        true
+      end
+
+      def message(job, holder)
+        "#{job["wrapped"] || job["class"]} not pushed: job #{holder} holds its unique lock " \
+          "#{job["unique_key"]} (same class, queue and arguments)"
+      end
+    end
+  end
+end

@@ -1,0 +1,75 @@
+# frozen_string_literal: true
+
+require_relative "execution_metrics/histogram"
+require_relative "execution_metrics/tally"
+require_relative "execution_metrics/sidekiq_layout"
+require_relative "scripts/metrics_totals"
+require_relative "scripts/metrics_series"
+
+module Deckhand
+  class Store
+    # Per-class execution metrics in Redis, written by each server process once
+    # per heartbeat from its in-memory Tally, read by the data API.
+    #
+    #   tally = Deckhand::Store::ExecutionMetrics::Tally.new
+    #   tally.record("WelcomeJob", 12.5, false)              # per job, in memory
+    #   store.pipelined { |pipe| Deckhand::Store::ExecutionMetrics.flush(pipe, tally.take) }  # per heartbeat
+    #
+    # Layout: one hash per UTC minute (kept 72 hours), per hour (72 hours, so long
+    # ranges read 72 hashes instead of 4,320) and per day (a year). In each, for
+    # every job class that ran:
+    #
+    #   "<class>|c"    executions            "<class>|ms"   total execution time, ms
+    #   "<class>|f"    failures among them   "<class>|h<i>" executions in histogram bucket i
+    #
+    # Fields end in the last "|", so a class name holding "|" still reads back.
+    module ExecutionMetrics # :nodoc:
+      PREFIX = "deckhand:metrics"
+      MINUTE_TTL = 72 * 3600
+      HOUR_TTL = 73 * 3600
+      DAY_TTL = 366 * 86_400
+
+      module_function
+
+      # prefix: PREFIX, or the keys' METRICS (store.layout::METRICS), which in
+      # cluster mode puts every metrics hash in one slot for the scripts that
+      # read a period's hashes together.
+      def minute_key(time, prefix = PREFIX) = "#{prefix}:m:#{time.utc.strftime("%Y%m%d%H%M")}"
+
+      def hour_key(time, prefix = PREFIX) = "#{prefix}:h:#{time.utc.strftime("%Y%m%d%H")}"
+
+      def day_key(time, prefix = PREFIX) = "#{prefix}:d:#{time.utc.strftime("%Y%m%d")}"
+
+      # Queues the writes for one flush on a pipeline. aggregates is what
+      # Tally#take returns: {class => [count, failed, total_ms, {bucket => n}]}.
+      def flush(pipe, aggregates, now: Time.now, prefix: PREFIX)
+        return if aggregates.empty?
+        [[minute_key(now, prefix), MINUTE_TTL], [hour_key(now, prefix), HOUR_TTL], [day_key(now, prefix), DAY_TTL]].each do |key, ttl|
+          aggregates.each { |klass, totals| increment(pipe, key, klass, *totals.first(4)) }
+          pipe.call("EXPIRE", key, ttl)
+        end
+        SidekiqLayout.flush(pipe, aggregates, now: now)
+      end
+
+      # The same in one round trip of its own (code that tallies outside a
+      # server's heartbeat).
+      def write(store, aggregates, now: Time.now)
+        store.pipelined { |pipe| flush(pipe, aggregates, now: now) } unless aggregates.empty?
+      end
+
+      def increment(pipe, key, klass, count, failed, total_ms, histogram)
+        pipe.call("HINCRBY", key, "#{klass}|c", count)
+        pipe.call("HINCRBY", key, "#{klass}|f", failed) if failed.positive?
+        pipe.call("HINCRBYFLOAT", key, "#{klass}|ms", total_ms.round(3))
+        histogram.each { |bucket, n| pipe.call("HINCRBY", key, "#{klass}|h#{bucket}", n) }
+      end
+
+      # Splits a field into [class, kind, bucket]: kind is "c", "f", "ms" or "h".
+      def parse_field(field)
+        klass, _, kind = field.rpartition("|")
+        return [klass, "h", kind[1..].to_i] if kind.start_with?("h")
+        [klass, kind, nil]
+      end
+    end
+  end
+end

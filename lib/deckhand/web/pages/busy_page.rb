@@ -1,0 +1,46 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Web
+    module Pages
+      # The live processes, their memory and the jobs they run, with buttons
+      # that send quiet (TSTP) or stop (TERM) through each process's signal
+      # list, and cancel an iterable job (docs/iterable.md).
+      class BusyPage < Action # :nodoc:
+        RUNNING_SHOWN = 500
+
+        def show
+          @section = "busy"
+          @live = true
+          @processes = api.processes
+          @periodic_leader = api.periodic.leader
+          @pending = @processes.pending_signals
+          running = @processes.running
+          @running_total = running.size
+          @running = running.first(RUNNING_SHOWN)
+          @iterations = api.iterations(@running.map { |work| work.job.jid })
+          render :busy, title: "Busy"
+        end
+
+        def act
+          jid = text_param("cancel", max: 100)
+          return cancel(jid) unless jid.empty?
+          signal = choice_param("signal", %w[quiet stop], nil) or return not_found("signal")
+          identity = text_param("identity", max: 500)
+          processes = api.processes
+          targets = (identity == "all") ? processes.to_a : [processes.find(identity)].compact
+          targets.each { |process| (signal == "quiet") ? process.quiet! : process.stop! }
+          redirect_to(path("busy"), notice: (signal == "quiet") ? "quieted" : "stopped")
+        end
+
+        private
+
+        def cancel(jid)
+          return not_found("jid") unless jid.match?(/\A[\w-]{1,64}\z/)
+          IterableJob.cancel!(jid, config: @web.config)
+          redirect_to(path("busy"), notice: "cancelled")
+        end
+      end
+    end
+  end
+end

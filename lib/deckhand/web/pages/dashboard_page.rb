@@ -1,0 +1,41 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Web
+    module Pages
+      # The front page: live counters and throughput, daily history, the
+      # busiest queues and Redis (in cluster mode, which primary holds which
+      # queue), a warning for queues no process works; plus
+      # the JSON the live chart polls.
+      class DashboardPage < Action # :nodoc:
+        DAYS = %w[7 30 90 365].freeze
+        QUEUES_SHOWN = 10
+
+        def show
+          @section = "dashboard"
+          @stats = api.stats
+          @days = choice_param("days", DAYS, "30").to_i
+          @history = api.history(days: @days)
+          all = api.queues
+          @queue_count = all.size
+          @queues = all.max_by(QUEUES_SHOWN, &:size)
+          @redis = api.redis_info
+          @placement = api.placement
+          @interval = int_param("interval", 5, 1..60)
+          @unworked = api.unworked_queues.first(QUEUES_SHOWN)
+          render :dashboard, title: "Dashboard"
+        end
+
+        # The counters, and the queues holding jobs that no live process works.
+        def stats
+          unworked = api.unworked_queues.map { |queue| {name: queue.name, size: queue.size} }
+          json(api.stats.to_h.merge(unworked_queues: unworked, time: Time.now.to_f))
+        end
+
+        private
+
+        def history_points = @history.map { |day| [day.date, day.processed, day.failed] }
+      end
+    end
+  end
+end

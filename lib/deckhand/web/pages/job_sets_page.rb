@@ -1,0 +1,145 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Web
+    module Pages
+      # The retry, scheduled and dead sets: pages, text filter, one entry's
+      # details, and actions on one entry, the checked ones, all matches of a
+      # filter, or the whole set. Every action returns to the page, filter and
+      # place it was started from.
+      class JobSetsPage < Action # :nodoc:
+        TITLES = {"retries" => "Retries", "scheduled" => "Scheduled", "dead" => "Dead"}.freeze
+        SETS = {"retries" => :retries, "scheduled" => :scheduled, "dead" => :dead}.freeze
+        ACTIONS = {
+          "retries" => %w[retry delete kill], "scheduled" => %w[retry delete kill], "dead" => %w[retry delete]
+        }.freeze
+        DONE = {"retry" => "retried", "delete" => "deleted", "kill" => "killed"}.freeze
+        SAMPLE = 10
+        # Up to this size, a filtered list counts every match in the set (one
+        # bounded script call); above it, on request.
+        TOTAL_BUDGET = 10_000
+
+        def index
+          setup_set
+          @query = text_param("q")
+          @per_page = per_page
+          @size = @set.size
+          @confirm = choice_param("confirm", @actions, nil) unless @query.empty?
+          return confirm_matches if @confirm
+          return groups if @query.empty? && request.params["view"] == "groups"
+          @query.empty? ? page_through : filter
+          @live = true
+          render :job_set, title: @title
+        end
+
+        def show
+          setup_set
+          @entry = @set.fetch(params["key"]) or return gone
+          @iteration = api.iterations([@entry.jid])[@entry.jid] if @entry.jid.is_a?(String)
+          render :job, title: "#{@title}: #{@entry.display_class}"
+        end
+
+        # Checked entries ("keys[]"), all matches of a filter ("all" = "1" and
+        # "q", with the "count" the user confirmed), or the whole set.
+        def bulk
+          setup_set
+          action = choice_param("action", ACTIONS.fetch(@name), nil) or return not_found("action")
+          return all(action) if request.POST["all"] == "1"
+          redirect_to(back, notice: DONE.fetch(action), count: apply(action, list_param("keys").filter_map { |key| @set.fetch(key) }))
+        end
+
+        def act
+          setup_set
+          return unlock if request.POST["action"] == "unlock"
+          action = choice_param("action", ACTIONS.fetch(@name), nil) or return not_found("action")
+          entry = @set.fetch(params["key"]) or return redirect_to(back, notice: "gone")
+          redirect_to(back, notice: DONE.fetch(action), count: apply(action, [entry]))
+        end
+
+        private
+
+        # "Release lock" on a job's page: its unique lock goes, if it still
+        # holds it (a deleted retry keeps its lock, as in Sidekiq Enterprise).
+        def unlock
+          entry = @set.fetch(params["key"]) or return redirect_to(path(@name), notice: "gone")
+          released = api.unique_lock(entry)&.release
+          redirect_to(path(@name, entry.key), notice: released ? "unlocked" : "not_locked")
+        end
+
+        def setup_set
+          @name = params["set"]
+          @section = @name
+          @title = @set_title = TITLES.fetch(@name)
+          @set = api.job_set(SETS.fetch(@name))
+          @actions = ACTIONS.fetch(@name)
+        end
+
+        # With a filter, only its matches, and only if no more match than the
+        # user was told; without one, the whole set.
+        def all(action)
+          query = text_param("q")
+          return redirect_to(back, notice: DONE.fetch(action), count: @set.public_send(:"#{action}_all")) if query.empty?
+          confirmed = int_param("count", 0, 0..2**40)
+          if @set.count_matching(query) > confirmed
+            return redirect_to(path(@name, q: query, confirm: action), notice: "changed")
+          end
+          redirect_to(back, notice: DONE.fetch(action), count: @set.public_send(:"#{action}_matching", query))
+        end
+
+        def apply(action, entries)
+          return 0 if entries.empty?
+          case action
+          when "retry" then @set.retry(entries)
+          when "delete" then @set.delete(entries)
+          when "kill" then @set.kill(entries)
+          end
+        end
+
+        # Where the action was started: the list's page, size, filter and
+        # stretch, scrolled to the list.
+        def back
+          query = {q: text_param("q"), from: int_param("from", nil, 1..Action::MAX_PAGE), page: int_param("page", nil, 2..Action::MAX_PAGE)}
+          query[:per_page] = per_page unless per_page == 25
+          "#{path(@name, **query)}#entries"
+        end
+
+        def page_through
+          @pages = [(@size + @per_page - 1) / @per_page, 1].max
+          @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
+          @entries = @set.page(@page, @per_page)
+        end
+
+        # Searches a bounded stretch of the set per request; the page links to
+        # where the next stretch starts.
+        def filter
+          @from = int_param("from", 0, 0..@size)
+          @entries, @resume_at = @set.filter(@query, from: @from, limit: @per_page)
+          @total = @set.count_matching(@query) if @size <= TOTAL_BUDGET || request.params["total"] == "1"
+        end
+
+        # Before acting on every match of a filter: how many there are
+        # (counted in Redis over the whole set) and the first few of them.
+        def confirm_matches
+          @matches = @set.count_matching(@query)
+          @entries, = @set.filter(@query, limit: SAMPLE, budget: API::JobSet::COUNT_STEP)
+          render :job_set_confirm, title: "#{@title}: confirm"
+        end
+
+        # Triage: the set counted by error class and by job class, in Redis;
+        # the first GROUP_BUDGET entries unless asked for the whole set.
+        def groups
+          @whole = request.params["whole"] == "1"
+          @groups = @set.groups(budget: @whole ? nil : API::JobSet::GROUP_BUDGET)
+          render :job_set_groups, title: "#{@title} by error and class"
+        end
+
+        def gone
+          @jid = params["key"].to_s.split("-", 2)[1].to_s[0, 100]
+          set = {"retries" => "retry", "scheduled" => "scheduled", "dead" => "dead"}.fetch(@name)
+          @message = "That job has left the #{set} set: it may have been retried, run, killed or deleted."
+          render :gone, status: 404, title: "Not here"
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,36 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Web
+    module Pages
+      # Per-class executions, failures and execution time over a chosen period,
+      # and one class's charts.
+      class MetricsPage < Action # :nodoc:
+        PERIODS = API::Metrics::PERIODS.keys.freeze
+
+        def index
+          @section = "metrics"
+          @period = choice_param("period", PERIODS, "1h")
+          @metrics = api.metrics(period: @period)
+          @classes = @metrics.classes
+          render :metrics, title: "Metrics"
+        end
+
+        def show
+          @section = "metrics"
+          @period = choice_param("period", PERIODS, "1h")
+          @klass = params["klass"]
+          @metrics = api.metrics(period: @period)
+          @series = @metrics.series(@klass)
+          @total = @series.each_with_object(API::ClassMetrics.new(@klass)) do |point, total|
+            total.add("c", nil, point.count)
+            total.add("f", nil, point.failed)
+            total.add("ms", nil, point.total_ms)
+            point.histogram.each { |bucket, n| total.add("h", bucket, n) }
+          end
+          render :metric, title: "Metrics: #{@klass}"
+        end
+      end
+    end
+  end
+end

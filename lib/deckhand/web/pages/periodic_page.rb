@@ -1,0 +1,47 @@
+# frozen_string_literal: true
+
+require_relative "../helpers/cron_words"
+
+module Deckhand
+  class Web
+    module Pages
+      # The periodic (cron) jobs as the leader runs them: schedule, zone,
+      # next and last run; pause, resume and enqueue now per entry.
+      class PeriodicPage < Action # :nodoc:
+        include Helpers::CronWords
+
+        ROUTES = [
+          ["GET", "periodic", self, :index],
+          ["POST", "periodic/:name", self, :act]
+        ].freeze
+        ACTIONS = %w[pause resume enqueue].freeze
+        NOTICES = {
+          "periodic_paused" => "Paused: its ticks pass without a job until it is resumed",
+          "periodic_resumed" => "Resumed: it runs from its next tick",
+          "periodic_enqueued" => "Enqueued now; the schedule is unchanged",
+          "periodic_gone" => "No periodic job has that name in the leader's schedule"
+        }.freeze
+
+        def index
+          @section = "periodic"
+          @periodic = api.periodic
+          render :periodic, title: "Periodic"
+        end
+
+        def act
+          entry = api.periodic.find(params["name"]) or return redirect_to(path("periodic"), notice: "periodic_gone")
+          case choice_param("action", ACTIONS, nil)
+          when "pause" then entry.pause && redirect_to(path("periodic"), notice: "periodic_paused")
+          when "resume" then entry.resume && redirect_to(path("periodic"), notice: "periodic_resumed")
+          when "enqueue"
+            entry.enqueue_now
+            redirect_to(path("periodic"), notice: "periodic_enqueued")
+          else not_found("action")
+          end
+        end
+
+        def notice = NOTICES[Flash.read(@request)&.first] || super
+      end
+    end
+  end
+end

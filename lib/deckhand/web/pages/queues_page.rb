@@ -1,0 +1,69 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Web
+    module Pages
+      # Every queue with its size and latency; one queue's jobs page by page,
+      # in the order they will run; pause, resume, clear, delete a job.
+      class QueuesPage < Action # :nodoc:
+        ACTIONS = %w[pause resume clear delete].freeze
+
+        def index
+          @section = "queues"
+          @live = true
+          @queues = api.queues
+          @throttles = api.throttles.to_h { |t| [t.queue, t] }
+          render :queues, title: "Queues"
+        end
+
+        def show
+          @section = "queues"
+          @live = true
+          @queue = api.queue(params["name"])
+          @per_page = per_page
+          @pages = [(@queue.size + @per_page - 1) / @per_page, 1].max
+          @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
+          @jobs = @queue.jobs(page: @page, per_page: @per_page)
+          @throttles = api.throttles.to_h { |t| [t.queue, t] }
+          render :queue, title: "Queue #{@queue.name}"
+        end
+
+        def act
+          queue = api.queue(params["name"])
+          back = back_to(queue)
+          case choice_param("action", ACTIONS, nil)
+          when "pause"
+            queue.pause
+            redirect_to(back, notice: "paused")
+          when "resume"
+            queue.resume
+            redirect_to(back, notice: "resumed")
+          when "clear"
+            queue.clear
+            redirect_to(path("queues"), notice: "cleared") # the queue's page is gone
+          when "delete" then delete(queue, back)
+          else not_found("action")
+          end
+        end
+
+        private
+
+        # The list when the action came from it, else the queue's page the
+        # user was on, scrolled to its jobs.
+        def back_to(queue)
+          return path("queues") if request.POST["from"] == "list"
+          size = (per_page == 25) ? nil : per_page
+          location = path("queues", queue.name, page: int_param("page", nil, 2..Action::MAX_PAGE), per_page: size)
+          request.POST["page"] ? "#{location}#jobs" : location
+        end
+
+        def delete(queue, back)
+          position = int_param("position", 0, 0..2**40)
+          digest = text_param("digest", max: 64)
+          deleted = digest.empty? ? queue.delete_job(text_param("jid", max: 100), position: position) : queue.delete_entry(digest, position: position)
+          deleted ? redirect_to(back, notice: "deleted", count: 1) : redirect_to(back, notice: "gone")
+        end
+      end
+    end
+  end
+end
