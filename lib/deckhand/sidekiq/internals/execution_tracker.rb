@@ -3,12 +3,12 @@
 require_relative "server_internal"
 require_relative "metrics_histogram"
 require_relative "job_retry"
-require "deckhand/store/metrics"
+require "deckhand/store/execution_metrics"
 
 module Sidekiq
   module Metrics
     # Sidekiq's per-job metrics recorder in drop-in mode, on what a Deckhand
-    # server records with: executions timed into a Store::Metrics::Tally,
+    # server records with: executions timed into a Store::ExecutionMetrics::Tally,
     # written on #flush as the heartbeat writes it, so Sidekiq::Metrics::Query
     # reads them. A server needs none of this; code that times its own work
     # can. An interrupted iterable job (JobRetry::Skip) counts as no failure.
@@ -19,7 +19,7 @@ module Sidekiq
     class ExecutionTracker
       def initialize(config = Sidekiq.default_configuration)
         @config = Deckhand::DropIn::ServerInternal.config_of(config)
-        @tally = Deckhand::Store::Metrics::Tally.new
+        @tally = Deckhand::Store::ExecutionMetrics::Tally.new
       end
 
       def track(_queue, klass)
@@ -40,7 +40,7 @@ module Sidekiq
       # Writes what was tracked as the minute of `time`; returns how many executions.
       def flush(time = Time.now)
         taken = @tally.take
-        Deckhand::Store::Metrics.write(@config.store, taken, now: time)
+        Deckhand::Store::ExecutionMetrics.write(@config.store, taken, now: time)
         taken.sum { |_, (count, *)| count }
       end
     end
