@@ -84,11 +84,12 @@ module Deckhand
     def cancel! = IterableJob.cancel!(jid)
 
     def build_enumerator(*, cursor:)
-      raise NotImplementedError, "#{self.class} must define build_enumerator(*args, cursor:) returning an Enumerator"
+      raise NotImplementedError, "#{self.class} must implement a '#build_enumerator' method: " \
+        "build_enumerator(*args, cursor:) returning an Enumerator"
     end
 
     def each_iteration(*)
-      raise NotImplementedError, "#{self.class} must define each_iteration(item, *args)"
+      raise NotImplementedError, "#{self.class} must implement an '#each_iteration' method: each_iteration(item, *args)"
     end
 
     def on_start = nil
@@ -110,7 +111,10 @@ module Deckhand
       state.start!
       return deckhand_finish(state, :cancelled) if state.cancelled?
       enumerator = build_enumerator(*args, cursor: state.cursor)
-      return deckhand_finish(state, :complete) if enumerator.nil?
+      if enumerator.nil?
+        Deckhand.logger.debug { "#{self.class} jid=#{jid}: '#build_enumerator' returned nil, skipping the job." }
+        return deckhand_finish(state, :complete)
+      end
       deckhand_check_enumerator!(enumerator)
       # Read once a run, not once a step.
       @deckhand_budget = self.class.deckhand_options["max_iteration_runtime"]
@@ -139,6 +143,7 @@ module Deckhand
         state.step!
         done += 1
       end
+      Deckhand.logger.debug { "#{self.class} jid=#{jid}: Enumerator found nothing to iterate" } unless iterating
       :complete
     rescue Exception => e # rubocop:disable Lint/RescueException -- an error or the shutdown interrupt: save the cursor, then let it go on
       if iterating
@@ -186,6 +191,7 @@ module Deckhand
       when :complete
         on_complete
         state.delete
+        Deckhand.logger.debug { "#{self.class} jid=#{jid}: Completed iteration. steps=#{state.steps} runtime=#{state.runtime.round(3)}s" }
       else
         raise ArgumentError, "#{self.class}: throw :abort takes no value (got #{outcome.inspect}); it ends the job as complete"
       end
@@ -201,8 +207,8 @@ module Deckhand
 
     def deckhand_check_enumerator!(enumerator)
       return if enumerator.is_a?(Enumerator)
-      raise ArgumentError, "#{self.class}#build_enumerator must return an Enumerator yielding [item, cursor], got " \
-        "#{enumerator.class}; use a helper (array_enumerator(list, cursor: cursor), " \
+      raise ArgumentError, "#{self.class}#build_enumerator must return an Enumerator, but returned #{enumerator.class}: " \
+        "an Enumerator yielding [item, cursor]; use a helper (array_enumerator(list, cursor: cursor), " \
         "active_record_records_enumerator(Model.all, cursor: cursor)) or Enumerator.new"
     end
   end

@@ -37,7 +37,7 @@ class IterableDefinitionTest < Minitest::Test
     end.new
     job.jid = "a1"
     error = assert_raises(ArgumentError) { job.perform }
-    assert_match(/#build_enumerator must return an Enumerator yielding \[item, cursor\], got Array; use a helper/, error.message)
+    assert_match(/#build_enumerator must return an Enumerator, but returned Array: an Enumerator yielding \[item, cursor\]; use a helper/, error.message)
   end
 
   def test_a_cursor_json_cannot_carry_is_refused

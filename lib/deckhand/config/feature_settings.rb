@@ -71,6 +71,17 @@ module Deckhand
         @executor = executor
       end
 
+      # What a failed job's backtrace goes through before it is stored (a
+      # callable taking and returning an Array of lines, such as
+      # `->(lines) { Rails.backtrace_cleaner.clean(lines) }`), or nil.
+      attr_reader :backtrace_cleaner
+
+      def backtrace_cleaner=(cleaner)
+        change!(:backtrace_cleaner)
+        raise ConfigError, "backtrace_cleaner must answer call(lines), got #{cleaner.inspect}" unless cleaner.nil? || cleaner.respond_to?(:call)
+        @backtrace_cleaner = cleaner
+      end
+
       def reloading=(value)
         change!(:reloading)
         @reloading = value ? true : false

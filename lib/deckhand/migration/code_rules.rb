@@ -50,7 +50,12 @@ module Deckhand
         [/Sidekiq\.strict_args!\s*\(\s*false/, :works, "Sidekiq.strict_args!(false) (arguments go as JSON makes them, as in Sidekiq 7)", nil],
         # Not Rails' own stack (config.middleware.insert_before ...).
         [/(?<!\bmiddleware)\.insert_(before|after)\b/, :works, "middleware chain insert_before / insert_after", nil],
-        [/\.(super_fetch|reliable_scheduler)!/, :change, "Sidekiq Pro's super_fetch! / reliable_scheduler!", "remove the call: Deckhand does it always (drop-in mode only warns)"]
+        [/\.(super_fetch|reliable_scheduler)!/, :change, "Sidekiq Pro's super_fetch! / reliable_scheduler!", "remove the call: Deckhand does it always (drop-in mode only warns)"],
+        [/Sidekiq::(Processor|Manager|Launcher|BasicFetch)\b/, :unsupported, "Sidekiq's server internals (Processor, Manager, Launcher, BasicFetch)",
+          "Deckhand's server is its own: start it with the deckhand command or Sidekiq.configure_embed"],
+        [/Sidekiq::WebHelpers\b/, :unsupported, "Sidekiq::WebHelpers (the helpers of Web extension pages)", "Deckhand's dashboard has no extension API"],
+        [/Sidekiq::Deploy\b/, :works, "Sidekiq::Deploy.mark! (deploy marks, stored where Sidekiq keeps them)", nil],
+        [%r{sidekiq/middleware/i18n}, :works, "the I18n middleware (a job runs in the locale it was pushed in)", nil]
       ].freeze
     end
   end

@@ -44,12 +44,11 @@ module Deckhand
         count = job["retry_count"]
         return exhausted(unit, job, klass, error) if count >= max || expired?(job)
 
-        delay = custom_delay(klass, count, error, job)
-        case delay
+        strategy, delay = delay_for(klass, count, error, job)
+        case strategy
         when :discard then discard(unit, job, "deckhand_retry_in returned :discard")
         when :kill then exhausted(unit, job, klass, error)
         else
-          delay = default_delay(count) unless delay.is_a?(Numeric)
           at = ::Process.clock_gettime(::Process::CLOCK_REALTIME) + delay
           payload = JSON.generate(job)
           write(unit) { |settle| settle.retry(unit.place, at: at, payload: payload) }
@@ -90,11 +89,21 @@ module Deckhand
 
       def default_delay(count) = (count**4) + 15 + (rand(10) * (count + 1))
 
+      # What the class's deckhand_retry_in makes of the `count`th retry:
+      # [:discard, nil], [:kill, nil] or [:default, seconds] (its number, a
+      # Duration as seconds, or the default backoff when it gives none).
+      def delay_for(klass, count, error, job)
+        delay = custom_delay(klass, count, error, job)
+        return [delay, nil] if delay == :discard || delay == :kill
+        return [:default, default_delay(count)] unless delay.is_a?(Numeric)
+        [:default, (delay.is_a?(Integer) || delay.is_a?(Float)) ? delay : delay.to_f]
+      end
+
       private
 
       def record_failure(job, unit, error, now)
         job["queue"] = job["retry_queue"] || unit.queue
-        job["error_message"] = error.message.to_s.scrub[0, MAX_MESSAGE]
+        job["error_message"] = message_of(error)
         job["error_class"] = error.class.name
         if job["retry_count"].is_a?(Integer)
           job["retried_at"] = now
@@ -108,8 +117,19 @@ module Deckhand
         job.delete("enqueued_at") # the scheduler stamps a fresh one when the retry is due
       end
 
+      # As UTF-8 (bytes that are not are replaced), and never the reason a
+      # failure goes unrecorded: a message that raises is replaced by a note.
+      def message_of(error)
+        text = error.message.to_s.dup.force_encoding(Encoding::UTF_8).scrub
+        text[0, MAX_MESSAGE]
+      rescue => e
+        "(the error's message could not be read: #{e.class})"
+      end
+
       def backtrace_lines(option, error)
         trace = error.backtrace or return nil
+        cleaner = @config.backtrace_cleaner
+        trace = (cleaner && call_safely("backtrace_cleaner (the backtrace is kept as it was)") { cleaner.call(trace) }) || trace
         limit = case option
         when true then trace.size
         when Integer then option
@@ -129,7 +149,11 @@ module Deckhand
       def custom_delay(klass, count, error, job)
         block = klass.respond_to?(:deckhand_retry_in) && klass.deckhand_retry_in
         return nil unless block
-        call_safely("#{klass}.deckhand_retry_in (using the default backoff)") { block.call(count, error, job) }
+        # Named as the application wrote it (drop-in mode's classes answer sidekiq_retry_in).
+        rule = klass.respond_to?(:sidekiq_retry_in) ? "sidekiq_retry_in" : "deckhand_retry_in"
+        call_safely("Failure scheduling retry using the defined `#{rule}` in #{klass}, falling back to the default backoff: the block") do
+          block.call(count, error, job)
+        end
       end
 
       def exhausted(unit, job, klass, error)

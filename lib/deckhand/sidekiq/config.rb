@@ -80,6 +80,8 @@ module Sidekiq
       else
         raise Deckhand::DropIn::Unsupported.new("Sidekiq option config[#{name.inspect}]", NOT_HONOURED[name]) if NOT_HONOURED.key?(name)
         @options[name] = value
+        # Stored retries' backtraces go through it too, as in Sidekiq.
+        config.backtrace_cleaner = value if name == :backtrace_cleaner
       end
     end
 

@@ -24,6 +24,11 @@ module Sidekiq
     # `include Sidekiq::Job::Iterable` beside `include Sidekiq::Job` (what
     # Sidekiq::IterableJob does in one line): Deckhand's iterable job.
     module Iterable
+      # Sidekiq 7.3's enumerator classes, loaded when named (CSV and Active
+      # Record stay unloaded until the application uses them).
+      autoload :CsvEnumerator, "deckhand/sidekiq/iterable/csv_enumerator"
+      autoload :ActiveRecordEnumerator, "deckhand/sidekiq/iterable/active_record_enumerator"
+
       def self.included(base)
         base.include(Sidekiq::Job) unless base.include?(Deckhand::Job)
         base.include(Deckhand::IterableJob)

@@ -51,6 +51,12 @@ module Deckhand
         SidekiqLayout.flush(pipe, aggregates, now: now)
       end
 
+      # The same in one round trip of its own (code that tallies outside a
+      # server's heartbeat).
+      def write(store, aggregates, now: Time.now)
+        store.pipelined { |pipe| flush(pipe, aggregates, now: now) } unless aggregates.empty?
+      end
+
       def increment(pipe, key, klass, count, failed, total_ms, histogram)
         pipe.call("HINCRBY", key, "#{klass}|c", count)
         pipe.call("HINCRBY", key, "#{klass}|f", failed) if failed.positive?

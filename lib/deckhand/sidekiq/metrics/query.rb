@@ -1,7 +1,11 @@
 # frozen_string_literal: true
 
+require "time"
+require "date"
 require "deckhand/api"
 require_relative "results"
+require_relative "../../store/execution_metrics"
+require_relative "../../store/deploy_marks"
 
 module Sidekiq
   module Metrics
@@ -16,9 +20,10 @@ module Sidekiq
     #   result.job_results["ReportJob"].totals["p"]     # => 120
     #   result.job_results["ReportJob"].series["ms"]    # => {"21:04" => 1530, ...}
     #
-    # A job's `hist` holds Deckhand's execution-time histogram per minute, in
-    # Deckhand's buckets (Store::ExecutionMetrics::Histogram), not Sidekiq's; `marks`
-    # (Sidekiq's deploy marks) is always empty.
+    # A job's `hist` holds, per minute, the executions in each of Sidekiq's 26
+    # duration buckets, the slowest first, as Sidekiq's does (failures
+    # included); `marks` holds the deploy marks of the period
+    # (Sidekiq::Deploy.mark!).
     class Query
       MAX_MINUTES = 240
 
@@ -56,15 +61,31 @@ module Sidekiq
           job = result.job_results[name]
           metrics.series(name).last(minutes).each do |point|
             job.add_metric("p", point.time, point.count)
-            job.add_metric("f", point.time, point.failed)
+            job.add_metric("f", point.time, point.failed) if point.failed.positive?
             job.add_metric("ms", point.time, point.total_ms.round)
             job.hist[point.time.strftime("%H:%M")] = histogram(point) if histograms
           end
         end
+        add_marks(result)
         result
       end
 
-      def histogram(point) = (0..Deckhand::Store::ExecutionMetrics::Histogram::LAST).map { |bucket| point.histogram[bucket] }
+      def add_marks(result)
+        return unless result.starts_at
+        (result.starts_at.to_date..result.ends_at.to_date).each do |date|
+          Deckhand::Store::DeployMarks.day(@api.config.store, date).sort.each do |stamp, label|
+            time = Time.iso8601(stamp)
+            result.marks << MarkResult.new(time, label) if time.between?(result.starts_at, result.ends_at)
+          end
+        end
+      end
+
+      # Sidekiq's layout: its 26 buckets, the slowest first (derived from
+      # Deckhand's finer buckets, Store::ExecutionMetrics::SidekiqLayout).
+      def histogram(point)
+        counts = Deckhand::Store::ExecutionMetrics::SidekiqLayout.histogram_of(point.histogram)
+        (0..Deckhand::Store::ExecutionMetrics::SidekiqLayout::LAST).map { |bucket| counts[bucket] }.reverse
+      end
     end
   end
 end

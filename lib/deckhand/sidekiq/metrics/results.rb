@@ -45,10 +45,15 @@ module Sidekiq
 
         def series_avg(metric = "ms")
           series[metric].to_h do |bucket, value|
-            completed = series["p"][bucket] - series["f"][bucket]
+            completed = series["p"][bucket] - series.fetch("f", {}).fetch(bucket, 0)
             [bucket, completed.zero? ? 0 : value.to_f / completed]
           end
         end
+      end
+
+      # A deploy mark in the period: its minute, its label, its bucket ("HH:MM").
+      MarkResult = Struct.new(:time, :label) do
+        def bucket = time.strftime("%H:%M")
       end
     end
   end

@@ -119,6 +119,13 @@ module Deckhand
 
           def daily(stat, date) = "#{stat}:#{date}"
 
+          # Hash of a UTC day's deploy marks (minute as ISO 8601 => label), and
+          # the lock that keeps one label from being marked twice a minute;
+          # Sidekiq's names, so its Metrics tab shows them too.
+          def deploy_marks(date) = "#{date}-marks"
+
+          def deploy_lock(label) = "deploylock-#{label}"
+
           def recoveries(queue) = "#{tag(queue)}:recoveries"
 
           def suspects(identity, queue) = "#{tag(queue)}:suspects:#{identity}"

@@ -117,6 +117,13 @@ module Deckhand
 
         def daily(stat, date) = "#{stat}:#{date}"
 
+        # Hash of a UTC day's deploy marks (minute as ISO 8601 => label), and
+        # the lock that keeps one label from being marked twice a minute;
+        # Sidekiq's names, so its Metrics tab shows them too.
+        def deploy_marks(date) = "#{date}-marks"
+
+        def deploy_lock(label) = "deploylock-#{label}"
+
         # Hash of jid => how many times the job was recovered from a process
         # that died while it may have been running it, for the jobs of `queue`;
         # field "~v" counts recoveries, so a process sees a change in one read.

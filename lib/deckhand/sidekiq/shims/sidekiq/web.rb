@@ -4,3 +4,4 @@
 require "deckhand/sidekiq"
 require "deckhand/sidekiq/api"
 require "deckhand/sidekiq/web"
+require "deckhand/sidekiq/internals/web_helpers"

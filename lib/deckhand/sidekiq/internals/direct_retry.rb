@@ -1,0 +1,36 @@
+# frozen_string_literal: true
+
+require "deckhand/server"
+require "deckhand/api"
+require_relative "direct_outcomes"
+
+module Deckhand
+  module DropIn
+    # Deckhand's retry decision (Server::RetryHandler: retry, retry_for,
+    # sidekiq_retry_in, sidekiq_retries_exhausted, the dead set, the death
+    # handlers) for a job that failed outside a server, so in no process's
+    # in-flight record: the outcome goes straight to the retry, schedule or
+    # dead set. Sidekiq::JobRetry#local runs on it.
+    #
+    #   DirectRetry.new(Deckhand.config).failed(job_hash, "default", HardJob, error)   # => :retry
+    class DirectRetry < Server::RetryHandler
+      Unit = Struct.new(:queue, :recorded) do
+        def place = nil
+      end
+
+      def initialize(config)
+        super(config: config, store: config.store, identity: "direct")
+        @sets = API.new(config)
+      end
+
+      def failed(job, queue, klass, error) = super(Unit.new(queue), job, klass, error)
+
+      private
+
+      # Each outcome in one command; there is no in-flight mark to clear.
+      def write(unit)
+        unit.recorded = yield(DirectOutcomes.new(@sets, @store))
+      end
+    end
+  end
+end

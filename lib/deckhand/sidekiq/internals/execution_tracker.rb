@@ -1,0 +1,48 @@
+# frozen_string_literal: true
+
+require_relative "server_internal"
+require_relative "metrics_histogram"
+require_relative "job_retry"
+require "deckhand/store/execution_metrics"
+
+module Sidekiq
+  module Metrics
+    # Sidekiq's per-job metrics recorder in drop-in mode, on what a Deckhand
+    # server records with: executions timed into a Store::ExecutionMetrics::Tally,
+    # written on #flush as the heartbeat writes it, so Sidekiq::Metrics::Query
+    # reads them. A server needs none of this; code that times its own work
+    # can. An interrupted iterable job (JobRetry::Skip) counts as no failure.
+    #
+    #   tracker = Sidekiq::Metrics::ExecutionTracker.new(Sidekiq.default_configuration)
+    #   tracker.track("default", "ReportJob") { build_report }
+    #   tracker.flush   # => 1, the executions written
+    class ExecutionTracker
+      def initialize(config = Sidekiq.default_configuration)
+        @config = Deckhand::DropIn::ServerInternal.config_of(config)
+        @tally = Deckhand::Store::ExecutionMetrics::Tally.new
+      end
+
+      def track(_queue, klass)
+        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC, :float_millisecond)
+        failed = false
+        begin
+          yield
+        rescue JobRetry::Skip
+          raise
+        rescue Exception # rubocop:disable Lint/RescueException -- any failure of the block is counted, then raised
+          failed = true
+          raise
+        ensure
+          @tally.record(klass.to_s, ::Process.clock_gettime(::Process::CLOCK_MONOTONIC, :float_millisecond) - started, failed)
+        end
+      end
+
+      # Writes what was tracked as the minute of `time`; returns how many executions.
+      def flush(time = Time.now)
+        taken = @tally.take
+        Deckhand::Store::ExecutionMetrics.write(@config.store, taken, now: time)
+        taken.sum { |_, (count, *)| count }
+      end
+    end
+  end
+end

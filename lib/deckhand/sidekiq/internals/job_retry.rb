@@ -1,0 +1,88 @@
+# frozen_string_literal: true
+
+require_relative "server_internal"
+require_relative "direct_retry"
+
+module Sidekiq
+  # Sidekiq's retry step in drop-in mode. A Deckhand server retries failed
+  # jobs itself; `#local` runs that same logic (Deckhand::DropIn::DirectRetry)
+  # on a job run by other code: the block's error sends the job to the retry
+  # set, or to the dead set with sidekiq_retries_exhausted and the death
+  # handlers, then comes out wrapped in JobRetry::Handled (its `cause`).
+  #
+  #   job_retry = Sidekiq::JobRetry.new(Sidekiq.default_configuration)
+  #   job_retry.local(job, payload_json, "default") { job.perform(*args) }
+  #   # => raises Sidekiq::JobRetry::Handled; the job is in Sidekiq::RetrySet
+  class JobRetry
+    # The error was dealt with (the job retried, dead or dropped).
+    class Handled < ::RuntimeError; end
+
+    # Stop without a retry consumed (an interrupted iterable job).
+    class Skip < Handled; end
+
+    # A Sidekiq::Capsule, a Sidekiq::Config or a Deckhand::Config.
+    def initialize(capsule_or_config = Sidekiq.default_configuration)
+      @config = Deckhand::DropIn::ServerInternal.config_of(capsule_or_config)
+    end
+
+    def local(job_instance, payload, queue)
+      yield
+    rescue Handled, Deckhand::Shutdown
+      raise
+    rescue Exception => e # rubocop:disable Lint/RescueException -- Sidekiq retries any failure but the shutdown
+      shutdown = shutdown_in(e)
+      raise shutdown if shutdown
+      record(parse(payload), queue, job_class(job_instance), e)
+    end
+
+    # The same for a failure outside the job instance (its class not yet
+    # found): the rules of the class the payload names, if it is loaded.
+    def global(payload, queue)
+      yield
+    rescue Handled, Deckhand::Shutdown
+      raise
+    rescue Exception => e # rubocop:disable Lint/RescueException -- as #local
+      shutdown = shutdown_in(e)
+      raise shutdown if shutdown
+      job = parse(payload)
+      record(job, queue, loaded_class(job["class"]), e)
+    end
+
+    private
+
+    # Deckhand's decision for the `count`th retry of a job of this class (or
+    # instance): [:default, seconds], [:discard, nil] or [:kill, nil].
+    def delay_for(job_class, count, error, job)
+      Deckhand::DropIn::DirectRetry.new(@config).delay_for(job_class(job_class), count, error, job)
+    end
+
+    def exception_caused_by_shutdown?(error) = !shutdown_in(error).nil?
+
+    # Raised inside the rescue, so the job's error is Handled's cause.
+    def record(job, queue, klass, error)
+      Deckhand::DropIn::DirectRetry.new(@config).failed(job, queue, klass, error)
+      raise Handled
+    end
+
+    # A copy of the job (its JSON, as Sidekiq passes it, or a Hash): the
+    # failure's fields are written into it.
+    def parse(payload) = JSON.parse(payload.is_a?(String) ? payload : JSON.generate(payload))
+
+    # The job's class, given it or an instance.
+    def job_class(job) = job.is_a?(Module) ? job : job.class
+
+    def loaded_class(name)
+      Object.const_get(name) if name.is_a?(String)
+    rescue NameError
+      nil
+    end
+
+    # The shutdown an error was raised while unwinding (in its causes), if
+    # any: the job is not retried, it runs again.
+    def shutdown_in(error, seen = {})
+      return nil if error.nil? || seen[error]
+      seen[error] = true
+      error.is_a?(Deckhand::Shutdown) ? error : shutdown_in(error.cause, seen)
+    end
+  end
+end

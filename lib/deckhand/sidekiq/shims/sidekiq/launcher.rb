@@ -1,0 +1,7 @@
+# frozen_string_literal: true
+
+# `require "sidekiq/launcher"` in drop-in mode: Sidekiq::Launcher, named only (the `deckhand` command starts a server).
+require "deckhand/sidekiq"
+require "deckhand/sidekiq/internals/manager"
+require "deckhand/sidekiq/internals/scheduled_poller"
+require "deckhand/sidekiq/internals/launcher"

@@ -1,0 +1,8 @@
+# frozen_string_literal: true
+
+# `require "sidekiq/processor"` in drop-in mode: Sidekiq::Processor, named only (Deckhand runs jobs by itself).
+require "deckhand/sidekiq"
+require "deckhand/sidekiq/job_logger"
+require "deckhand/sidekiq/internals/basic_fetch"
+require "deckhand/sidekiq/internals/processor"
+require "deckhand/sidekiq/internals/job_retry"
