@@ -41,9 +41,11 @@ module Deckhand
         @config = config
       end
 
-      # Sidekiq's redis options: redis-client's, plus pool sizing Deckhand derives itself.
+      # Sidekiq's redis options: redis-client's, plus pool sizing Deckhand
+      # derives itself for its own pool (Sidekiq's `redis_pool` is sized by it).
       def redis=(options)
         options = options.to_h.transform_keys(&:to_sym)
+        @pool_sizing = options.slice(:size, :pool_timeout)
         options[:timeout] = options.delete(:network_timeout) if options.key?(:network_timeout)
         @config.redis = options.except(*REDIS_DROPPED)
       end
@@ -53,6 +55,9 @@ module Deckhand
         raise ArgumentError, "config.redis needs a block: config.redis { |conn| conn.get(\"key\") }; set options with config.redis = {...}" unless block
         Deckhand::Store::AppConnection.lend(@config.store, &block)
       end
+
+      # The size: and pool_timeout: last given to redis=.
+      def pool_sizing = @pool_sizing || {}
 
       def concurrency=(count)
         @config.concurrency = count
