@@ -93,15 +93,17 @@ class SidekiqFilesInsideTest < Minitest::Test
     seen = []
     config.error_handlers << ->(_error, _context) { raise "boom" }
     config.error_handlers << ->(error, context, _config) { seen << [error.message, context] }
+    config.error_handlers << proc { |_error, _context, _config = nil| }
     config[:backtrace_cleaner] = ->(lines) { lines.take(1) }
     error = RuntimeError.new("hello").tap { |e| e.set_backtrace(%w[app.rb:1 lib.rb:2]) }
     config.handle_exception(error, "queue" => "q")
     assert_equal [["hello", {queue: "q"}]], seen
     assert_match(/\{"queue":"q"\}\n.*RuntimeError: hello\n.*app\.rb:1\n(?!lib\.rb)/m, out.string, "logged, backtrace cleaned")
     assert_includes out.string, "!!! ERROR HANDLER THREW AN ERROR !!! RuntimeError: boom"
+    assert_equal 1, out.string.scan("DEPRECATION: Sidekiq exception handlers now take three arguments").size, "the two-argument handler's line"
     handler = config.error_handlers.to_a.last
     assert_same handler, config.error_handlers.delete(handler)
-    assert_equal 1, config.error_handlers.size
+    assert_equal 2, config.error_handlers.size
   end
 
   def test_component_gives_a_plugin_the_config_logger_redis_and_events
