@@ -279,6 +279,27 @@ class SidekiqFilesInsideTest < Minitest::Test
     assert_equal 403, Rack::MockRequest.new(app).post("/", "HTTP_SEC_FETCH_SITE" => "cross-site").status
   end
 
+  def test_csrf_protection_behind_a_session_checks_the_sessions_masked_token
+    require "sidekiq/web/csrf_protection"
+    require "rack/mock"
+    app = Sidekiq::Web::CsrfProtection.new(->(env) { [200, {}, [env[:csrf_token].to_s]] })
+    session = {}
+    request = ->(method, params = {}, into = session) { Rack::MockRequest.new(app).request(method, "/", "rack.session" => into, :params => params) }
+    first = request.call("GET").body
+    second = request.call("GET").body
+    assert_equal [88, 88], [first.size, second.size]
+    refute_equal first, second, "masked afresh on every request"
+    assert_equal 200, request.call("POST", {"authenticity_token" => first}).status
+    assert_equal 200, request.call("POST", {"authenticity_token" => second}).status
+    forged = ["\0".b * 64].pack("m0")
+    refused = request.call("POST", {"authenticity_token" => forged})
+    assert_equal [403, "Forbidden"], [refused.status, refused.body]
+    assert_equal 403, request.call("POST").status, "no token"
+    assert_equal 403, request.call("POST", {"authenticity_token" => first}, {}).status, "a session without the secret"
+    assert_equal 403, request.call("POST", {"authenticity_token" => first}, {"session_id" => "other"}).status
+    assert_equal 403, request.call("POST", {"authenticity_token" => "short"}).status
+  end
+
   def test_rails_g_sidekiq_job_writes_a_sidekiq_job_and_its_test
     require "rails/generators"
     Dir.mktmpdir do |root|
