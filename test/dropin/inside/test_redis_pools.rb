@@ -105,10 +105,13 @@ class RedisPoolsInsideTest < Minitest::Test
       PoolsShardJob.perform_async
       PoolsShardJob.perform_in(60)
       assert_same shard, Sidekiq.redis_pool
+      assert_same shard, Sidekiq::Client.new.redis_pool
       assert_equal 1, Sidekiq.redis { |conn| conn.llen("queue:default") }
       assert_equal [1, 1], [queue.size, scheduled.size], "the data API made outside the block reads the shard"
     end
     assert_equal [0, 0], [queue.size, scheduled.size]
+    assert_same shard, Sidekiq::Client.new(pool: shard).redis_pool
+    refute_equal 3, Sidekiq::Client.new.redis_pool.with { |conn| conn.config.db }
   end
 
   def test_redis_blocks_reopen_once_after_a_failover_error_and_raise_redis_client_errors
