@@ -11,8 +11,8 @@ module Sidekiq
   #   Sidekiq.redis { |conn| conn.get("key") }
   #   rescue Sidekiq::RedisClientAdapter::CommandError => e
   class RedisClientAdapter
-    BaseError = RedisClient::Error
-    CommandError = RedisClient::CommandError
     CompatClient = Deckhand::Store::AppConnection
+    BaseError = CompatClient::BaseError
+    CommandError = CompatClient::CommandError
   end
 end

@@ -8,8 +8,35 @@ module Deckhand
     # conn.sadd("set", "a")) become conn.call("GET", "key").
     #
     #   Store::AppConnection.lend(Deckhand.config.store) { |conn| conn.incr("app:visits") }
+    #
+    # As Sidekiq 7 lends its connections: errors come out as redis-client
+    # raised them (application code rescues RedisClient::CommandError, which
+    # Sidekiq names BaseError and CommandError), and after a failover error
+    # the connection is reopened and the block run once more.
     class AppConnection
-      def self.lend(store) = store.with { |conn| yield new(conn) }
+      BaseError = RedisClient::Error
+      CommandError = RedisClient::CommandError
+
+      # A failover turned the server into a replica, the primary lacks
+      # replicas, or a blocking command was unblocked by one.
+      REOPEN = /READONLY|NOREPLICAS|UNBLOCKED/
+
+      def self.lend(store)
+        store.with do |client|
+          retried = false
+          begin
+            yield new(client)
+          rescue RedisClient::Error => e
+            raise if retried || !REOPEN.match?(e.message)
+            retried = true
+            client.close
+            retry
+          end
+        end
+      rescue Deckhand::RedisError => e
+        # The store translates; the application gets redis-client's own error.
+        raise(e.cause.is_a?(RedisClient::Error) ? e.cause : e)
+      end
 
       def initialize(client)
         @client = client
