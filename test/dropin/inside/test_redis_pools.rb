@@ -85,8 +85,9 @@ class RedisPoolsInsideTest < Minitest::Test
   def test_configuration_and_capsule_pools_are_sized_as_sidekiqs
     assert_equal 10, @config.redis_pool.size
     assert_same @config.redis_pool, @config.redis_pool
-    @config.redis = {url: @url, size: 3}
+    @config.redis = {size: 3}
     assert_equal 3, @config.redis_pool.size
+    assert_equal({url: @url}, @config.config.redis, "the options merge into REDIS_URL's, as in Sidekiq")
     @config.default_capsule.concurrency = 2
     other = Sidekiq::Capsule.new("other", @config)
     other.concurrency = 4
