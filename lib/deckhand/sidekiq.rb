@@ -51,5 +51,8 @@ require_relative "sidekiq/shutdown"
 
 # Rails and Active Job, as the sidekiq gem hooks into them: Deckhand's Railtie
 # (jobs inside the reloader, the log) and `queue_adapter = :sidekiq` on Deckhand.
-require_relative "rails" if defined?(::Rails::Railtie)
+if defined?(::Rails::Railtie)
+  require_relative "rails"
+  require_relative "sidekiq/rails_reloader"
+end
 ActiveSupport.on_load(:active_job) { require "deckhand/sidekiq/active_job" } if defined?(::ActiveSupport.on_load)

@@ -36,6 +36,9 @@ module Deckhand
 
     attr_reader :location
 
+    # The pool's size and how long a checkout waits (seconds).
+    attr_reader :size, :pool_timeout
+
     # What a push waits for after it is written (Store::Durability), or nil.
     attr_accessor :durability
 
@@ -44,7 +47,7 @@ module Deckhand
       @size = size
       @pool_timeout = pool_timeout
       @cluster = ClusterMode.new(options) if ClusterMode.nodes(options)
-      @redis_config = @cluster ? @cluster.config : RedisClient.config(**options)
+      @redis_config = @cluster ? @cluster.config : client_config(options)
       @location = @cluster ? @cluster.location : describe(@redis_config)
       @translation = Translation.new(@location)
       @pool = new_pool
@@ -68,7 +71,7 @@ module Deckhand
         @pool, old = new_pool, @pool
         old.close
       else
-        @redis_config = RedisClient.config(**@options, id: name)
+        @redis_config = client_config(@options.merge(id: name))
         @pool.reload(&:close)
       end
     end
@@ -87,6 +90,16 @@ module Deckhand
     end
 
     def call(*command) = with { |conn| conn.call(*command) }
+
+    # Holds one pooled connection for this thread until #checkin, as
+    # ConnectionPool#checkout does (drop-in mode's Sidekiq pools offer it);
+    # #with is the way that cannot forget to give it back.
+    def checkout
+      raise ConfigError, "a cluster store has no connection to check out: use #with" if @cluster
+      @pool.checkout
+    end
+
+    def checkin = @cluster ? nil : @pool.checkin
 
     # exception: false leaves Redis' refusals in the replies (RedisClient
     # errors, for the store's own modules to read) instead of raising the first.
@@ -241,8 +254,18 @@ module Deckhand
       nil
     end
 
-    # The location without a password, safe to log.
+    # A Redis behind Sentinels (`sentinels:` and `name:` in the options) is
+    # found through them when a connection opens.
+    def client_config(options)
+      options.key?(:sentinels) ? RedisClient.sentinel(**options) : RedisClient.config(**options)
+    end
+
+    # The location without a password, safe to log. A Sentinel setup is named
+    # without asking the Sentinels (that would connect).
     def describe(config)
+      if config.is_a?(RedisClient::SentinelConfig)
+        return "redis+sentinel://#{config.sentinels.map { |s| "#{s.host}:#{s.port}" }.join(",")}/#{config.name}"
+      end
       return "unix://#{config.path}" if config.path
       "redis://#{config.host}:#{config.port}/#{config.db}"
     end

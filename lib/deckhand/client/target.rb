@@ -29,6 +29,8 @@ module Deckhand
         # names the call in the error a bad value raises.
         def for(value, where = "Deckhand::Client.via")
           return value if value.is_a?(Target)
+          # A pool that fronts a store (drop-in mode's Sidekiq pools).
+          value = value.deckhand_store if value.respond_to?(:deckhand_store)
           return memo(@by_store, value) { new(value) } if value.is_a?(Store)
           options = options_of(value, where)
           memo(@by_options, options) { new(build_store(options)) }

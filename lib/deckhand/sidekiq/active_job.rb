@@ -2,6 +2,7 @@
 
 require "active_job/queue_adapters/deckhand_adapter"
 require_relative "job_options"
+require_relative "rails_reloader" if defined?(::Rails::VERSION)
 
 # Active Job in drop-in mode, as the sidekiq gem sets it up:
 #

@@ -67,6 +67,15 @@ module Sidekiq
 
     def redis(&) = config.redis(&)
 
+    # Sidekiq's pool for a capsule: one connection per thread, to the
+    # configuration's Redis (made on first use; inside Client.via, that
+    # block's pool).
+    def redis_pool
+      via = Deckhand::Client.via_target
+      return Deckhand::DropIn::RedisPool.for(via.store) if via
+      @redis_pool ||= config.own_pool("capsule #{@name}", concurrency)
+    end
+
     def logger = config.logger
 
     private

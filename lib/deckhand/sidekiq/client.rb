@@ -21,13 +21,17 @@ module Sidekiq
     def self.enqueue_to_in(queue, interval, klass, *args) = klass.set(queue: queue.to_s).perform_in(interval, *args)
 
     # Sidekiq::Client.via(pool) { ... } is Deckhand::Client.via: `pool` made
-    # by Sidekiq::RedisConnection.create (a Deckhand::Store), or a URL.
+    # by Sidekiq::RedisConnection.create (a pool over a Deckhand::Store), or a URL.
     # Sidekiq::Client.new(pool: pool) pushes there too (Sidekiq 6's
     # Client.new(pool) as well).
     def initialize(*args, pool: nil, config: nil, **)
       pool ||= args.first
       super(config: config.respond_to?(:config) ? config.config : Deckhand.config, pool: pool)
     end
+
+    # The pool this client pushes through: the one given, the via block's,
+    # or the configuration's.
+    def redis_pool = Deckhand::DropIn::RedisPool.for(@config.store)
 
     # Sidekiq's items name the class as a Class or a String; a Class's own
     # options (sidekiq_options) fill in what the item leaves out, as in Sidekiq

@@ -130,10 +130,34 @@ module Sidekiq
     # Sidekiq's expanded list: a queue of weight 3 three times.
     def queues = default_capsule.queues
 
-    # Sidekiq's redis block: requires a block.
+    # Sidekiq's redis block: a connection to this configuration's Redis
+    # (the Client.via block's, inside one), opened again and the block run
+    # once more after a failover error (READONLY), as Sidekiq does.
     def redis(&block)
       raise ArgumentError, "requires a block" unless block
-      Deckhand::Store::AppConnection.lend(config.store, &block)
+      Deckhand::DropIn::RedisPool.lend(Deckhand::Client.via_target&.store || config.store, &block)
+    end
+
+    # Sidekiq's own pool for a configuration: 10 connections unless
+    # `config.redis = {size: ...}` says otherwise, to the same Redis as the
+    # configuration's store (a pool of its own, made on first use and again
+    # after the Redis options change). Inside Client.via, that block's pool.
+    def redis_pool
+      via = Deckhand::Client.via_target
+      return Deckhand::DropIn::RedisPool.for(via.store) if via
+      own_pool(:config, 10)
+    end
+
+    # A pool of `size` connections to this configuration's Redis, kept under `name`.
+    def own_pool(name, size)
+      @own_pools ||= {}
+      options = config.redis
+      pool, built_for = @own_pools[name]
+      return pool if pool && built_for.equal?(options)
+      pool&.shutdown
+      size = pool_sizing.fetch(:size, size) if name == :config
+      store = Deckhand::Store.new(Deckhand::DevRedis::Project.fill_in(options, config.environment), size: size, pool_timeout: pool_sizing.fetch(:pool_timeout, 1))
+      Deckhand::DropIn::RedisPool.for(store).tap { |built| @own_pools[name] = [built, options] }
     end
 
     def redis_info = Deckhand::Store::Info.fields(config.store)

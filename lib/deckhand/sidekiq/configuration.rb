@@ -41,11 +41,15 @@ module Deckhand
         @config = config
       end
 
-      # Sidekiq's redis options: redis-client's, plus pool sizing Deckhand derives itself.
+      # Sidekiq's redis options: redis-client's, plus pool sizing Deckhand
+      # derives itself for its own pool (Sidekiq's `redis_pool` is sized by it).
+      # As in Sidekiq they merge into those set before, REDIS_URL's to begin
+      # with: `config.redis = {size: 3}` keeps the Redis and sizes the pool.
       def redis=(options)
         options = options.to_h.transform_keys(&:to_sym)
+        @pool_sizing = pool_sizing.merge(options.slice(:size, :pool_timeout))
         options[:timeout] = options.delete(:network_timeout) if options.key?(:network_timeout)
-        @config.redis = options.except(*REDIS_DROPPED)
+        @config.redis = @config.redis.merge(options.except(*REDIS_DROPPED))
       end
 
       # A connection to this configuration's Redis, as Sidekiq.redis.
@@ -53,6 +57,9 @@ module Deckhand
         raise ArgumentError, "config.redis needs a block: config.redis { |conn| conn.get(\"key\") }; set options with config.redis = {...}" unless block
         Deckhand::Store::AppConnection.lend(@config.store, &block)
       end
+
+      # The size: and pool_timeout: last given to redis=.
+      def pool_sizing = @pool_sizing || {}
 
       def concurrency=(count)
         @config.concurrency = count

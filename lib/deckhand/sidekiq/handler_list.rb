@@ -15,12 +15,18 @@ module Deckhand
 
       # An error handler as Deckhand calls it, (error, context).
       ErrorHandler = Struct.new(:handler, :configuration) do
+        # A two-argument handler still runs, with the log line Sidekiq 7 writes
+        # for it (Sidekiq 8 calls handlers with three).
         def call(error, context)
           context = context.transform_keys(&:to_sym)
-          (arity == 2) ? handler.call(error, context) : handler.call(error, context, configuration)
+          return handler.call(error, context, configuration) unless arity == 2
+          configuration.logger.info { "DEPRECATION: Sidekiq exception handlers now take three arguments, see #{handler}" }
+          handler.call(error, context)
         end
 
-        def arity = handler.respond_to?(:arity) ? handler.arity : handler.method(:call).arity
+        # Parameters counted as Sidekiq counts them: a proc's optional third
+        # counts (a proc's arity would leave it out).
+        def arity = (handler.respond_to?(:parameters) ? handler : handler.method(:call)).parameters.size
       end
 
       def initialize(list, configuration, errors:)

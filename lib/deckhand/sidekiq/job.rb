@@ -19,6 +19,11 @@ module Sidekiq
     Setter = Deckhand::DropIn::JobSetter
 
     def self.included(base)
+      if defined?(::ActiveJob::Base) && base <= ::ActiveJob::Base
+        raise ArgumentError, "Sidekiq::Job cannot be included in an ActiveJob: #{base.name || base.inspect} is an " \
+          "Active Job already; give it sidekiq_options directly (Active Job classes take them in drop-in mode), " \
+          "or make it a plain class that includes Sidekiq::Job"
+      end
       base.include(Deckhand::Job)
       base.extend(ClassMethods)
     end

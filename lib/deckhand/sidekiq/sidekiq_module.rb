@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../store/app_connection"
+require_relative "redis_pool"
 
 # Sidekiq's top-level module in drop-in mode: configuration, logger and Redis
 # access, all on Deckhand.config.
@@ -68,15 +68,13 @@ module Sidekiq
     # Yields a connection answering Sidekiq's calls: conn.call("GET", key),
     # conn.get(key), conn.pipelined { |pipe| ... }. Inside Sidekiq::Client.via,
     # a connection to that Redis, as in Sidekiq.
-    def redis
-      raise ArgumentError, "Sidekiq.redis needs a block: Sidekiq.redis { |conn| conn.get(\"key\") }" unless block_given?
-      store = Deckhand::Client.via_target&.store || Deckhand.config.store
-      Deckhand::Store::AppConnection.lend(store) { |conn| yield conn }
+    def redis(&block)
+      raise ArgumentError, "Sidekiq.redis needs a block: Sidekiq.redis { |conn| conn.get(\"key\") }" unless block
+      default_configuration.redis(&block)
     end
 
-    def redis_pool
-      raise Deckhand::DropIn::Unsupported.new("Sidekiq.redis_pool", "use Sidekiq.redis { |conn| ... }")
-    end
+    # The pool Sidekiq.redis draws from (that of the Client.via block around the call, if any).
+    def redis_pool = default_configuration.redis_pool
 
     # As in Sidekiq 7: :raise (the default) refuses arguments JSON would
     # change; false pushes what JSON makes of them, :warn logs each too

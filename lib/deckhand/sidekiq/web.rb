@@ -37,12 +37,13 @@ module Sidekiq
 
       def middlewares = @middlewares ||= []
 
-      # The Redis the dashboard shows: the configuration's unless set.
-      def redis_pool = @pool&.store || Deckhand.config.store
+      # The Redis the dashboard shows: the pool given, else the configuration's.
+      def redis_pool = @given_pool || Deckhand::DropIn::RedisPool.for(Deckhand.config.store)
 
       def redis_pool=(pool)
         @app = nil
         @pool = pool && Deckhand::Client::Target.for(pool, "Sidekiq::Web.redis_pool=")
+        @given_pool = pool
       end
 
       attr_reader :pool

@@ -14,8 +14,14 @@ module Deckhand
     # - /stats and /stats/queues answer Sidekiq's JSON; /dashboard/stats redirects to /stats.
     # - A method the dashboard never answers gets 404 with x-cascade: pass, so
     #   a Rack router may try its next route.
+    # - HEAD / is the cheap heartbeat: it reads the default queue's size.
+    # - A queue name Sidekiq would not show gets 404; a retry, scheduled or
+    #   dead job that is no longer there redirects (302) to its list, and the
+    #   redirect after a form is a 302, as Sidekiq answers them.
     class WebPaths
       METHODS = %w[GET HEAD POST].freeze
+      QUEUE_NAME = /\A[a-z_:.\-0-9]+\z/i
+      ENTRY = %r{\A/(retries|scheduled|morgue|dead)/[^/]+\z}
 
       def initialize(app, config: nil)
         @app = app
@@ -25,17 +31,34 @@ module Deckhand
       def call(env)
         return [404, {"content-type" => "text/plain", Sidekiq::Web::X_CASCADE => "pass"}, ["Not Found"]] unless METHODS.include?(env["REQUEST_METHOD"])
         path = env["PATH_INFO"].to_s
-        if env["REQUEST_METHOD"] != "POST"
-          case path.delete_suffix("/")
-          when "/stats" then return json(stats)
-          when "/stats/queues" then return json(Sidekiq::Stats.new.queues)
-          when "/dashboard/stats" then return [302, {"location" => "#{Rack::Request.new(env).base_url}#{env["SCRIPT_NAME"]}/stats"}, []]
-          end
+        return @app.call(translate(env, path)).then { |response| as_sidekiq_redirect(response) } if env["REQUEST_METHOD"] == "POST"
+        case path.delete_suffix("/")
+        when "" then return heartbeat if env["REQUEST_METHOD"] == "HEAD"
+        when "/stats" then return json(stats)
+        when "/stats/queues" then return json(Sidekiq::Stats.new.queues)
+        when "/dashboard/stats" then return redirect(env, "stats")
+        when %r{\A/queues/([^/]+)\z}
+          return [404, {"content-type" => "text/plain"}, ["Not Found"]] unless QUEUE_NAME.match?(Rack::Utils.unescape_path($1))
         end
-        @app.call(translate(env, path))
+        status, _, body = response = @app.call(translate(env, path))
+        return response unless status == 404 && (list = ENTRY.match(path)&.[](1))
+        body.close if body.respond_to?(:close)
+        redirect(env, (list == "dead") ? "morgue" : list)
       end
 
       private
+
+      def redirect(env, page) = [302, {"location" => "#{Rack::Request.new(env).base_url}#{env["SCRIPT_NAME"]}/#{page}"}, []]
+
+      # Deckhand answers a form with 303 See Other, Sidekiq with 302 (browsers follow both with a GET).
+      def as_sidekiq_redirect(response)
+        (response[0] == 303) ? [302, *response.drop(1)] : response
+      end
+
+      def heartbeat
+        size = Deckhand::API.new(@config || Deckhand.config).queue("default").size
+        [200, {"content-type" => "text/plain"}, [size.to_s]]
+      end
 
       def translate(env, path)
         env = env.merge("PATH_INFO" => path.sub(%r{\A/?morgue(?=/|\z)}, "/dead"))

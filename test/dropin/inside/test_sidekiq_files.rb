@@ -93,15 +93,17 @@ class SidekiqFilesInsideTest < Minitest::Test
     seen = []
     config.error_handlers << ->(_error, _context) { raise "boom" }
     config.error_handlers << ->(error, context, _config) { seen << [error.message, context] }
+    config.error_handlers << proc { |_error, _context, _config = nil| }
     config[:backtrace_cleaner] = ->(lines) { lines.take(1) }
     error = RuntimeError.new("hello").tap { |e| e.set_backtrace(%w[app.rb:1 lib.rb:2]) }
     config.handle_exception(error, "queue" => "q")
     assert_equal [["hello", {queue: "q"}]], seen
     assert_match(/\{"queue":"q"\}\n.*RuntimeError: hello\n.*app\.rb:1\n(?!lib\.rb)/m, out.string, "logged, backtrace cleaned")
     assert_includes out.string, "!!! ERROR HANDLER THREW AN ERROR !!! RuntimeError: boom"
+    assert_equal 1, out.string.scan("DEPRECATION: Sidekiq exception handlers now take three arguments").size, "the two-argument handler's line"
     handler = config.error_handlers.to_a.last
     assert_same handler, config.error_handlers.delete(handler)
-    assert_equal 1, config.error_handlers.size
+    assert_equal 2, config.error_handlers.size
   end
 
   def test_component_gives_a_plugin_the_config_logger_redis_and_events
@@ -275,6 +277,27 @@ class SidekiqFilesInsideTest < Minitest::Test
     assert_equal 200, Rack::MockRequest.new(app).post("/", cookie.merge(params: {"_csrf" => token})).status
     assert_equal 200, Rack::MockRequest.new(app).post("/", "HTTP_SEC_FETCH_SITE" => "same-origin").status
     assert_equal 403, Rack::MockRequest.new(app).post("/", "HTTP_SEC_FETCH_SITE" => "cross-site").status
+  end
+
+  def test_csrf_protection_behind_a_session_checks_the_sessions_masked_token
+    require "sidekiq/web/csrf_protection"
+    require "rack/mock"
+    app = Sidekiq::Web::CsrfProtection.new(->(env) { [200, {}, [env[:csrf_token].to_s]] })
+    session = {}
+    request = ->(method, params = {}, into = session) { Rack::MockRequest.new(app).request(method, "/", "rack.session" => into, :params => params) }
+    first = request.call("GET").body
+    second = request.call("GET").body
+    assert_equal [88, 88], [first.size, second.size]
+    refute_equal first, second, "masked afresh on every request"
+    assert_equal 200, request.call("POST", {"authenticity_token" => first}).status
+    assert_equal 200, request.call("POST", {"authenticity_token" => second}).status
+    forged = ["\0".b * 64].pack("m0")
+    refused = request.call("POST", {"authenticity_token" => forged})
+    assert_equal [403, "Forbidden"], [refused.status, refused.body]
+    assert_equal 403, request.call("POST").status, "no token"
+    assert_equal 403, request.call("POST", {"authenticity_token" => first}, {}).status, "a session without the secret"
+    assert_equal 403, request.call("POST", {"authenticity_token" => first}, {"session_id" => "other"}).status
+    assert_equal 403, request.call("POST", {"authenticity_token" => "short"}).status
   end
 
   def test_rails_g_sidekiq_job_writes_a_sidekiq_job_and_its_test

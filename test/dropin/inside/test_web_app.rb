@@ -68,4 +68,31 @@ class WebAppInsideTest < Minitest::Test
     response = Rack::MockRequest.new(Sidekiq::Web.new).request("PATCH", "/")
     assert_equal [404, "pass"], [response.status, response[Sidekiq::Web::X_CASCADE]]
   end
+
+  def test_head_is_the_heartbeat_reading_the_default_queue
+    2.times { Sidekiq::Client.push("class" => "HeartbeatJob", "args" => []) }
+    response = Rack::MockRequest.new(Sidekiq::Web.new).request("HEAD", "/")
+    assert_equal [200, "2"], [response.status, response.body]
+  end
+
+  def test_queue_names_sidekiq_would_not_show_are_not_found
+    app = Sidekiq::Web.new
+    assert_equal 404, get(app, "/queues/onmouseover=alert()").status
+    assert_equal 200, get(app, "/queues/foo_bar:123-wow.").status
+    assert_equal 200, get(app, "/queues/default").status
+  end
+
+  def test_an_entry_no_longer_there_redirects_to_its_list_and_forms_redirect_with_302
+    app = Sidekiq::Web.new
+    {"/retries/0-gone" => "/retries", "/scheduled/0-gone" => "/scheduled", "/morgue/0-gone" => "/morgue"}.each do |path, list|
+      response = get(app, path)
+      assert_equal [302, "http://example.org#{list}"], [response.status, response["location"]], path
+    end
+    add("retry", "jid789retry", "kept")
+    score = Sidekiq::RetrySet.new.first.score
+    assert_equal 200, get(app, "/retries/#{score}-jid789retry").status, "an entry still there is shown"
+    Sidekiq::Client.push("class" => "PausedJob", "args" => [], "queue" => "paused")
+    posted = Rack::MockRequest.new(app).post("/queues/paused", "HTTP_SEC_FETCH_SITE" => "same-origin", :params => {"action" => "pause"})
+    assert_equal [302, true], [posted.status, Sidekiq::Queue.new("paused").paused?]
+  end
 end

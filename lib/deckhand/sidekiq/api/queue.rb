@@ -20,7 +20,6 @@ module Sidekiq
 
     def initialize(name = "default")
       @name = name.to_s
-      @queue = Deckhand::API.new.queue(@name)
     end
 
     # Live, as Sidekiq's (Deckhand's Queue remembers what it read).
@@ -31,26 +30,27 @@ module Sidekiq
     def paused? = fresh.paused?
 
     # Sidekiq Pro's pause API, which Deckhand has.
-    def pause! = @queue.pause
+    def pause! = fresh.pause
 
-    def unpause! = @queue.resume
+    def unpause! = fresh.resume
 
     # Newest first, as Sidekiq's Queue#each reads the list from its left:
     # Deckhand's pages (in run order) from the last one back.
     def each
-      pages = (size + PAGE - 1) / PAGE
+      queue = fresh
+      pages = (queue.size + PAGE - 1) / PAGE
       pages.downto(1) do |page|
-        @queue.jobs(page: page, per_page: PAGE).reverse_each { |job| yield Entry.new(job, @queue) }
+        queue.jobs(page: page, per_page: PAGE).reverse_each { |job| yield Entry.new(job, queue) }
       end
     end
 
     def find_job(jid) = find { |job| job.jid == jid }
 
-    def clear = @queue.clear
+    def clear = fresh.clear
 
     private
 
-    def fresh = Deckhand::API.new.queue(@name)
+    def fresh = Deckhand::API.new(Deckhand::Client.current_config).queue(@name)
 
     public
 

@@ -18,27 +18,32 @@ module Sidekiq
     NAMES = {scheduled: "schedule", retries: "retry", dead: "dead"}.freeze
 
     def initialize(name)
-      @set = Deckhand::API.new.job_set(name)
+      @set_name = name
     end
 
     # Sidekiq's name for the set (its key in plain mode).
-    def name = NAMES.fetch(@set.name)
+    def name = NAMES.fetch(job_set.name)
 
-    def size = @set.size
+    def size = job_set.size
 
     # Highest score first, as Sidekiq's sets (in cluster mode the queues'
     # shards merged as they are read).
     def each
       return enum_for(:each) unless block_given?
-      @set.each_entry(reverse: true) { |entry| yield SortedEntry.new(entry, @set) }
+      set = job_set
+      set.each_entry(reverse: true) { |entry| yield SortedEntry.new(entry, set) }
     end
 
-    def find_job(jid) = @set.find_jid(jid)&.then { |entry| SortedEntry.new(entry, @set) }
+    def find_job(jid)
+      set = job_set
+      set.find_jid(jid)&.then { |entry| SortedEntry.new(entry, set) }
+    end
 
     # The entries at a score (or in a Range of scores), of one jid if given.
     def fetch(score, jid = nil)
       min, max = score.is_a?(Range) ? [score.begin || "-inf", score.end || "+inf"] : [score, score]
-      entries = @set.in_scores(min, max).map { |entry| SortedEntry.new(entry, @set) }
+      set = job_set
+      entries = set.in_scores(min, max).map { |entry| SortedEntry.new(entry, set) }
       jid ? entries.select { |entry| entry.jid == jid } : entries
     end
 
@@ -57,21 +62,26 @@ module Sidekiq
       return enum_for(:scan, match) unless block_given?
       pattern = Regexp.new(match.to_s.split("*", -1).map { |part| Regexp.escape(part) }.join(".*"))
       needle = match.to_s.split("*").max_by(&:size).to_s
-      found = needle.empty? ? @set.each_entry.to_a : @set.filter(needle, limit: 10_000, budget: 1_000_000).first
-      found.each { |entry| yield SortedEntry.new(entry, @set) if pattern.match?(entry.raw) }
+      set = job_set
+      found = needle.empty? ? set.each_entry.to_a : set.filter(needle, limit: 10_000, budget: 1_000_000).first
+      found.each { |entry| yield SortedEntry.new(entry, set) if pattern.match?(entry.raw) }
     end
 
     # Adds a job (a Hash or its JSON) to the set at `timestamp`.
     def schedule(timestamp, message)
-      @set.add(message.is_a?(String) ? message : JSON.generate(message), timestamp.to_f)
+      job_set.add(message.is_a?(String) ? message : JSON.generate(message), timestamp.to_f)
       true
     end
 
-    def clear = @set.delete_all
+    def clear = job_set.delete_all
 
-    def retry_all = @set.retry_all
+    def retry_all = job_set.retry_all
 
-    def kill_all = @set.kill_all
+    def kill_all = job_set.kill_all
+
+    # The set in the Redis of the Client.via block around the call, if any
+    # (Sidekiq's API reads through Sidekiq.redis, which follows via).
+    private def job_set = Deckhand::API.new(Deckhand::Client.current_config).job_set(@set_name)
   end
 
   class RetrySet < JobSet
@@ -90,7 +100,7 @@ module Sidekiq
     # RuntimeError by default) unless notify_failure: false.
     def kill(message, opts = {})
       error = opts[:ex] || RuntimeError.new("Job killed by API")
-      @set.bury(message, error: error, notify: opts[:notify_failure] != false)
+      job_set.bury(message, error: error, notify: opts[:notify_failure] != false)
       true
     end
   end

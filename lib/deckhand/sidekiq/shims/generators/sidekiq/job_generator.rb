@@ -26,10 +26,13 @@ module Sidekiq
 
       private
 
-      # The app's `config.generators.test_framework` (false: no test); a
-      # spec/ folder means RSpec when it names none.
+      # The app's `config.generators.test_framework` (false: no test), read
+      # from the application's configuration as it is now; a spec/ folder
+      # means RSpec when it names none.
       def test_framework
-        configured = ::Rails::Generators.options.dig(:rails, :test_framework)
+        app = ::Rails.respond_to?(:application) && ::Rails.application
+        options = app ? app.config.generators.options : ::Rails::Generators.options
+        configured = options.dig(:rails, :test_framework)
         return configured.to_sym if configured
         return nil if configured == false
         File.directory?(File.join(destination_root, "spec")) ? :rspec : :test_unit

@@ -1,0 +1,9 @@
+# frozen_string_literal: true
+
+# `require "sidekiq/rails"` in drop-in mode: Rails, Deckhand's Railtie,
+# `queue_adapter = :sidekiq` on Deckhand (once Active Job loads) and
+# Sidekiq::Rails::Reloader.
+require "rails"
+require "deckhand/sidekiq"
+require "deckhand/rails"
+require "deckhand/sidekiq/rails_reloader"
