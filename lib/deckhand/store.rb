@@ -14,6 +14,7 @@ require_relative "store/dedicated"
 require_relative "store/durability"
 require_relative "store/cluster_wait"
 require_relative "store/queue_placement"
+require_relative "store/server_checks"
 
 module Deckhand
   # The one door to Redis: a connection pool, the key names and the Lua scripts.
@@ -32,7 +33,7 @@ module Deckhand
   #
   #   Deckhand::Store.new({cluster: ["redis://10.0.0.1:7000", "redis://10.0.0.2:7000"]})
   class Store
-    MINIMUM_REDIS = Gem::Version.new("6.2.0")
+    include ServerChecks
 
     attr_reader :location
 
@@ -150,40 +151,6 @@ module Deckhand
     # fetch) and must not hold a pooled connection the processors need.
     def dedicated = Dedicated.new(@redis_config, @translation, cluster: cluster?)
 
-    # Refuses a Redis too old for the commands Deckhand uses, and a mode that
-    # does not match the Redis (a cluster node without cluster mode, cluster
-    # mode against a plain server); returns the Redis version.
-    def verify!
-      info = call("INFO", "server")
-      version = info[/redis_version:([\d.]+)/, 1]
-      if version && Gem::Version.new(version) < MINIMUM_REDIS
-        raise UnsupportedRedisError, "Redis at #{location} is version #{version}; Deckhand needs " \
-          "#{MINIMUM_REDIS} or newer (for LMOVE and RPOP with a count). Upgrade redis-server."
-      end
-      verify_mode! unless @cluster
-      version
-    rescue RedisError => e
-      raise unless @cluster && e.message.include?("cluster support disabled")
-      raise ConfigError, "cluster mode is on (redis: {cluster: ...}) but #{location} is a plain Redis server, " \
-        "not a Redis Cluster: remove `cluster:` and use `url:`, or point it at the cluster's nodes"
-    end
-
-    # Seconds since the Redis server started, or nil where INFO is disabled.
-    def uptime
-      seconds = call("INFO", "server")[/uptime_in_seconds:(\d+)/, 1]
-      seconds&.to_i
-    rescue CommandError
-      nil
-    end
-
-    # The maxmemory-policy, or nil where CONFIG is disabled (managed services).
-    def eviction_policy
-      reply = call("CONFIG", "GET", "maxmemory-policy")
-      reply.is_a?(Hash) ? reply.values.first : reply.last # RESP3 answers a map, RESP2 a flat list
-    rescue CommandError
-      nil
-    end
-
     def shutdown = @cluster ? @pool.close : @pool.shutdown(&:close)
 
     private
@@ -192,16 +159,6 @@ module Deckhand
     def new_pool
       return @redis_config.new_pool(size: @size, timeout: @pool_timeout) if @cluster
       ConnectionPool.new(size: @size, timeout: @pool_timeout) { @redis_config.new_client }
-    end
-
-    def verify_mode!
-      enabled = call("INFO", "cluster")[/cluster_enabled:(\d)/, 1]
-      return unless enabled == "1"
-      raise ConfigError, "Redis at #{location} is a node of a Redis Cluster: turn on cluster mode with " \
-        "redis: {cluster: [\"#{location.sub(%r{/\d+\z}, "")}\", ...]} (or list every node in REDIS_URL, " \
-        "comma-separated); docs/cluster.md"
-    rescue CommandError
-      nil # INFO cluster disabled: a managed service that is not a cluster
     end
 
     # A refusal names the script; for WRONGTYPE (Redis does not say which key)
