@@ -173,14 +173,18 @@ class ScriptConservationTest < Minitest::Test
     assert_equal 0, redis.call("HLEN", BatchKeys.failed("b1"))
   end
 
-  # Cluster mode's push of fired callbacks, run here on one Redis.
+  # Cluster mode's push of fired callbacks, run here on one Redis with the
+  # cluster layout's key names.
   def test_batch_callbacks_remember_no_callback_they_could_not_push
     callbacks = Scripts::BatchCallbacks.new(store, now_ms: (Time.now.to_f * 1000).round)
-    redis.call("SET", "queue:cb", "x")
+    callbacks.define_singleton_method(:keys) { Deckhand::Store::Layout::Cluster }
+    redis.call("SET", "{queue:cb}", "x")
     refused { callbacks.push("cb", [["cb1", job("cb1", queue: "cb")]]) }
-    redis.call("DEL", "queue:cb")
+    redis.call("DEL", "{queue:cb}")
     assert_equal 1, callbacks.push("cb", [["cb1", job("cb1", queue: "cb")]]), "a callback remembered as pushed would never be pushed"
-    assert_equal [job("cb1", queue: "cb")], list("queue:cb")
+    assert_equal [job("cb1", queue: "cb")], list("{queue:cb}")
+  ensure
+    redis.call("DEL", "{queue:cb}", Deckhand::Store::Layout::ClusterBatches.pushed("{queue:cb}"))
   end
 
   def test_a_concurrent_limiter_holds_no_slot_for_a_check_that_failed
