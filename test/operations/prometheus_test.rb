@@ -150,6 +150,19 @@ class PrometheusTest < Minitest::Test
     end
   end
 
+  def test_the_fleet_scrape_times_successes_and_failures_apart
+    tally = Deckhand::Store::ExecutionMetrics::Tally.new
+    10.times { tally.record("SlowWhenItWorks", 2000.0, false) }
+    90.times { tally.record("SlowWhenItWorks", 0.06, true) }
+    Deckhand::Store::ExecutionMetrics.write(Deckhand.config.store, tally.take)
+    app = Deckhand::Web.new(config: Deckhand.config)
+    families = Parser.parse(Rack::MockRequest.new(app).get("/metrics", "HTTP_ACCEPT" => "*/*").body)
+    durations = families.fetch("deckhand_class_duration_seconds_last_hour")
+    assert_in_delta 2.0, durations.value({"class" => "SlowWhenItWorks", "outcome" => "success", "quantile" => "0.5"}), 0.4
+    assert_operator durations.value({"class" => "SlowWhenItWorks", "outcome" => "failure", "quantile" => "0.5"}), :<, 0.001
+    assert_in_delta 0.0054, families.fetch("deckhand_class_failed_seconds_last_hour").value({"class" => "SlowWhenItWorks"}), 0.0001
+  end
+
   def test_the_dashboards_authorization_hook_guards_the_scrape
     app = Deckhand::Web.new(config: Deckhand.config, authorize: ->(env) { env["HTTP_AUTHORIZATION"] == "Bearer s3cret" })
     assert_equal 403, Rack::MockRequest.new(app).get("/metrics?format=prometheus").status

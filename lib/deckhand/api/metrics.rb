@@ -18,6 +18,9 @@ module Deckhand
       }.freeze
       STEP = {minute: 60, hour: 3600, day: 86_400}.freeze
       HISTOGRAM = (0..Store::ExecutionMetrics::Histogram::LAST).to_a.freeze
+      # What a class's chart reads from each hash: [kind, bucket] per field.
+      SERIES_FIELDS = [["c", nil], ["f", nil], ["ms", nil], ["fms", nil],
+        *HISTOGRAM.map { |b| ["h", b] }, *HISTOGRAM.map { |b| ["fh", b] }].freeze
 
       attr_reader :period, :times
 
@@ -47,14 +50,14 @@ module Deckhand
 
       # One ClassMetrics per minute, hour or day of the period, oldest first.
       def series(klass)
-        fields = ["#{klass}|c", "#{klass}|f", "#{klass}|ms", *HISTOGRAM.map { |b| "#{klass}|h#{b}" }]
+        fields = SERIES_FIELDS.map { |kind, bucket| "#{klass}|#{kind}#{bucket}" }
         rows = Store::Scripts::MetricsSeries.new(@store).call(@keys, fields)
         @times.zip(rows).map do |time, row|
           point = ClassMetrics.new(klass, time: time)
           row.split(",").each do |pair|
             index, value = pair.split("=", 2)
-            index = index.to_i
-            (index > 3) ? point.add("h", index - 4, value) : point.add(%w[c f ms][index - 1], nil, value)
+            kind, bucket = SERIES_FIELDS[index.to_i - 1]
+            point.add(kind, bucket, value)
           end
           point
         end
