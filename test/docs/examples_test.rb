@@ -1,0 +1,185 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "base64"
+require "active_support"
+require "active_support/core_ext/numeric/time"
+require "deckhand/api"
+require "deckhand/batch"
+
+# Where the constants the guides' examples define land (their job classes,
+# limiters, callbacks), and the stand-ins for the application classes they
+# mention (User, Stripe, ...). Emptied after each test.
+module DocsSandbox; end
+
+# The Ruby examples of the README and the guides, read from the Markdown
+# itself, so a guide cannot drift from the code: every ```ruby block must be
+# valid Ruby, and every block marked `<!-- example: NAME -->` is run here
+# against a real Redis, with what it claims checked afterwards.
+class DocsExamplesTest < Minitest::Test
+  ROOT = File.expand_path("../..", __dir__)
+  DOCS = ["README.md", *Dir[File.join(ROOT, "docs", "*.md")].map { |f| "docs/#{File.basename(f)}" }].sort.freeze
+  Block = Struct.new(:name, :file, :line, :code)
+
+  # Each ```ruby block: [name or nil, file, first line of code, code].
+  def self.blocks
+    @blocks ||= DOCS.flat_map do |file|
+      lines = File.readlines(File.join(ROOT, file), chomp: true)
+      lines.each_index.filter_map do |i|
+        next unless lines[i] == "```ruby"
+        last = (i + 1...lines.size).find { |j| lines[j].start_with?("```") }
+        name = lines[i - 1][/\A<!-- example: ([\w-]+) -->\z/, 1] if i.positive?
+        Block.new(name, file, i + 2, lines[i + 1...last].join("\n") + "\n")
+      end
+    end
+  end
+
+  def self.named = blocks.select(&:name).to_h { |block| [block.name, block] }
+
+  def setup
+    super
+    @env = ENV.to_h.slice("REDIS_URL", "DECKHAND_KEY_2")
+    ENV["REDIS_URL"] = Deckhand::RedisHarness.url
+    ENV["DECKHAND_KEY_2"] = Base64.strict_encode64("k" * 32)
+    Deckhand::Batch.install(Deckhand.config)
+    stand_ins
+  end
+
+  def teardown
+    DocsSandbox.constants.each { |name| DocsSandbox.send(:remove_const, name) }
+    %w[REDIS_URL DECKHAND_KEY_2].each { |key| @env.key?(key) ? ENV[key] = @env[key] : ENV.delete(key) }
+    super
+  end
+
+  # Runs the named examples in order, as the guide's reader would.
+  def run_example(*names)
+    names.each do |name|
+      block = self.class.named.fetch(name) { flunk("no example named #{name} in the docs") }
+      DocsSandbox.module_eval(block.code, File.join(ROOT, block.file), block.line)
+    end
+  end
+
+  def sandbox(name) = DocsSandbox.const_get(name)
+
+  def queued(queue) = redis.call("LRANGE", "queue:#{queue}", 0, -1).map { |raw| JSON.parse(raw) }
+
+  def test_every_ruby_example_is_valid_ruby
+    self.class.blocks.each do |block|
+      RubyVM::InstructionSequence.compile(block.code, block.file, block.file, block.line)
+    rescue SyntaxError => e
+      flunk("#{block.file}:#{block.line}: the example is not valid Ruby: #{e.message}")
+    end
+    assert_operator self.class.blocks.size, :>=, 50, "the docs' examples were found"
+  end
+
+  def test_every_named_example_is_run_here
+    source = File.read(__FILE__)
+    self.class.named.each_key do |name|
+      assert_includes source, %("#{name}"), "example #{name} is marked in the docs but no test runs it"
+    end
+  end
+
+  def test_readme_defines_a_job_and_enqueues_it
+    run_example("readme-job", "readme-enqueue")
+    job = sandbox(:WelcomeEmailJob)
+    mailers = queued("mailers")
+    assert_equal [[1], [2], [3], [42]], mailers.map { |j| j["args"] }.sort
+    assert(mailers.all? { |j| j["class"] == job.name && j["retry"] == 10 })
+    assert_equal [[42]], queued("critical").map { |j| j["args"] }
+    assert_equal ["WelcomeEmailJob"], queued("default").map { |j| j["class"] }
+    scheduled = redis.call("ZRANGE", "schedule", 0, -1, "WITHSCORES")
+    assert_in_delta Time.now.to_f + 300, scheduled.flatten.last.to_f, 10
+  end
+
+  def test_readme_configures_the_server
+    run_example("readme-configure")
+    config = Deckhand.config
+    assert_equal 20, config.concurrency
+    reports = config.all_capsules.find { |c| c.name == "reports" }
+    assert_equal [1, ["reports"]], [reports.concurrency, reports.queues]
+  end
+
+  def test_job_options_overview_and_encrypted_arguments
+    run_example("job-options-encryption", "job-options-overview")
+    options = sandbox(:SyncAddressJob).deckhand_options
+    assert_equal [600, 3600, true], options.values_at("unique_for", "expires_in", "encrypt")
+    job = queued("default").first
+    assert_equal sandbox(:ChargeJob).name, job["class"]
+    assert_equal 42, job["args"].first
+    refute_includes JSON.generate(job), "4111", "the card number is stored encrypted"
+  end
+
+  def test_periodic_registers_its_entries
+    run_example("periodic-register")
+    entries = Deckhand.config.periodic.entries.to_h { |e| [e.name, e] }
+    assert_equal %w[digest-ny heartbeat nightly_report], entries.keys.sort
+    assert_equal "America/New_York", entries["digest-ny"].timezone
+  end
+
+  def test_limiters_gate_their_blocks
+    run_example("limits-limiters")
+    assert_equal 2, sandbox(:Stripe)::Charge.calls
+    assert_equal 1, sandbox(:ShopifyAPI).calls
+    names = Deckhand::API.new.limiters.map { |l| l["name"] }
+    assert_includes names, "stripe"
+    assert_includes names, "shopify"
+  end
+
+  def test_throttles_configured_then_changed_at_run_time
+    run_example("limits-throttle-config", "limits-throttle-api")
+    api = Deckhand::API.new
+    assert_equal({"concurrency" => 3}, api.throttle("exports").limit, "reset: back to the configuration")
+    assert_equal({"rate" => 600, "per" => 60}, api.throttle("api_calls").limit)
+    assert_nil api.throttle("reports").limit
+  end
+
+  def test_a_batch_of_imports_with_its_callbacks
+    run_example("batches-import-job", "batches-tour")
+    jobs = queued("default")
+    assert_equal [[1, 1000], [1001, 2000], [2001, 2500]], jobs.map { |j| j["args"] }.sort
+    status = Deckhand::Batch::Status.new(jobs.first["bid"])
+    assert_equal [3, 3, "Import 2026-11 customers"], [status.total, status.pending, status.description]
+    assert_equal %w[complete death success], status.callbacks.map { |c| c["event"] }.sort
+  end
+
+  def test_an_iterable_job_is_pushed_and_cancelled
+    run_example("iterable-backfill")
+    job = queued("low").first
+    assert_equal [sandbox(:BackfillJob).name, [42]], [job["class"], job["args"]]
+    assert Deckhand::API.new.iterations([job["jid"]]).fetch(job["jid"]).cancelled?
+  end
+
+  private
+
+  # The application classes the examples mention, doing just enough.
+  def stand_ins
+    users = Class.new do
+      def self.ids = [1, 2, 3]
+
+      def self.find(id) = id
+    end
+    DocsSandbox.const_set(:User, users)
+    DocsSandbox.const_set(:Customer, Class.new { def self.ids = (1..2500).to_a })
+    DocsSandbox.const_set(:MyTiming, Class.new { def call(_job, _payload, _queue) = yield })
+    DocsSandbox.const_set(:Alerts, Module.new)
+    DocsSandbox.const_set(:Stripe, Module.new)
+    DocsSandbox::Stripe.const_set(:Charge, counter)
+    DocsSandbox.const_set(:ShopifyAPI, counter)
+    DocsSandbox.const_set(:ORDERS_QUERY, "{ orders { id } }")
+  end
+
+  # A class whose every call (create, query) is counted and costs 40 points.
+  def counter
+    Class.new do
+      singleton_class.attr_accessor :calls
+      self.calls = 0
+      cost = Struct.new(:cost)
+
+      define_singleton_method(:create) { |**| self.calls += 1 }
+      define_singleton_method(:query) do |_|
+        self.calls += 1
+        cost.new(40)
+      end
+    end
+  end
+end
