@@ -85,4 +85,14 @@ class WebQueueContextTest < Minitest::Test
     assert_includes page, "throttled · 2/2 running"
     assert_includes page, "Throttle: configuration of 1 server process; 2 of 2 slots held across the fleet."
   end
+
+  def test_busy_shows_each_process_capsules_as_published
+    capsules = {"default" => {"concurrency" => 10, "mode" => "weighted", "queues" => %w[critical default], "weights" => {"critical" => 3, "default" => 1}},
+                "<i>cpu</i>" => {"concurrency" => 1, "mode" => "strict", "queues" => ["reports"], "weights" => {"reports" => 0}}}
+    redis.call("SADD", "processes", "h:1:a")
+    redis.call("HSET", "h:1:a", "info", JSON.generate("hostname" => "h", "queues" => %w[critical default reports], "capsules" => capsules),
+      "busy", "0", "beat", Time.now.to_f.to_s)
+    body = get("/busy").body
+    assert_includes body, "capsules: default 10 threads, weighted: critical 3, default 1 · &lt;i&gt;cpu&lt;/i&gt; 1 thread, strict: reports"
+  end
 end

@@ -20,6 +20,18 @@ module Deckhand
           html(badges.map { |badge| " #{badge}" }.join)
         end
 
+        # A process's capsules as it published them: "default 10 threads,
+        # weighted: critical 3, default 1 · cpu 1 thread, strict: reports".
+        def capsule_summary(process)
+          process.capsules.map do |name, capsule|
+            threads = capsule["concurrency"].to_i
+            queues = Array(capsule["queues"]).map(&:to_s)
+            weights = capsule["weights"].is_a?(Hash) ? capsule["weights"] : {}
+            order = (capsule["mode"] == "strict") ? "strict: #{queues.join(", ")}" : "weighted: #{queues.map { |q| "#{q} #{weights[q]}" }.join(", ")}"
+            "#{name} #{threads} #{(threads == 1) ? "thread" : "threads"}#{", #{order}" unless queues.empty?}"
+          end.join(" · ")
+        end
+
         def throttle_source(throttle)
           case throttle.source
           when :runtime then "set at run time"
