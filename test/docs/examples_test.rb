@@ -6,6 +6,8 @@ require "active_support"
 require "active_support/core_ext/numeric/time"
 require "deckhand/api"
 require "deckhand/batch"
+require "deckhand/embedded"
+require "deckhand/web"
 
 # Where the constants the guides' examples define land (their job classes,
 # limiters, callbacks), and the stand-ins for the application classes they
@@ -20,6 +22,7 @@ class DocsExamplesTest < Minitest::Test
   ROOT = File.expand_path("../..", __dir__)
   DOCS = ["README.md", *Dir[File.join(ROOT, "docs", "*.md")].map { |f| "docs/#{File.basename(f)}" }].sort.freeze
   Block = Struct.new(:name, :file, :line, :code)
+  ENV_SET = %w[REDIS_URL EU_REDIS_URL DECKHAND_KEY_2 DECKHAND_METRICS_TOKEN].freeze
 
   # Each ```ruby block: [name or nil, file, first line of code, code].
   def self.blocks
@@ -38,30 +41,40 @@ class DocsExamplesTest < Minitest::Test
 
   def setup
     super
-    @env = ENV.to_h.slice("REDIS_URL", "DECKHAND_KEY_2")
+    @env = ENV.to_h.slice(*ENV_SET)
     ENV["REDIS_URL"] = Deckhand::RedisHarness.url
+    ENV["EU_REDIS_URL"] = eu_url
     ENV["DECKHAND_KEY_2"] = Base64.strict_encode64("k" * 32)
+    ENV["DECKHAND_METRICS_TOKEN"] = "s3cret"
     Deckhand::Batch.install(Deckhand.config)
     stand_ins
   end
 
   def teardown
     DocsSandbox.constants.each { |name| DocsSandbox.send(:remove_const, name) }
-    %w[REDIS_URL DECKHAND_KEY_2].each { |key| @env.key?(key) ? ENV[key] = @env[key] : ENV.delete(key) }
+    %i[invoice ids].each { |name| DocsSandbox.singleton_class.send(:remove_method, name) }
+    ENV_SET.each { |key| @env.key?(key) ? ENV[key] = @env[key] : ENV.delete(key) }
+    Deckhand::Web.authorize
     super
   end
 
-  # Runs the named examples in order, as the guide's reader would.
+  # Runs the named examples in order, as the guide's reader would; returns
+  # the value of the last one's last line.
   def run_example(*names)
-    names.each do |name|
+    names.map do |name|
       block = self.class.named.fetch(name) { flunk("no example named #{name} in the docs") }
       DocsSandbox.module_eval(block.code, File.join(ROOT, block.file), block.line)
-    end
+    end.last
   end
 
   def sandbox(name) = DocsSandbox.const_get(name)
 
-  def queued(queue) = redis.call("LRANGE", "queue:#{queue}", 0, -1).map { |raw| JSON.parse(raw) }
+  def queued(queue, client: redis) = client.call("LRANGE", "queue:#{queue}", 0, -1).map { |raw| JSON.parse(raw) }
+
+  # The second Redis of the sharding guide: another database of the test server.
+  def eu_url = Deckhand::RedisHarness.url.sub(%r{/0\z}, "/1")
+
+  def eu_redis = @eu_redis ||= RedisClient.new(url: eu_url)
 
   def test_every_ruby_example_is_valid_ruby
     self.class.blocks.each do |block|
@@ -149,6 +162,50 @@ class DocsExamplesTest < Minitest::Test
     assert Deckhand::API.new.iterations([job["jid"]]).fetch(job["jid"]).cancelled?
   end
 
+  def test_reliability_settings
+    run_example("reliability-tuning", "reliability-reliable-push")
+    config = Deckhand.config
+    assert_equal [2, 40, 2, 300, 3], [config.heartbeat_interval, config.heartbeat_ttl, config.reaper_interval, config.hung_after, config.max_recoveries]
+    assert_equal [true, 1_000], [config.reliable_push, config.reliable_push_limit]
+  end
+
+  def test_operations_settings_and_the_scrape_token
+    run_example("operations-settings", "operations-scrape-token")
+    assert_equal 9394, Deckhand.config.metrics_port
+    app = Deckhand::Web.new(config: Deckhand.config)
+    assert_equal 403, Rack::MockRequest.new(app).get("/metrics?format=prometheus").status
+    assert_equal 200, Rack::MockRequest.new(app).get("/metrics?format=prometheus", "HTTP_AUTHORIZATION" => "Bearer s3cret").status
+  end
+
+  def test_sharding_pushes_to_another_redis
+    eu_size = run_example("sharding-pool", "sharding-via", "sharding-api")
+    assert_equal [[7], [42]], queued("invoices", client: eu_redis).map { |j| j["args"] }.sort
+    assert_equal [[8]], queued("invoices").map { |j| j["args"] }, "set(pool: US_STORE) sent this one to the other Redis"
+    assert_equal 1, eu_redis.call("ZCARD", "schedule")
+    assert_equal [[1], [2]], queued("default", client: eu_redis).select { |j| j["class"].end_with?("ExportJob") }.map { |j| j["args"] }.sort
+    assert_equal 2, eu_size, "the API reads the EU queue's size"
+  ensure
+    eu_redis.call("FLUSHDB")
+  end
+
+  def test_an_embedded_server_starts_and_stops
+    run_example("embedding-start")
+    log = sandbox(:Rails).logger.lines
+    assert_match(/\ADeckhand \S+ running\z/, log.first)
+    assert_equal 1, sandbox(:StatsD).flushes
+  end
+
+  def test_the_periodic_api_reads_and_acts_on_the_leaders_schedule
+    store = Deckhand::RedisHarness.store
+    entries = {"nightly_report" => {"cron" => "0 2 * * *", "timezone" => "Europe/Paris", "class" => "RecordJob", "queue" => "reports", "args" => ["daily"]}}
+    Deckhand::Store::PeriodicState.write_schedule(store, {"leader" => "web-1:812:ab12cd", "entries" => entries})
+    Deckhand::Store::Scripts::PeriodicLease.new(store).acquire("web-1:812:ab12cd", ttl_ms: 60_000)
+    out, = capture_io { run_example("periodic-api") }
+    assert_match(/\Anightly_report 0 2 \* \* \* Europe\/Paris/, out)
+    refute Deckhand::API.new.periodic.fetch("nightly_report").paused?, "paused, then resumed"
+    assert_equal [["daily"]], queued("reports").map { |j| j["args"] }
+  end
+
   private
 
   # The application classes the examples mention, doing just enough.
@@ -166,6 +223,18 @@ class DocsExamplesTest < Minitest::Test
     DocsSandbox::Stripe.const_set(:Charge, counter)
     DocsSandbox.const_set(:ShopifyAPI, counter)
     DocsSandbox.const_set(:ORDERS_QUERY, "{ orders { id } }")
+    DocsSandbox.const_set(:US_STORE, Deckhand::RedisHarness.store)
+    %i[ReminderJob ExportJob].each { |name| DocsSandbox.const_set(name, Class.new { include Deckhand::Job }) }
+    DocsSandbox.define_singleton_method(:invoice) { Struct.new(:id).new(42) }
+    DocsSandbox.define_singleton_method(:ids) { [1, 2] }
+    DocsSandbox.const_set(:Rails, Module.new)
+    logger = Class.new { def lines = @lines ||= [] }.new
+    logger.define_singleton_method(:info) { |line| lines << line }
+    DocsSandbox::Rails.define_singleton_method(:logger) { logger }
+    statsd = Class.new { singleton_class.attr_accessor :flushes }
+    statsd.flushes = 0
+    statsd.define_singleton_method(:flush) { self.flushes += 1 }
+    DocsSandbox.const_set(:StatsD, statsd)
   end
 
   # A class whose every call (create, query) is counted and costs 40 points.
