@@ -8,6 +8,7 @@ require "deckhand/api"
 require "deckhand/batch"
 require "deckhand/embedded"
 require "deckhand/web"
+require_relative "doc_examples"
 
 # Where the constants the guides' examples define land (their job classes,
 # limiters, callbacks), and the stand-ins for the application classes they
@@ -19,25 +20,9 @@ module DocsSandbox; end
 # valid Ruby, and every block marked `<!-- example: NAME -->` is run here
 # against a real Redis, with what it claims checked afterwards.
 class DocsExamplesTest < Minitest::Test
-  ROOT = File.expand_path("../..", __dir__)
-  DOCS = ["README.md", *Dir[File.join(ROOT, "docs", "*.md")].map { |f| "docs/#{File.basename(f)}" }].sort.freeze
-  Block = Struct.new(:name, :file, :line, :code)
   ENV_SET = %w[REDIS_URL EU_REDIS_URL DECKHAND_KEY_2 DECKHAND_METRICS_TOKEN].freeze
 
-  # Each ```ruby block: [name or nil, file, first line of code, code].
-  def self.blocks
-    @blocks ||= DOCS.flat_map do |file|
-      lines = File.readlines(File.join(ROOT, file), chomp: true)
-      lines.each_index.filter_map do |i|
-        next unless lines[i] == "```ruby"
-        last = (i + 1...lines.size).find { |j| lines[j].start_with?("```") }
-        name = lines[i - 1][/\A<!-- example: ([\w-]+) -->\z/, 1] if i.positive?
-        Block.new(name, file, i + 2, lines[i + 1...last].join("\n") + "\n")
-      end
-    end
-  end
-
-  def self.named = blocks.select(&:name).to_h { |block| [block.name, block] }
+  def self.blocks = Deckhand::DocExamples.blocks
 
   def setup
     super
@@ -62,8 +47,8 @@ class DocsExamplesTest < Minitest::Test
   # the value of the last one's last line.
   def run_example(*names)
     names.map do |name|
-      block = self.class.named.fetch(name) { flunk("no example named #{name} in the docs") }
-      DocsSandbox.module_eval(block.code, File.join(ROOT, block.file), block.line)
+      block = Deckhand::DocExamples.fetch(name)
+      DocsSandbox.module_eval(block.code, block.path, block.line)
     end.last
   end
 
@@ -85,9 +70,9 @@ class DocsExamplesTest < Minitest::Test
     assert_operator self.class.blocks.size, :>=, 50, "the docs' examples were found"
   end
 
-  def test_every_named_example_is_run_here
-    source = File.read(__FILE__)
-    self.class.named.each_key do |name|
+  def test_every_named_example_is_run_by_a_test
+    source = Dir[File.join(__dir__, "*_test.rb")].map { |file| File.read(file) }.join
+    Deckhand::DocExamples.named.each_key do |name|
       assert_includes source, %("#{name}"), "example #{name} is marked in the docs but no test runs it"
     end
   end
