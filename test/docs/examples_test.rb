@@ -37,7 +37,7 @@ class DocsExamplesTest < Minitest::Test
 
   def teardown
     DocsSandbox.constants.each { |name| DocsSandbox.send(:remove_const, name) }
-    %i[invoice ids].each { |name| DocsSandbox.singleton_class.send(:remove_method, name) }
+    (DocsSandbox.singleton_methods - [:name]).each { |name| DocsSandbox.singleton_class.send(:remove_method, name) }
     ENV_SET.each { |key| @env.key?(key) ? ENV[key] = @env[key] : ENV.delete(key) }
     Deckhand::Web.authorize
     super
@@ -191,7 +191,91 @@ class DocsExamplesTest < Minitest::Test
     assert_equal [["daily"]], queued("reports").map { |j| j["args"] }
   end
 
+  def test_an_apis_own_too_many_requests_error_is_treated_as_over_a_limit
+    DocsSandbox.const_set(:Faraday, Module.new)
+    DocsSandbox::Faraday.const_set(:TooManyRequestsError, Class.new(StandardError))
+    run_example("limits-over-limit-error")
+    backoff, reschedule = Deckhand::Limiter.policy_for(DocsSandbox::Faraday::TooManyRequestsError.new)
+    assert_equal [120, 10], [backoff.call(2, {}), reschedule]
+  end
+
+  def test_batches_installed_on_a_config_of_ones_own
+    config = run_example("batches-install")
+    assert_equal ["callbacks", 3600], [config.batches.callback_queue, config.batches.success_ttl]
+  end
+
+  def test_batches_read_for_a_dashboard
+    run_example("batches-import-job", "batches-tour")
+    bid = queued("default").first["bid"]
+    status = Deckhand::Batch::Status.new(bid)
+    DocsSandbox.define_singleton_method(:config) { Deckhand.config }
+    DocsSandbox.define_singleton_method(:bid) { bid }
+    DocsSandbox.define_singleton_method(:status) { status }
+    assert_equal 3, run_example("batches-listing")["total"]
+  end
+
+  def test_the_dashboard_in_a_config_ru_with_basic_authentication
+    ENV["DECKHAND_PASSWORD"] = "pw"
+    app = rack_app("web-config-ru")
+    assert_equal 200, Rack::MockRequest.new(app).get("/queues").status
+    guarded = rack_app("web-basic-auth")
+    assert_equal 401, Rack::MockRequest.new(guarded).get("/queues").status
+    assert_equal 401, Rack::MockRequest.new(guarded).get("/queues", "HTTP_AUTHORIZATION" => basic("admin", "nope")).status
+    assert_equal 200, Rack::MockRequest.new(guarded).get("/queues", "HTTP_AUTHORIZATION" => basic("admin", "pw")).status
+  ensure
+    ENV.delete("DECKHAND_PASSWORD")
+  end
+
+  # The example sets a hook, then removes it: both lines are checked.
+  def test_read_only_users
+    run_example("web-authorize")
+    assert_nil Deckhand::Web.authorizer, "the bare call removes the hook"
+    first = Deckhand::DocExamples.fetch("web-authorize")
+    DocsSandbox.module_eval(first.code.lines.first, first.path, first.line)
+    user = Struct.new(:admin?)
+    app = Deckhand::Web.new(config: Deckhand.config)
+    pause = ->(admin) { Rack::MockRequest.new(app).post("/queues/mail", params: {"action" => "pause"}, "HTTP_SEC_FETCH_SITE" => "same-origin", "warden" => Struct.new(:user).new(user.new(admin))) }
+    refused = pause.call(false)
+    assert_equal 403, refused.status, refused.body
+    refute Deckhand::API.new.queue("mail").paused?
+    assert_equal 303, pause.call(true).status
+    assert Deckhand::API.new.queue("mail").paused?
+  end
+
+  def test_the_data_api_tour
+    50.times { |i| Deckhand::Client.push("class" => "ReportJob", "args" => [i], "queue" => "mailers") }
+    jobs = Deckhand::API.new.queue("mailers").jobs(page: 1, per_page: 50)
+    redis.call("ZADD", "retry", Time.now.to_f, JSON.generate("class" => "ReportJob", "args" => [1], "jid" => "b4a577edbccf1d805744efa9",
+      "queue" => "mailers", "error_class" => "Net::ReadTimeout", "error_message" => "timed out", "retry_count" => 1))
+    redis.call("SADD", "processes", "h:1:a")
+    redis.call("HSET", "h:1:a", "info", JSON.generate("hostname" => "h", "concurrency" => 10, "queues" => ["mailers"]), "busy", "0", "beat", Time.now.to_f.to_s)
+    tally = Deckhand::Store::ExecutionMetrics::Tally.new
+    tally.record("ReportJob", 12.0, false)
+    Deckhand::Store::ExecutionMetrics.write(Deckhand.config.store, tally.take)
+    key = Deckhand::API.new.retries.find_jid("b4a577edbccf1d805744efa9").key
+    DocsSandbox.define_singleton_method(:jid) { jobs[40].jid }
+    DocsSandbox.define_singleton_method(:job) { jobs[41] }
+    DocsSandbox.define_singleton_method(:key) { key }
+    DocsSandbox.define_singleton_method(:identity) { "h:1:a" }
+    series = nil
+    out, = capture_io { series = run_example("web-data-api") }
+    assert_equal "h 0/10 0 KB\n", out
+    assert_equal 24, series.size
+    assert_equal ["b4a577edbccf1d805744efa9"], Deckhand::API.new.queue("mailers").jobs(page: 1, per_page: 5).map(&:jid),
+      "cleared, then the retry went back to it"
+    assert_equal 0, Deckhand::API.new.retries.size
+    assert_equal ["TSTP"], redis.call("LRANGE", "h:1:a-signals", 0, -1)
+  end
+
   private
+
+  # A Rack app built from a config.ru example.
+  def rack_app(name)
+    block = Deckhand::DocExamples.fetch(name)
+    Rack::Builder.new { instance_eval(block.code, block.path, block.line) }.to_app
+  end
+
+  def basic(user, password) = "Basic #{Base64.strict_encode64("#{user}:#{password}")}"
 
   # The application classes the examples mention, doing just enough.
   def stand_ins
