@@ -234,7 +234,10 @@ class DocsExamplesTest < Minitest::Test
     DocsSandbox.module_eval(first.code.lines.first, first.path, first.line)
     user = Struct.new(:admin?)
     app = Deckhand::Web.new(config: Deckhand.config)
-    pause = ->(admin) { Rack::MockRequest.new(app).post("/queues/mail", params: {"action" => "pause"}, "HTTP_SEC_FETCH_SITE" => "same-origin", "warden" => Struct.new(:user).new(user.new(admin))) }
+    pause = lambda do |admin|
+      env = {:params => {"action" => "pause"}, "HTTP_SEC_FETCH_SITE" => "same-origin", "warden" => Struct.new(:user).new(user.new(admin))}
+      Rack::MockRequest.new(app).post("/queues/mail", env)
+    end
     refused = pause.call(false)
     assert_equal 403, refused.status, refused.body
     refute Deckhand::API.new.queue("mail").paused?
