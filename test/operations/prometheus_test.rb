@@ -42,8 +42,10 @@ class PrometheusTest < Minitest::Test
       assert_equal 3, failed.value({"class" => "FailJob", "queue" => "default"})
       histogram = families.fetch("deckhand_job_execution_seconds")
       assert_equal "histogram", histogram.type
-      assert_equal 7, histogram.value({"class" => "RecordJob", "queue" => "default"}, "deckhand_job_execution_seconds_count")
-      assert_operator histogram.value({"class" => "RecordJob", "queue" => "default"}, "deckhand_job_execution_seconds_sum"), :>, 0
+      assert_equal 7, histogram.value({"class" => "RecordJob", "queue" => "default", "outcome" => "success"}, "deckhand_job_execution_seconds_count")
+      assert_operator histogram.value({"class" => "RecordJob", "queue" => "default", "outcome" => "success"}, "deckhand_job_execution_seconds_sum"), :>, 0
+      assert_equal 3, histogram.value({"class" => "FailJob", "queue" => "default", "outcome" => "failure"}, "deckhand_job_execution_seconds_count")
+      refute(histogram.samples.any? { |sample| sample[1]["class"] == "FailJob" && sample[1]["outcome"] == "success" }, "no success histogram for a class that only failed")
       assert_equal 3, families.fetch("deckhand_process_concurrency").value
       assert_equal 0, families.fetch("deckhand_process_quiet").value
       assert_operator families.fetch("deckhand_process_resident_memory_bytes").value, :>, 0
