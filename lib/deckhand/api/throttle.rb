@@ -32,7 +32,9 @@ module Deckhand
         overrides = Store::Throttles.overrides(config.store)
         published = PublishedThrottles.new(processes || ProcessSet.new(config))
         names = config.throttle.to_h.keys | overrides.keys | published.queues
-        names.sort.map { |name| new(name, config, overrides: overrides, published: published) }.select(&:limit)
+        throttles = names.sort.map { |name| new(name, config, overrides: overrides, published: published) }.select(&:limit)
+        held = Store::Throttles.held(config.store, throttles.map(&:queue))
+        throttles.each { |throttle| throttle.held = held[throttle.queue] }
       end
 
       # overrides: the run-time limits already read (Store::Throttles.overrides);
@@ -73,13 +75,15 @@ module Deckhand
       # True when the limit comes from Redis, not the configuration.
       def changed? = overrides.key?(@queue)
 
-      def held = Store::Throttles.usage(@store, @queue)[:held]
+      # Slots in use across the fleet (read with the list by Throttle.all).
+      def held = @held ||= Store::Throttles.usage(@store, @queue)[:held]
+
+      attr_writer :held # :nodoc: Throttle.all reads every queue's in one round trip
 
       def set(**limits)
         limit = Config::Throttle.limit!(@queue, limits) # raises ConfigError naming the problem
         Store::Throttles.set(@store, @queue, limit.to_h)
-        @overrides = nil
-        self
+        forget
       end
 
       def remove = Store::Throttles.set(@store, @queue, {}).then { forget }
