@@ -30,7 +30,9 @@ module Deckhand
           return time.getlocal(zone.sub(/(\d\d)(\d\d)\z/, '\1:\2')).strftime("%Y-%m-%d %H:%M:%S %:z") if OFFSET.match?(zone)
           require "tzinfo"
           TZInfo::Timezone.get(zone).to_local(time).strftime("%Y-%m-%d %H:%M:%S %Z")
-        rescue LoadError, TZInfo::InvalidTimezoneIdentifier
+        rescue LoadError, ArgumentError # no tzinfo; an offset out of range
+          nil
+        rescue TZInfo::InvalidTimezoneIdentifier # named only once tzinfo loaded
           nil
         end
       end
