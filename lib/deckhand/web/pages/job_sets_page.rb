@@ -30,6 +30,7 @@ module Deckhand
           return groups if @filter.empty? && request.params["view"] == "groups"
           @filter.empty? ? page_through : filter
           @live = true
+          @skip_to_list = @entries.any?
           render :job_set, title: @title
         end
 
