@@ -149,6 +149,7 @@ class TriageStoriesBrowserTest < Minitest::Test
       page.go_to("#{Deckhand::BrowserHarness.url}/retries?class=MailJob&error=Net::ReadTimeout")
       assert_equal true, in_view?("td.row-actions button"), "a row's Retry on screen at #{width} px"
       screenshot("story-filtered-#{label}")
+      page.screenshot(path: File.join(Deckhand::BrowserHarness::SCREENSHOTS, "story-filtered-#{label}-top.png")) # what the screen shows first
       %w[/busy /periodic /retries?view=groups /retries?class=MailJob&error=Net::ReadTimeout].each do |path|
         page.go_to("#{Deckhand::BrowserHarness.url}#{path}")
         assert_operator page.evaluate("document.documentElement.scrollWidth - window.innerWidth"), :<=, 0, "#{path} scrolls sideways at #{width} px"
