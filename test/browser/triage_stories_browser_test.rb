@@ -38,9 +38,7 @@ class TriageStoriesBrowserTest < Minitest::Test
     end
   end
 
-  def loads
-    @loads
-  end
+  attr_reader :loads
 
   # Counts the page loads of the tab from now on.
   def count_loads
