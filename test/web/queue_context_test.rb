@@ -65,6 +65,14 @@ class WebQueueContextTest < Minitest::Test
     assert_equal 2, api.queue("mail").size
   end
 
+  def test_the_warning_follows_combined_filters
+    api.queue("mail").pause
+    add_to("retry", retry_job("a" * 24, "queue" => "mail"))
+    add_to("retry", retry_job("b" * 24, "queue" => "mail", "class" => "OtherJob"))
+    confirm = get("/retries?class=RecordJob&error=RuntimeError&confirm=retry").body
+    assert_includes confirm, "Warning: 1 job of these would go to a paused queue and wait there until it is resumed: mail (1)."
+  end
+
   def test_no_warning_when_no_queue_is_paused
     add_to("retry", retry_job("a" * 24))
     refute_includes get("/retries?q=boom&confirm=retry").body, "paused-warning"
