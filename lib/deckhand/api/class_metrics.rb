@@ -35,6 +35,7 @@ module Deckhand
 
       # Adds one stored field's value ("c", "f", "ms", "fms" or a histogram bucket, "h" or "fh").
       def add(kind, bucket, value)
+        @succeeded_histogram = nil
         case kind
         when "c" then @count += value.to_i
         when "f" then @failed += value.to_i
@@ -49,12 +50,18 @@ module Deckhand
 
       # True when the failures' timings are known (none failed, or they were
       # recorded apart), so the success figures hold successes only.
-      def split? = @failed.zero? || @failed_histogram.values.sum.positive?
+      def split? = @failed.zero? || @failed_histogram.any? { |_, n| n.positive? }
 
       # The successful executions' {bucket => n} (every execution's when not split?).
       def succeeded_histogram
-        return @histogram unless split?
-        @histogram.to_h { |bucket, n| [bucket, n - @failed_histogram.fetch(bucket, 0)] }.select { |_, n| n.positive? }
+        @succeeded_histogram ||= if split?
+          @histogram.each_with_object({}) do |(bucket, n), out|
+            left = n - @failed_histogram.fetch(bucket, 0)
+            out[bucket] = left if left.positive?
+          end
+        else
+          @histogram
+        end
       end
 
       def average_ms

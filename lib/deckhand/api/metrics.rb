@@ -24,6 +24,7 @@ module Deckhand
       SERIES_FIELDS = [["c", nil], ["f", nil], ["ms", nil], ["fms", nil], *HISTOGRAM.map { |b| ["h", b] }].freeze
       GUARDED = HISTOGRAM.map { |b| ["fh", b] }.freeze
       GATE = 2 # the position of "f" in SERIES_FIELDS
+      READ = (SERIES_FIELDS + GUARDED).freeze # by the 1-based position the script answers with
 
       attr_reader :period, :times
 
@@ -60,7 +61,7 @@ module Deckhand
           point = ClassMetrics.new(klass, time: time)
           row.split(",").each do |pair|
             index, value = pair.split("=", 2)
-            kind, bucket = (SERIES_FIELDS + GUARDED)[index.to_i - 1]
+            kind, bucket = READ[index.to_i - 1]
             point.add(kind, bucket, value)
           end
           point
