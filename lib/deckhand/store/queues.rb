@@ -3,6 +3,7 @@
 require "digest"
 
 require "json"
+require_relative "fair_pushes"
 
 module Deckhand
   class Store
@@ -59,7 +60,8 @@ module Deckhand
       # scheduler finds the shards there): `scheduled_queues` names the queue
       # of each [at, json] pair where the caller knows it, else each payload's
       # "queue" is read.
-      def push(store, queued, scheduled, scheduled_queues = nil)
+      def push(store, queued, scheduled, scheduled_queues = nil, fair: nil)
+        queued, tenants = FairPushes.split(queued, fair) # jobs of tenants: their fair share (docs/fair-queues.md)
         keys = store.layout
         sets = scheduled_sets(keys, scheduled, scheduled_queues)
         unless keys.one_slot? # cluster mode: a new queue's placement, before the round trip
@@ -73,9 +75,10 @@ module Deckhand
           end
           queued.each do |queue, payloads|
             pipe.call("SADD", keys::QUEUES, queue)
-            pipe.call("LPUSH", keys.queue(queue), *payloads)
+            pipe.call("LPUSH", keys.queue(queue), *payloads) unless payloads.empty?
           end
         end
+        FairPushes.push(store, tenants)
       end
 
       # queue => [at, json, ...]; one entry (any queue) for the single
@@ -99,10 +102,26 @@ module Deckhand
         queue
       end
 
-      def size(store, name) = store.call("LLEN", store.layout.queue(name))
+      # The queue's jobs, its tenants' jobs waiting for their fair share included.
+      def size(store, name)
+        store.pipelined do |pipe|
+          pipe.call("LLEN", store.layout.queue(name))
+          pipe.call("ZCARD", store.layout.fair_jobs(name))
+        end.sum
+      end
 
-      # The payload that runs next (pushed on the left, taken from the right), or nil.
-      def oldest(store, name) = store.call("LINDEX", store.layout.queue(name), -1)
+      # The payload that runs next (pushed on the left, taken from the right;
+      # a fair queue's tenants' jobs after the queue's), or nil.
+      def oldest(store, name)
+        first, fair = store.pipelined do |pipe|
+          pipe.call("LINDEX", store.layout.queue(name), -1)
+          pipe.call("ZRANGE", store.layout.fair_jobs(name), 0, 0)
+        end
+        first || fair_payload(fair.first)
+      end
+
+      # A payload of a fair queue's tenants' jobs ("<tenant>\n<payload>").
+      def fair_payload(member) = member && member[(member.index("\n") + 1)..]
 
       # Size, oldest payload (the next to run) and paused flag of each queue,
       # in one round trip: [[name, size, oldest_raw_or_nil, paused], ...].
@@ -113,11 +132,15 @@ module Deckhand
           names.each do |name|
             pipe.call("LLEN", store.layout.queue(name))
             pipe.call("LINDEX", store.layout.queue(name), -1)
+            pipe.call("ZCARD", store.layout.fair_jobs(name))
           end
           PAUSE_SETS.each { |set| pipe.call("SMISMEMBER", set, *names) }
         end
         paused = replies.pop.zip(replies.pop).map(&:max)
-        names.each_with_index.map { |name, i| [name, replies[2 * i], replies[(2 * i) + 1], paused[i] == 1] }
+        names.each_with_index.map do |name, i|
+          length, first, fair = replies[3 * i, 3]
+          [name, length + fair, first || (fair.positive? ? oldest(store, name) : nil), paused[i] == 1]
+        end
       end
 
       # Up to `count` payloads in the order they will run, skipping the first
