@@ -180,7 +180,7 @@ module Deckhand
         keys = store.layout
         return clear_shard_owner(store, name) if keys.sets_per_queue?
         store.pipelined do |pipe|
-          pipe.call("UNLINK", keys.queue(name))
+          pipe.call("UNLINK", keys.queue(name), keys.fair_jobs(name), keys.fair_tenants(name))
           pipe.call("SREM", keys::QUEUES, name)
         end
         nil
@@ -190,7 +190,7 @@ module Deckhand
         keys = store.layout
         sets = [keys.scheduled_set(name), keys.retry_set(name), keys.dead_set(name)]
         _, *sizes = store.pipelined do |pipe|
-          pipe.call("UNLINK", keys.queue(name))
+          pipe.call("UNLINK", keys.queue(name), keys.fair_jobs(name), keys.fair_tenants(name))
           sets.each { |set| pipe.call("ZCARD", set) }
         end
         store.call("SREM", keys::QUEUES, name) if sizes.sum.zero?
