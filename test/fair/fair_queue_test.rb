@@ -65,6 +65,29 @@ class FairQueueTest < Minitest::Test
     assert_operator a_before, :<, 30, "served in turns, B's last job follows about ten of A's"
   end
 
+  def test_a_tenant_arriving_while_the_backlog_runs_is_served_at_once
+    with_server do
+      push("a", 1000)
+      wait_for(message: "A's backlog under way") { Deckhand::TestJobs.runs.size >= 50 }
+      push("b", 10)
+      wait_for(timeout: 60, message: "every job") { Deckhand::TestJobs.runs.size >= 1010 }
+    end
+    runs = Deckhand::TestJobs.runs
+    first_b = runs.index { |_, account, _| account == "b" }
+    last_b = runs.rindex { |_, account, _| account == "b" }
+    a_between = runs[first_b..last_b].count { |_, account, _| account == "a" }
+    assert_operator a_between, :<, 100, "A's jobs started between B's first and last: #{a_between}"
+  end
+
+  def test_an_idle_server_starts_a_tenant_s_jobs_at_once
+    with_server do
+      sleep 0.3 # every queue empty: the server now waits inside Redis
+      push("a", 30)
+      push("b", 30)
+      wait_for(timeout: 5, message: "60 jobs") { Deckhand::TestJobs.runs.size >= 60 }
+    end
+  end
+
   def test_without_fair_queues_the_same_backlog_is_first_in_first_out
     Deckhand.config = new_config(concurrency: 5, queues: ["reports"])
     push("a", 300)

@@ -16,6 +16,9 @@ local queued = redis.call('LLEN', KEYS[1])
 local waiting = redis.call('ZCARD', KEYS[2])
 local vt = tonumber(redis.call('HGET', KEYS[3], '~vt') or '0')
 
+-- Each tenant's last score, read once per call; its jobs added with one
+-- ZADD per 500 (a payload already waiting is not added again: NX).
+local last, batch, order = {}, {}, {}
 local added = 0
 for i = 1, #ARGV, 3 do
   local tenant, step, payload = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2]
@@ -24,14 +27,26 @@ for i = 1, #ARGV, 3 do
     queued = 1
     added = added + 1
   else
-    local last = tonumber(redis.call('HGET', KEYS[3], 'f:' .. tenant) or '0')
-    local score = math.max(vt, last) + step
-    if redis.call('ZADD', KEYS[2], 'NX', score, tenant .. '\n' .. payload) == 1 then
-      redis.call('HSET', KEYS[3], 'f:' .. tenant, score)
-      redis.call('HINCRBY', KEYS[3], 'n:' .. tenant, 1)
-      waiting = waiting + 1
-      added = added + 1
+    if not last[tenant] then
+      last[tenant] = math.max(vt, tonumber(redis.call('HGET', KEYS[3], 'f:' .. tenant) or '0'))
+      batch[tenant] = {}
+      order[#order + 1] = tenant
     end
+    last[tenant] = last[tenant] + step
+    local pairs_of = batch[tenant]
+    pairs_of[#pairs_of + 1] = last[tenant]
+    pairs_of[#pairs_of + 1] = tenant .. '\n' .. payload
   end
+end
+for _, tenant in ipairs(order) do
+  local args, n = batch[tenant], 0
+  for from = 1, #args, 1000 do
+    n = n + redis.call('ZADD', KEYS[2], 'NX', unpack(args, from, math.min(from + 999, #args)))
+  end
+  if n > 0 then
+    redis.call('HSET', KEYS[3], 'f:' .. tenant, last[tenant])
+    redis.call('HINCRBY', KEYS[3], 'n:' .. tenant, n)
+  end
+  added = added + n
 end
 return added
