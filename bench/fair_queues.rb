@@ -17,6 +17,7 @@ require "bundler/setup"
 require_relative "../lib/deckhand"
 require_relative "../lib/deckhand/server"
 require_relative "lib/deckhand_bench/lab"
+require_relative "lib/deckhand_bench/redis_meter"
 
 QUICK = ARGV.include?("--quick")
 ROUNDS = ARGV.include?("--rounds") ? Integer(ARGV[ARGV.index("--rounds") + 1]) : nil
@@ -90,11 +91,13 @@ def drain(lab, fair)
   FairBenchJob::LOCK.synchronize { FairBenchJob::STARTS.clear }
   push(cfg, "solo", DRAIN)
   started = nil
+  meter = DeckhandBench::RedisMeter.new(lab.redis).start
   serve(cfg) do
     started = monotonic
     wait_until { FairBenchJob::LOCK.synchronize { FairBenchJob::STARTS.size } >= DRAIN }
   end
-  DRAIN / (monotonic - started)
+  rate = DRAIN / (monotonic - started)
+  [rate, meter.finish(jobs: DRAIN).cpu_us_per_job]
 end
 
 def median(list) = list.sort[list.size / 2]
@@ -113,11 +116,17 @@ DeckhandBench::Lab.open(yjit: true) do |lab|
   end
   puts "Throughput: #{DRAIN} no-op jobs pushed ahead, one server"
   rates = {}
+  cpu = {}
   rounds.times do
-    {"plain" => false, "fair" => true}.each { |label, fair| (rates[label] ||= []) << drain(lab, fair) }
+    {"plain" => false, "fair" => true}.each do |label, fair|
+      rate, us = drain(lab, fair)
+      (rates[label] ||= []) << rate
+      (cpu[label] ||= []) << us
+    end
   end
   plain = median(rates["plain"])
   fair = median(rates["fair"])
-  puts format("  plain queue:             %8.0f jobs/s (rounds: %s)", plain, rates["plain"].map(&:round).join(", "))
-  puts format("  fair queue, one tenant:  %8.0f jobs/s (rounds: %s)  %+.1f %%", fair, rates["fair"].map(&:round).join(", "), 100.0 * (fair - plain) / plain)
+  puts format("  plain queue:             %8.0f jobs/s, %5.2f µs Redis CPU/job (rounds: %s)", plain, median(cpu["plain"]), rates["plain"].map(&:round).join(", "))
+  puts format("  fair queue, one tenant:  %8.0f jobs/s, %5.2f µs Redis CPU/job (rounds: %s)  %+.1f %%", fair, median(cpu["fair"]),
+    rates["fair"].map(&:round).join(", "), 100.0 * (fair - plain) / plain)
 end

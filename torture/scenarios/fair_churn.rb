@@ -15,7 +15,7 @@ module Torture
     QUEUE = "fair"
 
     def run
-      backlog = size(20_000, 4_000)
+      backlog = size(30_000, 6_000)
       every = size(3.0, 1.0)
       redis_server = start_redis
       redis = RedisClient.new(url: redis_server.url)
@@ -24,8 +24,8 @@ module Torture
       fleet.alive.each { |m| fleet.ready(m) }
       random = Random.new(backlog)
       push = client(redis_server.url)
-      push_tenant(push, "big", Array.new(backlog) { random.rand(1..10) })
-      %w[small-1 small-2 small-3 small-4].each { |tenant| push_tenant(push, tenant, Array.new(backlog / 40) { random.rand(1..10) }) }
+      push_tenant(push, "big", Array.new(backlog) { random.rand(1..20) })
+      %w[small-1 small-2 small-3 small-4].each { |tenant| push_tenant(push, tenant, Array.new(backlog / 40) { random.rand(1..20) }) }
       jobs = @ledger.enqueued_count
       next_kill = now + every
       drained = drain(size(900, 180)) do
