@@ -27,25 +27,27 @@ end
 -- find them. Destination first: the jobs are in the queue before they
 -- leave the sorted set. Returns how many moved.
 local function fair_fill(list, jobs, tenants, want)
-  local head = redis.call('ZRANGE', jobs, 0, want - 1, 'WITHSCORES')
-  if #head == 0 then return 0 end
-  local payloads, left = {}, {}
-  for i = 1, #head, 2 do
+  local head = redis.call('ZRANGE', jobs, 0, want - 1)
+  local n = #head
+  if n == 0 then return 0 end
+  local vt = redis.call('ZSCORE', jobs, head[n])
+  local left = {}
+  for i = 1, n do
     local member = head[i]
     local cut = string.find(member, '\n', 1, true)
     local tenant = string.sub(member, 1, cut - 1)
-    payloads[#payloads + 1] = string.sub(member, cut + 1)
+    head[i] = string.sub(member, cut + 1)
     left[tenant] = (left[tenant] or 0) + 1
   end
-  redis.call('LPUSH', list, unpack(payloads))
-  redis.call('ZREMRANGEBYRANK', jobs, 0, #payloads - 1)
-  redis.call('HSET', tenants, '~vt', head[#head])
+  redis.call('LPUSH', list, unpack(head))
+  redis.call('ZREMRANGEBYRANK', jobs, 0, n - 1)
+  redis.call('HSET', tenants, '~vt', vt)
   for tenant, n in pairs(left) do
     if redis.call('HINCRBY', tenants, 'n:' .. tenant, -n) <= 0 then
       redis.call('HDEL', tenants, 'n:' .. tenant, 'f:' .. tenant)
     end
   end
-  return #payloads
+  return n
 end
 
 -- fetch.lua's step: tops up each source with tenants' jobs waiting, to at
