@@ -7,8 +7,10 @@
 #    and before B's last job started (how long B waited, in A's jobs), and
 #    those between B's first and last start, on a fair queue and on a plain
 #    one (first in, first out).
-# 2. Throughput: 20,000 no-op jobs pushed ahead, then drained by one
-#    server, on a fair queue with one tenant and on a plain queue.
+# 2. Throughput: 20,000 no-op jobs (then 5,000 jobs of 1 ms) pushed ahead,
+#    then drained by one server, on a fair queue with one tenant and on a
+#    plain queue, with the CPU each job cost (the server's process and
+#    Redis together: steadier than the rate on a busy machine).
 #
 #   ruby bench/fair_queues.rb [--quick] [--rounds N]
 $stdout.sync = true
@@ -85,19 +87,21 @@ def starvation(lab, fair)
   [starts[pushed_at...last_b].count("a"), starts[first_b..last_b].count("a")]
 end
 
-def drain(lab, fair)
+def drain(lab, fair, count, pause)
   lab.fresh!
   cfg = config(lab.url, fair)
   FairBenchJob::LOCK.synchronize { FairBenchJob::STARTS.clear }
-  push(cfg, "solo", DRAIN)
+  push(cfg, "solo", count, pause)
   started = nil
   meter = DeckhandBench::RedisMeter.new(lab.redis).start
+  cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
   serve(cfg) do
     started = monotonic
-    wait_until { FairBenchJob::LOCK.synchronize { FairBenchJob::STARTS.size } >= DRAIN }
+    wait_until { FairBenchJob::LOCK.synchronize { FairBenchJob::STARTS.size } >= count }
   end
-  rate = DRAIN / (monotonic - started)
-  [rate, meter.finish(jobs: DRAIN).cpu_us_per_job]
+  rate = count / (monotonic - started)
+  ruby_us = (Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu) * 1e6 / count
+  [rate, meter.finish(jobs: count).cpu_us_per_job + ruby_us]
 end
 
 def median(list) = list.sort[list.size / 2]
@@ -114,19 +118,21 @@ DeckhandBench::Lab.open(yjit: true) do |lab|
     puts format("  %-26s A's jobs started after B's push, before B's last start: %6d   between B's first and last start: %6d",
       label, waited, between)
   end
-  puts "Throughput: #{DRAIN} no-op jobs pushed ahead, one server"
-  rates = {}
-  cpu = {}
-  rounds.times do
-    {"plain" => false, "fair" => true}.each do |label, fair|
-      rate, us = drain(lab, fair)
-      (rates[label] ||= []) << rate
-      (cpu[label] ||= []) << us
+  [[DRAIN, 0, "no-op jobs"], [DRAIN / 4, PAUSE, "jobs of 1 ms"]].each do |count, pause, what|
+    puts "Throughput: #{count} #{what} pushed ahead, one server"
+    rates = {}
+    cpu = {}
+    rounds.times do
+      {"plain" => false, "fair" => true}.each do |label, fair|
+        rate, us = drain(lab, fair, count, pause)
+        (rates[label] ||= []) << rate
+        (cpu[label] ||= []) << us
+      end
     end
+    plain = median(rates["plain"])
+    fair = median(rates["fair"])
+    puts format("  plain queue:             %8.0f jobs/s, %5.2f µs CPU/job (rounds: %s)", plain, median(cpu["plain"]), rates["plain"].map(&:round).join(", "))
+    puts format("  fair queue, one tenant:  %8.0f jobs/s, %5.2f µs CPU/job (rounds: %s)  %+.1f %%", fair, median(cpu["fair"]),
+      rates["fair"].map(&:round).join(", "), 100.0 * (fair - plain) / plain)
   end
-  plain = median(rates["plain"])
-  fair = median(rates["fair"])
-  puts format("  plain queue:             %8.0f jobs/s, %5.2f µs Redis CPU/job (rounds: %s)", plain, median(cpu["plain"]), rates["plain"].map(&:round).join(", "))
-  puts format("  fair queue, one tenant:  %8.0f jobs/s, %5.2f µs Redis CPU/job (rounds: %s)  %+.1f %%", fair, median(cpu["fair"]),
-    rates["fair"].map(&:round).join(", "), 100.0 * (fair - plain) / plain)
 end
