@@ -68,17 +68,18 @@ module Deckhand
           keys.place(queued.keys)
           keys.place(sets.keys)
         end
-        Durability.pipelined(store, queued, scheduled) do |pipe| # WAITs for replicas when push_replicas is set
-          sets.each do |queue, entries|
-            pipe.call("SADD", keys::QUEUES, queue) if keys.sets_per_queue? # how the scheduler finds the set
-            pipe.call("ZADD", keys.scheduled_set(queue), *entries)
-          end
-          queued.each do |queue, payloads|
-            pipe.call("SADD", keys::QUEUES, queue)
-            pipe.call("LPUSH", keys.queue(queue), *payloads) unless payloads.empty?
+        FairPushes.pushing(store, tenants, scheduled, queued) do |pipelined|
+          pipelined.call do |pipe| # WAITs for replicas when push_replicas is set
+            sets.each do |queue, entries|
+              pipe.call("SADD", keys::QUEUES, queue) if keys.sets_per_queue? # how the scheduler finds the set
+              pipe.call("ZADD", keys.scheduled_set(queue), *entries)
+            end
+            queued.each do |queue, payloads|
+              pipe.call("SADD", keys::QUEUES, queue)
+              pipe.call("LPUSH", keys.queue(queue), *payloads) unless payloads.empty?
+            end
           end
         end
-        FairPushes.push(store, tenants)
       end
 
       # queue => [at, json, ...]; one entry (any queue) for the single

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "json"
+
 module Deckhand
   class Store
     module Scripts
@@ -11,10 +13,14 @@ module Deckhand
         lua "fair_push"
 
         # jobs: [tenant, step (1 / the tenant's weight), payload] each.
-        # Returns how many were added.
+        # Returns how many were added. With push_replicas, waits for the
+        # replicas like any push (Store::Durability), or raises
+        # NotReplicated naming the jobs.
         def call(queue, jobs)
           return 0 if jobs.empty?
-          run([keys.queue(queue), keys.fair_jobs(queue), keys.fair_tenants(queue)], jobs.flatten)
+          run_durably([keys.queue(queue), keys.fair_jobs(queue), keys.fair_tenants(queue)], jobs.flatten) do
+            jobs.filter_map { |_, _, json| FairPushes.jid_of(json) }
+          end
         end
       end
     end
