@@ -30,9 +30,9 @@ class FairQueueTest < Minitest::Test
       attr_accessor :running, :most
     end
 
-    def perform(wanted)
+    def perform(wanted, longest = 5)
       LOCK.synchronize { self.class.most = [self.class.most, self.class.running += 1].max }
-      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 5
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + longest
       sleep 0.005 until LOCK.synchronize { self.class.most >= wanted } || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
       LOCK.synchronize { self.class.running -= 1 }
       Deckhand::TestJobs.record([jid])
@@ -144,6 +144,32 @@ class FairQueueTest < Minitest::Test
     assert_equal 100, Deckhand::API::Queue.new("reports", Deckhand.config).size
     runs = run_all(100)
     assert_equal jids.sort, runs.map(&:first).sort
+  end
+
+  def test_a_paused_fair_queue_keeps_its_tenants_jobs_until_resumed
+    Deckhand.config = new_config(concurrency: 2, queues: %w[reports other], heartbeat_interval: 0.1)
+    queue = Deckhand::API.new(Deckhand.config).queue("reports")
+    queue.pause
+    with_server do
+      push("a", 20)
+      push("b", 5)
+      Deckhand::Client.push("class" => "RecordJob", "args" => ["other"], "queue" => "other")
+      wait_for(message: "the other queue's job") { Deckhand::TestJobs.runs.size >= 1 }
+      sleep 0.3 # a few heartbeats and fetches: the paused queue's jobs must still wait
+      assert_equal 1, Deckhand::TestJobs.runs.size
+      assert_equal 25, queue.size
+      queue.resume
+      wait_for(message: "the tenants' jobs after resume") { Deckhand::TestJobs.runs.size == 26 }
+    end
+  end
+
+  def test_a_throttle_caps_a_fair_queue_as_one_queue
+    Deckhand.config = new_config(concurrency: 5, queues: ["reports"], throttle: {"reports" => {concurrency: 2}}, fair_queues: {"reports" => {}})
+    WideJob.running = WideJob.most = 0
+    # Each job holds its thread until 5 run at once, or for 0.2 s: the cap lets 2.
+    %w[a b c].each { |tenant| 4.times { WideJob.set(tenant: tenant).perform_async(5, 0.2) } }
+    with_server { wait_for(message: "12 jobs") { Deckhand::TestJobs.runs.size >= 12 } }
+    assert_equal 2, WideJob.most, "never more than the cap of 2 at once, whatever the tenant"
   end
 
   def test_bad_settings_are_refused_with_the_fix
