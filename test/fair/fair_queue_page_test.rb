@@ -18,6 +18,7 @@ class FairQueuePageTest < Minitest::Test
     queue = api.queue("reports")
     assert_equal 47, queue.size
     assert_equal 47, api.queues.find { |q| q.name == "reports" }.size
+    assert_equal 47, api.stats.enqueued
     tenants = queue.tenants(10)
     assert_equal [["acme", 39], ["<globex>", 7]], tenants.map { |t| [t.name, t.size] }, "acme's first job went straight onto the empty queue"
     assert tenants.all? { |t| t.latency.between?(0, 60) }, "each tenant's next job was found at the front"
