@@ -18,7 +18,7 @@ class ClusterFairQueueTest < Minitest::Test
   end
 
   def test_tenants_share_a_fair_queue_with_its_keys_in_the_queues_slot
-    Deckhand.config = new_config(concurrency: 5, queues: %w[reports exports], heartbeat_interval: 0.5, timeout: 2)
+    Deckhand.config = new_config(concurrency: 5, queues: %w[reports exports], heartbeat_interval: 0.5, timeout: 2, fair_queues: {"reports" => {}, "exports" => {}})
     keys.place(%w[reports exports])
     %w[reports exports].each do |queue|
       assert_equal slot(keys.queue(queue)), slot(keys.fair_jobs(queue))

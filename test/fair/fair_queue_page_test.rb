@@ -8,6 +8,11 @@ require_relative "../web/web_helpers"
 class FairQueuePageTest < Minitest::Test
   include Deckhand::WebHelpers
 
+  def setup
+    super
+    Deckhand.config = new_config(fair_queues: {"reports" => {}})
+  end
+
   def push(tenant, count, queue: "reports")
     Deckhand::Client.push_bulk("class" => "RecordJob", "queue" => queue, "tenant" => tenant, "args" => Array.new(count) { |i| [i] })
   end

@@ -172,6 +172,17 @@ class FairQueueTest < Minitest::Test
     assert_equal 2, WideJob.most, "never more than the cap of 2 at once, whatever the tenant"
   end
 
+  # Only a queue listed in fair_queues is fair: elsewhere "tenant" is the
+  # application's own data and the job goes to its queue as ever.
+  def test_a_tenant_on_a_queue_that_is_not_fair_is_data
+    Deckhand.config = new_config(concurrency: 5, queues: ["reports"], fair_queues: {"other" => {}})
+    TenantJob.set(tenant: "acme").perform_async("a", 1)
+    Deckhand::Client.push("class" => "FairQueueTest::TenantJob", "queue" => "reports", "args" => ["b", 2], "tenant" => "globex")
+    assert_equal 2, redis.call("LLEN", "queue:reports")
+    assert_equal 0, redis.call("EXISTS", "deckhand:fair:reports", "deckhand:tenants:reports")
+    assert_equal %w[acme globex], redis.call("LRANGE", "queue:reports", 0, -1).map { |raw| JSON.parse(raw)["tenant"] }.sort
+  end
+
   def test_bad_settings_are_refused_with_the_fix
     error = assert_raises(Deckhand::ConfigError) { new_config(fair_queues: {"reports" => {by: 1}}) }
     assert_match(/by: must answer call\(job\)/, error.message)

@@ -23,7 +23,7 @@ module Torture
       PROCESSES.times { fleet.spawn(concurrency: CONCURRENCY, queues: [QUEUE], wait: false) }
       fleet.alive.each { |m| fleet.ready(m) }
       random = Random.new(backlog)
-      push = client(redis_server.url)
+      push = Deckhand::Client.new(config: Deckhand::Config.new(redis: {url: redis_server.url}, fair_queues: {QUEUE => {}}))
       push_tenant(push, "big", Array.new(backlog) { random.rand(1..20) })
       %w[small-1 small-2 small-3 small-4].each { |tenant| push_tenant(push, tenant, Array.new(backlog / 40) { random.rand(1..20) }) }
       jobs = @ledger.enqueued_count

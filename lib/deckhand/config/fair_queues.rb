@@ -11,7 +11,7 @@ module Deckhand
     #   Deckhand.configure do |c|
     #     c.fair_queues = {"reports" => {by: ->(job) { job["args"].first["account_id"] }, weights: {"big_customer" => 3}}}
     #   end
-    #   ReportJob.set(tenant: "acme").perform_async(7) # a tenant named per push, on any queue
+    #   ReportJob.set(tenant: "acme").perform_async(7) # a tenant named per push, in a fair queue
     class FairQueues
       KEYS = %i[by weights].freeze
       MAX_TENANT = 200
@@ -42,10 +42,18 @@ module Deckhand
       # True when the queue names its jobs' tenants with `by`.
       def by?(queue) = !@queues[queue]&.by.nil?
 
-      # The job's tenant: its own "tenant", else what its queue's `by` says.
+      # True for a queue listed here: only its jobs take fair shares. A
+      # "tenant" in the payload of another queue's job is data like any
+      # other, and the job goes to the back of its queue, where a Sidekiq
+      # process sharing the Redis finds it too.
+      def fair?(queue) = @queues.key?(queue)
+
+      # The tenant of a job of a fair queue: its own "tenant", else what the
+      # queue's `by` says; nil for any other queue's job.
       def tenant(job)
+        setting = @queues[job["queue"]] or return nil
         return job["tenant"] if job["tenant"]
-        by = @queues[job["queue"]]&.by or return nil
+        by = setting.by or return nil
         tenant = by.call(job)
         tenant.nil? ? nil : self.class.tenant!(tenant, "fair_queues[#{job["queue"].inspect}] by:")
       end

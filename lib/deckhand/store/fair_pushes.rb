@@ -5,8 +5,8 @@ require_relative "scripts/fair_push"
 
 module Deckhand
   class Store
-    # The pushes of jobs that name a tenant ("tenant" in the payload, from
-    # `set(tenant:)` or a fair queue's `by:`): they wait in their queue's
+    # The pushes of a fair queue's jobs that name a tenant ("tenant" in the
+    # payload, from `set(tenant:)` or the queue's `by:`): they wait in its
     # tenants' jobs, scored for their tenant's fair share
     # (store/scripts/lib/fair.lua), instead of at the back of the queue.
     #
@@ -21,16 +21,18 @@ module Deckhand
       # Splits queued (queue => [json, ...]) into the payloads without a
       # tenant (same queues, lists without those that have one) and queue =>
       # [[tenant, step, json], ...] for FairPush. `fair` (a
-      # Config::FairQueues, or nil) gives the weights.
+      # Config::FairQueues, or nil: no queue is fair) says which queues take
+      # fair shares and gives the weights.
       def split(queued, fair)
+        return [queued, {}] unless fair
         tenants = nil
         plain = queued.to_h do |queue, payloads|
-          next [queue, payloads] unless payloads.any? { |json| json.include?(MARK) }
+          next [queue, payloads] unless fair.fair?(queue) && payloads.any? { |json| json.include?(MARK) }
           kept = []
           payloads.each do |json|
             tenant = tenant_of(json)
             next kept << json unless tenant
-            ((tenants ||= {})[queue] ||= []) << [tenant, fair ? fair.step(queue, tenant) : 1.0, json]
+            ((tenants ||= {})[queue] ||= []) << [tenant, fair.step(queue, tenant), json]
           end
           [queue, kept]
         end
