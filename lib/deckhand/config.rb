@@ -64,6 +64,7 @@ module Deckhand
       health_check: nil,
       statsd: nil,
       throttle: {},
+      fair_queues: {},
       push_replicas: 0,
       push_replicas_timeout: 1.0
     }.freeze

@@ -270,6 +270,16 @@ class DocsExamplesTest < Minitest::Test
     assert_equal ["TSTP"], redis.call("LRANGE", "h:1:a-signals", 0, -1)
   end
 
+  def test_a_fair_queue_takes_each_push_into_its_tenants_share
+    DocsSandbox.const_set(:ReportJob, Class.new { include Deckhand::Job })
+    DocsSandbox::ReportJob.deckhand_options(queue: "reports")
+    run_example("fair-queues-configure")
+    # The first push found the queue empty and went straight onto it; the next two wait their turn.
+    assert_equal ["acme"], queued("reports").map { |job| job["tenant"] }
+    tenants = Deckhand::API.new.queue("reports").tenants(10)
+    assert_equal [["globex", 1], ["initech", 1]], tenants.map { |t| [t.name, t.size] }.sort
+  end
+
   private
 
   # A Rack app built from a config.ru example.

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "queued_job"
+require_relative "queue_tenant"
 
 module Deckhand
   class API
@@ -60,6 +61,10 @@ module Deckhand
       def delete_entry(digest, position: 0) = Store::Queues.delete_entry(@store, @name, digest, position: position)
 
       def clear = Store::Queues.clear(@store, @name)
+
+      # A fair queue's tenants with the most jobs waiting (API::QueueTenant),
+      # deepest first; none for a queue without tenants.
+      def tenants(count = 10) = QueueTenant.top(@store, @name, count)
 
       def pause
         Store::Queues.pause(@store, @name)

@@ -25,8 +25,10 @@ module Deckhand
         scheduled = []
         scheduled_queues = nil # the queue of each scheduled job, built only when one is
         queued = Hash.new { |h, k| h[k] = [] }
+        fair = config.fair_queues
         jobs.each_with_index do |job, i|
           at = ats && ats[i]
+          tenant = fair.tenant(job) and job["tenant"] = tenant # a fair queue's (Store::FairPushes)
           if at
             # The time lives in the score only, as Sidekiq stores it: Sidekiq's
             # client sends a payload that carries "at" back to the schedule, so

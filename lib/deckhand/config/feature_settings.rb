@@ -2,6 +2,7 @@
 
 require_relative "batches"
 require_relative "encryption"
+require_relative "fair_queues"
 require_relative "periodic_schedule"
 require_relative "throttle"
 
@@ -49,6 +50,12 @@ module Deckhand
       def throttle=(queues)
         change!(:throttle)
         @throttle = queues.is_a?(Throttle) ? queues : Throttle.new(queues)
+      end
+
+      # Fair queues (Config::FairQueues): queue => {by: ->(job) { tenant }, weights: {tenant => weight}}.
+      def fair_queues=(queues)
+        change!(:fair_queues)
+        @fair_queues = queues.is_a?(FairQueues) ? queues : FairQueues.new(queues)
       end
 
       # Periodic (cron) jobs (Config::PeriodicSchedule): with a block, yields it to
