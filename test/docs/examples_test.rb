@@ -24,6 +24,52 @@ class DocsExamplesTest < Minitest::Test
 
   def self.blocks = Deckhand::DocExamples.blocks
 
+  # The unmarked examples, each with why no test here runs it: a new example
+  # is either marked and run, or listed here with its reason. Key: the file
+  # and the example's first two lines.
+  NOT_RUN = {
+    "README.md: gem \"deckhand\", path: \"../deckhand\"   # a checkout beside your app | gem \"rack\"                            # the dashboard, Deckhand::Web (Rails apps have it)" =>
+      "a Gemfile",
+    "docs/migrating-from-sidekiq.md: # Gemfile | # gem \"sidekiq\", \"~> 7.3\"" =>
+      "a Gemfile",
+    "docs/periodic.md: # Gemfile | gem \"fugit\"" =>
+      "a Gemfile",
+    "docs/rails.md: # Gemfile | gem \"deckhand\"" =>
+      "a Gemfile",
+    "docs/rails.md: class WelcomeEmailJob < ApplicationJob |   queue_as :mailers" =>
+      "needs Rails (test/rails/ runs an app)",
+    "docs/rails.md: User.transaction do |   user = User.create!(params)" =>
+      "needs Rails and a database (test/rails/ runs an app)",
+    "docs/web.md: require \"deckhand/web\" | mount Deckhand::Web => \"/deckhand\"" =>
+      "Rails routes",
+    "docs/web.md: authenticate :user, ->(user) { user.admin? } do |   mount Deckhand::Web => \"/deckhand\"" =>
+      "Rails routes with Devise",
+    "docs/web.md: constraints ->(request) { User.find_by(id: request.session[:user_id])&.admin? } do |   mount Deckhand::Web => \"/deckhand\"" =>
+      "Rails routes",
+    "docs/sharding.md: Deckhand::Web.shards = {\"main\" => Deckhand.config, \"eu\" => ENV[\"EU_REDIS_URL\"], \"us\" => US_STORE} | # or one mounted instance:" =>
+      "ends in a Rails route",
+    "docs/embedding.md: # config/puma.rb (Puma 6 names; Puma 7 calls them before_worker_boot / before_worker_shutdown) | deckhand = nil" =>
+      "Puma's configuration DSL",
+    "docs/embedding.md: on_booted do |   deckhand = Deckhand.embed { |c| c.concurrency = 2 }.start" =>
+      "Puma's configuration DSL",
+    "docs/cluster.md: Deckhand.configure do |c| |   c.redis = {cluster: [\"redis://10.0.0.1:7000\", \"redis://10.0.0.2:7000\", \"redis://10.0.0.3:7000\"]}" =>
+      "names a Redis Cluster of its own (test/cluster/ runs one)",
+    "docs/cluster.md: Deckhand::API.new.placement.primaries.map { |p| [p.address, p.queues, p.share] } | # => [[\"127.0.0.1:7000\", [\"bulk\", \"mail\"], 0.333], [\"127.0.0.1:7001\", [\"default\", \"low\"], 0.333], ...]" =>
+      "needs a Redis Cluster (test/cluster/placement_test.rb)",
+    "docs/cluster.md: Deckhand.configure do |c| |   c.push_replicas = 1            # a push returns once 1 replica has it (0, the default: once the primary has it)" =>
+      "needs replicas (test/cluster/)",
+    "docs/cluster.md: begin |   ReportJob.perform_async(id)" =>
+      "needs a Redis Cluster without replicas (test/cluster/)",
+    "docs/operations.md: # Gemfile: gem \"opentelemetry-sdk\" (and an exporter, e.g. opentelemetry-exporter-otlp) | require \"deckhand/tracing\"" =>
+      "needs the OpenTelemetry SDK (test/operations/tracing_test.rb)",
+    "docs/swarm.md: Deckhand::Swarm.on_worker_boot do |index| |   StatsD.reconnect" =>
+      "runs in a forked swarm worker (test/swarm/)",
+    "docs/batches.md: parent.jobs do |   ImportJob.perform_async(1, 1_000)" =>
+      "a fragment of the example before it",
+    "docs/iterable.md: iteration = Deckhand::API.new(Deckhand.config).iterations([jid])[jid] | iteration.interruptions            # => 2" =>
+      "needs an interrupted run (test/web/iteration_history_test.rb)"
+  }.freeze
+
   def setup
     super
     @env = ENV.to_h.slice(*ENV_SET)
@@ -70,10 +116,17 @@ class DocsExamplesTest < Minitest::Test
     assert_operator self.class.blocks.size, :>=, 50, "the docs' examples were found"
   end
 
+  def test_every_unmarked_example_says_why_it_is_not_run
+    unmarked = self.class.blocks.reject(&:name)
+    keys = unmarked.map { |block| "#{block.file}: #{block.code.lines.first(2).map(&:chomp).join(" | ")}" }
+    keys.each { |key| assert NOT_RUN.key?(key), "#{key}: mark it `<!-- example: NAME -->` and run it here, or list it in NOT_RUN with the reason" }
+    (NOT_RUN.keys - keys).each { |key| flunk("NOT_RUN lists #{key}, which no doc holds any more (or whose first line changed)") }
+  end
+
   def test_every_named_example_is_run_by_a_test
     source = Dir[File.join(__dir__, "*_test.rb")].map { |file| File.read(file) }.join
     Deckhand::DocExamples.named.each_key do |name|
-      assert_includes source, %("#{name}"), "example #{name} is marked in the docs but no test runs it"
+      assert source.include?(%("#{name}")), "example #{name} is marked in the docs but no test runs it"
     end
   end
 
@@ -278,6 +331,20 @@ class DocsExamplesTest < Minitest::Test
     assert_equal ["acme"], queued("reports").map { |job| job["tenant"] }
     tenants = Deckhand::API.new.queue("reports").tenants(10)
     assert_equal [["globex", 1], ["initech", 1]], tenants.map { |t| [t.name, t.size] }.sort
+  end
+
+  def test_a_dashboard_over_two_redis_servers
+    run_example("sharding-dashboard")
+    eu_redis.call("SADD", "queues", "invoices")
+    eu_redis.call("LPUSH", "queue:invoices", JSON.generate("class" => "InvoiceJob", "args" => [1], "jid" => "e" * 24, "queue" => "invoices"))
+    app = Deckhand::Web
+    eu = Rack::MockRequest.new(app).get("/shards/eu/queues", "HTTP_ACCEPT" => "text/html")
+    assert_equal 200, eu.status
+    assert_includes eu.body, "invoices"
+    refute_includes Rack::MockRequest.new(app).get("/queues", "HTTP_ACCEPT" => "text/html").body, "invoices"
+  ensure
+    Deckhand::Web.shards = nil
+    eu_redis.call("FLUSHDB")
   end
 
   private
