@@ -16,7 +16,8 @@ module Deckhand
       module_function
 
       # Encodes the jobs and hands them to the pusher, or to Redis (Client.write).
-      def enqueue(config, jobs, ats)
+      # `keys`: each job's partition key (`partition_by`), or nil.
+      def enqueue(config, jobs, ats, keys = nil)
         return if jobs.empty?
         collector = Thread.current[COLLECTOR]
         return collector.collect(jobs, ats) if collector
@@ -25,6 +26,8 @@ module Deckhand
         scheduled = []
         scheduled_queues = nil # the queue of each scheduled job, built only when one is
         queued = Hash.new { |h, k| h[k] = [] }
+        partitions = Client.pusher ? nil : config.partitions
+        partitions = nil if partitions&.empty?
         jobs.each_with_index do |job, i|
           at = ats && ats[i]
           if at
@@ -35,7 +38,8 @@ module Deckhand
             (scheduled_queues ||= []) << job["queue"]
           else
             job["enqueued_at"] = now
-            queued[job["queue"]] << Payload.encode(job, max_bytes: max)
+            list = partitions ? partitions.route(job["queue"], keys && keys[i]) : job["queue"]
+            queued[list] << Payload.encode(job, max_bytes: max)
           end
         end
         deliver(config, queued, scheduled, scheduled_queues)
@@ -56,7 +60,9 @@ module Deckhand
             queued << encoder.queued(jids[i], args)
           end
         end
-        deliver(config, queued.empty? ? {} : {base["queue"] => queued}, scheduled, Array.new(scheduled.size / 2, base["queue"]))
+        queued = queued.empty? ? {} : {base["queue"] => queued}
+        queued = config.partitions.spread(base["queue"], queued[base["queue"]]) unless queued.empty? || Client.pusher
+        deliver(config, queued, scheduled, Array.new(scheduled.size / 2, base["queue"]))
         jids
       end
 

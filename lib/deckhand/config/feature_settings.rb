@@ -4,6 +4,7 @@ require_relative "batches"
 require_relative "encryption"
 require_relative "periodic_schedule"
 require_relative "throttle"
+require_relative "partitions"
 
 module Deckhand
   class Config
@@ -49,6 +50,14 @@ module Deckhand
       def throttle=(queues)
         change!(:throttle)
         @throttle = queues.is_a?(Throttle) ? queues : Throttle.new(queues)
+        check_partitions_unthrottled
+      end
+
+      # Partitioned queues (Config::Partitions): queue => number of lists.
+      def partitions=(queues)
+        change!(:partitions)
+        @partitions = queues.is_a?(Partitions) ? queues : Partitions.new(queues)
+        check_partitions_unthrottled
       end
 
       # Periodic (cron) jobs (Config::PeriodicSchedule): with a block, yields it to
@@ -85,6 +94,18 @@ module Deckhand
       def reloading=(value)
         change!(:reloading)
         @reloading = value ? true : false
+      end
+
+      private
+
+      # A throttle counts the jobs one list gives out; a partitioned queue's
+      # lists would each need the whole queue's count (and in cluster mode
+      # they sit in other slots than the throttle), so the two do not mix yet.
+      def check_partitions_unthrottled
+        both = (@partitions&.to_h&.keys || []) & (@throttle&.to_h&.keys || [])
+        return if both.empty?
+        raise ConfigError, "queue #{both.first.inspect} is both throttled and partitioned, which Deckhand does not support yet: " \
+          "remove it from `throttle` or from `partitions`"
       end
     end
   end

@@ -34,6 +34,7 @@ module Deckhand
         when "encrypt" then value == true || value == false
         when "max_iteration_runtime" then value.is_a?(Numeric) && value.positive?
         when "pool" then Client::Target.for(value, "#{owner}: pool:")
+        when "partition_by" then value.respond_to?(:call) || value.is_a?(String) || value.is_a?(Symbol) || value.is_a?(Integer)
         when "class", "args", "jid" then raise ArgumentError, "#{owner}: #{key} is set per push, not in deckhand_options"
         else true
         end
@@ -66,7 +67,8 @@ module Deckhand
         "expires_in" => "give a number of seconds (or an ActiveSupport::Duration) after which an unstarted job is dropped, or false",
         "encrypt" => "use true (the last argument, a Hash, is stored encrypted) or false",
         "max_iteration_runtime" => "give a number of seconds an iterable job runs before it stops to resume later",
-        "pool" => "give another Redis as a Deckhand::Store, a redis-client options Hash or a URL (docs/sharding.md)"
+        "pool" => "give another Redis as a Deckhand::Store, a redis-client options Hash or a URL (docs/sharding.md)",
+        "partition_by" => "give a key (String, Symbol or Integer) or a callable taking the job's args, like ->(args) { args.first } (docs/cluster.md)"
       }.freeze
 
       # Durations travel as plain seconds (JSON carries no ActiveSupport), and

@@ -50,7 +50,7 @@ module Deckhand
         @identity = identity
         @quarantine = Quarantine.new(config: config, store: store)
         @sleeper = Sleeper.new
-        @owner = {"queues" => config.all_capsules.flat_map(&:queues).uniq, "hostname" => Identity.hostname,
+        @owner = {"queues" => config.server_capsules.flat_map(&:queues).uniq, "hostname" => Identity.hostname,
                   "pid" => ::Process.pid, "started_at" => Time.now.to_f, "beats_every" => config.heartbeat_interval}
         @outage = Outage.new(@logger, "reaper")
         check_timing!
