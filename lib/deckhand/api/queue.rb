@@ -27,7 +27,7 @@ module Deckhand
         rows = Store::Queues.summaries(store, lists.values.flatten).to_h { |row| [row[0], row] }
         lists.keys.sort.map do |base|
           parts = lists[base].map { |list| rows.fetch(list) }
-          listed = parts.map { |list, size, oldest| new(list, config, size: size, oldest: oldest, paused: false) }
+          listed = parts.map { |list, size, oldest| new(list, config, size: size, oldest: oldest, paused: false, lists: []) }
           new(base, config, size: parts.sum { |row| row[1] }, paused: rows.fetch(base, parts[0])[3], lists: listed)
         end
       end
@@ -39,8 +39,7 @@ module Deckhand
         @size = size
         @oldest = oldest
         @paused = paused
-        @lists = lists
-        @lists = nil if lists&.size == 1
+        @lists = (lists&.size == 1) ? [] : lists # []: one list
       end
 
       def size = @size ||= partitioned? ? partitions.sum(&:size) : Store::Queues.size(@store, @name)
@@ -61,7 +60,7 @@ module Deckhand
         @lists ||= begin
           names = @config.partitions.names(@name)
           names = [] if names.size == 1
-          Store::Queues.summaries(@store, names).map { |list, size, oldest| Queue.new(list, @config, size: size, oldest: oldest, paused: false) }
+          Store::Queues.summaries(@store, names).map { |list, size, oldest| Queue.new(list, @config, size: size, oldest: oldest, paused: false, lists: []) }
         end
       end
 
