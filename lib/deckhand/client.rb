@@ -139,7 +139,8 @@ module Deckhand
     # callable given the job's args that returns one. It is not stored in
     # the job. Returns the item without it, and it.
     def partition_by(item)
-      return [item, nil] unless item.is_a?(Hash) && (item.key?("partition_by") || item.key?(:partition_by))
+      return [item, nil] unless item.is_a?(Hash)
+      return [item, nil] unless item.key?("partition_by") || item.key?(:partition_by)
       by = item["partition_by"] || item[:partition_by]
       [item.except("partition_by", :partition_by), by]
     end

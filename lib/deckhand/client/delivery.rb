@@ -26,8 +26,8 @@ module Deckhand
         scheduled = []
         scheduled_queues = nil # the queue of each scheduled job, built only when one is
         queued = Hash.new { |h, k| h[k] = [] }
-        partitions = Client.pusher ? nil : config.partitions
-        partitions = nil if partitions&.empty?
+        # A pusher (testing, push-after-commit) sees the queue; Redis gets its partition.
+        partitions = config.partitions unless Client.pusher || config.partitions.empty?
         jobs.each_with_index do |job, i|
           at = ats && ats[i]
           if at
