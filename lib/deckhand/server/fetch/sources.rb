@@ -19,13 +19,18 @@ module Deckhand
       # as Sidekiq does).
       #
       # A partitioned queue's lists (Config::Partitions) are sources of their
-      # own, which take turns: each fetch starts one partition further on, so
-      # a strict capsule drains every partition, not the first one first.
+      # own, which take turns: every TURN fetches the capsule starts one
+      # partition further on (each process from a partition of its own), so
+      # it drains every partition, not the first one first. Staying a few
+      # fetches on one partition keeps most acknowledgements of a round trip
+      # in one slot: in cluster mode each other slot they touch costs a
+      # script call of its own.
       #
       #   sources = Sources.new(capsule, sequence: sequence, suspects: suspects)
       #   asked = sources.next(paused: [], limit: 20) # => [[queue index, lot id, share], ...]
       #   units = sources.units(takes, asked)         # => [UnitOfWork, ...]
       class Sources
+        TURN = 16
         def initialize(capsule, sequence:, suspects:, random: Random.new)
           @capsule = capsule
           @queues = capsule.queues
@@ -36,7 +41,7 @@ module Deckhand
           @random = random
           @groups = @queues.each_index.group_by { |i| Store::Layout::PartitionNames.base(@queues[i]) }
             .values.select { |group| group.size > 1 }
-          @turn = 0
+          @turn = random.rand(TURN * 64)
         end
 
         # paused: indexes of the queues paused from the dashboard or API;
@@ -68,10 +73,11 @@ module Deckhand
         # order, each place taken by the next partition in turn.
         def take_turns(order)
           @turn += 1
+          shift = @turn / TURN
           @groups.each do |group|
             places = order.each_index.select { |i| group.include?(order[i]) }
             next if places.size < 2
-            turned = places.map { |i| order[i] }.rotate(@turn % places.size)
+            turned = places.map { |i| order[i] }.rotate(shift % places.size)
             places.each_with_index { |place, k| order[place] = turned[k] }
           end
           order
