@@ -25,7 +25,7 @@ module DeckhandBench
     def self.full(rounds: 3)
       new(name: "full", rounds: rounds, noop_jobs: 100_000, thread_counts: [10, 25],
         proxy_jobs: {0.0 => 50_000, 0.001 => 100_000, 0.010 => 20_000}, latency_jobs: 2_000,
-        enqueue_single: 10_000, enqueue_bulk: 100_000, mixed_jobs: 10_000, cluster_jobs: 60_000, partition_jobs: 60_000)
+        enqueue_single: 10_000, enqueue_bulk: 100_000, mixed_jobs: 10_000, cluster_jobs: 60_000, partition_jobs: 240_000)
     end
 
     def self.quick(rounds: 1)
