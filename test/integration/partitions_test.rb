@@ -119,6 +119,7 @@ class PartitionsTest < Minitest::Test
     assert_equal %w[default default~p1 default~p2], queues.first.partitions.map(&:name)
     queue = api.queue("default")
     assert_equal 6, queue.size
+    assert_equal 6, api.stats.enqueued, "every partition's jobs count as enqueued"
     assert_in_delta 100, queue.latency(Time.at(now)), 0.01
     assert_equal [2, 2, 2], queue.partitions.map(&:size)
     assert_equal %w[j00 j01 j10 j11 j20 j21], queue.jobs(page: 1, per_page: 10).map(&:jid)
