@@ -2,12 +2,14 @@
 
 require "test_helper"
 require "deckhand/api"
+require "support/reliability_helpers"
 require_relative "../support/cluster_helpers"
 
 # A partitioned queue in cluster mode: each partition placed like a queue of
 # its own, so six partitions spread over the three primaries, and a server
 # runs every partition's jobs once.
 class ClusterPartitionsTest < Minitest::Test
+  include Deckhand::ReliabilityHelpers
   include Deckhand::ClusterHelpers
 
   LISTS = Deckhand::Store::Layout::PartitionNames.list("default", 6)
@@ -43,6 +45,21 @@ class ClusterPartitionsTest < Minitest::Test
     assert_equal [0] * 6, sizes
     assert_equal "default", JSON.parse(cluster.call("ZRANGE", keys.retry_set(list), 0, 0).first)["queue"]
     assert_equal [failed], Deckhand::API.new.retries.page(1, 10).map(&:jid), "the dashboard finds the partition's retries"
+  end
+
+  def test_a_dead_process_s_jobs_go_back_to_their_partitions_on_every_primary
+    identity = dead_process(queues: LISTS, lots: LISTS.to_h { |list| [list, [[payload("a-#{list}"), payload("b-#{list}")]]] },
+      landing: {LISTS[3] => [payload("d")]})
+    wait_for_redis_uptime(1)
+    assert_equal 1, reaper.reap
+    LISTS.each do |list|
+      expected = %W[b-#{list} a-#{list}]
+      expected.unshift("d") if list == LISTS[3]
+      assert_equal expected, queue_jids(list), "#{list}'s jobs back in #{list}, the first taken next out"
+      assert_equal 0, redis.call("EXISTS", keys.inflight(identity, list))
+      assert_equal 1, recoveries("a-#{list}", queue: list)
+    end
+    assert_equal 3, LISTS.map { |list| slots.primary_of(keys.queue(list)) }.uniq.size
   end
 
   def test_pausing_the_queue_pauses_every_partition
