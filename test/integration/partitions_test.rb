@@ -2,10 +2,13 @@
 
 require "test_helper"
 require "deckhand/api"
+require "support/reliability_helpers"
 
 # Partitioned queues in plain mode: pushes spread over the lists, a server
 # runs every partition's jobs once, pause and the API see one queue.
 class PartitionsTest < Minitest::Test
+  include Deckhand::ReliabilityHelpers
+
   LISTS = %w[queue:default queue:default~p1 queue:default~p2].freeze
 
   class ByAccountJob
@@ -87,6 +90,19 @@ class PartitionsTest < Minitest::Test
     assert_equal [0, 0, 0], sizes
     retry_job = zset("retry").first.first
     assert_equal [failed, "default"], retry_job.values_at("jid", "queue"), "a retry goes back to the queue, not to the partition's list"
+  end
+
+  def test_a_dead_process_s_jobs_go_back_to_their_partitions_and_a_poison_pill_there_is_buried
+    wait_for_redis_uptime(1)
+    redis.call("SADD", "queues", "default")
+    dead_process(queues: %w[default default~p1 default~p2],
+      lots: {"default" => [[payload("a")]], "default~p1" => [[payload("pill"), payload("b")]], "default~p2" => [[payload("c")]]},
+      recoveries: {"default~p1" => {"pill" => 2}}, suspects: {"default~p1" => ["pill"]})
+    assert_equal 1, reaper.reap
+    assert_equal [%w[a], %w[b], %w[c]], %w[default default~p1 default~p2].map { |list| queue_jids(list) }
+    assert_equal ["pill"], zset("dead").map { |job, _| job["jid"] }, "the pill is buried from its partition's poison hash"
+    assert_equal 0, redis.call("HLEN", keys.poison("default~p1"))
+    assert_equal ["default"], redis.call("SMEMBERS", "queues"), "jobs handed back name their queue, not the partition"
   end
 
   def test_pausing_the_queue_pauses_every_partition

@@ -67,7 +67,7 @@ module Deckhand
         return 0 unless Store::Owners.lock(@store, @identity, [(@config.reaper_interval * 800).round, 50].max)
         dead = dead_owners(Store::Owners.all(@store))
         dead.each { |identity, owner, beat| recover(identity, owner, beat) }
-        @quarantine.bury_all(Store::Queues.names(@store))
+        @quarantine.bury_all(Store::Queues.names(@store).flat_map { |queue| @config.partitions.names(queue) }.uniq)
         dead.size
       end
 
