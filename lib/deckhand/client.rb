@@ -73,6 +73,7 @@ module Deckhand
     def push(item)
       item, by = partition_by(item)
       job = Payload.normalize(item, timestamps: @config.timestamps)
+      own_queue!(job)
       at = scheduled_at(job.delete("at"))
       expiry(job, at)
       job = run_client_middleware(job) or return nil
@@ -98,7 +99,7 @@ module Deckhand
       end
       ats = bulk_times(item.delete("at"), list.size)
       raise InvalidJob, "push_bulk cannot take a \"jid\": each job gets its own" if item.key?("jid")
-      base = Payload.normalize(item.merge("args" => []), timestamps: @config.timestamps)
+      base = own_queue!(Payload.normalize(item.merge("args" => []), timestamps: @config.timestamps))
       list.each_with_index { |args, i| Payload::Validator.check_args!(args, base["class"], item: i) } # nothing pushed if one is bad
       jids = []
       list.each_slice(batch_size).with_index do |slice, n|
@@ -143,6 +144,15 @@ module Deckhand
       return [item, nil] unless item.key?("partition_by") || item.key?(:partition_by)
       by = item["partition_by"] || item[:partition_by]
       [item.except("partition_by", :partition_by), by]
+    end
+
+    # Names ending like a partition's list are Deckhand's own
+    # (Store::Layout::PartitionNames): no queue can be another's partition.
+    def own_queue!(job)
+      queue = job["queue"]
+      return job unless Store::Layout::PartitionNames.partition?(queue)
+      raise InvalidJob, "queue name #{queue.inspect} for #{job["class"]} ends like a partition's list (~p<n>), which Deckhand " \
+        "keeps for partitioned queues: push to the queue (#{Store::Layout::PartitionNames.base(queue).inspect}) or choose another name"
     end
 
     def partition_key(by, args)

@@ -72,6 +72,8 @@ class PartitionsTest < Minitest::Test
     assert_match(/must be a Hash of queue => number of partitions/, error.message)
     error = assert_raises(Deckhand::ConfigError) { new_config(partitions: {"x" => 2}, throttle: {"x" => {concurrency: 1}}) }
     assert_match(/both throttled and partitioned/, error.message)
+    error = assert_raises(Deckhand::InvalidJob) { Deckhand::Client.push("class" => "RecordJob", "args" => [], "queue" => "mail~p2") }
+    assert_match(/ends like a partition's list/, error.message)
     error = assert_raises(ArgumentError) { Class.new { include Deckhand::Job }.deckhand_options(partition_by: 1.5) }
     assert_match(/partition_by/, error.message)
   end
