@@ -22,5 +22,6 @@ class WebPartitionedQueueTest < Minitest::Test
     assert_includes page, %(<table class="partitions">)
     %w[default default~p1 default~p2].each { |name| assert_includes page, "<code>#{name}</code>" }
     assert_equal 7, page.scan("<div class=\"meta id\">").size, "every partition's jobs are listed"
+    assert_includes page, %(<div class="meta">default~p2</div>), "each job names its partition"
   end
 end
