@@ -74,6 +74,8 @@ class PartitionsTest < Minitest::Test
     assert_match(/both throttled and partitioned/, error.message)
     error = assert_raises(Deckhand::InvalidJob) { Deckhand::Client.push("class" => "RecordJob", "args" => [], "queue" => "mail~p2") }
     assert_match(/ends like a partition's list/, error.message)
+    error = assert_raises(Deckhand::ConfigError) { Deckhand::API.new.throttle("default").set(concurrency: 2) }
+    assert_match(/partitioned queue cannot be throttled yet/, error.message)
     error = assert_raises(ArgumentError) { Class.new { include Deckhand::Job }.deckhand_options(partition_by: 1.5) }
     assert_match(/partition_by/, error.message)
   end
