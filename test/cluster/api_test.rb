@@ -174,6 +174,21 @@ class ClusterAPITest < Minitest::Test
     assert_equal 10, api.dead.size
   end
 
+  def test_the_error_by_class_table_and_combined_filters_cover_every_shard
+    30.times do |i|
+      queue = QUEUES[i % 3]
+      put(:retry_set, queue, job(format("j%02d", i), queue, "class" => (i.even? ? "EvenJob" : "OddJob"), "failed_at" => 5000.5 + i), 1000 + i)
+    end
+    cells = api.retries.groups(budget: nil).cells
+    even = cells.fetch("E0").find { |c| c.job_class == "EvenJob" }
+    expected = (0...30).select { |i| i.even? && error_of(i) == 0 }
+    assert_equal [expected.size, Time.at(5000.5 + expected.min), Time.at(5000.5 + expected.max)], [even.count, even.first_at, even.last_at]
+    assert_equal expected.size, api.retries.count_matching(even.filter.texts)
+    assert_equal expected.map { |i| format("j%02d", i) }.sort, api.retries.filter(even.filter.texts, limit: 30).first.map(&:jid).sort
+    assert_equal expected.size, api.retries.retry_matching(even.filter.texts)
+    assert_equal 30 - expected.size, api.retries.size
+  end
+
   def test_scripts_redis_lost_are_sent_again_on_every_shard
     spread
     Deckhand::RedisClusterHarness.cluster.primaries.each do |node|

@@ -45,7 +45,7 @@ class WebTriageTest < Minitest::Test
     assert_includes body, "<h2>Retries by error and class <small>13</small></h2>"
     assert_includes body, "All 13 entries counted"
     filter = ERB::Util.url_encode(%("error_class":"Net::ReadTimeout"))
-    assert_includes body, %(<td><a href="/retries?q=#{filter}">Net::ReadTimeout</a></td>\n        <td class="num">9</td>)
+    assert_includes body, %(<td class="key"><a href="/retries?q=#{filter}">Net::ReadTimeout</a></td>\n        <td class="num" data-label="Entries">9</td>)
     assert_includes body, %(href="/retries?q=#{filter}&amp;confirm=delete">Delete…</a>)
     assert_includes body, %(href="/retries?q=#{ERB::Util.url_encode(%("wrapped":"ReportJob"))}">ReportJob</a>)
     list = get("/retries?q=#{filter}").body

@@ -13,12 +13,13 @@ module Deckhand
     #   api.dead.groups.errors.first                    # => #<Group name="Net::ReadTimeout", count=25, ...>
     #   api.retries.delete_matching("Net::ReadTimeout") # => 25
     module JobSetSearch # :nodoc: JobSet's documentation covers these
-      # Entries containing `text` (case-sensitive), looking at up to `budget`
+      # Entries containing `text` (case-sensitive; an Array of texts: entries
+      # containing every one of them), looking at up to `budget`
       # entries from rank `from`. Returns [entries, rank to resume from or nil].
       # In cluster mode ranks count through the queues' shards one after
       # another (by queue name), in the set's order within each.
       def filter(text, from: 0, limit: 25, budget: JobSet::SCAN_BUDGET)
-        next_rank, found = @shards.scan(text, from: from, limit: limit, budget: budget, reverse: @reverse)
+        next_rank, found = @shards.scan(text.is_a?(Array) ? needle(text) : text, from: from, limit: limit, budget: budget, reverse: @reverse)
         [found.map { |rank, shard, raw, score| SetEntry.new(raw, score, rank: rank, shard: shard) }, next_rank]
       end
 
@@ -31,17 +32,19 @@ module Deckhand
       def groups(budget: JobSet::GROUP_BUDGET)
         errors = Hash.new(0)
         classes = Hash.new(0)
+        cells = {}
         from = 0
         examined = 0
         while from && (budget.nil? || examined < budget)
           step = budget ? [budget - examined, JobSet::GROUP_BUDGET].min : JobSet::GROUP_BUDGET
-          next_rank, errs, kinds = @shards.groups(from: from, budget: step)
+          next_rank, errs, kinds, pairs = @shards.groups(from: from, budget: step)
           errs.each { |name, n| errors[name] += n }
           kinds.each { |name, n| classes[name] += n }
+          Store::Sets::Shards.merge_cells(cells, pairs)
           examined += errs.values.sum
           from = next_rank
         end
-        SetGroups.new(errors, classes, examined: examined, complete: from.nil?)
+        SetGroups.new(errors, classes, examined: examined, complete: from.nil?, cells: cells)
       end
 
       # Retry, delete or kill only the entries that contain `text`, BATCH at a
@@ -86,10 +89,11 @@ module Deckhand
         done
       end
 
+      # A text, or several (an Array) that an entry must all contain.
       def needle(text)
-        text = text.to_s
-        raise ArgumentError, "an empty filter matches every entry: use retry_all, delete_all or kill_all for the whole set" if text.empty?
-        text
+        texts = Array(text).map(&:to_s).reject(&:empty?)
+        raise ArgumentError, "an empty filter matches every entry: use retry_all, delete_all or kill_all for the whole set" if texts.empty?
+        (texts.size == 1) ? texts.first : texts
       end
     end
   end

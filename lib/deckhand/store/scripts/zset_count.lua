@@ -6,6 +6,7 @@
 -- ARGV[1]      text to look for (plain, case-sensitive)
 -- ARGV[2]      rank to start at
 -- ARGV[3]      most entries to examine
+-- ARGV[4..]    more texts the entry must also contain
 --
 -- Returns {next rank to examine or -1 at the end, matches counted}.
 local key, needle = KEYS[1], ARGV[1]
@@ -13,12 +14,22 @@ local rank = tonumber(ARGV[2])
 local stop = rank + tonumber(ARGV[3])
 local chunk = 1000
 local matches = 0
+local more = {}
+for i = 4, #ARGV do more[#more + 1] = ARGV[i] end
+
+local function matches_all(raw)
+  if not string.find(raw, needle, 1, true) then return false end
+  for i = 1, #more do
+    if not string.find(raw, more[i], 1, true) then return false end
+  end
+  return true
+end
 
 while rank < stop do
   local last = math.min(rank + chunk, stop) - 1
   local batch = redis.call('ZRANGE', key, rank, last)
   for i = 1, #batch do
-    if string.find(batch[i], needle, 1, true) then
+    if matches_all(batch[i]) then
       matches = matches + 1
     end
   end

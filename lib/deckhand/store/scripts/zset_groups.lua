@@ -6,16 +6,20 @@
 -- ARGV[1]      rank to start at (lowest score first)
 -- ARGV[2]      most entries to examine
 --
--- Returns {next rank or -1 at the end, n, error class, count, ... (n pairs),
--- job class, count, ...}. Job classes come prefixed "c:" (from "class") or
--- "w:" (from "wrapped": an Active Job counts under the class it runs), so the
--- caller knows which field to filter on. An entry that is not JSON counts
--- under error class "" and job class "c:".
+-- Returns {next rank or -1 at the end, e, c, error class, count, ... (e
+-- pairs), job class, count, ... (c pairs), then for each error and job class
+-- met together: error class, job class, count, first failed_at, last
+-- failed_at}. Job classes come prefixed "c:" (from "class") or "w:" (from
+-- "wrapped": an Active Job counts under the class it runs), so the caller
+-- knows which field to filter on. An entry that is not JSON counts under error
+-- class "" and job class "c:". The failed_at times come back as text (a
+-- reply would cut a Lua number to an integer), "" when no entry of the pair
+-- has one.
 local key = KEYS[1]
 local rank = tonumber(ARGV[1])
 local stop = rank + tonumber(ARGV[2])
 local chunk = 500
-local errors, classes = {}, {}
+local errors, classes, cells = {}, {}, {}
 
 local function name(value)
   if type(value) == 'string' then return value end
@@ -34,6 +38,42 @@ local function field(raw, label)
       return string.match(raw, '^([^"\\]*)"', last + 1)
     end
     at = last + 1
+  end
+end
+
+-- failed_at when it is a top-level number, else nil. It looks for
+-- 'failed_at":' (a rarer first byte than a quote, so the plain search skips
+-- faster) and compares bytes rather than cutting strings: this runs once
+-- per entry.
+local function failed_at(raw)
+  local first, last = string.find(raw, 'failed_at":', 2, true)
+  while first do
+    local before = string.byte(raw, first - 2)
+    if string.byte(raw, first - 1) == 34 and (before == 123 or before == 44) then -- '"' after '{' or ','
+      local from, to = string.find(raw, '^%-?[%d%.eE%+%-]+', last + 1)
+      return from and tonumber(string.sub(raw, from, to))
+    end
+    first, last = string.find(raw, 'failed_at":', last + 1, true)
+  end
+  return nil
+end
+
+-- cell: {count, first failed_at, last failed_at}
+local function seen(err, class, at)
+  local row = cells[err]
+  if not row then
+    row = {}
+    cells[err] = row
+  end
+  local cell = row[class]
+  if not cell then
+    cell = {0}
+    row[class] = cell
+  end
+  cell[1] = cell[1] + 1
+  if at then
+    if not cell[2] or at < cell[2] then cell[2] = at end
+    if not cell[3] or at > cell[3] then cell[3] = at end
   end
 end
 
@@ -61,17 +101,25 @@ local function read(raw)
 end
 
 local function done(next_rank)
-  local reply = {next_rank, 0}
-  local n = 0
+  local reply = {next_rank, 0, 0}
   for k, v in pairs(errors) do
     reply[#reply + 1] = k
     reply[#reply + 1] = v
-    n = n + 1
+    reply[2] = reply[2] + 1
   end
-  reply[2] = n
   for k, v in pairs(classes) do
     reply[#reply + 1] = k
     reply[#reply + 1] = v
+    reply[3] = reply[3] + 1
+  end
+  for err, row in pairs(cells) do
+    for class, cell in pairs(row) do
+      reply[#reply + 1] = err
+      reply[#reply + 1] = class
+      reply[#reply + 1] = cell[1]
+      reply[#reply + 1] = cell[2] and string.format('%.17g', cell[2]) or ''
+      reply[#reply + 1] = cell[3] and string.format('%.17g', cell[3]) or ''
+    end
   end
   return reply
 end
@@ -80,9 +128,11 @@ while rank < stop do
   local last = math.min(rank + chunk, stop) - 1
   local batch = redis.call('ZRANGE', key, rank, last)
   for i = 1, #batch do
-    local err, class = read(batch[i])
+    local raw = batch[i]
+    local err, class = read(raw)
     errors[err] = (errors[err] or 0) + 1
     classes[class] = (classes[class] or 0) + 1
+    seen(err, class, failed_at(raw))
   end
   if #batch < last - rank + 1 then
     return done(-1)

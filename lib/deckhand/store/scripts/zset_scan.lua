@@ -8,6 +8,8 @@
 -- ARGV[3]      most matches to return
 -- ARGV[4]      most entries to examine
 -- ARGV[5]      "rev" for highest score first, anything else for lowest first
+-- ARGV[6..]    more texts the entry must also contain (a filter on class AND
+--              error AND text)
 --
 -- Returns {next rank to examine or -1 at the end, rank, entry, score, rank, ...}.
 local key, needle = KEYS[1], ARGV[1]
@@ -17,6 +19,16 @@ local stop = rank + tonumber(ARGV[4])
 local rev = ARGV[5] == 'rev'
 local chunk = 500
 local found = {}
+local more = {}
+for i = 6, #ARGV do more[#more + 1] = ARGV[i] end
+
+local function matches_all(raw)
+  if not string.find(raw, needle, 1, true) then return false end
+  for i = 1, #more do
+    if not string.find(raw, more[i], 1, true) then return false end
+  end
+  return true
+end
 local matches = 0
 
 while rank < stop do
@@ -25,7 +37,7 @@ while rank < stop do
   local size = #batch / 2
   for i = 1, #batch, 2 do
     local here = rank + (i - 1) / 2
-    if string.find(batch[i], needle, 1, true) then
+    if matches_all(batch[i]) then
       found[#found + 1] = here
       found[#found + 1] = batch[i]
       found[#found + 1] = batch[i + 1]

@@ -99,14 +99,18 @@ module Deckhand
         end
 
         # Counts up to `budget` entries from rank `from` by error class and job
-        # class; returns [next_rank_or_nil, {error => n}, {"c:Class" or "w:Class" => n}].
+        # class; returns [next_rank_or_nil, {error => n}, {"c:Class" or
+        # "w:Class" => n}, {[error, "c:Class"] => [n, first failed_at, last
+        # failed_at]}] (times as Floats, nil when no entry had one).
         def groups(store, key, from:, budget:)
           reply = Scripts::ZsetGroups.new(store).call(key, from: from, budget: budget)
-          next_rank = reply.shift
-          errors = reply.shift
-          pairs = reply.each_slice(2).map { |name, count| [name, count.to_i] }
-          [(next_rank == -1) ? nil : next_rank, pairs.first(errors).to_h, pairs.drop(errors).to_h]
+          next_rank, errors, classes = reply.shift(3)
+          pairs = reply.shift(2 * (errors + classes)).each_slice(2).map { |name, count| [name, count.to_i] }
+          cells = reply.each_slice(5).to_h { |err, kind, count, first, last| [[err, kind], [count.to_i, time(first), time(last)]] }
+          [(next_rank == -1) ? nil : next_rank, pairs.first(errors).to_h, pairs.drop(errors).to_h, cells]
         end
+
+        def time(text) = text.empty? ? nil : Float(text)
 
         # WITHSCORES replies come as [member, score] pairs over RESP3, flat over RESP2.
         def pairs(reply) = reply.first.is_a?(Array) ? reply : reply.each_slice(2).to_a

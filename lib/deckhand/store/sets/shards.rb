@@ -158,17 +158,29 @@ module Deckhand
         end
 
         # Counts up to `budget` entries from rank `from` by error class and job
-        # class; returns [next_rank_or_nil, {error => n}, {"c:Class" => n}].
+        # class; returns [next_rank_or_nil, {error => n}, {"c:Class" => n},
+        # {[error, "c:Class"] => [n, first failed_at, last failed_at]}].
         def groups(from:, budget:)
           errors = Hash.new(0)
           classes = Hash.new(0)
+          cells = {}
           next_rank = Walk.new(self).run(from, budget) do |_, key, local, left, _|
-            local_next, errs, kinds = OneSet.groups(@store, key, from: local, budget: left)
+            local_next, errs, kinds, pairs = OneSet.groups(@store, key, from: local, budget: left)
             errs.each { |name, n| errors[name] += n }
             kinds.each { |name, n| classes[name] += n }
+            Shards.merge_cells(cells, pairs)
             [local_next, false]
           end
-          [next_rank, errors, classes]
+          [next_rank, errors, classes, cells]
+        end
+
+        # Adds `more` cells ({pair => [n, first, last]}) into `cells`.
+        def self.merge_cells(cells, more)
+          more.each do |pair, (count, first, last)|
+            was = cells[pair]
+            cells[pair] = was ? [was[0] + count, [was[1], first].compact.min, [was[2], last].compact.max] : [count, first, last]
+          end
+          cells
         end
 
         private

@@ -102,6 +102,39 @@
     });
   }
 
+  // Checking many rows at once: shift-click checks (or clears) every box
+  // between the last one clicked and this one; "Check rows N to M" checks
+  // rows N to M of the page (counted from 1).
+  function ranges() {
+    var last = null;
+    document.addEventListener("click", function (event) {
+      var box = event.target;
+      if (!box.matches || !box.matches('input[type="checkbox"][name="keys[]"]')) return;
+      var boxes = Array.prototype.slice.call(box.form.querySelectorAll('input[type="checkbox"][name="keys[]"]'));
+      if (event.shiftKey && last && boxes.indexOf(last) >= 0) {
+        var a = boxes.indexOf(last), b = boxes.indexOf(box);
+        boxes.slice(Math.min(a, b), Math.max(a, b) + 1).forEach(function (other) { other.checked = box.checked; });
+      }
+      last = box;
+    });
+    bindRanges();
+  }
+
+  function bindRanges() {
+    document.querySelectorAll("[data-range]").forEach(function (range) {
+      range.hidden = false;
+      if (range.hasAttribute("data-bound")) return;
+      range.setAttribute("data-bound", "");
+      range.querySelector("[data-range-check]").addEventListener("click", function () {
+        var name = range.getAttribute("data-range");
+        var boxes = Array.prototype.filter.call(range.closest("form").querySelectorAll('input[type="checkbox"]'), function (box) { return box.name === name; });
+        var from = parseInt(range.querySelector("[data-range-from]").value, 10) || 1;
+        var to = parseInt(range.querySelector("[data-range-to]").value, 10) || boxes.length;
+        boxes.forEach(function (box, i) { if (i + 1 >= Math.min(from, to) && i + 1 <= Math.max(from, to)) box.checked = true; });
+      });
+    });
+  }
+
   // Buttons with data-confirm ask first; the form goes only on "OK". A
   // button acting on checked boxes (data-needs-checked) says how many, and
   // does nothing when none is checked.
@@ -184,6 +217,7 @@
           if (!fresh) return;
           region.replaceWith(document.importNode(fresh, true));
           checkAll();
+          bindRanges();
         }, function () { /* next poll tries again */ })
         .then(next);
     });
@@ -195,8 +229,11 @@
     var KEY = "deckhand-scroll";
     document.addEventListener("submit", function (event) {
       if (event.defaultPrevented || (event.target.method || "").toLowerCase() !== "post") return;
+      // The row acted on, by its place in the list: focus returns there.
+      var row = event.submitter && event.submitter.closest("tbody tr");
+      var rows = row ? Array.prototype.indexOf.call(row.parentNode.children, row) : -1;
       try {
-        window.sessionStorage.setItem(KEY, JSON.stringify({ page: location.pathname + location.search, y: window.scrollY }));
+        window.sessionStorage.setItem(KEY, JSON.stringify({ page: location.pathname + location.search, y: window.scrollY, row: rows }));
       } catch (e) { /* storage off */ }
     });
     var saved = null;
@@ -205,12 +242,32 @@
     if (!saved || saved.page !== location.pathname + location.search || !notice) return;
     // The notice pushed the list down by its own height; after the browser's
     // own jump to the #fragment, which comes with the load event.
-    var restore = function () { window.scrollTo(0, saved.y + notice.offsetHeight + 16); };
+    var restore = function () {
+      window.scrollTo(0, saved.y + notice.offsetHeight + 16);
+      focusAfterAction(saved.row, notice);
+    };
     if (document.readyState === "complete") restore();
     else window.addEventListener("load", function () { window.requestAnimationFrame(restore); });
   }
 
+  // Keyboard users keep their place: focus goes to the row now where the
+  // acted-on one was (the next job), else to the notice saying what was done.
+  function focusAfterAction(index, notice) {
+    var rows = document.querySelectorAll("#entries tbody tr[tabindex]");
+    var target = index >= 0 && rows.length ? rows[Math.min(index, rows.length - 1)] : notice;
+    target.focus({ preventScroll: true });
+  }
+
+  // A page reached after an action elsewhere (a confirmation page's button,
+  // another page's form) has its notice focused, so it is read out and Tab
+  // goes on from there.
+  function focusNotice() {
+    var notice = document.getElementById("notice");
+    if (notice && document.activeElement === document.body) notice.focus({ preventScroll: true });
+  }
+
   function start() {
+    ranges();
     confirmations();
     keepScroll();
     checkAll();
@@ -219,6 +276,7 @@
     history();
     charts();
     live();
+    focusNotice();
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();

@@ -38,9 +38,11 @@ module Deckhand
 
         # A <time> element saying how long ago (or how soon); the exact UTC
         # time shows on hover, and on tap or keyboard focus (phones do not hover).
-        def relative_time(time, now = Time.now)
+        # tab: -1 keeps it out of the Tab order (a tap still shows the time),
+        # for lists where every row would add a stop.
+        def relative_time(time, now = Time.now, tab: 0)
           return "–" if time.nil?
-          html(%(<time datetime="#{h(time.utc.iso8601(3))}" title="#{h(utc(time))}" tabindex="0">#{h(ago(time, now))}</time>))
+          html(%(<time datetime="#{h(time.utc.iso8601(3))}" title="#{h(utc(time))}" tabindex="#{Integer(tab)}">#{h(ago(time, now))}</time>))
         end
 
         # For detail pages: the exact UTC time, then how long ago.

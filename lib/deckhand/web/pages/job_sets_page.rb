@@ -21,14 +21,16 @@ module Deckhand
 
         def index
           setup_set
-          @query = text_param("q")
+          @filter = set_filter
+          @query = @filter.text
           @per_page = per_page
           @size = @set.size
-          @confirm = choice_param("confirm", @actions, nil) unless @query.empty?
+          @confirm = choice_param("confirm", @actions, nil) unless @filter.empty?
           return confirm_matches if @confirm
-          return groups if @query.empty? && request.params["view"] == "groups"
-          @query.empty? ? page_through : filter
+          return groups if @filter.empty? && request.params["view"] == "groups"
+          @filter.empty? ? page_through : filter
           @live = true
+          @skip_to_list = @entries.any?
           render :job_set, title: @title
         end
 
@@ -40,7 +42,8 @@ module Deckhand
         end
 
         # Checked entries ("keys[]"), all matches of a filter ("all" = "1" and
-        # "q", with the "count" the user confirmed), or the whole set.
+        # "q", "class", "wrapped", "error", with the "count" the user
+        # confirmed), or the whole set.
         def bulk
           setup_set
           action = choice_param("action", ACTIONS.fetch(@name), nil) or return not_found("action")
@@ -66,6 +69,12 @@ module Deckhand
           redirect_to(path(@name, entry.key), notice: released ? "unlocked" : "not_locked")
         end
 
+        # The filter of the request: a text ("q") and exact job and error
+        # classes ("class", or "wrapped" for an Active Job; "error").
+        def set_filter
+          API::SetFilter.new(text: text_param("q"), error: text_param("error"), job_class: text_param("class"), wrapped: text_param("wrapped"))
+        end
+
         def setup_set
           @name = params["set"]
           @section = @name
@@ -77,13 +86,13 @@ module Deckhand
         # With a filter, only its matches, and only if no more match than the
         # user was told; without one, the whole set.
         def all(action)
-          query = text_param("q")
-          return redirect_to(back, notice: DONE.fetch(action), count: @set.public_send(:"#{action}_all")) if query.empty?
+          filter = set_filter
+          return redirect_to(back, notice: DONE.fetch(action), count: @set.public_send(:"#{action}_all")) if filter.empty?
           confirmed = int_param("count", 0, 0..2**40)
-          if @set.count_matching(query) > confirmed
-            return redirect_to(path(@name, q: query, confirm: action), notice: "changed")
+          if @set.count_matching(filter.texts) > confirmed
+            return redirect_to(path(@name, **filter.params, confirm: action), notice: "changed")
           end
-          redirect_to(back, notice: DONE.fetch(action), count: @set.public_send(:"#{action}_matching", query))
+          redirect_to(back, notice: DONE.fetch(action), count: @set.public_send(:"#{action}_matching", filter.texts))
         end
 
         def apply(action, entries)
@@ -98,7 +107,7 @@ module Deckhand
         # Where the action was started: the list's page, size, filter and
         # stretch, scrolled to the list.
         def back
-          query = {q: text_param("q"), from: int_param("from", nil, 1..Action::MAX_PAGE), page: int_param("page", nil, 2..Action::MAX_PAGE)}
+          query = {**set_filter.params, from: int_param("from", nil, 1..Action::MAX_PAGE), page: int_param("page", nil, 2..Action::MAX_PAGE)}
           query[:per_page] = per_page unless per_page == 25
           "#{path(@name, **query)}#entries"
         end
@@ -113,15 +122,15 @@ module Deckhand
         # where the next stretch starts.
         def filter
           @from = int_param("from", 0, 0..@size)
-          @entries, @resume_at = @set.filter(@query, from: @from, limit: @per_page)
-          @total = @set.count_matching(@query) if @size <= TOTAL_BUDGET || request.params["total"] == "1"
+          @entries, @resume_at = @set.filter(@filter.texts, from: @from, limit: @per_page)
+          @total = @set.count_matching(@filter.texts) if @size <= TOTAL_BUDGET || request.params["total"] == "1"
         end
 
         # Before acting on every match of a filter: how many there are
         # (counted in Redis over the whole set) and the first few of them.
         def confirm_matches
-          @matches = @set.count_matching(@query)
-          @entries, = @set.filter(@query, limit: SAMPLE, budget: API::JobSet::COUNT_STEP)
+          @matches = @set.count_matching(@filter.texts)
+          @entries, = @set.filter(@filter.texts, limit: SAMPLE, budget: API::JobSet::COUNT_STEP)
           render :job_set_confirm, title: "#{@title}: confirm"
         end
 

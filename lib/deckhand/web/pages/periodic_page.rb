@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../helpers/cron_words"
+require_relative "../helpers/zone_time"
 
 module Deckhand
   class Web
@@ -9,6 +10,7 @@ module Deckhand
       # next and last run; pause, resume and enqueue now per entry.
       class PeriodicPage < Action # :nodoc:
         include Helpers::CronWords
+        include Helpers::ZoneTime
 
         ROUTES = [
           ["GET", "periodic", self, :index],
