@@ -41,6 +41,20 @@ class PartitionsTest < Minitest::Test
     assert_equal "default", JSON.parse(redis.call("LINDEX", "queue:default~p1", 0))["queue"]
   end
 
+  def test_pushes_held_by_a_pusher_until_later_still_spread_and_keep_their_keys
+    held = []
+    previous = Deckhand::Client.pusher
+    Deckhand::Client.pusher = ->(queued, scheduled, config) { held << [queued, scheduled, config] }
+    6.times { |i| RecordJob.perform_async(i) }
+    2.times { |i| ByAccountJob.perform_async("acct", i) }
+    held.each { |queued, scheduled, config| Deckhand::Client.write(queued, scheduled, config) } # after the commit
+    assert_equal 8, sizes.sum
+    assert_equal [2, 2, 2], LISTS.map { |list| args_in(list).count { |args| args.size == 1 } }
+    assert_equal 1, LISTS.count { |list| args_in(list).include?(["acct", 0]) && args_in(list).include?(["acct", 1]) }
+  ensure
+    Deckhand::Client.pusher = previous
+  end
+
   def test_a_process_without_the_setting_pushes_to_the_queue_itself
     Deckhand.config = new_config
     3.times { |i| RecordJob.perform_async(i) }

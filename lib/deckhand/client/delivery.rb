@@ -26,8 +26,10 @@ module Deckhand
         scheduled = []
         scheduled_queues = nil # the queue of each scheduled job, built only when one is
         queued = Hash.new { |h, k| h[k] = [] }
-        # A pusher (testing, push-after-commit) sees the queue; Redis gets its partition.
-        partitions = config.partitions unless Client.pusher || config.partitions.empty?
+        # Each job's list (Config::Partitions), also for a pusher: push-after-commit
+        # writes them later as they are, testing reads each payload's "queue".
+        # A unique job goes to the queue's own list, where its lock lives.
+        partitions = config.partitions unless config.partitions.empty?
         jobs.each_with_index do |job, i|
           at = ats && ats[i]
           if at
@@ -38,7 +40,7 @@ module Deckhand
             (scheduled_queues ||= []) << job["queue"]
           else
             job["enqueued_at"] = now
-            list = partitions ? partitions.route(job["queue"], keys && keys[i]) : job["queue"]
+            list = (partitions && !job["unique_key"]) ? partitions.route(job["queue"], keys && keys[i]) : job["queue"]
             queued[list] << Payload.encode(job, max_bytes: max)
           end
         end
@@ -61,7 +63,7 @@ module Deckhand
           end
         end
         queued = queued.empty? ? {} : {base["queue"] => queued}
-        queued = config.partitions.spread(base["queue"], queued[base["queue"]]) unless queued.empty? || Client.pusher
+        queued = config.partitions.spread(base["queue"], queued[base["queue"]]) unless queued.empty?
         deliver(config, queued, scheduled, Array.new(scheduled.size / 2, base["queue"]))
         jids
       end
