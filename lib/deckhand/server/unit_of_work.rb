@@ -13,7 +13,7 @@ module Deckhand
 
       # The queue it belongs to, as pushed: what middleware, retries and the
       # dashboard see.
-      def queue_name = Store::Layout::PartitionNames.base(lot.queue)
+      def queue_name = lot.queue_name
 
       # Where it sits in the in-flight record: [:lot, id, position] or [:landing, payload].
       def place = lot.place(position, payload)
