@@ -57,7 +57,7 @@ module Deckhand
           scheduled_queues = nil
         end
         return PushBuffer.for(config).write(queued, scheduled, scheduled_queues) if config.reliable_push
-        Store::Queues.push(config.store, queued, scheduled, scheduled_queues)
+        Store::Queues.push(config.store, queued, scheduled, scheduled_queues, fair: config.fair_queues)
       end
     end
 
@@ -113,7 +113,8 @@ module Deckhand
     private
 
     def push_slice(base, slice, ats, by = nil)
-      fast = by.nil? && client_chain.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"]
+      fast = by.nil? && client_chain.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"] &&
+        !@config.fair_queues.by?(base["queue"]) # each job's tenant is its own
       return Delivery.encoded(@config, base, slice, ats) if fast
       jids = Payload.jids(slice.size)
       jobs = slice.each_with_index.map { |args, i| run_client_middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i])) }

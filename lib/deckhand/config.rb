@@ -65,6 +65,7 @@ module Deckhand
       statsd: nil,
       throttle: {},
       partitions: {},
+      fair_queues: {},
       push_replicas: 0,
       push_replicas_timeout: 1.0
     }.freeze

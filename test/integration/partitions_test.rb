@@ -85,7 +85,9 @@ class PartitionsTest < Minitest::Test
     error = assert_raises(Deckhand::ConfigError) { new_config(partitions: ["default"]) }
     assert_match(/must be a Hash of queue => number of partitions/, error.message)
     error = assert_raises(Deckhand::ConfigError) { new_config(partitions: {"x" => 2}, throttle: {"x" => {concurrency: 1}}) }
-    assert_match(/both throttled and partitioned/, error.message)
+    assert_match(/both partitioned and throttled/, error.message)
+    error = assert_raises(Deckhand::ConfigError) { new_config(partitions: {"x" => 2}, fair_queues: {"x" => {by: ->(job) { job["args"].first }}}) }
+    assert_match(/both partitioned and a fair queue/, error.message)
     error = assert_raises(Deckhand::InvalidJob) { Deckhand::Client.push("class" => "RecordJob", "args" => [], "queue" => "mail~p2") }
     assert_match(/ends like a partition's list/, error.message)
     error = assert_raises(Deckhand::ConfigError) { Deckhand::API.new.throttle("default").set(concurrency: 2) }

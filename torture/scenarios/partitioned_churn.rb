@@ -3,13 +3,13 @@
 require_relative "sigkill_churn"
 
 module Torture
-  # 12. Scenario 1 on a partitioned queue: the jobs spread over six lists
+  # 13. Scenario 1 on a partitioned queue: the jobs spread over six lists
   # (`partitions: {"default" => 6}` in the servers' config file and the
   # pusher's), three servers work every partition while one of them is
   # SIGKILLed every few seconds and started again. Nothing may be lost,
   # nothing may stay in flight or in any partition at the end.
   class PartitionedChurn < SigkillChurn
-    NUMBER = 12
+    NUMBER = 13
     NAME = "partitioned-churn"
     PARTITIONS = {"default" => 6}.freeze
 

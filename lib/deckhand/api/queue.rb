@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "queued_job"
+require_relative "queue_tenant"
 
 module Deckhand
   class API
@@ -91,6 +92,10 @@ module Deckhand
       end
 
       def clear = lists.reverse_each { |list| Store::Queues.clear(@store, list) } && nil
+
+      # A fair queue's tenants with the most jobs waiting (API::QueueTenant),
+      # deepest first; none for a queue without tenants.
+      def tenants(count = 10) = QueueTenant.top(@store, @name, count)
 
       def pause
         Store::Queues.pause(@store, @name)

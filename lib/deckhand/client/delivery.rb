@@ -30,8 +30,10 @@ module Deckhand
         # writes them later as they are, testing reads each payload's "queue".
         # A unique job goes to the queue's own list, where its lock lives.
         partitions = config.partitions unless config.partitions.empty?
+        fair = config.fair_queues
         jobs.each_with_index do |job, i|
           at = ats && ats[i]
+          tenant = fair.tenant(job) and job["tenant"] = tenant # a fair queue's (Store::FairPushes)
           if at
             # The time lives in the score only, as Sidekiq stores it: Sidekiq's
             # client sends a payload that carries "at" back to the schedule, so

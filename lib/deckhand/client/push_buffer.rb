@@ -72,7 +72,7 @@ module Deckhand
         unless @lock.synchronize { @pending.empty? }
           return hold([queued, scheduled, scheduled_queues], nil)
         end
-        Store::Queues.push(@config.store, queued, scheduled, scheduled_queues)
+        Store::Queues.push(@config.store, queued, scheduled, scheduled_queues, fair: @config.fair_queues)
       rescue ConnectionError => e
         hold([queued, scheduled, scheduled_queues], e)
       end

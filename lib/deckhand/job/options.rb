@@ -35,6 +35,7 @@ module Deckhand
         when "max_iteration_runtime" then value.is_a?(Numeric) && value.positive?
         when "pool" then Client::Target.for(value, "#{owner}: pool:")
         when "partition_by" then value.respond_to?(:call) || value.is_a?(String) || value.is_a?(Symbol) || value.is_a?(Integer)
+        when "tenant" then Config::FairQueues.tenant!(value, "#{owner}: tenant:")
         when "class", "args", "jid" then raise ArgumentError, "#{owner}: #{key} is set per push, not in deckhand_options"
         else true
         end
@@ -68,7 +69,8 @@ module Deckhand
         "encrypt" => "use true (the last argument, a Hash, is stored encrypted) or false",
         "max_iteration_runtime" => "give a number of seconds an iterable job runs before it stops to resume later",
         "pool" => "give another Redis as a Deckhand::Store, a redis-client options Hash or a URL (docs/sharding.md)",
-        "partition_by" => "give a key (String, Symbol or Integer) or a callable taking the job's args, like ->(args) { args.first } (docs/cluster.md)"
+        "partition_by" => "give a key (String, Symbol or Integer) or a callable taking the job's args, like ->(args) { args.first } (docs/cluster.md)",
+        "tenant" => "name the tenant whose fair share the job takes (docs/fair-queues.md)"
       }.freeze
 
       # Durations travel as plain seconds (JSON carries no ActiveSupport), and
@@ -78,6 +80,7 @@ module Deckhand
           case key
           when "unique_for", "expires_in" then [key, value && plain(value.to_f)]
           when "unique_until", "on_conflict" then [key, value.to_s]
+          when "tenant" then [key, value.to_s]
           # A Duration (48.hours) would go to JSON as a String, which the retry handler cannot compare.
           when "retry_for" then [key, value.is_a?(Numeric) ? plain(value.to_f) : value]
           when "pool" then [key, Client::Target.for(value)] # shared, and no password in inspect

@@ -3,6 +3,7 @@
 require "digest"
 
 require "json"
+require_relative "fair_pushes"
 
 module Deckhand
   class Store
@@ -59,21 +60,24 @@ module Deckhand
       # scheduler finds the shards there): `scheduled_queues` names the queue
       # of each [at, json] pair where the caller knows it, else each payload's
       # "queue" is read.
-      def push(store, queued, scheduled, scheduled_queues = nil)
+      def push(store, queued, scheduled, scheduled_queues = nil, fair: nil)
+        queued, tenants = FairPushes.split(queued, fair) # jobs of tenants: their fair share (docs/fair-queues.md)
         keys = store.layout
         sets = scheduled_sets(keys, scheduled, scheduled_queues)
         unless keys.one_slot? # cluster mode: a new queue's placement, before the round trip
           keys.place(queued.keys)
           keys.place(sets.keys)
         end
-        Durability.pipelined(store, queued, scheduled) do |pipe| # WAITs for replicas when push_replicas is set
-          sets.each do |queue, entries|
-            pipe.call("SADD", keys::QUEUES, queue) if keys.sets_per_queue? # how the scheduler finds the set
-            pipe.call("ZADD", keys.scheduled_set(queue), *entries)
-          end
-          queued.each do |queue, payloads|
-            pipe.call("SADD", keys::QUEUES, listed(keys, queue))
-            pipe.call("LPUSH", keys.queue(queue), *payloads)
+        FairPushes.pushing(store, tenants, scheduled, queued) do |pipelined|
+          pipelined.call do |pipe| # WAITs for replicas when push_replicas is set
+            sets.each do |queue, entries|
+              pipe.call("SADD", keys::QUEUES, queue) if keys.sets_per_queue? # how the scheduler finds the set
+              pipe.call("ZADD", keys.scheduled_set(queue), *entries)
+            end
+            queued.each do |queue, payloads|
+              pipe.call("SADD", keys::QUEUES, listed(keys, queue))
+              pipe.call("LPUSH", keys.queue(queue), *payloads) unless payloads.empty?
+            end
           end
         end
       end
@@ -105,10 +109,26 @@ module Deckhand
         queue
       end
 
-      def size(store, name) = store.call("LLEN", store.layout.queue(name))
+      # The queue's jobs, its tenants' jobs waiting for their fair share included.
+      def size(store, name)
+        store.pipelined do |pipe|
+          pipe.call("LLEN", store.layout.queue(name))
+          pipe.call("ZCARD", store.layout.fair_jobs(name))
+        end.sum
+      end
 
-      # The payload that runs next (pushed on the left, taken from the right), or nil.
-      def oldest(store, name) = store.call("LINDEX", store.layout.queue(name), -1)
+      # The payload that runs next (pushed on the left, taken from the right;
+      # a fair queue's tenants' jobs after the queue's), or nil.
+      def oldest(store, name)
+        first, fair = store.pipelined do |pipe|
+          pipe.call("LINDEX", store.layout.queue(name), -1)
+          pipe.call("ZRANGE", store.layout.fair_jobs(name), 0, 0)
+        end
+        first || fair_payload(fair.first)
+      end
+
+      # A payload of a fair queue's tenants' jobs ("<tenant>\n<payload>").
+      def fair_payload(member) = member && member[(member.index("\n") + 1)..]
 
       # Size, oldest payload (the next to run) and paused flag of each queue,
       # in one round trip: [[name, size, oldest_raw_or_nil, paused], ...].
@@ -119,11 +139,15 @@ module Deckhand
           names.each do |name|
             pipe.call("LLEN", store.layout.queue(name))
             pipe.call("LINDEX", store.layout.queue(name), -1)
+            pipe.call("ZCARD", store.layout.fair_jobs(name))
           end
           PAUSE_SETS.each { |set| pipe.call("SMISMEMBER", set, *names) }
         end
         paused = replies.pop.zip(replies.pop).map(&:max)
-        names.each_with_index.map { |name, i| [name, replies[2 * i], replies[(2 * i) + 1], paused[i] == 1] }
+        names.each_with_index.map do |name, i|
+          length, first, fair = replies[3 * i, 3]
+          [name, length + fair, first || (fair.positive? ? oldest(store, name) : nil), paused[i] == 1]
+        end
       end
 
       # Up to `count` payloads in the order they will run, skipping the first
@@ -163,7 +187,7 @@ module Deckhand
         keys = store.layout
         return clear_shard_owner(store, name) if keys.sets_per_queue?
         store.pipelined do |pipe|
-          pipe.call("UNLINK", keys.queue(name))
+          pipe.call("UNLINK", keys.queue(name), keys.fair_jobs(name), keys.fair_tenants(name))
           pipe.call("SREM", keys::QUEUES, name)
         end
         nil
@@ -173,7 +197,7 @@ module Deckhand
         keys = store.layout
         sets = [keys.scheduled_set(name), keys.retry_set(name), keys.dead_set(name)]
         _, *sizes = store.pipelined do |pipe|
-          pipe.call("UNLINK", keys.queue(name))
+          pipe.call("UNLINK", keys.queue(name), keys.fair_jobs(name), keys.fair_tenants(name))
           sets.each { |set| pipe.call("ZCARD", set) }
         end
         store.call("SREM", keys::QUEUES, name) if sizes.sum.zero?

@@ -35,10 +35,11 @@ module Deckhand
         sizes = store.pipelined do |pipe|
           identities.each { |identity| ProcessRecord.busy(pipe, keys, identity) }
           queues.each { |name| pipe.call("LLEN", keys.queue(name)) }
+          queues.each { |name| pipe.call("ZCARD", keys.fair_jobs(name)) } # a fair queue's tenants' jobs
           sets.flatten.each { |set| pipe.call("ZCARD", set) }
         end
         busy = sizes.shift(identities.size)
-        enqueued = sizes.shift(queues.size)
+        enqueued = sizes.shift(queues.size) + sizes.shift(queues.size)
         scheduled, retries, dead = sets.map { |list| sizes.shift(list.size).sum }
         {processed: processed.to_i, failed: failed.to_i, enqueued: enqueued.sum(&:to_i),
          busy: busy.sum(&:to_i), processes: identities.size,

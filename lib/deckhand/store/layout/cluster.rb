@@ -143,6 +143,11 @@ module Deckhand
           # outcome scripts release it, each in one script with the queue's keys.
           def unique_lock(queue, digest) = "#{tag(queue)}:unique:#{digest}"
 
+          # In the queue's slot: a fair queue's tenants' jobs and tenants hash.
+          def fair_jobs(queue) = "#{tag(queue)}:fair"
+
+          def fair_tenants(queue) = "#{tag(queue)}:tenants"
+
           # In the queue's slot: fetch.lua and requeue.lua keep it beside the queue.
           def throttle(queue) = "#{tag(queue)}:throttle"
 

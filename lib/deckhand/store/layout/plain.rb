@@ -158,6 +158,12 @@ module Deckhand
         # the lock `digest` (SHA-256 hex of its class, queue and arguments).
         def unique_lock(_queue, digest) = "unique:#{digest}"
 
+        # Sorted set of the jobs of a fair queue's tenants, and the hash of its
+        # virtual time and tenants with work (store/scripts/lib/fair.lua).
+        def fair_jobs(queue) = "deckhand:fair:#{queue}"
+
+        def fair_tenants(queue) = "deckhand:tenants:#{queue}"
+
         # Hash of a throttled queue's state, which fetch.lua keeps
         # (store/scripts/lib/throttle.lua).
         def throttle(queue) = "deckhand:throttle:#{queue}"

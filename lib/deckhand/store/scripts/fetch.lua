@@ -12,9 +12,10 @@
 -- KEYS[1..q]            in-flight hash of each of the capsule's queues
 -- KEYS[q+1..2q]         recovery counts of each queue (read for their "~v" field)
 -- KEYS[2q+1..3q]        the process's landing list for each queue
--- KEYS[3q+1..3q+s]      source lists (queues), in the order to drain them
--- KEYS[3q+s+1..3q+2s]   the lot list each source's jobs go to
--- KEYS[3q+2s+1..]       the lot list of each acknowledgement
+-- KEYS[3q+1..5q]        each queue's tenants' jobs, then each one's tenants hash (lib/fair.lua)
+-- KEYS[5q+1..5q+s]      source lists (queues), in the order to drain them
+-- KEYS[5q+s+1..5q+2s]   the lot list each source's jobs go to
+-- KEYS[5q+2s+1..]       the lot list of each acknowledgement
 -- ARGV[1]               q, the number of queues
 -- ARGV[2]               most jobs to take
 -- ARGV[3]               s, the number of sources
@@ -46,13 +47,14 @@
 -- count version (or nil), the number of jobs (its lot's list holds them, in
 -- order; the payloads are not in the reply); when a throttle held jobs
 -- back, last the ms until it may let one leave (else 0). The caller reads
--- each source's lot list, KEYS[3q+s+j], right after the script, in the same
+-- each source's lot list, KEYS[5q+s+j], right after the script, in the same
 -- round trip (LRANGE 0 -1): with one queue, one source, one LRANGE.
 
 local q = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local sources = tonumber(ARGV[3])
-local lots = 3 * q + sources
+local lists = 5 * q
+local lots = lists + sources
 
 -- A client that resends a command after a dropped connection would run this
 -- script twice and take more jobs into lots it already filled: refuse, so
@@ -73,7 +75,7 @@ local acks_at, acks, landed_at, landed, unlocks_at, unlocks, throttles_at = fetc
 -- hash and landing list written below is checked (a key of another type
 -- would fail a lot's record after its jobs left their queue); lib/unique.lua
 -- leaves a lock key of another type alone.
-local lengths, versions, checked = {}, {}, {}
+local lengths, versions, checked, waiting = {}, {}, {}, {}
 local function check_hash(queue)
   if not checked[queue] then
     redis.call('HEXISTS', KEYS[queue], '~')
@@ -88,10 +90,11 @@ for j = 1, sources do
   if found >= limit and not (throttled or shared) then break end
   -- LLEN refuses a key that is not a list (SORT would copy a set) and skips
   -- an empty queue.
-  lengths[j] = redis.call('LLEN', KEYS[3 * q + j])
-  found = found + lengths[j]
-  if lengths[j] > 0 then
-    local queue = tonumber(ARGV[1 + 3 * j])
+  local queue = tonumber(ARGV[1 + 3 * j])
+  lengths[j] = redis.call('LLEN', KEYS[lists + j])
+  waiting[j] = fair_waiting(KEYS[3 * q + queue], KEYS[4 * q + queue]) -- a fair queue's tenants' jobs
+  found = found + lengths[j] + waiting[j]
+  if lengths[j] + waiting[j] > 0 then
     versions[j] = redis.call('HGET', KEYS[q + queue], '~v')
     check_hash(queue)
   end
@@ -107,6 +110,7 @@ if throttled then
   for k = 1, t do redis.call('HEXISTS', KEYS[#KEYS - t + k], '~held') end
 end
 
+fair_fill_sources(q, sources, limit, lengths, waiting) -- tenants' jobs onto their queues (lib/fair.lua)
 fetch_acknowledge(acks_at, acks, lots + sources) -- lib/fetch_parts.lua
 
 for i = 1, landed do
@@ -127,7 +131,7 @@ local result, n = {}, 0
 for j = 1, sources do
   if left <= 0 then break end
   local queue = tonumber(ARGV[1 + 3 * j])
-  local th, source, count = throttles[queue], KEYS[3 * q + j], 0
+  local th, source, count = throttles[queue], KEYS[lists + j], 0
   if plan[j] > 0 then count = file_lot(source, KEYS[lots + j], plan[j]) end
   if th then
     local short = plan[j] == room[j] and room[j] < (lengths[j] or 0) -- the throttle, not the limit, kept jobs back

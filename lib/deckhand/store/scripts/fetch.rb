@@ -12,7 +12,7 @@ module Deckhand
       #   fetch.call(limit: 20, sources: [[0, 43, 15], [1, 44, 5]], acks: []) # weighted shares
       #   # => [#<struct Take source=0, version=nil, payloads=["{...}", ...]>]
       class Fetch < Script
-        lua "fetch", uses: ["lot", "unique", "limit", "throttle", "fetch_parts"]
+        lua "fetch", uses: ["lot", "unique", "limit", "throttle", "fetch_parts", "fair"]
 
         # What one source gave: its index among the sources, the queue's
         # recovery count version (nil when none) and the payloads, in order.
@@ -26,7 +26,7 @@ module Deckhand
           @identity = identity
           @queues = queues
           @fixed = queues.map { |q| keys.inflight(identity, q) } + queues.map { |q| keys.recoveries(q) } +
-            queues.map { |q| keys.landing(identity, q) }
+            queues.map { |q| keys.landing(identity, q) } + queues.map { |q| keys.fair_jobs(q) } + queues.map { |q| keys.fair_tenants(q) }
           @lists = queues.map { |q| keys.queue(q) }
         end
 

@@ -24,6 +24,7 @@ module Deckhand
           @pages = [(@queue.size + @per_page - 1) / @per_page, 1].max
           @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
           @jobs = @queue.jobs(page: @page, per_page: @per_page)
+          @tenants = @queue.tenants(10)
           @throttles = api.throttles.to_h { |t| [t.queue, t] }
           render :queue, title: "Queue #{@queue.name}"
         end
