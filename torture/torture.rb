@@ -19,7 +19,7 @@ require_relative "support/scenario"
 Dir[File.join(__dir__, "scenarios", "*.rb")].sort.each { |file| require file }
 
 module Torture
-  SCENARIOS = Scenario.subclasses.sort_by { |s| s::NUMBER }.freeze
+  SCENARIOS = Scenario.subclasses.flat_map { |s| [s, *s.subclasses] }.sort_by { |s| s::NUMBER }.freeze
 
   module Runner
     module_function

@@ -71,7 +71,9 @@ module Deckhand
     # Pushes one job; returns its jid, or nil when a client middleware stopped it.
     # "at" (epoch seconds) schedules it; a time already past enqueues it at once.
     def push(item)
+      item, by = partition_by(item)
       job = Payload.normalize(item, timestamps: @config.timestamps)
+      own_queue!(job)
       at = scheduled_at(job.delete("at"))
       expiry(job, at)
       job = run_client_middleware(job) or return nil
@@ -79,7 +81,7 @@ module Deckhand
       seal(job)
       return LockedPush.new(@config).call([job], [at], [lock]).first if lock
       return Delivery.watched(@config, [job], [at]).first if job["unique_key"]
-      Delivery.enqueue(@config, [job], at && [at])
+      Delivery.enqueue(@config, [job], at && [at], by && [partition_key(by, job["args"])])
       job["jid"]
     end
 
@@ -88,7 +90,7 @@ module Deckhand
     # jobs (default 1,000). Returns the jids, nil where a middleware stopped one.
     def push_bulk(item)
       raise InvalidJob, "push_bulk needs a Hash with \"class\" and \"args\"" unless item.is_a?(Hash)
-      item = item.transform_keys(&:to_s)
+      item, by = partition_by(item.transform_keys(&:to_s))
       batch_size = item.delete("batch_size") || BULK_BATCH
       raise InvalidJob, "push_bulk \"batch_size\" must be a positive Integer" unless batch_size.is_a?(Integer) && batch_size.positive?
       list = item.delete("args")
@@ -97,11 +99,11 @@ module Deckhand
       end
       ats = bulk_times(item.delete("at"), list.size)
       raise InvalidJob, "push_bulk cannot take a \"jid\": each job gets its own" if item.key?("jid")
-      base = Payload.normalize(item.merge("args" => []), timestamps: @config.timestamps)
+      base = own_queue!(Payload.normalize(item.merge("args" => []), timestamps: @config.timestamps))
       list.each_with_index { |args, i| Payload::Validator.check_args!(args, base["class"], item: i) } # nothing pushed if one is bad
       jids = []
       list.each_slice(batch_size).with_index do |slice, n|
-        jids.concat(push_slice(base, slice, ats && ats[n * batch_size, slice.size]))
+        jids.concat(push_slice(base, slice, ats && ats[n * batch_size, slice.size], by))
       end
       jids
     end
@@ -110,8 +112,8 @@ module Deckhand
 
     private
 
-    def push_slice(base, slice, ats)
-      fast = client_chain.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"] &&
+    def push_slice(base, slice, ats, by = nil)
+      fast = by.nil? && client_chain.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"] &&
         !@config.fair_queues.by?(base["queue"]) # each job's tenant is its own
       return Delivery.encoded(@config, base, slice, ats) if fast
       jids = Payload.jids(slice.size)
@@ -129,8 +131,35 @@ module Deckhand
         pushed = Delivery.watched(@config, kept.map { |i| jobs[i] }, kept.map { |i| ats && ats[i] })
         return jobs.map { |job| job && pushed.shift }
       end
-      Delivery.enqueue(@config, kept.map { |i| jobs[i] }, ats && kept.map { |i| ats[i] })
+      keys = by && kept.map { |i| partition_key(by, jobs[i]["args"]) }
+      Delivery.enqueue(@config, kept.map { |i| jobs[i] }, ats && kept.map { |i| ats[i] }, keys)
       jobs.map { |job| job && job["jid"] }
+    end
+
+    # `partition_by:` (a job option, or a key of the pushed Hash) picks the
+    # partition of a partitioned queue (Config::Partitions): a key, or a
+    # callable given the job's args that returns one. It is not stored in
+    # the job. Returns the item without it, and it.
+    def partition_by(item)
+      return [item, nil] unless item.is_a?(Hash)
+      return [item, nil] unless item.key?("partition_by") || item.key?(:partition_by)
+      by = item["partition_by"] || item[:partition_by]
+      [item.except("partition_by", :partition_by), by]
+    end
+
+    # Names ending like a partition's list are Deckhand's own
+    # (Store::Layout::PartitionNames): no queue can be another's partition.
+    def own_queue!(job)
+      queue = job["queue"]
+      return job unless Store::Layout::PartitionNames.partition?(queue)
+      raise InvalidJob, "queue name #{queue.inspect} for #{job["class"]} ends like a partition's list (~p<n>), which Deckhand " \
+        "keeps for partitioned queues: push to the queue (#{Store::Layout::PartitionNames.base(queue).inspect}) or choose another name"
+    end
+
+    def partition_key(by, args)
+      key = by.respond_to?(:call) ? by.call(args) : by
+      raise InvalidJob, "partition_by gave nil for args #{args.inspect[0, 80]}; return a key (a String or Integer)" if key.nil?
+      key
     end
 
     # encrypt: true seals the last argument (Deckhand::Encryption), once the

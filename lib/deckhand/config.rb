@@ -64,6 +64,7 @@ module Deckhand
       health_check: nil,
       statsd: nil,
       throttle: {},
+      partitions: {},
       fair_queues: {},
       push_replicas: 0,
       push_replicas_timeout: 1.0
@@ -159,6 +160,10 @@ module Deckhand
     end
 
     def total_concurrency = all_capsules.sum(&:concurrency)
+
+    # The capsules a server runs: each partitioned queue in place of its
+    # partitions (Config::Partitions#expand).
+    def server_capsules = all_capsules.map { |capsule| partitions.expand(capsule) }
 
     def logger = @logger ||= Logging::Logger.build
 

@@ -347,6 +347,14 @@ class DocsExamplesTest < Minitest::Test
     eu_redis.call("FLUSHDB")
   end
 
+  def test_a_partitioned_queue_spreads_its_pushes
+    run_example("partitions-configure")
+    12.times { |i| Deckhand::Client.push("class" => "ReportJob", "args" => [i]) }
+    queue = Deckhand::API.new.queue("default")
+    assert_equal 6, queue.partitions.size
+    assert_equal [2] * 6, queue.partitions.map(&:size), "round-robin over the six lists"
+  end
+
   private
 
   # A Rack app built from a config.ru example.

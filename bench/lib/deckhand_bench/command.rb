@@ -18,7 +18,7 @@ module DeckhandBench
 
       Runs Deckhand and Sidekiq side by side on the same no-op jobs against one fresh
       private redis-server, prints a table of medians and saves it as Markdown.
-      Scenarios (default: all): #{Runner::SCENARIOS.keys.join(", ")}, or the numbers 1-8.
+      Scenarios (default: all): #{Runner::SCENARIOS.keys.join(", ")}, or the numbers 1-9.
       Exits 1 if any scenario fails to complete.
 
     TEXT

@@ -14,6 +14,7 @@ require_relative "scenarios/push_latency"
 require_relative "scenarios/enqueue"
 require_relative "scenarios/mixed"
 require_relative "scenarios/cluster"
+require_relative "scenarios/partitioned"
 
 module DeckhandBench
   # Runs the benchmark scenarios, Deckhand and Sidekiq side by side against
@@ -28,13 +29,14 @@ module DeckhandBench
       "push" => Scenarios::PushLatency,
       "enqueue" => Scenarios::Enqueue,
       "mixed" => Scenarios::Mixed,
-      "cluster" => Scenarios::Cluster
+      "cluster" => Scenarios::Cluster,
+      "partitions" => Scenarios::Partitioned
     }.freeze
 
     # The issue's numbering: 4 (allocations) and 5 (Redis cost) come from
     # the throughput runs.
     ALIASES = {"1" => "throughput", "2" => "latency", "3" => "push", "4" => "throughput", "5" => "throughput",
-               "6" => "enqueue", "7" => "mixed", "8" => "cluster", "allocations" => "throughput", "redis" => "throughput"}.freeze
+               "6" => "enqueue", "7" => "mixed", "8" => "cluster", "9" => "partitions", "allocations" => "throughput", "redis" => "throughput"}.freeze
 
     # Scenario names (or numbers, or aliases) to the canonical names, in
     # suite order; raises ArgumentError naming an unknown one.
@@ -42,7 +44,7 @@ module DeckhandBench
       return SCENARIOS.keys if names.empty?
       wanted = names.map do |name|
         key = ALIASES.fetch(name, name)
-        raise ArgumentError, "unknown scenario #{name.inspect}; known: #{SCENARIOS.keys.join(", ")} (or 1-8)" unless SCENARIOS.key?(key)
+        raise ArgumentError, "unknown scenario #{name.inspect}; known: #{SCENARIOS.keys.join(", ")} (or 1-9)" unless SCENARIOS.key?(key)
         key
       end
       SCENARIOS.keys & wanted

@@ -5,62 +5,93 @@ require_relative "queue_tenant"
 
 module Deckhand
   class API
-    # One queue: its size, latency and jobs, and the actions on it.
+    # One queue: its size, latency and jobs, and the actions on it. A
+    # partitioned queue (Config::Partitions) is one queue here: its size adds
+    # up its partitions', its latency is the oldest head's, its jobs are
+    # listed partition by partition, and #partitions shows each list.
     #
     #   queue = api.queue("mailers")
     #   queue.size       # => 1_000_000
     #   queue.latency    # => 12.5 (seconds the next job has waited)
     #   queue.jobs(page: 2, per_page: 25)   # => [QueuedJob, ...] in the order they will run
-    #   queue.pause      # server processes skip it until #resume
+    #   queue.partitions # => [] or, partitioned, [Queue "mailers", Queue "mailers~p1", ...]
+    #   queue.pause      # server processes skip it until #resume (every partition)
     #   queue.clear
     class Queue
       attr_reader :name
 
       def self.all(config)
         store = config.store
-        Store::Queues.summaries(store, Store::Queues.names(store)).map do |name, size, oldest, paused|
-          new(name, config, size: size, oldest: oldest, paused: paused)
+        names = Store::Queues.names(store)
+        lists = names.group_by { |name| Store::Layout::PartitionNames.base(name) }
+          .to_h { |base, found| [base, config.partitions.names(base) | found.sort_by { |name| name.delete_prefix(base).size }] }
+        rows = Store::Queues.summaries(store, lists.values.flatten).to_h { |row| [row[0], row] }
+        lists.keys.sort.map do |base|
+          parts = lists[base].map { |list| rows.fetch(list) }
+          listed = parts.map { |list, size, oldest| new(list, config, size: size, oldest: oldest, paused: false, lists: []) }
+          new(base, config, size: parts.sum { |row| row[1] }, paused: rows.fetch(base, parts[0])[3], lists: listed)
         end
       end
 
-      def initialize(name, config, size: nil, oldest: :unknown, paused: nil)
+      def initialize(name, config, size: nil, oldest: :unknown, paused: nil, lists: nil)
         @name = name.to_s
         @config = config
         @store = config.store
         @size = size
         @oldest = oldest
         @paused = paused
+        @lists = (lists&.size == 1) ? [] : lists # []: one list
       end
 
-      def size = @size ||= Store::Queues.size(@store, @name)
+      def size = @size ||= partitioned? ? partitions.sum(&:size) : Store::Queues.size(@store, @name)
 
-      # Seconds the next job to run has been waiting (0 when empty).
+      # Seconds the next job to run has been waiting (0 when empty); of a
+      # partitioned queue, the longest any partition's next job has waited.
       def latency(now = Time.now)
+        return partitions.map { |list| list.latency(now) }.max if partitioned?
         raw = oldest or return 0.0
         JobRecord.new(raw).latency(now)
       end
 
       def paused? = @paused.nil? ? (@paused = Store::Queues.paused?(@store, @name)) : @paused
 
-      # One page (1-based) of jobs in the order they will run.
+      # Each list of a partitioned queue, partition 0 (the queue's own)
+      # first, as a Queue of its own; [] for a queue that is not partitioned.
+      def partitions
+        @lists ||= begin
+          names = @config.partitions.names(@name)
+          names = [] if names.size == 1
+          Store::Queues.summaries(@store, names).map { |list, size, oldest| Queue.new(list, @config, size: size, oldest: oldest, paused: false, lists: []) }
+        end
+      end
+
+      def partitioned? = !partitions.empty?
+
+      # One page (1-based) of jobs in the order they will run; a partitioned
+      # queue's partition after partition (QueuedJob#list names each one's).
       def jobs(page: 1, per_page: 25)
         offset = (page - 1) * per_page
+        return across(offset, per_page) if partitioned?
         Store::Queues.page(@store, @name, offset, per_page).each_with_index.map do |raw, i|
-          QueuedJob.new(raw, offset + i)
+          QueuedJob.new(raw, offset + i, @name)
         end
       end
 
       # Deletes the job with this jid; `position` (from QueuedJob#position) says
       # where to look. Returns true when it was found and deleted.
-      def delete_job(jid, position: 0) = Store::Queues.delete(@store, @name, jid, position: position)
+      def delete_job(jid, position: 0)
+        lists.any? { |list| Store::Queues.delete(@store, list, jid, position: position) }
+      end
 
       # Deletes the entry with this QueuedJob#digest, looking around `position`:
       # for entries that are not jobs. Returns true when it was deleted.
       #
       #   queue.delete_entry(job.digest, position: job.position)
-      def delete_entry(digest, position: 0) = Store::Queues.delete_entry(@store, @name, digest, position: position)
+      def delete_entry(digest, position: 0)
+        lists.any? { |list| Store::Queues.delete_entry(@store, list, digest, position: position) }
+      end
 
-      def clear = Store::Queues.clear(@store, @name)
+      def clear = lists.reverse_each { |list| Store::Queues.clear(@store, list) } && nil
 
       # A fair queue's tenants with the most jobs waiting (API::QueueTenant),
       # deepest first; none for a queue without tenants.
@@ -77,6 +108,22 @@ module Deckhand
       end
 
       private
+
+      def lists = partitioned? ? partitions.map(&:name) : [@name]
+
+      def across(offset, count)
+        partitions.each_with_object([]) do |list, jobs|
+          break jobs if count <= 0
+          if offset >= list.size
+            offset -= list.size
+            next
+          end
+          found = list.jobs(page: 1, per_page: offset + count).drop(offset)
+          jobs.concat(found)
+          count -= found.size
+          offset = 0
+        end
+      end
 
       def oldest
         @oldest = Store::Queues.oldest(@store, @name) if @oldest == :unknown

@@ -11,11 +11,14 @@ module Deckhand
     #   job.position    # => 0
     #   api.queue("default").delete_job(job.jid, position: job.position)
     class QueuedJob < JobRecord
-      attr_reader :position
+      # position: its place in its list; list: that list's name (a
+      # partition's, for a partitioned queue; nil when not known).
+      attr_reader :position, :list
 
-      def initialize(raw, position)
+      def initialize(raw, position, list = nil)
         super(raw)
         @position = position
+        @list = list
       end
 
       # Names this exact entry (for one that is not a job and has no jid):

@@ -82,6 +82,9 @@ module Deckhand
 
       def set(**limits)
         limit = Config::Throttle.limit!(@queue, limits) # raises ConfigError naming the problem
+        if @config.partitions.count(@queue) > 1 # each partition's fetch would count only its own jobs
+          raise ConfigError, "queue #{@queue.inspect} is partitioned, and a partitioned queue cannot be throttled yet"
+        end
         Store::Throttles.set(@store, @queue, limit.to_h)
         forget
       end

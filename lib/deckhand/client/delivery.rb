@@ -16,7 +16,8 @@ module Deckhand
       module_function
 
       # Encodes the jobs and hands them to the pusher, or to Redis (Client.write).
-      def enqueue(config, jobs, ats)
+      # `keys`: each job's partition key (`partition_by`), or nil.
+      def enqueue(config, jobs, ats, keys = nil)
         return if jobs.empty?
         collector = Thread.current[COLLECTOR]
         return collector.collect(jobs, ats) if collector
@@ -25,6 +26,10 @@ module Deckhand
         scheduled = []
         scheduled_queues = nil # the queue of each scheduled job, built only when one is
         queued = Hash.new { |h, k| h[k] = [] }
+        # Each job's list (Config::Partitions), also for a pusher: push-after-commit
+        # writes them later as they are, testing reads each payload's "queue".
+        # A unique job goes to the queue's own list, where its lock lives.
+        partitions = config.partitions unless config.partitions.empty?
         fair = config.fair_queues
         jobs.each_with_index do |job, i|
           at = ats && ats[i]
@@ -37,7 +42,8 @@ module Deckhand
             (scheduled_queues ||= []) << job["queue"]
           else
             job["enqueued_at"] = now
-            queued[job["queue"]] << Payload.encode(job, max_bytes: max)
+            list = (partitions && !job["unique_key"]) ? partitions.route(job["queue"], keys && keys[i]) : job["queue"]
+            queued[list] << Payload.encode(job, max_bytes: max)
           end
         end
         deliver(config, queued, scheduled, scheduled_queues)
@@ -58,7 +64,9 @@ module Deckhand
             queued << encoder.queued(jids[i], args)
           end
         end
-        deliver(config, queued.empty? ? {} : {base["queue"] => queued}, scheduled, Array.new(scheduled.size / 2, base["queue"]))
+        queued = queued.empty? ? {} : {base["queue"] => queued}
+        queued = config.partitions.spread(base["queue"], queued[base["queue"]]) unless queued.empty?
+        deliver(config, queued, scheduled, Array.new(scheduled.size / 2, base["queue"]))
         jids
       end
 

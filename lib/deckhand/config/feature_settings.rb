@@ -5,6 +5,7 @@ require_relative "encryption"
 require_relative "fair_queues"
 require_relative "periodic_schedule"
 require_relative "throttle"
+require_relative "partitions"
 
 module Deckhand
   class Config
@@ -50,12 +51,21 @@ module Deckhand
       def throttle=(queues)
         change!(:throttle)
         @throttle = queues.is_a?(Throttle) ? queues : Throttle.new(queues)
+        check_partitions_apart
+      end
+
+      # Partitioned queues (Config::Partitions): queue => number of lists.
+      def partitions=(queues)
+        change!(:partitions)
+        @partitions = queues.is_a?(Partitions) ? queues : Partitions.new(queues)
+        check_partitions_apart
       end
 
       # Fair queues (Config::FairQueues): queue => {by: ->(job) { tenant }, weights: {tenant => weight}}.
       def fair_queues=(queues)
         change!(:fair_queues)
         @fair_queues = queues.is_a?(FairQueues) ? queues : FairQueues.new(queues)
+        check_partitions_apart
       end
 
       # Periodic (cron) jobs (Config::PeriodicSchedule): with a block, yields it to
@@ -92,6 +102,22 @@ module Deckhand
       def reloading=(value)
         change!(:reloading)
         @reloading = value ? true : false
+      end
+
+      private
+
+      # A throttle counts the jobs one list gives out, and a fair queue's
+      # tenants wait beside one list; a partitioned queue's lists would each
+      # need the whole queue's count or tenants (and in cluster mode they sit
+      # in other slots), so a partitioned queue is neither, yet.
+      def check_partitions_apart
+        partitioned = @partitions&.to_h&.keys || []
+        {"throttled" => @throttle&.to_h&.keys, "a fair queue" => @fair_queues&.names}.each do |what, names|
+          both = partitioned & (names || [])
+          next if both.empty?
+          raise ConfigError, "queue #{both.first.inspect} is both partitioned and #{what}, which Deckhand does not support yet: " \
+            "remove it from `partitions` or from `#{(what == "throttled") ? "throttle" : "fair_queues"}`"
+        end
       end
     end
   end

@@ -34,6 +34,7 @@ module Deckhand
         when "encrypt" then value == true || value == false
         when "max_iteration_runtime" then value.is_a?(Numeric) && value.positive?
         when "pool" then Client::Target.for(value, "#{owner}: pool:")
+        when "partition_by" then value.respond_to?(:call) || value.is_a?(String) || value.is_a?(Symbol) || value.is_a?(Integer)
         when "tenant" then Config::FairQueues.tenant!(value, "#{owner}: tenant:")
         when "class", "args", "jid" then raise ArgumentError, "#{owner}: #{key} is set per push, not in deckhand_options"
         else true
@@ -68,6 +69,7 @@ module Deckhand
         "encrypt" => "use true (the last argument, a Hash, is stored encrypted) or false",
         "max_iteration_runtime" => "give a number of seconds an iterable job runs before it stops to resume later",
         "pool" => "give another Redis as a Deckhand::Store, a redis-client options Hash or a URL (docs/sharding.md)",
+        "partition_by" => "give a key (String, Symbol or Integer) or a callable taking the job's args, like ->(args) { args.first } (docs/cluster.md)",
         "tenant" => "name the tenant whose fair share the job takes (docs/fair-queues.md)"
       }.freeze
 

@@ -110,9 +110,10 @@ module Deckhand
       end
 
       # Queues paused from the dashboard or API (the heartbeat reads them): their
-      # jobs wait in place until resumed.
+      # jobs wait in place until resumed. Pausing a partitioned queue pauses
+      # every partition.
       def paused=(names)
-        @planner.paused = (@queues & names).map { |q| @index[q] }
+        @planner.paused = @queues.select { |q| names.include?(Store::Layout::PartitionNames.base(q)) }.map { |q| @index[q] }
       end
 
       # Stop taking jobs. The fetch loop hands back those fetched but not

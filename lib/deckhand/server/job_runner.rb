@@ -52,7 +52,7 @@ module Deckhand
         return if @gate.expired(unit, job)
         tid = Logging::Formatters.tid
         Thread.current[:deckhand_job] = job # logged as class=... jid=...
-        @stats.started(tid, unit.queue, unit.payload)
+        @stats.started(tid, unit.queue_name, unit.payload)
         recovered = @suspects.count(unit.queue, job["jid"])
         outcome = nil
         begin
@@ -106,7 +106,7 @@ module Deckhand
         if @middleware.empty?
           instance.perform(*args)
         else
-          @middleware.invoke(instance, job, unit.queue) { instance.perform(*args) }
+          @middleware.invoke(instance, job, unit.queue_name) { instance.perform(*args) }
         end
       end
 

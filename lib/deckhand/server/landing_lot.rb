@@ -11,10 +11,11 @@ module Deckhand
     #   unit = UnitOfWork.new(lot, 0, raw, false)
     #   unit.place   # => [:landing, raw]
     class LandingLot
-      attr_reader :queue, :index
+      attr_reader :queue, :queue_name, :index
 
       def initialize(queue, index)
         @queue = queue
+        @queue_name = Store::Layout::PartitionNames.base(queue)
         @index = index
       end
 

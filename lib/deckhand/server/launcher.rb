@@ -31,7 +31,7 @@ module Deckhand
         suspects = Suspects.new(@identity, store: @store, logger: @logger, max_recoveries: config.max_recoveries)
         sequence = Sequence.new
         throttles = ThrottleLimits.new(config.throttle, logger: @logger)
-        @capsules = config.all_capsules.map do |spec|
+        @capsules = config.server_capsules.map do |spec|
           CapsulePool.new(spec, config: config, store: @store, identity: @identity, sequence: sequence,
             stats: @stats, suspects: suspects, on_fatal: fatal, throttles: throttles)
         end
@@ -114,7 +114,7 @@ module Deckhand
         {
           "hostname" => Identity.hostname, "started_at" => Time.now.to_f, "pid" => ::Process.pid,
           "tag" => @config.tag, "concurrency" => @config.total_concurrency,
-          "queues" => all_queues, "weights" => @config.all_capsules.map { |c| weights(c) },
+          "queues" => @config.all_capsules.flat_map(&:queues).uniq, "weights" => @config.all_capsules.map { |c| weights(c) },
           "labels" => @config.labels, "identity" => @identity, "version" => VERSION,
           "embedded" => false, "server" => "deckhand",
           "capsules" => @config.all_capsules.to_h { |c| [c.name, capsule_info(c)] },
@@ -124,7 +124,8 @@ module Deckhand
 
       private
 
-      def all_queues = @config.all_capsules.flat_map(&:queues).uniq
+      # Every list this process fetches from: each partition of a partitioned queue.
+      def all_queues = @config.server_capsules.flat_map(&:queues).uniq
 
       # What a capsule enforces, published so dashboards without this
       # process's configuration show it.

@@ -17,10 +17,13 @@ module Deckhand
     #   lot.settle(2)
     #   lot.report   # => [0, 42, "", [0]]      (all settled: delete the lot and its marks)
     class Lot
-      attr_reader :queue, :index, :id, :size
+      # queue: the list it was taken from; queue_name: the queue that list
+      # belongs to (a partition's queue, Store::Layout::PartitionNames).
+      attr_reader :queue, :queue_name, :index, :id, :size
 
       def initialize(queue, index, id, size)
         @queue = queue
+        @queue_name = Store::Layout::PartitionNames.base(queue)
         @index = index
         @id = id
         @size = size

@@ -50,7 +50,7 @@ module Deckhand
         @identity = identity
         @quarantine = Quarantine.new(config: config, store: store)
         @sleeper = Sleeper.new
-        @owner = {"queues" => config.all_capsules.flat_map(&:queues).uniq, "hostname" => Identity.hostname,
+        @owner = {"queues" => config.server_capsules.flat_map(&:queues).uniq, "hostname" => Identity.hostname,
                   "pid" => ::Process.pid, "started_at" => Time.now.to_f, "beats_every" => config.heartbeat_interval}
         @outage = Outage.new(@logger, "reaper")
         check_timing!
@@ -67,7 +67,7 @@ module Deckhand
         return 0 unless Store::Owners.lock(@store, @identity, [(@config.reaper_interval * 800).round, 50].max)
         dead = dead_owners(Store::Owners.all(@store))
         dead.each { |identity, owner, beat| recover(identity, owner, beat) }
-        @quarantine.bury_all(Store::Queues.names(@store))
+        @quarantine.bury_all(Store::Queues.names(@store).flat_map { |queue| @config.partitions.names(queue) }.uniq)
         dead.size
       end
 

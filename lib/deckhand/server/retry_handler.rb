@@ -67,7 +67,7 @@ module Deckhand
       def corrupt(unit, reason, error_class: "Deckhand::CorruptPayload")
         now = Payload.now(@config.timestamps)
         entry = {
-          "class" => "Deckhand::CorruptPayload", "args" => [], "queue" => unit.queue,
+          "class" => "Deckhand::CorruptPayload", "args" => [], "queue" => Store::Layout::PartitionNames.base(unit.queue),
           "jid" => Payload.jid, "retry" => false, "created_at" => now, "failed_at" => now,
           "error_class" => error_class, "error_message" => reason,
           "raw" => [unit.payload].pack("m0"), "raw_encoding" => "base64"
@@ -102,7 +102,7 @@ module Deckhand
       private
 
       def record_failure(job, unit, error, now)
-        job["queue"] = job["retry_queue"] || unit.queue
+        job["queue"] = job["retry_queue"] || Store::Layout::PartitionNames.base(unit.queue)
         job["error_message"] = message_of(error)
         job["error_class"] = error.class.name
         if job["retry_count"].is_a?(Integer)

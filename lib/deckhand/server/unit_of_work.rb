@@ -7,7 +7,13 @@ module Deckhand
     # said of its outcome (:written, :settled or :gone; nil before). A
     # supervisor checks the last two when the thread running it dies.
     UnitOfWork = Struct.new(:lot, :position, :payload, :settled, :recorded) do
+      # The list it was fetched from (a partition's own, for a partitioned
+      # queue): where it sits in the in-flight record.
       def queue = lot.queue
+
+      # The queue it belongs to, as pushed: what middleware, retries and the
+      # dashboard see.
+      def queue_name = lot.queue_name
 
       # Where it sits in the in-flight record: [:lot, id, position] or [:landing, payload].
       def place = lot.place(position, payload)

@@ -42,7 +42,7 @@ module Deckhand
           commands << [["ZADD", keys.scheduled_set(queue), *entries], [:scheduled, queue]]
         end
         queued.each do |queue, payloads|
-          commands << [["SADD", keys::QUEUES, queue], nil]
+          commands << [["SADD", keys::QUEUES, Queues.listed(keys, queue)], nil]
           commands << [["LPUSH", keys.queue(queue), *payloads], [:queued, queue]]
         end
         commands

@@ -75,12 +75,18 @@ module Deckhand
               pipe.call("ZADD", keys.scheduled_set(queue), *entries)
             end
             queued.each do |queue, payloads|
-              pipe.call("SADD", keys::QUEUES, queue)
+              pipe.call("SADD", keys::QUEUES, listed(keys, queue))
               pipe.call("LPUSH", keys.queue(queue), *payloads) unless payloads.empty?
             end
           end
         end
       end
+
+      # The name a list goes by in the set of queues: a partition's queue in
+      # plain mode (Sidekiq and the dashboard show the queue once); the
+      # partition itself in cluster mode, where the set is how its shard of
+      # the retry and dead sets is found.
+      def listed(keys, queue) = keys.sets_per_queue? ? queue : Layout::PartitionNames.base(queue)
 
       # queue => [at, json, ...]; one entry (any queue) for the single
       # schedule set of plain mode.

@@ -19,8 +19,9 @@ module Deckhand
       # Two round trips: the counters and names first, then the busy threads
       # of each process, the length of each queue and the size of each
       # scheduled, retry and dead set (in cluster mode every known queue's
-      # own, added up).
-      def totals(store)
+      # own, added up). `lists` gives the lists of a queue (a partitioned
+      # queue's partitions, Config::Partitions#names), all counted as enqueued.
+      def totals(store, lists: nil)
         keys = store.layout
         processed, failed, identities, queues, expired = store.pipelined do |pipe|
           pipe.call("GET", keys::PROCESSED)
@@ -30,6 +31,7 @@ module Deckhand
           pipe.call("GET", keys::EXPIRED)
         end
         sets = SET_KINDS.map { |kind| keys.set_keys(kind, queues).map(&:last) }
+        queues = queues.flat_map { |queue| lists.call(queue) }.uniq if lists
         sizes = store.pipelined do |pipe|
           identities.each { |identity| ProcessRecord.busy(pipe, keys, identity) }
           queues.each { |name| pipe.call("LLEN", keys.queue(name)) }

@@ -18,10 +18,19 @@ module Deckhand
       # one to a queue picked by weight (a fetch of one job picks its queue
       # as Sidekiq does).
       #
+      # A partitioned queue's lists (Config::Partitions) are sources of their
+      # own, which take turns: every TURN fetches the capsule starts one
+      # partition further on (each process from a partition of its own), so
+      # it drains every partition, not the first one first. Staying a few
+      # fetches on one partition keeps most acknowledgements of a round trip
+      # in one slot: in cluster mode each other slot they touch costs a
+      # script call of its own.
+      #
       #   sources = Sources.new(capsule, sequence: sequence, suspects: suspects)
       #   asked = sources.next(paused: [], limit: 20) # => [[queue index, lot id, share], ...]
       #   units = sources.units(takes, asked)         # => [UnitOfWork, ...]
       class Sources
+        TURN = 16
         def initialize(capsule, sequence:, suspects:, random: Random.new)
           @capsule = capsule
           @queues = capsule.queues
@@ -30,12 +39,16 @@ module Deckhand
           @sequence = sequence
           @suspects = suspects
           @random = random
+          @groups = @queues.each_index.group_by { |i| Store::Layout::PartitionNames.base(@queues[i]) }
+            .values.select { |group| group.size > 1 }
+          @turn = random.rand(TURN * 64)
         end
 
         # paused: indexes of the queues paused from the dashboard or API;
         # limit: the jobs this fetch asks for.
         def next(paused:, limit:)
           order = @capsule.fetch_order.map { |queue| @index[queue] } - paused
+          order = take_turns(order) unless @groups.empty?
           base = @sequence.reserve(order.size)
           shares = @weights ? split(order, limit) : Array.new(order.size, limit)
           order.each_with_index.map { |index, j| [index, base + j + 1, shares[j]] }
@@ -55,6 +68,20 @@ module Deckhand
         end
 
         private
+
+        # The partitions of each partitioned queue keep their places in the
+        # order, each place taken by the next partition in turn.
+        def take_turns(order)
+          @turn += 1
+          shift = @turn / TURN
+          @groups.each do |group|
+            places = order.each_index.select { |i| group.include?(order[i]) }
+            next if places.size < 2
+            turned = places.map { |i| order[i] }.rotate(shift % places.size)
+            places.each_with_index { |place, k| order[place] = turned[k] }
+          end
+          order
+        end
 
         def split(order, limit)
           weights = order.map { |index| @weights[index] }

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../queues"
 require_relative "recover_queue"
 
 module Deckhand
@@ -44,7 +45,8 @@ module Deckhand
               pairs.push(index + 1, id)
             end
           end
-          run(list, [identity, beat.to_s, limit, ttl, queues.size, *queues, *pairs])
+          # The names the queues set gets: a partition's queue (Queues.listed).
+          run(list, [identity, beat.to_s, limit, ttl, queues.size, *queues.map { |q| Queues.listed(keys, q) }, *pairs])
         end
 
         private

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../queues"
 module Deckhand
   class Store
     module Scripts
@@ -78,7 +79,8 @@ module Deckhand
           end
         end
 
-        def names(members) = [members.size, *members.map { |index| @queues[index] }]
+        # The names the queues set gets: a partition's queue (Queues.listed).
+        def names(members) = [members.size, *members.map { |index| Queues.listed(keys, @queues[index]) }]
 
         def lot(index, id) = keys.lot(@identity, @queues[index], id)
 
