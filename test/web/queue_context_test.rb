@@ -103,4 +103,15 @@ class WebQueueContextTest < Minitest::Test
     body = get("/busy").body
     assert_includes body, "capsules: default 10 threads, weighted: critical 3, default 1 · &lt;i&gt;cpu&lt;/i&gt; 1 thread, strict: reports"
   end
+
+  def test_a_partitioned_queue_worked_by_a_process_is_not_flagged
+    Deckhand.config.partitions = {"default" => 3}
+    work("h:1:a", %w[default])
+    6.times { push("default") }
+    list = get("/queues").body
+    refute_includes list, "no process works it"
+    assert_equal 1, list.scan(%r{<a href="/queues/default">}).size, "one row for the partitioned queue"
+    refute_includes get("/queues/default").body, %(class="queue-state)
+    refute_includes get("/find?jid=0123456789abcdef01234567").body, "stuck-queues"
+  end
 end
