@@ -54,7 +54,8 @@ module Deckhand
     # A queue's throttle (docs/limits.md), and every throttled queue.
     def throttle(queue) = Throttle.new(queue, @config)
 
-    def throttles = Throttle.all(@config)
+    # processes: an API::ProcessSet already read, to save a round trip.
+    def throttles(processes: nil) = Throttle.all(@config, processes: processes)
 
     # Limiters used in the last day with their metrics (Hashes), name containing `filter`.
     def limiters(filter: nil) = Store::Limits.list(@config.store, filter: filter)

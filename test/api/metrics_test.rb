@@ -92,4 +92,40 @@ class MetricsTest < Minitest::Test
     assert_equal [2], month.classes.map(&:count)
     assert_equal "1h", Deckhand::API::Metrics.new(Deckhand.config, period: "bogus").period
   end
+
+  # A job that takes 2 s when it works and fails in 0.06 ms: its p50 is the
+  # successes' 2 s, the failures' timings read apart.
+  def test_successes_and_failures_are_timed_apart
+    now = Time.utc(2026, 3, 1, 12, 30, 10)
+    tally = ExecutionMetrics::Tally.new
+    10.times { tally.record("SlowWhenItWorks", 2000.0, false) }
+    90.times { tally.record("SlowWhenItWorks", 0.06, true) }
+    flush(tally, now)
+    minute = redis.call("HGETALL", "deckhand:metrics:m:202603011230")
+    assert_equal "90", minute["SlowWhenItWorks|fh0"]
+    assert_equal "100", minute["SlowWhenItWorks|c"], "the all-executions fields keep their meaning"
+    metrics = Deckhand::API::Metrics.new(Deckhand.config, period: "1h", now: now)
+    job = metrics.classes.first
+    assert job.split?
+    assert_in_delta 2000.0, job.p50_ms, 2000 * 0.2
+    assert_in_delta 2000.0, job.average_ms, 0.01
+    assert_operator job.failed_p50_ms, :<, 0.1
+    assert_in_delta 0.06, job.failed_average_ms, 0.001
+    assert_equal job.p50_ms.round(3), job.to_h[:p50_ms]
+    point = metrics.series("SlowWhenItWorks").last
+    assert_in_delta 2000.0, point.p95_ms, 2000 * 0.2
+    assert_operator point.failed_p95_ms, :<, 0.1
+  end
+
+  def test_data_written_before_the_split_still_reads
+    now = Time.utc(2026, 3, 1, 12, 30, 10)
+    key = "deckhand:metrics:m:202603011230"
+    redis.call("HSET", key, "Old|c", 4, "Old|f", 2, "Old|ms", "40", "Old|h#{Histogram.bucket(10.0)}", 4)
+    old = Deckhand::API::Metrics.new(Deckhand.config, period: "1h", now: now).classes.first
+    assert_equal [4, 2], [old.count, old.failed]
+    refute old.split?
+    assert_in_delta 10.0, old.average_ms, 0.001
+    assert_in_delta 10.0, old.p50_ms, 10 * 0.15
+    assert_nil old.failed_p50_ms
+  end
 end

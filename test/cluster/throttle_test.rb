@@ -31,6 +31,7 @@ class ClusterThrottleTest < Minitest::Test
     assert_equal({"mail" => {"concurrency" => 2}}, Deckhand::Store::Throttles.overrides(store))
     cluster.call("HSET", keys.throttle("mail"), "~held", 2, "t", "1.5")
     assert_equal({held: 2, tokens: 1.5}, Deckhand::Store::Throttles.usage(store, "mail"))
+    assert_equal({"mail" => 2, "reports" => 0, "default" => 0}, Deckhand::Store::Throttles.held(store, %w[mail reports default]), "one pipeline over several slots")
     Deckhand::Store::Throttles.reset(store, "mail")
     assert_empty Deckhand::Store::Throttles.overrides(store)
   end

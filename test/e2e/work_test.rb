@@ -49,7 +49,8 @@ class WorkTest < Minitest::Test
     assert_equal ["deckhand-cpu-0"], threads["exports"]
     threads["default"].each { |name| assert_match(/\Adeckhand-default-[01]\z/, name) }
     capsules = process_info(cli.identity)["capsules"]
-    assert_equal({"concurrency" => 1, "mode" => "strict"}, capsules["cpu"])
+    assert_equal({"concurrency" => 1, "mode" => "strict", "queues" => %w[reports exports], "weights" => {"reports" => 0, "exports" => 0}},
+      capsules["cpu"])
   end
 
   def test_perform_in_runs_two_to_seven_seconds_later

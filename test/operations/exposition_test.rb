@@ -35,15 +35,20 @@ class ExpositionTest < Minitest::Test
     registry.write(out)
     families = Parser.parse(out.to_s)
     histogram = families.fetch("deckhand_job_execution_seconds")
-    labels = {"class" => "A", "queue" => "q"}
-    assert_equal 6, histogram.value(labels, "deckhand_job_execution_seconds_count")
+    labels = {"class" => "A", "queue" => "q", "outcome" => "success"}
+    assert_equal 5, histogram.value(labels, "deckhand_job_execution_seconds_count")
     assert_equal 1, histogram.value(labels.merge("le" => "0.005"), "deckhand_job_execution_seconds_bucket")
     assert_equal 3, histogram.value(labels.merge("le" => "0.025"), "deckhand_job_execution_seconds_bucket")
-    assert_equal 5, histogram.value(labels.merge("le" => "300.0"), "deckhand_job_execution_seconds_bucket")
-    assert_equal 6, histogram.value(labels.merge("le" => "+Inf"), "deckhand_job_execution_seconds_bucket")
-    assert_in_delta 1003.241, histogram.value(labels, "deckhand_job_execution_seconds_sum"), 1e-9
-    assert_equal 6, families.fetch("deckhand_jobs_processed_total").value(labels)
-    assert_equal 1, families.fetch("deckhand_jobs_failed_total").value(labels)
+    assert_equal 4, histogram.value(labels.merge("le" => "300.0"), "deckhand_job_execution_seconds_bucket")
+    assert_equal 5, histogram.value(labels.merge("le" => "+Inf"), "deckhand_job_execution_seconds_bucket")
+    assert_in_delta 1003.041, histogram.value(labels, "deckhand_job_execution_seconds_sum"), 1e-9
+    failure = {"class" => "A", "queue" => "q", "outcome" => "failure"}
+    assert_equal 1, histogram.value(failure, "deckhand_job_execution_seconds_count")
+    assert_equal 0, histogram.value(failure.merge("le" => "0.1"), "deckhand_job_execution_seconds_bucket")
+    assert_equal 1, histogram.value(failure.merge("le" => "0.25"), "deckhand_job_execution_seconds_bucket")
+    assert_in_delta 0.2, histogram.value(failure, "deckhand_job_execution_seconds_sum"), 1e-9
+    assert_equal 6, families.fetch("deckhand_jobs_processed_total").value(labels.except("outcome"))
+    assert_equal 1, families.fetch("deckhand_jobs_failed_total").value(labels.except("outcome"))
   end
 
   def test_label_sets_are_bounded

@@ -42,8 +42,10 @@ class PrometheusTest < Minitest::Test
       assert_equal 3, failed.value({"class" => "FailJob", "queue" => "default"})
       histogram = families.fetch("deckhand_job_execution_seconds")
       assert_equal "histogram", histogram.type
-      assert_equal 7, histogram.value({"class" => "RecordJob", "queue" => "default"}, "deckhand_job_execution_seconds_count")
-      assert_operator histogram.value({"class" => "RecordJob", "queue" => "default"}, "deckhand_job_execution_seconds_sum"), :>, 0
+      assert_equal 7, histogram.value({"class" => "RecordJob", "queue" => "default", "outcome" => "success"}, "deckhand_job_execution_seconds_count")
+      assert_operator histogram.value({"class" => "RecordJob", "queue" => "default", "outcome" => "success"}, "deckhand_job_execution_seconds_sum"), :>, 0
+      assert_equal 3, histogram.value({"class" => "FailJob", "queue" => "default", "outcome" => "failure"}, "deckhand_job_execution_seconds_count")
+      refute(histogram.samples.any? { |sample| sample[1]["class"] == "FailJob" && sample[1]["outcome"] == "success" }, "no success histogram for a class that only failed")
       assert_equal 3, families.fetch("deckhand_process_concurrency").value
       assert_equal 0, families.fetch("deckhand_process_quiet").value
       assert_operator families.fetch("deckhand_process_resident_memory_bytes").value, :>, 0
@@ -148,6 +150,19 @@ class PrometheusTest < Minitest::Test
       assert_equal 1, families.fetch("deckhand_queue_unworked").value({"queue" => "nobody"}), "no process works it"
       assert_equal 0, families.fetch("deckhand_queue_unworked").value({"queue" => "default"})
     end
+  end
+
+  def test_the_fleet_scrape_times_successes_and_failures_apart
+    tally = Deckhand::Store::ExecutionMetrics::Tally.new
+    10.times { tally.record("SlowWhenItWorks", 2000.0, false) }
+    90.times { tally.record("SlowWhenItWorks", 0.06, true) }
+    Deckhand::Store::ExecutionMetrics.write(Deckhand.config.store, tally.take)
+    app = Deckhand::Web.new(config: Deckhand.config)
+    families = Parser.parse(Rack::MockRequest.new(app).get("/metrics", "HTTP_ACCEPT" => "*/*").body)
+    durations = families.fetch("deckhand_class_duration_seconds_last_hour")
+    assert_in_delta 2.0, durations.value({"class" => "SlowWhenItWorks", "outcome" => "success", "quantile" => "0.5"}), 0.4
+    assert_operator durations.value({"class" => "SlowWhenItWorks", "outcome" => "failure", "quantile" => "0.5"}), :<, 0.001
+    assert_in_delta 0.0054, families.fetch("deckhand_class_failed_seconds_last_hour").value({"class" => "SlowWhenItWorks"}), 0.0001
   end
 
   def test_the_dashboards_authorization_hook_guards_the_scrape

@@ -47,6 +47,14 @@ class WebPeriodicTest < Minitest::Test
     assert_equal 1, redis.call("LLEN", "queue:default")
   end
 
+  def test_enqueue_now_into_a_paused_queue_warns
+    api.queue("reports").pause
+    response = post("/periodic/nightly", "action" => "enqueue")
+    assert_redirect response, "/periodic", notice: "periodic_enqueued.0.1"
+    assert_includes follow(response).body, "Enqueued now; the schedule is unchanged. Warning: its queue is paused; the job waits there until the queue is resumed."
+    assert_equal 1, jobs_in("reports").size
+  end
+
   def test_unknown_entries_and_actions_change_nothing
     assert_redirect post("/periodic/nope", "action" => "pause"), "/periodic", notice: "periodic_gone.0"
     assert_equal 404, post("/periodic/nightly", "action" => "delete").status

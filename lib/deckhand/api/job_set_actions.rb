@@ -45,11 +45,17 @@ module Deckhand
       # the shard each came from). Entries that are not jobs stay. Returns
       # how many were queued.
       def retry(entries)
-        moves = by_shard(entries.select { |entry| retryable?(entry) }) do |entry|
-          [entry.raw, entry.queue, requeued(entry)]
-        end
-        @shards.move(moves)
+        retryable = entries.select { |entry| retryable?(entry) }
+        moves = by_shard(retryable) { |entry| [entry.raw, entry.queue, requeued(entry)] }
+        moved = @shards.move(moves)
+        note_paused(retryable, moved)
+        moved
       end
+
+      # How many jobs this object's retries sent into paused queues, where
+      # they wait until resumed: queue => count. When some entries had left
+      # the set before the move, counted as if the first ones moved.
+      def sent_to_paused = @sent_to_paused ||= Hash.new(0)
 
       def delete(entries) = @shards.remove(by_shard(entries, &:raw))
 
@@ -74,6 +80,12 @@ module Deckhand
       def delete_all = @shards.clear
 
       private
+
+      def note_paused(entries, moved)
+        return if moved.zero?
+        @paused ||= Store::Queues.paused(@store)
+        entries.first(moved).each { |entry| sent_to_paused[entry.queue] += 1 if @paused.include?(entry.queue) }
+      end
 
       def retryable?(entry) = !entry.corrupt? && entry.klass && entry.queue && !entry.queue.empty?
 

@@ -58,6 +58,25 @@ module Deckhand
 
       def kill_matching(text) = each_match(text) { |entries| kill(entries) }
 
+      # Before retrying the matches of `text`: how many of them would go to a
+      # paused queue (and wait there), queue => count, reading at most
+      # `limit` matches; complete is false when more were left unread.
+      #
+      #   api.retries.paused_among("Timeout")   # => [{"mailers" => 12}, true]
+      def paused_among(text, limit: JobSet::GROUP_BUDGET)
+        paused = Store::Queues.paused(@store)
+        return [{}, true] if paused.empty?
+        counts = Hash.new(0)
+        read = 0
+        from = 0
+        while from && read < limit
+          found, from = filter(needle(text), from: from, limit: JobSet::BATCH, budget: JobSet::COUNT_STEP)
+          read += found.size
+          found.each { |entry| counts[entry.queue] += 1 if paused.include?(entry.queue) }
+        end
+        [counts, from.nil?]
+      end
+
       # The entry with this jid, searching the whole set (in bounded steps).
       # Each step stops at the first entry containing the jid, which is nearly
       # always the job itself; one that only mentions it is stepped over.

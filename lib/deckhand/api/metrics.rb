@@ -18,6 +18,13 @@ module Deckhand
       }.freeze
       STEP = {minute: 60, hour: 3600, day: 86_400}.freeze
       HISTOGRAM = (0..Store::ExecutionMetrics::Histogram::LAST).to_a.freeze
+      # What a class's chart reads from each hash: [kind, bucket] per field;
+      # the failures' histogram (GUARDED) only where the hash counts failures
+      # and executions in that bucket.
+      SERIES_FIELDS = [["c", nil], ["f", nil], ["ms", nil], ["fms", nil], *HISTOGRAM.map { |b| ["h", b] }].freeze
+      GUARDED = HISTOGRAM.map { |b| ["fh", b] }.freeze
+      GATE = 2 # the position of "f" in SERIES_FIELDS
+      READ = (SERIES_FIELDS + GUARDED).freeze # by the 1-based position the script answers with
 
       attr_reader :period, :times
 
@@ -47,14 +54,15 @@ module Deckhand
 
       # One ClassMetrics per minute, hour or day of the period, oldest first.
       def series(klass)
-        fields = ["#{klass}|c", "#{klass}|f", "#{klass}|ms", *HISTOGRAM.map { |b| "#{klass}|h#{b}" }]
-        rows = Store::Scripts::MetricsSeries.new(@store).call(@keys, fields)
+        fields = SERIES_FIELDS.map { |kind, bucket| "#{klass}|#{kind}#{bucket}" }
+        guarded = GUARDED.map { |_, bucket| [SERIES_FIELDS.index(["h", bucket]) + 1, "#{klass}|fh#{bucket}"] }
+        rows = Store::Scripts::MetricsSeries.new(@store).call(@keys, fields, gate: GATE, guarded: guarded)
         @times.zip(rows).map do |time, row|
           point = ClassMetrics.new(klass, time: time)
           row.split(",").each do |pair|
             index, value = pair.split("=", 2)
-            index = index.to_i
-            (index > 3) ? point.add("h", index - 4, value) : point.add(%w[c f ms][index - 1], nil, value)
+            kind, bucket = READ[index.to_i - 1]
+            point.add(kind, bucket, value)
           end
           point
         end

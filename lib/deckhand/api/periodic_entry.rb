@@ -14,6 +14,7 @@ module Deckhand
     #   entry.last_jid          # => its job's jid
     #   entry.pause; entry.resume
     #   entry.enqueue_now       # => jid of a job pushed at once (the schedule is unchanged)
+    #   entry.target_queue      # => "reports", where that job goes
     class PeriodicEntry
       attr_reader :name, :cron, :timezone, :klass, :queue, :args, :options
 
@@ -54,6 +55,10 @@ module Deckhand
         Store::PeriodicState.record_manual(@config.store, @name, jid)
         jid
       end
+
+      # The queue a job of this entry goes to (its class's own when the entry
+      # names none and the class is loaded here).
+      def target_queue = Periodic::JobBuilder.new(@config).queue_of(self)
 
       private
 

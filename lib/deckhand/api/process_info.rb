@@ -40,6 +40,22 @@ module Deckhand
 
       def labels = Array(@info["labels"]).map(&:to_s)
 
+      # The queue throttles its configuration sets, as it published them:
+      # queue => {"rate" =>, "per" =>, "concurrency" =>} ({} from a process
+      # that does not publish them, like Sidekiq or an older Deckhand).
+      def throttles
+        published = @info["throttles"]
+        return {} unless published.is_a?(Hash)
+        published.select { |queue, limit| queue.is_a?(String) && limit.is_a?(Hash) && !limit.empty? }
+      end
+
+      # Its capsules: name => {"concurrency" =>, "mode" => "strict" or
+      # "weighted", "queues" => [...], "weights" => {queue => weight}}.
+      def capsules
+        published = @info["capsules"]
+        published.is_a?(Hash) ? published.select { |_, capsule| capsule.is_a?(Hash) } : {}
+      end
+
       def started_at = @info["started_at"] && Time.at(@info["started_at"].to_f)
 
       def quiet? = @quiet

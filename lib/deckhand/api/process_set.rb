@@ -25,6 +25,9 @@ module Deckhand
 
       def find(identity) = @processes.find { |process| process.identity == identity }
 
+      # The queues live processes work (stale records left out).
+      def worked_queues = reject(&:stale?).flat_map(&:queues).uniq
+
       def quiet_all! = each(&:quiet!)
 
       def stop_all! = each(&:stop!)

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../store/throttles"
+require_relative "published_throttles"
 
 module Deckhand
   class API
@@ -15,35 +16,69 @@ module Deckhand
     #   throttle.set(rate: 20, per: :second)
     #   throttle.remove        # not throttled, whatever the configuration says
     #   throttle.reset         # back to the configuration
+    #   throttle.source        # => :runtime, :servers or :local
+    #
+    # The limit in force is, first, the one set at run time; else the one the
+    # live server processes publish with their heartbeat (their
+    # configuration, PublishedThrottles); else this process's own
+    # configuration (a dashboard loaded with the application's config while
+    # no server runs).
     class Throttle
       attr_reader :queue
 
-      # The queues throttled by the configuration or at run time.
-      def self.all(config)
+      # The queues throttled at run time, by the servers' configuration or
+      # by this process's. processes: an API::ProcessSet already read.
+      def self.all(config, processes: nil)
         overrides = Store::Throttles.overrides(config.store)
-        names = config.throttle.to_h.keys | overrides.keys
-        names.sort.map { |name| new(name, config, overrides: overrides) }.select(&:limit)
+        published = PublishedThrottles.new(processes || ProcessSet.new(config))
+        names = config.throttle.to_h.keys | overrides.keys | published.queues
+        throttles = names.sort.map { |name| new(name, config, overrides: overrides, published: published) }.select(&:limit)
+        held = Store::Throttles.held(config.store, throttles.map(&:queue))
+        throttles.each { |throttle| throttle.held = held[throttle.queue] }
       end
 
-      # overrides: the run-time limits already read (Store::Throttles.overrides).
-      def initialize(queue, config, overrides: nil)
+      # overrides: the run-time limits already read (Store::Throttles.overrides);
+      # published: the servers' (PublishedThrottles).
+      def initialize(queue, config, overrides: nil, published: nil)
         @queue = queue.to_s
         @config = config
         @store = config.store
         @overrides = overrides
+        @published = published
       end
 
       # The limits in force ("rate", "per", "concurrency"), or nil.
       def limit
-        override = overrides[@queue]
-        return (override.empty? ? nil : override) if override
-        @config.throttle[@queue]&.to_h
+        case source
+        when :runtime then overrides[@queue].then { |override| override.empty? ? nil : override }
+        when :servers then published[@queue]
+        when :local then @config.throttle[@queue].to_h
+        end
       end
+
+      # Where the limit comes from: :runtime (set here or from the API, kept
+      # in Redis), :servers (the live processes' configuration), :local
+      # (this process's configuration only), or nil (not throttled).
+      def source
+        if overrides.key?(@queue) then :runtime
+        elsif published[@queue] then :servers
+        elsif @config.throttle[@queue] then :local
+        end
+      end
+
+      # The live processes that publish the limit (their identities).
+      def publishers = published.publishers(@queue)
+
+      # True when live processes publish different limits for this queue.
+      def disagree? = published.disagree?(@queue)
 
       # True when the limit comes from Redis, not the configuration.
       def changed? = overrides.key?(@queue)
 
-      def held = Store::Throttles.usage(@store, @queue)[:held]
+      # Slots in use across the fleet (read with the list by Throttle.all).
+      def held = @held ||= Store::Throttles.usage(@store, @queue)[:held]
+
+      attr_writer :held # :nodoc: Throttle.all reads every queue's in one round trip
 
       def set(**limits)
         limit = Config::Throttle.limit!(@queue, limits) # raises ConfigError naming the problem
@@ -51,8 +86,7 @@ module Deckhand
           raise ConfigError, "queue #{@queue.inspect} is partitioned, and a partitioned queue cannot be throttled yet"
         end
         Store::Throttles.set(@store, @queue, limit.to_h)
-        @overrides = nil
-        self
+        forget
       end
 
       def remove = Store::Throttles.set(@store, @queue, {}).then { forget }
@@ -62,6 +96,8 @@ module Deckhand
       private
 
       def overrides = @overrides ||= Store::Throttles.overrides(@store)
+
+      def published = @published ||= PublishedThrottles.new(ProcessSet.new(@config))
 
       def forget
         @overrides = nil

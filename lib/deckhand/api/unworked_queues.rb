@@ -12,9 +12,11 @@ module Deckhand
     class UnworkedQueues
       include Enumerable
 
-      def initialize(config, also_worked: [])
+      # processes: an API::ProcessSet already read, to save a round trip.
+      def initialize(config, also_worked: [], processes: nil)
         @config = config
         @also_worked = also_worked
+        @processes = processes
       end
 
       def each(&) = list.each(&)
@@ -23,7 +25,7 @@ module Deckhand
 
       def list
         @list ||= begin
-          worked = ProcessSet.new(@config).reject(&:stale?).flat_map(&:queues) | @also_worked
+          worked = (@processes || ProcessSet.new(@config)).worked_queues | @also_worked
           Queue.all(@config).select { |queue| queue.size.positive? && !queue.paused? && !worked.include?(queue.name) }
         end
       end

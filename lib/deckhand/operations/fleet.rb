@@ -24,8 +24,12 @@ module Deckhand
       CLASS_FAMILIES = {
         count: ["deckhand_class_executions_last_hour", "Executions of the job class in the last hour"],
         failed: ["deckhand_class_failures_last_hour", "Executions of the job class that raised, in the last hour"],
-        seconds: ["deckhand_class_seconds_last_hour", "Seconds the job class ran, in the last hour"]
+        seconds: ["deckhand_class_seconds_last_hour", "Seconds the job class ran, in the last hour"],
+        failed_seconds: ["deckhand_class_failed_seconds_last_hour", "Seconds the job class ran in executions that raised, in the last hour"]
       }.freeze
+      # Quantiles of one execution's time, successes and failures apart.
+      QUANTILES = [0.5, 0.95, 0.99].freeze
+      DURATION = "deckhand_class_duration_seconds_last_hour"
 
       GAUGES = {
         enqueued: ["deckhand_enqueued_jobs", "Jobs waiting in all queues"],
@@ -79,10 +83,24 @@ module Deckhand
 
       def classes(out)
         list = @api.metrics(period: "1h").classes.first(MAX_CLASSES)
-        values = {count: :count, failed: :failed, seconds: ->(m) { m.total_ms / 1000.0 }}
+        values = {count: :count, failed: :failed, seconds: ->(m) { m.total_ms / 1000.0 }, failed_seconds: ->(m) { m.failed_ms / 1000.0 }}
         CLASS_FAMILIES.each do |field, (name, help)|
           out.family(name, :gauge, help)
           list.each { |m| out.sample(name, {"class" => m.name}, values[field].to_proc.call(m)) }
+        end
+        durations(out, list)
+      end
+
+      # Successes' and failures' quantiles apart: a fast failure does not
+      # hide how long the job takes when it works.
+      def durations(out, list)
+        out.family(DURATION, :gauge, "Quantiles of one execution's seconds in the last hour, successes and failures apart")
+        list.each do |m|
+          QUANTILES.each do |q|
+            [["success", m.percentile_ms(q)], ["failure", m.failed_percentile_ms(q)]].each do |outcome, ms|
+              out.sample(DURATION, {"class" => m.name, "outcome" => outcome, "quantile" => q.to_s}, ms / 1000.0) if ms
+            end
+          end
         end
       end
 

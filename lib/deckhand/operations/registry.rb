@@ -3,7 +3,8 @@
 module Deckhand
   module Operations
     # This process's own counters, kept in memory for its Prometheus endpoint:
-    # jobs processed and failed and their execution time per class and queue,
+    # jobs processed and failed and their execution time per class and queue
+    # (successes and failures in histograms apart, the `outcome` label),
     # jobs recovered from dead processes, poison pills buried. Label sets are
     # bounded: past MAX_SERIES class/queue pairs, new ones count under
     # class="other", queue="other", so no stream of class names can grow a
@@ -25,7 +26,7 @@ module Deckhand
         poison_pill: ["deckhand_poison_pills_total", "Jobs buried in the dead set by this process for killing their processes too often"]
       }.freeze
 
-      Series = Struct.new(:processed, :failed, :buckets, :sum)
+      Series = Struct.new(:processed, :failed, :buckets, :sum, :failed_buckets, :failed_sum)
 
       def initialize
         @lock = Mutex.new
@@ -41,8 +42,13 @@ module Deckhand
           series = @index[klass]&.[](queue) || add(klass.to_s, queue.to_s)
           series.processed += 1
           series.failed += 1 if failed
-          series.buckets[index] += 1
-          series.sum += seconds
+          if failed
+            series.failed_buckets[index] += 1
+            series.failed_sum += seconds
+          else
+            series.buckets[index] += 1
+            series.sum += seconds
+          end
         end
       end
 
@@ -52,15 +58,14 @@ module Deckhand
 
       def write(out)
         series, events = @lock.synchronize do
-          [@series.transform_values { |s| Series.new(s.processed, s.failed, s.buckets.dup, s.sum) }, @events.dup]
+          [@series.transform_values { |s| Series.new(s.processed, s.failed, s.buckets.dup, s.sum, s.failed_buckets.dup, s.failed_sum) }, @events.dup]
         end
         rows = series.sort_by(&:first)
         out.family("deckhand_jobs_processed_total", :counter, "Jobs this process ran to an outcome (failures included)")
         rows.each { |(klass, queue), s| out.sample("deckhand_jobs_processed_total", labels(klass, queue), s.processed) }
         out.family("deckhand_jobs_failed_total", :counter, "Jobs this process ran that raised")
         rows.each { |(klass, queue), s| out.sample("deckhand_jobs_failed_total", labels(klass, queue), s.failed) }
-        out.family("deckhand_job_execution_seconds", :histogram, "Time spent in perform, middleware included")
-        rows.each { |(klass, queue), s| out.histogram("deckhand_job_execution_seconds", labels(klass, queue), BUCKETS, s.buckets, s.sum) }
+        execution_seconds(out, rows)
         EVENTS.each do |name, (metric, help)|
           out.family(metric, :counter, help)
           out.sample(metric, {}, events[name])
@@ -69,9 +74,20 @@ module Deckhand
 
       private
 
+      # A fast failure must not hide how long the job takes when it works:
+      # one histogram per outcome (a failure's only once one failed).
+      def execution_seconds(out, rows)
+        name = "deckhand_job_execution_seconds"
+        out.family(name, :histogram, "Time spent in perform, middleware included, by outcome")
+        rows.each do |(klass, queue), s|
+          out.histogram(name, labels(klass, queue).merge("outcome" => "success"), BUCKETS, s.buckets, s.sum) if s.processed > s.failed
+          out.histogram(name, labels(klass, queue).merge("outcome" => "failure"), BUCKETS, s.failed_buckets, s.failed_sum) if s.failed.positive?
+        end
+      end
+
       def add(klass, queue)
         key = (@series.size >= MAX_SERIES) ? OTHER : [klass, queue]
-        series = @series[key] ||= Series.new(0, 0, Array.new(BUCKETS.size + 1, 0), 0.0)
+        series = @series[key] ||= Series.new(0, 0, Array.new(BUCKETS.size + 1, 0), 0.0, Array.new(BUCKETS.size + 1, 0), 0.0)
         if @indexed < MAX_SERIES # past it, "other" jobs take this slower path: memory stays bounded
           (@index[klass] ||= {})[queue] = series
           @indexed += 1

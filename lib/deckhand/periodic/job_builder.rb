@@ -40,6 +40,17 @@ module Deckhand
         result.respond_to?(:provider_job_id) ? result.provider_job_id : result
       end
 
+      # The queue the entry's job goes to: the entry's own, else its class's
+      # (Active Job's queue_name too), else "default".
+      def queue_of(entry)
+        return entry.queue if entry.queue
+        klass = constant(entry.klass)
+        queue = if klass.respond_to?(:deckhand_options) then klass.deckhand_options["queue"]
+        elsif klass.respond_to?(:queue_name) then klass.queue_name
+        end
+        (queue || "default").to_s
+      end
+
       def encode(job)
         job["enqueued_at"] = Payload.now(@config.timestamps)
         Payload.encode(job, max_bytes: @config.max_payload_bytes)

@@ -117,7 +117,8 @@ module Deckhand
           "queues" => @config.all_capsules.flat_map(&:queues).uniq, "weights" => @config.all_capsules.map { |c| weights(c) },
           "labels" => @config.labels, "identity" => @identity, "version" => VERSION,
           "embedded" => false, "server" => "deckhand",
-          "capsules" => @config.all_capsules.to_h { |c| [c.name, {"concurrency" => c.concurrency, "mode" => c.strict? ? "strict" : "weighted"}] }
+          "capsules" => @config.all_capsules.to_h { |c| [c.name, capsule_info(c)] },
+          "throttles" => @config.throttle.to_h.transform_values(&:to_h)
         }
       end
 
@@ -125,6 +126,13 @@ module Deckhand
 
       # Every list this process fetches from: each partition of a partitioned queue.
       def all_queues = @config.server_capsules.flat_map(&:queues).uniq
+
+      # What a capsule enforces, published so dashboards without this
+      # process's configuration show it.
+      def capsule_info(capsule)
+        {"concurrency" => capsule.concurrency, "mode" => capsule.strict? ? "strict" : "weighted",
+         "queues" => capsule.queues, "weights" => weights(capsule)}
+      end
 
       def weights(capsule) = capsule.queues.to_h { |q| [q, capsule.strict? ? 0 : capsule.weights[q]] }
 

@@ -21,6 +21,12 @@ module Deckhand
     #
     #   "<class>|c"    executions            "<class>|ms"   total execution time, ms
     #   "<class>|f"    failures among them   "<class>|h<i>" executions in histogram bucket i
+    #   "<class>|fms"  the failures' ms      "<class>|fh<i>" failures in histogram bucket i
+    #
+    # "|c", "|ms" and "|h<i>" count every execution, as they always have; the
+    # failures' own fields let a reader take them out, so successes' and
+    # failures' timings read apart (a hash written before they existed holds
+    # none, and reads as it did: every execution together).
     #
     # Fields end in the last "|", so a class name holding "|" still reads back.
     module ExecutionMetrics # :nodoc:
@@ -45,7 +51,7 @@ module Deckhand
       def flush(pipe, aggregates, now: Time.now, prefix: PREFIX)
         return if aggregates.empty?
         [[minute_key(now, prefix), MINUTE_TTL], [hour_key(now, prefix), HOUR_TTL], [day_key(now, prefix), DAY_TTL]].each do |key, ttl|
-          aggregates.each { |klass, totals| increment(pipe, key, klass, *totals.first(4)) }
+          aggregates.each { |klass, totals| increment(pipe, key, klass, *totals) }
           pipe.call("EXPIRE", key, ttl)
         end
         SidekiqLayout.flush(pipe, aggregates, now: now)
@@ -57,17 +63,22 @@ module Deckhand
         store.pipelined { |pipe| flush(pipe, aggregates, now: now) } unless aggregates.empty?
       end
 
-      def increment(pipe, key, klass, count, failed, total_ms, histogram)
+      def increment(pipe, key, klass, count, failed, total_ms, histogram, failed_ms = 0.0, failed_histogram = {})
         pipe.call("HINCRBY", key, "#{klass}|c", count)
-        pipe.call("HINCRBY", key, "#{klass}|f", failed) if failed.positive?
         pipe.call("HINCRBYFLOAT", key, "#{klass}|ms", total_ms.round(3))
         histogram.each { |bucket, n| pipe.call("HINCRBY", key, "#{klass}|h#{bucket}", n) }
+        return unless failed.positive?
+        pipe.call("HINCRBY", key, "#{klass}|f", failed)
+        pipe.call("HINCRBYFLOAT", key, "#{klass}|fms", failed_ms.round(3))
+        failed_histogram.each { |bucket, n| pipe.call("HINCRBY", key, "#{klass}|fh#{bucket}", n) if n.positive? }
       end
 
-      # Splits a field into [class, kind, bucket]: kind is "c", "f", "ms" or "h".
+      # Splits a field into [class, kind, bucket]: kind is "c", "f", "ms",
+      # "fms", "h" or "fh" (the histograms with their bucket).
       def parse_field(field)
         klass, _, kind = field.rpartition("|")
         return [klass, "h", kind[1..].to_i] if kind.start_with?("h")
+        return [klass, "fh", kind[2..].to_i] if kind.start_with?("fh")
         [klass, kind, nil]
       end
     end

@@ -17,6 +17,7 @@ module Deckhand
     #   Throttles.set(store, "exports", {"concurrency" => 3})
     #   Throttles.overrides(store)        # => {"exports" => {"concurrency" => 3}}
     #   Throttles.usage(store, "exports") # => {held: 2, tokens: nil}
+    #   Throttles.held(store, ["exports"]) # => {"exports" => 2}
     module Throttles
       SETTINGS = "deckhand:throttles"
 
@@ -39,6 +40,15 @@ module Deckhand
         rescue JSON::ParserError
           nil
         end.to_h
+      end
+
+      # Slots held across the fleet for each queue, in one round trip:
+      # {queue => held} (a list page shows every throttled queue's).
+      def held(store, queues)
+        return {} if queues.empty?
+        store.layout.place(queues)
+        replies = store.pipelined { |pipe| queues.each { |queue| pipe.call("HGET", store.layout.throttle(queue), "~held") } }
+        queues.zip(replies.map(&:to_i)).to_h
       end
 
       # What a throttled queue uses now: slots held across the fleet, and the

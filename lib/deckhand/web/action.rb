@@ -7,6 +7,7 @@ require_relative "helpers/format"
 require_relative "helpers/links"
 require_relative "helpers/charts"
 require_relative "helpers/live"
+require_relative "helpers/queue_state"
 
 module Deckhand
   class Web
@@ -28,6 +29,7 @@ module Deckhand
       include Helpers::Links
       include Helpers::Charts
       include Helpers::Live
+      include Helpers::QueueState
 
       PER_PAGE = [10, 25, 50, 100].freeze
       MAX_PAGE = 2**40
@@ -79,19 +81,27 @@ module Deckhand
 
       # After a POST: back to a page, with a notice naming what was done,
       # shown once on that page (Flash), not kept in its URL.
-      def redirect_to(location, notice: nil, count: nil)
+      # paused: how many of the jobs went to a paused queue (said on the notice).
+      def redirect_to(location, notice: nil, count: nil, paused: 0)
         headers = Headers.text(@nonce).merge("location" => location)
-        Flash.write(headers, @request, notice, count) if notice
+        Flash.write(headers, @request, notice, count, paused) if notice
         [303, headers, ["See #{location}"]]
       end
 
       def not_found(what) = [404, Headers.text(@nonce), ["Not found: #{what}"]]
 
       def notice
-        name, count = Flash.read(@request)
+        name, count, paused = Flash.read(@request)
         template = NOTICES[name] or return nil
         one = count == 1
-        template.sub("%{jobs}", one ? "1 job" : "#{number(count)} jobs").sub("%{its}", one ? "its" : "their").sub("%{s}", one ? "" : "s")
+        text = template.sub("%{jobs}", one ? "1 job" : "#{number(count)} jobs").sub("%{its}", one ? "its" : "their").sub("%{s}", one ? "" : "s")
+        paused.to_i.positive? ? "#{text}. #{paused_warning(paused)}" : text
+      end
+
+      # Jobs sent into a paused queue wait there: said where the user acts.
+      def paused_warning(count)
+        "Warning: #{(count == 1) ? "1 of them went" : "#{number(count)} of them went"} to a paused queue and " \
+          "#{(count == 1) ? "waits" : "wait"} there until it is resumed."
       end
 
       # An Integer query or form value inside `range`, else `default`.

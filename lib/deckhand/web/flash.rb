@@ -5,10 +5,11 @@ module Deckhand
     # The notice shown once after an action ("3 jobs deleted"): carried to the
     # next page in a short-lived cookie that page clears, so a reload does not
     # repeat it and the URL stays the page's own. The cookie holds only a
-    # notice name and a count, both checked when read.
+    # notice name, a count and how many of those jobs went to a paused queue,
+    # all checked when read.
     #
-    #   Flash.write(headers, request, "deleted", 3)
-    #   Flash.read(request)            # => ["deleted", 3] on the next request
+    #   Flash.write(headers, request, "retried", 3, 1)
+    #   Flash.read(request)            # => ["retried", 3, 1] on the next request
     #   Flash.clear(headers, request)  # once shown
     module Flash
       COOKIE = "deckhand_notice"
@@ -16,15 +17,17 @@ module Deckhand
 
       module_function
 
-      def write(headers, request, notice, count)
-        add(headers, cookie(request, "#{notice}.#{count.to_i}", "Max-Age=#{SECONDS}"))
+      def write(headers, request, notice, count, paused = 0)
+        value = "#{notice}.#{count.to_i}"
+        value = "#{value}.#{paused.to_i}" if paused.to_i.positive?
+        add(headers, cookie(request, value, "Max-Age=#{SECONDS}"))
       end
 
-      # [notice, count] or nil; the notice name still has to be a known one.
+      # [notice, count, paused] or nil; the notice name still has to be a known one.
       def read(request)
         value = request.cookies[COOKIE].to_s
-        match = /\A([a-z_]{1,20})\.(\d{1,12})\z/.match(value) or return nil
-        [match[1], match[2].to_i]
+        match = /\A([a-z_]{1,20})\.(\d{1,12})(?:\.(\d{1,12}))?\z/.match(value) or return nil
+        [match[1], match[2].to_i, match[3].to_i]
       end
 
       def clear(headers, request)

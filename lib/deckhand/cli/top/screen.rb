@@ -29,7 +29,7 @@ module Deckhand
           # Queues get what the processes leave, the processes at least half.
           queue_room = (room - [snapshot.processes.size, room / 2].min).clamp(1, nil)
           out << row("QUEUE", "SIZE", "LATENCY", "")
-          out.concat(list(snapshot.queues, queue_room) { |q| row(q.name, n(q.size), seconds(q.latency), q.paused? ? "paused" : "") })
+          out.concat(list(snapshot.queues, queue_room) { |q| row(q.name, n(q.size), seconds(q.latency), queue_state(q, snapshot)) })
           out << ""
           out << row("PROCESS", "BUSY", "RSS", "")
           out.concat(list(snapshot.processes, @height - out.size) { |p| process_row(p, now) })
@@ -43,6 +43,20 @@ module Deckhand
           return items.map { |item| yield(item) } if items.size <= room
           shown = [room - 1, 0].max
           items.first(shown).map { |item| yield(item) } + ["  ... #{items.size - shown} more"]
+        end
+
+        # paused, no process works it, throttled (with the slots held).
+        def queue_state(queue, snapshot)
+          states = []
+          states << "paused" if queue.paused?
+          states << "no process" if snapshot.worked && !snapshot.worked.include?(queue.name)
+          if (throttle = snapshot.throttles[queue.name]) && (limit = throttle.limit)
+            text = +"throttled"
+            text << " #{limit["rate"]}/#{limit["per"]}s" if limit["rate"]
+            text << " #{throttle.held}/#{limit["concurrency"]} slots" if limit["concurrency"]
+            states << text
+          end
+          states.join(", ")
         end
 
         def process_row(process, now)

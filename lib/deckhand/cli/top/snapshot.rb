@@ -5,24 +5,37 @@ module Deckhand
     module Top
       # What one frame of `deckhand top` shows, read from Redis through the
       # data API in a few round trips: the totals, every queue, every process,
-      # and the throughput since the previous snapshot.
+      # the throughput since the previous snapshot, and each queue's throttle
+      # (the servers publish theirs) and whether a live process works it.
       #
       #   first = Snapshot.read(API.new)
       #   later = Snapshot.read(API.new, previous: first)
       #   later.throughput   # => jobs per second between the two
       class Snapshot
-        attr_reader :stats, :queues, :processes, :at, :throughput
+        attr_reader :stats, :queues, :processes, :at, :throughput, :throttles, :worked
 
         def self.read(api, previous: nil)
-          new(api.stats, api.queues, api.processes.to_a, ::Process.clock_gettime(::Process::CLOCK_MONOTONIC), previous)
+          processes = api.processes
+          snapshot = new(api.stats, api.queues, processes.to_a, ::Process.clock_gettime(::Process::CLOCK_MONOTONIC), previous)
+          snapshot.limits(api.throttles(processes: processes).to_h { |t| [t.queue, t] }, processes.worked_queues)
         end
 
         def initialize(stats, queues, processes, at, previous)
+          @throttles = {}
+          @worked = nil
           @stats = stats
           @queues = queues.sort_by { |queue| [-queue.size, queue.name] }
           @processes = processes.sort_by { |process| [process.hostname, process.pid.to_i] }
           @at = at
           @throughput = previous && rate(previous)
+        end
+
+        # throttles: queue => API::Throttle; worked: the queues live
+        # processes work (nil: unknown, nothing is flagged).
+        def limits(throttles, worked)
+          @throttles = throttles
+          @worked = worked
+          self
         end
 
         private

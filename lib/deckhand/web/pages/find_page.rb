@@ -23,10 +23,18 @@ module Deckhand
           return see(path("busy", jid: @jid)) if api.running.any? { |running| running.job.jid == @jid }
           @message = "No job with jid “#{@jid}” is in the retry, scheduled or dead sets or running now. " \
             "It may be waiting in a queue (queues are not searched: they can hold millions), or it has finished."
+          stuck_queues
           render :gone, status: 404, title: "Not found"
         end
 
         private
+
+        # Where a job that is "not here" may be waiting without running:
+        # paused queues and queues no live process works, with jobs in them.
+        def stuck_queues
+          @worked = api.processes.worked_queues
+          @stuck = api.queues.select { |queue| queue.size.positive? && (queue.paused? || !@worked.include?(queue.name)) }
+        end
 
         def see(location) = [303, Headers.text(@nonce).merge("location" => location), ["See #{location}"]]
       end

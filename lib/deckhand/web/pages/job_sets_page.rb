@@ -48,7 +48,7 @@ module Deckhand
           setup_set
           action = choice_param("action", ACTIONS.fetch(@name), nil) or return not_found("action")
           return all(action) if request.POST["all"] == "1"
-          redirect_to(back, notice: DONE.fetch(action), count: apply(action, list_param("keys").filter_map { |key| @set.fetch(key) }))
+          done(action, apply(action, list_param("keys").filter_map { |key| @set.fetch(key) }))
         end
 
         def act
@@ -56,7 +56,7 @@ module Deckhand
           return unlock if request.POST["action"] == "unlock"
           action = choice_param("action", ACTIONS.fetch(@name), nil) or return not_found("action")
           entry = @set.fetch(params["key"]) or return redirect_to(back, notice: "gone")
-          redirect_to(back, notice: DONE.fetch(action), count: apply(action, [entry]))
+          done(action, apply(action, [entry]))
         end
 
         private
@@ -87,13 +87,16 @@ module Deckhand
         # user was told; without one, the whole set.
         def all(action)
           filter = set_filter
-          return redirect_to(back, notice: DONE.fetch(action), count: @set.public_send(:"#{action}_all")) if filter.empty?
+          return done(action, @set.public_send(:"#{action}_all")) if filter.empty?
           confirmed = int_param("count", 0, 0..2**40)
           if @set.count_matching(filter.texts) > confirmed
             return redirect_to(path(@name, **filter.params, confirm: action), notice: "changed")
           end
-          redirect_to(back, notice: DONE.fetch(action), count: @set.public_send(:"#{action}_matching", filter.texts))
+          done(action, @set.public_send(:"#{action}_matching", filter.texts))
         end
+
+        # Back with the notice, warning when retried jobs went to a paused queue.
+        def done(action, count) = redirect_to(back, notice: DONE.fetch(action), count: count, paused: @set.sent_to_paused.values.sum)
 
         def apply(action, entries)
           return 0 if entries.empty?
@@ -131,6 +134,7 @@ module Deckhand
         def confirm_matches
           @matches = @set.count_matching(@filter.texts)
           @entries, = @set.filter(@filter.texts, limit: SAMPLE, budget: API::JobSet::COUNT_STEP)
+          @paused_among = @set.paused_among(@filter.texts) if @confirm == "retry" && @matches.positive?
           render :job_set_confirm, title: "#{@title}: confirm"
         end
 

@@ -14,7 +14,7 @@ module Deckhand
           @error = error
           @filter = text_param("name", max: 200)
           @limiters = api.limiters(filter: @filter)
-          @throttles = api.throttles
+          @throttles = api.throttles # the servers' published ones too (API::PublishedThrottles)
           render :limits, status: status, title: "Limits"
         end
 

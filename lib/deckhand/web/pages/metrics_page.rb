@@ -26,7 +26,9 @@ module Deckhand
             total.add("c", nil, point.count)
             total.add("f", nil, point.failed)
             total.add("ms", nil, point.total_ms)
+            total.add("fms", nil, point.failed_ms)
             point.histogram.each { |bucket, n| total.add("h", bucket, n) }
+            point.failed_histogram.each { |bucket, n| total.add("fh", bucket, n) }
           end
           render :metric, title: "Metrics: #{@klass}"
         end

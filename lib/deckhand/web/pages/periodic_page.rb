@@ -37,12 +37,17 @@ module Deckhand
           when "resume" then entry.resume && redirect_to(path("periodic"), notice: "periodic_resumed")
           when "enqueue"
             entry.enqueue_now
-            redirect_to(path("periodic"), notice: "periodic_enqueued")
+            paused = api.queue(entry.target_queue).paused? ? 1 : 0
+            redirect_to(path("periodic"), notice: "periodic_enqueued", paused: paused)
           else not_found("action")
           end
         end
 
-        def notice = NOTICES[Flash.read(@request)&.first] || super
+        def notice
+          name, _, paused = Flash.read(@request)
+          text = NOTICES[name] or return super
+          paused.to_i.positive? ? "#{text}. Warning: its queue is paused; the job waits there until the queue is resumed." : text
+        end
       end
     end
   end

@@ -12,7 +12,7 @@ module Deckhand
           @section = "queues"
           @live = true
           @queues = api.queues
-          @throttles = api.throttles.to_h { |t| [t.queue, t] }
+          read_processes
           render :queues, title: "Queues"
         end
 
@@ -25,7 +25,7 @@ module Deckhand
           @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
           @jobs = @queue.jobs(page: @page, per_page: @per_page)
           @tenants = @queue.tenants(10)
-          @throttles = api.throttles.to_h { |t| [t.queue, t] }
+          read_processes
           render :queue, title: "Queue #{@queue.name}"
         end
 
@@ -48,6 +48,14 @@ module Deckhand
         end
 
         private
+
+        # One read of the process records serves the "no process works it"
+        # badges and the throttles the servers publish.
+        def read_processes
+          processes = api.processes
+          @worked = processes.worked_queues
+          @throttles = api.throttles(processes: processes).to_h { |t| [t.queue, t] }
+        end
 
         # The list when the action came from it, else the queue's page the
         # user was on, scrolled to its jobs.

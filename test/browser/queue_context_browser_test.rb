@@ -1,0 +1,78 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "deckhand/api"
+require_relative "browser_harness"
+
+# Context where the on-call reader is, in headless Chromium against
+# `deckhand web`: the Queues list, a queue's page and the jid search's "not
+# here" page say which queues are paused and which no process works, and
+# retrying jobs into a paused queue warns with the count, on the
+# confirmation page and on the notice. Screenshots land in tmp/screenshots/.
+class QueueContextBrowserTest < Minitest::Test
+  include Deckhand::BrowserHarness
+
+  def teardown
+    close_page
+    super
+  end
+
+  def api = Deckhand::API.new(Deckhand.config)
+
+  def failed(jid, queue)
+    {"class" => "ReportJob", "args" => [jid], "jid" => jid, "queue" => queue, "retry" => true, "retry_count" => 1,
+     "error_class" => "Net::ReadTimeout", "error_message" => "timed out", "failed_at" => Deckhand::Payload.now}
+  end
+
+  # One live process works default and mail; mail is paused; orphan has no process.
+  def seed
+    redis.call("SADD", "processes", "worker-1:42:abc")
+    redis.call("HSET", "worker-1:42:abc", "info", JSON.generate("hostname" => "worker-1", "pid" => 42, "queues" => %w[default mail]),
+      "busy", "0", "beat", Time.now.to_f.to_s)
+    %w[default mail orphan].each { |queue| Deckhand::Client.push("class" => "ReportJob", "args" => [1], "queue" => queue) }
+    api.queue("mail").pause
+    now = Time.now.to_f
+    2.times { |i| redis.call("ZADD", "retry", now + i, JSON.generate(failed(format("m%023d", i), "mail"))) }
+    redis.call("ZADD", "retry", now + 5, JSON.generate(failed("d#{"0" * 23}", "default")))
+  end
+
+  def row(queue) = page.css("table tbody tr").find { |tr| tr.at_css("td a")&.text == queue }&.text.to_s
+
+  def test_paused_and_unworked_queues_are_said_where_the_user_looks
+    seed
+    visit("/queues")
+    assert_includes row("mail"), "paused"
+    refute_includes row("mail"), "no process works it"
+    assert_includes row("orphan"), "no process works it"
+    refute_match(/paused|no process/, row("default"))
+    screenshot("queues-context")
+    page.css("table tbody tr td a").find { |a| a.text == "orphan" }.click
+    wait_for(message: "the orphan queue's page") { page.at_css(".queue-state") }
+    assert_includes page.at_css(".queue-state").text, "No live process works this queue"
+    assert_includes page.at_css(".queue-state code").text, "deckhand -q orphan"
+    assert_no_browser_problems
+    input = page.at_css(%(form.find input[name="jid"]))
+    input.focus.type("0123456789abcdef01234567", :enter)
+    wait_for(message: "the not-here page") { page.at_css("#stuck-queues") }
+    stuck = page.at_css("#stuck-queues").text
+    assert_includes stuck, "mail (1 job)"
+    assert_includes stuck, "orphan (1 job)"
+    refute_includes stuck, "default"
+    screenshot("find-not-here-context")
+    # The not-here page answers 404 on purpose; Chromium logs that, and nothing else may appear.
+    assert_equal ["log error: Failed to load resource: the server responded with a status of 404 (Not Found)"], @problems.uniq
+  end
+
+  def test_retrying_into_a_paused_queue_warns_first_and_after
+    seed
+    visit("/retries?q=Net::ReadTimeout&confirm=retry")
+    wait_for(message: "the confirmation page") { page.at_css("#confirm-count") }
+    assert_includes page.at_css("#paused-warning").text, "2 jobs of these would go to a paused queue and wait there until it is resumed: mail (2)"
+    screenshot("retry-confirm-paused")
+    page.at_css("#confirm-all").scroll_into_view.click
+    wait_for(message: "the notice") { page.at_css(".notice")&.text.to_s.include?("3 jobs sent") }
+    assert_includes page.at_css(".notice").text, "Warning: 2 of them went to a paused queue and wait there until it is resumed."
+    assert_equal 3, api.queue("mail").size
+    assert_no_browser_problems
+  end
+end

@@ -1,0 +1,411 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "base64"
+require "active_support"
+require "active_support/core_ext/numeric/time"
+require "deckhand/api"
+require "deckhand/batch"
+require "deckhand/embedded"
+require "deckhand/web"
+require_relative "doc_examples"
+
+# Where the constants the guides' examples define land (their job classes,
+# limiters, callbacks), and the stand-ins for the application classes they
+# mention (User, Stripe, ...). Emptied after each test.
+module DocsSandbox; end
+
+# The Ruby examples of the README and the guides, read from the Markdown
+# itself, so a guide cannot drift from the code: every ```ruby block must be
+# valid Ruby, and every block marked `<!-- example: NAME -->` is run here
+# against a real Redis, with what it claims checked afterwards.
+class DocsExamplesTest < Minitest::Test
+  ENV_SET = %w[REDIS_URL EU_REDIS_URL DECKHAND_KEY_2 DECKHAND_METRICS_TOKEN].freeze
+
+  def self.blocks = Deckhand::DocExamples.blocks
+
+  # The unmarked examples, each with why no test here runs it: a new example
+  # is either marked and run, or listed here with its reason. Key: the file
+  # and the example's first two lines.
+  NOT_RUN = {
+    "README.md: gem \"deckhand\", path: \"../deckhand\"   # a checkout beside your app | gem \"rack\"                            # the dashboard, Deckhand::Web (Rails apps have it)" =>
+      "a Gemfile",
+    "docs/migrating-from-sidekiq.md: # Gemfile | # gem \"sidekiq\", \"~> 7.3\"" =>
+      "a Gemfile",
+    "docs/periodic.md: # Gemfile | gem \"fugit\"" =>
+      "a Gemfile",
+    "docs/rails.md: # Gemfile | gem \"deckhand\"" =>
+      "a Gemfile",
+    "docs/rails.md: class WelcomeEmailJob < ApplicationJob |   queue_as :mailers" =>
+      "needs Rails (test/rails/ runs an app)",
+    "docs/rails.md: User.transaction do |   user = User.create!(params)" =>
+      "needs Rails and a database (test/rails/ runs an app)",
+    "docs/web.md: require \"deckhand/web\" | mount Deckhand::Web => \"/deckhand\"" =>
+      "Rails routes",
+    "docs/web.md: authenticate :user, ->(user) { user.admin? } do |   mount Deckhand::Web => \"/deckhand\"" =>
+      "Rails routes with Devise",
+    "docs/web.md: constraints ->(request) { User.find_by(id: request.session[:user_id])&.admin? } do |   mount Deckhand::Web => \"/deckhand\"" =>
+      "Rails routes",
+    "docs/sharding.md: Deckhand::Web.shards = {\"main\" => Deckhand.config, \"eu\" => ENV[\"EU_REDIS_URL\"], \"us\" => US_STORE} | # or one mounted instance:" =>
+      "ends in a Rails route",
+    "docs/embedding.md: # config/puma.rb (Puma 6 names; Puma 7 calls them before_worker_boot / before_worker_shutdown) | deckhand = nil" =>
+      "Puma's configuration DSL",
+    "docs/embedding.md: on_booted do |   deckhand = Deckhand.embed { |c| c.concurrency = 2 }.start" =>
+      "Puma's configuration DSL",
+    "docs/cluster.md: Deckhand.configure do |c| |   c.redis = {cluster: [\"redis://10.0.0.1:7000\", \"redis://10.0.0.2:7000\", \"redis://10.0.0.3:7000\"]}" =>
+      "names a Redis Cluster of its own (test/cluster/ runs one)",
+    "docs/cluster.md: Deckhand::API.new.placement.primaries.map { |p| [p.address, p.queues, p.share] } | # => [[\"127.0.0.1:7000\", [\"bulk\", \"mail\"], 0.333], [\"127.0.0.1:7001\", [\"default\", \"low\"], 0.333], ...]" =>
+      "needs a Redis Cluster (test/cluster/placement_test.rb)",
+    "docs/cluster.md: Deckhand.configure do |c| |   c.push_replicas = 1            # a push returns once 1 replica has it (0, the default: once the primary has it)" =>
+      "needs replicas (test/cluster/)",
+    "docs/cluster.md: begin |   ReportJob.perform_async(id)" =>
+      "needs a Redis Cluster without replicas (test/cluster/)",
+    "docs/operations.md: # Gemfile: gem \"opentelemetry-sdk\" (and an exporter, e.g. opentelemetry-exporter-otlp) | require \"deckhand/tracing\"" =>
+      "needs the OpenTelemetry SDK (test/operations/tracing_test.rb)",
+    "docs/swarm.md: Deckhand::Swarm.on_worker_boot do |index| |   StatsD.reconnect" =>
+      "runs in a forked swarm worker (test/swarm/)",
+    "docs/batches.md: parent.jobs do |   ImportJob.perform_async(1, 1_000)" =>
+      "a fragment of the example before it",
+    "docs/iterable.md: iteration = Deckhand::API.new(Deckhand.config).iterations([jid])[jid] | iteration.interruptions            # => 2" =>
+      "needs an interrupted run (test/web/iteration_history_test.rb)"
+  }.freeze
+
+  def setup
+    super
+    @env = ENV.to_h.slice(*ENV_SET)
+    ENV["REDIS_URL"] = Deckhand::RedisHarness.url
+    ENV["EU_REDIS_URL"] = eu_url
+    ENV["DECKHAND_KEY_2"] = Base64.strict_encode64("k" * 32)
+    ENV["DECKHAND_METRICS_TOKEN"] = "s3cret"
+    Deckhand::Batch.install(Deckhand.config)
+    stand_ins
+  end
+
+  def teardown
+    DocsSandbox.constants.each { |name| DocsSandbox.send(:remove_const, name) }
+    (DocsSandbox.singleton_methods - [:name]).each { |name| DocsSandbox.singleton_class.send(:remove_method, name) }
+    ENV_SET.each { |key| @env.key?(key) ? ENV[key] = @env[key] : ENV.delete(key) }
+    Deckhand::Web.authorize
+    super
+  end
+
+  # Runs the named examples in order, as the guide's reader would; returns
+  # the value of the last one's last line.
+  def run_example(*names)
+    names.map do |name|
+      block = Deckhand::DocExamples.fetch(name)
+      DocsSandbox.module_eval(block.code, block.path, block.line)
+    end.last
+  end
+
+  def sandbox(name) = DocsSandbox.const_get(name)
+
+  def queued(queue, client: redis) = client.call("LRANGE", "queue:#{queue}", 0, -1).map { |raw| JSON.parse(raw) }
+
+  # The second Redis of the sharding guide: another database of the test server.
+  def eu_url = Deckhand::RedisHarness.url.sub(%r{/0\z}, "/1")
+
+  def eu_redis = @eu_redis ||= RedisClient.new(url: eu_url)
+
+  def test_every_ruby_example_is_valid_ruby
+    self.class.blocks.each do |block|
+      RubyVM::InstructionSequence.compile(block.code, block.file, block.file, block.line)
+    rescue SyntaxError => e
+      flunk("#{block.file}:#{block.line}: the example is not valid Ruby: #{e.message}")
+    end
+    assert_operator self.class.blocks.size, :>=, 50, "the docs' examples were found"
+  end
+
+  def test_every_unmarked_example_says_why_it_is_not_run
+    unmarked = self.class.blocks.reject(&:name)
+    keys = unmarked.map { |block| "#{block.file}: #{block.code.lines.first(2).map(&:chomp).join(" | ")}" }
+    keys.each { |key| assert NOT_RUN.key?(key), "#{key}: mark it `<!-- example: NAME -->` and run it here, or list it in NOT_RUN with the reason" }
+    (NOT_RUN.keys - keys).each { |key| flunk("NOT_RUN lists #{key}, which no doc holds any more (or whose first line changed)") }
+  end
+
+  def test_every_named_example_is_run_by_a_test
+    source = Dir[File.join(__dir__, "*_test.rb")].map { |file| File.read(file) }.join
+    Deckhand::DocExamples.named.each_key do |name|
+      assert source.include?(%("#{name}")), "example #{name} is marked in the docs but no test runs it"
+    end
+  end
+
+  def test_readme_defines_a_job_and_enqueues_it
+    run_example("readme-job", "readme-enqueue")
+    job = sandbox(:WelcomeEmailJob)
+    mailers = queued("mailers")
+    assert_equal [[1], [2], [3], [42]], mailers.map { |j| j["args"] }.sort
+    assert(mailers.all? { |j| j["class"] == job.name && j["retry"] == 10 })
+    assert_equal [[42]], queued("critical").map { |j| j["args"] }
+    assert_equal ["WelcomeEmailJob"], queued("default").map { |j| j["class"] }
+    scheduled = redis.call("ZRANGE", "schedule", 0, -1, "WITHSCORES")
+    assert_in_delta Time.now.to_f + 300, scheduled.flatten.last.to_f, 10
+  end
+
+  def test_readme_configures_the_server
+    run_example("readme-configure")
+    config = Deckhand.config
+    assert_equal 20, config.concurrency
+    reports = config.all_capsules.find { |c| c.name == "reports" }
+    assert_equal [1, ["reports"]], [reports.concurrency, reports.queues]
+  end
+
+  def test_job_options_overview_and_encrypted_arguments
+    run_example("job-options-encryption", "job-options-overview")
+    options = sandbox(:SyncAddressJob).deckhand_options
+    assert_equal [600, 3600, true], options.values_at("unique_for", "expires_in", "encrypt")
+    job = queued("default").first
+    assert_equal sandbox(:ChargeJob).name, job["class"]
+    assert_equal 42, job["args"].first
+    refute_includes JSON.generate(job), "4111", "the card number is stored encrypted"
+  end
+
+  def test_periodic_registers_its_entries
+    run_example("periodic-register")
+    entries = Deckhand.config.periodic.entries.to_h { |e| [e.name, e] }
+    assert_equal %w[digest-ny heartbeat nightly_report], entries.keys.sort
+    assert_equal "America/New_York", entries["digest-ny"].timezone
+  end
+
+  def test_limiters_gate_their_blocks
+    run_example("limits-limiters")
+    assert_equal 2, sandbox(:Stripe)::Charge.calls
+    assert_equal 1, sandbox(:ShopifyAPI).calls
+    names = Deckhand::API.new.limiters.map { |l| l["name"] }
+    assert_includes names, "stripe"
+    assert_includes names, "shopify"
+  end
+
+  def test_throttles_configured_then_changed_at_run_time
+    run_example("limits-throttle-config", "limits-throttle-api")
+    api = Deckhand::API.new
+    assert_equal({"concurrency" => 3}, api.throttle("exports").limit, "reset: back to the configuration")
+    assert_equal({"rate" => 600, "per" => 60}, api.throttle("api_calls").limit)
+    assert_nil api.throttle("reports").limit
+  end
+
+  def test_a_batch_of_imports_with_its_callbacks
+    run_example("batches-import-job", "batches-tour")
+    jobs = queued("default")
+    assert_equal [[1, 1000], [1001, 2000], [2001, 2500]], jobs.map { |j| j["args"] }.sort
+    status = Deckhand::Batch::Status.new(jobs.first["bid"])
+    assert_equal [3, 3, "Import 2026-11 customers"], [status.total, status.pending, status.description]
+    assert_equal %w[complete death success], status.callbacks.map { |c| c["event"] }.sort
+  end
+
+  def test_an_iterable_job_is_pushed_and_cancelled
+    run_example("iterable-backfill")
+    job = queued("low").first
+    assert_equal [sandbox(:BackfillJob).name, [42]], [job["class"], job["args"]]
+    assert Deckhand::API.new.iterations([job["jid"]]).fetch(job["jid"]).cancelled?
+  end
+
+  def test_reliability_settings
+    run_example("reliability-tuning", "reliability-reliable-push")
+    config = Deckhand.config
+    assert_equal [2, 40, 2, 300, 3], [config.heartbeat_interval, config.heartbeat_ttl, config.reaper_interval, config.hung_after, config.max_recoveries]
+    assert_equal [true, 1_000], [config.reliable_push, config.reliable_push_limit]
+  end
+
+  def test_operations_settings_and_the_scrape_token
+    run_example("operations-settings", "operations-scrape-token")
+    assert_equal 9394, Deckhand.config.metrics_port
+    app = Deckhand::Web.new(config: Deckhand.config)
+    assert_equal 403, Rack::MockRequest.new(app).get("/metrics?format=prometheus").status
+    assert_equal 200, Rack::MockRequest.new(app).get("/metrics?format=prometheus", "HTTP_AUTHORIZATION" => "Bearer s3cret").status
+  end
+
+  def test_sharding_pushes_to_another_redis
+    eu_size = run_example("sharding-pool", "sharding-via", "sharding-api")
+    assert_equal [[7], [42]], queued("invoices", client: eu_redis).map { |j| j["args"] }.sort
+    assert_equal [[8]], queued("invoices").map { |j| j["args"] }, "set(pool: US_STORE) sent this one to the other Redis"
+    assert_equal 1, eu_redis.call("ZCARD", "schedule")
+    assert_equal [[1], [2]], queued("default", client: eu_redis).select { |j| j["class"].end_with?("ExportJob") }.map { |j| j["args"] }.sort
+    assert_equal 2, eu_size, "the API reads the EU queue's size"
+  ensure
+    eu_redis.call("FLUSHDB")
+  end
+
+  def test_an_embedded_server_starts_and_stops
+    run_example("embedding-start")
+    log = sandbox(:Rails).logger.lines
+    assert_match(/\ADeckhand \S+ running\z/, log.first)
+    assert_equal 1, sandbox(:StatsD).flushes
+  end
+
+  def test_the_periodic_api_reads_and_acts_on_the_leaders_schedule
+    store = Deckhand::RedisHarness.store
+    entries = {"nightly_report" => {"cron" => "0 2 * * *", "timezone" => "Europe/Paris", "class" => "RecordJob", "queue" => "reports", "args" => ["daily"]}}
+    Deckhand::Store::PeriodicState.write_schedule(store, {"leader" => "web-1:812:ab12cd", "entries" => entries})
+    Deckhand::Store::Scripts::PeriodicLease.new(store).acquire("web-1:812:ab12cd", ttl_ms: 60_000)
+    out, = capture_io { run_example("periodic-api") }
+    assert_match(/\Anightly_report 0 2 \* \* \* Europe\/Paris/, out)
+    refute Deckhand::API.new.periodic.fetch("nightly_report").paused?, "paused, then resumed"
+    assert_equal [["daily"]], queued("reports").map { |j| j["args"] }
+  end
+
+  def test_an_apis_own_too_many_requests_error_is_treated_as_over_a_limit
+    DocsSandbox.const_set(:Faraday, Module.new)
+    DocsSandbox::Faraday.const_set(:TooManyRequestsError, Class.new(StandardError))
+    run_example("limits-over-limit-error")
+    backoff, reschedule = Deckhand::Limiter.policy_for(DocsSandbox::Faraday::TooManyRequestsError.new)
+    assert_equal [120, 10], [backoff.call(2, {}), reschedule]
+  end
+
+  def test_batches_installed_on_a_config_of_ones_own
+    config = run_example("batches-install")
+    assert_equal ["callbacks", 3600], [config.batches.callback_queue, config.batches.success_ttl]
+  end
+
+  def test_batches_read_for_a_dashboard
+    run_example("batches-import-job", "batches-tour")
+    bid = queued("default").first["bid"]
+    status = Deckhand::Batch::Status.new(bid)
+    DocsSandbox.define_singleton_method(:config) { Deckhand.config }
+    DocsSandbox.define_singleton_method(:bid) { bid }
+    DocsSandbox.define_singleton_method(:status) { status }
+    assert_equal 3, run_example("batches-listing")["total"]
+  end
+
+  def test_the_dashboard_in_a_config_ru_with_basic_authentication
+    ENV["DECKHAND_PASSWORD"] = "pw"
+    app = rack_app("web-config-ru")
+    assert_equal 200, Rack::MockRequest.new(app).get("/queues").status
+    guarded = rack_app("web-basic-auth")
+    assert_equal 401, Rack::MockRequest.new(guarded).get("/queues").status
+    assert_equal 401, Rack::MockRequest.new(guarded).get("/queues", "HTTP_AUTHORIZATION" => basic("admin", "nope")).status
+    assert_equal 200, Rack::MockRequest.new(guarded).get("/queues", "HTTP_AUTHORIZATION" => basic("admin", "pw")).status
+  ensure
+    ENV.delete("DECKHAND_PASSWORD")
+  end
+
+  # The example sets a hook, then removes it: both lines are checked.
+  def test_read_only_users
+    run_example("web-authorize")
+    assert_nil Deckhand::Web.authorizer, "the bare call removes the hook"
+    first = Deckhand::DocExamples.fetch("web-authorize")
+    DocsSandbox.module_eval(first.code.lines.first, first.path, first.line)
+    user = Struct.new(:admin?)
+    app = Deckhand::Web.new(config: Deckhand.config)
+    pause = lambda do |admin|
+      env = {:params => {"action" => "pause"}, "HTTP_SEC_FETCH_SITE" => "same-origin", "warden" => Struct.new(:user).new(user.new(admin))}
+      Rack::MockRequest.new(app).post("/queues/mail", env)
+    end
+    refused = pause.call(false)
+    assert_equal 403, refused.status, refused.body
+    refute Deckhand::API.new.queue("mail").paused?
+    assert_equal 303, pause.call(true).status
+    assert Deckhand::API.new.queue("mail").paused?
+  end
+
+  def test_the_data_api_tour
+    50.times { |i| Deckhand::Client.push("class" => "ReportJob", "args" => [i], "queue" => "mailers") }
+    jobs = Deckhand::API.new.queue("mailers").jobs(page: 1, per_page: 50)
+    redis.call("ZADD", "retry", Time.now.to_f, JSON.generate("class" => "ReportJob", "args" => [1], "jid" => "b4a577edbccf1d805744efa9",
+      "queue" => "mailers", "error_class" => "Net::ReadTimeout", "error_message" => "timed out", "retry_count" => 1))
+    redis.call("SADD", "processes", "h:1:a")
+    redis.call("HSET", "h:1:a", "info", JSON.generate("hostname" => "h", "concurrency" => 10, "queues" => ["mailers"]), "busy", "0", "beat", Time.now.to_f.to_s)
+    tally = Deckhand::Store::ExecutionMetrics::Tally.new
+    tally.record("ReportJob", 12.0, false)
+    Deckhand::Store::ExecutionMetrics.write(Deckhand.config.store, tally.take)
+    key = Deckhand::API.new.retries.find_jid("b4a577edbccf1d805744efa9").key
+    DocsSandbox.define_singleton_method(:jid) { jobs[40].jid }
+    DocsSandbox.define_singleton_method(:job) { jobs[41] }
+    DocsSandbox.define_singleton_method(:key) { key }
+    DocsSandbox.define_singleton_method(:identity) { "h:1:a" }
+    series = nil
+    out, = capture_io { series = run_example("web-data-api") }
+    assert_equal "h 0/10 0 KB\n", out
+    assert_equal 24, series.size
+    assert_equal ["b4a577edbccf1d805744efa9"], Deckhand::API.new.queue("mailers").jobs(page: 1, per_page: 5).map(&:jid),
+      "cleared, then the retry went back to it"
+    assert_equal 0, Deckhand::API.new.retries.size
+    assert_equal ["TSTP"], redis.call("LRANGE", "h:1:a-signals", 0, -1)
+  end
+
+  def test_a_fair_queue_takes_each_push_into_its_tenants_share
+    DocsSandbox.const_set(:ReportJob, Class.new { include Deckhand::Job })
+    DocsSandbox::ReportJob.deckhand_options(queue: "reports")
+    run_example("fair-queues-configure")
+    # The first push found the queue empty and went straight onto it; the next two wait their turn.
+    assert_equal ["acme"], queued("reports").map { |job| job["tenant"] }
+    tenants = Deckhand::API.new.queue("reports").tenants(10)
+    assert_equal [["globex", 1], ["initech", 1]], tenants.map { |t| [t.name, t.size] }.sort
+  end
+
+  def test_a_dashboard_over_two_redis_servers
+    run_example("sharding-dashboard")
+    eu_redis.call("SADD", "queues", "invoices")
+    eu_redis.call("LPUSH", "queue:invoices", JSON.generate("class" => "InvoiceJob", "args" => [1], "jid" => "e" * 24, "queue" => "invoices"))
+    app = Deckhand::Web
+    eu = Rack::MockRequest.new(app).get("/shards/eu/queues", "HTTP_ACCEPT" => "text/html")
+    assert_equal 200, eu.status
+    assert_includes eu.body, "invoices"
+    refute_includes Rack::MockRequest.new(app).get("/queues", "HTTP_ACCEPT" => "text/html").body, "invoices"
+  ensure
+    Deckhand::Web.shards = nil
+    eu_redis.call("FLUSHDB")
+  end
+
+  def test_a_partitioned_queue_spreads_its_pushes
+    run_example("partitions-configure")
+    12.times { |i| Deckhand::Client.push("class" => "ReportJob", "args" => [i]) }
+    queue = Deckhand::API.new.queue("default")
+    assert_equal 6, queue.partitions.size
+    assert_equal [2] * 6, queue.partitions.map(&:size), "round-robin over the six lists"
+  end
+
+  private
+
+  # A Rack app built from a config.ru example.
+  def rack_app(name)
+    block = Deckhand::DocExamples.fetch(name)
+    Rack::Builder.new { instance_eval(block.code, block.path, block.line) }.to_app
+  end
+
+  def basic(user, password) = "Basic #{Base64.strict_encode64("#{user}:#{password}")}"
+
+  # The application classes the examples mention, doing just enough.
+  def stand_ins
+    users = Class.new do
+      def self.ids = [1, 2, 3]
+
+      def self.find(id) = id
+    end
+    DocsSandbox.const_set(:User, users)
+    DocsSandbox.const_set(:Customer, Class.new { def self.ids = (1..2500).to_a })
+    DocsSandbox.const_set(:MyTiming, Class.new { def call(_job, _payload, _queue) = yield })
+    DocsSandbox.const_set(:Alerts, Module.new)
+    DocsSandbox.const_set(:Stripe, Module.new)
+    DocsSandbox::Stripe.const_set(:Charge, counter)
+    DocsSandbox.const_set(:ShopifyAPI, counter)
+    DocsSandbox.const_set(:ORDERS_QUERY, "{ orders { id } }")
+    DocsSandbox.const_set(:US_STORE, Deckhand::RedisHarness.store)
+    %i[ReminderJob ExportJob].each { |name| DocsSandbox.const_set(name, Class.new { include Deckhand::Job }) }
+    DocsSandbox.define_singleton_method(:invoice) { Struct.new(:id).new(42) }
+    DocsSandbox.define_singleton_method(:ids) { [1, 2] }
+    DocsSandbox.const_set(:Rails, Module.new)
+    logger = Class.new { def lines = @lines ||= [] }.new
+    logger.define_singleton_method(:info) { |line| lines << line }
+    DocsSandbox::Rails.define_singleton_method(:logger) { logger }
+    statsd = Class.new { singleton_class.attr_accessor :flushes }
+    statsd.flushes = 0
+    statsd.define_singleton_method(:flush) { self.flushes += 1 }
+    DocsSandbox.const_set(:StatsD, statsd)
+  end
+
+  # A class whose every call (create, query) is counted and costs 40 points.
+  def counter
+    Class.new do
+      singleton_class.attr_accessor :calls
+      self.calls = 0
+      cost = Struct.new(:cost)
+
+      define_singleton_method(:create) { |**| self.calls += 1 }
+      define_singleton_method(:query) do |_|
+        self.calls += 1
+        cost.new(40)
+      end
+    end
+  end
+end
