@@ -71,10 +71,11 @@ module Deckhand
     # Pushes one job; returns its jid, or nil when a client middleware stopped it.
     # "at" (epoch seconds) schedules it; a time already past enqueues it at once.
     def push(item)
+      given = item.is_a?(Hash) ? (item["class"] || item[:class]) : nil
       job = Payload.normalize(item, timestamps: @config.timestamps)
       at = scheduled_at(job.delete("at"))
       expiry(job, at)
-      job = run_client_middleware(job) or return nil
+      job = run_client_middleware(job, given) or return nil
       lock = unique_lock(job, at)
       seal(job)
       return LockedPush.new(@config).call([job], [at], [lock]).first if lock
@@ -101,7 +102,7 @@ module Deckhand
       list.each_with_index { |args, i| Payload::Validator.check_args!(args, base["class"], item: i) } # nothing pushed if one is bad
       jids = []
       list.each_slice(batch_size).with_index do |slice, n|
-        jids.concat(push_slice(base, slice, ats && ats[n * batch_size, slice.size]))
+        jids.concat(push_slice(base, slice, ats && ats[n * batch_size, slice.size], item["class"]))
       end
       jids
     end
@@ -110,11 +111,11 @@ module Deckhand
 
     private
 
-    def push_slice(base, slice, ats)
+    def push_slice(base, slice, ats, given)
       fast = client_chain.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"]
       return Delivery.encoded(@config, base, slice, ats) if fast
       jids = Payload.jids(slice.size)
-      jobs = slice.each_with_index.map { |args, i| run_client_middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i])) }
+      jobs = slice.each_with_index.map { |args, i| run_client_middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i]), given) }
       kept = jobs.each_index.select { |i| jobs[i] }
       locks = kept.map { |i| unique_lock(jobs[i], ats && ats[i]) }
       kept.each { |i| seal(jobs[i]) }
@@ -157,13 +158,18 @@ module Deckhand
       Client.pusher ? nil : lock
     end
 
-    def run_client_middleware(job)
+    # `given` is the class as the push named it (a Class or a String).
+    def run_client_middleware(job, given)
       chain = client_chain
       return job if chain.empty?
       pushed = nil
-      chain.invoke(job["class"], job, job["queue"], @config.store) { pushed = job }
+      chain.invoke(*middleware_arguments(given, job)) { pushed = job }
       pushed
     end
+
+    # Client middleware is called with the job's class name, the job, its
+    # queue and the store it goes to (drop-in mode passes Sidekiq's instead).
+    def middleware_arguments(_given, job) = [job["class"], job, job["queue"], @config.store]
 
     # The client middleware this client runs (drop-in mode's Sidekiq::Client
     # may have a chain of its own).
