@@ -69,8 +69,19 @@ module Deckhand
     }.freeze
 
     @boot_steps = []
+    @defaults = SETTINGS
 
     class << self
+      # The settings a new configuration starts from: SETTINGS, except that
+      # drop-in mode writes timestamps as Sidekiq 7 does (Float seconds).
+      attr_reader :defaults
+
+      def defaults=(settings)
+        unknown = settings.keys - SETTINGS.keys
+        raise ConfigError, "unknown setting #{unknown.first.inspect}; known: #{SETTINGS.keys.join(", ")}" unless unknown.empty?
+        @defaults = settings.freeze
+      end
+
       # Runs the block on every configuration as it freezes at boot, before
       # its middleware and events freeze. Code that must add to a booting
       # server's configuration registers here when it is loaded
@@ -97,7 +108,7 @@ module Deckhand
       @client_middleware = Middleware::Chain.new
       @server_middleware = Middleware::Chain.new
       build_handlers
-      SETTINGS.merge(settings).each do |name, value|
+      Config.defaults.merge(settings).each do |name, value|
         raise ConfigError, "unknown setting #{name.inspect}; known: #{SETTINGS.keys.join(", ")}" unless SETTINGS.key?(name)
         public_send(:"#{name}=", value)
       end

@@ -31,6 +31,14 @@ module Deckhand
   end
 end
 
+# Sidekiq 7 writes created_at and enqueued_at as Float seconds, and code
+# written for it reads them so (Time.at(job["enqueued_at"])): drop-in mode
+# writes them the same way unless the timestamps setting says otherwise.
+# Deckhand's server and dashboard read either format.
+# Sidekiq's default dead_max_jobs of 10,000 keeps 9,999 dead jobs
+# (Sidekiq::Config#[]= explains).
+Deckhand::Config.defaults = Deckhand::Config.defaults.merge(timestamps: :float, dead_max_jobs: 9_999)
+
 $LOAD_PATH.unshift(Deckhand::DropIn::SHIMS) unless $LOAD_PATH.include?(Deckhand::DropIn::SHIMS)
 
 require_relative "sidekiq/config"

@@ -9,6 +9,7 @@ require "sidekiq/api"
 
 class CallsReportJob
   include Sidekiq::Job
+
   sidekiq_options queue: "reports", tenant_header: "acme"
 end
 
