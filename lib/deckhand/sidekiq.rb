@@ -36,8 +36,9 @@ end
 # writes them the same way unless the timestamps setting says otherwise.
 # Deckhand's server and dashboard read either format.
 # Sidekiq's default dead_max_jobs of 10,000 keeps 9,999 dead jobs
-# (Sidekiq::Config#[]= explains).
-Deckhand::Config.defaults = Deckhand::Config.defaults.merge(timestamps: :float, dead_max_jobs: 9_999)
+# (Sidekiq::Config#[]= explains). Sidekiq 7 runs 5 threads unless told
+# otherwise, what a Rails application's database pool of 5 is sized for.
+Deckhand::Config.defaults = Deckhand::Config.defaults.merge(timestamps: :float, dead_max_jobs: 9_999, concurrency: 5)
 
 $LOAD_PATH.unshift(Deckhand::DropIn::SHIMS) unless $LOAD_PATH.include?(Deckhand::DropIn::SHIMS)
 

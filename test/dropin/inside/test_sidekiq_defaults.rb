@@ -40,6 +40,14 @@ class SidekiqDefaultsTest < Minitest::Test
     end
   end
 
+  def test_five_threads_and_perform_at_taking_a_delay_as_sidekiq_7
+    assert_equal [5, 5], [Deckhand::Config.new.concurrency, Sidekiq::Config.new.concurrency]
+    assert_equal 12, Deckhand::Config.new(concurrency: 12).concurrency
+    DefaultsStampJob.perform_at(30, 1)
+    at = Sidekiq::ScheduledSet.new.first.at.to_f
+    assert_in_delta Time.now.to_f + 30, at, 5
+  end
+
   def test_a_timestamps_setting_still_wins
     assert_equal :millis, Deckhand::Config.new(timestamps: :millis).timestamps
     assert_equal :auto, Deckhand::Config.new(timestamps: :auto).timestamps_setting
