@@ -45,6 +45,12 @@ module Deckhand
       # pusher that wraps another calls it, or Client.write when there was none.
       attr_accessor :pusher
 
+      # How client middleware is called, when set: anything answering
+      # call(given_class, job, config) with the arguments to pass. Unset,
+      # they are the class name, the job, its queue and the store; drop-in
+      # mode sets Sidekiq's (DropIn::ClientMiddlewareCall). Process-wide.
+      attr_accessor :middleware_call
+
       # Writes encoded jobs to Redis in one pipelined round trip: scheduled jobs
       # to the schedule set, the rest to their queues (newest on the left, as
       # Sidekiq does). What a push does when no pusher is set.
@@ -168,8 +174,11 @@ module Deckhand
     end
 
     # Client middleware is called with the job's class name, the job, its
-    # queue and the store it goes to (drop-in mode passes Sidekiq's instead).
-    def middleware_arguments(_given, job) = [job["class"], job, job["queue"], @config.store]
+    # queue and the store it goes to, unless Client.middleware_call says otherwise.
+    def middleware_arguments(given, job)
+      call = Client.middleware_call
+      call ? call.call(given, job, @config) : [job["class"], job, job["queue"], @config.store]
+    end
 
     # The client middleware this client runs (drop-in mode's Sidekiq::Client
     # may have a chain of its own).

@@ -53,6 +53,7 @@ require_relative "sidekiq/iterable_job"
 require_relative "sidekiq/limiter"
 require_relative "sidekiq/enterprise_crypto"
 require_relative "sidekiq/client"
+require_relative "sidekiq/client_middleware_call"
 require_relative "sidekiq/redis_connection"
 require_relative "sidekiq/logger"
 require_relative "sidekiq/transaction_aware_client"
@@ -65,3 +66,7 @@ if defined?(::Rails::Railtie)
   require_relative "sidekiq/rails_reloader"
 end
 ActiveSupport.on_load(:active_job) { require "deckhand/sidekiq/active_job" } if defined?(::ActiveSupport.on_load)
+
+# Every push calls client middleware with Sidekiq's arguments (the class as
+# named, the job, its queue, the Redis pool), whichever API made it.
+Deckhand::Client.middleware_call = Deckhand::DropIn::ClientMiddlewareCall

@@ -73,11 +73,8 @@ module Deckhand
       def push(method, item)
         declared = item.delete("pool")
         pool = @options["pool"] || Client.via_target || declared
-        (pool ? client_class.new(pool: pool) : client_class.new).public_send(method, item) # keywords through new cost a Hash
+        (pool ? Client.new(pool: pool) : Client.new).public_send(method, item) # keywords through new cost a Hash
       end
-
-      # The client that pushes (drop-in mode's calls client middleware as Sidekiq does).
-      def client_class = Client
     end
   end
 end

@@ -32,10 +32,7 @@ module Sidekiq
     # The pool this client pushes through: the one given, the via block's,
     # or the configuration's (Sidekiq::Config#redis_pool, to the same Redis
     # as the configuration's store).
-    def redis_pool
-      return Deckhand::DropIn::RedisPool.for(@config.store) unless @config.equal?(Deckhand.config)
-      Sidekiq.default_configuration.redis_pool
-    end
+    def redis_pool = Deckhand::DropIn::ClientMiddlewareCall.pool_for(@config)
 
     # Sidekiq's items name the class as a Class or a String; a Class's own
     # options (sidekiq_options) fill in what the item leaves out, as in Sidekiq
@@ -75,11 +72,6 @@ module Sidekiq
     private
 
     def client_chain = @chain || super
-
-    # Client middleware is called as Sidekiq calls it: the class as the push
-    # named it (a Class or a String), the job, its queue, and the Redis pool
-    # the job goes to (`pool.with { |conn| ... }` reaches a Client.via shard).
-    def middleware_arguments(given, job) = [given || job["class"], job, job["queue"], redis_pool]
 
     # Sidekiq files every job given an "at" in the schedule, even one due
     # already (the scheduler enqueues it within seconds): so does drop-in mode.

@@ -29,22 +29,12 @@ module Deckhand
 
       private
 
-      # A time already past pushes the job to its queue now, as Sidekiq's
-      # perform_in and perform_at do (Sidekiq::Client files any "at" given
-      # to it in the schedule).
-      def push(method, item)
-        at = item["at"]
-        item.delete("at") if at.is_a?(Numeric) && at <= ::Process.clock_gettime(::Process::CLOCK_REALTIME)
-        DropIn.argument_errors { super }
-      end
+      def push(...) = DropIn.argument_errors { super }
 
       # Sidekiq.strict_args! applies to each push's arguments (a bulk
       # push's list as a whole: JSON makes the same of it). The item names
       # the class itself, which client middleware gets, as in Sidekiq.
       def item(args) = super(StrictArgs.apply(args, @klass.name)).merge!("class" => @klass)
-
-      # Sidekiq::Client pushes, so client middleware is called as Sidekiq calls it.
-      def client_class = ::Sidekiq::Client
 
       # Sidekiq 7.3's perform_inline: client middleware (which may stop the
       # job: nil), the round trip through JSON, server middleware around
@@ -52,7 +42,7 @@ module Deckhand
       def run_inline(job)
         config = Deckhand.config
         pushed = nil
-        config.client_middleware.invoke(job["class"], job, job["queue"], RedisPool.for(config.store)) { pushed = job }
+        config.client_middleware.invoke(*ClientMiddlewareCall.call(job["class"], job, config)) { pushed = job }
         return nil unless pushed
         job = Payload.decode(JSON.generate(pushed))
         instance = @klass.new

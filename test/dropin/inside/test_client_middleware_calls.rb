@@ -59,6 +59,14 @@ class ClientMiddlewareCallsTest < Minitest::Test
     assert_equal [4, 1], [Sidekiq::Queue.new("reports").size, Sidekiq::Queue.new.size], "a class named by a String brings no options"
   end
 
+  def test_every_push_calls_middleware_so_deckhands_client_too
+    Sidekiq.redis { |conn| conn.set("calls:marker", "main") }
+    Deckhand::Client.push("class" => "CallsReportJob", "args" => [1])
+    call = CallsRecorder::CALLS.fetch(0)
+    assert_equal ["CallsReportJob", "main"], call.values_at(:job_class, :seen)
+    assert_same Sidekiq.default_configuration.redis_pool, call[:pool]
+  end
+
   def test_the_pool_is_the_shard_inside_a_via_block
     @shard.with { |conn| conn.set("calls:marker", "shard") }
     Sidekiq::Client.via(@shard) { CallsReportJob.perform_async(1) }
