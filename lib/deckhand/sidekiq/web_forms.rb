@@ -7,7 +7,9 @@ module Deckhand
     # The forms of Sidekiq 7's dashboard, answered in drop-in mode through
     # Deckhand's API, so a script or bookmarklet that posts them keeps
     # working. A POST is Sidekiq's when it lacks Deckhand's `action` field;
-    # WebPaths checks it (CSRF, the dashboard's authorization) first.
+    # WebPaths checks it (CSRF, the dashboard's authorization) first. Deckhand's
+    # forms carry `action`, except its Busy page's (`signal`, `cancel`), which
+    # Sidekiq's (`quiet`, `stop`) are told from.
     #
     #   forms = WebForms.new(Deckhand.config)
     #   forms.call(env, params)   # => a 302 to Sidekiq's page, or nil when not Sidekiq's form
@@ -30,7 +32,7 @@ module Deckhand
       def call(env, params)
         path = env["PATH_INFO"].to_s.delete_suffix("/")
         case path
-        when "/busy" then busy(params) && redirect(env, "busy")
+        when "/busy" then busy(params) && redirect(env, "busy") if params.key?("quiet") || params.key?("stop") # Deckhand's: "signal", "cancel"
         when "/change_locale" then change_locale(env, params)
         when %r{\A/queues/([^/]+)/delete\z} then delete_queued(unescape($1), params) && redirect(env, "queues/#{$1}", keep_query: true)
         when %r{\A/queues/([^/]+)\z} then change_queue(unescape($1), params) && redirect(env, "queues")

@@ -86,6 +86,8 @@ class WebFormsInsideTest < Minitest::Test
     assert_equal "http://example.org/busy", post("/busy", "quiet" => "1", "identity" => "host:1:aa")["location"]
     post("/busy", "stop" => "Stop All")
     assert_equal %w[TERM TSTP], Sidekiq.redis { |conn| conn.lrange("host:1:aa-signals", 0, -1) }
+    deckhands = post("/busy", "identity" => "host:1:aa", "signal" => "quiet")
+    assert_equal [302, "TSTP"], [deckhands.status, Sidekiq.redis { |conn| conn.lindex("host:1:aa-signals", 0) }], "Deckhand's own Busy form still works"
   end
 
   def test_change_locale_keeps_a_known_locale_and_goes_back_on_this_site_only
