@@ -109,6 +109,7 @@ class WebFormsInsideTest < Minitest::Test
     token = Deckhand::DropIn::SessionToken.new(@session).masked
     assert_equal 403, post("/retries", form.merge("authenticity_token" => "x" * 88), {}, app).status
     assert_equal 403, post("/retries", form.merge("authenticity_token" => token), {"HTTP_SEC_FETCH_SITE" => "cross-site"}, app).status
+    assert_equal 403, post("/retries", form.merge("authenticity_token" => token), {"HTTP_ORIGIN" => "https://evil.example"}, app).status
     assert_equal 1, Sidekiq::RetrySet.new.size
     assert_equal 302, post("/retries", form.merge("authenticity_token" => token), {}, app).status, "the session's token, as Sidekiq checks it"
     assert_equal 0, Sidekiq::RetrySet.new.size
