@@ -45,6 +45,12 @@ module Deckhand
       # pusher that wraps another calls it, or Client.write when there was none.
       attr_accessor :pusher
 
+      # How client middleware is called, when set: anything answering
+      # call(given_class, job, config) with the arguments to pass. Unset,
+      # they are the class name, the job, its queue and the store; drop-in
+      # mode sets Sidekiq's (DropIn::ClientMiddlewareCall). Process-wide.
+      attr_accessor :middleware_call
+
       # Writes encoded jobs to Redis in one pipelined round trip: scheduled jobs
       # to the schedule set, the rest to their queues (newest on the left, as
       # Sidekiq does). What a push does when no pusher is set.
@@ -72,11 +78,12 @@ module Deckhand
     # "at" (epoch seconds) schedules it; a time already past enqueues it at once.
     def push(item)
       item, by = partition_by(item)
+      given = item.is_a?(Hash) ? (item["class"] || item[:class]) : nil
       job = Payload.normalize(item, timestamps: @config.timestamps)
       own_queue!(job)
       at = scheduled_at(job.delete("at"))
       expiry(job, at)
-      job = run_client_middleware(job) or return nil
+      job = run_client_middleware(job, given) or return nil
       lock = unique_lock(job, at)
       seal(job)
       return LockedPush.new(@config).call([job], [at], [lock]).first if lock
@@ -103,7 +110,7 @@ module Deckhand
       list.each_with_index { |args, i| Payload::Validator.check_args!(args, base["class"], item: i) } # nothing pushed if one is bad
       jids = []
       list.each_slice(batch_size).with_index do |slice, n|
-        jids.concat(push_slice(base, slice, ats && ats[n * batch_size, slice.size], by))
+        jids.concat(push_slice(base, slice, ats && ats[n * batch_size, slice.size], item["class"], by))
       end
       jids
     end
@@ -112,12 +119,12 @@ module Deckhand
 
     private
 
-    def push_slice(base, slice, ats, by = nil)
+    def push_slice(base, slice, ats, given, by = nil)
       fast = by.nil? && client_chain.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"] &&
         !@config.fair_queues.by?(base["queue"]) # each job's tenant is its own
       return Delivery.encoded(@config, base, slice, ats) if fast
       jids = Payload.jids(slice.size)
-      jobs = slice.each_with_index.map { |args, i| run_client_middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i])) }
+      jobs = slice.each_with_index.map { |args, i| run_client_middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i]), given) }
       kept = jobs.each_index.select { |i| jobs[i] }
       locks = kept.map { |i| unique_lock(jobs[i], ats && ats[i]) }
       kept.each { |i| seal(jobs[i]) }
@@ -187,12 +194,20 @@ module Deckhand
       Client.pusher ? nil : lock
     end
 
-    def run_client_middleware(job)
+    # `given` is the class as the push named it (a Class or a String).
+    def run_client_middleware(job, given)
       chain = client_chain
       return job if chain.empty?
       pushed = nil
-      chain.invoke(job["class"], job, job["queue"], @config.store) { pushed = job }
+      chain.invoke(*middleware_arguments(given, job)) { pushed = job }
       pushed
+    end
+
+    # Client middleware is called with the job's class name, the job, its
+    # queue and the store it goes to, unless Client.middleware_call says otherwise.
+    def middleware_arguments(given, job)
+      call = Client.middleware_call
+      call ? call.call(given, job, @config) : [job["class"], job, job["queue"], @config.store]
     end
 
     # The client middleware this client runs (drop-in mode's Sidekiq::Client

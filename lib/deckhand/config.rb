@@ -71,8 +71,19 @@ module Deckhand
     }.freeze
 
     @boot_steps = []
+    @defaults = SETTINGS
 
     class << self
+      # The settings a new configuration starts from: SETTINGS, except that
+      # drop-in mode writes timestamps as Sidekiq 7 does (Float seconds).
+      attr_reader :defaults
+
+      def defaults=(settings)
+        unknown = settings.keys - SETTINGS.keys
+        raise ConfigError, "unknown setting #{unknown.first.inspect}; known: #{SETTINGS.keys.join(", ")}" unless unknown.empty?
+        @defaults = settings.freeze
+      end
+
       # Runs the block on every configuration as it freezes at boot, before
       # its middleware and events freeze. Code that must add to a booting
       # server's configuration registers here when it is loaded
@@ -99,7 +110,7 @@ module Deckhand
       @client_middleware = Middleware::Chain.new
       @server_middleware = Middleware::Chain.new
       build_handlers
-      SETTINGS.merge(settings).each do |name, value|
+      Config.defaults.merge(settings).each do |name, value|
         raise ConfigError, "unknown setting #{name.inspect}; known: #{SETTINGS.keys.join(", ")}" unless SETTINGS.key?(name)
         public_send(:"#{name}=", value)
       end
@@ -146,12 +157,19 @@ module Deckhand
       @environment = (value || ENV["APP_ENV"] || ENV["RAILS_ENV"] || ENV["RACK_ENV"] || "development").to_s.freeze
     end
 
-    # Adds a thread pool with its own queues. See Config::Capsule.
-    def capsule(name, concurrency:, queues:)
+    # Adds a thread pool with its own queues. See Config::Capsule. With a
+    # block, the capsule gets a server middleware chain of its own, a copy of
+    # server_middleware as it stands, which the block may change:
+    #
+    #   c.capsule("reports", concurrency: 2, queues: ["reports"]) { |cap| cap.server_middleware.add ReportTenant }
+    def capsule(name, concurrency:, queues:, server_middleware: nil)
       change!(:capsules)
       name = name.to_s
       raise ConfigError, "capsule #{name.inspect} is reserved for the top-level queues and concurrency" if name == "default"
-      @capsules[name] = Capsule.new(name, concurrency: concurrency, queues: queues)
+      server_middleware ||= @server_middleware.dup if block_given?
+      capsule = Capsule.new(name, concurrency: concurrency, queues: queues, server_middleware: server_middleware)
+      yield capsule if block_given?
+      @capsules[name] = capsule
     end
 
     # The default capsule (from concurrency and queues) and any added ones.
@@ -181,6 +199,7 @@ module Deckhand
       Config.boot_steps.each { |step| step.call(self) } unless @frozen
       @client_middleware.freeze
       @server_middleware.freeze
+      @capsules.each_value { |capsule| capsule.server_middleware&.freeze }
       @capsules.freeze
       @periodic.freeze
       freeze_handlers

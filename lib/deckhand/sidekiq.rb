@@ -31,6 +31,15 @@ module Deckhand
   end
 end
 
+# Sidekiq 7 writes created_at and enqueued_at as Float seconds, and code
+# written for it reads them so (Time.at(job["enqueued_at"])): drop-in mode
+# writes them the same way unless the timestamps setting says otherwise.
+# Deckhand's server and dashboard read either format.
+# Sidekiq's default dead_max_jobs of 10,000 keeps 9,999 dead jobs
+# (Sidekiq::Config#[]= explains). Sidekiq 7 runs 5 threads unless told
+# otherwise, what a Rails application's database pool of 5 is sized for.
+Deckhand::Config.defaults = Deckhand::Config.defaults.merge(timestamps: :float, dead_max_jobs: 9_999, concurrency: 5)
+
 $LOAD_PATH.unshift(Deckhand::DropIn::SHIMS) unless $LOAD_PATH.include?(Deckhand::DropIn::SHIMS)
 
 require_relative "sidekiq/config"
@@ -44,6 +53,7 @@ require_relative "sidekiq/iterable_job"
 require_relative "sidekiq/limiter"
 require_relative "sidekiq/enterprise_crypto"
 require_relative "sidekiq/client"
+require_relative "sidekiq/client_middleware_call"
 require_relative "sidekiq/redis_connection"
 require_relative "sidekiq/logger"
 require_relative "sidekiq/transaction_aware_client"
@@ -56,3 +66,7 @@ if defined?(::Rails::Railtie)
   require_relative "sidekiq/rails_reloader"
 end
 ActiveSupport.on_load(:active_job) { require "deckhand/sidekiq/active_job" } if defined?(::ActiveSupport.on_load)
+
+# Every push calls client middleware with Sidekiq's arguments (the class as
+# named, the job, its queue, the Redis pool), whichever API made it.
+Deckhand::Client.middleware_call = Deckhand::DropIn::ClientMiddlewareCall

@@ -148,6 +148,8 @@ class DocsExamplesTest < Minitest::Test
     assert_equal 20, config.concurrency
     reports = config.all_capsules.find { |c| c.name == "reports" }
     assert_equal [1, ["reports"]], [reports.concurrency, reports.queues]
+    imports = config.all_capsules.find { |c| c.name == "imports" }
+    assert_equal [4, ["imports"]], [imports.concurrency, imports.queues]
   end
 
   def test_job_options_overview_and_encrypted_arguments
@@ -375,6 +377,7 @@ class DocsExamplesTest < Minitest::Test
     DocsSandbox.const_set(:User, users)
     DocsSandbox.const_set(:Customer, Class.new { def self.ids = (1..2500).to_a })
     DocsSandbox.const_set(:MyTiming, Class.new { def call(_job, _payload, _queue) = yield })
+    DocsSandbox.const_set(:ImportTenant, Class.new { def call(_job, _payload, _queue) = yield })
     DocsSandbox.const_set(:Alerts, Module.new)
     DocsSandbox.const_set(:Stripe, Module.new)
     DocsSandbox::Stripe.const_set(:Charge, counter)

@@ -62,4 +62,15 @@ class ConfigTest < Minitest::Test
     assert_equal %w[a b], weighted.fetch_order.sort
     assert_operator firsts["a"], :>, firsts["b"] * 4 # 9:1 expected; a loose bound that a bug (1:1) fails
   end
+
+  def test_defaults_are_where_new_configurations_start_and_name_a_bad_key
+    saved = Deckhand::Config.defaults
+    Deckhand::Config.defaults = saved.merge(timestamps: :float)
+    assert_equal :float, Deckhand::Config.new.timestamps
+    assert_equal :millis, Deckhand::Config.new(timestamps: :millis).timestamps
+    error = assert_raises(Deckhand::ConfigError) { Deckhand::Config.defaults = saved.merge(timestmps: :float) }
+    assert_includes error.message, "unknown setting :timestmps"
+  ensure
+    Deckhand::Config.defaults = saved
+  end
 end

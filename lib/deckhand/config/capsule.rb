@@ -8,6 +8,9 @@ module Deckhand
     #   Deckhand.configure do |c|
     #     c.capsule("reports", concurrency: 1, queues: ["reports"])
     #     c.capsule("mail", concurrency: 25, queues: ["mailers,3", "webhooks,1"])
+    #     c.capsule("imports", concurrency: 4, queues: ["imports"]) do |cap|
+    #       cap.server_middleware.add ImportTenant   # this capsule's jobs only
+    #     end
     #   end
     #
     # Queues listed without weights are drained in strict order (the first queue
@@ -18,15 +21,21 @@ module Deckhand
     class Capsule
       NAME = /\A[\w.-]+\z/
 
-      attr_reader :name, :concurrency, :queues, :weights
+      # The capsule's own server middleware (a Middleware::Chain), which its
+      # jobs run in place of the configuration's; nil when it has none.
+      attr_reader :name, :concurrency, :queues, :weights, :server_middleware
 
-      def initialize(name, concurrency:, queues:)
+      def initialize(name, concurrency:, queues:, server_middleware: nil)
         @name = name.to_s
         raise ConfigError, "capsule name #{name.inspect} must be letters, digits, '_', '-' or '.'" unless NAME.match?(@name)
         unless concurrency.is_a?(Integer) && concurrency.between?(1, 1000)
           raise ConfigError, "capsule #{@name}: concurrency must be an Integer from 1 to 1000, got #{concurrency.inspect}"
         end
         @concurrency = concurrency
+        unless server_middleware.nil? || server_middleware.is_a?(Middleware::Chain)
+          raise ConfigError, "capsule #{@name}: server_middleware must be a Deckhand::Middleware::Chain (give a block to change a copy of the configuration's), got #{server_middleware.class}"
+        end
+        @server_middleware = server_middleware
         parse_queues(queues)
         freeze
       end

@@ -16,7 +16,7 @@ module Deckhand
           logger: config.logger, prefetch: config.prefetch, window: config.fetch_window, on_fatal: on_fatal,
           throttles: throttles)
         runner = JobRunner.new(config: config, store: store, identity: identity, fetcher: @fetcher,
-          stats: stats, suspects: suspects)
+          stats: stats, suspects: suspects, middleware: spec.server_middleware || config.server_middleware)
         @processors = Array.new(spec.concurrency) do |i|
           Processor.new("#{spec.name}-#{i}", @fetcher, runner, logger: config.logger)
         end

@@ -29,10 +29,11 @@ module Deckhand
       MASKED = {Deckhand::Shutdown => :never}.freeze
       UNMASKED = {Deckhand::Shutdown => :immediate}.freeze
 
-      def initialize(config:, store:, identity:, fetcher:, stats:, suspects:)
+      # `middleware`: the capsule's own server chain, when it has one.
+      def initialize(config:, store:, identity:, fetcher:, stats:, suspects:, middleware: config.server_middleware)
         @config = config
         @logger = config.logger
-        @middleware = config.server_middleware
+        @middleware = middleware
         @executor = config.executor
         @cache = !config.reloading
         @fetcher = fetcher

@@ -59,11 +59,32 @@ module Sidekiq
       end
     end
 
-    # The configuration's chains: Deckhand runs the same middleware in every
-    # capsule, so a capsule cannot add its own.
-    def server_middleware(&) = chain(:server_middleware, &)
+    # A capsule's own server middleware, as in Sidekiq 7: given a block, a
+    # capsule other than "default" gets a copy of the configuration's chain
+    # as it stands, which the block changes and which its jobs run in place
+    # of the configuration's. Until then (and always for "default") it is
+    # the configuration's chain.
+    def server_middleware(&block)
+      return config.server_middleware(&block) if default?
+      if block
+        @server_chain ||= config.config.server_middleware.dup
+        yield Deckhand::DropIn::MiddlewareChain.new(@server_chain)
+        register
+      end
+      @server_chain ? Deckhand::DropIn::MiddlewareChain.new(@server_chain) : config.server_middleware
+    end
 
-    def client_middleware(&) = chain(:client_middleware, &)
+    # Sidekiq 7.3 keeps a client chain per capsule too, but its pushes run
+    # the configuration's (Sidekiq::Client takes config.client_middleware):
+    # so here, a copy the block changes, which pushes do not run either.
+    def client_middleware(&block)
+      return config.client_middleware(&block) if default?
+      if block
+        @client_chain ||= config.config.client_middleware.dup
+        yield Deckhand::DropIn::MiddlewareChain.new(@client_chain)
+      end
+      @client_chain ? Deckhand::DropIn::MiddlewareChain.new(@client_chain) : config.client_middleware
+    end
 
     def redis(&) = config.redis(&)
 
@@ -102,17 +123,9 @@ module Sidekiq
       end
     end
 
-    def chain(kind)
-      if block_given?
-        raise Deckhand::DropIn::Unsupported.new("capsule(#{@name.inspect}).#{kind} { }",
-          "Deckhand runs one middleware chain in every capsule: add it to config.#{kind}")
-      end
-      config.public_send(kind)
-    end
-
     # Sidekiq's weight 0 (listed once, strict order) is a queue without a weight in Deckhand.
     def deckhand_queues = @weights.map { |name, weight| weight.zero? ? name : "#{name},#{weight}" }
 
-    def register = config.config.capsule(@name, concurrency: @concurrency, queues: deckhand_queues)
+    def register = config.config.capsule(@name, concurrency: @concurrency, queues: deckhand_queues, server_middleware: @server_chain)
   end
 end

@@ -30,16 +30,17 @@ module Sidekiq
     end
 
     # The pool this client pushes through: the one given, the via block's,
-    # or the configuration's.
-    def redis_pool = Deckhand::DropIn::RedisPool.for(@config.store)
+    # or the configuration's (Sidekiq::Config#redis_pool, to the same Redis
+    # as the configuration's store).
+    def redis_pool = Deckhand::DropIn::ClientMiddlewareCall.pool_for(@config)
 
     # Sidekiq's items name the class as a Class or a String; a Class's own
     # options (sidekiq_options) fill in what the item leaves out, as in Sidekiq
-    # (but its pool: only routes the class's own pushes).
+    # (but its pool: only routes the class's own pushes: Payload.normalize).
     # A bad item raises ArgumentError, as in Sidekiq (Deckhand's message).
     def push(item)
       Deckhand::DropIn.argument_errors do
-        item = classify(check(item))
+        item = check(item)
         item["args"] = Deckhand::DropIn::StrictArgs.apply(item["args"], item["class"])
         super(item)
       end
@@ -48,7 +49,7 @@ module Sidekiq
     # "args" may be any Enumerable (a lazy one too), as in Sidekiq.
     def push_bulk(item)
       Deckhand::DropIn.argument_errors do
-        item = classify(check(item))
+        item = check(item)
         item["args"] = item["args"].to_a if item["args"].is_a?(Enumerator)
         item["args"] = item["args"].map { |args| Deckhand::DropIn::StrictArgs.apply(args, item["class"]) } if item["args"].is_a?(Array)
         super(item)
@@ -86,13 +87,6 @@ module Sidekiq
       raise ArgumentError, "Job must be a Hash with 'class' and 'args' keys: #{item.inspect}" unless item.key?("class") && item.key?("args")
       raise ArgumentError, "Job tags must be an Array: #{item.inspect}" if item.key?("tags") && !item["tags"].is_a?(Array)
       item
-    end
-
-    def classify(item)
-      klass = item["class"]
-      return item unless klass.is_a?(Module)
-      defaults = klass.respond_to?(:deckhand_options) ? klass.deckhand_options.except("pool") : {}
-      defaults.merge(item).merge("class" => klass.name)
     end
   end
 end

@@ -25,7 +25,7 @@ module Sidekiq
       labels: [],
       require: ".",
       environment: nil,
-      concurrency: 10,
+      concurrency: 5,
       timeout: 25,
       poll_interval_average: nil,
       average_scheduled_poll_interval: 2,

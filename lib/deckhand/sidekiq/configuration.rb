@@ -113,10 +113,17 @@ module Deckhand
         @config.logger = logger
       end
 
-      def [](key) = @config.public_send(setting(key))
+      # Sidekiq's dead_max_jobs of N keeps N - 1 jobs in the dead set (each
+      # death trims ranks 0 through -N); Deckhand's keeps as many as it says.
+      # So the Deckhand setting is one less than Sidekiq's key reads.
+      def [](key)
+        value = @config.public_send(setting(key))
+        (key.to_sym == :dead_max_jobs) ? value + 1 : value
+      end
 
       def []=(key, value)
         value = Array(value).map { |entry| entry.is_a?(Array) ? entry.join(",") : entry.to_s } if key.to_sym == :queues
+        value = [Integer(value) - 1, 0].max if key.to_sym == :dead_max_jobs
         @config.public_send(:"#{setting(key)}=", value)
       end
 

@@ -71,7 +71,7 @@ module Sidekiq
         item = item.transform_keys(&:to_s)
         options = deckhand_options
         pool = item.delete("pool") || Deckhand::Client.via_target || options["pool"]
-        Deckhand::DropIn.argument_errors { Deckhand::Client.new(pool: pool).push(options.except("pool").merge(item).merge("class" => name)) }
+        Sidekiq::Client.new(pool: pool).push(options.except("pool").merge(item).merge("class" => self))
       end
     end
   end

@@ -19,6 +19,9 @@ module Deckhand
         at(interval) if interval
       end
 
+      # Sidekiq's perform_at is its perform_in: a small number is a delay.
+      def perform_at(time, *args) = perform_in(time, *args)
+
       def perform_bulk(args_list, batch_size: Deckhand::Client::BULK_BATCH)
         args_list = args_list.to_a if args_list.is_a?(Enumerator) # a lazy one too, as in Sidekiq
         super
@@ -29,8 +32,9 @@ module Deckhand
       def push(...) = DropIn.argument_errors { super }
 
       # Sidekiq.strict_args! applies to each push's arguments (a bulk
-      # push's list as a whole: JSON makes the same of it).
-      def item(args) = super(StrictArgs.apply(args, @klass.name))
+      # push's list as a whole: JSON makes the same of it). The item names
+      # the class itself, which client middleware gets, as in Sidekiq.
+      def item(args) = super(StrictArgs.apply(args, @klass.name)).merge!("class" => @klass)
 
       # Sidekiq 7.3's perform_inline: client middleware (which may stop the
       # job: nil), the round trip through JSON, server middleware around
@@ -38,7 +42,7 @@ module Deckhand
       def run_inline(job)
         config = Deckhand.config
         pushed = nil
-        config.client_middleware.invoke(job["class"], job, job["queue"], config.store) { pushed = job }
+        config.client_middleware.invoke(*ClientMiddlewareCall.call(job["class"], job, config)) { pushed = job }
         return nil unless pushed
         job = Payload.decode(JSON.generate(pushed))
         instance = @klass.new

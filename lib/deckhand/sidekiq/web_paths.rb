@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "web_forms"
+require_relative "web_session_token"
 
 module Deckhand
   module DropIn
@@ -18,6 +20,13 @@ module Deckhand
     # - A queue name Sidekiq would not show gets 404; a retry, scheduled or
     #   dead job that is no longer there redirects (302) to its list, and the
     #   redirect after a form is a 302, as Sidekiq answers them.
+    # - Sidekiq's forms (WebForms) are answered as Sidekiq answers them.
+    # - A POST passes the CSRF check where Sidekiq's would: with the Rack
+    #   session's token in "authenticity_token", or with `$TESTING` set
+    #   (Sidekiq 7.3 leaves its check out then); Deckhand's own check
+    #   (Deckhand::Web::Guard: same-origin, or the cookie's token) passes
+    #   what it passes. A browser saying the request is cross-site is
+    #   refused all the same.
     class WebPaths
       METHODS = %w[GET HEAD POST].freeze
       QUEUE_NAME = /\A[a-z_:.\-0-9]+\z/i
@@ -31,7 +40,7 @@ module Deckhand
       def call(env)
         return [404, {"content-type" => "text/plain", Sidekiq::Web::X_CASCADE => "pass"}, ["Not Found"]] unless METHODS.include?(env["REQUEST_METHOD"])
         path = env["PATH_INFO"].to_s
-        return @app.call(translate(env, path)).then { |response| as_sidekiq_redirect(response) } if env["REQUEST_METHOD"] == "POST"
+        return post(translate(env, path)) if env["REQUEST_METHOD"] == "POST"
         case path.delete_suffix("/")
         when "" then return heartbeat if env["REQUEST_METHOD"] == "HEAD"
         when "/stats" then return json(stats)
@@ -47,6 +56,42 @@ module Deckhand
       end
 
       private
+
+      def post(env)
+        request = Rack::Request.new(env)
+        params = form(request)
+        guarded = Deckhand::Web::Guard.new(request, request.cookies[Deckhand::Web::Guard::COOKIE]).allowed?
+        allowed = guarded || (vouched?(env, params) && !cross_site?(request))
+        env = env.merge("HTTP_SEC_FETCH_SITE" => "same-origin") if allowed && !guarded # what Deckhand::Web checks
+        unless params.key?("action")
+          return [403, {"content-type" => "text/plain"}, ["Forbidden"]] unless allowed
+          return [403, {"content-type" => "text/plain"}, ["You may look but not change anything here"]] unless @app.authorized?(env)
+          response = WebForms.new(@config).call(env, params)
+          return response if response
+        end
+        as_sidekiq_redirect(@app.call(env))
+      end
+
+      def form(request)
+        request.POST
+      rescue EOFError, Rack::Utils::ParameterTypeError, Rack::Utils::InvalidParameterError
+        {}
+      end
+
+      # What a browser says of a request from another site, in Sec-Fetch-Site or Origin.
+      def cross_site?(request)
+        site = request.get_header("HTTP_SEC_FETCH_SITE")
+        origin = request.get_header("HTTP_ORIGIN")
+        (site && !%w[same-origin none].include?(site)) || (origin && origin != request.base_url)
+      end
+
+      # Sidekiq's own reasons to let a POST through: its session token, or
+      # its test mode (`$TESTING`, set by Sidekiq's and applications' test helpers).
+      def vouched?(env, params)
+        return true if defined?($TESTING) && $TESTING # standard:disable Style/GlobalVars
+        session = env["rack.session"]
+        !session.nil? && SessionToken.new(session).valid?(params["authenticity_token"])
+      end
 
       def redirect(env, page) = [302, {"location" => "#{Rack::Request.new(env).base_url}#{env["SCRIPT_NAME"]}/#{page}"}, []]
 

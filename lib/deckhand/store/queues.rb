@@ -169,6 +169,10 @@ module Deckhand
         store.call("LREM", key, -1, raw) == 1
       end
 
+      # Deletes the entry that is exactly `raw` (a job's JSON as queued),
+      # wherever it is in the queue. Returns true when it was there.
+      def remove(store, name, raw) = store.call("LREM", store.layout.queue(name), 1, raw) == 1
+
       # Deletes the entry whose digest (QueuedJob#digest) is this, looking
       # around `position`: the way to remove an entry that is not a job, which
       # has no jid. Returns true when it was found and deleted.

@@ -73,7 +73,7 @@ class SidekiqFilesInsideTest < Minitest::Test
     assert_equal({"low" => 2, "high" => 0}, Sidekiq::Capsule.new("default", config).weights, "reading a booted configuration writes nothing")
     assert_same config.capsule(:single), config.capsules["single"]
     assert_includes assert_raises(Deckhand::DropIn::Unsupported) { config[:fetch_class] = Object }.message, "fetch"
-    assert_raises(Deckhand::DropIn::Unsupported) { config.capsule("single").server_middleware { nil } }
+    assert_includes assert_raises(Deckhand::ConfigError) { config.capsule("single").server_middleware { nil } }.message, "frozen once the server has booted"
   end
 
   def test_lifecycle_events_are_deckhand_server_events
