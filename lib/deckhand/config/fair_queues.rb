@@ -52,7 +52,7 @@ module Deckhand
       # queue's `by` says; nil for any other queue's job.
       def tenant(job)
         setting = @queues[job["queue"]] or return nil
-        return job["tenant"] if job["tenant"]
+        return self.class.tenant!(job["tenant"], "#{job["class"]} in fair queue #{job["queue"].inspect}") unless job["tenant"].nil?
         by = setting.by or return nil
         tenant = by.call(job)
         tenant.nil? ? nil : self.class.tenant!(tenant, "fair_queues[#{job["queue"].inspect}] by:")

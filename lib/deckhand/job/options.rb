@@ -80,7 +80,6 @@ module Deckhand
           case key
           when "unique_for", "expires_in" then [key, value && plain(value.to_f)]
           when "unique_until", "on_conflict" then [key, value.to_s]
-          when "tenant" then [key, value.to_s]
           # A Duration (48.hours) would go to JSON as a String, which the retry handler cannot compare.
           when "retry_for" then [key, value.is_a?(Numeric) ? plain(value.to_f) : value]
           when "pool" then [key, Client::Target.for(value)] # shared, and no password in inspect
