@@ -14,16 +14,7 @@ local rank = tonumber(ARGV[2])
 local stop = rank + tonumber(ARGV[3])
 local chunk = 1000
 local matches = 0
-local more = {}
-for i = 4, #ARGV do more[#more + 1] = ARGV[i] end
-
-local function matches_all(raw)
-  if not string.find(raw, needle, 1, true) then return false end
-  for i = 1, #more do
-    if not string.find(raw, more[i], 1, true) then return false end
-  end
-  return true
-end
+local matches_all = match_all(needle, ARGV, 4)
 
 while rank < stop do
   local last = math.min(rank + chunk, stop) - 1

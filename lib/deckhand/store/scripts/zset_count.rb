@@ -11,7 +11,7 @@ module Deckhand
       #   ZsetCount.new(store).call("retry", "Timeout", from: 0, budget: 20_000)
       #   # => [next rank or -1, matches]
       class ZsetCount < Script
-        lua "zset_count"
+        lua "zset_count", uses: ["match"]
 
         def call(set, text, from:, budget:) = run([set], argv(text, from, budget))
 

@@ -19,16 +19,7 @@ local stop = rank + tonumber(ARGV[4])
 local rev = ARGV[5] == 'rev'
 local chunk = 500
 local found = {}
-local more = {}
-for i = 6, #ARGV do more[#more + 1] = ARGV[i] end
-
-local function matches_all(raw)
-  if not string.find(raw, needle, 1, true) then return false end
-  for i = 1, #more do
-    if not string.find(raw, more[i], 1, true) then return false end
-  end
-  return true
-end
+local matches_all = match_all(needle, ARGV, 6)
 local matches = 0
 
 while rank < stop do
