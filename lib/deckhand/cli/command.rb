@@ -25,6 +25,16 @@ module Deckhand
 
       private
 
+      # What a command that reads the fleet does first: loads the file given
+      # with -r (the application's Deckhand.configure), points the default
+      # configuration at --redis-url when given, and checks that Redis answers
+      # and can run Deckhand.
+      def connect(options)
+        require File.expand_path(options[:require]) if options[:require]
+        Deckhand.config = Config.new(redis: {url: options[:redis_url]}) if options[:redis_url]
+        Deckhand.config.store.verify!
+      end
+
       # A failure the user can fix: its message, and its cause when that adds
       # something, instead of a backtrace. Returns the exit status, 1.
       def report(prefix, error)

@@ -27,9 +27,7 @@ module Deckhand
       def run
         options = parse
         return @out.puts(options[:help]) || 0 if options[:help]
-        require File.expand_path(options[:require]) if options[:require]
-        Deckhand.config = Config.new(redis: {url: options[:redis_url]}) if options[:redis_url]
-        Deckhand.config.store.verify!
+        connect(options)
         @interval = options.fetch(:interval, 1.0)
         return once if options[:once]
         raise ConfigError, "deckhand top needs a terminal (use --once for plain output)" unless $stdin.tty?

@@ -23,9 +23,7 @@ module Deckhand
       def run
         options = parse
         return @out.puts(options[:help]) || 0 if options[:help]
-        require File.expand_path(options[:require]) if options[:require]
-        Deckhand.config = Config.new(redis: {url: options[:redis_url]}) if options[:redis_url]
-        Deckhand.config.store.verify!
+        connect(options)
         serve(options.fetch(:host, "127.0.0.1"), options.fetch(:port, DEFAULT_PORT))
       rescue ConfigError, RedisError, LoadError, SystemCallError => e
         report("deckhand web", e)
