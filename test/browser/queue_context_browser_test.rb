@@ -63,6 +63,38 @@ class QueueContextBrowserTest < Minitest::Test
     assert_equal ["log error: Failed to load resource: the server responded with a status of 404 (Not Found)"], @problems.uniq
   end
 
+  # The same answers at 390 px: each state and the warning's action on
+  # screen, and no page wider than the phone.
+  def test_the_context_stays_on_screen_on_a_phone
+    seed
+    visit("/")
+    page.set_viewport(width: 390, height: 844, scale_factor: 1, mobile: true)
+    page.go_to("#{Deckhand::BrowserHarness.url}/queues")
+    assert_includes row("mail"), "paused"
+    assert_includes row("orphan"), "no process works it"
+    assert_equal true, on_screen?("table tbody tr td a"), "a queue's name on screen"
+    assert_operator page.evaluate("document.documentElement.scrollWidth - window.innerWidth"), :<=, 0, "/queues scrolls sideways"
+    screenshot("queues-context-phone")
+    page.go_to("#{Deckhand::BrowserHarness.url}/queues/orphan")
+    assert_equal true, on_screen?(".queue-state"), "the unworked notice on screen"
+    page.go_to("#{Deckhand::BrowserHarness.url}/retries?q=Net::ReadTimeout&confirm=retry")
+    wait_for(message: "the confirmation page") { page.at_css("#confirm-count") }
+    assert_equal true, on_screen?("#paused-warning"), "the paused warning on screen"
+    assert_equal true, on_screen?("#confirm-all"), "the confirmation's button on screen"
+    screenshot("retry-confirm-paused-phone")
+  end
+
+  def on_screen?(selector)
+    page.evaluate(<<~JS)
+      (function () {
+        var el = document.querySelector(#{JSON.generate(selector)});
+        if (!el) return "missing";
+        var box = el.getBoundingClientRect();
+        return box.width > 0 && box.left >= 0 && box.right <= window.innerWidth;
+      })()
+    JS
+  end
+
   def test_retrying_into_a_paused_queue_warns_first_and_after
     seed
     visit("/retries?q=Net::ReadTimeout&confirm=retry")
