@@ -49,8 +49,21 @@ module ActiveJobParts
         runner.jid = decoded["jid"]
         runner.perform(*decoded["args"])
       end,
-      "runner" => runner(payload)
+      "runner" => runner(payload),
+      "plain runner" => runner(plain_payload)
     }
+  end
+
+  # A plain Deckhand job, for the runner's cost without Active Job.
+  class BenchPlainNoopJob
+    include Deckhand::Job
+
+    def perform(_name, _number, _options) = nil
+  end
+
+  def plain_payload
+    item = Deckhand::Payload.normalize({"class" => BenchPlainNoopJob, "queue" => "bench", "args" => ["bench", 1, {"id" => 1, "tag" => "bench"}]})
+    Deckhand::Payload.encode(item, max_bytes: 1 << 20)
   end
 
   # A fetcher that settles nothing: Redis is left out, the rest of a server
@@ -83,6 +96,7 @@ module ActiveJobParts
 
   def run(jobs:, rounds:, only:)
     selected = parts.select { |name, _| only.nil? || name == only }
+    abort "no part #{only.inspect}: #{parts.keys.join(", ")}" if selected.empty?
     selected.each_value { |part| 2_000.times { part.call } } # warm: YJIT, caches
     return if jobs.zero?
     samples = Hash.new { |h, k| h[k] = [] }
