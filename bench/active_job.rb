@@ -11,6 +11,9 @@
 # threads), which other load on a shared machine disturbs less than jobs/s.
 #
 #   bundle exec ruby bench/active_job.rb [--jobs 30000] [--rounds 3] [--threads 10]
+#
+# BENCH_AJ_APP=path has the servers load another application file instead
+# (one that requires app/active_job_app.rb and adds a watcher of its own).
 
 require "optparse"
 require "json"
@@ -20,7 +23,7 @@ require_relative "lib/deckhand_bench/stats"
 require_relative "lib/deckhand_bench/probe"
 
 module ActiveJobBench
-  APP = File.expand_path("app/active_job_app.rb", __dir__)
+  APP = ENV["BENCH_AJ_APP"] || File.expand_path("app/active_job_app.rb", __dir__)
   EXE = {"deckhand" => File.expand_path("../exe/deckhand", __dir__), "sidekiq" => Gem.bin_path("sidekiq", "sidekiq")}.freeze
 
   # Pushes in a child process, as an application would (each system's own adapter).

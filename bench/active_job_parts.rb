@@ -4,9 +4,11 @@
 # process on one thread, without Redis: Active Job's own execute (the ceiling
 # bench/active_job.rb measures), the same execute on data freshly parsed from
 # JSON (what any Redis-backed server must at least do), Deckhand's decode of
-# the whole payload, and decode plus the adapter's wrapper. Objects allocated
-# per job are exact; times are CPU time (this process), medians of the rounds,
-# so other load on the machine disturbs them less than wall time.
+# the whole payload, decode plus the adapter's wrapper, and the job runner's
+# whole path (decode, gate, activity, wrapper, metrics; Redis left out).
+# Objects allocated per job are exact; times are CPU time of this process
+# (and the part of it in garbage collection), medians of the rounds, so other
+# load on the machine disturbs them less than wall time.
 #
 #   bundle exec ruby --yjit bench/active_job_parts.rb [--jobs 10000] [--rounds 7]
 #
@@ -20,6 +22,7 @@
 require "optparse"
 ENV["BENCH_SYSTEM"] = "deckhand"
 require_relative "app/active_job_app"
+require_relative "../lib/deckhand/server"
 
 # As in the ceiling: no probe window here.
 module DeckhandBench::Probe
@@ -45,20 +48,55 @@ module ActiveJobParts
         runner = wrapper.new
         runner.jid = decoded["jid"]
         runner.perform(*decoded["args"])
-      end
+      end,
+      "runner" => runner(payload),
+      "plain runner" => runner(plain_payload)
     }
+  end
+
+  # A plain Deckhand job, for the runner's cost without Active Job.
+  class BenchPlainNoopJob
+    include Deckhand::Job
+
+    def perform(_name, _number, _options) = nil
+  end
+
+  def plain_payload
+    item = Deckhand::Payload.normalize({"class" => BenchPlainNoopJob, "queue" => "bench", "args" => ["bench", 1, {"id" => 1, "tag" => "bench"}]})
+    Deckhand::Payload.encode(item, max_bytes: 1 << 20)
+  end
+
+  # A fetcher that settles nothing: Redis is left out, the rest of a server
+  # thread's work on one job is in.
+  class Settles
+    def done(_unit, **) = nil
+  end
+
+  # The server's whole per-job path on a processor thread, as
+  # Processor#run calls it: decode, gate, activity, the wrapper, metrics.
+  def runner(payload)
+    config = Deckhand.config
+    store = Deckhand::Store.new({url: "redis://127.0.0.1:1/0"}) # never connected: a no-op job sends no command
+    identity = "bench" # only a failure reads it
+    suspects = Deckhand::Server::Suspects.new(identity, store: store, logger: config.logger, max_recoveries: 3)
+    runner = Deckhand::Server::JobRunner.new(config: config, store: store, identity: identity, fetcher: Settles.new,
+      stats: Deckhand::Server::Activity.new, suspects: suspects)
+    lot = Struct.new(:queue).new("bench")
+    -> { Thread.handle_interrupt(Deckhand::Server::JobRunner::MASKED) { runner.run(Deckhand::Server::UnitOfWork.new(lot, 0, payload.dup, false)) } }
   end
 
   def measure(part, jobs)
     allocated = GC.stat(:total_allocated_objects)
+    gc_ms = GC.stat(:time)
     started = ::Process.clock_gettime(::Process::CLOCK_PROCESS_CPUTIME_ID)
     jobs.times { part.call }
     seconds = ::Process.clock_gettime(::Process::CLOCK_PROCESS_CPUTIME_ID) - started
-    [seconds * 1e6 / jobs, (GC.stat(:total_allocated_objects) - allocated).fdiv(jobs)]
+    [seconds * 1e6 / jobs, (GC.stat(:total_allocated_objects) - allocated).fdiv(jobs), (GC.stat(:time) - gc_ms) * 1e3 / jobs]
   end
 
   def run(jobs:, rounds:, only:)
     selected = parts.select { |name, _| only.nil? || name == only }
+    abort "no part #{only.inspect}: #{parts.keys.join(", ")}" if selected.empty?
     selected.each_value { |part| 2_000.times { part.call } } # warm: YJIT, caches
     return if jobs.zero?
     samples = Hash.new { |h, k| h[k] = [] }
@@ -67,7 +105,8 @@ module ActiveJobParts
       "load #{File.read("/proc/loadavg").split.first(3).join(" ")}, #{jobs} jobs x #{rounds} rounds, medians:"
     samples.each do |name, runs|
       us = runs.map(&:first).sort[runs.size / 2]
-      puts format("  %-16s %7.1f µs CPU a job  %6.1f objects a job", name, us, runs.map(&:last).min)
+      gc = runs.map(&:last).sort[runs.size / 2]
+      puts format("  %-16s %7.1f µs CPU a job  %6.1f objects a job  %5.1f µs of GC a job", name, us, runs.map { |r| r[1] }.min, gc)
     end
   end
 end

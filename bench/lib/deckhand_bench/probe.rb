@@ -133,7 +133,7 @@ module DeckhandBench
 
       def snapshot
         {at: monotonic, cpu: cpu_seconds,
-         allocated: gc_stat(:total_allocated_objects), gc: GC.count, gc_ms: gc_stat(:time), threads: ThreadCounter.started,
+         allocated: gc_stat(:total_allocated_objects), gc: GC.count, gc_ms: gc_stat(:time), major_gc: gc_stat(:major_gc_count), threads: ThreadCounter.started,
          system: ::Process.times.stime, sleeps: thread_sleeps,
          commands: @commands, round_trips: @round_trips}
       end
@@ -166,6 +166,7 @@ module DeckhandBench
           "pid" => ::Process.pid, "jobs" => jobs, "seconds" => now[:at] - @window[:at],
           "cpu_seconds" => now[:cpu] - @window[:cpu], # all threads: less disturbed by other load than wall time
           "allocated" => now[:allocated] - @window[:allocated], "gc_runs" => now[:gc] - @window[:gc], "gc_ms" => now[:gc_ms] - @window[:gc_ms],
+          "major_gc_runs" => now[:major_gc] - @window[:major_gc], "live_objects" => gc_stat(:heap_live_slots),
           "system_seconds" => now[:system] - @window[:system], "thread_sleeps" => now[:sleeps] - @window[:sleeps],
           "threads_started" => now[:threads] - @window[:threads],
           "commands" => now[:commands] - @window[:commands],

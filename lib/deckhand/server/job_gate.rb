@@ -46,9 +46,12 @@ module Deckhand
       end
 
       # The lock goes with the acknowledgement, a script of the queue the job
-      # came from (`queue`); see Store::UniqueLocks.within.
-      def unlock(job, queue = job["queue"], until_start: Unique.until_start?(job))
-        until_start ? nil : Store::UniqueLocks.within(@store, Unique.held_by(job, @store.layout), queue)
+      # came from (`queue`); see Store::UniqueLocks.within. A job without a
+      # lock (most jobs) is answered after one look at its unique_for.
+      def unlock(job, queue = job["queue"], until_start: nil)
+        lock = Unique.held_by(job, @store.layout) or return nil
+        until_start = Unique.until_start?(job) if until_start.nil?
+        until_start ? nil : Store::UniqueLocks.within(@store, lock, queue)
       end
 
       # The args perform gets: the secret bag decrypted (encrypt: true); the
