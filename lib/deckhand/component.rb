@@ -100,8 +100,15 @@ module Deckhand
     def spawn(delay, error = nil)
       @started_at = now + delay
       @restarting = !error.nil?
-      @thread = Thread.new { supervise(delay, error) }
-      @thread.name = "deckhand-#{@name}"
+      name = "deckhand-#{@name}"
+      # Named on the thread itself before it does anything (on JRuby a thread
+      # runs at once, before a name given from here would reach it), and
+      # here, so the name shows at once to whoever lists the threads.
+      @thread = Thread.new do
+        Thread.current.name = name
+        supervise(delay, error)
+      end
+      @thread.name = name
     rescue ThreadError => e
       fatal(e)
     end
