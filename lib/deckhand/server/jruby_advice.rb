@@ -4,8 +4,8 @@ module Deckhand
   module Server
     # The one JRuby setting that changes a server's speed most and that a
     # gem cannot set itself (the JVM has started by the time Deckhand loads):
-    # JRuby's compiler without invokedynamic runs short jobs at about 60 % of
-    # the speed it reaches with it (docs/jruby.md). The launcher logs this
+    # without invokedynamic, a JRuby server ran no-op jobs at about 55 % of
+    # the speed it reached with it (docs/jruby.md). The launcher logs this
     # once at start when it applies.
     #
     #   JRubyAdvice.message                                  # => nil on MRI, or on JRuby with invokedynamic on
@@ -16,7 +16,7 @@ module Deckhand
       def message(engine: RUBY_ENGINE, indy: (invokedynamic? if engine == "jruby"))
         return nil unless engine == "jruby" && indy == false
         "JRuby runs without invokedynamic: set JRUBY_OPTS=-Xcompile.invokedynamic=true " \
-          "(or compile.invokedynamic=true in .jrubyrc) for about 1.7x the jobs per second on short jobs (docs/jruby.md)"
+          "(or compile.invokedynamic=true in .jrubyrc) for up to about 1.8x the jobs per second on short jobs (docs/jruby.md)"
       end
 
       # JRuby's own option; nil where it cannot be read (not JRuby, another release).
