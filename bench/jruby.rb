@@ -13,6 +13,10 @@
 #
 # Every server gets a warm-up share of jobs before its window opens (the
 # JVM's compilers need it; MRI gets the same), then the probe times the rest.
+# No-op jobs get 50,000 of each: after 10,000 a JRuby server on a loaded
+# 2-core machine was still compiling, and ran at a fifth of its warm speed.
+# BENCH_JRUBY_OPTS sets the JRuby servers' JRUBY_OPTS (docs/jruby.md:
+# -Xcompile.invokedynamic=true).
 require "optparse"
 require "json"
 require "etc"
@@ -29,7 +33,7 @@ module DeckhandBench
     TARGET_MS = 20.0
     WORKLOADS = {
       # name => [job class, measured jobs, warm-up jobs, quick measured, quick warm-up]
-      "noop" => ["BenchNoopJob", 20_000, 10_000, 2_000, 1_000],
+      "noop" => ["BenchNoopJob", 50_000, 50_000, 2_000, 1_000],
       "cpu" => ["BenchArithmeticJob", 600, 300, 60, 30],
       "iterable" => ["BenchIterableJob", 10_000, 5_000, 1_000, 500]
     }.freeze

@@ -8,6 +8,7 @@
 #   bin/torture --quick      # the short version CI runs (under two minutes)
 #   bin/torture --quick 3 6  # only scenarios 3 and 6
 #   bin/torture --record torture/RESULTS.md   # also append the lines there
+#   bin/torture --jruby sigkill-churn         # the servers on JRuby (bin/jruby installs it)
 
 require "optparse"
 require "tmpdir"
@@ -25,11 +26,12 @@ module Torture
     module_function
 
     def run(argv)
-      options = {quick: false, record: nil}
+      options = {quick: false, record: nil, jruby: false}
       OptionParser.new do |p|
         p.banner = "Usage: bin/torture [--quick] [--record FILE] [SCENARIO NUMBER OR NAME ...]"
         p.on("--quick", "Short sizes and timings (CI)") { options[:quick] = true }
         p.on("--record FILE", "Append the header and figure lines to FILE") { |f| options[:record] = f }
+        p.on("--jruby", "Run the servers on JRuby 9.4 (bin/jruby; this runner stays on MRI)") { options[:jruby] = true }
       end.parse!(argv)
       known = SCENARIOS.flat_map { |s| [s::NUMBER.to_s, s::NAME] }
       unknown = argv - known
@@ -38,6 +40,7 @@ module Torture
           SCENARIOS.map { |s| "#{s::NUMBER} #{s::NAME}" }.join(", ")
         return 2
       end
+      system(File.expand_path("../bin/jruby", __dir__), "--setup-only", exception: true) if options[:jruby]
       chosen = argv.empty? ? SCENARIOS : SCENARIOS.select { |s| argv.include?(s::NUMBER.to_s) || argv.include?(s::NAME) }
       Dir.mktmpdir("deckhand-torture") { |dir| run_all(chosen, options, dir) }
     end
@@ -45,11 +48,11 @@ module Torture
     def run_all(scenarios, options, dir)
       ledger_server = Deckhand::DevRedis.start(dir: File.join(dir, "ledger"), persistent: false)
       ledger = Ledger.new(ledger_server.url)
-      lines = [header(options[:quick], ledger)]
+      lines = [header(options, ledger)]
       puts lines.first
       started = now
       results = scenarios.map do |scenario|
-        result = scenario.new(quick: options[:quick], ledger: ledger, dir: File.join(dir, scenario::NAME)).call
+        result = scenario.new(quick: options[:quick], ledger: ledger, dir: File.join(dir, scenario::NAME), jruby: options[:jruby]).call
         puts result.line
         lines << result.line
         result
@@ -63,11 +66,16 @@ module Torture
       ledger_server&.stop
     end
 
-    def header(quick, ledger)
+    def header(options, ledger)
       redis = RedisClient.new(url: ledger.url).call("INFO", "server")[/redis_version:(\S+)/, 1]
       load = File.exist?("/proc/loadavg") ? File.read("/proc/loadavg").split.first : "?"
-      "deckhand torture #{quick ? "--quick" : "(full)"} #{Time.now.utc.strftime("%Y-%m-%d %H:%M UTC")}: " \
-        "deckhand #{Deckhand::VERSION}, ruby #{RUBY_VERSION}, redis #{redis}, #{Etc.nprocessors} cores, load #{load}"
+      ruby = options[:jruby] ? "servers on #{jruby_version}" : "ruby #{RUBY_VERSION}"
+      "deckhand torture #{options[:quick] ? "--quick" : "(full)"} #{Time.now.utc.strftime("%Y-%m-%d %H:%M UTC")}: " \
+        "deckhand #{Deckhand::VERSION}, #{ruby}, redis #{redis}, #{Etc.nprocessors} cores, load #{load}"
+    end
+
+    def jruby_version
+      IO.popen([File.expand_path("../bin/jruby", __dir__), "-e", "print JRUBY_VERSION"], &:read).then { |v| "JRuby #{v}" }
     end
 
     def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)

@@ -121,7 +121,12 @@ module Deckhand
       @captured = %w[stdout stderr].to_h { |name| [name, slurp(name)] }
     end
 
+    # On JRuby each child is a JVM, which boots and warms up several times
+    # slower (5 to 25 s, more at load 10 on 2 cores): every wait is longer there.
+    SLOWER = (RUBY_ENGINE == "jruby") ? 4 : 1
+
     def poll(timeout, what)
+      timeout *= SLOWER
       deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + timeout
       loop do
         result = yield

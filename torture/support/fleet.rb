@@ -7,6 +7,8 @@ module Torture
   # Real `deckhand` server processes, started, SIGKILLed, TERMed and counted.
   # Each child is `ruby -I lib exe/deckhand -r torture/app.rb ...` with the
   # Bundler setup this process runs under; its log goes to a file in `dir`.
+  # With `jruby: true` the children run on JRuby instead (bin/jruby, with its
+  # own bundle under tmp/jruby), each a JVM that takes seconds to boot.
   #
   #   fleet = Fleet.new(dir: dir, redis_url: url, ledger_url: lurl, settings: {heartbeat_ttl: 2})
   #   member = fleet.spawn(concurrency: 10)
@@ -16,14 +18,18 @@ module Torture
     ROOT = File.expand_path("../..", __dir__)
     EXE = File.join(ROOT, "exe", "deckhand")
     APP = File.join(ROOT, "torture", "app.rb")
+    JRUBY = File.join(ROOT, "bin", "jruby")
     BOOT_TIMEOUT = 30
+    # A JVM boots in 5 to 25 s on a loaded 2-core machine, several at once longer.
+    JRUBY_BOOT_TIMEOUT = 180
 
     Member = Struct.new(:pid, :log, :spawned_at, :status, :identity)
 
     attr_reader :members, :kills
 
-    def initialize(dir:, redis_url:, ledger_url:, settings: {}, timeout: 8)
+    def initialize(dir:, redis_url:, ledger_url:, settings: {}, timeout: 8, jruby: false)
       @dir = dir
+      @jruby = jruby
       @redis_url = redis_url
       @ledger_url = ledger_url
       @settings = settings
@@ -40,7 +46,7 @@ module Torture
       args = ["-r", @settings.fetch(:app, APP), "-C", config_file, "-c", concurrency.to_s, "-t", @timeout.to_s, *queues.flat_map { |q| ["-q", q] }]
       env = {"REDIS_URL" => @redis_url, "TORTURE_LEDGER_URL" => @ledger_url,
              "TORTURE_REAPER_INTERVAL" => @settings[:reaper_interval]&.to_s}
-      pid = ::Process.spawn(env, RbConfig.ruby, "-I", File.join(ROOT, "lib"), EXE, *args,
+      pid = ::Process.spawn(env.merge(ruby_env), *ruby, "-I", File.join(ROOT, "lib"), EXE, *args,
         in: File::NULL, out: log, err: log, chdir: @dir)
       member = Member.new(pid, log, now, nil, nil)
       @members << member
@@ -50,12 +56,13 @@ module Torture
 
     # Waits until the member logged its identity (its capsules are running).
     def ready(member)
-      deadline = now + BOOT_TIMEOUT
+      limit = @jruby ? JRUBY_BOOT_TIMEOUT : BOOT_TIMEOUT
+      deadline = now + limit
       until identity(member)
         if (member.status = ::Process.waitpid2(member.pid, ::Process::WNOHANG)&.last)
           raise "deckhand exited at boot: #{File.read(member.log)[-2000..]}"
         end
-        raise "deckhand did not boot within #{BOOT_TIMEOUT}s" if now > deadline
+        raise "deckhand did not boot within #{limit}s" if now > deadline
         sleep 0.02
       end
       member
@@ -98,6 +105,17 @@ module Torture
     def log_text = @members.map { |m| File.exist?(m.log) ? File.read(m.log) : "" }.join
 
     private
+
+    def ruby = @jruby ? [JRUBY, "-rbundler/setup"] : [RbConfig.ruby]
+
+    # bin/jruby points Bundler at JRuby's own bundle; MRI's Bundler settings
+    # (RUBYOPT's -rbundler/setup, the Gemfile) must not reach the JVM.
+    # --dev (JRuby's interpreter, the JVM's first compiler tier) boots in about
+    # half the time; set JRUBY_OPTS for another setting.
+    def ruby_env
+      return {} unless @jruby
+      {"RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil, "BUNDLER_SETUP" => nil, "JRUBY_OPTS" => ENV.fetch("JRUBY_OPTS", "--dev")}
+    end
 
     def config_file
       @config_file ||= File.join(@dir, "deckhand.yml").tap do |path|

@@ -27,8 +27,9 @@ module Torture
 
     attr_reader :failures
 
-    def initialize(quick:, ledger:, dir:)
+    def initialize(quick:, ledger:, dir:, jruby: false)
       @quick = quick
+      @jruby = jruby
       @ledger = ledger
       @dir = dir
       @failures = []
@@ -53,6 +54,8 @@ module Torture
 
     def quick? = @quick
 
+    def jruby? = @jruby
+
     def size(full, quick) = @quick ? quick : full
 
     def timing = @quick ? QUICK_TIMING : DEFAULT_TIMING
@@ -69,7 +72,7 @@ module Torture
     end
 
     def new_fleet(redis_url, name: "fleet", settings: timing, timeout: 8)
-      fleet = Fleet.new(dir: File.join(@dir, name), redis_url: redis_url, ledger_url: @ledger.url, settings: settings, timeout: timeout)
+      fleet = Fleet.new(dir: File.join(@dir, name), redis_url: redis_url, ledger_url: @ledger.url, settings: settings, timeout: timeout, jruby: @jruby)
       @fleets << fleet
       fleet
     end

@@ -63,6 +63,7 @@ module Deckhand
         @periodic&.start
         @outbox&.start
         @logger.info("Deckhand #{VERSION} started as #{@identity}: #{describe_capsules}")
+        JRubyAdvice.message&.then { |advice| @logger.info(advice) }
         @config.events.fire(:startup, @logger)
         self
       end

@@ -210,6 +210,7 @@ class SidekiqServerFilesInsideTest < Minitest::Test
 
   def test_active_record_enumerator_yields_records_batches_and_unloaded_relations_by_id
     require "active_record"
+    require "activerecord-jdbcsqlite3-adapter" if RUBY_ENGINE == "jruby" # its "sqlite3" adapter: the sqlite3 gem is a C extension
     ActiveRecord::Base.establish_connection(adapter: "sqlite3", database: ":memory:")
     ActiveRecord::Schema.verbose = false
     ActiveRecord::Schema.define { create_table(:crates, force: true) }
