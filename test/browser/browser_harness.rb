@@ -106,6 +106,19 @@ module Deckhand
       assert_empty @problems, "console errors, exceptions or policy violations on #{@page.current_url}"
     end
 
+    # True when the first element `selector` finds is laid out inside the
+    # viewport's width (a phone's 390 px): "missing" when there is none.
+    def in_view?(selector)
+      @page.evaluate(<<~JS)
+        (function () {
+          var el = document.querySelector(#{JSON.generate(selector)});
+          if (!el) return "missing";
+          var box = el.getBoundingClientRect();
+          return box.width > 0 && box.left >= 0 && box.right <= window.innerWidth;
+        })()
+      JS
+    end
+
     def screenshot(name)
       FileUtils.mkdir_p(SCREENSHOTS)
       @page.screenshot(path: File.join(SCREENSHOTS, "#{name}.png"), full: true)

@@ -72,27 +72,16 @@ class QueueContextBrowserTest < Minitest::Test
     page.go_to("#{Deckhand::BrowserHarness.url}/queues")
     assert_includes row("mail"), "paused"
     assert_includes row("orphan"), "no process works it"
-    assert_equal true, on_screen?("table tbody tr td a"), "a queue's name on screen"
+    assert_equal true, in_view?("table tbody tr td a"), "a queue's name on screen"
     assert_operator page.evaluate("document.documentElement.scrollWidth - window.innerWidth"), :<=, 0, "/queues scrolls sideways"
     screenshot("queues-context-phone")
     page.go_to("#{Deckhand::BrowserHarness.url}/queues/orphan")
-    assert_equal true, on_screen?(".queue-state"), "the unworked notice on screen"
+    assert_equal true, in_view?(".queue-state"), "the unworked notice on screen"
     page.go_to("#{Deckhand::BrowserHarness.url}/retries?q=Net::ReadTimeout&confirm=retry")
     wait_for(message: "the confirmation page") { page.at_css("#confirm-count") }
-    assert_equal true, on_screen?("#paused-warning"), "the paused warning on screen"
-    assert_equal true, on_screen?("#confirm-all"), "the confirmation's button on screen"
+    assert_equal true, in_view?("#paused-warning"), "the paused warning on screen"
+    assert_equal true, in_view?("#confirm-all"), "the confirmation's button on screen"
     screenshot("retry-confirm-paused-phone")
-  end
-
-  def on_screen?(selector)
-    page.evaluate(<<~JS)
-      (function () {
-        var el = document.querySelector(#{JSON.generate(selector)});
-        if (!el) return "missing";
-        var box = el.getBoundingClientRect();
-        return box.width > 0 && box.left >= 0 && box.right <= window.innerWidth;
-      })()
-    JS
   end
 
   def test_retrying_into_a_paused_queue_warns_first_and_after

@@ -46,17 +46,6 @@ class TriageStoriesBrowserTest < Minitest::Test
     page.on("Page.loadEventFired") { @loads += 1 }
   end
 
-  def in_view?(selector)
-    page.evaluate(<<~JS)
-      (function () {
-        var el = document.querySelector(#{JSON.generate(selector)});
-        if (!el) return "missing";
-        var box = el.getBoundingClientRect();
-        return box.width > 0 && box.left >= 0 && box.right <= window.innerWidth;
-      })()
-    JS
-  end
-
   def test_retry_only_one_class_of_timeouts_in_three_page_loads
     seed_retries
     visit("/retries?view=groups") # load 1

@@ -27,18 +27,8 @@ module Torture
       push_tenant(push, "big", Array.new(backlog) { random.rand(1..20) })
       %w[small-1 small-2 small-3 small-4].each { |tenant| push_tenant(push, tenant, Array.new(backlog / 40) { random.rand(1..20) }) }
       jobs = @ledger.enqueued_count
-      next_kill = now + every
-      drained = drain(size(900, 180)) do
-        next unless now >= next_kill && @ledger.done_count < jobs * 0.9
-        victim = fleet.alive.select { |m| fleet.identity(m) }.sample(random: random)
-        next unless victim # every server still booting: kill one once it is up
-        fleet.kill(victim)
-        fleet.spawn(concurrency: CONCURRENCY, queues: [QUEUE], wait: false)
-        next_kill = now + every
-      end
-      check(drained, "jobs still unfinished after the drain timeout")
-      check(wait_for_reaping(redis, fleet, bound + 30), "dead processes not reaped")
-      fleet.stop_all
+      churn(fleet, redis, jobs: jobs, every: every, random: random, processes: PROCESSES, timeout: size(900, 180),
+        concurrency: CONCURRENCY, queues: [QUEUE])
       figures(@ledger.analysis(kills: fleet.kills), fleet.kills.size, jobs, leftovers(redis), redis)
     end
 

@@ -25,20 +25,8 @@ module Torture
       fleet.alive.each { |m| fleet.ready(m) }
       random = Random.new(jobs)
       push_work(client(redis_server.url), Array.new(jobs) { random.rand(1..20) })
-      next_kill = now + every
-      drained = drain(size(900, 120) * (jruby? ? 5 : 1)) do
-        next unless now >= next_kill && @ledger.done_count < jobs * 0.9
-        booted = fleet.alive.select { |m| fleet.identity(m) }
-        next if jruby? && booted.size < PROCESSES
-        victim = booted.sample(random: random)
-        next unless victim # every server still booting (a loaded machine): kill one once it is up
-        fleet.kill(victim)
-        fleet.spawn(concurrency: CONCURRENCY, wait: false)
-        next_kill = now + every
-      end
-      check(drained, "jobs still unfinished after the drain timeout")
-      check(wait_for_reaping(redis, fleet, bound + 30), "dead processes not reaped")
-      fleet.stop_all
+      churn(fleet, redis, jobs: jobs, every: every, random: random, processes: PROCESSES, timeout: size(900, 120),
+        concurrency: CONCURRENCY)
       figures(@ledger.analysis(kills: fleet.kills), fleet.kills.size, jobs, leftovers(redis), redis)
     end
 

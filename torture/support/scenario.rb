@@ -102,6 +102,29 @@ module Torture
       end
     end
 
+    # The SIGKILL churn the churn scenarios share: every `every` seconds one
+    # booted server, picked at random, is killed and another started (with
+    # `spawn`'s options), until 90 % of `jobs` are done; then every job must
+    # finish within `timeout` and the dead be reaped, and the fleet stops.
+    # On JRuby a replacement takes seconds to boot: the next kill waits until
+    # all `processes` are up, and the drain may take five times as long.
+    def churn(fleet, redis, jobs:, every:, random:, processes:, timeout:, **spawn)
+      next_kill = now + every
+      drained = drain(timeout * (jruby? ? 5 : 1)) do
+        next unless now >= next_kill && @ledger.done_count < jobs * 0.9
+        booted = fleet.alive.select { |m| fleet.identity(m) }
+        next if jruby? && booted.size < processes
+        victim = booted.sample(random: random)
+        next unless victim # every server still booting (a loaded machine): kill one once it is up
+        fleet.kill(victim)
+        fleet.spawn(wait: false, **spawn)
+        next_kill = now + every
+      end
+      check(drained, "jobs still unfinished after the drain timeout")
+      check(wait_for_reaping(redis, fleet, bound + 30), "dead processes not reaped")
+      fleet.stop_all
+    end
+
     # The jobs a process holds in flight and has not settled.
     def inflight_jobs(redis, identity, queues: ["default"])
       url = "redis://#{redis.config.host}:#{redis.config.port}/#{redis.config.db}"
