@@ -22,8 +22,12 @@ module Deckhand
 
       def url = server.url
 
+      # The tests' own connection, for setting up and reading back. Its
+      # timeout is generous: on a loaded machine (JRuby in CI, load 8 on 2
+      # cores) a reply can stall past redis-client's 1 s default, and what a
+      # test measures is never this connection's speed.
       def client
-        @client ||= RedisClient.new(url: url)
+        @client ||= RedisClient.new(url: url, timeout: 10)
       end
 
       # A store on the harness' Redis, whatever the test's config points at.
