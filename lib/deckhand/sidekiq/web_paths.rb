@@ -2,7 +2,7 @@
 
 require "json"
 require_relative "web_forms"
-require_relative "web_session_token"
+require_relative "web_post_check"
 
 module Deckhand
   module DropIn
@@ -58,11 +58,10 @@ module Deckhand
       private
 
       def post(env)
-        request = Rack::Request.new(env)
-        params = form(request)
-        guarded = Deckhand::Web::Guard.new(request, request.cookies[Deckhand::Web::Guard::COOKIE]).allowed?
-        allowed = guarded || (vouched?(env, params) && !cross_site?(request))
-        env = env.merge("HTTP_SEC_FETCH_SITE" => "same-origin") if allowed && !guarded # what Deckhand::Web checks
+        check = WebPostCheck.new(env)
+        params = check.form
+        allowed = check.allowed?
+        env = env.merge("HTTP_SEC_FETCH_SITE" => "same-origin") if allowed && !check.guarded? # what Deckhand::Web checks
         unless params.key?("action")
           return [403, {"content-type" => "text/plain"}, ["Forbidden"]] unless allowed
           return [403, {"content-type" => "text/plain"}, ["You may look but not change anything here"]] unless @app.authorized?(env)
@@ -70,27 +69,6 @@ module Deckhand
           return response if response
         end
         as_sidekiq_redirect(@app.call(env))
-      end
-
-      def form(request)
-        request.POST
-      rescue EOFError, Rack::Utils::ParameterTypeError, Rack::Utils::InvalidParameterError
-        {}
-      end
-
-      # What a browser says of a request from another site, in Sec-Fetch-Site or Origin.
-      def cross_site?(request)
-        site = request.get_header("HTTP_SEC_FETCH_SITE")
-        origin = request.get_header("HTTP_ORIGIN")
-        (site && !%w[same-origin none].include?(site)) || (origin && origin != request.base_url)
-      end
-
-      # Sidekiq's own reasons to let a POST through: its session token, or
-      # its test mode (`$TESTING`, set by Sidekiq's and applications' test helpers).
-      def vouched?(env, params)
-        return true if defined?($TESTING) && $TESTING # standard:disable Style/GlobalVars
-        session = env["rack.session"]
-        !session.nil? && SessionToken.new(session).valid?(params["authenticity_token"])
       end
 
       def redirect(env, page) = [302, {"location" => "#{Rack::Request.new(env).base_url}#{env["SCRIPT_NAME"]}/#{page}"}, []]
