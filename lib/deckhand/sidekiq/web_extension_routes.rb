@@ -51,6 +51,7 @@ module Deckhand
       # What Sidekiq's forms and Deckhand's check carry: the session's masked
       # token (env[:csrf_token]) and the dashboard cookie's (set on the page).
       def prepare(env)
+        env[Sidekiq::WebAction::DASHBOARD] = @dashboard
         env[:csp_nonce] ||= SecureRandom.base64(16)
         session = env["rack.session"]
         env[:csrf_token] ||= SessionToken.new(session).masked if session
