@@ -16,7 +16,9 @@ module Deckhand
     # - /stats and /stats/queues answer Sidekiq's JSON; /dashboard/stats redirects to /stats.
     # - A method the dashboard never answers gets 404 with x-cascade: pass, so
     #   a Rack router may try its next route.
-    # - HEAD / is the cheap heartbeat: it reads the default queue's size.
+    # - HEAD / is the cheap heartbeat: it reads the default queue's size;
+    #   /?days= beyond the year of history Deckhand keeps is a 401, as
+    #   Sidekiq answers a number of days beyond its own.
     # - A queue name Sidekiq would not show gets 404; a retry, scheduled or
     #   dead job that is no longer there redirects (302) to its list, and the
     #   redirect after a form is a 302, as Sidekiq answers them.
@@ -42,7 +44,9 @@ module Deckhand
         path = env["PATH_INFO"].to_s
         return post(translate(env, path)) if env["REQUEST_METHOD"] == "POST"
         case path.delete_suffix("/")
-        when "" then return heartbeat if env["REQUEST_METHOD"] == "HEAD"
+        when ""
+          return heartbeat if env["REQUEST_METHOD"] == "HEAD"
+          return [401, {"content-type" => "text/plain"}, ["401"]] unless days_allowed?(env)
         when "/stats" then return json(stats)
         when "/stats/queues" then return json(Sidekiq::Stats.new.queues)
         when "/dashboard/stats" then return redirect(env, "stats")
@@ -76,6 +80,13 @@ module Deckhand
       # Deckhand answers a form with 303 See Other, Sidekiq with 302 (browsers follow both with a GET).
       def as_sidekiq_redirect(response)
         (response[0] == 303) ? [302, *response.drop(1)] : response
+      end
+
+      # Sidekiq answers 401 to a history outside the days it keeps; Deckhand
+      # keeps a year (its dashboard offers 7, 30, 90 and 365 days).
+      def days_allowed?(env)
+        days = Rack::Utils.parse_query(env["QUERY_STRING"].to_s)["days"]
+        days.nil? || !days.is_a?(String) || (1..365).cover?(days.to_i)
       end
 
       def heartbeat

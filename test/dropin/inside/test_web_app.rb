@@ -35,6 +35,11 @@ class WebAppInsideTest < Minitest::Test
     assert_equal 200, get(app, "/").status
   end
 
+  def test_a_history_beyond_the_kept_year_is_refused_as_sidekiq_refuses_its_own
+    assert_equal [200, 200], ["/?days=365", "/?days=7"].map { |path| get(Sidekiq::Web.new, path).status }
+    assert_equal [401, 401, 401], ["/?days=1000000", "/?days=0", "/?days=many"].map { |path| get(Sidekiq::Web.new, path).status }
+  end
+
   def test_morgue_and_substr_are_the_dead_page_and_its_filter
     add("dead", "jid123dead", "mike")
     add("dead", "jid456dead", "jim")
