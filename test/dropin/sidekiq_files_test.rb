@@ -20,4 +20,10 @@ class DropInSidekiqFilesTest < Minitest::Test
     assert status.success?, out
     assert_equal "Integer default true", out.lines.last
   end
+
+  def test_sidekiq_api_loads_the_metrics_query_as_sidekiqs_does
+    out, status = dropin_ruby("-e", 'require "sidekiq/api"; print Sidekiq::Metrics::Query.new.top_jobs(minutes: 5).job_results.class')
+    assert status.success?, out
+    assert_equal "Hash", out.lines.last
+  end
 end
