@@ -58,6 +58,9 @@ module Deckhand
         extension.registered(Sidekiq::WebApplication)
       end
 
+      # Sidekiq 8's name for it, which extensions written for both call when present.
+      alias_method :register_extension, :register
+
       private
 
       def serve_assets(root, name, paths, cache_for)

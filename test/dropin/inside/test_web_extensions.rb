@@ -84,6 +84,29 @@ class WebExtensionsInsideTest < Minitest::Test
     assert_equal "private, max-age=86400", css.headers["cache-control"]
   end
 
+  module CronPaths
+    def cron_path = "#{root_path}cron"
+  end
+
+  # As sidekiq-cron registers: its strings and helpers through the app it is given.
+  module Cronlike
+    def self.registered(app)
+      app.settings.locales << File.join(Reports::ROOT, "cron_locales")
+      app.helpers(CronPaths)
+      app.helpers { define_method(:cron_label) { t("Cron") } }
+      app.get("/cron") { "#{cron_label} at #{cron_path}" }
+    end
+  end
+
+  def test_an_extension_adds_strings_and_helpers_through_the_app_it_is_given
+    write("cron_locales/en.yml", "en:\n  Cron: Scheduled tasks\n")
+    Sidekiq::Web.register_extension(Cronlike)
+    Sidekiq::Web.tabs["Cron"] = "cron"
+    page = get("/cron")
+    assert_equal [200, "Scheduled tasks at /jobs/cron"], [page.status, page.body]
+    assert_includes get("/").body, %(<a href="/jobs/cron">Scheduled tasks</a>)
+  end
+
   def test_route_params_params_halt_and_json
     assert_equal({"name" => "weekly", "format" => "csv"}, JSON.parse(get("/reports/weekly?format=csv").body))
     assert_equal 404, get("/reports/no%20such").status
