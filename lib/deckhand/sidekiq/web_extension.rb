@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "deckhand/web"
+
 module Deckhand
   module DropIn
     # What Sidekiq Web extensions add to Deckhand's dashboard in drop-in
@@ -12,7 +14,7 @@ module Deckhand
     #   Sidekiq::Web.tabs["Cron"] = "cron"   # => a "Cron" link to <mount>/cron
     class WebExtension
       # The env key of the dashboard's CSRF cookie token for this request.
-      CSRF_TOKEN = "deckhand.csrf_token"
+      CSRF_TOKEN = Deckhand::Web::Pages::ExtensionPage::CSRF_TOKEN
       ABSOLUTE = %r{\A[a-z][a-z0-9+.-]*://}i
 
       # [label, href] of the tab whose page env's path is on, or nil.

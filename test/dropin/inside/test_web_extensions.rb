@@ -122,6 +122,13 @@ class WebExtensionsInsideTest < Minitest::Test
     assert_equal ["nightly"], Reports::RUNS
   end
 
+  def test_a_first_visit_gets_the_cookie_whose_token_the_form_carries
+    page = get("/reports")
+    cookie = page.headers["set-cookie"].to_s[/deckhand_csrf=(\h{64})/, 1]
+    refute_nil cookie
+    assert_includes page.body, %(<input type='hidden' name='_csrf' value='#{cookie}'/>)
+  end
+
   def test_the_forms_csrf_tag_carries_the_dashboards_cookie_token
     page = get("/reports", {"HTTP_COOKIE" => "deckhand_csrf=#{"c" * 64}"})
     assert_includes page.body, %(<input type='hidden' name='_csrf' value='#{"c" * 64}'/>)
