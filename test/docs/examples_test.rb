@@ -52,20 +52,8 @@ class DocsExamplesTest < Minitest::Test
       "Puma's configuration DSL",
     "docs/embedding.md: on_booted do |   deckhand = Deckhand.embed { |c| c.concurrency = 2 }.start" =>
       "Puma's configuration DSL",
-    "docs/cluster.md: Deckhand.configure do |c| |   c.redis = {cluster: [\"redis://10.0.0.1:7000\", \"redis://10.0.0.2:7000\", \"redis://10.0.0.3:7000\"]}" =>
-      "names a Redis Cluster of its own (test/cluster/ runs one)",
-    "docs/cluster.md: Deckhand::API.new.placement.primaries.map { |p| [p.address, p.queues, p.share] } | # => [[\"127.0.0.1:7000\", [\"bulk\", \"mail\"], 0.333], [\"127.0.0.1:7001\", [\"default\", \"low\"], 0.333], ...]" =>
-      "needs a Redis Cluster (test/cluster/placement_test.rb)",
-    "docs/cluster.md: Deckhand.configure do |c| |   c.push_replicas = 1            # a push returns once 1 replica has it (0, the default: once the primary has it)" =>
-      "needs replicas (test/cluster/)",
-    "docs/cluster.md: begin |   ReportJob.perform_async(id)" =>
-      "needs a Redis Cluster without replicas (test/cluster/)",
-    "docs/operations.md: # Gemfile: gem \"opentelemetry-sdk\" (and an exporter, e.g. opentelemetry-exporter-otlp) | require \"deckhand/tracing\"" =>
-      "needs the OpenTelemetry SDK (test/operations/tracing_test.rb)",
     "docs/swarm.md: Deckhand::Swarm.on_worker_boot do |index| |   StatsD.reconnect" =>
       "runs in a forked swarm worker (test/swarm/)",
-    "docs/batches.md: parent.jobs do |   ImportJob.perform_async(1, 1_000)" =>
-      "a fragment of the example before it",
     "docs/iterable.md: iteration = Deckhand::API.new(Deckhand.config).iterations([jid])[jid] | iteration.interruptions            # => 2" =>
       "needs an interrupted run (test/web/iteration_history_test.rb)"
   }.freeze
@@ -355,6 +343,35 @@ class DocsExamplesTest < Minitest::Test
     queue = Deckhand::API.new.queue("default")
     assert_equal 6, queue.partitions.size
     assert_equal [2] * 6, queue.partitions.map(&:size), "round-robin over the six lists"
+  end
+
+  def test_a_child_batch_inside_its_parents_block
+    DocsSandbox.const_set(:ChildCallbacks, Class.new)
+    DocsSandbox.const_set(:ReportJob, Class.new { include Deckhand::Job })
+    parent = Deckhand::Batch.new
+    DocsSandbox.define_singleton_method(:parent) { parent }
+    run_example("batches-import-job", "batches-child")
+    jobs = queued("default")
+    assert_equal [[1, 1000], []], jobs.sort_by { |j| j["class"] }.map { |j| j["args"] }
+    child_bid = jobs.find { |j| j["class"].end_with?("ReportJob") }["bid"]
+    refute_equal parent.bid, child_bid
+    assert_equal parent.bid, Deckhand::Batch::Status.new(child_bid).parent_bid
+    assert_equal [child_bid], Deckhand::Batch::Status.new(parent.bid).child_bids
+    assert_equal ["success"], Deckhand::Batch::Status.new(child_bid).callbacks.map { |c| c["event"] }
+  end
+
+  # The real SDK, its spans kept in memory: the example's one line makes every push a span.
+  def test_tracing_installs_on_the_configuration
+    require "opentelemetry/sdk"
+    exporter = OpenTelemetry::SDK::Trace::Export::InMemorySpanExporter.new
+    OpenTelemetry::SDK.configure do |c|
+      c.logger = Logger.new(File::NULL)
+      c.add_span_processor(OpenTelemetry::SDK::Trace::Export::SimpleSpanProcessor.new(exporter))
+    end
+    run_example("operations-tracing")
+    Deckhand::Client.push("class" => "ReportJob", "args" => [1], "queue" => "reports")
+    assert_equal ["reports publish"], exporter.finished_spans.map(&:name)
+    assert_match(/\A00-\h{32}-\h{16}-01\z/, queued("reports").first["traceparent"])
   end
 
   private
