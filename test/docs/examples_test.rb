@@ -36,18 +36,8 @@ class DocsExamplesTest < Minitest::Test
       "a Gemfile",
     "docs/rails.md: # Gemfile | gem \"deckhand\"" =>
       "a Gemfile",
-    "docs/rails.md: class WelcomeEmailJob < ApplicationJob |   queue_as :mailers" =>
-      "needs Rails (test/rails/ runs an app)",
-    "docs/rails.md: User.transaction do |   user = User.create!(params)" =>
-      "needs Rails and a database (test/rails/ runs an app)",
-    "docs/web.md: require \"deckhand/web\" | mount Deckhand::Web => \"/deckhand\"" =>
-      "Rails routes",
     "docs/web.md: authenticate :user, ->(user) { user.admin? } do |   mount Deckhand::Web => \"/deckhand\"" =>
       "Rails routes with Devise",
-    "docs/web.md: constraints ->(request) { User.find_by(id: request.session[:user_id])&.admin? } do |   mount Deckhand::Web => \"/deckhand\"" =>
-      "Rails routes",
-    "docs/sharding.md: Deckhand::Web.shards = {\"main\" => Deckhand.config, \"eu\" => ENV[\"EU_REDIS_URL\"], \"us\" => US_STORE} | # or one mounted instance:" =>
-      "ends in a Rails route",
     "docs/embedding.md: # config/puma.rb (Puma 6 names; Puma 7 calls them before_worker_boot / before_worker_shutdown) | deckhand = nil" =>
       "Puma's configuration DSL",
     "docs/embedding.md: on_booted do |   deckhand = Deckhand.embed { |c| c.concurrency = 2 }.start" =>
