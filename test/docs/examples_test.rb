@@ -28,14 +28,6 @@ class DocsExamplesTest < Minitest::Test
   # is either marked and run, or listed here with its reason. Key: the file
   # and the example's first two lines.
   NOT_RUN = {
-    "README.md: gem \"deckhand\", path: \"../deckhand\"   # a checkout beside your app | gem \"rack\"                            # the dashboard, Deckhand::Web (Rails apps have it)" =>
-      "a Gemfile",
-    "docs/migrating-from-sidekiq.md: # Gemfile | # gem \"sidekiq\", \"~> 7.3\"" =>
-      "a Gemfile",
-    "docs/periodic.md: # Gemfile | gem \"fugit\"" =>
-      "a Gemfile",
-    "docs/rails.md: # Gemfile | gem \"deckhand\"" =>
-      "a Gemfile",
     "docs/web.md: authenticate :user, ->(user) { user.admin? } do |   mount Deckhand::Web => \"/deckhand\"" =>
       "Rails routes with Devise",
     "docs/embedding.md: # config/puma.rb (Puma 6 names; Puma 7 calls them before_worker_boot / before_worker_shutdown) | deckhand = nil" =>
