@@ -16,6 +16,7 @@ require_relative "store/durability"
 require_relative "store/cluster_wait"
 require_relative "store/queue_placement"
 require_relative "store/server_checks"
+require_relative "store/listing_warning"
 
 module Deckhand
   # The one door to Redis: a connection pool, the key names and the Lua scripts.
@@ -54,6 +55,7 @@ module Deckhand
       @translation = Translation.new(@location)
       @pool = new_pool
       @layout = @cluster ? Layout::PlacedCluster.new(QueuePlacement.new(self)) : Layout::Plain
+      @listing_warning = ListingWarning.new(@layout::QUEUES)
     end
 
     # Never the options: they may hold a password.
@@ -83,6 +85,9 @@ module Deckhand
     # hash-tagged one, each queue under the tag its placement recorded
     # (Store::Layout::PlacedCluster).
     attr_reader :layout
+
+    # Where a push whose queue could not be listed says so (Store::Queues.push).
+    attr_reader :listing_warning
 
     # Yields a pooled connection for several commands in a row.
     def with
