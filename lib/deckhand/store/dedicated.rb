@@ -47,6 +47,18 @@ module Deckhand
       # The value a read returns when it failed after a move.
       UNREAD = Object.new.freeze
 
+      # Every element of the list `key` and, read with it, `field` of
+      # `hash`: [elements, the field's value]. What an idle waiter reads to
+      # find a move whose reply it lost (Server::LandingWatch).
+      def read_list(key, hash:, field:)
+        commands = [["LRANGE", key, 0, -1], ["HGET", hash, field]]
+        # One call each in cluster mode, as #wait_then_read (same slot).
+        return commands.map { |command| @client.call(*command) } if @cluster
+        @client.pipelined { |pipe| commands.each { |command| pipe.call(*command) } }
+      rescue RedisClient::Error => e
+        raise @translation.call(e)
+      end
+
       def close = @client.close
 
       private
