@@ -25,9 +25,15 @@ module Deckhand
       def refused(refusal, logger, what: "a push's jobs")
         return unless due?
         detail = refusal.respond_to?(:message) ? refusal.message : refusal
+        wrong_type = !refusal.respond_to?(:code) || refusal.code == "WRONGTYPE"
         message = "#{what} were queued, but Redis refused to list their queue in the set of queue names " \
-          "(key #{@key.inspect}): #{detail}. The jobs run#{" (the push succeeded: do not push them again)" if what == "a push's jobs"}; until the key holds a set, the dashboard's list of queues " \
-          "misses new queues. Fix: `redis-cli TYPE #{@key}`, then RENAME or DEL it (queues are listed again as jobs reach them)"
+          "(key #{@key.inspect}): #{detail}. The jobs run#{" (the push succeeded: do not push them again)" if what == "a push's jobs"}; "
+        message << if wrong_type
+          "until the key holds a set, the dashboard's list of queues misses new queues. Fix: `redis-cli TYPE #{@key}`, " \
+            "then RENAME or DEL it (queues are listed again as jobs reach them)"
+        else
+          "the next pushes to the queue list it once Redis takes writes to that key again"
+        end
         logger ? logger.warn(message) : Kernel.warn("Deckhand: #{message}")
       end
 
