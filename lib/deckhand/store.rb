@@ -47,6 +47,7 @@ module Deckhand
 
     def initialize(options, size: 5, pool_timeout: 5)
       @options = options
+      @naming = nil # {id: name} once #name_connections named them
       @size = size
       @pool_timeout = pool_timeout
       @cluster = ClusterMode.new(options) if ClusterMode.nodes(options)
@@ -70,6 +71,7 @@ module Deckhand
     # now on and those already open (closed, to reopen with the name): how a
     # reaper tells a dead process from a paused one (Store::Clients).
     def name_connections(name)
+      @naming = {id: name}
       if @cluster
         @redis_config = @cluster.config(id: name)
         @pool, old = new_pool, @pool
@@ -155,7 +157,12 @@ module Deckhand
 
     # A connection outside the pool, for a thread that blocks in Redis (the idle
     # fetch) and must not hold a pooled connection the processors need.
-    def dedicated = Dedicated.new(@redis_config, @translation, cluster: cluster?)
+    def dedicated
+      Dedicated.new(@translation, cluster: cluster?) do |middlewares:, custom:|
+        extra = {**@naming.to_h, middlewares: [*@options[:middlewares], *middlewares], custom: {**@options[:custom].to_h, **custom}}
+        @cluster ? @cluster.config(**extra) : client_config(@options.merge(extra))
+      end
+    end
 
     def shutdown = @cluster ? @pool.close : @pool.shutdown(&:close)
 

@@ -88,6 +88,9 @@ module Deckhand
       def wait(conn)
         moved, version = conn.wait_move(@source, @landing, TIMEOUT, hash: @recoveries, field: Store::Recoveries::VERSION)
         @watch.held(@landing, moved) if moved
+        # The client reconnected and sent the BLMOVE again by itself (the
+        # cluster client does): the first one's move may be in the list.
+        @watch.lost(@landing) if conn.reconnected?
         [moved, version]
       rescue Deckhand::ConnectionError
         @watch.lost(@landing)

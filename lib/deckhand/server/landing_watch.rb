@@ -9,9 +9,11 @@ module Deckhand
     #
     # It counts, per landing list, the payloads handed to a thread
     # (#waiting's block reports each move). After a wait failed with a
-    # connection error, the next look at the list (#look), made while no
-    # wait on it is under way, finds in it what was never handed over: those
-    # jobs go to a thread then, once each. A look comes again LATE seconds
+    # connection error, or ran on a connection its client opened again and
+    # sent the BLMOVE on once more (Store::Dedicated#reconnected?), the next
+    # look at the list (#look), made while no wait on it is under way, finds
+    # in it what was never handed over: those jobs go to a thread then, once
+    # each. A look comes again LATE seconds
     # after the failure, for a move Redis made on the dead connection before
     # it noticed the drop (a Redis slow to read the close). The process's
     # waiters share one watch: two capsules with the same queue wait on the
