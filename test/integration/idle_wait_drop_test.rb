@@ -31,6 +31,15 @@ class IdleWaitDropTest < Minitest::Test
     drop_and_run(2)
   end
 
+  # A client that reconnects and sends the BLMOVE again by itself (drop-in
+  # mode's Sidekiq pools set reconnect_attempts) hides the drop: the
+  # waiter's connection counts its connects.
+  def test_a_client_that_sends_the_wait_again_by_itself_hides_nothing
+    config = Deckhand::Config.new(redis: {url: Deckhand::RedisHarness.url, reconnect_attempts: 1}, concurrency: 1)
+    Deckhand.config = config
+    drop_and_run(1)
+  end
+
   private
 
   def drop_and_run(waiters)
