@@ -92,4 +92,14 @@ class PushListingTest < Minitest::Test
     assert_equal [1, 0, false], scheduler.enqueue_due.values_at(0, 1, 3)
     assert_equal ["default"], redis.call("SMEMBERS", "queues")
   end
+
+  # A passing refusal (CLUSTERDOWN in a failover comes out as a
+  # ConnectionError) is no key to fix: the warning says the next pushes list
+  # the queue.
+  def test_a_passing_refusal_names_no_key_fix
+    warning = Deckhand::Store::ListingWarning.new("queues")
+    warning.refused(Deckhand::ConnectionError.new("CLUSTERDOWN The cluster is down"), Deckhand.config.logger)
+    assert_match(/CLUSTERDOWN.*the next pushes to the queue list it once Redis takes writes/, @log.string)
+    refute_match(/RENAME or DEL/, @log.string)
+  end
 end

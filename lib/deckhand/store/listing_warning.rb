@@ -25,7 +25,9 @@ module Deckhand
       def refused(refusal, logger, what: "a push's jobs")
         return unless due?
         detail = refusal.respond_to?(:message) ? refusal.message : refusal
-        wrong_type = !refusal.respond_to?(:code) || refusal.code == "WRONGTYPE"
+        # A String is what the scheduler found instead of a set; a refusal
+        # without a code is a passing one (CLUSTERDOWN in a failover).
+        wrong_type = refusal.respond_to?(:code) ? refusal.code == "WRONGTYPE" : refusal.is_a?(String)
         message = "#{what} were queued, but Redis refused to list their queue in the set of queue names " \
           "(key #{@key.inspect}): #{detail}. The jobs run#{" (the push succeeded: do not push them again)" if what == "a push's jobs"}; "
         message << if wrong_type
