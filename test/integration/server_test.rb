@@ -73,6 +73,25 @@ class ServerTest < Minitest::Test
     assert_equal 0, redis.call("ZCARD", "retry")
   end
 
+  def test_retries_exhausted_returning_discard_drops_the_job_without_a_death
+    deaths = Queue.new
+    exhausted = Queue.new
+    job_class = Class.new(FailJob) do
+      deckhand_options retry: 0
+      deckhand_retries_exhausted { |payload, _error| (exhausted << payload["jid"]) && :discard }
+    end
+    Object.const_set(:ExhaustDiscardJob, job_class) unless defined?(ExhaustDiscardJob)
+    Deckhand.config.on_death { |payload, _error| deaths << payload["jid"] }
+    jid = ExhaustDiscardJob.perform_async(1)
+    with_server do |launcher|
+      wait_for(message: "retries exhausted") { exhausted.size == 1 }
+      wait_for(message: "ack") { inflight(launcher).empty? }
+    end
+    assert_equal jid, exhausted.pop
+    assert_equal 0, redis.call("ZCARD", "dead") + redis.call("ZCARD", "retry") + redis.call("LLEN", "queue:default")
+    assert_empty deaths
+  end
+
   class CustomDelayJob
     include Deckhand::Job
 

@@ -10,8 +10,9 @@ module Deckhand
     # - retry: false        dropped (Sidekiq's rule), the failure logged
     # - retries left        to the retry set, due after deckhand_retry_in or the
     #                       default backoff (count**4 + 15 s, plus jitter)
-    # - retries exhausted   deckhand_retries_exhausted, then the dead set (unless
-    #                       dead: false), then the death handlers
+    # - retries exhausted   deckhand_retries_exhausted (dropped if it returns
+    #                       :discard), then the dead set (unless dead: false),
+    #                       then the death handlers
     #
     # The fields written (retry_count, error_class, error_message, failed_at,
     # retried_at, error_backtrace) are Sidekiq's, so its tools read them.
@@ -158,7 +159,9 @@ module Deckhand
 
       def exhausted(unit, job, klass, error)
         hook = klass.respond_to?(:deckhand_retries_exhausted) && klass.deckhand_retries_exhausted
-        call_safely("deckhand_retries_exhausted") { hook.call(job, error) } if hook
+        verdict = call_safely("deckhand_retries_exhausted") { hook.call(job, error) } if hook
+        # :discard drops the job: no dead set entry, no death handlers (Sidekiq's rule).
+        return discard(unit, job, "deckhand_retries_exhausted returned :discard") if verdict == :discard
         outcome = if job["dead"] == false
           discard(unit, job, "retries exhausted and dead: false")
         else
