@@ -67,6 +67,9 @@ module Deckhand
         # A job class's options under the item's own, as a push through the class makes them.
         job = klass.deckhand_options.except("pool").merge(job) if klass.respond_to?(:deckhand_options)
         job["class"] = klass = klass.name
+      elsif !Job::Options.defaults.equal?(Job::Options::DEFAULTS)
+        # A class by name takes the defaults drop-in mode's Sidekiq.default_job_options= set.
+        job = Job::Options.defaults.merge(job)
       end
       raise InvalidJob, "job class must be a class or its name as a String, got #{klass.inspect}" unless klass.is_a?(String) && !klass.empty?
       queue = job["queue"] = (job["queue"] || "default").to_s

@@ -22,7 +22,7 @@ module Deckhand
       # returns the options in effect, inherited from superclasses.
       def deckhand_options(options = nil)
         @deckhand_options = Options.merge(@deckhand_options || {}, options, self) if options
-        inherited = superclass.respond_to?(:deckhand_options) ? superclass.deckhand_options : Options::DEFAULTS
+        inherited = superclass.respond_to?(:deckhand_options) ? superclass.deckhand_options : Options.defaults
         @deckhand_options ? inherited.merge(@deckhand_options) : inherited
       end
 

@@ -8,6 +8,19 @@ module Deckhand
     # rather than when the first job fails.
     module Options
       DEFAULTS = {"retry" => true, "queue" => "default"}.freeze
+      @defaults = DEFAULTS
+
+      # The options every job class starts from: DEFAULTS, plus what drop-in
+      # mode's `Sidekiq.default_job_options = {...}` added. Frozen; a change
+      # replaces it, so a class reads it without a lock.
+      def self.defaults = @defaults
+
+      # Merges `options` into the defaults, stored as given (Sidekiq's rule
+      # for default_job_options): set it at boot, before jobs are pushed.
+      def self.add_defaults(options)
+        raise ArgumentError, "default job options must be a Hash, got #{options.class}" unless options.is_a?(Hash)
+        @defaults = @defaults.merge(seconds(options.transform_keys(&:to_s))).freeze
+      end
 
       module_function
 

@@ -46,7 +46,7 @@ module Deckhand
         [/\.on\(:(heartbeat|beat|leader|exit)\)/, :unsupported, "config.on(:heartbeat/:beat/:leader)", "Deckhand fires :startup, :quiet and :shutdown"],
         [/config\[:fetch(_class)?\]|fetch_class\s*=/, :unsupported, "a custom fetch (config[:fetch])", "Deckhand's reliable fetch cannot be replaced"],
         [/Sidekiq\.configure_embed\b/, :works, "Sidekiq.configure_embed (an embedded Deckhand server: run, quiet, stop)", nil],
-        [/Sidekiq\.default_job_options\b/, :change, "Sidekiq.default_job_options", "set the options in each class (or a base class) with sidekiq_options"],
+        [/Sidekiq\.default_job_options\b/, :works, "Sidekiq.default_job_options (the options every job class starts from)", nil],
         [/Sidekiq\.strict_args!\s*\(\s*false/, :works, "Sidekiq.strict_args!(false) (arguments go as JSON makes them, as in Sidekiq 7)", nil],
         # Not Rails' own stack (config.middleware.insert_before ...).
         [/(?<!\bmiddleware)\.insert_(before|after)\b/, :works, "middleware chain insert_before / insert_after", nil],

@@ -100,10 +100,12 @@ module Sidekiq
     end
 
     # The options every job starts from (a class's sidekiq_options go on top).
-    def default_job_options = Deckhand::Job::Options::DEFAULTS
+    def default_job_options = Deckhand::Job::Options.defaults
 
+    # Adds to the options every job class starts from, as Sidekiq does:
+    #   Sidekiq.default_job_options = {"backtrace" => true, "retry" => 5}
     def default_job_options=(options)
-      raise Deckhand::DropIn::Unsupported.new("Sidekiq.default_job_options=", "set options in each class's sidekiq_options (or a base class); got #{options.inspect}")
+      Deckhand::Job::Options.add_defaults(options)
     end
 
     # A server inside this process (Deckhand.embed, docs/embedding.md):

@@ -58,6 +58,20 @@ class ClientInsideTest < Minitest::Test
     assert_equal Gem::Version.new(Sidekiq::VERSION), Sidekiq.gem_version
   end
 
+  def test_default_job_options_are_what_every_job_starts_from
+    Sidekiq.default_job_options = {backtrace: 3}
+    Sidekiq.default_job_options = {"retry" => 5}
+    assert_equal({"retry" => 5, "queue" => "default", "backtrace" => 3}, Sidekiq.default_job_options)
+    late = Class.new(ClientPushJob) { sidekiq_options queue: "late" }
+    assert_equal({"retry" => 5, "queue" => "late", "backtrace" => 3}, late.get_sidekiq_options, "a class's own options on top")
+    ClientPushJob.perform_async(1)
+    Sidekiq::Client.push("class" => "SomeClassElsewhere", "args" => [2])
+    Sidekiq::Client.push("class" => "SomeClassElsewhere", "args" => [3], "retry" => false)
+    assert_equal [[5, 3], [5, 3], [false, 3]], Sidekiq::Queue.new.map { |job| job.item.values_at("retry", "backtrace") }.reverse
+  ensure
+    Deckhand::Job::Options.instance_variable_set(:@defaults, Deckhand::Job::Options::DEFAULTS)
+  end
+
   def test_a_client_may_have_middleware_of_its_own
     odd_only = Class.new { define_method(:call) { |_klass, job, _queue, _redis, &block| job["args"].first.odd? && block.call } }
     client = Sidekiq::Client.new
