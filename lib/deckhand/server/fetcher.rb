@@ -114,6 +114,7 @@ module Deckhand
       # every partition.
       def paused=(names)
         @planner.paused = @queues.select { |q| names.include?(Store::Layout::PartitionNames.base(q)) }.map { |q| @index[q] }
+        @waiters.disarm(@planner.paused)
       end
 
       # Stop taking jobs. The fetch loop hands back those fetched but not

@@ -17,13 +17,11 @@ module Deckhand
 
       attr_reader :queue
 
-      def initialize(queue, index, store:, landing:, fetcher:, logger:, on_fatal: nil)
+      def initialize(queue, index, store:, identity:, fetcher:, logger:, on_fatal: nil)
         super("wait-#{queue}", logger: logger, on_fatal: on_fatal)
         @queue = queue
         @index = index
-        @source = store.layout.queue(queue)
-        @recoveries = store.layout.recoveries(queue)
-        @landing = landing
+        @identity = identity
         @store = store
         @fetcher = fetcher
         @lock = Mutex.new
@@ -40,6 +38,10 @@ module Deckhand
           @wake.signal
         end
       end
+
+      # Waits no more once the wait under way ends (its queue was paused, or
+      # is being moved to another shard: Store::QueueMove).
+      def disarm = @lock.synchronize { @armed = false }
 
       # Stops at once, even inside a wait. A move Redis made just before is
       # safe: the landing list is handed back with the rest of the in-flight
@@ -59,7 +61,11 @@ module Deckhand
         while (generation = wait_until_armed)
           conn ||= @store.dedicated
           begin
-            moved, version = conn.wait_move(@source, @landing, TIMEOUT, hash: @recoveries, field: Store::Recoveries::VERSION)
+            # Keys named at each wait: a queue moved to another shard
+            # (Store::QueueMove) is waited on under its new tag.
+            keys = @store.layout
+            moved, version = conn.wait_move(keys.queue(@queue), keys.landing(@identity, @queue), TIMEOUT, hash: keys.recoveries(@queue),
+              field: Store::Recoveries::VERSION)
             @outage.over
           rescue Deckhand::RedisError => e
             conn.close

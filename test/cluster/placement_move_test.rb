@@ -1,0 +1,107 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "stringio"
+require "deckhand/api"
+require "deckhand/cli/placement_command"
+require_relative "../support/cluster_helpers"
+
+# Moving a queue to another primary while a server works it and a client
+# pushes to it (Store::QueueMove): every job runs once, scheduled entries
+# follow, and `deckhand placement` shows, plans and makes the moves.
+class ClusterPlacementMoveTest < Minitest::Test
+  include Deckhand::ClusterHelpers
+
+  Slots = Deckhand::Store::QueuePlacement::Slots
+  PLACEMENT = Deckhand::Store::Layout::Cluster::PLACEMENT
+
+  def setup
+    super
+    Deckhand::TestJobs.reset
+  end
+
+  def primary_of(tag) = Slots.read(Deckhand.config.store).primary_of(tag)
+
+  def test_a_queue_moves_while_jobs_are_pushed_and_worked_and_each_runs_once
+    Deckhand.config = new_config(heartbeat_interval: 0.2, concurrency: 4, queues: %w[mail])
+    client = Deckhand::Client.new(config: Deckhand.config)
+    pusher = Deckhand::Client.new(config: new_config) # a process without a heartbeat: it follows by its own refresh
+    client.push("class" => "RecordJob", "queue" => "mail", "args" => [-1], "at" => Time.now.to_f + 3600)
+    old_tag = keys.queue("mail")
+    pushed = 0
+    stop = false
+    with_server do
+      feeder = Thread.new do
+        until stop
+          pusher.push("class" => "RecordJob", "queue" => "mail", "args" => [pushed])
+          pushed += 1
+          sleep 0.002
+        end
+      end
+      wait_for(message: "jobs to run before the move") { Deckhand::TestJobs.runs.size > 50 }
+      result = Deckhand::API.new.queue_moves(timeout: 30).move("mail")
+      wait_for(message: "jobs to run after the move") { Deckhand::TestJobs.runs.size > pushed - 5 && pushed > result.jobs + 100 }
+      stop = true
+      feeder.join
+      feeder = nil
+      wait_for(message: "every job to run") { Deckhand::TestJobs.runs.size >= pushed }
+
+      new_tag = cluster.call("HGET", PLACEMENT, "mail")
+      assert_equal result.to, new_tag
+      refute_equal primary_of(old_tag), primary_of(new_tag), "the queue is on another primary"
+      assert_equal 1, result.entries, "the scheduled job came along"
+      assert_equal 1, cluster.call("ZCARD", "#{new_tag}:schedule")
+      assert_equal 0, cluster.call("EXISTS", old_tag, "#{old_tag}:schedule")
+      assert_empty Deckhand::API.new.queue_moves.under_way
+    ensure
+      stop = true
+      feeder&.join
+    end
+    args = Deckhand::TestJobs.runs.map { |_, (arg)| arg }
+    assert_equal (0...pushed).to_a, args.sort, "every pushed job ran exactly once"
+  end
+
+  def test_a_move_waits_for_every_process_and_an_old_one_undoes_it
+    keys.queue("mail")
+    cluster.call("SADD", keys::PROCESSES, "old:1:abc")
+    cluster.call("HSET", keys.process("old:1:abc"), "beat", Time.now.to_f, "info", "{}")
+    error = assert_raises(Deckhand::PlacementError) { Deckhand::API.new.queue_moves(timeout: 5).move("mail") }
+    assert_match(/does not follow queue moves; finish deploying/, error.message)
+    assert_empty Deckhand::API.new.queue_moves.under_way, "the queue is worked again where it was"
+    assert_equal "{queue:mail}", cluster.call("HGET", PLACEMENT, "mail")
+  end
+
+  def test_the_command_shows_plans_and_rebalances
+    primaries = Slots.read(Deckhand.config.store).primaries
+    crowded = %w[a b c d].to_h do |queue|
+      [queue, (0..256).map { |n| Deckhand::Store::Layout::Cluster.candidate(queue, n) }.find { |tag| primary_of(tag) == primaries.first }]
+    end
+    cluster.call("HSET", PLACEMENT, *crowded.flatten)
+    crowded.each { |queue, tag| cluster.call("LPUSH", tag, JSON.generate("class" => "RecordJob", "queue" => queue, "args" => [queue], "jid" => queue * 24)) }
+    url = Deckhand::RedisClusterHarness.urls.join(",")
+
+    out = run_command("--redis", url)
+    assert_match(/#{Regexp.escape(primaries.first)}\s+100\.0 %  a b c d/, out)
+
+    out = run_command("rebalance", "--dry-run", "--redis", url)
+    assert_equal 2, out.scan("would move").size, out
+    assert_equal crowded, cluster.call("HGETALL", PLACEMENT), "a dry run moves nothing"
+
+    out = run_command("rebalance", "--redis", url)
+    assert_equal 2, out.scan(/^moved \w: .* 1 queued jobs/).size, out
+    placed = cluster.call("HGETALL", PLACEMENT)
+    assert_equal [1, 1, 2], placed.values.group_by { |tag| primary_of(tag) }.values.map(&:size).sort
+    placed.each { |queue, tag| assert_equal [queue], cluster.call("LRANGE", tag, 0, -1).map { |raw| JSON.parse(raw)["args"].first } }
+    assert_match(/balanced/, run_command("rebalance", "--redis", url))
+  end
+
+  private
+
+  def run_command(*argv)
+    out = StringIO.new
+    err = StringIO.new
+    status = Deckhand::CLI::PlacementCommand.run(argv, out: out, err: err)
+    assert_equal 0, status, err.string
+    out.string
+  end
+end
