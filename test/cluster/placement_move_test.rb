@@ -71,6 +71,35 @@ class ClusterPlacementMoveTest < Minitest::Test
     assert_equal "{queue:mail}", cluster.call("HGET", PLACEMENT, "mail")
   end
 
+  # A mover that died between writing a batch to the new list and removing
+  # it from the old one: run again, it removes what the new list already
+  # holds and copies the rest, each job once.
+  def test_a_move_cut_short_in_its_copy_finishes_each_job_once
+    from = keys.queue("mail")
+    to = Deckhand::Store::Layout::Cluster.candidate("mail", 1)
+    jobs = Array.new(4) { |n| JSON.generate("class" => "RecordJob", "queue" => "mail", "args" => [n], "jid" => "j#{n}" * 6) }
+    cluster.call("LPUSH", from, *jobs) # j0 oldest, at the tail
+    cluster.call("RPUSH", to, jobs[3], jobs[2]) # the newest two were copied, not yet removed
+    cluster.call("ZADD", "#{from}:retry", 10, "retrying")
+    Deckhand::Store::QueuePlacement::Moves.record(Deckhand.config.store, "mail", "from" => from, "to" => to, "step" => "copy")
+    cluster.call("HSET", PLACEMENT, "mail", to)
+
+    result = Deckhand::API.new.queue_moves(timeout: 5).move("mail")
+
+    assert_equal [2, 1], [result.jobs, result.entries]
+    assert_equal jobs.reverse, cluster.call("LRANGE", to, 0, -1), "each job once, the oldest next to be fetched"
+    assert_equal 0, cluster.call("EXISTS", from, "#{from}:retry")
+    assert_equal ["retrying"], cluster.call("ZRANGE", "#{to}:retry", 0, -1)
+    assert_empty Deckhand::API.new.queue_moves.under_way
+  end
+
+  def test_a_fair_queue_is_not_moved_while_tenants_wait
+    cluster.call("ZADD", "#{keys.queue("mail")}:fair", 1, "job")
+    error = assert_raises(Deckhand::PlacementError) { Deckhand::API.new.queue_moves(timeout: 5).move("mail") }
+    assert_match(/fair share/, error.message)
+    assert_empty Deckhand::API.new.queue_moves.under_way
+  end
+
   def test_the_command_shows_plans_and_rebalances
     primaries = Slots.read(Deckhand.config.store).primaries
     crowded = %w[a b c d].to_h do |queue|

@@ -39,24 +39,34 @@ module Deckhand
       # ends within this many seconds (Server::IdleWaiter::TIMEOUT, plus a
       # margin); until then it could still take a job from the old list.
       WAIT_ENDS = 2.5
+
+      # Seconds beyond QueuePlacement::REFRESH for a push sent with the old
+      # tag just before its process refreshed to reach Redis.
+      LATE_MARGIN = 0.5
+
       SETS = %w[schedule retry dead].freeze
 
-      def initialize(store, timeout: 60, interval: 0.05, logger: nil)
+      # Seconds the move's lock lives without news of the mover (the copy
+      # prolongs it at every batch).
+      LOCK_TTL = 60
+
+      # timeout: seconds to wait for every process to follow a step.
+      def initialize(store, timeout: 60, interval: 0.05)
         @store = store
         @placement = store.layout.placement
         @timeout = timeout
         @interval = interval
-        @logger = logger
       end
 
       # Moves `queue` to `to` (a tag); resumes a move of it under way.
       def call(queue, to:)
         started = monotonic
         token = SecureRandom.hex(8)
-        unless Moves.lock(@store, token, @timeout * 4)
-          raise PlacementError, "another queue move is under way (#{Moves::LOCK} is held); wait for it to finish, " \
-            "or delete that key if the process running it died"
+        unless Moves.lock(@store, token, [LOCK_TTL, @timeout * 4].max)
+          raise PlacementError, "another queue move is under way (#{Moves::LOCK} is held); wait for it to finish " \
+            "(the lock of a mover that died expires within #{LOCK_TTL}s), then run this one again"
         end
+        @token = token
         begin
           state = Moves.under_way(@store)[queue] || start(queue, to)
           state = switch(queue, state) if state["step"] == "pause"
@@ -75,6 +85,10 @@ module Deckhand
         from = @placement.tag(queue)
         raise PlacementError, "queue #{queue.inspect} already has the tag #{to}" if from == to
         check_tag(queue, to)
+        if @store.call("EXISTS", "#{from}:fair", "#{from}:tenants").positive?
+          raise PlacementError, "queue #{queue.inspect} holds jobs waiting for their fair share (docs/fair-queues.md), " \
+            "which a move does not carry yet; move it once those are worked off"
+        end
         state = {"from" => from, "to" => to, "step" => "pause"}
         Moves.record(@store, queue, state)
         state
@@ -107,12 +121,12 @@ module Deckhand
       # Steps 3 and 4.
       def finish(queue, state)
         switched = monotonic
-        jobs = copy_list(state["from"], state["to"])
-        entries = SETS.sum { |set| copy_set("#{state["from"]}:#{set}", "#{state["to"]}:#{set}") }
-        # Pushing processes (no heartbeat) follow within REFRESH seconds.
-        late = QueuePlacement::REFRESH * 2 - (monotonic - switched)
+        jobs, entries = copy_all(state)
+        # Pushing processes (no heartbeat) follow within REFRESH seconds;
+        # what they pushed meanwhile comes along now.
+        late = QueuePlacement::REFRESH + LATE_MARGIN - (monotonic - switched)
         sleep(late) if late.positive?
-        jobs += copy_list(state["from"], state["to"])
+        jobs, entries = copy_all(state).zip([jobs, entries]).map(&:sum)
         # Jobs an out-of-date process pushed under a tag an earlier move
         # retired come along too.
         Moves.retired(@store).each { |tag, name| jobs += copy_list(tag, state["to"]) if name == queue && tag != state["to"] }
@@ -152,12 +166,17 @@ module Deckhand
         loop do
           batch = @store.call("LRANGE", from, 0, BATCH - 1)
           return moved if batch.empty?
+          Moves.prolong(@store, @token, LOCK_TTL)
           there = @store.pipelined { |pipe| batch.each { |job| pipe.call("LPOS", to, job, "RANK", -1, "MAXLEN", BATCH) } }
           missing = batch.zip(there).filter_map { |job, at| job if at.nil? }
           @store.call("RPUSH", to, *missing) unless missing.empty?
           @store.pipelined { |pipe| batch.each { |job| pipe.call("LREM", from, 1, job) } }
           moved += missing.size
         end
+      end
+
+      def copy_all(state)
+        [copy_list(state["from"], state["to"]), SETS.sum { |set| copy_set("#{state["from"]}:#{set}", "#{state["to"]}:#{set}") }]
       end
 
       # Each entry added to the new set (same score) before it leaves the old.

@@ -83,6 +83,11 @@ module Deckhand
         # One move at a time in the fleet; the token frees only its own lock.
         def lock(store, token, ttl) = store.call("SET", LOCK, token, "NX", "PX", (ttl * 1000).to_i) == "OK"
 
+        # Keeps the lock of a move that is still going (its token).
+        def prolong(store, token, ttl)
+          store.call("SET", LOCK, token, "XX", "PX", (ttl * 1000).to_i) if store.call("GET", LOCK) == token
+        end
+
         def unlock(store, token)
           store.call("DEL", LOCK) if store.call("GET", LOCK) == token
         end

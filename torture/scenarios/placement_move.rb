@@ -1,0 +1,63 @@
+# frozen_string_literal: true
+
+require "deckhand/api"
+require "deckhand/dev_redis/local_cluster"
+require_relative "../support/push_stream"
+
+module Torture
+  # 14. A Redis Cluster of 3 primaries and two server processes (the real
+  # CLI) working one queue while a client pushes to it one job at a time;
+  # mid-flow the queue moves to another primary (`deckhand placement move`,
+  # Store::QueueMove), then on to the third, pushes and work going on
+  # throughout. Every acknowledged push must run exactly once: nothing may
+  # be lost, nothing may start twice (nothing is killed), and nothing may be
+  # left under a tag the queue left.
+  class PlacementMove < Scenario
+    NUMBER = 14
+    NAME = "placement-move"
+    QUEUE = "default"
+    PUSH_PAUSE = 0.002
+
+    def run
+      cluster = Deckhand::DevRedis::LocalCluster.start(dir: File.join(@dir, "cluster"), primaries: 3, replicas: 0)
+      @servers << cluster
+      config = Deckhand::Config.new(redis: {cluster: cluster.urls})
+      fleet = new_fleet(cluster.urls.join(","), settings: timing)
+      2.times { fleet.spawn(concurrency: 5, queues: [QUEUE]) }
+      stream = PushStream.new(Deckhand::Client.new(config: config), [QUEUE], pause: PUSH_PAUSE).start
+      flow = size(6, 2)
+      sleep flow
+      moves = Array.new(2) do
+        result = Deckhand::API.new(config).queue_moves(timeout: 30).move(QUEUE)
+        sleep flow
+        result
+      end
+      stream.stop
+      @ledger.enqueued(stream.acked.map(&:jid))
+      drained = wait_until(size(120, 60), step: 0.2) { @ledger.missing.empty? }
+      figures(moves, stream, fleet, config, drained)
+    ensure
+      config&.store&.shutdown
+    end
+
+    private
+
+    def figures(moves, stream, fleet, config, drained)
+      books = @ledger.analysis
+      store = config.store
+      left = moves.sum { |move| store.call("LLEN", move.from) }
+      check(books[:lost].zero?, "#{books[:lost]} acknowledged pushes never ran")
+      check(drained, "jobs still unfinished after the drain")
+      check(books[:duplicate_starts].zero?, "#{books[:duplicate_starts]} jobs started twice with no process killed")
+      check(left.zero?, "#{left} jobs left under a tag the queue left")
+      check(fleet.exited.empty?, "#{fleet.exited.size} server processes died")
+      check(moves.map(&:to).uniq.size == 2, "the queue did not reach two other tags")
+      {
+        "acked" => stream.acked.size, "failed" => stream.failed.size, "lost" => books[:lost],
+        "duplicates" => books[:duplicate_starts], "moves" => moves.size,
+        "copied" => moves.map(&:jobs).join("+"), "move_time" => moves.map { |m| secs(m.seconds) }.join("+"),
+        "left_behind" => left
+      }
+    end
+  end
+end
