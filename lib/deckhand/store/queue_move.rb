@@ -31,7 +31,9 @@ module Deckhand
     # A move cut short before the switch is undone (the queue is worked again
     # where it was); after it, running the move again finishes it.
     class QueueMove
-      Result = Struct.new(:queue, :from, :to, :jobs, :entries, :seconds)
+      # seconds: the whole move (the queue is not worked meanwhile); copy:
+      # of them, copying the jobs and entries.
+      Result = Struct.new(:queue, :from, :to, :jobs, :entries, :seconds, :copy)
 
       BATCH = 500
 
@@ -70,8 +72,8 @@ module Deckhand
         begin
           state = Moves.under_way(@store)[queue] || start(queue, to)
           state = switch(queue, state) if state["step"] == "pause"
-          jobs, entries = finish(queue, state)
-          Result.new(queue, state["from"], state["to"], jobs, entries, (monotonic - started).round(3))
+          jobs, entries, copy = finish(queue, state)
+          Result.new(queue, state["from"], state["to"], jobs, entries, (monotonic - started).round(3), copy.round(3))
         ensure
           Moves.unlock(@store, token)
         end
@@ -122,16 +124,19 @@ module Deckhand
       def finish(queue, state)
         switched = monotonic
         jobs, entries = copy_all(state)
+        copy = monotonic - switched
         # Pushing processes (no heartbeat) follow within REFRESH seconds;
         # what they pushed meanwhile comes along now.
         late = QueuePlacement::REFRESH + LATE_MARGIN - (monotonic - switched)
         sleep(late) if late.positive?
+        late = monotonic
         jobs, entries = copy_all(state).zip([jobs, entries]).map(&:sum)
+        copy += monotonic - late
         # Jobs an out-of-date process pushed under a tag an earlier move
         # retired come along too.
         Moves.retired(@store).each { |tag, name| jobs += copy_list(tag, state["to"]) if name == queue && tag != state["to"] }
         Moves.finish(@store, queue)
-        [jobs, entries]
+        [jobs, entries, copy]
       end
 
       # Every live process follows `epoch` (its heartbeat applied it).
