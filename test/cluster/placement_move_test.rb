@@ -4,6 +4,7 @@ require "test_helper"
 require "stringio"
 require "deckhand/api"
 require "deckhand/cli/placement_command"
+require "deckhand/cli/top_command"
 require_relative "../support/cluster_helpers"
 
 # Moving a queue to another primary while a server works it and a client
@@ -98,6 +99,17 @@ class ClusterPlacementMoveTest < Minitest::Test
     error = assert_raises(Deckhand::PlacementError) { Deckhand::API.new.queue_moves(timeout: 5).move("mail") }
     assert_match(/fair share/, error.message)
     assert_empty Deckhand::API.new.queue_moves.under_way
+  end
+
+  def test_top_shows_each_queue_s_primary_and_each_primary_s_share
+    %w[mail default].each { |queue| Deckhand::Client.push("class" => "RecordJob", "queue" => queue, "args" => [1]) }
+    snapshot = Deckhand::CLI::Top::Snapshot.read(Deckhand::API.new)
+    lines = Deckhand::CLI::Top::Screen.new(width: 120, height: 30).lines(snapshot, location: "cluster", live: false)
+    shares = Deckhand::API.new.placement.primaries.map { |p| "#{p.address} #{(p.share * 100).round}%" }
+    assert_equal "Primaries  #{shares.join("  ")}", lines.grep(/\APrimaries/).first
+    %w[mail default].each do |queue|
+      assert_match(/  on #{Regexp.escape(primary_of(keys.queue(queue)))}, no process\z/, lines.grep(/\A#{queue}\s/).first)
+    end
   end
 
   def test_the_command_shows_plans_and_rebalances
