@@ -110,6 +110,8 @@ module Deckhand
       def follow_placement((epoch, _moving))
         @store.layout.placement.follow(epoch)
         @placement_epoch = epoch
+      rescue Deckhand::RedisError => e # the beat itself went through: its counts must not be restored
+        @logger.warn("could not read the queues' placements (#{e.message}); trying again at the next beat")
       end
 
       def record
