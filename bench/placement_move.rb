@@ -72,9 +72,10 @@ module PlacementMoveBench
     runs = TallyJob.runs
     twice = runs.count { |_, count| count > 1 }
     lost = pushed - runs.size
-    puts format("backlog %<n>d: move %<s>.1f s (queue not worked), of which copying %<jobs>d jobs %<copy>.2f s (%<rate>d jobs/s); " \
-      "%<pushed>d pushed in all, lost %<lost>d, ran twice %<twice>d",
-      n: backlog, s: result.seconds, jobs: result.jobs, copy: result.copy, rate: result.jobs / result.copy, pushed: pushed, lost: lost, twice: twice)
+    puts format("backlog %<n>d: move %<s>.1f s, paused until the switch %<paused>.1f s, copying %<jobs>d jobs %<copy>.2f s " \
+      "(%<rate>d jobs/s, the queue worked meanwhile); %<pushed>d pushed in all, lost %<lost>d, ran twice %<twice>d",
+      n: backlog, s: result.seconds, paused: result.paused, jobs: result.jobs, copy: result.copy, rate: result.jobs / result.copy,
+      pushed: pushed, lost: lost, twice: twice)
   ensure
     stop = true
     feeder&.join

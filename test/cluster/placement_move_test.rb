@@ -72,25 +72,33 @@ class ClusterPlacementMoveTest < Minitest::Test
     assert_equal "{queue:mail}", cluster.call("HGET", PLACEMENT, "mail")
   end
 
-  # A mover that died between writing a batch to the new list and removing
-  # it from the old one: run again, it removes what the new list already
-  # holds and copies the rest, each job once.
+  # Movers that died in a batch: one after writing the jobs under the new
+  # tag, before releasing them from the old slot; one after taking retry
+  # entries, before writing them. Run again, the move writes each once.
   def test_a_move_cut_short_in_its_copy_finishes_each_job_once
+    store = Deckhand.config.store
     from = keys.queue("mail")
     to = Deckhand::Store::Layout::Cluster.candidate("mail", 1)
-    jobs = Array.new(4) { |n| JSON.generate("class" => "RecordJob", "queue" => "mail", "args" => [n], "jid" => "j#{n}" * 6) }
+    jobs = Array.new(5) { |n| JSON.generate("class" => "RecordJob", "queue" => "mail", "args" => [n], "jid" => "j#{n}" * 6) }
     cluster.call("LPUSH", from, *jobs) # j0 oldest, at the tail
-    cluster.call("RPUSH", to, jobs[3], jobs[2]) # the newest two were copied, not yet removed
-    cluster.call("ZADD", "#{from}:retry", 10, "retrying")
-    Deckhand::Store::QueuePlacement::Moves.record(Deckhand.config.store, "mail", "from" => from, "to" => to, "step" => "copy")
+    cluster.call("ZADD", "#{from}:retry", 10, "retrying", 20, "later")
+    batch = Deckhand::Store::Scripts::QueueMoveBatch
+    id, *taken = batch::Take.new(store).call(from, "list", 2, "dead-mover-1")
+    assert_equal ["dead-mover-1", jobs[4], jobs[3]], [id, *taken], "the two newest, held"
+    assert_equal 2, batch::Put.new(store).call(to, "#{to}:moved:#{id}", "list", taken)
+    batch::Take.new(store).call("#{from}:retry", "zset", 1, "dead-mover-2")
+    Deckhand::Store::QueuePlacement::Moves.record(store, "mail", "from" => from, "to" => to, "step" => "copy")
     cluster.call("HSET", PLACEMENT, "mail", to)
 
     result = Deckhand::API.new.queue_moves(timeout: 5).move("mail")
 
-    assert_equal [2, 1], [result.jobs, result.entries]
+    assert_equal [5, 2], [result.jobs, result.entries], "the batch already written counts, once"
     assert_equal jobs.reverse, cluster.call("LRANGE", to, 0, -1), "each job once, the oldest next to be fetched"
-    assert_equal 0, cluster.call("EXISTS", from, "#{from}:retry")
-    assert_equal ["retrying"], cluster.call("ZRANGE", "#{to}:retry", 0, -1)
+    assert_equal [["retrying", 10.0], ["later", 20.0]], cluster.call("ZRANGE", "#{to}:retry", 0, -1, "WITHSCORES")
+    held = ["", ":retry"].flat_map { |set| ["#{from}#{set}", "#{from}#{set}:moving:batch", "#{from}#{set}:moving:id"] }
+    assert_equal 0, cluster.call("EXISTS", *held), "nothing left under the old tag, no batch held"
+    assert_equal 0, cluster.call("EXISTS", "#{to}:moved:dead-mover-1") + cluster.call("EXISTS", "#{to}:retry:moved:dead-mover-2"),
+      "no marker left"
     assert_empty Deckhand::API.new.queue_moves.under_way
   end
 

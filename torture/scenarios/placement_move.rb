@@ -56,6 +56,7 @@ module Torture
         "acked" => stream.acked.size, "failed" => stream.failed.size, "lost" => books[:lost],
         "duplicates" => books[:duplicate_starts], "moves" => moves.size,
         "copied" => moves.map(&:jobs).join("+"), "move_time" => moves.map { |m| secs(m.seconds) }.join("+"),
+        "paused" => moves.map { |m| secs(m.paused) }.join("+"),
         "left_behind" => left
       }
     end

@@ -2,6 +2,7 @@
 
 require "securerandom"
 require_relative "queue_placement"
+require_relative "scripts/queue_move_batch"
 
 module Deckhand
   class Store
@@ -15,25 +16,30 @@ module Deckhand
     #    process reports the epoch and no process holds a job of the queue
     #    under the old tag (they finish and are acknowledged there).
     # 2. switch: the placement names the new tag, the old one is retired;
-    #    servers follow at their next beat, pushing processes within
-    #    QueuePlacement::REFRESH seconds, and push there.
-    # 3. copy: the old list, job by job, oldest last so the order holds: each
-    #    job is written to the new list before it is removed from the old
-    #    one (a job found in both after a crash is only removed); then the
-    #    scheduled, retry and dead entries, each added to the new set before
-    #    it leaves the old one. Nobody fetches either list meanwhile.
-    # 4. finish: after the pushing processes' refresh time, a last copy of
-    #    late pushes, and the queue is worked again, under its new tag.
+    #    servers follow at their next beat and work the queue again there,
+    #    pushing processes push there within QueuePlacement::REFRESH seconds.
+    # 3. copy, while the queue is worked: the old list, then the scheduled,
+    #    retry and dead entries, in batches (Scripts::QueueMoveBatch): each
+    #    batch is held in the old slot as it leaves, written once under the
+    #    new tag (a marker of its id), then released; newest jobs first,
+    #    each batch to the end of the new list fetched first, so the oldest
+    #    come out first.
+    # 4. finish: once every server follows the switch and the pushing
+    #    processes' refresh time passed, a last copy of late pushes (and of
+    #    jobs stranded under tags earlier moves retired).
     #
     #   move = Deckhand::Store::QueueMove.new(store)
-    #   move.call("mail", to: "{queue~3:mail}")   # => #<struct Result queue="mail", from=..., to=..., jobs=1200, entries=3, seconds=4.1>
+    #   move.call("mail", to: "{queue~3:mail}")
+    #   # => #<struct Result queue="mail", from="{queue:mail}", to="{queue~3:mail}", jobs=1200, entries=3, seconds=6.2, paused=3.1, copy=0.4>
     #
     # A move cut short before the switch is undone (the queue is worked again
-    # where it was); after it, running the move again finishes it.
+    # where it was); after it, running the move again finishes it, each job
+    # written once.
     class QueueMove
-      # seconds: the whole move (the queue is not worked meanwhile); copy:
-      # of them, copying the jobs and entries.
-      Result = Struct.new(:queue, :from, :to, :jobs, :entries, :seconds, :copy)
+      # seconds: the whole move; paused: from its start to the switch (the
+      # servers work the queue again at their next beat after it); copy:
+      # copying the jobs and entries (the queue worked meanwhile).
+      Result = Struct.new(:queue, :from, :to, :jobs, :entries, :seconds, :paused, :copy)
 
       BATCH = 500
 
@@ -71,9 +77,11 @@ module Deckhand
         @token = token
         begin
           state = Moves.under_way(@store)[queue] || start(queue, to)
-          state = switch(queue, state) if state["step"] == "pause"
-          jobs, entries, copy = finish(queue, state)
-          Result.new(queue, state["from"], state["to"], jobs, entries, (monotonic - started).round(3), copy.round(3))
+          epoch = (state["step"] == "pause") ? switch(queue, state) : Moves.epoch(@store)
+          state = state.merge("step" => "copy")
+          paused = monotonic - started
+          jobs, entries, copy = finish(queue, state, epoch)
+          Result.new(queue, state["from"], state["to"], jobs, entries, (monotonic - started).round(3), paused.round(3), copy.round(3))
         ensure
           Moves.unlock(@store, token)
         end
@@ -113,30 +121,31 @@ module Deckhand
           Moves.finish(@store, queue)
           raise
         end
-        state = state.merge("step" => "copy")
-        epoch = Moves.switch(@store, queue, state)
+        epoch = Moves.switch(@store, queue, state.merge("step" => "copy"))
         @placement.follow(epoch)
-        followed(epoch)
-        state
+        epoch
       end
 
-      # Steps 3 and 4.
-      def finish(queue, state)
+      # Steps 3 and 4; `epoch` is the switch's.
+      def finish(queue, state, epoch)
         switched = monotonic
         jobs, entries = copy_all(state)
-        copy = monotonic - switched
-        # Pushing processes (no heartbeat) follow within REFRESH seconds;
-        # what they pushed meanwhile comes along now.
+        copying = monotonic - switched
+        # Servers push the queue's jobs (jobs that push jobs, scheduled
+        # ones coming due) under the old tag until they follow the switch;
+        # pushing processes without a heartbeat follow within REFRESH
+        # seconds. What they pushed meanwhile comes along now.
+        followed(epoch)
         late = QueuePlacement::REFRESH + LATE_MARGIN - (monotonic - switched)
         sleep(late) if late.positive?
         late = monotonic
         jobs, entries = copy_all(state).zip([jobs, entries]).map(&:sum)
-        copy += monotonic - late
         # Jobs an out-of-date process pushed under a tag an earlier move
         # retired come along too.
-        Moves.retired(@store).each { |tag, name| jobs += copy_list(tag, state["to"]) if name == queue && tag != state["to"] }
+        Moves.retired(@store).each { |tag, name| jobs += copy(tag, state["to"], "list") if name == queue && tag != state["to"] }
+        copying += monotonic - late
         Moves.finish(@store, queue)
-        [jobs, entries, copy]
+        [jobs, entries, copying]
       end
 
       # Every live process follows `epoch` (its heartbeat applied it).
@@ -163,37 +172,20 @@ module Deckhand
         end
       end
 
-      # Newest first from the old list's head to the new list's tail, so the
-      # oldest job ends up next to be fetched there, as it was. A job already
-      # at the new list's tail (a copy cut short) is only removed.
-      def copy_list(from, to)
-        moved = 0
-        loop do
-          batch = @store.call("LRANGE", from, 0, BATCH - 1)
-          return moved if batch.empty?
-          Moves.prolong(@store, @token, LOCK_TTL)
-          there = @store.pipelined { |pipe| batch.each { |job| pipe.call("LPOS", to, job, "RANK", -1, "MAXLEN", BATCH) } }
-          missing = batch.zip(there).filter_map { |job, at| job if at.nil? }
-          @store.call("RPUSH", to, *missing) unless missing.empty?
-          @store.pipelined { |pipe| batch.each { |job| pipe.call("LREM", from, 1, job) } }
-          moved += missing.size
-        end
-      end
-
       def copy_all(state)
-        [copy_list(state["from"], state["to"]), SETS.sum { |set| copy_set("#{state["from"]}:#{set}", "#{state["to"]}:#{set}") }]
+        from, to = state.values_at("from", "to")
+        [copy(from, to, "list"), SETS.sum { |set| copy("#{from}:#{set}", "#{to}:#{set}", "zset") }]
       end
 
-      # Each entry added to the new set (same score) before it leaves the old.
-      def copy_set(from, to)
+      # Batch after batch until `from` is empty (Scripts::QueueMoveBatch).
+      def copy(from, to, kind)
+        batch = Scripts::QueueMoveBatch.new(@store)
         moved = 0
         loop do
-          batch = @store.call("ZRANGE", from, 0, BATCH - 1, "WITHSCORES")
-          return moved if batch.empty?
-          batch = batch.each_slice(2).to_a unless batch.first.is_a?(Array) # RESP2 replies flat
-          @store.call("ZADD", to, *batch.flat_map { |member, score| [score, member] })
-          @store.call("ZREM", from, *batch.map(&:first))
-          moved += batch.size
+          Moves.prolong(@store, @token, LOCK_TTL)
+          taken = batch.call(from, to, kind: kind, limit: BATCH)
+          return moved if taken.zero?
+          moved += taken
         end
       end
 

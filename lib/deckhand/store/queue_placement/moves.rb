@@ -13,7 +13,7 @@ module Deckhand
       # one move run at a time.
       #
       #   Moves.epoch(store)                  # => 4
-      #   Moves.under_way(store)              # => {"mail" => {"from" => "{queue:mail}", "to" => "{queue~2:mail}", ...}}
+      #   Moves.under_way(store)              # => {"mail" => {"from" => "{queue:mail}", "to" => "{queue~2:mail}", "step" => "pause"}}
       #   Moves.retired(store)                # => {"{queue:mail}" => "mail"}
       module Moves
         FLEET = "{deckhand}"
@@ -39,14 +39,17 @@ module Deckhand
           end.to_h
         end
 
-        # Queues a heartbeat's read of the epoch and the queues being moved
+        # Queues a heartbeat's read of the epoch and the moves under way
         # (their replies go to `parse`).
         def read(pipe)
           pipe.call("GET", EPOCH)
-          pipe.call("HKEYS", UNDER_WAY)
+          pipe.call("HGETALL", UNDER_WAY)
         end
 
-        def parse(epoch, moving) = [epoch.to_i, moving]
+        # [epoch, the queues not to fetch: those in a move's first step].
+        def parse(epoch, moves)
+          [epoch.to_i, moves.filter_map { |queue, raw| queue if JSON.parse(raw)["step"] == "pause" }]
+        end
 
         # Records a move's state and raises the epoch, in one transaction
         # (MULTI, one slot); returns the new epoch.
