@@ -82,11 +82,11 @@ class ClusterPlacementMoveTest < Minitest::Test
     jobs = Array.new(5) { |n| JSON.generate("class" => "RecordJob", "queue" => "mail", "args" => [n], "jid" => "j#{n}" * 6) }
     cluster.call("LPUSH", from, *jobs) # j0 oldest, at the tail
     cluster.call("ZADD", "#{from}:retry", 10, "retrying", 20, "later")
-    batch = Deckhand::Store::Scripts::QueueMoveBatch
-    id, *taken = batch::Take.new(store).call(from, "list", 2, "dead-mover-1")
+    scripts = Deckhand::Store::Scripts
+    id, *taken = scripts::MoveTake.new(store).call(from, "list", 2, "dead-mover-1")
     assert_equal ["dead-mover-1", jobs[4], jobs[3]], [id, *taken], "the two newest, held"
-    assert_equal 2, batch::Put.new(store).call(to, "#{to}:moved:#{id}", "list", taken)
-    batch::Take.new(store).call("#{from}:retry", "zset", 1, "dead-mover-2")
+    assert_equal 2, scripts::MovePut.new(store).call(to, "#{to}:moved:#{id}", "list", taken, 60)
+    scripts::MoveTake.new(store).call("#{from}:retry", "zset", 1, "dead-mover-2")
     Deckhand::Store::QueuePlacement::Moves.record(store, "mail", "from" => from, "to" => to, "step" => "copy")
     cluster.call("HSET", PLACEMENT, "mail", to)
 

@@ -1,14 +1,16 @@
 # frozen_string_literal: true
 
 require "securerandom"
+require_relative "move_take"
+require_relative "move_put"
 
 module Deckhand
   class Store
     module Scripts
-      # A queue move's batches (Store::QueueMove): move_take.lua holds a
-      # batch in the old tag's slot as it leaves its list or set,
-      # move_put.lua writes it under the new tag once (a marker of its id),
-      # then the held batch is released. A mover that dies anywhere in
+      # A queue move's batches (Store::QueueMove): MoveTake holds a batch in
+      # the old tag's slot as it leaves its list or set, MovePut writes it
+      # under the new tag once (a marker of its id), then the held batch is
+      # released. A mover that dies anywhere in
       # between leaves the batch held; the next run puts it (or finds it
       # put) and releases it: each job lands once.
       #
@@ -25,22 +27,10 @@ module Deckhand
         # come back to a batch it held.
         MARKER_TTL = 7 * 24 * 60 * 60
 
-        class Take < Script
-          lua "move_take", uses: ["guard"]
-
-          def call(source, kind, limit, id) = run([source, "#{source}:moving:batch", "#{source}:moving:id"], [kind, limit, id])
-        end
-
-        class Put < Script
-          lua "move_put", uses: ["guard"]
-
-          def call(destination, marker, kind, items) = run([destination, marker], [kind, MARKER_TTL, *items])
-        end
-
         def initialize(store)
           @store = store
-          @take = Take.new(store)
-          @put = Put.new(store)
+          @take = MoveTake.new(store)
+          @put = MovePut.new(store)
         end
 
         # Moves one batch of up to `limit` from `source` to `destination`
@@ -50,7 +40,7 @@ module Deckhand
           id, *items = @take.call(source, kind, limit, SecureRandom.hex(8))
           return 0 if id.nil?
           marker = "#{destination}:moved:#{id}"
-          @put.call(destination, marker, kind, items)
+          @put.call(destination, marker, kind, items, MARKER_TTL)
           @store.call("UNLINK", "#{source}:moving:batch", "#{source}:moving:id")
           @store.call("UNLINK", marker)
           (kind == "list") ? items.size : items.size / 2
