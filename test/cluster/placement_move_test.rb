@@ -102,6 +102,20 @@ class ClusterPlacementMoveTest < Minitest::Test
     assert_empty Deckhand::API.new.queue_moves.under_way
   end
 
+  # Servers learn from their beat which queues not to fetch: those in a
+  # move's first step, not those being copied (worked under the new tag).
+  def test_a_beat_pauses_a_queue_only_in_its_move_s_first_step
+    store = Deckhand.config.store
+    moves = Deckhand::Store::QueuePlacement::Moves
+    record = {info: "{}", running: {}, inflight: 0, rtt_us: 0, quiet: false, rss_kb: 0, ttl: 60, placement: 0}
+    epoch = moves.record(store, "mail", "from" => "{queue:mail}", "to" => "{queue~1:mail}", "step" => "pause")
+    moves.record(store, "low", "from" => "{queue:low}", "to" => "{queue~1:low}", "step" => "copy")
+    beat = Deckhand::Store::Heartbeats.beat(store, "h:1:a", counts: [0, 0], metrics: {}, record: record)
+    assert_equal ["mail"], beat.paused
+    assert_equal [epoch + 1, ["mail"]], beat.placement
+    assert_equal "0", cluster.call("HGET", keys.process("h:1:a"), "placement"), "the epoch the process follows, in its record"
+  end
+
   def test_a_fair_queue_is_not_moved_while_tenants_wait
     cluster.call("ZADD", "#{keys.queue("mail")}:fair", 1, "job")
     error = assert_raises(Deckhand::PlacementError) { Deckhand::API.new.queue_moves(timeout: 5).move("mail") }

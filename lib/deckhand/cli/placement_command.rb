@@ -60,7 +60,10 @@ module Deckhand
         end
         return 0 unless placement.cluster?
         moves = api.queue_moves
-        moves.under_way.each { |queue, state| @out.puts("moving #{queue}: #{state["from"]} -> #{state["to"]} (#{state["step"]})") }
+        moves.under_way.each do |queue, state|
+          @out.puts("moving #{queue}: #{state["from"]} -> #{state["to"]} (step: #{state["step"]}); " \
+            "if no `deckhand placement` is running it, `deckhand placement move #{queue}` finishes it")
+        end
         moves.stranded.each do |tag, (queue, size)|
           @out.puts("#{size} jobs of #{queue} wait under #{tag}, a tag it left: `deckhand placement move #{queue}` brings them along")
         end

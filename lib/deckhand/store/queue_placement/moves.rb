@@ -81,8 +81,6 @@ module Deckhand
           end.last
         end
 
-        def retire_done(store, tag) = store.call("HDEL", RETIRED, tag)
-
         # One move at a time in the fleet; the token frees only its own lock.
         def lock(store, token, ttl) = store.call("SET", LOCK, token, "NX", "PX", (ttl * 1000).to_i) == "OK"
 
