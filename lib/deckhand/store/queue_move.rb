@@ -70,12 +70,14 @@ module Deckhand
       def call(queue, to:)
         started = monotonic
         token = SecureRandom.hex(8)
-        unless Moves.lock(@store, token, [LOCK_TTL, @timeout * 4].max)
+        ttl = [LOCK_TTL, @timeout * 4].max
+        unless Moves.lock(@store, token, ttl)
           raise PlacementError, "another queue move is under way (#{Moves::LOCK} is held); wait for it to finish " \
-            "(the lock of a mover that died expires within #{LOCK_TTL}s), then run this one again"
+            "(the lock of a mover that died expires within #{ttl.round}s), then run this one again"
         end
         @token = token
         begin
+          @placement.follow(Moves.epoch(@store)) # this process may have missed an earlier move
           state = Moves.under_way(@store)[queue] || start(queue, to)
           epoch = (state["step"] == "pause") ? switch(queue, state) : Moves.epoch(@store)
           state = state.merge("step" => "copy")
@@ -111,13 +113,15 @@ module Deckhand
           "#{candidates.first(3).join(", ")}, ..."
       end
 
-      # Step 1, then 2. A move that cannot pause the queue is undone.
+      # Step 1, then 2. A move that cannot pause the queue is undone, also
+      # when it is interrupted (Ctrl-C); only a mover killed outright leaves
+      # the queue paused, until the move runs again.
       def switch(queue, state)
         begin
           followed(Moves.epoch(@store))
           sleep(WAIT_ENDS)
           idle(state["from"])
-        rescue PlacementError, RedisError
+        rescue Exception # rubocop:disable Lint/RescueException -- a paused queue must not stay paused
           Moves.finish(@store, queue)
           raise
         end
