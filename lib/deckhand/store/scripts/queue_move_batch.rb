@@ -16,16 +16,17 @@ module Deckhand
       #
       # The held batch is kept beside its source (`<source>:moving:batch`
       # and `:id`), so a batch held from the retry set goes back to a retry
-      # set; the marker (`<destination>:moved:<id>`) goes once the batch is
-      # released.
+      # set. The marker (`<destination>:moved:<id>`) outlives the batch
+      # (MARKER_TTL): a second mover that read the same held batch before
+      # the first released it finds the marker and writes nothing.
       #
       #   batch = QueueMoveBatch.new(store)
       #   batch.call("{queue:mail}", "{queue~2:mail}", kind: "list", limit: 500)   # => 500 (moved; 0 when empty)
       #   batch.call("{queue:mail}:retry", "{queue~2:mail}:retry", kind: "zset", limit: 500)
       class QueueMoveBatch
-        # Seconds a batch's marker lives: far longer than any mover takes to
-        # come back to a batch it held.
-        MARKER_TTL = 7 * 24 * 60 * 60
+        # Seconds a batch's marker lives: far longer than any mover takes
+        # between reading a held batch and writing it.
+        MARKER_TTL = 24 * 60 * 60
 
         def initialize(store)
           @store = store
@@ -42,7 +43,6 @@ module Deckhand
           marker = "#{destination}:moved:#{id}"
           @put.call(destination, marker, kind, items, MARKER_TTL)
           @store.call("UNLINK", "#{source}:moving:batch", "#{source}:moving:id")
-          @store.call("UNLINK", marker)
           (kind == "list") ? items.size : items.size / 2
         end
       end
