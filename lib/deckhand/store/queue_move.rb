@@ -58,6 +58,9 @@ module Deckhand
       # prolongs it at every batch).
       LOCK_TTL = 60
 
+      # Seconds a move waits for the lock before it gives up.
+      LOCK_WAIT = 5
+
       # timeout: seconds to wait for every process to follow a step.
       def initialize(store, timeout: 60, interval: 0.05)
         @store = store
@@ -71,7 +74,8 @@ module Deckhand
         started = monotonic
         token = SecureRandom.hex(8)
         ttl = [LOCK_TTL, @timeout * 4].max
-        unless Moves.lock(@store, token, ttl)
+        # The servers' sweep of retired tags holds the lock a moment too.
+        unless lock(token, ttl)
           raise PlacementError, "another queue move is under way (#{Moves::LOCK} is held); wait for it to finish " \
             "(the lock of a mover that died expires within #{ttl.round}s), then run this one again"
         end
@@ -92,6 +96,15 @@ module Deckhand
       private
 
       Moves = QueuePlacement::Moves
+
+      def lock(token, ttl)
+        deadline = monotonic + LOCK_WAIT
+        until Moves.lock(@store, token, ttl)
+          return false if monotonic > deadline
+          sleep(@interval)
+        end
+        true
+      end
 
       def start(queue, to)
         from = @placement.tag(queue)
