@@ -69,8 +69,10 @@ module Deckhand
 
     # REDIS_URL names one Redis, or with commas the nodes of a Redis
     # Cluster ("redis://10.0.0.1:7000,redis://10.0.0.2:7000": cluster mode).
-    def default_redis
-      url = ENV["REDIS_URL"]
+    def default_redis = redis_options(ENV["REDIS_URL"])
+
+    # The redis settings a URL names (REDIS_URL, a command's --redis).
+    def redis_options(url)
       return {} if url.nil? || url.empty?
       nodes = url.split(",").map(&:strip).reject(&:empty?)
       (nodes.size > 1) ? {cluster: nodes} : {url: url}

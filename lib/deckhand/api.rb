@@ -20,6 +20,7 @@ require_relative "api/unique_lock"
 require_relative "api/periodic_entries"
 require_relative "api/throttle"
 require_relative "api/placement"
+require_relative "api/queue_moves"
 require_relative "store/limits"
 
 module Deckhand
@@ -78,6 +79,9 @@ module Deckhand
 
     # Which primary holds which queue, each one's share (API::Placement).
     def placement = Placement.new(@config)
+
+    # Moves queues between a cluster's primaries (API::QueueMoves).
+    def queue_moves(timeout: 60) = QueueMoves.new(@config, timeout: timeout)
 
     def running = processes.running
 

@@ -26,7 +26,8 @@ module Deckhand
       "web" => ["cli/web_command", :WebCommand],
       "migrate" => ["cli/migrate_command", :MigrateCommand],
       "dev-redis" => ["cli/dev_redis_command", :DevRedisCommand],
-      "top" => ["cli/top_command", :TopCommand]
+      "top" => ["cli/top_command", :TopCommand],
+      "placement" => ["cli/placement_command", :PlacementCommand]
     }.freeze
 
     include Command

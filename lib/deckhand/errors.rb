@@ -8,6 +8,10 @@ module Deckhand
   # A configuration value is missing, malformed or set too late.
   class ConfigError < Error; end
 
+  # A queue move (Store::QueueMove) could not go on: the message says why
+  # and what to do.
+  class PlacementError < Error; end
+
   # Redis failed us. The store translates every error of the Redis client into
   # one of these at its door, the original kept as `cause`, so callers never see
   # a foreign error and can tell a passing fault from one that needs a human.

@@ -15,6 +15,7 @@ require_relative "store/dedicated"
 require_relative "store/durability"
 require_relative "store/cluster_wait"
 require_relative "store/queue_placement"
+require_relative "store/queue_move"
 require_relative "store/server_checks"
 require_relative "store/listing_warning"
 

@@ -51,13 +51,17 @@ class ClusterPlacementTest < Minitest::Test
   end
 
   # After its first push a queue's tag comes from memory: a push sends what
-  # it sent before placement, SADD and LPUSH.
+  # it sent before placement, SADD and LPUSH, and at most every
+  # QueuePlacement::REFRESH seconds a GET of the placement epoch (did a
+  # queue move?).
   def test_pushes_after_the_first_read_nothing_of_the_placement
     client = Deckhand::Client.new(config: Deckhand.config)
     %w[default mail].each { |queue| client.push("class" => "RecordJob", "queue" => queue, "args" => [0]) }
     primaries = Deckhand::RedisClusterHarness.cluster.primaries
     primaries.each { |node| node_call(node, "CONFIG", "RESETSTAT") }
+    started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
     20.times { |n| client.push("class" => "RecordJob", "queue" => n.even? ? "default" : "mail", "args" => [n]) }
+    elapsed = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started
     calls = Hash.new(0)
     primaries.each do |node|
       node_call(node, "INFO", "commandstats").scan(/^cmdstat_(\w+(?:\|\w+)?):calls=(\d+)/) { |name, n| calls[name] += n.to_i }
@@ -66,6 +70,8 @@ class ClusterPlacementTest < Minitest::Test
     # The test's own connections, and a replica's REPLCONF ACK (once a second:
     # counted when the pushes take longer, as on a loaded machine or JRuby).
     own = calls.keys.select { |name| name.start_with?("info") || name == "hello" || name == "replconf" }
+    epoch_reads = calls.delete("get").to_i
+    assert_operator epoch_reads, :<=, (elapsed / Deckhand::Store::QueuePlacement::REFRESH).ceil
     assert_equal({"sadd" => 20, "lpush" => 20}, calls.except(*own))
   end
 

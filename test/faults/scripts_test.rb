@@ -227,4 +227,23 @@ class ScriptConservationTest < Minitest::Test
   private
 
   def batch_ops = Scripts::BatchOps.new(store, now_ms: (Time.now.to_f * 1000).round, stamp: "1.0")
+
+  def test_a_queue_move_takes_and_puts_nothing_when_a_key_is_the_wrong_type
+    redis.call("LPUSH", "queue:mail", job("a"))
+    redis.call("SET", "queue:mail:moving:batch", "x")
+    refused { Scripts::MoveTake.new(store).call("queue:mail", "list", 10, "b1") }
+    assert_equal [job("a")], list("queue:mail"), "the job stays in its queue"
+
+    redis.call("DEL", "queue:mail:moving:batch")
+    id, *taken = Scripts::MoveTake.new(store).call("queue:mail", "list", 10, "b1")
+    redis.call("HSET", "queue:mail2", "x", "1")
+    refused { Scripts::MovePut.new(store).call("queue:mail2", "queue:mail2:moved:#{id}", "list", taken, 60) }
+    assert_equal 0, redis.call("EXISTS", "queue:mail2:moved:b1"), "no marker for a batch not written"
+    assert_equal [job("a")], list("queue:mail:moving:batch"), "the batch stays held"
+
+    redis.call("DEL", "queue:mail2")
+    assert_equal 1, Scripts::MovePut.new(store).call("queue:mail2", "queue:mail2:moved:#{id}", "list", taken, 60)
+    assert_equal 0, Scripts::MovePut.new(store).call("queue:mail2", "queue:mail2:moved:#{id}", "list", taken, 60)
+    assert_equal [job("a")], list("queue:mail2"), "written once"
+  end
 end

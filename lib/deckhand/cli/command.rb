@@ -27,11 +27,11 @@ module Deckhand
 
       # What a command that reads the fleet does first: loads the file given
       # with -r (the application's Deckhand.configure), points the default
-      # configuration at --redis-url when given, and checks that Redis answers
+      # configuration at --redis when given (comma-separated nodes: a cluster), and checks that Redis answers
       # and can run Deckhand.
       def connect(options)
         require File.expand_path(options[:require]) if options[:require]
-        Deckhand.config = Config.new(redis: {url: options[:redis_url]}) if options[:redis_url]
+        Deckhand.config = Config.new(redis: Deckhand.redis_options(options[:redis_url])) if options[:redis_url]
         Deckhand.config.store.verify!
       end
 

@@ -112,9 +112,11 @@ module Deckhand
 
       # Queues paused from the dashboard or API (the heartbeat reads them): their
       # jobs wait in place until resumed. Pausing a partitioned queue pauses
-      # every partition.
+      # every partition; a partition alone is paused while it moves to
+      # another shard (Store::QueueMove).
       def paused=(names)
-        @planner.paused = @queues.select { |q| names.include?(Store::Layout::PartitionNames.base(q)) }.map { |q| @index[q] }
+        @planner.paused = @queues.select { |q| names.include?(q) || names.include?(Store::Layout::PartitionNames.base(q)) }.map { |q| @index[q] }
+        @waiters.disarm(@planner.paused)
       end
 
       # Stop taking jobs. The fetch loop hands back those fetched but not

@@ -32,6 +32,7 @@ module Deckhand
         @rtt_us = 0
         @beat_at = monotonic
         @failed_at = nil
+        @placement_epoch = 0 unless store.layout.one_slot? # cluster mode: no move followed yet
         @outage = Outage.new(@logger, "heartbeat (the process keeps working)")
       end
 
@@ -62,6 +63,7 @@ module Deckhand
         metrics = @stats.metrics.take
         started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
         reply = Store::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record)
+        follow_placement(reply.placement) if reply.placement
         @on_paused&.call(reply.paused)
         @on_throttles&.call(reply.throttles)
         @rtt_us = ((::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1_000_000).round
@@ -100,9 +102,21 @@ module Deckhand
         @config.fleet_timestamps.follow(@store, @process_count) if @config.timestamps_setting == :auto
       end
 
+      # Cluster mode: a queue moved (Store::QueueMove) when the epoch
+      # changed. The tags are read again before the paused queues (a queue
+      # being moved among them) reach the fetchers, and the next record tells
+      # the mover this process follows the epoch: by then no fetch of a
+      # queue being moved is under way here.
+      def follow_placement((epoch, _moving))
+        @store.layout.placement.follow(epoch)
+        @placement_epoch = epoch
+      rescue Deckhand::RedisError => e # the beat itself went through: its counts must not be restored
+        @logger.warn("could not read the queues' placements (#{e.message}); trying again at the next beat")
+      end
+
       def record
         {info: @info, running: @stats.running, inflight: @inflight.call, rtt_us: @rtt_us, quiet: @quiet,
-         rss_kb: ResidentMemory.rss_kb || 0, ttl: @config.heartbeat_ttl}
+         rss_kb: ResidentMemory.rss_kb || 0, ttl: @config.heartbeat_ttl, placement: @placement_epoch}
       end
     end
   end

@@ -21,13 +21,11 @@ module Deckhand
 
       attr_reader :queue
 
-      def initialize(queue, index, store:, landing:, fetcher:, logger:, on_fatal: nil, watch: LandingWatch.new)
+      def initialize(queue, index, store:, identity:, fetcher:, logger:, on_fatal: nil, watch: LandingWatch.new)
         super("wait-#{queue}", logger: logger, on_fatal: on_fatal)
         @queue = queue
         @index = index
-        @source = store.layout.queue(queue)
-        @recoveries = store.layout.recoveries(queue)
-        @landing = landing
+        @identity = identity
         @store = store
         @fetcher = fetcher
         @watch = watch
@@ -46,6 +44,10 @@ module Deckhand
         end
       end
 
+      # Waits no more once the wait under way ends (its queue was paused, or
+      # is being moved to another shard: Store::QueueMove).
+      def disarm = @lock.synchronize { @armed = false }
+
       # Stops at once, even inside a wait. A move Redis made just before is
       # safe: the landing list is handed back with the rest of the in-flight
       # record.
@@ -59,13 +61,21 @@ module Deckhand
 
       def wake = @lock.synchronize { @wake.signal }
 
+      # The keys are named at each use: a queue moved to another shard
+      # (Store::QueueMove) is waited on under its new tag.
+      def source = @store.layout.queue(@queue)
+
+      def recoveries = @store.layout.recoveries(@queue)
+
+      def landing = @store.layout.landing(@identity, @queue)
+
       def run
         conn = nil
         while (generation = wait_until_armed)
           conn ||= @store.dedicated
           begin
             moved, version = look_back(conn)
-            moved, version = @watch.waiting(@landing) { wait(conn) } if moved.nil? && generation != LOOK
+            moved, version = @watch.waiting(landing) { wait(conn) } if moved.nil? && generation != LOOK
             @outage.over
           rescue Deckhand::RedisError => e
             conn.close
@@ -86,14 +96,14 @@ module Deckhand
       # A connection error may have lost the reply of a move Redis made: the
       # landing list is looked at before the next wait.
       def wait(conn)
-        moved, version = conn.wait_move(@source, @landing, TIMEOUT, hash: @recoveries, field: Store::Recoveries::VERSION)
-        @watch.held(@landing, moved) if moved
+        moved, version = conn.wait_move(source, landing, TIMEOUT, hash: recoveries, field: Store::Recoveries::VERSION)
+        @watch.held(landing, moved) if moved
         # The client reconnected and sent the BLMOVE again by itself (the
         # cluster client does): the first one's move may be in the list.
-        @watch.lost(@landing) if conn.reconnected?
+        @watch.lost(landing) if conn.reconnected?
         [moved, version]
       rescue Deckhand::ConnectionError
-        @watch.lost(@landing)
+        @watch.lost(landing)
         raise
       end
 
@@ -101,8 +111,8 @@ module Deckhand
       # was given, or nil when none, the recovery count version].
       def look_back(conn)
         version = nil
-        found = @watch.look(@landing) do
-          payloads, version = conn.read_list(@landing, hash: @recoveries, field: Store::Recoveries::VERSION)
+        found = @watch.look(landing) do
+          payloads, version = conn.read_list(landing, hash: recoveries, field: Store::Recoveries::VERSION)
           payloads
         end
         return [nil, nil] if found.nil? || found.empty?
@@ -126,7 +136,7 @@ module Deckhand
       def wait_until_armed
         @lock.synchronize do
           until @armed || stopping?
-            due = @watch.look_in(@landing)
+            due = @watch.look_in(landing)
             return LOOK if due&.zero?
             @wake.wait(@lock, due)
           end

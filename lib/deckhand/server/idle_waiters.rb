@@ -16,7 +16,7 @@ module Deckhand
       # waiters (two capsules may wait on the same queue).
       def initialize(capsule, store:, identity:, fetcher:, logger:, on_fatal: nil, watch: LandingWatch.new)
         @waiters = capsule.queues.each_with_index.map do |queue, index|
-          IdleWaiter.new(queue, index, store: store, landing: store.layout.landing(identity, queue),
+          IdleWaiter.new(queue, index, store: store, identity: identity,
             fetcher: fetcher, logger: logger, on_fatal: on_fatal, watch: watch)
         end
       end
@@ -25,6 +25,10 @@ module Deckhand
 
       # except: indexes of the queues not to wait on (paused).
       def arm(except:) = @waiters.each_with_index { |waiter, i| waiter.arm unless except.include?(i) }
+
+      # indexes: the queues paused; a wait already blocked in Redis ends
+      # within IdleWaiter::TIMEOUT.
+      def disarm(indexes) = indexes.each { |i| @waiters[i].disarm }
 
       def stop = @waiters.each(&:stop)
 

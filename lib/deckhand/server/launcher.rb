@@ -4,7 +4,7 @@ module Deckhand
   module Server
     # Starts and stops everything a server process runs: its capsules, the
     # scheduler, the reaper, the heartbeat and, in cluster mode, the batch
-    # outbox drain, and builds what they share (the process's identity,
+    # outbox drain and the sweep of retired queue tags, and builds what they share (the process's identity,
     # stats, lot numbering, suspects). The CLI (or Deckhand.embed, or a
     # swarm worker) owns one.
     #
@@ -48,6 +48,7 @@ module Deckhand
           on_fatal: fatal)
         @periodic = PeriodicLoop.build(config: config, store: @store, identity: @identity, on_fatal: fatal)
         @outbox = BatchOutboxDrain.build(config: config, store: @store, on_fatal: fatal)
+        @sweeper = RetiredSweeper.build(config: config, store: @store, on_fatal: fatal)
         @requeue = Store::Scripts::Requeue.new(@store, identity: @identity, queues: all_queues)
         @stopped = false
         @fatal = Mutex.new
@@ -63,6 +64,7 @@ module Deckhand
         @scheduler.start
         @periodic&.start
         @outbox&.start
+        @sweeper&.start
         @logger.info("Deckhand #{VERSION} started as #{@identity}: #{describe_capsules}")
         JRubyAdvice.message&.then { |advice| @logger.info(advice) }
         @config.events.fire(:startup, @logger)
@@ -90,10 +92,12 @@ module Deckhand
         @config.events.fire(:shutdown, @logger)
         @scheduler.stop
         @outbox&.stop
+        @sweeper&.stop
         @periodic&.stop&.join(5)
         @reaper.join(5)
         @scheduler.join(5)
         @outbox&.join(5)
+        @sweeper&.join(5)
         stuck = @capsules.flat_map { |capsule| capsule.drain(deadline) }
         interrupt(stuck)
         @capsules.each { |capsule| capsule.fetcher.flush_acks }

@@ -18,7 +18,9 @@ module Deckhand
     module Heartbeats
       DAILY_TTL = 5 * 365 * 24 * 60 * 60
 
-      Beat = Struct.new(:paused, :processes, :signal, :throttles)
+      # placement: [epoch, queues being moved] in cluster mode (Store::QueueMove),
+      # nil in plain mode; the queues being moved are among the paused.
+      Beat = Struct.new(:paused, :processes, :signal, :throttles, :placement)
 
       module_function
 
@@ -32,8 +34,11 @@ module Deckhand
           ProcessRecord.write(pipe, store.layout, identity, **record, now: now)
           ProcessRecord.count(pipe, store.layout)
           ProcessRecord.take_signal(pipe, store.layout, identity)
+          QueuePlacement::Moves.read(pipe) unless store.layout.one_slot?
         end
-        Beat.new(Queues.merge_paused(replies.first(2)), replies[-2].to_i, replies.last, Throttles.parse(replies[2]))
+        placement = QueuePlacement::Moves.parse(*replies.pop(2)) unless store.layout.one_slot?
+        paused = Queues.merge_paused(replies.first(2)) | (placement&.last || [])
+        Beat.new(paused, replies[-2].to_i, replies.last, Throttles.parse(replies[2]), placement)
       end
 
       # Removes the process record: out of the set, its hashes gone.

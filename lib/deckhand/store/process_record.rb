@@ -37,7 +37,9 @@ module Deckhand
       # Queues the record's writes on a pipeline. info: the JSON describing the
       # process (encoded once at boot: it does not change); running: thread id
       # => anything answering queue, payload and run_at.
-      def write(pipe, keys, identity, info:, running:, inflight:, rtt_us:, quiet:, rss_kb:, ttl:, now: Time.now)
+      # placement: the placement epoch the process follows (cluster mode;
+      # Store::QueueMove waits for every process to reach a move's epoch).
+      def write(pipe, keys, identity, info:, running:, inflight:, rtt_us:, quiet:, rss_kb:, ttl:, placement: nil, now: Time.now)
         work = keys.work(identity)
         pipe.call("UNLINK", work)
         unless running.empty?
@@ -50,7 +52,7 @@ module Deckhand
         key = keys.process(identity)
         pipe.call("SADD", keys::PROCESSES, identity)
         pipe.call("HSET", key, "info", info, "busy", running.size, "inflight", inflight, "beat", now.to_f,
-          "rtt_us", rtt_us, "quiet", quiet.to_s, "rss", rss_kb)
+          "rtt_us", rtt_us, "quiet", quiet.to_s, "rss", rss_kb, *(placement ? ["placement", placement] : []))
         pipe.call("EXPIRE", key, ttl)
       end
 

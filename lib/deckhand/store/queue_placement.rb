@@ -2,6 +2,8 @@
 
 require_relative "layout/cluster"
 require_relative "queue_placement/slots"
+require_relative "queue_placement/moves"
+require_relative "queue_placement/rebalance"
 require_relative "scripts/place"
 
 module Deckhand
@@ -35,10 +37,34 @@ module Deckhand
       # one is recorded regardless of the balance.
       ATTEMPTS = 5
 
+      # Seconds a pushing process trusts its tags before it asks whether a
+      # queue moved (one GET of the placement epoch; servers learn it from
+      # their heartbeat). A move waits longer than this before it retires
+      # the old tag (Store::QueueMove).
+      REFRESH = 2.0
+
       def initialize(store)
         @store = store
         @tags = {}.freeze # replaced whole, never changed: readers need no lock
         @lock = Mutex.new
+        @epoch = nil
+        @checked_at = -Float::INFINITY
+      end
+
+      # The placement epoch this process's tags are as of (nil: not read yet).
+      attr_reader :epoch
+
+      # A queue moved when the epoch changed (Store::QueueMove): read every
+      # placement again, in one round trip, and keep the new tags. Called
+      # outside any pipeline, so #tag stays a read of memory.
+      def follow(epoch)
+        epoch = epoch.to_i
+        return if epoch == @epoch
+        placed = @store.call("HGETALL", KEY)
+        @lock.synchronize do
+          @tags = @tags.to_h { |key, tag| [key, placed[key.to_s]&.freeze || tag] }.freeze
+          @epoch = epoch
+        end
       end
 
       # The hash tag of `queue`'s keys.
@@ -47,6 +73,7 @@ module Deckhand
       # Settles the tags of `queues`: those recorded in one round trip, the
       # rest one by one.
       def tags(queues)
+        refresh
         return if queues.all? { |queue| @tags[queue] }
         names = queues.map { |queue| Layout::Cluster.valid_name(queue) }.uniq.reject { |name| @tags[name] }
         return if names.empty?
@@ -71,6 +98,14 @@ module Deckhand
       end
 
       private
+
+      # A pushing process asks for the epoch at most every REFRESH seconds.
+      def refresh
+        now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        return if now - @checked_at < REFRESH
+        @checked_at = now
+        follow(@store.call("GET", Moves::EPOCH))
+      end
 
       def resolve(queue)
         name = Layout::Cluster.valid_name(queue)

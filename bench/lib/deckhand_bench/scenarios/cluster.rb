@@ -20,6 +20,10 @@ module DeckhandBench
       THREADS = 2 # per capsule
       SHARDS = [1, 3].freeze
       PROJECTED = [1, 3, 6, 10].freeze
+      # The queues recorded where their names hash (4, 1 and 1 on three
+      # primaries), drained as they are, then after `deckhand placement
+      # rebalance` moved them with their jobs (API::QueueMoves).
+      LUMPY = {hashed: "queues where their names hash", rebalanced: "the same after a rebalance"}.freeze
 
       def title = "Cluster mode: no-op throughput and Redis CPU per shard (#{plan.cluster_jobs} jobs, #{QUEUES.size} queues)"
 
@@ -28,6 +32,7 @@ module DeckhandBench
           rate_figure(:cluster_plain, "one plain Redis"), *SHARDS.map { |n| rate_figure(:"cluster_#{n}", primaries(n)) },
           cpu_figure(:cluster_cpu_plain, "one plain Redis"), *SHARDS.map { |n| cpu_figure(:"cluster_cpu_#{n}", "#{primaries(n)}, all shards") },
           Figure.new(key: :cluster_busiest_3, label: "8. Cluster: busiest shard's share of the jobs, 3 primaries", unit: "%", digits: 0),
+          *LUMPY.map { |step, what| Figure.new(key: :"cluster_busiest_3_#{step}", label: "8. Cluster: busiest shard's share of the jobs, 3 primaries, #{what}", unit: "%", digits: 0) },
           ceiling_figure(:cluster_ceiling_plain, "one plain Redis"),
           *SHARDS.map { |n| ceiling_figure(:"cluster_ceiling_#{n}", "#{primaries(n)} (busiest shard's core)") }
         ]
@@ -39,6 +44,7 @@ module DeckhandBench
         (1..plan.rounds).each do |round|
           measure_plain(deckhand)
           SHARDS.each { |count| measure_cluster(deckhand, count, round) }
+          LUMPY.each_key { |step| measure_cluster(deckhand, 3, round, step) }
         end
         project
       end
@@ -74,16 +80,20 @@ module DeckhandBench
         child&.stop
       end
 
-      def measure_cluster(system, count, round)
+      # lumpy: nil, or a LUMPY step (3 primaries, recorded apart).
+      def measure_cluster(system, count, round, lumpy = nil)
         lab.fresh!
-        cluster = Deckhand::DevRedis::LocalCluster.start(dir: File.join(lab.dir, "cluster-#{count}-#{round}"), primaries: count, replicas: 0)
+        cluster = Deckhand::DevRedis::LocalCluster.start(dir: File.join(lab.dir, "cluster-#{count}-#{round}#{lumpy}"), primaries: count, replicas: 0)
         config = Deckhand::Config.new(redis: {cluster: cluster.urls})
         client = Deckhand::Client.new(config: config)
+        config.store.call("HSET", Deckhand::Store::Layout::Cluster::PLACEMENT, *QUEUES.flat_map { |q| [q, "{queue:#{q}}"] }) if lumpy
         QUEUES.each { |queue| system.push_bulk(client, "BenchNoopJob", queue, Array.new(per_queue) { |i| Probe.args(i) }) }
+        rebalance(config) if lumpy == :rebalanced
         jobs = jobs_by_port(cluster, config.store.layout)
         meter = ShardMeter.new(cluster.primaries).start
         child = lab.server(system, [*server(system), "-C", config_file(cluster, count)], expect: total, redis_url: cluster.urls.join(","))
         report = JSON.parse(child.wait_report(lab.redis, Probe::FINISHED, timeout: timeout))
+        return record_lumpy(system, lumpy, meter.finish(jobs)) if lumpy
         record(system, count, report, meter.finish(jobs))
       ensure
         child&.stop
@@ -116,6 +126,20 @@ module DeckhandBench
         say("#{primaries(count)}: #{rate(report).round} jobs/s, #{(cpu * 1_000_000 / total).round(2)} µs Redis CPU/job " \
           "over all shards (load #{load_average})")
         lines.each { |line| say("  #{line}") }
+      end
+
+      def rebalance(config)
+        require_relative "../../../../lib/deckhand/api"
+        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        moved = Deckhand::API.new(config).queue_moves.rebalance
+        seconds = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started
+        say("rebalanced: #{moved.map { |m| "#{m.queue} (#{m.jobs} jobs, #{m.seconds} s)" }.join(", ")} in #{seconds.round(1)} s")
+      end
+
+      def record_lumpy(system, step, shards)
+        share = 100.0 * shards.map(&:jobs).max / total
+        results.add(:"cluster_busiest_3_#{step}", system.name, share)
+        say("3 primaries, #{LUMPY[step]}: busiest shard #{share.round}% (#{shards.map(&:jobs).join("/")} jobs)")
       end
 
       def shard_line(shard)

@@ -23,6 +23,7 @@ module Deckhand
             "Deckhand top  #{location}  #{now.utc.strftime("%H:%M:%S")} UTC#{"  (q quits)" if live}",
             "Processed #{n(s.processed)}  Failed #{n(s.failed)}  Throughput #{rate}  Busy #{n(s.busy)}  Enqueued #{n(s.enqueued)}",
             "Scheduled #{n(s.scheduled)}  Retries #{n(s.retries)}  Dead #{n(s.dead)}  Processes #{n(s.processes)}",
+            *primaries(snapshot),
             ""
           ]
           room = @height - out.size - 3
@@ -45,9 +46,17 @@ module Deckhand
           items.first(shown).map { |item| yield(item) } + ["  ... #{items.size - shown} more"]
         end
 
-        # paused, no process works it, throttled (with the slots held).
+        # Cluster mode: each primary's share of the queues, on one line.
+        def primaries(snapshot)
+          placement = snapshot.placement or return []
+          ["Primaries  " + placement.primaries.map { |p| "#{p.address} #{(p.share * 100).round}%" }.join("  ")]
+        end
+
+        # on which primary (cluster mode), paused, no process works it,
+        # throttled (with the slots held).
         def queue_state(queue, snapshot)
           states = []
+          states << "on #{snapshot.primary_of(queue.name)}" if snapshot.primary_of(queue.name)
           states << "paused" if queue.paused?
           states << "no process" if snapshot.worked && !snapshot.worked.include?(queue.name)
           if (throttle = snapshot.throttles[queue.name]) && (limit = throttle.limit)

@@ -25,9 +25,7 @@ module Deckhand
           super(store)
           @identity = identity
           @queues = queues
-          @fixed = queues.map { |q| keys.inflight(identity, q) } + queues.map { |q| keys.recoveries(q) } +
-            queues.map { |q| keys.landing(identity, q) } + queues.map { |q| keys.fair_jobs(q) } + queues.map { |q| keys.fair_tenants(q) }
-          @lists = queues.map { |q| keys.queue(q) }
+          name_keys
         end
 
         # sources: [queue index, lot id, share] in the order to drain the
@@ -53,6 +51,7 @@ module Deckhand
         # the payloads come from the lots' lists, read in the same round trip
         # (fetch.lua files them without passing them through Lua).
         def command(limit:, sources:, acks:, landed: [], unlocks: [], throttles: nil)
+          name_keys if @epoch != epoch
           list = @fixed.dup
           sources.each { |index, _| list << @lists[index] }
           lots = sources.map { |index, id| lot(index, id) }
@@ -87,6 +86,17 @@ module Deckhand
         private
 
         def lot(index, id) = keys.lot(@identity, @queues[index], id)
+
+        # The keys every call names, named again when a queue moved to
+        # another shard (the placement epoch changed, Store::QueueMove).
+        def name_keys
+          @epoch = epoch
+          @fixed = @queues.map { |q| keys.inflight(@identity, q) } + @queues.map { |q| keys.recoveries(q) } +
+            @queues.map { |q| keys.landing(@identity, q) } + @queues.map { |q| keys.fair_jobs(q) } + @queues.map { |q| keys.fair_tenants(q) }
+          @lists = @queues.map { |q| keys.queue(q) }
+        end
+
+        def epoch = keys.respond_to?(:placement) ? keys.placement.epoch : nil
 
         # The reply holds [source, version, count] per source that gave jobs;
         # the lot's list holds its payloads (fewer than count only if another

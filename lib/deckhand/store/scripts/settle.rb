@@ -28,24 +28,25 @@ module Deckhand
 
         RESULTS = {1 => :written, 2 => :settled, 0 => :gone}.freeze
 
+        # The keys are named at each call (an outcome is rare next to a
+        # fetch): a queue moved to another shard (Store::QueueMove) writes
+        # its outcomes under its new tag.
         def initialize(store, identity:, queue:)
           super(store)
-          @places = {lot: keys.inflight(identity, queue), landing: keys.landing(identity, queue)}
-          @retry = keys.retry_set(queue)
-          @scheduled = keys.scheduled_set(queue)
-          @dead = keys.dead_set(queue)
+          @identity = identity
+          @queue = queue
         end
 
-        def retry(where, at:, payload:) = outcome(where, @retry, [score(at), payload])
+        def retry(where, at:, payload:) = outcome(where, keys.retry_set(@queue), [score(at), payload])
 
-        def reschedule(where, at:, payload:) = outcome(where, @scheduled, [score(at), payload])
+        def reschedule(where, at:, payload:) = outcome(where, keys.scheduled_set(@queue), [score(at), payload])
 
         # To the dead set, trimmed as Sidekiq trims it: entries older than
         # `timeout` seconds and the oldest beyond `max_jobs` go (in cluster
         # mode, of the queue's own dead set: the bound is per queue).
         # `unlock`: [key, jid] of the unique lock that goes with the job.
         def bury(where, payload:, now:, timeout:, max_jobs:, unlock: nil)
-          outcome(where, @dead, [score(now), payload, score(now - timeout), max_jobs], unlock)
+          outcome(where, keys.dead_set(@queue), [score(now), payload, score(now - timeout), max_jobs], unlock)
         end
 
         def drop(where, unlock: nil) = outcome(where, nil, [], unlock)
@@ -54,7 +55,8 @@ module Deckhand
 
         def outcome(where, set, rest, unlock = nil)
           kind, id, position = where
-          list = [@places.fetch(kind), set].compact
+          place = (kind == :landing) ? keys.landing(@identity, @queue) : keys.inflight(@identity, @queue)
+          list = [place, set].compact
           argv = [kind.to_s, id, position.to_s, *rest]
           if unlock
             list << unlock[0]
