@@ -12,7 +12,7 @@ module Torture
 
     def run
       timeout = size(8, 2)
-      jobs = size(200, 60)
+      jobs = job_count
       rounds = size(10, 4)
       redis_server = start_redis
       fleet = new_fleet(redis_server.url, timeout: timeout)
@@ -31,6 +31,8 @@ module Torture
     end
 
     private
+
+    def job_count = size(200, 60)
 
     def figures(exits, timeout, drained)
       books = @ledger.analysis
