@@ -72,6 +72,16 @@ class FiberCapsuleTest < Minitest::Test
     refute_match(/blocked the reactor/, @log.string)
   end
 
+  def test_pipes_read_through_the_scheduler
+    fibers(20)
+    Deckhand::Client.push_bulk("class" => "PipeJob", "queue" => "io", "args" => Array.new(20) { [0.5] })
+    with_server do
+      wait_for(message: "20 children read") { Deckhand::TestJobs.runs.size == 20 }
+    end
+    assert_equal ["ok\n"], Deckhand::TestJobs.runs.map(&:last).uniq
+    assert_empty zset("retry")
+  end
+
   def test_net_http_requests_run_concurrently
     fibers(100)
     server = Deckhand::GatedHttpServer.new(100)

@@ -64,6 +64,13 @@ class CrowdPushJob
   end
 end
 
+# Reads a child's output through a pipe (a read the scheduler serves).
+class PipeJob
+  include Deckhand::Job
+
+  def perform(seconds) = Deckhand::TestJobs.record([jid, `sleep #{Float(seconds)}; echo ok`])
+end
+
 class HttpJob
   include Deckhand::Job
 

@@ -33,7 +33,15 @@ class FiberConfigTest < Minitest::Test
       Deckhand::Server::Fibers::Loader.load!("io", library: "deckhand_no_such_library_for_fibers")
     end
     assert_match(/\Acapsule io: fibers: true runs its jobs under the async gem's fiber scheduler, which is not installed/, error.message)
-    assert_includes error.message, 'add gem "async", "~> 2.21" to your Gemfile'
+    assert_includes error.message, 'add gem "async", ">= 2.21", "< 2.24" to your Gemfile'
+  end
+
+  def test_an_async_that_breaks_on_ruby_3_1_is_refused_there
+    loader = Deckhand::Server::Fibers::Loader
+    error = assert_raises(Deckhand::ConfigError) { loader.check_version("io", "2.24.0", ruby: "3.1.2") }
+    assert_match(/\Acapsule io: async 2.24.0 does not run on Ruby 3.1.2 .*use gem "async", ">= 2.21", "< 2.24"/, error.message)
+    assert_nil loader.check_version("io", "2.24.0", ruby: "3.2.0")
+    assert_nil loader.check_version("io", "2.23.1", ruby: "3.1.2")
   end
 
   def test_jruby_refuses_fiber_capsules_and_mri_loads_async

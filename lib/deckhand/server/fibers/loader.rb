@@ -8,7 +8,11 @@ module Deckhand
       #
       #   Fibers::Loader.load!("io")   # raises ConfigError naming the fix when it cannot
       module Loader
-        GEM = 'gem "async", "~> 2.21"'
+        GEM = 'gem "async", ">= 2.21", "< 2.24"'
+        # From 2.24 async reads IO#timeout (Ruby 3.2) whenever a fiber waits
+        # on IO without a timeout of its own: a job's backticks or
+        # `socket.gets` would raise NoMethodError on Ruby 3.1.
+        BROKEN_ON_RUBY_31 = "2.24"
 
         module_function
 
@@ -20,9 +24,17 @@ module Deckhand
               "(up to 1000 threads, real JVM threads) serves I/O-bound jobs there"
           end
           require library
+          check_version(capsule, library == "async" ? ::Async::VERSION : nil)
         rescue LoadError => e
           raise ConfigError, "capsule #{capsule}: fibers: true runs its jobs under the async gem's fiber scheduler, " \
             "which is not installed (#{e.message}); add #{GEM} to your Gemfile and run bundle install"
+        end
+
+        def check_version(capsule, version, ruby: RUBY_VERSION)
+          return if version.nil? || Gem::Version.new(ruby) >= Gem::Version.new("3.2")
+          return if Gem::Version.new(version) < Gem::Version.new(BROKEN_ON_RUBY_31)
+          raise ConfigError, "capsule #{capsule}: async #{version} does not run on Ruby #{ruby} (it reads IO#timeout, " \
+            "which came with Ruby 3.2); use #{GEM} in your Gemfile, or Ruby 3.2 or later"
         end
       end
     end
