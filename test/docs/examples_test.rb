@@ -34,6 +34,10 @@ class DocsExamplesTest < Minitest::Test
       "a Gemfile",
     "docs/periodic.md: # Gemfile | gem \"fugit\"" =>
       "a Gemfile",
+    "docs/concurrency.md: # Gemfile | gem \"async\", \">= 2.21\", \"< 2.24\"" =>
+      "a Gemfile",
+    "docs/concurrency.md: # config/application.rb | config.active_support.isolation_level = :fiber" =>
+      "a Rails application's configuration",
     "docs/rails.md: # Gemfile | gem \"deckhand\"" =>
       "a Gemfile",
     "docs/rails.md: class WelcomeEmailJob < ApplicationJob |   queue_as :mailers" =>
@@ -150,6 +154,13 @@ class DocsExamplesTest < Minitest::Test
     assert_equal [1, ["reports"]], [reports.concurrency, reports.queues]
     imports = config.all_capsules.find { |c| c.name == "imports" }
     assert_equal [4, ["imports"]], [imports.concurrency, imports.queues]
+  end
+
+  def test_a_fiber_capsule_beside_thread_capsules
+    run_example("concurrency-fiber-capsule")
+    capsules = Deckhand.config.all_capsules.to_h { |c| [c.name, [c.concurrency, c.queues, c.fibers?]] }
+    assert_equal({"default" => [5, ["default"], false], "reports" => [1, ["reports"], false],
+      "io" => [1000, %w[webhooks fetches], true]}, capsules)
   end
 
   def test_job_options_overview_and_encrypted_arguments

@@ -24,6 +24,8 @@ module DeckhandBench
           # Sidekiq's column is its single pool, measured once for both rows.
           Figure.new(key: :mixed_fibers, label: "7. Mixed workload, Deckhand with a fiber capsule of 1,000 for the I/O queue",
             unit: "s", digits: 2, target: "<= 0.3x Sidekiq's", check: ->(r) { r.ratio(:mixed_fibers)&.<=(0.3) }),
+          Figure.new(key: :io_only, label: "7. I/O-bound jobs alone, wall time to drain (Deckhand: fiber capsule of 1,000)",
+            unit: "s", digits: 2, target: "<= 0.3x Sidekiq's", check: ->(r) { r.ratio(:io_only)&.<=(0.3) }),
           Figure.new(key: :io_memory_threads, label: "7. Memory per concurrent I/O job, Deckhand capsule of threads", unit: "KB", digits: 0),
           Figure.new(key: :io_memory_fibers, label: "7. Memory per concurrent I/O job, Deckhand capsule of fibers", unit: "KB", digits: 0)]
       end
@@ -39,7 +41,9 @@ module DeckhandBench
         say("#{system.name}: #{report["jobs"]} jobs drained in #{report["seconds"].round(2)} s")
         child.stop
         child = nil
-        return results.add(:mixed_fibers, system.name, report["seconds"]) unless system.respond_to?(:fiber_mixed_server)
+        results.add(:mixed_fibers, system.name, report["seconds"]) unless system.respond_to?(:fiber_mixed_server)
+        measure_io_only(system)
+        return unless system.respond_to?(:fiber_mixed_server)
         measure_fibers(system)
         measure_memory(system) if round == 1
       ensure
@@ -47,6 +51,20 @@ module DeckhandBench
       end
 
       private
+
+      # The I/O-bound queue's jobs alone: Sidekiq's pool, Deckhand's fiber capsule.
+      def measure_io_only(system)
+        count = plan.mixed_jobs
+        lab.fresh!
+        push_bulk(system, KINDS["io"], "io", count)
+        argv = system.respond_to?(:fiber_mixed_server) ? system.fiber_mixed_server : system.mixed_server(threads: THREADS)
+        child = lab.server(system, argv, expect: count)
+        report = wait(child, system, queues: ["io"], timeout: 120 + count * 0.01)
+        results.add(:io_only, system.name, report["seconds"])
+        say("#{system.name}: #{report["jobs"]} I/O-bound jobs alone drained in #{report["seconds"].round(2)} s")
+      ensure
+        child&.stop
+      end
 
       # Once: what a concurrent I/O job costs, on threads and on fibers (IoMemory).
       def measure_memory(system)
