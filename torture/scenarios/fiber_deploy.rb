@@ -16,7 +16,10 @@ module Torture
     private
 
     # Enough that jobs still run at every deploy: 200 fibers start 60 at once.
-    def job_count = size(3000, 1000)
+    def job_count = size(3000, 800)
+
+    # The quick run within 20 s: each deploy waits out a 2 s timeout and a boot.
+    def deploy_rounds = size(10, 3)
 
     def new_fleet(redis_url, **options) = super(redis_url, **options, settings: timing.merge(yaml: CAPSULE))
 

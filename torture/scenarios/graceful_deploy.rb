@@ -13,7 +13,7 @@ module Torture
     def run
       timeout = size(8, 2)
       jobs = job_count
-      rounds = size(10, 4)
+      rounds = deploy_rounds
       redis_server = start_redis
       fleet = new_fleet(redis_server.url, timeout: timeout)
       2.times { fleet.spawn(concurrency: 5, wait: false) }
@@ -33,6 +33,8 @@ module Torture
     private
 
     def job_count = size(200, 60)
+
+    def deploy_rounds = size(10, 4)
 
     def figures(exits, timeout, drained)
       books = @ledger.analysis
