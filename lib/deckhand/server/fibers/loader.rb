@@ -24,7 +24,7 @@ module Deckhand
               "(up to 1000 threads, real JVM threads) serves I/O-bound jobs there"
           end
           require library
-          check_version(capsule, library == "async" ? ::Async::VERSION : nil)
+          check_version(capsule, (library == "async") ? ::Async::VERSION : nil)
         rescue LoadError => e
           raise ConfigError, "capsule #{capsule}: fibers: true runs its jobs under the async gem's fiber scheduler, " \
             "which is not installed (#{e.message}); add #{GEM} to your Gemfile and run bundle install"
