@@ -38,7 +38,9 @@ end
 # Sidekiq's default dead_max_jobs of 10,000 keeps 9,999 dead jobs
 # (Sidekiq::Config#[]= explains). Sidekiq 7 runs 5 threads unless told
 # otherwise, what a Rails application's database pool of 5 is sized for.
-Deckhand::Config.defaults = Deckhand::Config.defaults.merge(timestamps: :float, dead_max_jobs: 9_999, concurrency: 5)
+# Sidekiq keeps a failure's backtrace only when the job's `backtrace`
+# option asks for it.
+Deckhand::Config.defaults = Deckhand::Config.defaults.merge(timestamps: :float, dead_max_jobs: 9_999, concurrency: 5, backtrace_lines: 0)
 
 $LOAD_PATH.unshift(Deckhand::DropIn::SHIMS) unless $LOAD_PATH.include?(Deckhand::DropIn::SHIMS)
 

@@ -26,6 +26,7 @@ require_relative "web/pages/periodic_page"
 require_relative "web/pages/limits_page"
 require_relative "web/pages/find_page"
 require_relative "web/pages/unreachable_page"
+require_relative "web/pages/extension_page"
 
 module Deckhand
   # The dashboard, a Rack app. Standalone (config.ru):
@@ -113,14 +114,20 @@ module Deckhand
       end
     end
 
-    def initialize(config: nil, authorize: nil, shards: nil)
+    # extension: what a host adds to the pages (drop-in mode's
+    # Sidekiq::Web tabs and job rows), an object answering `tabs(request)`
+    # ([[label, href], ...]) and `job_rows(entry, set)` ([[name, html], ...]).
+    def initialize(config: nil, authorize: nil, shards: nil, extension: nil)
       @config = config
+      @extension = extension
       @authorizer = authorize
       @shards = ShardRouter.build(shards)
       @router = Router.new(ROUTES)
     end
 
     def config = @config || self.class.config
+
+    attr_reader :extension
 
     def shards = @shards || self.class.shards
 

@@ -56,7 +56,7 @@ class MigrationCodeRulesTest < Minitest::Test
     assert_equal [:works, ["config/application.rb:5"]], [adapter.verdict, adapter.where]
   end
 
-  def test_sidekiqs_server_internals_are_unsupported_and_deploy_marks_and_i18n_work
+  def test_sidekiqs_server_internals_are_unsupported_and_deploy_marks_i18n_and_web_helpers_work
     findings = check("config/initializers/sidekiq.rb" => <<~RUBY)
       require "sidekiq/middleware/i18n"
       Sidekiq::Deploy.mark!
@@ -67,7 +67,7 @@ class MigrationCodeRulesTest < Minitest::Test
     assert_equal [:works, ["config/initializers/sidekiq.rb:1"]], verdict.call("the I18n middleware")
     assert_equal [:works, ["config/initializers/sidekiq.rb:2"]], verdict.call("Sidekiq::Deploy.mark!")
     assert_equal [:unsupported, ["config/initializers/sidekiq.rb:3"]], verdict.call("Sidekiq's server internals")
-    assert_equal [:unsupported, ["config/initializers/sidekiq.rb:4"]], verdict.call("Sidekiq::WebHelpers")
+    assert_equal [:works, ["config/initializers/sidekiq.rb:4"]], verdict.call("Sidekiq::WebHelpers")
   end
 
   private

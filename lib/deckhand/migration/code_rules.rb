@@ -42,7 +42,7 @@ module Deckhand
         [/Sidekiq::Limiter\.(concurrent|bucket|window|leaky|points|unlimited)\b/, :works, "Sidekiq::Limiter (Deckhand's rate limiters)", nil],
         [/Sidekiq::IterableJob\b/, :works, "Sidekiq::IterableJob (Deckhand's iterable jobs, the same it-<jid> progress)", nil],
         [/\.delay(_for|_until)?\b|Sidekiq::Extensions/, :unsupported, "Sidekiq's delayed extensions (.delay)", "removed in Sidekiq 7 too: push a job class"],
-        [/Sidekiq::Web\.(register|tabs|custom_tabs|locales)/, :unsupported, "Sidekiq::Web extensions (register, tabs, locales)", "Deckhand's dashboard has no extension API"],
+        [/Sidekiq::Web\.(register|tabs|custom_tabs|locales|custom_job_info_rows)/, :works, "Sidekiq::Web extensions (register, tabs, locales, custom_job_info_rows: served in Deckhand's dashboard)", nil],
         [/\.on\(:(heartbeat|beat|leader|exit)\)/, :unsupported, "config.on(:heartbeat/:beat/:leader)", "Deckhand fires :startup, :quiet and :shutdown"],
         [/config\[:fetch(_class)?\]|fetch_class\s*=/, :unsupported, "a custom fetch (config[:fetch])", "Deckhand's reliable fetch cannot be replaced"],
         [/Sidekiq\.configure_embed\b/, :works, "Sidekiq.configure_embed (an embedded Deckhand server: run, quiet, stop)", nil],
@@ -53,7 +53,7 @@ module Deckhand
         [/\.(super_fetch|reliable_scheduler)!/, :change, "Sidekiq Pro's super_fetch! / reliable_scheduler!", "remove the call: Deckhand does it always (drop-in mode only warns)"],
         [/Sidekiq::(Processor|Manager|Launcher|BasicFetch)\b/, :unsupported, "Sidekiq's server internals (Processor, Manager, Launcher, BasicFetch)",
           "Deckhand's server is its own: start it with the deckhand command or Sidekiq.configure_embed"],
-        [/Sidekiq::WebHelpers\b/, :unsupported, "Sidekiq::WebHelpers (the helpers of Web extension pages)", "Deckhand's dashboard has no extension API"],
+        [/Sidekiq::WebHelpers\b/, :works, "Sidekiq::WebHelpers (the helpers of Web extension pages)", nil],
         [/Sidekiq::Deploy\b/, :works, "Sidekiq::Deploy.mark! (deploy marks, stored where Sidekiq keeps them)", nil],
         [%r{sidekiq/middleware/i18n}, :works, "the I18n middleware (a job runs in the locale it was pushed in)", nil]
       ].freeze

@@ -20,8 +20,8 @@ module Deckhand
           "in drop-in mode; the other locks are not (the code checks below name what you use; table in docs/migrating-from-sidekiq.md)"],
         "sidekiq-throttled" => [:unsupported, "it replaces Sidekiq's fetch, which Deckhand's reliable fetch does not allow"],
         "sidekiq-limit_fetch" => [:unsupported, "it replaces Sidekiq's fetch, which Deckhand's reliable fetch does not allow"],
-        "sidekiq-failures" => [:unsupported, "it adds a tab to Sidekiq's Web UI; Deckhand's dashboard has no extension API " \
-          "(its Dead and Retries pages show failures)"],
+        "sidekiq-failures" => [:unsupported, "not tested with Deckhand: Sidekiq Web extensions' tabs serve in Deckhand's dashboard, its " \
+          "failure-recording middleware has not been tried (Deckhand's Dead and Retries pages show failures)"],
         "sidekiq-batch" => [:change, "remove it: Sidekiq::Batch is Deckhand's batches in drop-in mode"],
         "sidekiq-iteration" => [:change, "remove it: include Sidekiq::IterableJob (Deckhand's iterable jobs) in its place"],
         "sidekiq-status" => [:unsupported, "it relies on Sidekiq internals beyond the public API; not tested with Deckhand"]

@@ -48,7 +48,7 @@ module Deckhand
       attr_reader :capsule
 
       def initialize(capsule, store:, identity:, sequence:, suspects:, logger:, prefetch: 1.0, window: 0.01, on_fatal: nil,
-        throttles: nil)
+        throttles: nil, landings: LandingWatch.new)
         super("fetch-#{capsule.name}", logger: logger, on_fatal: on_fatal)
         @capsule = capsule
         @queues = capsule.queues
@@ -60,7 +60,8 @@ module Deckhand
         @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
         @ready = Fetch::Buffer.new(@requeue, logger: logger)
         @landing = @queues.each_with_index.map { |q, i| LandingLot.new(q, i) }
-        @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal)
+        @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal,
+          watch: landings)
         @lost = LostFetches.new(@requeue, logger: logger)
         @outage = Outage.new(logger, "fetcher of capsule #{capsule.name}")
         # News waits at most half the window: what it waited on average when

@@ -7,6 +7,8 @@ require_relative "api/sorted_set"
 require_relative "api/process_set"
 require_relative "api/work_set"
 require_relative "api/stats"
+# Sidekiq's api.rb loads its metrics query too.
+require_relative "metrics/query"
 
 # `require "sidekiq/api"` in drop-in mode: Sidekiq's data API classes
 # (Sidekiq::Queue, RetrySet, ScheduledSet, DeadSet, ProcessSet, WorkSet, Stats), read

@@ -17,6 +17,19 @@ module Sidekiq
     def self.included(base)
       base.include(Sidekiq::Job)
       base.include(Deckhand::IterableJob)
+      base.extend(PerformRefusal)
+    end
+
+    # Sidekiq refuses #perform in an iterable job with a RuntimeError
+    # (Deckhand with an ArgumentError): code that rescues it gets Sidekiq's.
+    module PerformRefusal
+      def method_added(name)
+        if name == :perform
+          raise "#{self} is an iterable job and must not define #perform: define build_enumerator(*args, cursor:) " \
+            "and each_iteration(item, *args) instead"
+        end
+        super
+      end
     end
   end
 
@@ -32,6 +45,7 @@ module Sidekiq
       def self.included(base)
         base.include(Sidekiq::Job) unless base.include?(Deckhand::Job)
         base.include(Deckhand::IterableJob)
+        base.extend(Sidekiq::IterableJob::PerformRefusal)
       end
     end
   end

@@ -19,6 +19,12 @@ module Deckhand
         at(interval) if interval
       end
 
+      # Sidekiq's perform_inline checks no arguments: perform gets them as
+      # JSON makes them (Symbols as Strings), where a push would refuse them.
+      def perform_inline(*args) = super(*JSON.parse(JSON.generate(args)))
+
+      alias_method :perform_sync, :perform_inline
+
       # Sidekiq's perform_at is its perform_in: a small number is a delay.
       def perform_at(time, *args) = perform_in(time, *args)
 

@@ -19,9 +19,24 @@ module Sidekiq
   # Sidekiq Pro's batches, loaded (and installed) on first use.
   autoload :Batch, "deckhand/sidekiq/batch"
 
+  # The data API's classes (`sidekiq/api`), loaded when first named
+  # (const_missing, below).
+  API_CONSTANTS = %i[Stats Queue JobRecord JobSet SortedEntry ScheduledSet RetrySet DeadSet ProcessSet Process WorkSet Workers Work].freeze
+
   @config_lock = Mutex.new
 
   class << self
+    # A Sidekiq server has the data API loaded, so jobs and death handlers
+    # name Sidekiq::DeadSet without requiring `sidekiq/api`: drop-in mode
+    # loads it when one of its classes is first named. (Not autoload: the
+    # API's files define these constants while loading, and an autoload
+    # would have them require their own file again.)
+    def const_missing(name)
+      return super unless API_CONSTANTS.include?(name)
+      require "deckhand/sidekiq/api"
+      const_defined?(name, false) ? const_get(name, false) : super
+    end
+
     # True inside a `deckhand` server process.
     # (Deckhand::CLI.run, not the class: the Railtie loads part of the CLI in every Rails process.)
     def server? = !defined?(Deckhand::CLI.run).nil?

@@ -1,7 +1,10 @@
 # frozen_string_literal: true
 
+require "securerandom"
 require "deckhand/web"
 require_relative "web_paths"
+require_relative "web_settings"
+require_relative "web_extension_routes"
 
 module Sidekiq
   # `mount Sidekiq::Web => "/sidekiq"` in drop-in mode mounts Deckhand's
@@ -23,7 +26,14 @@ module Sidekiq
   #   app = Sidekiq::Web.new
   #   app.use Rack::Session::Cookie, secret: ENV["SESSION_SECRET"]
   #   run app
+  #
+  # Web extensions (plugins' pages) register as in Sidekiq, and their tabs
+  # and routes serve inside Deckhand's dashboard (DropIn::WebSettings):
+  #
+  #   Sidekiq::Web.register(MyExtension, name: "reports", tab: "Reports", index: "reports")
   class Web
+    extend Deckhand::DropIn::WebSettings
+
     # The header telling Rack routers a request was not the dashboard's.
     X_CASCADE = (Rack.release >= "3") ? "x-cascade" : "X-Cascade"
 
@@ -54,14 +64,6 @@ module Sidekiq
         @built_with = middlewares.dup
         @app ||= new
       end
-
-      # Sidekiq's extension points (tabs, locales, custom pages) have no
-      # counterpart in Deckhand's dashboard.
-      %i[register register_extension tabs custom_tabs locales views configure app_url=].each do |name|
-        define_method(name) do |*|
-          raise Deckhand::DropIn::Unsupported.new("Sidekiq::Web.#{name}", "Deckhand's dashboard has no extension API")
-        end
-      end
     end
 
     def initialize
@@ -75,7 +77,12 @@ module Sidekiq
       @middlewares << [middleware, args, block]
     end
 
-    def call(env) = app.call(env)
+    def call(env)
+      env[:csp_nonce] ||= SecureRandom.base64(16) # extensions' script and style tags carry it
+      app.call(env)
+    end
+
+    def settings = self.class.settings
 
     private
 
@@ -87,7 +94,8 @@ module Sidekiq
 
     def dashboard
       config = self.class.pool&.config_for(Deckhand.config)
-      Deckhand::DropIn::WebPaths.new(Deckhand::Web.new(config: config), config: config)
+      web = Deckhand::Web.new(config: config, extension: Deckhand::DropIn::WebExtension.new)
+      Deckhand::DropIn::WebExtensionRoutes.new(Deckhand::DropIn::WebPaths.new(web, config: config), dashboard: web)
     end
   end
 end

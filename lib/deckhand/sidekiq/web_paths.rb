@@ -2,7 +2,7 @@
 
 require "json"
 require_relative "web_forms"
-require_relative "web_session_token"
+require_relative "web_post_check"
 
 module Deckhand
   module DropIn
@@ -16,7 +16,9 @@ module Deckhand
     # - /stats and /stats/queues answer Sidekiq's JSON; /dashboard/stats redirects to /stats.
     # - A method the dashboard never answers gets 404 with x-cascade: pass, so
     #   a Rack router may try its next route.
-    # - HEAD / is the cheap heartbeat: it reads the default queue's size.
+    # - HEAD / is the cheap heartbeat: it reads the default queue's size;
+    #   /?days= beyond the year of history Deckhand keeps is a 401, as
+    #   Sidekiq answers a number of days beyond its own.
     # - A queue name Sidekiq would not show gets 404; a retry, scheduled or
     #   dead job that is no longer there redirects (302) to its list, and the
     #   redirect after a form is a 302, as Sidekiq answers them.
@@ -42,7 +44,9 @@ module Deckhand
         path = env["PATH_INFO"].to_s
         return post(translate(env, path)) if env["REQUEST_METHOD"] == "POST"
         case path.delete_suffix("/")
-        when "" then return heartbeat if env["REQUEST_METHOD"] == "HEAD"
+        when ""
+          return heartbeat if env["REQUEST_METHOD"] == "HEAD"
+          return [401, {"content-type" => "text/plain"}, ["401"]] unless days_allowed?(env)
         when "/stats" then return json(stats)
         when "/stats/queues" then return json(Sidekiq::Stats.new.queues)
         when "/dashboard/stats" then return redirect(env, "stats")
@@ -58,11 +62,10 @@ module Deckhand
       private
 
       def post(env)
-        request = Rack::Request.new(env)
-        params = form(request)
-        guarded = Deckhand::Web::Guard.new(request, request.cookies[Deckhand::Web::Guard::COOKIE]).allowed?
-        allowed = guarded || (vouched?(env, params) && !cross_site?(request))
-        env = env.merge("HTTP_SEC_FETCH_SITE" => "same-origin") if allowed && !guarded # what Deckhand::Web checks
+        check = WebPostCheck.new(env)
+        params = check.form
+        allowed = check.allowed?
+        env = env.merge("HTTP_SEC_FETCH_SITE" => "same-origin") if allowed && !check.guarded? # what Deckhand::Web checks
         unless params.key?("action")
           return [403, {"content-type" => "text/plain"}, ["Forbidden"]] unless allowed
           return [403, {"content-type" => "text/plain"}, ["You may look but not change anything here"]] unless @app.authorized?(env)
@@ -72,32 +75,18 @@ module Deckhand
         as_sidekiq_redirect(@app.call(env))
       end
 
-      def form(request)
-        request.POST
-      rescue EOFError, Rack::Utils::ParameterTypeError, Rack::Utils::InvalidParameterError
-        {}
-      end
-
-      # What a browser says of a request from another site, in Sec-Fetch-Site or Origin.
-      def cross_site?(request)
-        site = request.get_header("HTTP_SEC_FETCH_SITE")
-        origin = request.get_header("HTTP_ORIGIN")
-        (site && !%w[same-origin none].include?(site)) || (origin && origin != request.base_url)
-      end
-
-      # Sidekiq's own reasons to let a POST through: its session token, or
-      # its test mode (`$TESTING`, set by Sidekiq's and applications' test helpers).
-      def vouched?(env, params)
-        return true if defined?($TESTING) && $TESTING # standard:disable Style/GlobalVars
-        session = env["rack.session"]
-        !session.nil? && SessionToken.new(session).valid?(params["authenticity_token"])
-      end
-
       def redirect(env, page) = [302, {"location" => "#{Rack::Request.new(env).base_url}#{env["SCRIPT_NAME"]}/#{page}"}, []]
 
       # Deckhand answers a form with 303 See Other, Sidekiq with 302 (browsers follow both with a GET).
       def as_sidekiq_redirect(response)
         (response[0] == 303) ? [302, *response.drop(1)] : response
+      end
+
+      # Sidekiq answers 401 to a history outside the days it keeps; Deckhand
+      # keeps a year (its dashboard offers 7, 30, 90 and 365 days).
+      def days_allowed?(env)
+        days = Rack::Utils.parse_query(env["QUERY_STRING"].to_s)["days"]
+        days.nil? || !days.is_a?(String) || (1..365).cover?(days.to_i)
       end
 
       def heartbeat

@@ -77,6 +77,11 @@ module Deckhand
         [status, headers, [body]]
       end
 
+      # What Web#extension adds: tabs after the dashboard's own, rows on a job's page.
+      def extension_tabs = @web.extension&.tabs(@request) || []
+
+      def extension_rows(entry, set) = @web.extension&.job_rows(entry, set) || []
+
       def json(data) = [200, Headers.json(@nonce), [JSON.generate(data)]]
 
       # After a POST: back to a page, with a notice naming what was done,

@@ -26,6 +26,8 @@ module Deckhand
       # shard's configuration. Pages get it as their `web`.
       View = Struct.new(:web, :config, :shards, :shard) do
         def authorized?(env) = web.authorized?(env)
+
+        def extension = web.extension
       end
 
       def self.build(map)

@@ -122,7 +122,7 @@ class EnterpriseOptionsInsideTest < Minitest::Test
   end
 
   def test_sidekiq_iterable_job_is_deckhands
-    assert_raises(ArgumentError) do
+    assert_raises(RuntimeError, "Sidekiq's error for an iterable job defining perform") do
       Class.new do
         include Sidekiq::IterableJob
 

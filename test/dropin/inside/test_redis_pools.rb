@@ -41,6 +41,18 @@ class RedisPoolsInsideTest < Minitest::Test
     assert_equal 3.0, pool.with { |c| c.config.read_timeout }, "Sidekiq's network timeout of 3 seconds"
   end
 
+  def test_pools_are_connection_pools_whose_every_method_works_over_a_store
+    pool = create(url: @shard_url)
+    assert_instance_of ConnectionPool, pool
+    assert_instance_of ConnectionPool, Sidekiq.default_configuration.redis_pool
+    missing = ConnectionPool.public_instance_methods(false) - Deckhand::DropIn::RedisPool.public_instance_methods(false)
+    assert_empty missing, "ConnectionPool methods the drop-in pool would leave to an uninitialized ConnectionPool"
+    assert_equal [5, 5, 0], [pool.size, pool.available, pool.idle]
+    assert_equal "PONG", pool.then { |conn| conn.ping }
+    assert_nil pool.reload
+    assert_equal "PONG", pool.with { |conn| conn.ping }, "reload leaves the pool working"
+  end
+
   def test_connections_answer_sidekiqs_command_methods
     pool = create(url: @shard_url)
     pool.with do |conn|

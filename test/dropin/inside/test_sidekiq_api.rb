@@ -69,6 +69,9 @@ class SidekiqApiInsideTest < Minitest::Test
     assert_equal 4, redis("LLEN", "queue:low")
     DropInHardJob.perform_inline(8)
     assert_match(/:8\z/, redis("LRANGE", "inside:done", 0, -1).first)
+    DropInHardJob.perform_inline(mike: 456)
+    assert_match(/:\{"mike" ?=> ?456\}\z/, redis("LRANGE", "inside:done", 0, -1).last, "perform_inline passes arguments as JSON makes them, as Sidekiq's")
+    assert_raises(ArgumentError) { DropInHardJob.perform_async(mike: 456) }
     assert DropInWorker.perform_async
   end
 
@@ -238,7 +241,7 @@ class SidekiqApiInsideTest < Minitest::Test
     assert_equal 401, Rack::MockRequest.new(Sidekiq::Web).get("/queues").status
     authorized = Rack::MockRequest.new(Sidekiq::Web).get("/queues", "HTTP_AUTHORIZATION" => "Basic #{["ops:secret"].pack("m0")}")
     assert_equal 200, authorized.status
-    assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq::Web.register(Object) }
+    assert_same Sidekiq::Web, Sidekiq::Web.settings
     Sidekiq::Web.middlewares.clear
 
     shard = Sidekiq::RedisConnection.create(url: ENV.fetch("REDIS_URL").sub(%r{/\d*\z}, "/2"))

@@ -2,11 +2,12 @@
 
 # Runs in a drop-in child (test/dropin/sidekiq_defaults_test.rb starts it):
 # what drop-in mode does as Sidekiq 7 does where Deckhand's own default
-# differs: timestamps as Float seconds, the dead set's size, a capsule's own
-# server middleware.
+# differs: timestamps as Float seconds, the dead set's size, no backtrace
+# kept with a failure, a capsule's own server middleware.
 require "minitest/autorun"
 require "sidekiq"
 require "sidekiq/api"
+require "sidekiq/job_retry"
 
 class DefaultsStampJob
   include Sidekiq::Job
@@ -64,6 +65,18 @@ class SidekiqDefaultsTest < Minitest::Test
     assert_equal %w[d2 d3], dead.map(&:jid).sort
   ensure
     config[:dead_max_jobs] = 10_000
+  end
+
+  def test_a_failure_keeps_no_backtrace_unless_its_backtrace_option_asks_as_in_sidekiq_7
+    assert_equal [0, 25], [Deckhand::Config.new.backtrace_lines, Deckhand::Config.new(backtrace_lines: 25).backtrace_lines]
+    retry_handler = Sidekiq::JobRetry.new(Sidekiq.default_configuration)
+    [["plain", {}], ["traced", {"backtrace" => 3}]].each do |jid, options|
+      job = Sidekiq.dump_json({"class" => "DefaultsStampJob", "args" => [], "queue" => "default", "jid" => jid, "retry" => true}.merge(options))
+      assert_raises(RuntimeError) { retry_handler.local(DefaultsStampJob.new, job, "default") { raise "boom" } }
+    end
+    traces = Sidekiq::RetrySet.new.to_h { |entry| [entry.jid, entry["error_backtrace"]] }
+    assert_nil traces.fetch("plain")
+    refute_nil traces.fetch("traced")
   end
 
   def test_a_capsule_runs_its_own_server_middleware

@@ -222,6 +222,17 @@ class SidekiqFilesInsideTest < Minitest::Test
     require "sidekiq/testing"
     Sidekiq::Testing.inline! { FilesApp::Countdown.perform_async(3) }
     assert_equal %w[1 2 3], Sidekiq.redis { |conn| conn.lrange("files:countdown", 0, -1) }
+    [Sidekiq::IterableJob, Sidekiq::Job::Iterable].each do |iterable|
+      error = assert_raises(RuntimeError) {
+        Class.new {
+          include iterable
+
+          def perform = nil
+        }
+      }
+
+      assert_includes error.message, "must not define #perform"
+    end
   end
 
   def test_configure_embed_runs_a_deckhand_server_in_this_process

@@ -35,6 +35,16 @@ class WebAppInsideTest < Minitest::Test
     assert_equal 200, get(app, "/").status
   end
 
+  def test_a_history_beyond_the_kept_year_is_refused_as_sidekiq_refuses_its_own
+    assert_equal [200, 200], ["/?days=365", "/?days=7"].map { |path| get(Sidekiq::Web.new, path).status }
+    assert_equal [401, 401, 401], ["/?days=1000000", "/?days=0", "/?days=many"].map { |path| get(Sidekiq::Web.new, path).status }
+  end
+
+  def test_an_empty_set_says_none_was_found_as_sidekiqs_page_does
+    assert_equal ["No retries found.", "No scheduled jobs found.", "No dead jobs found."],
+      %w[/retries /scheduled /morgue].map { |path| get(Sidekiq::Web.new, path).body[%r{<p class="empty">([^<]*)</p>}, 1] }
+  end
+
   def test_morgue_and_substr_are_the_dead_page_and_its_filter
     add("dead", "jid123dead", "mike")
     add("dead", "jid456dead", "jim")

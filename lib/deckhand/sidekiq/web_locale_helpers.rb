@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+require_relative "web_locales"
+
+module Sidekiq
+  # The language helpers of Sidekiq::WebHelpers: which of the extensions'
+  # languages a request gets (the session's choice, else the best match of
+  # Accept-Language, else English) and `t`, a string in it. The includer
+  # provides `settings.locales` (folders), `env` and `session`.
+  #
+  #   t("Cron")                   # => "Cron", or its translation
+  #   t("Next in %{n}", n: 5)
+  module WebLocaleHelpers
+    def strings(lang) = Deckhand::DropIn::WebLocales.strings(settings.locales, lang)
+
+    def locale_files = Deckhand::DropIn::WebLocales.files(settings.locales)
+
+    def available_locales = Deckhand::DropIn::WebLocales.available(settings.locales)
+
+    def find_locale_files(lang) = locale_files.select { |file| File.basename(file, ".yml") == lang }
+
+    # The files are read again on next use.
+    def clear_caches = Deckhand::DropIn::WebLocales.clear
+
+    # Accept-Language's languages, lower case, most wanted first ("*" left out).
+    def user_preferred_languages
+      entries = env["HTTP_ACCEPT_LANGUAGE"].to_s.downcase.gsub(/\s+/, "").split(",").map do |entry|
+        language, quality = entry.split(";q=", 2)
+        [(language == "*") ? nil : language, quality ? quality.to_f : 1.0]
+      end
+      entries.each_with_index.sort_by { |(_, quality), index| [-quality, index] }.filter_map { |(language, _), _| language }
+    end
+
+    def locale
+      @locale ||= session_locale || preferred_locale || "en"
+    end
+
+    def get_locale = strings(locale)
+
+    def text_direction = get_locale["TextDirection"] || "ltr"
+
+    def rtl? = text_direction == "rtl"
+
+    def t(msg, options = {})
+      text = get_locale[msg] || strings("en")[msg] || msg
+      options.empty? ? text : text % options
+    end
+
+    private
+
+    def session_locale
+      chosen = session&.fetch(:locale, nil)
+      chosen if available_locales.include?(chosen)
+    end
+
+    # "pt-br" gets pt-br; "pt-pt" the shortest of its language's (pt).
+    def preferred_locale
+      user_preferred_languages.each do |wanted|
+        family = available_locales.select { |known| known.split("-", 2).first == wanted.split("-", 2).first }
+        found = family.include?(wanted) ? wanted : family.min_by(&:length)
+        return found if found
+      end
+      nil
+    end
+  end
+end

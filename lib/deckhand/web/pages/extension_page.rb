@@ -1,0 +1,33 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Web
+    module Pages
+      # A page a host renders itself inside the dashboard's layout (drop-in
+      # mode's Sidekiq::Web extensions): its markup as given, the navigation,
+      # the security headers. The page's own scripts and styles load when they
+      # carry the nonce the host put in env[:csp_nonce], which the policy names.
+      #
+      #   ExtensionPage.new(web, request, {}).show("<h2>Cron</h2>", section: "/deckhand/cron", title: "Cron")
+      class ExtensionPage < Action # :nodoc:
+        # Where the host keeps the CSRF token its forms carry: the cookie
+        # this page sets holds the same one.
+        CSRF_TOKEN = "deckhand.csrf_token"
+
+        def initialize(web, request, params)
+          super
+          nonce = request.env[:csp_nonce]
+          @nonce = nonce if nonce.is_a?(String) && nonce.match?(%r{\A[A-Za-z0-9+/=]{16,64}\z})
+        end
+
+        def csrf_token = @csrf_token ||= request.env[CSRF_TOKEN] || super
+
+        def show(markup, section:, title:)
+          @section = section
+          @markup = html(markup.to_s)
+          render :extension, title: title
+        end
+      end
+    end
+  end
+end
