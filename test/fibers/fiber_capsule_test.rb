@@ -51,6 +51,7 @@ class FiberCapsuleTest < Minitest::Test
     Deckhand::Client.push_bulk("class" => "CrowdSleepJob", "queue" => "io", "args" => Array.new(20) { [20, 60] })
     launcher = Deckhand::Server::Launcher.new(Deckhand.config.freeze!).start
     wait_for(message: "20 jobs running") { Deckhand::Crowd.widest == 20 }
+    assert_equal 20, launcher.stats.busy, "each fiber shows as a worker of its own (the Busy page)"
     started = monotonic
     launcher.stop
     assert_operator monotonic - started, :<, 5, "the timeout (1 s), then the interrupt"
