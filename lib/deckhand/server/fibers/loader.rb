@@ -19,9 +19,10 @@ module Deckhand
         # `library`: what to require (the async gem; another name in tests).
         def load!(capsule, library: "async")
           if RUBY_ENGINE == "jruby"
-            raise ConfigError, "capsule #{capsule}: fiber capsules need CRuby; JRuby has no fiber scheduler the " \
-              "async gem runs on (its io-event is a C extension). Remove fibers: true: a thread capsule " \
-              "(up to 1000 threads, real JVM threads) serves I/O-bound jobs there"
+            raise ConfigError, "capsule #{capsule}: fiber capsules need CRuby; JRuby builds each fiber on a JVM " \
+              "thread (a thousand fibers would cost a thousand threads) and Deckhand does not run async there. " \
+              "Remove fibers: true: JRuby's threads run in parallel, and a thread capsule of up to 1000 " \
+              "serves I/O-bound jobs there"
           end
           require library
           check_version(capsule, (library == "async") ? ::Async::VERSION : nil)
