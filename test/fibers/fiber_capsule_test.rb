@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "net/http"
+require "timeout"
 require_relative "../support/fiber_jobs"
 require_relative "../support/gated_http_server"
 
@@ -44,6 +45,16 @@ class FiberCapsuleTest < Minitest::Test
       assert_equal "ArgumentError", job["error_class"]
       assert_equal "io", job["queue"]
     end
+  end
+
+  def test_a_timeout_inside_a_job_fails_it_and_it_retries
+    fibers(20)
+    Deckhand::Client.push_bulk("class" => "TimeoutJob", "queue" => "io", "args" => Array.new(20) { [0.3] })
+    with_server do
+      wait_for(message: "20 timed-out jobs in the retry set") { zset("retry").size == 20 }
+    end
+    assert_equal ["Timeout::Error"], zset("retry").map { |job, _| job["error_class"] }.uniq
+    refute_match(/blocked the reactor/, @log.string)
   end
 
   def test_shutdown_interrupts_running_jobs_and_hands_them_back

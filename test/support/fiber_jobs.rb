@@ -71,6 +71,19 @@ class PipeJob
   def perform(seconds) = Deckhand::TestJobs.record([jid, `sleep #{Float(seconds)}; echo ok`])
 end
 
+# Gives up on a long wait with Timeout (the scheduler's timeout in a fiber).
+class TimeoutJob
+  include Deckhand::Job
+
+  deckhand_options retry: 1
+
+  def perform(seconds)
+    Timeout.timeout(seconds) { sleep 30 }
+  ensure
+    Deckhand::TestJobs.record([jid, :timed])
+  end
+end
+
 class HttpJob
   include Deckhand::Job
 
