@@ -74,12 +74,13 @@ class FiberCapsuleTest < Minitest::Test
   end
 
   def test_redis_calls_from_a_thousand_fibers_share_a_few_connections
-    fibers(300)
+    fibers(1000)
     assert_equal 1 + 20 + 5, Deckhand.config.store.size, "a fiber capsule counts as 20 Redis users"
-    Deckhand::Client.push_bulk("class" => "CrowdPushJob", "queue" => "io", "args" => Array.new(300) { |i| [300, i] })
+    Deckhand::Client.push_bulk("class" => "CrowdPushJob", "queue" => "io", "args" => Array.new(1000) { |i| [1000, i] })
     with_server do
-      wait_for(message: "300 pushed jobs run") { Deckhand::TestJobs.runs.size == 300 }
-      assert_equal (0...300).to_a, Deckhand::TestJobs.runs.map { |_, args| args.last }.sort
+      wait_for(message: "1,000 pushed jobs run") { Deckhand::TestJobs.runs.size == 1000 }
+      assert_equal (0...1000).to_a, Deckhand::TestJobs.runs.map { |_, args| args.last }.sort
+      assert_operator redis.call("CLIENT", "LIST").lines.size, :<=, 1 + 20 + 5 + 10, "connections stay near the pool's size"
     end
     refute_match(/blocked the reactor/, @log.string)
   end
