@@ -149,7 +149,9 @@ module Deckhand
 
       def interrupt(processors)
         return if processors.empty?
-        @logger.warn("#{processors.sum(&:running)} jobs still running after #{@config.timeout}s; interrupting them and handing them back")
+        running = processors.sum(&:running)
+        # A fiber pool may still be ending its idle fibers: nothing to report.
+        @logger.warn("#{running} jobs still running after #{@config.timeout}s; interrupting them and handing them back") if running.positive?
         processors.each(&:kill)
         processors.each { |p| p.join(2) }
       end
