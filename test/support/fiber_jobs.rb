@@ -84,15 +84,17 @@ class TimeoutJob
   end
 end
 
-# Waits in Redis with its own redis-client connection (one per fiber, kept
-# in a fiber-local), then records when its wait ended.
+# Waits in Redis on a redis-client connection of its own, then records
+# when its wait ended.
 class BlpopJob
   include Deckhand::Job
 
   def perform(url, seconds)
-    conn = (Thread.current[:blpop_job_conn] ||= RedisClient.new(url: url))
+    conn = RedisClient.new(url: url)
     conn.blocking_call(seconds + 1, "BLPOP", "blpop-job:nothing", seconds)
     Deckhand::TestJobs.record([jid, ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)])
+  ensure
+    conn&.close
   end
 end
 
