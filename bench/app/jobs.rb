@@ -21,6 +21,11 @@ module DeckhandBench
         Probe.tick
       end
       job(:BenchLatencyJob, mixin) { |_name, _number, options| Probe.started(options["pushed_at"]) }
+      # Waits `hold` seconds: many at once show what a concurrent I/O job costs in memory.
+      job(:BenchHoldJob, mixin) do |_name, _number, options|
+        sleep options["hold"]
+        Probe.tick
+      end
     end
 
     def job(name, mixin, &body)

@@ -87,7 +87,7 @@ module Deckhand
       SETTINGS.each { |name| config.public_send(:"#{name}=", settings[name]) if settings.key?(name) }
       config.redis = Deckhand.default_redis.merge(settings[:redis].transform_keys(&:to_sym)) if settings[:redis]
       Array(settings[:capsules]).each do |spec|
-        config.capsule(spec["name"], concurrency: spec["concurrency"], queues: spec["queues"]) unless config.capsules.key?(spec["name"].to_s)
+        config.capsule(spec["name"], concurrency: spec["concurrency"], queues: spec["queues"], fibers: spec.fetch("fibers", false)) unless config.capsules.key?(spec["name"].to_s)
       end
     end
 

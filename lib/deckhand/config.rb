@@ -162,12 +162,12 @@ module Deckhand
     # server_middleware as it stands, which the block may change:
     #
     #   c.capsule("reports", concurrency: 2, queues: ["reports"]) { |cap| cap.server_middleware.add ReportTenant }
-    def capsule(name, concurrency:, queues:, server_middleware: nil)
+    def capsule(name, concurrency:, queues:, server_middleware: nil, fibers: false)
       change!(:capsules)
       name = name.to_s
       raise ConfigError, "capsule #{name.inspect} is reserved for the top-level queues and concurrency" if name == "default"
       server_middleware ||= @server_middleware.dup if block_given?
-      capsule = Capsule.new(name, concurrency: concurrency, queues: queues, server_middleware: server_middleware)
+      capsule = Capsule.new(name, concurrency: concurrency, queues: queues, server_middleware: server_middleware, fibers: fibers)
       yield capsule if block_given?
       @capsules[name] = capsule
     end

@@ -119,6 +119,13 @@ class DocsExamplesTest < Minitest::Test
     assert_equal [4, ["imports"]], [imports.concurrency, imports.queues]
   end
 
+  def test_a_fiber_capsule_beside_thread_capsules
+    run_example("concurrency-fiber-capsule")
+    capsules = Deckhand.config.all_capsules.to_h { |c| [c.name, [c.concurrency, c.queues, c.fibers?]] }
+    assert_equal({"default" => [5, ["default"], false], "reports" => [1, ["reports"], false],
+      "io" => [1000, %w[webhooks fetches], true]}, capsules)
+  end
+
   def test_job_options_overview_and_encrypted_arguments
     run_example("job-options-encryption", "job-options-overview")
     options = sandbox(:SyncAddressJob).deckhand_options

@@ -98,4 +98,16 @@ class DocsGemfileExamplesTest < Minitest::Test
     out = app_output("periodic-gemfile", script, extra: %(gem "deckhand"\n))
     assert_equal "1", out.lines.last.chomp
   end
+
+  def test_the_concurrency_guides_gemfile_lets_a_fiber_capsule_load_async
+    skip_on_jruby("fiber capsules refuse to start there (test/unit/fiber_config_test.rb)")
+    script = <<~RUBY
+      Bundler.require
+      require "deckhand/server"
+      Deckhand::Server::Fibers::Loader.load!("io")
+      puts Gem::Version.new(Async::VERSION) < Gem::Version.new("2.24")
+    RUBY
+    out = app_output("concurrency-gemfile", script, extra: %(gem "deckhand"\n))
+    assert_equal "true", out.lines.last.chomp
+  end
 end

@@ -74,6 +74,30 @@ class DocsRailsExamplesTest < Minitest::Test
     assert_equal ["PingJob"], queued("default").map { |job| job["wrapped"] }
   end
 
+  def test_the_concurrency_guides_isolation_level_keeps_state_per_fiber
+    block = Deckhand::DocExamples.fetch("concurrency-isolation-level")
+    script = <<~RUBY
+      require "rails"
+      require "active_job/railtie"
+      module FiberApp
+        class Application < Rails::Application
+          #{block.code}
+          config.eager_load = false
+          config.logger = Logger.new(nil)
+          config.secret_key_base = "docs"
+          config.root = Dir.pwd
+        end
+      end
+      Rails.application.initialize!
+      puts ActiveSupport::IsolatedExecutionState.isolation_level
+    RUBY
+    Dir.mktmpdir do |dir|
+      out, status = Open3.capture2e(RbConfig.ruby, "-e", script, chdir: dir)
+      assert status.success?, out
+      assert_equal "fiber", out.lines.last.chomp
+    end
+  end
+
   def test_an_active_job_job_pushed_three_ways
     require "net/protocol"
     mailer = Class.new { def self.welcome(user) = Struct.new(:deliver_now).new(user) }

@@ -12,8 +12,8 @@ module Torture
 
     def run
       timeout = size(8, 2)
-      jobs = size(200, 60)
-      rounds = size(10, 4)
+      jobs = job_count
+      rounds = deploy_rounds
       redis_server = start_redis
       fleet = new_fleet(redis_server.url, timeout: timeout)
       2.times { fleet.spawn(concurrency: 5, wait: false) }
@@ -31,6 +31,10 @@ module Torture
     end
 
     private
+
+    def job_count = size(200, 60)
+
+    def deploy_rounds = size(10, 4)
 
     def figures(exits, timeout, drained)
       books = @ledger.analysis

@@ -16,8 +16,8 @@ module Torture
     CONCURRENCY = 10
 
     def run
-      jobs = size(50_000, 10_000)
-      every = size(3.0, 1.0)
+      jobs = job_count
+      every = kill_every
       redis_server = start_redis
       redis = RedisClient.new(url: redis_server.url)
       fleet = new_fleet(redis_server.url)
@@ -31,6 +31,10 @@ module Torture
     end
 
     private
+
+    def job_count = size(50_000, 10_000)
+
+    def kill_every = size(3.0, 1.0)
 
     def figures(books, kills, jobs, leftover, redis)
       delays = books[:rerun_delays]

@@ -11,7 +11,12 @@ module Deckhand
     #     c.capsule("imports", concurrency: 4, queues: ["imports"]) do |cap|
     #       cap.server_middleware.add ImportTenant   # this capsule's jobs only
     #     end
+    #     c.capsule("io", concurrency: 1000, queues: ["webhooks"], fibers: true)
     #   end
+    #
+    # With `fibers: true` its jobs run as pooled fibers under a fiber
+    # scheduler (the async gem) on one thread, for I/O-bound jobs by the
+    # hundred (docs/concurrency.md).
     #
     # Queues listed without weights are drained in strict order (the first queue
     # until it is empty, then the next). With weights ("name,3"), a queue of
@@ -20,12 +25,15 @@ module Deckhand
     # a fetch of one job picks its queue at random by weight, as Sidekiq does.
     class Capsule
       NAME = /\A[\w.-]+\z/
+      # Fibers of one capsule that may hold a pooled Redis connection at once
+      # (Config#store's pool size): a thousand fibers share these.
+      FIBER_REDIS_USERS = 20
 
       # The capsule's own server middleware (a Middleware::Chain), which its
       # jobs run in place of the configuration's; nil when it has none.
       attr_reader :name, :concurrency, :queues, :weights, :server_middleware
 
-      def initialize(name, concurrency:, queues:, server_middleware: nil)
+      def initialize(name, concurrency:, queues:, server_middleware: nil, fibers: false)
         @name = name.to_s
         raise ConfigError, "capsule name #{name.inspect} must be letters, digits, '_', '-' or '.'" unless NAME.match?(@name)
         unless concurrency.is_a?(Integer) && concurrency.between?(1, 1000)
@@ -36,11 +44,19 @@ module Deckhand
           raise ConfigError, "capsule #{@name}: server_middleware must be a Deckhand::Middleware::Chain (give a block to change a copy of the configuration's), got #{server_middleware.class}"
         end
         @server_middleware = server_middleware
+        raise ConfigError, "capsule #{@name}: fibers must be true or false, got #{fibers.inspect}" unless [true, false].include?(fibers)
+        @fibers = fibers
         parse_queues(queues)
         freeze
       end
 
       def strict? = @weights.nil?
+
+      # True when its jobs run as fibers (Server::FiberPool), not threads.
+      def fibers? = @fibers
+
+      # How many of its workers may hold a pooled Redis connection at once.
+      def redis_users = @fibers ? [@concurrency, FIBER_REDIS_USERS].min : @concurrency
 
       # The queue names in the order this fetch should try them: weighted
       # queues in a random order, a queue of weight 3 three times as likely

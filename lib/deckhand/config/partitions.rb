@@ -67,7 +67,7 @@ module Deckhand
       def expand(capsule)
         return capsule if capsule.queues.none? { |queue| @counts.key?(queue) }
         entries = capsule.strict? ? strict(capsule) : weighted(capsule)
-        Capsule.new(capsule.name, concurrency: capsule.concurrency, queues: entries)
+        Capsule.new(capsule.name, concurrency: capsule.concurrency, queues: entries, fibers: capsule.fibers?)
       end
 
       private

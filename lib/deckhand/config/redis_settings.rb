@@ -48,7 +48,8 @@ module Deckhand
         return @store if @store && @store_pid == ::Process.pid
         @store_pid = ::Process.pid
         options = @redis_fill_in ? @redis_fill_in.call(@redis, environment) : @redis
-        @store = Store.new(options, size: total_concurrency + 5)
+        # A fiber capsule counts as its few Redis users, not its thousand fibers.
+        @store = Store.new(options, size: all_capsules.sum(&:redis_users) + 5)
         @store.durability = durability
         @store
       end

@@ -2,11 +2,16 @@
 
 require_relative "fetcher"
 require_relative "processor"
+require_relative "fibers/pool"
+require_relative "fibers/watchdog"
 
 module Deckhand
   module Server
-    # A running thread pool: one fetcher feeding `concurrency` processors, all
-    # serving the queues of one Config::Capsule.
+    # A running capsule: one fetcher feeding `concurrency` processors, all
+    # serving the queues of one Config::Capsule. A fiber capsule's
+    # processors are one Fibers::Pool of worker fibers (watched by a
+    # Fibers::Watchdog) in place of threads; fetch, acknowledgement, recovery
+    # and shutdown are the same code for both.
     class CapsulePool # :nodoc:
       attr_reader :spec, :fetcher, :processors
 
@@ -16,16 +21,17 @@ module Deckhand
         @fetcher = Fetcher.new(spec, store: store, identity: identity, sequence: sequence, suspects: suspects,
           logger: config.logger, prefetch: config.prefetch, window: config.fetch_window, on_fatal: on_fatal,
           throttles: throttles, landings: landings)
-        runner = JobRunner.new(config: config, store: store, identity: identity, fetcher: @fetcher,
-          stats: stats, suspects: suspects, middleware: spec.server_middleware || config.server_middleware)
-        @processors = Array.new(spec.concurrency) do |i|
-          Processor.new("#{spec.name}-#{i}", @fetcher, runner, logger: config.logger)
+        runner = ->(shield = nil) do
+          JobRunner.new(config: config, store: store, identity: identity, fetcher: @fetcher, stats: stats,
+            suspects: suspects, middleware: spec.server_middleware || config.server_middleware, shield: shield)
         end
+        @processors = spec.fibers? ? fiber_pool(spec, runner, config.logger) : threads(spec, runner.call, config.logger)
       end
 
       def start
         @fetcher.start
         @processors.each(&:start)
+        @watchdog&.start
         self
       end
 
@@ -38,10 +44,24 @@ module Deckhand
         @fetcher.stop
         @fetcher.finish(remaining(deadline))
         @processors.each(&:stop)
-        @processors.reject { |processor| processor.join(remaining(deadline)) }
+        stuck = @processors.reject { |processor| processor.join(remaining(deadline)) }
+        @watchdog&.stop
+        stuck
       end
 
       private
+
+      def threads(spec, runner, logger)
+        Array.new(spec.concurrency) { |i| Processor.new("#{spec.name}-#{i}", @fetcher, runner, logger: logger) }
+      end
+
+      def fiber_pool(spec, runner, logger)
+        Fibers::Loader.load!(spec.name)
+        shield = Fibers::Shield.new
+        pool = Fibers::Pool.new(spec, @fetcher, runner.call(shield), shield, logger: logger)
+        @watchdog = Fibers::Watchdog.new(pool, logger: logger)
+        [pool]
+      end
 
       def remaining(deadline) = [deadline - ::Process.clock_gettime(::Process::CLOCK_MONOTONIC), 0].max
     end

@@ -30,7 +30,10 @@ module Deckhand
       UNMASKED = {Deckhand::Shutdown => :immediate}.freeze
 
       # `middleware`: the capsule's own server chain, when it has one.
-      def initialize(config:, store:, identity:, fetcher:, stats:, suspects:, middleware: config.server_middleware)
+      # `shield`: a fiber capsule's Fibers::Shield, which marks where its
+      # shutdown interrupt may land in place of the thread's interrupt mask.
+      def initialize(config:, store:, identity:, fetcher:, stats:, suspects:, middleware: config.server_middleware,
+        shield: nil)
         @config = config
         @logger = config.logger
         @middleware = middleware
@@ -39,6 +42,7 @@ module Deckhand
         @fetcher = fetcher
         @stats = stats
         @suspects = suspects
+        @shield = shield
         @retries = RetryHandler.new(config: config, store: store, identity: identity)
         @gate = JobGate.new(config: config, store: store, fetcher: fetcher, stats: stats)
         @over_limit = OverLimitHandler.new(retries: @retries, logger: @logger)
@@ -59,7 +63,7 @@ module Deckhand
         begin
           @suspects.enter(unit.queue, job["jid"], recovered) if recovered
           started = now
-          error = Thread.handle_interrupt(UNMASKED) { execute(unit, job) }
+          error = @shield ? @shield.interruptible { execute(unit, job) } : Thread.handle_interrupt(UNMASKED) { execute(unit, job) }
           elapsed = ms_since(started)
           outcome = if error.is_a?(Deckhand::Interrupted) then handed_back(unit, job, error)
           elsif error then failure(unit, job, error, elapsed)

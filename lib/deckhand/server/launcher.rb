@@ -137,18 +137,25 @@ module Deckhand
       # process's configuration show it.
       def capsule_info(capsule)
         {"concurrency" => capsule.concurrency, "mode" => capsule.strict? ? "strict" : "weighted",
-         "queues" => capsule.queues, "weights" => weights(capsule)}
+         "queues" => capsule.queues, "weights" => weights(capsule)}.tap { |info| info["fibers"] = true if capsule.fibers? }
       end
 
       def weights(capsule) = capsule.queues.to_h { |q| [q, capsule.strict? ? 0 : capsule.weights[q]] }
 
       def describe_capsules
-        @config.all_capsules.map { |c| "#{c.name}(#{c.concurrency} #{(c.concurrency == 1) ? "thread" : "threads"}: #{c.queues.join(", ")})" }.join(" ")
+        @config.all_capsules.map { |c| "#{c.name}(#{c.concurrency} #{workers(c)}: #{c.queues.join(", ")})" }.join(" ")
+      end
+
+      def workers(capsule)
+        kind = capsule.fibers? ? "fiber" : "thread"
+        (capsule.concurrency == 1) ? kind : "#{kind}s"
       end
 
       def interrupt(processors)
         return if processors.empty?
-        @logger.warn("#{processors.size} jobs still running after #{@config.timeout}s; interrupting them and handing them back")
+        running = processors.sum(&:running)
+        # A fiber pool may still be ending its idle fibers: nothing to report.
+        @logger.warn("#{running} jobs still running after #{@config.timeout}s; interrupting them and handing them back") if running.positive?
         processors.each(&:kill)
         processors.each { |p| p.join(2) }
       end

@@ -21,6 +21,9 @@ module Deckhand
 
       def busy? = !@unit.nil?
 
+      # Jobs it runs now (a fiber pool runs many).
+      def running = busy? ? 1 : 0
+
       # Interrupts a job that outlived the shutdown timeout. Its in-flight entry
       # stays, so the job goes back to its queue.
       def kill

@@ -12,6 +12,7 @@ module DeckhandBench
     class DeckhandSystem
       EXE = File.expand_path("../../../../exe/deckhand", __dir__)
       APP = File.expand_path("../../../app/deckhand_app.rb", __dir__)
+      FIBER_CAPSULE = File.expand_path("../../../app/fiber_capsule.yml", __dir__)
 
       def name = "deckhand"
 
@@ -35,6 +36,12 @@ module DeckhandBench
       end
 
       def mixed_setup(threads:) = "capsules: noop 5 threads, cpu 2 threads, io #{threads} threads (-g)"
+
+      # Scenario 7 with the I/O-bound queue on a fiber capsule of 1,000
+      # (bench/app/fiber_capsule.yml).
+      def fiber_mixed_server = [EXE, "-r", APP, "-C", FIBER_CAPSULE]
+
+      def fiber_mixed_setup = "capsules: noop 5 threads, cpu 2 threads, io 1,000 fibers (bench/app/fiber_capsule.yml)"
 
       def client(url) = Deckhand::Client.new(config: Deckhand::Config.new(redis: {url: url}))
 
