@@ -13,6 +13,23 @@ class OperationsTest < Minitest::Test
     Net::HTTP.start("127.0.0.1", port) { |http| http.get(path, headers) }
   end
 
+  # A port whose neighbours at `offsets` are free too, below Linux's
+  # ephemeral range (32768 and up), where the kernel hands out the local
+  # ports of every client connection the suite opens meanwhile.
+  def free_ports_at(offsets)
+    loop do
+      base = rand(20_000..29_000)
+      return base if offsets.all? { |offset| bindable?(base + offset) }
+    end
+  end
+
+  def bindable?(port)
+    TCPServer.new("0.0.0.0", port).close
+    true
+  rescue Errno::EADDRINUSE, Errno::EACCES
+    false
+  end
+
   def test_a_server_serves_its_metrics_and_health_from_the_config_file
     file = config_file(<<~YAML)
       concurrency: 2
@@ -56,7 +73,7 @@ class OperationsTest < Minitest::Test
 
   def test_each_worker_of_a_swarm_listens_on_the_port_plus_its_index
     skip_on_jruby("the swarm forks its workers; there it refuses to start (test/unit/swarm_slot_test.rb)")
-    port = Deckhand::DevRedis.free_port
+    port = free_ports_at([0, 1, 10, 11])
     file = config_file("metrics_port: #{port}\nhealth_check: #{port + 10}\n")
     cli = deckhand("-C", file, "-P", "2")
     wait_for(message: "both workers' endpoints") do
