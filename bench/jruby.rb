@@ -15,8 +15,10 @@
 # JVM's compilers need it; MRI gets the same), then the probe times the rest.
 # No-op jobs get 50,000 of each: after 10,000 a JRuby server on a loaded
 # 2-core machine was still compiling, and ran at a fifth of its warm speed.
-# BENCH_JRUBY_OPTS sets the JRuby servers' JRUBY_OPTS (docs/jruby.md:
-# -Xcompile.invokedynamic=true).
+# BENCH_JRUBY_OPTS sets the JRuby servers' JRUBY_OPTS; by default
+# invokedynamic is on, as docs/jruby.md advises for servers (without it the
+# CPU-bound job cost about twice the CPU on JRuby); BENCH_JRUBY_OPTS=""
+# measures JRuby's own defaults.
 require "optparse"
 require "json"
 require "etc"
@@ -31,6 +33,7 @@ module DeckhandBench
   class JRubyBench
     ROOT = File.expand_path("..", __dir__)
     TARGET_MS = 20.0
+    JRUBY_OPTS = ENV.fetch("BENCH_JRUBY_OPTS", "-Xcompile.invokedynamic=true")
     WORKLOADS = {
       # name => [job class, measured jobs, warm-up jobs, quick measured, quick warm-up]
       "noop" => ["BenchNoopJob", 50_000, 50_000, 2_000, 1_000],
@@ -80,11 +83,15 @@ module DeckhandBench
     end
 
     # Arithmetic rounds for 20 ms on this MRI, one thread, after a warm-up.
+    # The fastest of 20 timings: on a loaded machine their mean grows with
+    # the load (it once sized the job to 8 ms), their minimum does not.
     def calibrate
       10.times { Probe.arithmetic(100_000) }
-      started = monotonic
-      20.times { Probe.arithmetic(100_000) }
-      per_round = (monotonic - started) / 2_000_000
+      per_round = Array.new(20) do
+        started = monotonic
+        Probe.arithmetic(100_000)
+        (monotonic - started) / 100_000
+      end.min
       (TARGET_MS / 1000 / per_round).round
     end
 
@@ -134,7 +141,7 @@ module DeckhandBench
              "BENCH_WARMUP" => warmup.to_s, "BENCH_ARITH_ROUNDS" => @rounds_per_ms.to_s, "APP_ENV" => "production"}
       if run.ruby == :jruby
         # bin/jruby points Bundler at JRuby's own bundle; no --dev: full JIT.
-        env.merge("RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil, "JRUBY_OPTS" => ENV.fetch("BENCH_JRUBY_OPTS", ""))
+        env.merge("RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil, "JRUBY_OPTS" => JRUBY_OPTS)
       else
         env.merge("RUBYOPT" => "-rbundler/setup", "BUNDLE_GEMFILE" => File.join(ROOT, "Gemfile"))
       end
@@ -151,7 +158,7 @@ module DeckhandBench
     def markdown
       lines = ["# Deckhand on JRuby and MRI#{" (quick)" if @quick}", "",
         "- Date: #{Time.now.utc.iso8601}; machine: #{Etc.nprocessors} cores; load average before #{@load_before}, after #{@load_after}",
-        "- MRI: #{RUBY_DESCRIPTION}", "- JRuby: #{jruby_version} (JRUBY_OPTS=#{ENV.fetch("BENCH_JRUBY_OPTS", "").inspect})",
+        "- MRI: #{RUBY_DESCRIPTION}", "- JRuby: #{jruby_version} (JRUBY_OPTS=#{JRUBY_OPTS.inspect})",
         "- Redis #{@redis_version}; Deckhand #{Deckhand::VERSION}#{"; Sidekiq #{Sidekiq::VERSION}" if defined?(Sidekiq::VERSION)}",
         "- One server process, 10 threads (`-c 10`), queue `bench`; median of #{@rounds} round(s); CPU-bound job: " \
           "#{@rounds_per_ms} rounds of integer arithmetic (#{TARGET_MS.round} ms on this MRI, one thread)",

@@ -118,7 +118,11 @@ class ActiveJobCrossingTest < Minitest::Test
     assert_equal [SIDEKIQ_WRAPPER, "Sidekiq::ActiveJob::Wrapper"], queued.map { |job| job["class"] }.reverse
     cli = deckhand("-q", "crossing", app: RAILS_APP, env: dropin_env(app_env(dropin: dropin, eager: eager), preload: false))
     # A child JVM that eager-loads Rails takes minutes to boot at load 10 (CliProcess::SLOWER).
-    ran = wait_for(timeout: 45 * Deckhand::CliProcess::SLOWER, message: "Deckhand to run both jobs Sidekiq pushed") { crossings.size == 2 && crossings }
+    ran = begin
+      wait_for(timeout: 45 * Deckhand::CliProcess::SLOWER, message: "Deckhand to run both jobs Sidekiq pushed") { crossings.size == 2 && crossings }
+    rescue Minitest::Assertion => e
+      raise e.class, "#{e.message}; the server's output:\n#{cli.output}" # a boot error, say
+    end
     assert_equal ["sidekiq 7.3 adapter", "sidekiq 8 wrapper"], ran.map { |entry| entry[1] }.sort
     assert_equal queued.map { |job| job["jid"] }.sort, ran.map { |entry| entry[2] }.sort, "Active Job sees the jid as provider_job_id"
     assert_equal [cli.pid], ran.map(&:last).uniq, "run in the Deckhand process"

@@ -15,8 +15,11 @@ module Deckhand
 
     def redis = RedisHarness.client
 
+    # Deckhand's connections wait as long as the tests' own for a reply
+    # (RedisHarness::TIMEOUT); a test that gives its own `redis:` options
+    # keeps redis-client's defaults.
     def new_config(**settings)
-      config = Deckhand::Config.new(redis: {url: RedisHarness.url}, **settings)
+      config = Deckhand::Config.new(redis: {url: RedisHarness.url, timeout: RedisHarness::TIMEOUT}, **settings)
       config.logger = QUIET_LOGGER
       config
     end

@@ -6,6 +6,11 @@ module Deckhand
   # One private redis-server for the whole test run, on a free port in a temp
   # directory, no persistence. Flushed before every test; stopped at exit.
   module RedisHarness
+    # Seconds a test's connection waits for a reply: on a loaded machine
+    # (JRuby in CI, load 8 on 2 cores) a reply can stall past redis-client's
+    # 1 s default, and what a test measures is never a connection's speed.
+    TIMEOUT = 10
+
     class << self
       def server
         @server ||= begin
@@ -22,17 +27,14 @@ module Deckhand
 
       def url = server.url
 
-      # The tests' own connection, for setting up and reading back. Its
-      # timeout is generous: on a loaded machine (JRuby in CI, load 8 on 2
-      # cores) a reply can stall past redis-client's 1 s default, and what a
-      # test measures is never this connection's speed.
+      # The tests' own connection, for setting up and reading back.
       def client
-        @client ||= RedisClient.new(url: url, timeout: 10)
+        @client ||= RedisClient.new(url: url, timeout: TIMEOUT)
       end
 
       # A store on the harness' Redis, whatever the test's config points at.
       def store
-        @store ||= Deckhand::Store.new({url: url}, size: 4)
+        @store ||= Deckhand::Store.new({url: url, timeout: TIMEOUT}, size: 4)
       end
     end
   end

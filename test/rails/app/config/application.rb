@@ -10,6 +10,9 @@
 require "rails"
 require "active_job/railtie"
 require "active_record/railtie"
+# What Bundler.require does in a JRuby app whose Gemfile has it: Active
+# Record's "sqlite3" adapter from JDBC (the sqlite3 gem is a C extension).
+require "activerecord-jdbcsqlite3-adapter" if RUBY_ENGINE == "jruby"
 require((ENV["RAILS_TEST_DROPIN"] == "1") ? "deckhand/sidekiq" : "deckhand/rails")
 
 module DeckhandRailsTestApp
