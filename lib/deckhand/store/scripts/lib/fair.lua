@@ -21,6 +21,25 @@ local function fair_waiting(jobs, tenants)
   return n
 end
 
+-- Files one job in its tenant's turn, as fair_push.lua does for a push: at
+-- max(the virtual time, the tenant's last score) + step; straight onto the
+-- queue `list` when it and the tenants' jobs are both empty (nobody waits to
+-- go first). For the jobs that come back to a fair queue (the scheduler's
+-- due retries and scheduled jobs). The caller checked the three keys'
+-- types. Returns 1 when filed, 0 when the same job already waits.
+local function fair_add(list, jobs, tenants, tenant, step, payload)
+  if redis.call('LLEN', list) == 0 and redis.call('ZCARD', jobs) == 0 then
+    redis.call('LPUSH', list, payload)
+    return 1
+  end
+  local vt = tonumber(redis.call('HGET', tenants, '~vt') or '0')
+  local score = math.max(vt, tonumber(redis.call('HGET', tenants, 'f:' .. tenant) or '0')) + step
+  if redis.call('ZADD', jobs, 'NX', score, tenant .. '\n' .. payload) == 0 then return 0 end
+  redis.call('HSET', tenants, 'f:' .. tenant, score)
+  redis.call('HINCRBY', tenants, 'n:' .. tenant, 1)
+  return 1
+end
+
 -- Moves up to `want` of the tenants' jobs, lowest score first, onto the
 -- queue `list` behind the jobs it holds (pushed on the left, taken from the
 -- right); the queue is where the fetch, the recovery and the idle waiters
