@@ -29,4 +29,16 @@ class ClusterFairReturnsTest < Minitest::Test
     assert_equal 1, cluster.call("LLEN", keys.queue("reports"))
     assert_equal 0, cluster.call("ZCARD", keys.retry_set("mail"))
   end
+
+  # The reliable-push buffer's write: the tenants' script rides in the same
+  # pipeline, routed to the fair queue's slot.
+  def test_a_held_push_files_a_tenant_s_job_in_its_turn
+    backlog("reports", "a", 5)
+    job = JSON.generate(Deckhand::Payload.normalize({"class" => "RecordJob", "queue" => "reports", "args" => [1], "tenant" => "b"}))
+    other = JSON.generate(Deckhand::Payload.normalize({"class" => "RecordJob", "queue" => "mail", "args" => [2]}))
+    outcome = Deckhand::Store::HeldPush.write(Deckhand.config.store, {"reports" => [job], "mail" => [other]}, [], fair: Deckhand.config.fair_queues)
+    assert_nil outcome.left
+    assert_includes cluster.call("ZRANGE", keys.fair_jobs("reports"), 0, -1), "b\n#{job}"
+    assert_equal [other], cluster.call("LRANGE", keys.queue("mail"), 0, -1)
+  end
 end
