@@ -43,6 +43,21 @@ module Deckhand
       assert_equal 1, redis.call("LLEN", keys.queue("reports"))
     end
 
+    def test_a_unique_job_of_a_tenant_takes_its_lock_and_waits_its_turn
+      backlog("reports", "a", 10)
+      job = {"class" => "RecordJob", "queue" => "reports", "tenant" => "b", "args" => ["b"], "unique_for" => 600}
+      jid = Deckhand::Client.push(job)
+      refute_nil jid
+      assert_nil Deckhand::Client.push(job), "the same job again: its lock is held"
+      assert_equal 1, redis.call("LLEN", keys.queue("reports")), "only a's first job is on the queue itself"
+      waiting = redis.call("ZRANGE", keys.fair_jobs("reports"), 0, -1).select { |member| member.start_with?("b\n") }
+      assert_equal [jid], waiting.map { |member| JSON.parse(member.split("\n", 2).last)["jid"] }
+      assert_operator turns("reports").map(&:first).index("b"), :<=, 1
+      assert_equal jid, redis.call("GET", JSON.parse(waiting.first.split("\n", 2).last)["unique_key"])
+      later = Deckhand::Client.push(job.merge("args" => ["later"], "at" => Time.now.to_f + 60))
+      assert_equal 1, redis.call("ZCARD", keys.scheduled_set("reports")), "a scheduled unique job waits in the schedule (#{later})"
+    end
+
     def test_a_due_retry_of_a_tenant_takes_its_weight
       backlog("heavy", "a", 10)
       retries = Array.new(4) { |i| JSON.generate("class" => "RecordJob", "queue" => "heavy", "jid" => "r#{i}", "tenant" => "b", "args" => ["b", i], "retry_count" => 0, "enqueued_at" => 5) }
