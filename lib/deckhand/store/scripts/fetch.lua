@@ -110,8 +110,7 @@ if throttled then
   for k = 1, t do redis.call('HEXISTS', KEYS[#KEYS - t + k], '~held') end
 end
 
-local held = {} -- a fair queue's jobs read for an empty queue, filed below (lib/fair.lua)
-fair_fill_sources(q, sources, limit, lengths, waiting, held) -- tenants' jobs onto their queues (lib/fair.lua)
+local held = fair_fill_sources(q, sources, limit, lengths, waiting) -- tenants' jobs onto queues or held (lib/fair.lua)
 fetch_acknowledge(acks_at, acks, lots + sources) -- lib/fetch_parts.lua
 
 for i = 1, landed do
@@ -127,7 +126,6 @@ end
 local throttles, identity, now = fetch_throttles(throttles_at)
 local room, plan = fetch_plan(sources, limit, lengths, throttles, now)
 local wait, left = 0, limit
-
 local result, n = {}, 0
 for j = 1, sources do
   if left <= 0 then break end

@@ -83,9 +83,10 @@ end
 -- fetch.lua's step: tops up each source with tenants' jobs waiting, to at
 -- most what this fetch may take, before its lot is filed from it (one
 -- atomic step, so the fair order holds across processes). Updates lengths.
--- A source whose queue is empty keeps its jobs in `held` (read, not yet
+-- Returns the jobs held for sources whose queue is empty (read, not yet
 -- moved): fair_file puts them straight into the lot, or onto the queue.
-local function fair_fill_sources(q, sources, limit, lengths, waiting, held)
+local function fair_fill_sources(q, sources, limit, lengths, waiting)
+  local held = {}
   for j = 1, sources do
     if (waiting[j] or 0) > 0 and lengths[j] < limit then
       local queue = tonumber(ARGV[1 + 3 * j])
@@ -99,6 +100,7 @@ local function fair_fill_sources(q, sources, limit, lengths, waiting, held)
       lengths[j] = lengths[j] + (head and #head[1] or 0)
     end
   end
+  return held
 end
 
 -- Files `take` jobs of source j into `lot`: the held jobs of a fair queue
