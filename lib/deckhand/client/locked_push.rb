@@ -40,7 +40,7 @@ module Deckhand
           job["enqueued_at"] = now unless ats[i]
           [locks[i], ats[i], Payload.encode(job, max_bytes: @config.max_payload_bytes)]
         end
-        holders = Store::UniqueLocks.push(@config.store, jobs.first["queue"], entries)
+        holders = Store::UniqueLocks.push(@config.store, jobs.first["queue"], entries, fair: @config.fair_queues)
         conflicts = []
         jids = jobs.each_with_index.map do |job, i|
           next job["jid"] unless holders[i]
@@ -76,7 +76,7 @@ module Deckhand
       def write_one(json, at)
         job = Payload.decode(json)
         lock = Unique.lock_for(job, at: at, layout: @config.layout) or return false
-        holder = Store::UniqueLocks.push(@config.store, job["queue"], [[lock, at, json]]).first
+        holder = Store::UniqueLocks.push(@config.store, job["queue"], [[lock, at, json]], fair: @config.fair_queues).first
         return true unless holder
         watching = Thread.current[CONFLICTS]
         watching ? watching[job["jid"]] = holder : @config.logger.info(message(job, holder))

@@ -94,7 +94,7 @@ module Deckhand
       def flush_one
         @writer.synchronize do
           push = @lock.synchronize { @pending.first } or return true
-          outcome = Store::HeldPush.write(@config.store, *push.first(3))
+          outcome = Store::HeldPush.write(@config.store, *push.first(3), fair: @config.fair_queues)
           @logger.warn("#{outcome.not_replicated.message} (a held push; it is not pushed again)") if outcome.not_replicated
           @config.store.listing_warning.refused(outcome.unlisted, @logger) if outcome.unlisted
           outcome.left ? refused(outcome) : written

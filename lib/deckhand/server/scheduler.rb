@@ -16,7 +16,7 @@ module Deckhand
       def initialize(config:, store:, process_count:, on_fatal: nil)
         super("scheduler", logger: config.logger, on_fatal: on_fatal)
         @config = config
-        @script = Store::Scripts::Schedule.new(store, queues: config.server_capsules.flat_map(&:queues).uniq)
+        @script = Store::Scripts::Schedule.new(store, queues: config.server_capsules.flat_map(&:queues).uniq, fair: config.fair_queues)
         @listing = store.listing_warning
         @process_count = process_count
         @sleeper = Sleeper.new

@@ -15,7 +15,13 @@ module Deckhand
     # came short (push_replicas) do not make a push unwritten: it is in the
     # primary.
     #
-    #   outcome = HeldPush.write(store, {"default" => [json]}, [])
+    # The jobs of a fair queue's tenants (`fair`, a Config::FairQueues) are
+    # filed in their tenant's turn by fair_push.lua, in the same round trip:
+    # a held push written when Redis answers again waits its turn as it
+    # would have, and one written twice (a lost reply) is added once while
+    # it waits.
+    #
+    #   outcome = HeldPush.write(store, {"default" => [json]}, [], fair: config.fair_queues)
     #   outcome.left            # => nil when Redis took every job, else [queued, scheduled, scheduled_queues] it refused
     #   outcome.refusal         # => the first refusal of a job's write, a Deckhand::RedisError, or nil
     #   outcome.not_replicated  # => a Deckhand::NotReplicated naming the jobs it took, or nil
@@ -27,15 +33,17 @@ module Deckhand
 
       # Raises Deckhand::ConnectionError when the round trip failed (nothing
       # known to be written, or a lost reply: see Client::PushBuffer).
-      def write(store, queued, scheduled, scheduled_queues = nil)
-        write_sets(store, queued, Queues.scheduled_sets(store.layout, scheduled, scheduled_queues), scheduled_queues)
+      def write(store, queued, scheduled, scheduled_queues = nil, fair: nil)
+        queued, tenants = FairPushes.split(queued, fair)
+        write_sets(store, queued, Queues.scheduled_sets(store.layout, scheduled, scheduled_queues), scheduled_queues, tenants)
       end
 
       # As #write, with the scheduled jobs already grouped by set
-      # (Queues.scheduled_sets).
-      def write_sets(store, queued, sets, scheduled_queues)
+      # (Queues.scheduled_sets) and the tenants' jobs split off
+      # (FairPushes.split).
+      def write_sets(store, queued, sets, scheduled_queues, tenants = {})
         keys = store.layout
-        commands = plan(keys, queued, sets)
+        commands = plan(keys, queued, sets, tenants)
         replies, short = Durability.replies(store) { |pipe| commands.each { |command, _| pipe.call(*command) } }
         refused = []
         error = unlisted = nil
@@ -45,7 +53,8 @@ module Deckhand
           refused << part
           error ||= reply
         end
-        left = refused.empty? ? nil : left(keys, queued, sets, scheduled_queues, refused)
+        left = refused.empty? ? nil : left(keys, queued, sets, scheduled_queues, refused, tenants)
+        queued = joined(queued, tenants)
         Outcome.new(left, error && store.refusal(error), short && not_replicated(store, queued, sets, refused, short),
           unlisted && store.refusal(unlisted))
       end
@@ -54,9 +63,14 @@ module Deckhand
       # writes ([:queued, queue] or [:scheduled, set]), nil for the set of
       # queue names (writing it twice changes nothing). The jobs first, so
       # that nothing the set's refusal could stop comes after it.
-      def plan(keys, queued, sets)
+      def plan(keys, queued, sets, tenants = {})
         commands = []
         names = []
+        tenants.each do |queue, jobs|
+          names << Queues.listed(keys, queue)
+          fair_keys = [keys.queue(queue), keys.fair_jobs(queue), keys.fair_tenants(queue)]
+          commands << [["EVAL", Scripts::FairPush.source, 3, *fair_keys, *jobs.flatten], [:fair, queue]]
+        end
         sets.each do |queue, entries|
           names << queue if keys.sets_per_queue? # how the scheduler finds the set
           commands << [["ZADD", keys.scheduled_set(queue), *entries], [:scheduled, queue]]
@@ -70,20 +84,28 @@ module Deckhand
         commands
       end
 
-      def left(keys, queued, sets, scheduled_queues, refused)
+      def left(keys, queued, sets, scheduled_queues, refused, tenants = {})
         queues = []
         set_names = [] # plain mode's one set is nil
-        refused.each { |kind, name| ((kind == :queued) ? queues : set_names) << name }
+        fair = []
+        refused.each { |kind, name| {queued: queues, fair: fair}.fetch(kind, set_names) << name }
+        queued = joined(queued.slice(*queues), tenants.slice(*fair))
         refused_sets = sets.slice(*set_names)
         scheduled = refused_sets.values.flatten(1)
         if !scheduled.empty? && keys.sets_per_queue?
           scheduled_queues = refused_sets.flat_map { |queue, entries| [queue] * (entries.size / 2) }
         end
-        [queued.slice(*queues), scheduled, scheduled.empty? ? nil : scheduled_queues]
+        [queued, scheduled, scheduled.empty? ? nil : scheduled_queues]
+      end
+
+      # queued with the tenants' jobs back in their queues' lists, as pushed.
+      def joined(queued, tenants)
+        return queued if tenants.empty?
+        queued.merge(tenants.transform_values { |jobs| jobs.map(&:last) }) { |_, plain, fair| plain + fair }
       end
 
       def not_replicated(store, queued, sets, refused, (acknowledged, failure))
-        written = queued.reject { |queue, _| refused.include?([:queued, queue]) }.values.flatten(1) +
+        written = queued.reject { |queue, _| refused.include?([:queued, queue]) || refused.include?([:fair, queue]) }.values.flatten(1) +
           sets.reject { |queue, _| refused.include?([:scheduled, queue]) }.values.flatten(1).each_slice(2).map(&:last)
         return nil if written.empty?
         store.durability.not_replicated(store, acknowledged, written.filter_map { |raw| Queues.jid_of(raw) }, failure)

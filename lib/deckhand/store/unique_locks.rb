@@ -16,7 +16,8 @@ module Deckhand
 
       # jobs: [Unique::Lock, at or nil, payload], all for `queue`. Returns, per
       # job, nil when pushed or the jid holding its lock.
-      def push(store, queue, jobs) = Scripts::UniquePush.new(store).call(queue, jobs)
+      # fair: a Config::FairQueues, for the jobs of tenants (Scripts::UniquePush).
+      def push(store, queue, jobs, fair: nil) = Scripts::UniquePush.new(store).call(queue, jobs, fair: fair)
 
       # Takes a lock on its own (perform_inline): nil when taken, else the holder's jid.
       def take(store, lock)

@@ -110,7 +110,7 @@ if throttled then
   for k = 1, t do redis.call('HEXISTS', KEYS[#KEYS - t + k], '~held') end
 end
 
-fair_fill_sources(q, sources, limit, lengths, waiting) -- tenants' jobs onto their queues (lib/fair.lua)
+local held = fair_fill_sources(q, sources, limit, lengths, waiting) -- tenants' jobs onto queues or held (lib/fair.lua)
 fetch_acknowledge(acks_at, acks, lots + sources) -- lib/fetch_parts.lua
 
 for i = 1, landed do
@@ -126,13 +126,12 @@ end
 local throttles, identity, now = fetch_throttles(throttles_at)
 local room, plan = fetch_plan(sources, limit, lengths, throttles, now)
 local wait, left = 0, limit
-
 local result, n = {}, 0
 for j = 1, sources do
   if left <= 0 then break end
   local queue = tonumber(ARGV[1 + 3 * j])
   local th, source, count = throttles[queue], KEYS[lists + j], 0
-  if plan[j] > 0 then count = file_lot(source, KEYS[lots + j], plan[j]) end
+  if plan[j] > 0 or held[j] then count = fair_file(held, j, source, KEYS[lots + j], plan[j]) end
   if th then
     local short = plan[j] == room[j] and room[j] < (lengths[j] or 0) -- the throttle, not the limit, kept jobs back
     wait = throttle_held_back(th, short, count, source, identity, now, wait)
@@ -146,5 +145,6 @@ for j = 1, sources do
     left = left - count
   end
 end
+fair_release(held, lists)
 if identity then result[n + 1] = wait end
 return result

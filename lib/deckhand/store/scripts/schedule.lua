@@ -13,15 +13,23 @@
 -- KEYS[2]      the dead set
 -- KEYS[3]      the queues set; or the (one) queue list itself when the
 --              caller names the queue there (cluster mode)
--- KEYS[4..]    the queue lists the entries go to
+-- KEYS[4..3+q] the queue lists the entries go to
+-- KEYS[4+q..]  per fair queue (docs/fair-queues.md) that gets a tenant's
+--              job: its tenants' jobs (sorted set) and tenants hash
 -- ARGV[1]      the enqueued_at value to stamp on jobs that lack one
 -- ARGV[2]      now, epoch seconds (the dead set's score)
--- ARGV[3]      the number of queues, then their names, in KEYS order
--- ARGV[4+q..]  triples: entry, its queue (1..q, or 0 for the dead set, or
---              -1 to claim it), and "1" when it lacks enqueued_at (for a
---              claim: the score to file it at)
+-- ARGV[3]      the number of queues q, then their names, in KEYS order,
+--              then per queue the place in KEYS of its tenants' jobs (0
+--              when none of its entries names a tenant)
+-- ARGV[4+2q..] fives: entry, its queue (1..q, or 0 for the dead set, or -1
+--              to claim it), "1" when it lacks enqueued_at (for a claim:
+--              the score to file it at), its tenant ("" for none: it goes
+--              onto the queue) and the tenant's step (1 / weight)
 --
--- Returns {moved, corrupt, unlisted, then the places (1..) of the triples
+-- A job of a tenant goes into its tenant's turn (lib/fair.lua), as its
+-- push did, not ahead of the other tenants' jobs.
+--
+-- Returns {moved, corrupt, unlisted, then the places (1..) of the fives
 -- claimed}: unlisted is 1 when the queues set holds another type.
 --
 -- Every key's type is checked before the first write (lib/guard.lua): a
@@ -46,15 +54,19 @@ elseif KEYS[4] then
   local found = redis.call('TYPE', KEYS[3]).ok
   listed = found == 'set' or found == 'none'
 end
-for i = 4, #KEYS do guard(KEYS[i], 'list') end
+for i = 4, 3 + q do guard(KEYS[i], 'list') end
+for i = 4 + q, #KEYS, 2 do
+  guard(KEYS[i], 'zset')
+  guard(KEYS[i + 1], 'hash')
+end
 
-for n = 4 + q, #ARGV, 3 do
+for n = 4 + 2 * q, #ARGV, 5 do
   local raw, queue, unstamped = ARGV[n], tonumber(ARGV[n + 1]), ARGV[n + 2] == '1'
   if queue < 0 then
     local score = redis.call('ZSCORE', KEYS[1], raw)
     if score and tonumber(score) <= tonumber(now) then
       redis.call('ZADD', KEYS[1], 'XX', ARGV[n + 2], raw)
-      claimed[#claimed + 1] = (n - 1 - q) / 3
+      claimed[#claimed + 1] = (n - 4 - 2 * q) / 5 + 1
     end
   else
     local payload = raw
@@ -68,15 +80,22 @@ for n = 4 + q, #ARGV, 3 do
         payload = body .. (empty and '' or ',') .. '"enqueued_at":' .. stamp .. '}'
       end
     end
-    if redis.call('ZREM', KEYS[1], raw) == 1 then
+    -- Destination first: the entry leaves its set once written where it goes.
+    if redis.call('ZSCORE', KEYS[1], raw) then
       if queue == 0 then
         redis.call('ZADD', KEYS[2], now, raw)
         corrupt = corrupt + 1
       else
-        redis.call('LPUSH', KEYS[3 + queue], payload)
+        local tenant, fair = ARGV[n + 3], tonumber(ARGV[3 + q + queue])
+        if tenant ~= '' and fair > 0 then
+          fair_add(KEYS[3 + queue], KEYS[fair], KEYS[fair + 1], tenant, tonumber(ARGV[n + 4]), payload)
+        else
+          redis.call('LPUSH', KEYS[3 + queue], payload)
+        end
         if listed and KEYS[3] ~= KEYS[3 + queue] then redis.call('SADD', KEYS[3], ARGV[3 + queue]) end
         moved = moved + 1
       end
+      redis.call('ZREM', KEYS[1], raw)
     end
   end
 end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "fair_push"
 
 module Deckhand
   class Store
@@ -16,18 +17,23 @@ module Deckhand
       # call per set, pipelined too; a due entry for another queue than its
       # shard's (a retry_queue) is claimed, pushed, then removed.
       #
-      #   schedule = Schedule.new(store, queues: %w[default mail])
+      # A due job of a fair queue (`fair`, a Config::FairQueues) that names
+      # its tenant goes into its tenant's turn, as its push did
+      # (docs/fair-queues.md), not ahead of the other tenants.
+      #
+      #   schedule = Schedule.new(store, queues: %w[default mail], fair: config.fair_queues)
       #   moved, corrupt, earliest = schedule.call(now: Time.now.to_f, limit: 100, stamp: 1732000000000)
       class Schedule < Script
-        lua "schedule", uses: ["guard"]
+        lua "schedule", uses: ["guard", "fair"]
 
         # How long a claimed entry waits before it is due again, should the
         # scheduler that claimed it die before pushing it.
         CLAIM = 60
 
-        def initialize(store, queues: [])
+        def initialize(store, queues: [], fair: nil)
           super(store)
           @queues = queues
+          @fair = fair
         end
 
         # Moves up to `limit` due entries of each set; returns [moved,
@@ -85,17 +91,32 @@ module Deckhand
         # are claimed (-1) and pushed by #hand_over.
         def command((set, shard), entries, now, stamp)
           queues = []
+          fair = {} # queue => its tenants' keys, for the queues a tenant's job goes to
           claim = (now + CLAIM).round(3).to_s
-          triples = entries.flat_map do |raw|
+          fives = entries.flat_map do |raw|
             job = parse(raw)
-            next [raw, 0, "0"] unless job
-            next [raw, -1, claim] if shard && job["queue"] != shard
-            index = queues.index(job["queue"]) || (queues << job["queue"]).size - 1
-            [raw, index + 1, job.key?("enqueued_at") ? "0" : "1"]
+            next [raw, 0, "0", "", ""] unless job
+            next [raw, -1, claim, "", ""] if shard && job["queue"] != shard
+            queue = job["queue"]
+            index = queues.index(queue) || (queues << queue).size - 1
+            tenant = tenant_of(job)
+            fair[queue] ||= [keys.fair_jobs(queue), keys.fair_tenants(queue)] if tenant
+            [raw, index + 1, job.key?("enqueued_at") ? "0" : "1", tenant || "", tenant ? @fair.step(queue, tenant).to_s : ""]
           end
           registry = shard ? keys.queue(shard) : keys::QUEUES
           dead = shard ? keys.dead_set(shard) : keys::DEAD
-          [[set, dead, registry, *queues.map { |q| keys.queue(q) }], [stamp, now.round(3).to_s, queues.size, *queues, *triples]]
+          lists = [set, dead, registry, *queues.map { |q| keys.queue(q) }]
+          places = queues.map { |q| fair[q] ? (lists.size + (2 * fair.keys.index(q)) + 1) : 0 }
+          [lists + fair.values.flatten, [stamp, now.round(3).to_s, queues.size, *queues, *places, *fives]]
+        end
+
+        # The tenant a due job of a fair queue names, when it names one that
+        # a push would take (1 to 200 characters, no newline); nil otherwise.
+        def tenant_of(job)
+          return nil unless @fair&.fair?(job["queue"])
+          tenant = job["tenant"]
+          tenant = tenant.to_s if tenant.is_a?(Symbol) || tenant.is_a?(Integer)
+          (tenant.is_a?(String) && tenant.size.between?(1, 200) && !tenant.include?("\n")) ? tenant : nil
         end
 
         # Cluster mode: one call per set, pipelined; the queues that got jobs
@@ -124,16 +145,27 @@ module Deckhand
         # Claimed entries go to their queues, then leave their sets: two
         # round trips, so an entry is never out of both. An entry whose push
         # Redis refused stays claimed, due again a minute later.
+        # A tenant's job of a fair queue goes into its tenant's turn
+        # (fair_push.lua, which adds the same job only once).
         def hand_over(claimed, stamp)
-          pushes = claimed.map { |_, raw| [parse(raw)["queue"], stamped(raw, stamp)] }
+          pushes = claimed.map { |_, raw| [parse(raw), stamped(raw, stamp)] }
           replies = @store.pipelined(exception: false) do |pipe|
-            pushes.each { |queue, payload| pipe.call("LPUSH", keys.queue(queue), payload) }
+            pushes.each { |job, payload| pipe.call("LPUSH", keys.queue(job["queue"]), payload) unless tenant_of(job) }
           end
-          pushed = claimed.each_index.reject { |i| replies[i].is_a?(RedisClient::Error) }
-          list(pushed.map { |i| pushes[i][0] }.uniq) unless pushed.empty?
+          replies = pushes.map { |job, payload| tenant_of(job) ? fair_push(job, payload) : replies.shift }
+          pushed = claimed.each_index.reject { |i| replies[i].is_a?(StandardError) }
+          list(pushed.map { |i| pushes[i][0]["queue"] }.uniq) unless pushed.empty?
           @store.pipelined { |pipe| pushed.each { |i| pipe.call("ZREM", *claimed[i]) } } unless pushed.empty?
-          refused = replies.find { |reply| reply.is_a?(RedisClient::Error) }
-          raise @store.refusal(refused) if refused
+          refused = replies.find { |reply| reply.is_a?(StandardError) }
+          raise refused.is_a?(Deckhand::Error) ? refused : @store.refusal(refused) if refused
+        end
+
+        # The added count, or the refusal (raised later, as the pipeline's).
+        def fair_push(job, payload)
+          tenant = tenant_of(job)
+          FairPush.new(@store).call(job["queue"], [[tenant, @fair.step(job["queue"], tenant), payload]])
+        rescue Deckhand::RedisError => e
+          e
         end
 
         # The payload with "enqueued_at" added last when it has none (as

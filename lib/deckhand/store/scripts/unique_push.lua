@@ -7,15 +7,22 @@
 --               with a command of its own before this script)
 -- then          the queue, then the schedule set (the queue's own shard in
 --               cluster mode), then the lock of each job (in cluster mode
---               all of the queue's slot)
+--               all of the queue's slot), then for a fair queue
+--               (docs/fair-queues.md) its tenants' jobs and tenants hash
 -- ARGV[1]       the queue's name
--- ARGV[2..]     per job, 4 entries: jid, lock TTL in ms, score (epoch
---               seconds) when scheduled or "" to enqueue now, payload
+-- ARGV[2]       "1" when KEYS end with the fair queue's two keys, else "0"
+-- ARGV[3..]     per job, 6 entries: jid, lock TTL in ms, score (epoch
+--               seconds) when scheduled or "" to enqueue now, payload, its
+--               tenant ("" for none) and the tenant's step (1 / weight)
+--
+-- A job of a tenant pushed now goes into its tenant's turn (lib/fair.lua).
 --
 -- Returns, per job, "" when it was pushed, or the jid holding its lock.
-local jobs = (#ARGV - 1) / 4
-local fixed = #KEYS - jobs
+local jobs = (#ARGV - 2) / 6
+local fair = ARGV[2] == '1'
+local fixed = #KEYS - jobs - (fair and 2 or 0)
 local queues, queue, schedule = nil, KEYS[fixed - 1], KEYS[fixed]
+local fair_jobs, fair_tenants = KEYS[#KEYS - 1], KEYS[#KEYS]
 if fixed == 3 then queues = KEYS[1] end
 local result, queued = {}, false
 -- Every key's type first (lib/guard.lua): a queue of another type would
@@ -25,12 +32,19 @@ if queues then guard(queues, 'set') end
 guard(queue, 'list')
 guard(schedule, 'zset')
 for i = 1, jobs do guard(KEYS[fixed + i], 'string') end
+if fair then
+  guard(fair_jobs, 'zset')
+  guard(fair_tenants, 'hash')
+end
 for i = 1, jobs do
-  local at = 2 + 4 * (i - 1)
-  local jid, ttl, score, payload = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]
+  local at = 3 + 6 * (i - 1)
+  local jid, ttl, score, payload, tenant = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]
   local lock = KEYS[fixed + i]
   if redis.call('SET', lock, jid, 'NX', 'PX', ttl) then
-    if score == '' then
+    if score == '' and fair and tenant ~= '' then
+      fair_add(queue, fair_jobs, fair_tenants, tenant, tonumber(ARGV[at + 5]), payload)
+      queued = true
+    elseif score == '' then
       redis.call('LPUSH', queue, payload)
       queued = true
     else

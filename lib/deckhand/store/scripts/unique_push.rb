@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../fair_pushes"
+
 module Deckhand
   class Store
     module Scripts
@@ -18,22 +20,26 @@ module Deckhand
       # command of its own first, for scheduled pushes too: the scheduler
       # finds a queue's scheduled set through that registration.
       class UniquePush < Script
-        lua "unique_push", uses: ["guard"]
+        lua "unique_push", uses: ["guard", "fair"]
 
         # jobs: [Unique::Lock, scheduled time (epoch seconds) or nil, payload].
         # Returns, per job, nil when pushed or the jid that holds its lock.
-        def call(queue, jobs)
+        # fair (a Config::FairQueues): a job pushed now that names a tenant
+        # of a fair queue goes into its tenant's turn (docs/fair-queues.md).
+        def call(queue, jobs, fair: nil)
           list = [keys.queue(queue), keys.scheduled_set(queue)]
           if keys.one_slot?
             list.unshift(keys::QUEUES)
           else
             @store.call("SADD", keys::QUEUES, queue)
           end
-          argv = [queue]
-          jobs.each do |lock, at, payload|
+          tenants = jobs.map { |_, at, payload| FairPushes.tenant_of(payload) if !at && fair&.fair?(queue) && payload.include?(FairPushes::MARK) }
+          argv = [queue, tenants.any? ? "1" : "0"]
+          jobs.each_with_index do |(lock, at, payload), i|
             list << lock.key
-            argv.push(lock.jid, lock.ttl_ms, at ? at.round(3).to_s : "", payload)
+            argv.push(lock.jid, lock.ttl_ms, at ? at.round(3).to_s : "", payload, tenants[i] || "", tenants[i] ? fair.step(queue, tenants[i]).to_s : "")
           end
+          list.push(keys.fair_jobs(queue), keys.fair_tenants(queue)) if tenants.any?
           holders = run_durably(list, argv) { |reply| pushed_jids(jobs, reply) }
           holders.map { |holder| (holder.nil? || holder.empty?) ? nil : holder }
         end
