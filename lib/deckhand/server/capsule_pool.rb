@@ -14,7 +14,7 @@ module Deckhand
         @spec = spec
         @fetcher = Fetcher.new(spec, store: store, identity: identity, sequence: sequence, suspects: suspects,
           logger: config.logger, prefetch: config.prefetch, window: config.fetch_window, on_fatal: on_fatal,
-          throttles: throttles)
+          throttles: throttles, balanced: config.auto_balance)
         runner = JobRunner.new(config: config, store: store, identity: identity, fetcher: @fetcher,
           stats: stats, suspects: suspects, middleware: spec.server_middleware || config.server_middleware)
         @processors = Array.new(spec.concurrency) do |i|

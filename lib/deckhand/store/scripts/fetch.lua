@@ -24,7 +24,9 @@
 --                       gives up to its share, in order, then what is left
 --                       of the limit goes to the sources in order (strict
 --                       queues give each source the whole limit; weighted
---                       ones split it by weight, Fetch::Sources)
+--                       ones split it by weight, Fetch::Sources); a negative
+--                       share -n gives at most n and none of what is left
+--                       (Balance::CappedBuffer)
 -- ARGV[4+3s]            a, the number of acknowledgements, then per
 --                       acknowledgement: queue (1..q), lot id, the bitmap of
 --                       the jobs acknowledged, or "" when every job of the lot
