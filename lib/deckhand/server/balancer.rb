@@ -69,14 +69,16 @@ module Deckhand
 
       def wake = @sleeper.stop
 
+      # The first look at once: until it, the capsules split fetches evenly.
       def run
-        while @sleeper.sleep(INTERVAL)
+        loop do
           begin
             tick
             @outage.over
           rescue Deckhand::RedisError => e
             @sleeper.sleep(@outage.failed(e))
           end
+          break unless @sleeper.sleep(INTERVAL)
         end
       end
 

@@ -44,7 +44,7 @@ module Deckhand
         end
 
         # caps: queue => most jobs running at once (queues absent: no cap);
-        # backlog: queue => jobs waiting in Redis (nil: keep the fetch's own shares).
+        # backlog: queue => jobs waiting in Redis (nil: not known, an even split).
         def update(caps:, backlog:)
           @lock.synchronize do
             @caps = @queues.map { |queue| caps[Store::Layout::PartitionNames.base(queue)] }
@@ -62,7 +62,7 @@ module Deckhand
         def plan(sources, limit)
           @lock.synchronize do
             @freed = false
-            shares = @backlog ? Shares.split(limit, sources.map { |index, _| @backlog[index] }) : sources.map { |s| s[2] || limit }
+            shares = Shares.split(limit, sources.map { |index, _| @backlog ? @backlog[index] : 1 })
             sources.each_with_index.filter_map do |(index, id), j|
               next [index, id, shares[j]] unless (cap = @caps[index])
               room = cap + AHEAD - @outstanding[index]
