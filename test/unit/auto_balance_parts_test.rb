@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "deckhand/cli"
 
 # The parts of auto-balance that need no server (docs/auto-balance.md): the
 # setting, the classifier's verdicts, the backlog split, the capped buffer,

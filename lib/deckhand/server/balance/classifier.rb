@@ -100,7 +100,9 @@ module Deckhand
 
         def judge
           classes = known
-          top = classes.values.map(&:ratio).max || 0.0
+          # The top class among those that could be capped: a no-op job's
+          # CPU time is most of its (tiny) wall time, and says nothing.
+          top = classes.values.select { |e| heavy?(e) }.map(&:ratio).max || 0.0
           reference = (classes.size > 1) ? [top, 0.001].max : 1.0
           classes.filter_map do |klass, evidence|
             verdict = verdict(klass, evidence, reference)
@@ -110,8 +112,10 @@ module Deckhand
           end
         end
 
+        def heavy?(evidence) = evidence.cpu / evidence.runs >= MIN_CPU_MS
+
         def verdict(klass, evidence, reference)
-          return false if evidence.cpu / evidence.runs < MIN_CPU_MS
+          return false unless heavy?(evidence)
           ratio = evidence.ratio
           if cpu_bound?(klass)
             return true if ratio >= CONFIRM
