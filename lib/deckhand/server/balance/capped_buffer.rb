@@ -14,7 +14,8 @@ module Deckhand
       # record meanwhile, exactly like any fetched job not yet started, and
       # goes back to its queue by the same hand-back when the capsule goes
       # quiet. A fetch asks a capped queue for no more than its cap plus
-      # AHEAD jobs outstanding, so the waiting jobs stay few.
+      # AHEAD jobs outstanding, so the waiting jobs stay few. A capped queue's
+      # job under its cap goes first to the next free thread.
       #
       #   buffer = CappedBuffer.new(requeue, queues: %w[cpu io], logger: logger)
       #   buffer.update(caps: {"cpu" => 1}, backlog: {"cpu" => 900, "io" => 300})
@@ -158,12 +159,14 @@ module Deckhand
 
         private
 
+        # A capped queue's job under its cap first: it has few threads, and
+        # waiting behind a stream of other jobs would leave it fewer still.
         def startable
-          return 0 if @caps.none? && !@units.empty?
-          @units.index do |unit|
-            index = unit.lot.index
-            (cap = @caps[index]).nil? || @running[index] < cap
-          end
+          return nil if @units.empty?
+          return 0 if @caps.none?
+          due = @caps.each_index.select { |i| (cap = @caps[i]) && @buffered[i].positive? && @running[i] < cap }
+          return @units.index { |unit| due.include?(unit.lot.index) } unless due.empty?
+          @units.index { |unit| @caps[unit.lot.index].nil? }
         end
       end
     end
