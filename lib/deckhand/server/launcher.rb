@@ -95,6 +95,7 @@ module Deckhand
         @periodic&.stop&.join(5)
         @reaper.join(5)
         @scheduler.join(5)
+        @balancer&.join(5)
         @outbox&.join(5)
         stuck = @capsules.flat_map { |capsule| capsule.drain(deadline) }
         interrupt(stuck)

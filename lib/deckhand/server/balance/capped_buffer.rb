@@ -76,7 +76,10 @@ module Deckhand
         def capped_freed? = @freed
 
         # Indexes of the capped queues (the idle waiters leave them to fetches).
-        def capped = @caps.each_index.select { |i| @caps[i] }
+        def capped
+          caps = @caps # the balancer may put new caps in place meanwhile
+          caps.each_index.select { |i| caps[i] }
+        end
 
         def push(units)
           @lock.synchronize do

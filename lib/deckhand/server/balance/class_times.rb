@@ -19,7 +19,7 @@ module Deckhand
         # The calling thread's CPU time in ms, or nil where it cannot be read.
         def self.cpu_ms
           CLOCK && ::Process.clock_gettime(CLOCK, :float_millisecond)
-        rescue Errno::EINVAL
+        rescue Errno::EINVAL, NotImplementedError # a platform without a thread CPU clock
           nil
         end
 
