@@ -44,6 +44,16 @@ class AutoBalancePartsTest < Minitest::Test
     refute classifier.cpu_bound?("Mostly"), "refuted: only its own CPU time over wall time brings it back"
   end
 
+  def test_a_capped_class_is_judged_on_its_runs_since_the_cap
+    classifier = Balance::Classifier.new(cores: 1)
+    # 30 threads on it: a twentieth of its wall time in CPU, before the cap.
+    classifier.observe({%w[cpu Sieve] => [100, 6000.0, 300.0], %w[io Fetch] => [50, 2500.0, 2.5]}, 1.0)
+    assert classifier.cpu_bound?("Sieve")
+    assert_empty classifier.observe({%w[cpu Sieve] => [3, 3.0, 2.7]}, 1.0), "too few runs since the cap to judge"
+    assert_empty classifier.observe({%w[cpu Sieve] => [300, 300.0, 270.0]}, 1.0), "confirmed by its own runs"
+    assert classifier.cpu_bound?("Sieve")
+  end
+
   def test_backlog_splits_the_limit
     assert_equal [15, 5, 0], Balance::Shares.split(20, [900, 300, 0])
     assert_equal [4, 3, 3], Balance::Shares.split(10, [1, 1, 1])

@@ -23,6 +23,10 @@ module Deckhand
     #   balancer.report   # => {"cores" => 1, "caps" => {"cpu" => 1}, "cpu_bound" => ["SieveJob"], ...}
     class Balancer < Component
       INTERVAL = 1.0
+      # A queue is capped when at least this share of its jobs' wall time is
+      # spent in CPU-bound classes: a cap on a queue that mixes in I/O-bound
+      # classes would hold those back too.
+      CPU_SHARE = 0.8
       LOG_EVERY = 10.0 # seconds between decision log lines at most
 
       # The balancer of a server's capsules (CapsulePool), or nil without auto_balance.
@@ -60,7 +64,7 @@ module Deckhand
         @ticked_at = now
         changes = @classifier.observe(@times.take, seconds)
         caps = decide
-        @buffers.each_value { |buffer| buffer.update(caps: caps, backlog: backlog) }
+        @buffers.each_value { |buffer| buffer.update(caps: alone?(buffer) ? {} : caps, backlog: backlog) }
         note(changes, caps)
         @report = describe(caps, backlog)
       end
@@ -85,8 +89,11 @@ module Deckhand
       # A queue whose jobs spent most of their time in CPU-bound classes runs
       # as many at once as there are usable cores.
       def decide
-        @classifier.queue_shares.select { |_, share| share >= 0.5 }.to_h { |queue, _| [queue, @cores] }
+        @classifier.queue_shares.select { |_, share| share >= CPU_SHARE }.to_h { |queue, _| [queue, @cores] }
       end
+
+      # A capsule of one queue has no other work to hand threads to.
+      def alone?(buffer) = buffer.state.keys.map { |q| Store::Layout::PartitionNames.base(q) }.uniq.size == 1
 
       # Logs what changed, at most one line per LOG_EVERY seconds (what
       # changes meanwhile waits for the next line).
@@ -103,7 +110,7 @@ module Deckhand
 
       def describe(caps, backlog)
         {"cores" => @cores, "busy" => @classifier.busy.round(2), "caps" => caps, "backlog" => backlog,
-         "cpu_bound" => @classifier.ratios.keys.select { |klass| @classifier.cpu_bound?(klass) },
+         "cpu_bound" => @classifier.cpu_bound,
          "ratios" => @classifier.ratios,
          "running" => @buffers.values.map(&:state).reduce({}, :merge).transform_values { |_, running, _| running }}
       end

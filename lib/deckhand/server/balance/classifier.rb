@@ -50,6 +50,7 @@ module Deckhand
           @elapsed = 0.0
           @cpu_bound = {}
           @refuted = {}
+          @ratios = {}
         end
 
         # Adds what ClassTimes#take gave over the last `seconds`; returns the
@@ -69,8 +70,11 @@ module Deckhand
 
         def cpu_bound?(klass) = @cpu_bound.key?(klass)
 
-        # CPU time over wall time of each class with enough runs.
-        def ratios = known.transform_values { |e| e.ratio.round(3) }
+        # CPU time over wall time of each class, as last measured on enough runs.
+        def ratios = @ratios.dup
+
+        # The classes found CPU-bound.
+        def cpu_bound = @cpu_bound.keys
 
         # Share of the cores the jobs kept busy.
         def busy = @elapsed.positive? ? known.sum { |_, e| e.cpu } / (@elapsed * 1000.0) / @cores : 0.0
@@ -94,12 +98,14 @@ module Deckhand
           @elapsed *= factor
           @classes.each_value { |evidence| evidence.scale(factor) }
           @classes.delete_if { |klass, evidence| evidence.runs < 0.01 && !cpu_bound?(klass) }
+          @ratios.select! { |klass, _| @classes.key?(klass) }
         end
 
         def known = @classes.select { |_, e| e.runs >= MIN_RUNS && e.wall.positive? }
 
         def judge
           classes = known
+          classes.each { |klass, evidence| @ratios[klass] = evidence.ratio.round(3) }
           # The top class among those that could be capped: a no-op job's
           # CPU time is most of its (tiny) wall time, and says nothing.
           top = classes.values.select { |e| heavy?(e) }.map(&:ratio).max || 0.0
@@ -107,9 +113,16 @@ module Deckhand
           classes.filter_map do |klass, evidence|
             verdict = verdict(klass, evidence, reference)
             next if verdict == cpu_bound?(klass)
-            verdict ? @cpu_bound[klass] = true : @cpu_bound.delete(klass)
+            verdict ? capped(klass, evidence) : @cpu_bound.delete(klass)
             [klass, verdict, evidence.ratio.round(3)]
           end
+        end
+
+        # What the class cost before its cap says nothing of how it runs
+        # capped: it proves itself on fresh runs (its queues' shares stay).
+        def capped(klass, evidence)
+          @cpu_bound[klass] = true
+          @classes[klass] = Evidence.new(0.0, 0.0, 0.0, evidence.queues)
         end
 
         def heavy?(evidence) = evidence.cpu / evidence.runs >= MIN_CPU_MS
