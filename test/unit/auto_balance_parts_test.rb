@@ -64,11 +64,12 @@ class AutoBalancePartsTest < Minitest::Test
 
   def test_the_buffer_holds_a_capped_queues_jobs_past_its_cap_until_one_settles
     buffer = Balance::CappedBuffer.new(nil, queues: %w[cpu io], logger: Deckhand::TestHelpers::QUIET_LOGGER)
-    buffer.update(caps: {"cpu" => 1}, backlog: {"cpu" => 900, "io" => 300})
+    buffer.update(caps: {"cpu" => 1}, backlog: {"cpu" => 900, "io" => 300}, ahead: {"cpu" => 8})
     cpu = units("cpu", 0, 3)
     io = units("io", 1, 1)
     buffer.push(cpu + io)
     assert_equal 2, buffer.size, "one CPU job may start, and the I/O job"
+    assert_equal 2, buffer.held, "the fetch asks for as many more: they take no thread"
     first = buffer.pop
     assert_same cpu[0], first
     assert_same io[0], buffer.pop, "the held CPU jobs are passed over"

@@ -27,6 +27,8 @@ module Deckhand
       # spent in CPU-bound classes: a cap on a queue that mixes in I/O-bound
       # classes would hold those back too.
       CPU_SHARE = 0.8
+      SLICE = 0.1 # seconds: CRuby's thread time slice; a capped queue holds what it runs in one
+      MAX_AHEAD = 500
       LOG_EVERY = 10.0 # seconds between decision log lines at most
 
       # The balancer of a server's capsules (CapsulePool), or nil without auto_balance.
@@ -62,9 +64,11 @@ module Deckhand
         backlog = Store::Backlog.sizes(@store, @queues)
         seconds = now - @ticked_at
         @ticked_at = now
-        changes = @classifier.observe(@times.take, seconds)
+        taken = @times.take
+        changes = @classifier.observe(taken, seconds)
         caps = decide
-        @buffers.each_value { |buffer| buffer.update(caps: alone?(buffer) ? {} : caps, backlog: backlog) }
+        ahead = ahead(taken, seconds)
+        @buffers.each_value { |buffer| buffer.update(caps: alone?(buffer) ? {} : caps, backlog: backlog, ahead: ahead) }
         note(changes, caps)
         @report = describe(caps, backlog)
       end
@@ -90,6 +94,13 @@ module Deckhand
       # as many at once as there are usable cores.
       def decide
         @classifier.queue_shares.select { |_, share| share >= CPU_SHARE }.to_h { |queue, _| [queue, @cores] }
+      end
+
+      # Per queue, the jobs it ran in a time slice at its last second's pace.
+      def ahead(taken, seconds)
+        runs = Hash.new(0)
+        taken.each { |(queue, _), (count, _, _)| runs[queue] += count }
+        runs.transform_values { |count| (count / [seconds, 0.001].max * SLICE).ceil.clamp(0, MAX_AHEAD) }
       end
 
       # A capsule of one queue has no other work to hand threads to.

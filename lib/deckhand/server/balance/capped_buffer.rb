@@ -13,9 +13,12 @@ module Deckhand
       # for a running one to settle. It stays in the process's in-flight
       # record meanwhile, exactly like any fetched job not yet started, and
       # goes back to its queue by the same hand-back when the capsule goes
-      # quiet. A fetch asks a capped queue for no more than its cap plus
-      # AHEAD jobs outstanding, so the waiting jobs stay few. A capped queue's
-      # job under its cap goes first to the next free thread.
+      # quiet. A fetch asks a capped queue for no more than its cap plus the
+      # jobs it runs in a time slice of the global lock (the balancer's
+      # `ahead`, at least AHEAD): enough that its thread never waits for a
+      # fetch (the fetcher thread itself may wait a slice for the lock),
+      # few enough that slow jobs are not hoarded from other processes. A
+      # capped queue's job under its cap goes first to the next free thread.
       #
       #   buffer = CappedBuffer.new(requeue, queues: %w[cpu io], logger: logger)
       #   buffer.update(caps: {"cpu" => 1}, backlog: {"cpu" => 900, "io" => 300})
@@ -23,7 +26,7 @@ module Deckhand
       #   buffer.push(units); unit = buffer.pop          # in a processor
       #   buffer.settled(unit)                           # its outcome is settled
       class CappedBuffer
-        AHEAD = 8
+        AHEAD = 2
 
         def initialize(requeue, queues:, logger:)
           @requeue = requeue
@@ -34,6 +37,7 @@ module Deckhand
           @cond = ConditionVariable.new
           @units = []
           @caps = Array.new(queues.size)
+          @ahead = Array.new(queues.size, AHEAD)
           @backlog = nil
           @buffered = Array.new(queues.size, 0)
           @outstanding = Array.new(queues.size, 0)
@@ -45,10 +49,12 @@ module Deckhand
         end
 
         # caps: queue => most jobs running at once (queues absent: no cap);
-        # backlog: queue => jobs waiting in Redis (nil: not known, an even split).
-        def update(caps:, backlog:)
+        # backlog: queue => jobs waiting in Redis (nil: not known, an even
+        # split); ahead: queue => jobs a capped queue may hold beyond its cap.
+        def update(caps:, backlog:, ahead: {})
           @lock.synchronize do
             @caps = @queues.map { |queue| caps[Store::Layout::PartitionNames.base(queue)] }
+            @ahead = @queues.map { |queue| [ahead[Store::Layout::PartitionNames.base(queue)] || AHEAD, AHEAD].max }
             @backlog = backlog && @queues.map { |queue| backlog[queue].to_i }
             @cond.broadcast
           end
@@ -66,7 +72,7 @@ module Deckhand
             shares = Shares.split(limit, sources.map { |index, _| @backlog ? @backlog[index] : 1 })
             sources.each_with_index.filter_map do |(index, id), j|
               next [index, id, shares[j]] unless (cap = @caps[index])
-              room = cap + AHEAD - @outstanding[index]
+              room = cap + @ahead[index] - @outstanding[index]
               [index, id, -room] if room.positive?
             end
           end
@@ -136,6 +142,10 @@ module Deckhand
         end
 
         def empty? = size.zero?
+
+        # Jobs waiting past their queue's cap: the fetch asks for as many more
+        # (Fetch::Planner), so they never take threads from other queues.
+        def held = @lock.synchronize { @units.size } - size
 
         # Threads waiting in #pop: processors that ran dry.
         attr_reader :waiting
