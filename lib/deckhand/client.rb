@@ -63,7 +63,7 @@ module Deckhand
           scheduled_queues = nil
         end
         return PushBuffer.for(config).write(queued, scheduled, scheduled_queues) if config.reliable_push
-        Store::Queues.push(config.store, queued, scheduled, scheduled_queues, fair: config.fair_queues)
+        Store::Queues.push(config.store, queued, scheduled, scheduled_queues, fair: config.fair_queues, logger: config.logger)
       end
     end
 

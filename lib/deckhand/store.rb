@@ -16,6 +16,7 @@ require_relative "store/durability"
 require_relative "store/cluster_wait"
 require_relative "store/queue_placement"
 require_relative "store/server_checks"
+require_relative "store/listing_warning"
 
 module Deckhand
   # The one door to Redis: a connection pool, the key names and the Lua scripts.
@@ -46,6 +47,7 @@ module Deckhand
 
     def initialize(options, size: 5, pool_timeout: 5)
       @options = options
+      @naming = nil # {id: name} once #name_connections named them
       @size = size
       @pool_timeout = pool_timeout
       @cluster = ClusterMode.new(options) if ClusterMode.nodes(options)
@@ -54,6 +56,7 @@ module Deckhand
       @translation = Translation.new(@location)
       @pool = new_pool
       @layout = @cluster ? Layout::PlacedCluster.new(QueuePlacement.new(self)) : Layout::Plain
+      @listing_warning = ListingWarning.new(@layout::QUEUES)
     end
 
     # Never the options: they may hold a password.
@@ -68,6 +71,7 @@ module Deckhand
     # now on and those already open (closed, to reopen with the name): how a
     # reaper tells a dead process from a paused one (Store::Clients).
     def name_connections(name)
+      @naming = {id: name}
       if @cluster
         @redis_config = @cluster.config(id: name)
         @pool, old = new_pool, @pool
@@ -83,6 +87,9 @@ module Deckhand
     # hash-tagged one, each queue under the tag its placement recorded
     # (Store::Layout::PlacedCluster).
     attr_reader :layout
+
+    # Where a push whose queue could not be listed says so (Store::Queues.push).
+    attr_reader :listing_warning
 
     # Yields a pooled connection for several commands in a row.
     def with
@@ -150,7 +157,12 @@ module Deckhand
 
     # A connection outside the pool, for a thread that blocks in Redis (the idle
     # fetch) and must not hold a pooled connection the processors need.
-    def dedicated = Dedicated.new(@redis_config, @translation, cluster: cluster?)
+    def dedicated
+      Dedicated.new(@translation, cluster: cluster?) do |middlewares:, custom:|
+        extra = {**@naming.to_h, middlewares: [*@options[:middlewares], *middlewares], custom: {**@options[:custom].to_h, **custom}}
+        @cluster ? @cluster.config(**extra) : client_config(@options.merge(extra))
+      end
+    end
 
     def shutdown = @cluster ? @pool.close : @pool.shutdown(&:close)
 

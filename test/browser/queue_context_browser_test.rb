@@ -96,4 +96,27 @@ class QueueContextBrowserTest < Minitest::Test
     assert_equal 3, api.queue("mail").size
     assert_no_browser_problems
   end
+
+  # One job's page says where Retry now would send it before the click, at
+  # both widths, with the button and the warning on screen.
+  def test_a_jobs_page_warns_before_the_retry
+    seed
+    redis.call("ZADD", "retry", Time.now.to_f + 9, JSON.generate(failed("o#{"0" * 23}", "orphan")))
+    [[1280, 800], [390, 844]].each do |width, height|
+      visit("/")
+      page.set_viewport(width: width, height: height, scale_factor: 1, mobile: width < 500)
+      page.go_to("#{Deckhand::BrowserHarness.url}/retries/#{api.retries.find_jid("m#{"0" * 23}").key}")
+      wait_for(message: "the job's page") { page.at_css("#paused-warning") }
+      assert_includes page.at_css("#paused-warning").text, "this job's queue, mail, is paused: Retry now sends the job there"
+      assert_equal [true, true], [in_view?("#paused-warning"), in_view?(%(button[value="retry"]))], "warning and button on screen at #{width} px"
+      screenshot("job-retry-paused-#{width}")
+      page.go_to("#{Deckhand::BrowserHarness.url}/retries/#{api.retries.find_jid("o#{"0" * 23}").key}")
+      wait_for(message: "the orphan job's page") { page.at_css("#unworked-warning") }
+      assert_includes page.at_css("#unworked-warning").text, "no live process works this job's queue, orphan"
+      assert_equal [true, true], [in_view?("#unworked-warning"), in_view?(%(button[value="retry"]))], "warning and button on screen at #{width} px"
+      assert_operator page.evaluate("document.documentElement.scrollWidth - window.innerWidth"), :<=, 0, "the job's page scrolls sideways at #{width} px"
+      screenshot("job-retry-unworked-#{width}")
+    end
+    assert_no_browser_problems
+  end
 end

@@ -24,50 +24,17 @@ class DocsExamplesTest < Minitest::Test
 
   def self.blocks = Deckhand::DocExamples.blocks
 
-  # The unmarked examples, each with why no test here runs it: a new example
-  # is either marked and run, or listed here with its reason. Key: the file
-  # and the example's first two lines.
+  # The unmarked examples, each with why no test runs it: a new example is
+  # either marked and run (here, or beside this file: cluster_, rails_,
+  # gemfile_, iterable_, swarm_example(s)_test.rb), or listed here with its
+  # reason. Key: the file and the example's first two lines.
   NOT_RUN = {
-    "README.md: gem \"deckhand\", path: \"../deckhand\"   # a checkout beside your app | gem \"rack\"                            # the dashboard, Deckhand::Web (Rails apps have it)" =>
-      "a Gemfile",
-    "docs/migrating-from-sidekiq.md: # Gemfile | # gem \"sidekiq\", \"~> 7.3\"" =>
-      "a Gemfile",
-    "docs/periodic.md: # Gemfile | gem \"fugit\"" =>
-      "a Gemfile",
-    "docs/rails.md: # Gemfile | gem \"deckhand\"" =>
-      "a Gemfile",
-    "docs/rails.md: class WelcomeEmailJob < ApplicationJob |   queue_as :mailers" =>
-      "needs Rails (test/rails/ runs an app)",
-    "docs/rails.md: User.transaction do |   user = User.create!(params)" =>
-      "needs Rails and a database (test/rails/ runs an app)",
-    "docs/web.md: require \"deckhand/web\" | mount Deckhand::Web => \"/deckhand\"" =>
-      "Rails routes",
     "docs/web.md: authenticate :user, ->(user) { user.admin? } do |   mount Deckhand::Web => \"/deckhand\"" =>
-      "Rails routes with Devise",
-    "docs/web.md: constraints ->(request) { User.find_by(id: request.session[:user_id])&.admin? } do |   mount Deckhand::Web => \"/deckhand\"" =>
-      "Rails routes",
-    "docs/sharding.md: Deckhand::Web.shards = {\"main\" => Deckhand.config, \"eu\" => ENV[\"EU_REDIS_URL\"], \"us\" => US_STORE} | # or one mounted instance:" =>
-      "ends in a Rails route",
+      "Devise's `authenticate` routes helper: Devise is not in the bundle (the session constraint below it runs in rails_examples_test.rb)",
     "docs/embedding.md: # config/puma.rb (Puma 6 names; Puma 7 calls them before_worker_boot / before_worker_shutdown) | deckhand = nil" =>
-      "Puma's configuration DSL",
+      "Puma's configuration DSL: Puma is not in the bundle (Deckhand.embed itself runs in embedding-start)",
     "docs/embedding.md: on_booted do |   deckhand = Deckhand.embed { |c| c.concurrency = 2 }.start" =>
-      "Puma's configuration DSL",
-    "docs/cluster.md: Deckhand.configure do |c| |   c.redis = {cluster: [\"redis://10.0.0.1:7000\", \"redis://10.0.0.2:7000\", \"redis://10.0.0.3:7000\"]}" =>
-      "names a Redis Cluster of its own (test/cluster/ runs one)",
-    "docs/cluster.md: Deckhand::API.new.placement.primaries.map { |p| [p.address, p.queues, p.share] } | # => [[\"127.0.0.1:7000\", [\"bulk\", \"mail\"], 0.333], [\"127.0.0.1:7001\", [\"default\", \"low\"], 0.333], ...]" =>
-      "needs a Redis Cluster (test/cluster/placement_test.rb)",
-    "docs/cluster.md: Deckhand.configure do |c| |   c.push_replicas = 1            # a push returns once 1 replica has it (0, the default: once the primary has it)" =>
-      "needs replicas (test/cluster/)",
-    "docs/cluster.md: begin |   ReportJob.perform_async(id)" =>
-      "needs a Redis Cluster without replicas (test/cluster/)",
-    "docs/operations.md: # Gemfile: gem \"opentelemetry-sdk\" (and an exporter, e.g. opentelemetry-exporter-otlp) | require \"deckhand/tracing\"" =>
-      "needs the OpenTelemetry SDK (test/operations/tracing_test.rb)",
-    "docs/swarm.md: Deckhand::Swarm.on_worker_boot do |index| |   StatsD.reconnect" =>
-      "runs in a forked swarm worker (test/swarm/)",
-    "docs/batches.md: parent.jobs do |   ImportJob.perform_async(1, 1_000)" =>
-      "a fragment of the example before it",
-    "docs/iterable.md: iteration = Deckhand::API.new(Deckhand.config).iterations([jid])[jid] | iteration.interruptions            # => 2" =>
-      "needs an interrupted run (test/web/iteration_history_test.rb)"
+      "Puma's configuration DSL: Puma is not in the bundle (Deckhand.embed itself runs in embedding-start)"
   }.freeze
 
   def setup
@@ -355,6 +322,35 @@ class DocsExamplesTest < Minitest::Test
     queue = Deckhand::API.new.queue("default")
     assert_equal 6, queue.partitions.size
     assert_equal [2] * 6, queue.partitions.map(&:size), "round-robin over the six lists"
+  end
+
+  def test_a_child_batch_inside_its_parents_block
+    DocsSandbox.const_set(:ChildCallbacks, Class.new)
+    DocsSandbox.const_set(:ReportJob, Class.new { include Deckhand::Job })
+    parent = Deckhand::Batch.new
+    DocsSandbox.define_singleton_method(:parent) { parent }
+    run_example("batches-import-job", "batches-child")
+    jobs = queued("default")
+    assert_equal [[1, 1000], []], jobs.sort_by { |j| j["class"] }.map { |j| j["args"] }
+    child_bid = jobs.find { |j| j["class"].end_with?("ReportJob") }["bid"]
+    refute_equal parent.bid, child_bid
+    assert_equal parent.bid, Deckhand::Batch::Status.new(child_bid).parent_bid
+    assert_equal [child_bid], Deckhand::Batch::Status.new(parent.bid).child_bids
+    assert_equal ["success"], Deckhand::Batch::Status.new(child_bid).callbacks.map { |c| c["event"] }
+  end
+
+  # The real SDK, its spans kept in memory: the example's one line makes every push a span.
+  def test_tracing_installs_on_the_configuration
+    require "opentelemetry/sdk"
+    exporter = OpenTelemetry::SDK::Trace::Export::InMemorySpanExporter.new
+    OpenTelemetry::SDK.configure do |c|
+      c.logger = Logger.new(File::NULL)
+      c.add_span_processor(OpenTelemetry::SDK::Trace::Export::SimpleSpanProcessor.new(exporter))
+    end
+    run_example("operations-tracing")
+    Deckhand::Client.push("class" => "ReportJob", "args" => [1], "queue" => "reports")
+    assert_equal ["reports publish"], exporter.finished_spans.map(&:name)
+    assert_match(/\A00-\h{32}-\h{16}-01\z/, queued("reports").first["traceparent"])
   end
 
   private

@@ -72,7 +72,7 @@ module Deckhand
         unless @lock.synchronize { @pending.empty? }
           return hold([queued, scheduled, scheduled_queues], nil)
         end
-        Store::Queues.push(@config.store, queued, scheduled, scheduled_queues, fair: @config.fair_queues)
+        Store::Queues.push(@config.store, queued, scheduled, scheduled_queues, fair: @config.fair_queues, logger: @config.logger)
       rescue ConnectionError => e
         hold([queued, scheduled, scheduled_queues], e)
       end
@@ -96,6 +96,7 @@ module Deckhand
           push = @lock.synchronize { @pending.first } or return true
           outcome = Store::HeldPush.write(@config.store, *push.first(3))
           @logger.warn("#{outcome.not_replicated.message} (a held push; it is not pushed again)") if outcome.not_replicated
+          @config.store.listing_warning.refused(outcome.unlisted, @logger) if outcome.unlisted
           outcome.left ? refused(outcome) : written
           outcome.left.nil?
         end

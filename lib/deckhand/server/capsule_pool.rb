@@ -10,11 +10,12 @@ module Deckhand
     class CapsulePool # :nodoc:
       attr_reader :spec, :fetcher, :processors
 
-      def initialize(spec, config:, store:, identity:, sequence:, stats:, suspects:, on_fatal: nil, throttles: nil)
+      def initialize(spec, config:, store:, identity:, sequence:, stats:, suspects:, on_fatal: nil, throttles: nil,
+        landings: LandingWatch.new)
         @spec = spec
         @fetcher = Fetcher.new(spec, store: store, identity: identity, sequence: sequence, suspects: suspects,
           logger: config.logger, prefetch: config.prefetch, window: config.fetch_window, on_fatal: on_fatal,
-          throttles: throttles, balanced: config.auto_balance)
+          throttles: throttles, landings: landings, balanced: config.auto_balance)
         runner = JobRunner.new(config: config, store: store, identity: identity, fetcher: @fetcher,
           stats: stats, suspects: suspects, middleware: spec.server_middleware || config.server_middleware)
         @processors = Array.new(spec.concurrency) do |i|

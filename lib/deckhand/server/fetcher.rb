@@ -50,7 +50,7 @@ module Deckhand
       attr_reader :capsule, :balance # balance: an auto-balanced capsule's Balance::CappedBuffer, or nil
 
       def initialize(capsule, store:, identity:, sequence:, suspects:, logger:, prefetch: 1.0, window: 0.01, on_fatal: nil,
-        throttles: nil, balanced: false)
+        throttles: nil, landings: LandingWatch.new, balanced: false)
         super("fetch-#{capsule.name}", logger: logger, on_fatal: on_fatal)
         @capsule = capsule
         @queues = capsule.queues
@@ -63,7 +63,8 @@ module Deckhand
         @balance = balanced ? Balance::CappedBuffer.new(@requeue, queues: @queues, logger: logger) : nil
         @ready = @balance || Fetch::Buffer.new(@requeue, logger: logger)
         @landing = @queues.each_with_index.map { |q, i| LandingLot.new(q, i) }
-        @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal)
+        @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal,
+          watch: landings)
         @lost = LostFetches.new(@requeue, logger: logger)
         @outage = Outage.new(logger, "fetcher of capsule #{capsule.name}")
         # News waits at most half the window: what it waited on average when

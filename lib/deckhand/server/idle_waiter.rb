@@ -11,13 +11,17 @@ module Deckhand
     # known as a suspect before it starts.
     #
     # One waiter per queue, each on its own connection, because Redis can block
-    # a move on one source list only.
+    # a move on one source list only. A wait whose connection dropped may
+    # have lost the reply of a move Redis made: the waiter then looks at its
+    # landing list (Server::LandingWatch) and hands over what no thread got.
     class IdleWaiter < Component
       TIMEOUT = 2
+      # What #wait_until_armed returns for a look without a wait.
+      LOOK = :look
 
       attr_reader :queue
 
-      def initialize(queue, index, store:, landing:, fetcher:, logger:, on_fatal: nil)
+      def initialize(queue, index, store:, landing:, fetcher:, logger:, on_fatal: nil, watch: LandingWatch.new)
         super("wait-#{queue}", logger: logger, on_fatal: on_fatal)
         @queue = queue
         @index = index
@@ -26,6 +30,7 @@ module Deckhand
         @landing = landing
         @store = store
         @fetcher = fetcher
+        @watch = watch
         @lock = Mutex.new
         @wake = ConditionVariable.new
         @armed = false
@@ -59,7 +64,8 @@ module Deckhand
         while (generation = wait_until_armed)
           conn ||= @store.dedicated
           begin
-            moved, version = conn.wait_move(@source, @landing, TIMEOUT, hash: @recoveries, field: Store::Recoveries::VERSION)
+            moved, version = look_back(conn)
+            moved, version = @watch.waiting(@landing) { wait(conn) } if moved.nil? && generation != LOOK
             @outage.over
           rescue Deckhand::RedisError => e
             conn.close
@@ -70,10 +76,39 @@ module Deckhand
           next unless moved
           # Disarmed only if the fetcher has not armed it again meanwhile.
           @lock.synchronize { @armed = false if @generation == generation }
-          hand_over(moved, version)
+          Array(moved).each { |payload| hand_over(payload, version) }
         end
       ensure
         conn&.close
+      end
+
+      # One BLMOVE: [the payload moved or nil, the recovery count version].
+      # A connection error may have lost the reply of a move Redis made: the
+      # landing list is looked at before the next wait.
+      def wait(conn)
+        moved, version = conn.wait_move(@source, @landing, TIMEOUT, hash: @recoveries, field: Store::Recoveries::VERSION)
+        @watch.held(@landing, moved) if moved
+        # The client reconnected and sent the BLMOVE again by itself (the
+        # cluster client does): the first one's move may be in the list.
+        @watch.lost(@landing) if conn.reconnected?
+        [moved, version]
+      rescue Deckhand::ConnectionError
+        @watch.lost(@landing)
+        raise
+      end
+
+      # When a look at the landing list is due: [the payloads in it no thread
+      # was given, or nil when none, the recovery count version].
+      def look_back(conn)
+        version = nil
+        found = @watch.look(@landing) do
+          payloads, version = conn.read_list(@landing, hash: @recoveries, field: Store::Recoveries::VERSION)
+          payloads
+        end
+        return [nil, nil] if found.nil? || found.empty?
+        @logger.warn("#{found.size} job(s) moved into the landing list of queue #{@queue} while the idle wait's " \
+          "connection dropped (its reply lost): handed to a thread now")
+        [found, version]
       end
 
       # The job is safe in the landing list; it goes to a thread once its
@@ -86,10 +121,15 @@ module Deckhand
         retry unless stopping?
       end
 
-      # The arming's generation once armed; nil once stopping.
+      # The arming's generation once armed; LOOK when not armed but a look
+      # at the landing list is due; nil once stopping.
       def wait_until_armed
         @lock.synchronize do
-          @wake.wait(@lock) until @armed || stopping?
+          until @armed || stopping?
+            due = @watch.look_in(@landing)
+            return LOOK if due&.zero?
+            @wake.wait(@lock, due)
+          end
           stopping? ? nil : @generation
         end
       end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "idle_waiter"
+require_relative "landing_watch"
 
 module Deckhand
   module Server
@@ -11,10 +12,12 @@ module Deckhand
     #   waiters.arm(except: [1])   # the capsule found its queues empty; queue 1 is paused
     #   waiters.stop && waiters.join
     class IdleWaiters
-      def initialize(capsule, store:, identity:, fetcher:, logger:, on_fatal: nil)
+      # watch: the process's Server::LandingWatch, shared by its capsules'
+      # waiters (two capsules may wait on the same queue).
+      def initialize(capsule, store:, identity:, fetcher:, logger:, on_fatal: nil, watch: LandingWatch.new)
         @waiters = capsule.queues.each_with_index.map do |queue, index|
           IdleWaiter.new(queue, index, store: store, landing: store.layout.landing(identity, queue),
-            fetcher: fetcher, logger: logger, on_fatal: on_fatal)
+            fetcher: fetcher, logger: logger, on_fatal: on_fatal, watch: watch)
         end
       end
 

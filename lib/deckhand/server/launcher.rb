@@ -31,9 +31,10 @@ module Deckhand
         suspects = Suspects.new(@identity, store: @store, logger: @logger, max_recoveries: config.max_recoveries)
         sequence = Sequence.new
         throttles = ThrottleLimits.new(config.throttle, logger: @logger)
+        landings = LandingWatch.new # shared: two capsules may wait on one queue's landing list
         @capsules = config.server_capsules.map do |spec|
           CapsulePool.new(spec, config: config, store: @store, identity: @identity, sequence: sequence,
-            stats: @stats, suspects: suspects, on_fatal: fatal, throttles: throttles)
+            stats: @stats, suspects: suspects, on_fatal: fatal, throttles: throttles, landings: landings)
         end
         @on_signal = on_signal || ->(signal) { ::Process.kill(signal, ::Process.pid) }
         @balancer = Balancer.build(config: config, store: @store, times: @stats.class_times, capsules: @capsules, on_fatal: fatal)

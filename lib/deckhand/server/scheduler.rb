@@ -17,17 +17,20 @@ module Deckhand
         super("scheduler", logger: config.logger, on_fatal: on_fatal)
         @config = config
         @script = Store::Scripts::Schedule.new(store, queues: config.server_capsules.flat_map(&:queues).uniq)
+        @listing = store.listing_warning
         @process_count = process_count
         @sleeper = Sleeper.new
         @outage = Outage.new(@logger, "scheduler")
       end
 
-      # Runs one poll; returns [moved, corrupt, earliest due score or nil].
+      # Runs one poll; returns [moved, corrupt, earliest due score or nil,
+      # whether the set of queue names refused to list their queues].
       def enqueue_due
         now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
-        moved, corrupt, earliest = @script.call(now: now, limit: BATCH, stamp: Payload.now(@config.timestamps))
+        moved, corrupt, earliest, unlisted = @script.call(now: now, limit: BATCH, stamp: Payload.now(@config.timestamps))
+        @listing.refused("it holds another type than a set", @logger, what: "due scheduled and retried jobs") if unlisted
         @logger.error("#{corrupt} scheduled entries were not valid jobs; moved to the dead set as they were") if corrupt.positive?
-        [moved, corrupt, earliest]
+        [moved, corrupt, earliest, unlisted]
       end
 
       private

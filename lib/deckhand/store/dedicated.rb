@@ -10,11 +10,30 @@ module Deckhand
     #   conn.wait_move("queue:default", landing, 2)   # => [the payload moved or nil after 2 s, nil]
     #   conn.close
     class Dedicated
-      def initialize(redis_config, translation, cluster: false)
-        @client = redis_config.new_client
+      # Counts the connections a client opens (redis-client middleware): a
+      # client that reconnects by itself and sends a command again (the
+      # cluster client does, and any with reconnect_attempts) hides a reply
+      # lost with the connection.
+      module Connects
+        def connect(config)
+          super.tap { config.custom[:deckhand_connected]&.call }
+        end
+      end
+
+      # Yields the redis-client options to add (middlewares:, custom:) for
+      # the configuration to open the connection with.
+      def initialize(translation, cluster: false)
+        @connects = 0
+        @reconnected = false
+        @client = yield(middlewares: [Connects], custom: {deckhand_connected: -> { @connects += 1 }}).new_client
         @translation = translation
         @cluster = cluster
       end
+
+      # True when the last #wait_move's connection was opened again while it
+      # ran: a move Redis made may have had its reply lost, and the command
+      # sent again on the new connection.
+      def reconnected? = @reconnected
 
       # Waits up to `timeout` seconds for an element at the tail (right) of
       # `source` and moves it to the head (left) of `destination` as it comes
@@ -33,6 +52,33 @@ module Deckhand
       # before it runs the job. Raising instead would leave the job moved into
       # `destination` with no one told to run it.
       def wait_move(source, destination, timeout, hash: nil, field: nil)
+        before = @connects
+        blocking_move(source, destination, timeout, hash, field)
+      ensure
+        # The first connection of all is no reconnection.
+        @reconnected = @connects > [before, 1].max
+      end
+
+      # The value a read returns when it failed after a move.
+      UNREAD = Object.new.freeze
+
+      # Every element of the list `key` and, read with it, `field` of
+      # `hash`: [elements, the field's value]. What an idle waiter reads to
+      # find a move whose reply it lost (Server::LandingWatch).
+      def read_list(key, hash:, field:)
+        commands = [["LRANGE", key, 0, -1], ["HGET", hash, field]]
+        # One call each in cluster mode, as #wait_then_read (same slot).
+        return commands.map { |command| @client.call(*command) } if @cluster
+        @client.pipelined { |pipe| commands.each { |command| pipe.call(*command) } }
+      rescue RedisClient::Error => e
+        raise @translation.call(e)
+      end
+
+      def close = @client.close
+
+      private
+
+      def blocking_move(source, destination, timeout, hash, field)
         return wait_then_read(source, destination, timeout, hash, field) if @cluster
         moved, value = @client.pipelined(exception: false) do |pipe|
           pipe.blocking_call(timeout, "BLMOVE", source, destination, "RIGHT", "LEFT", timeout)
@@ -43,13 +89,6 @@ module Deckhand
       rescue RedisClient::Error => e
         raise @translation.call(e)
       end
-
-      # The value a read returns when it failed after a move.
-      UNREAD = Object.new.freeze
-
-      def close = @client.close
-
-      private
 
       def wait_then_read(source, destination, timeout, hash, field)
         moved = @client.blocking_call(timeout, "BLMOVE", source, destination, "RIGHT", "LEFT", timeout)

@@ -43,30 +43,25 @@ module Deckhand
         fair.each { |queue, jobs| Scripts::FairPush.new(store).call(queue, jobs) }
       end
 
-      # Pushes the tenants' jobs, then yields the pipeline for the rest
-      # (Store::Queues.push): with push_replicas, each part waits for the
-      # replicas, and one NotReplicated names the jobs of both parts. A
-      # pipeline left with nothing but the queues' names does not wait: the
-      # tenants' push did.
-      def pushing(store, tenants, scheduled, queued)
-        return yield(durable(store, queued, scheduled)) if tenants.empty?
+      # Pushes the tenants' jobs, then yields for the rest (Store::Queues.push,
+      # which waits for the replicas itself when push_replicas is set): one
+      # NotReplicated names the jobs of both parts.
+      def pushing(store, tenants)
+        return yield if tenants.empty?
         short = begin
           push(store, tenants)
           nil
         rescue NotReplicated => e
           e
         end
-        jobs = !scheduled.empty? || queued.each_value.any? { |payloads| !payloads.empty? }
         begin
-          yield(jobs ? durable(store, queued, scheduled) : ->(&block) { store.pipelined(&block) })
+          yield
         rescue NotReplicated => e
           raise e unless short
           raise NotReplicated.new(e.message, acknowledged: e.acknowledged, wanted: e.wanted, jids: short.jids + e.jids)
         end
         raise short if short
       end
-
-      def durable(store, queued, scheduled) = ->(&block) { Durability.pipelined(store, queued, scheduled, &block) }
 
       def jid_of(json)
         job = JSON.parse(json)

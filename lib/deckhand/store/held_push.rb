@@ -2,49 +2,71 @@
 
 module Deckhand
   class Store
-    # The write of the reliable-push buffer (Client::PushBuffer), which must
-    # reach Redis exactly once: the same round trip as Store::Queues.push, but
-    # a refusal does not raise. Redis runs every command of a pipeline, so a
-    # refused one (WRONGTYPE on one queue, OOM reached halfway) leaves the
-    # others written; the outcome says which part Redis did not take, so the
-    # buffer writes only that part again. Replicas that came short
-    # (push_replicas) do not make a push unwritten: it is in the primary.
+    # The write of a push (Store::Queues.push) and of the reliable-push
+    # buffer (Client::PushBuffer), which must reach Redis exactly once: one
+    # round trip, and a refusal does not raise. Redis runs every command of a
+    # pipeline, so a refused one (WRONGTYPE on one queue, OOM reached halfway)
+    # leaves the others written; the outcome says which part Redis did not
+    # take, so only that part is written again. The jobs' own writes (LPUSH,
+    # ZADD) go first and the set of queue names last: that set is
+    # bookkeeping (the dashboard's list of queues, and in cluster mode where
+    # the scheduler looks for sets), so its refusal leaves every job written
+    # and is reported apart (`unlisted`), never as a part left. Replicas that
+    # came short (push_replicas) do not make a push unwritten: it is in the
+    # primary.
     #
     #   outcome = HeldPush.write(store, {"default" => [json]}, [])
-    #   outcome.left            # => nil when Redis took it all, else [queued, scheduled, scheduled_queues] it refused
-    #   outcome.refusal         # => the first refusal, a Deckhand::RedisError, or nil
+    #   outcome.left            # => nil when Redis took every job, else [queued, scheduled, scheduled_queues] it refused
+    #   outcome.refusal         # => the first refusal of a job's write, a Deckhand::RedisError, or nil
     #   outcome.not_replicated  # => a Deckhand::NotReplicated naming the jobs it took, or nil
+    #   outcome.unlisted        # => the refusal of the set of queue names (its jobs are written), or nil
     module HeldPush
-      Outcome = Struct.new(:left, :refusal, :not_replicated)
+      Outcome = Struct.new(:left, :refusal, :not_replicated, :unlisted)
 
       module_function
 
       # Raises Deckhand::ConnectionError when the round trip failed (nothing
       # known to be written, or a lost reply: see Client::PushBuffer).
       def write(store, queued, scheduled, scheduled_queues = nil)
+        write_sets(store, queued, Queues.scheduled_sets(store.layout, scheduled, scheduled_queues), scheduled_queues)
+      end
+
+      # As #write, with the scheduled jobs already grouped by set
+      # (Queues.scheduled_sets).
+      def write_sets(store, queued, sets, scheduled_queues)
         keys = store.layout
-        sets = Queues.scheduled_sets(keys, scheduled, scheduled_queues)
         commands = plan(keys, queued, sets)
         replies, short = Durability.replies(store) { |pipe| commands.each { |command, _| pipe.call(*command) } }
-        refused = commands.zip(replies).filter_map { |(_, part), reply| part if part && reply.is_a?(RedisClient::Error) }
-        error = replies.find { |reply| reply.is_a?(RedisClient::Error) }
+        refused = []
+        error = unlisted = nil
+        commands.zip(replies).each do |(_, part), reply|
+          next unless reply.is_a?(RedisClient::Error)
+          next unlisted ||= reply unless part
+          refused << part
+          error ||= reply
+        end
         left = refused.empty? ? nil : left(keys, queued, sets, scheduled_queues, refused)
-        Outcome.new(left, error && store.refusal(error), short && not_replicated(store, queued, sets, refused, short))
+        Outcome.new(left, error && store.refusal(error), short && not_replicated(store, queued, sets, refused, short),
+          unlisted && store.refusal(unlisted))
       end
 
       # [command, part] in pipeline order; part names what the command
       # writes ([:queued, queue] or [:scheduled, set]), nil for the set of
-      # queue names (writing it twice changes nothing).
+      # queue names (writing it twice changes nothing). The jobs first, so
+      # that nothing the set's refusal could stop comes after it.
       def plan(keys, queued, sets)
         commands = []
+        names = []
         sets.each do |queue, entries|
-          commands << [["SADD", keys::QUEUES, queue], nil] if keys.sets_per_queue?
+          names << queue if keys.sets_per_queue? # how the scheduler finds the set
           commands << [["ZADD", keys.scheduled_set(queue), *entries], [:scheduled, queue]]
         end
         queued.each do |queue, payloads|
-          commands << [["SADD", keys::QUEUES, Queues.listed(keys, queue)], nil]
-          commands << [["LPUSH", keys.queue(queue), *payloads], [:queued, queue]]
+          names << Queues.listed(keys, queue)
+          commands << [["LPUSH", keys.queue(queue), *payloads], [:queued, queue]] unless payloads.empty?
         end
+        names.uniq!
+        commands << [["SADD", keys::QUEUES, *names], nil] unless names.empty?
         commands
       end
 

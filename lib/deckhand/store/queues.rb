@@ -4,6 +4,7 @@ require "digest"
 
 require "json"
 require_relative "fair_pushes"
+require_relative "held_push"
 
 module Deckhand
   class Store
@@ -53,14 +54,21 @@ module Deckhand
       def names(store) = store.call("SMEMBERS", store.layout::QUEUES).sort
 
       # Writes encoded jobs in one pipelined round trip: queued (queue name =>
-      # [json, ...]) to their queues, newest on the left as Sidekiq does, each
-      # queue's name to the set of queues; scheduled ([at, json, ...]) to the
-      # schedule set. In cluster mode each scheduled job goes to its queue's
-      # scheduled set, and its queue is named in the set of queues (the
-      # scheduler finds the shards there): `scheduled_queues` names the queue
-      # of each [at, json] pair where the caller knows it, else each payload's
-      # "queue" is read.
-      def push(store, queued, scheduled, scheduled_queues = nil, fair: nil)
+      # [json, ...]) to their queues, newest on the left as Sidekiq does;
+      # scheduled ([at, json, ...]) to the schedule set; then each queue's
+      # name to the set of queues. In cluster mode each scheduled job goes
+      # to its queue's scheduled set, and its queue is named in the set of
+      # queues (the scheduler finds the shards there): `scheduled_queues`
+      # names the queue of each [at, json] pair where the caller knows it,
+      # else each payload's "queue" is read.
+      #
+      # The jobs' own writes decide the outcome (Store::HeldPush): a push
+      # raises only when Redis refused a job. A set of queues of the wrong
+      # type refuses its SADD after every job was written: the push returns
+      # (raising would have the application push the jobs again, twice
+      # queued) and `logger` gets a warning naming the key and the fix, once
+      # a minute at most (Store::ListingWarning).
+      def push(store, queued, scheduled, scheduled_queues = nil, fair: nil, logger: nil)
         queued, tenants = FairPushes.split(queued, fair) # jobs of tenants: their fair share (docs/fair-queues.md)
         keys = store.layout
         sets = scheduled_sets(keys, scheduled, scheduled_queues)
@@ -68,17 +76,11 @@ module Deckhand
           keys.place(queued.keys)
           keys.place(sets.keys)
         end
-        FairPushes.pushing(store, tenants, scheduled, queued) do |pipelined|
-          pipelined.call do |pipe| # WAITs for replicas when push_replicas is set
-            sets.each do |queue, entries|
-              pipe.call("SADD", keys::QUEUES, queue) if keys.sets_per_queue? # how the scheduler finds the set
-              pipe.call("ZADD", keys.scheduled_set(queue), *entries)
-            end
-            queued.each do |queue, payloads|
-              pipe.call("SADD", keys::QUEUES, listed(keys, queue))
-              pipe.call("LPUSH", keys.queue(queue), *payloads) unless payloads.empty?
-            end
-          end
+        FairPushes.pushing(store, tenants) do
+          outcome = HeldPush.write_sets(store, queued, sets, scheduled_queues) # WAITs for replicas when push_replicas is set
+          store.listing_warning.refused(outcome.unlisted, logger) if outcome.unlisted
+          raise outcome.refusal if outcome.left
+          raise outcome.not_replicated if outcome.not_replicated
         end
       end
 

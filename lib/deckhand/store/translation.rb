@@ -28,6 +28,13 @@ module Deckhand
         "CROSSSLOT" => "this Redis is a cluster. Turn on Deckhand's cluster mode, or point at a plain server"
       }.freeze
 
+      # redis-cluster-client's errors for a cluster it cannot reach: no node
+      # answered the first look at the cluster's layout (InitialSetupError),
+      # or some node stopped answering and the layout is being read again
+      # (NodeMightBeDown). Named, not referenced: the gem loads only in
+      # cluster mode.
+      CLUSTER_UNREACHABLE = %w[RedisClient::Cluster::InitialSetupError RedisClient::Cluster::NodeMightBeDown].freeze
+
       # Codes worth a plain retry: the condition passes by itself.
       TRANSIENT_CODES = %w[LOADING BUSY MASTERDOWN TRYAGAIN CLUSTERDOWN].freeze
 
@@ -38,6 +45,10 @@ module Deckhand
       # script: the name of the Deckhand script that was refused; types: for a
       # script refused with WRONGTYPE, [[key, type], ...] of the keys it declared.
       def call(error, script: nil, types: nil)
+        # A cluster pipeline's refusals come in one ErrorCollection, per node:
+        # the first one says what went wrong.
+        inner = error.errors.values.first if error.respond_to?(:errors) && error.errors.is_a?(Hash)
+        return call(inner, script: script, types: types) if inner.is_a?(RedisClient::Error)
         case error
         when Deckhand::Error then error
         when RedisClient::CannotConnectError
@@ -54,6 +65,10 @@ module Deckhand
           connection("lost the connection to Redis at #{@location} (#{error.message}); retrying reconnects", error)
         when ConnectionPool::TimeoutError
           connection("no Redis connection to #{@location} came free in time: every pooled connection was busy", error)
+        when ->(e) { CLUSTER_UNREACHABLE.include?(e.class.name) }
+          connection("no node of the Redis Cluster at #{@location} answered (#{error.message}); are the cluster's " \
+            "nodes running, and do `redis: {cluster: [...]}` or REDIS_URL (nodes comma-separated) name at least one " \
+            "of them as this host reaches it? Servers keep trying meanwhile", error)
         else
           RedisError.new("Redis at #{@location} failed: #{error.class}: #{error.message}")
         end

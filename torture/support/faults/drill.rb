@@ -139,6 +139,10 @@ module Torture
         @failures << "doubled #{verdict[:doubled].size}: #{verdict[:doubled].first(3).map { |j| describe(j) }.join("; ")}" unless verdict[:doubled].empty?
         @failures << "stranded #{verdict[:stranded].size}" unless verdict[:stranded].empty?
         @failures << "#{unfinished.size} batches never succeeded" unless unfinished.empty?
+        # A push that raised must have queued nothing: the application, told
+        # it failed, pushes again.
+        queued = stream.failed.select { |jid| @census.places.key?(jid) }
+        @failures << "#{queued.size} pushes raised although their job was queued: #{queued.first(3).map { |j| describe(j) }.join("; ")}" unless queued.empty?
         unless drained
           where = misplaced.map { |jid, kind| "#{kind} in #{@census.places[jid].join("+").then { |p| p.empty? ? "nowhere" : p }}" }.tally
           @failures << "not drained after #{@drain_timeout}s: #{misplaced.size} jobs short of their end (#{where.map { |w, n| "#{n} #{w}" }.join(", ")})"
@@ -147,7 +151,7 @@ module Torture
         @notes = twice.first(3).map { |jid| "ran twice: #{describe(jid)}" }
         @figures = {
           "faults" => @injector.count, "skipped" => @skipped.size, "jobs" => acked.size, "failed_pushes" => stream.failed.size,
-          "failed_but_queued" => stream.failed.count { |jid| @census.places.key?(jid) },
+          "failed_but_queued" => queued.size,
           "lost" => verdict[:lost].size, "doubled" => verdict[:doubled].size, "stranded" => verdict[:stranded].size,
           "not_at_end" => misplaced.size, "duplicate_runs" => @census.duplicate_runs, "batches" => stream.batches.size,
           "batches_unfinished" => unfinished.size, "drained_in" => format("%.1fs", drain_time), "drill" => format("%.0fs", wall)

@@ -21,11 +21,14 @@
 --              -1 to claim it), and "1" when it lacks enqueued_at (for a
 --              claim: the score to file it at)
 --
--- Returns {moved, corrupt, then the places (1..) of the triples claimed}.
+-- Returns {moved, corrupt, unlisted, then the places (1..) of the triples
+-- claimed}: unlisted is 1 when the queues set holds another type.
 --
 -- Every key's type is checked before the first write (lib/guard.lua): a
 -- queue or the dead set of another type would otherwise fail the push after
--- the entry left its set, and the job would be nowhere.
+-- the entry left its set, and the job would be nowhere. The queues set is
+-- bookkeeping (the dashboard's list of queues), as in a push: one of another
+-- type is left alone and the jobs move all the same (the caller warns).
 local stamp = ARGV[1]
 local now = ARGV[2]
 local q = tonumber(ARGV[3])
@@ -36,7 +39,13 @@ guard(KEYS[1], 'zset')
 guard(KEYS[2], 'zset')
 -- KEYS[3] is only written with a queue to push to, and is then a set unless
 -- it is that queue (cluster mode).
-if KEYS[4] then guard(KEYS[3], KEYS[3] == KEYS[4] and 'list' or 'set') end
+local listed = true
+if KEYS[4] and KEYS[3] == KEYS[4] then
+  guard(KEYS[3], 'list')
+elseif KEYS[4] then
+  local found = redis.call('TYPE', KEYS[3]).ok
+  listed = found == 'set' or found == 'none'
+end
 for i = 4, #KEYS do guard(KEYS[i], 'list') end
 
 for n = 4 + q, #ARGV, 3 do
@@ -64,11 +73,11 @@ for n = 4 + q, #ARGV, 3 do
         redis.call('ZADD', KEYS[2], now, raw)
         corrupt = corrupt + 1
       else
-        if KEYS[3] ~= KEYS[3 + queue] then redis.call('SADD', KEYS[3], ARGV[3 + queue]) end
         redis.call('LPUSH', KEYS[3 + queue], payload)
+        if listed and KEYS[3] ~= KEYS[3 + queue] then redis.call('SADD', KEYS[3], ARGV[3 + queue]) end
         moved = moved + 1
       end
     end
   end
 end
-return {moved, corrupt, unpack(claimed)}
+return {moved, corrupt, listed and 0 or 1, unpack(claimed)}

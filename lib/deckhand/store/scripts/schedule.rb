@@ -31,24 +31,40 @@ module Deckhand
         end
 
         # Moves up to `limit` due entries of each set; returns [moved,
-        # corrupt, earliest score still waiting or nil].
+        # corrupt, earliest score still waiting or nil, unlisted]. unlisted:
+        # true when the set of queue names holds another type: the jobs moved
+        # all the same (it is bookkeeping), their queues not listed.
         def call(now:, limit:, stamp:)
+          @unlisted = false
           due, earliest = read(sets, now, limit)
           due = due.reject { |_, entries| entries.empty? }
           moved, corrupt = if due.empty? then [0, 0]
           elsif keys.sets_per_queue? then move_shards(due, now, stamp)
-          else due.map { |set_queue, entries| run(*command(set_queue, entries, now, stamp)).first(2) }.transpose.map(&:sum)
+          else
+            replies = due.map { |set_queue, entries| run(*command(set_queue, entries, now, stamp)) }
+            @unlisted = replies.any? { |reply| reply[2] == 1 }
+            replies.map { |reply| reply.first(2) }.transpose.map(&:sum)
           end
-          [moved, corrupt, earliest]
+          [moved, corrupt, earliest, @unlisted]
         end
 
         private
 
         # [set, its queue (nil in plain mode)] of every set to look at.
         def sets
-          queues = keys.sets_per_queue? ? (@store.call("SMEMBERS", keys::QUEUES) | @queues) : []
+          queues = keys.sets_per_queue? ? (listed_queues | @queues) : []
           scheduled, retries = %i[scheduled_set retry_set].map { |kind| keys.set_keys(kind, queues) }
           scheduled.zip(retries).flatten(1).map { |queue, set| [set, queue] }
+        end
+
+        # Cluster mode: the queues named in the set of queue names; when it
+        # holds another type, none (this process's own are looked at anyway).
+        def listed_queues
+          @store.call("SMEMBERS", keys::QUEUES)
+        rescue CommandError => e
+          raise unless e.code == "WRONGTYPE"
+          @unlisted = true
+          []
         end
 
         def read(sets, now, limit)
@@ -88,25 +104,36 @@ module Deckhand
           calls = due.map { |set_queue, entries| command(set_queue, entries, now, stamp) }
           replies = @store.evalsha_many(self.class, calls)
           filled = due.zip(replies).select { |_, reply| reply[0].positive? }.map { |((_, queue), _), _| queue }.uniq
-          @store.call("SADD", keys::QUEUES, *filled) unless filled.empty?
+          list(filled) unless filled.empty?
           claimed = due.zip(replies).flat_map do |((set, _), entries), reply|
-            reply.drop(2).map { |place| [set, entries[place - 1]] }
+            reply.drop(3).map { |place| [set, entries[place - 1]] }
           end
           hand_over(claimed, stamp) unless claimed.empty?
           [replies.sum(&:first) + claimed.size, replies.sum { |reply| reply[1] }]
         end
 
+        # Names queues that got jobs in the set of queue names (cluster
+        # mode); bookkeeping, so a set of another type is noted, not raised.
+        def list(queues)
+          @store.call("SADD", keys::QUEUES, *queues)
+        rescue CommandError => e
+          raise unless e.code == "WRONGTYPE"
+          @unlisted = true
+        end
+
         # Claimed entries go to their queues, then leave their sets: two
-        # round trips, so an entry is never out of both.
+        # round trips, so an entry is never out of both. An entry whose push
+        # Redis refused stays claimed, due again a minute later.
         def hand_over(claimed, stamp)
           pushes = claimed.map { |_, raw| [parse(raw)["queue"], stamped(raw, stamp)] }
-          @store.pipelined do |pipe|
-            pushes.each do |queue, payload|
-              pipe.call("SADD", keys::QUEUES, queue)
-              pipe.call("LPUSH", keys.queue(queue), payload)
-            end
+          replies = @store.pipelined(exception: false) do |pipe|
+            pushes.each { |queue, payload| pipe.call("LPUSH", keys.queue(queue), payload) }
           end
-          @store.pipelined { |pipe| claimed.each { |set, raw| pipe.call("ZREM", set, raw) } }
+          pushed = claimed.each_index.reject { |i| replies[i].is_a?(RedisClient::Error) }
+          list(pushed.map { |i| pushes[i][0] }.uniq) unless pushed.empty?
+          @store.pipelined { |pipe| pushed.each { |i| pipe.call("ZREM", *claimed[i]) } } unless pushed.empty?
+          refused = replies.find { |reply| reply.is_a?(RedisClient::Error) }
+          raise @store.refusal(refused) if refused
         end
 
         # The payload with "enqueued_at" added last when it has none (as

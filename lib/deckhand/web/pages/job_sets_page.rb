@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../retry_destinations"
+
 module Deckhand
   class Web
     module Pages
@@ -38,6 +40,7 @@ module Deckhand
           setup_set
           @entry = @set.fetch(params["key"]) or return gone
           @iteration = api.iterations([@entry.jid])[@entry.jid] if @entry.jid.is_a?(String)
+          @destinations = RetryDestinations.entry(api, @entry)
           render :job, title: "#{@title}: #{@entry.display_class}"
         end
 
@@ -134,7 +137,7 @@ module Deckhand
         def confirm_matches
           @matches = @set.count_matching(@filter.texts)
           @entries, = @set.filter(@filter.texts, limit: SAMPLE, budget: API::JobSet::COUNT_STEP)
-          @paused_among = @set.paused_among(@filter.texts) if @confirm == "retry" && @matches.positive?
+          @destinations = RetryDestinations.matching(api, @set, @filter.texts) if @confirm == "retry" && @matches.positive?
           render :job_set_confirm, title: "#{@title}: confirm"
         end
 
