@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "deckhand/cli"
+require "stringio"
 
 # The parts of auto-balance that need no server (docs/auto-balance.md): the
 # setting, the classifier's verdicts, the backlog split, the capped buffer,
@@ -95,6 +96,29 @@ class AutoBalancePartsTest < Minitest::Test
     assert_equal({0 => 3, 1 => 1}, takes.to_h { |take| [take.source, take.payloads.size] })
     takes = fetch.call(limit: 10, sources: [[0, 3, 10], [1, 4, 7]], acks: [])
     assert_equal({0 => 7}, takes.to_h { |take| [take.source, take.payloads.size] }, "a positive share takes the leftover")
+  end
+
+  def test_the_balancer_logs_its_decisions_at_most_every_ten_seconds_and_reports_them
+    out = StringIO.new
+    config = new_config(queues: %w[cpu io], auto_balance: true)
+    config.logger = Logger.new(out)
+    buffer = Balance::CappedBuffer.new(nil, queues: %w[cpu io], logger: config.logger)
+    times = Balance::ClassTimes.new
+    balancer = Deckhand::Server::Balancer.new(config: config, store: config.store, times: times, buffers: {"default" => buffer}, cores: 1)
+    redis.call("LPUSH", "queue:cpu", "a", "b")
+    20.times { times.record("cpu", "Sieve", 20.0, 1.0) }
+    20.times { times.record("io", "Fetch", 50.0, 0.01) }
+    balancer.tick
+    assert_equal 1, out.string.lines.grep(/auto-balance: Sieve is CPU-bound \(CPU 5% of wall time\); queue cpu capped at 1 running job \(1 usable core\)/).size
+    report = balancer.report
+    assert_equal({"cpu" => 1}, report["caps"])
+    assert_equal({"cpu" => 2, "io" => 0}, report["backlog"])
+    assert_equal ["Sieve"], report["cpu_bound"]
+    assert_equal [1, 0, 0], buffer.state["cpu"]
+    20.times { times.record("cpu", "Sieve", 20.0, 0.1) } # capped, it waits after all
+    balancer.tick
+    assert_equal 1, out.string.lines.grep(/auto-balance/).size, "the next line waits ten seconds"
+    assert_empty balancer.report["caps"]
   end
 
   private
