@@ -76,14 +76,18 @@ class AutoBalancePartsTest < Minitest::Test
     assert_same io[0], buffer.pop, "the held CPU jobs are passed over"
     assert buffer.empty?
     assert_equal({"cpu" => [1, 1, 3], "io" => [nil, 1, 1]}, buffer.state)
-    assert_equal [[0, 41, -6], [1, 42, 5]], buffer.plan([[0, 41, 20], [1, 42, 20]], 20), "cap + AHEAD - outstanding"
+    assert_equal [[0, 41, -6], [1, 42, 5]], buffer.plan([[0, 41, 20], [1, 42, 20]], 20), "cap + ahead - outstanding"
+    assert_empty buffer.full, "room left: an idle waiter may watch the capped queue"
+    buffer.push(units("cpu", 0, 6))
+    assert_equal [0], buffer.full
+    assert_equal [[1, 43, 5]], buffer.plan([[0, 44, 20], [1, 43, 20]], 20), "no room: not asked (the leftover still reaches io)"
     waiter = Thread.new { buffer.pop }
     wait_for(message: "a processor waiting") { buffer.waiting == 1 }
     buffer.settled(first)
     assert_same cpu[1], waiter.value
     assert buffer.capped_freed?
     buffer.settled(first)
-    assert_equal({"cpu" => [1, 1, 2], "io" => [nil, 1, 1]}, buffer.state, "settling twice counts once")
+    assert_equal({"cpu" => [1, 1, 8], "io" => [nil, 1, 1]}, buffer.state, "settling twice counts once")
     buffer.update(caps: {}, backlog: nil)
     assert_same cpu[2], buffer.pop, "uncapped: any job starts"
   end

@@ -81,10 +81,10 @@ module Deckhand
         # A capped queue's job settled since the last fetch, and the queue had jobs.
         def capped_freed? = @freed
 
-        # Indexes of the capped queues (the idle waiters leave them to fetches).
-        def capped
-          caps = @caps # the balancer may put new caps in place meanwhile
-          caps.each_index.select { |i| caps[i] }
+        # Indexes of the capped queues holding all they may (the idle waiters
+        # leave them to fetches).
+        def full
+          @lock.synchronize { @caps.each_index.select { |i| @caps[i] && @outstanding[i] >= @caps[i] + @ahead[i] } }
         end
 
         def push(units)
