@@ -77,9 +77,12 @@ class AutoBalancePartsTest < Minitest::Test
     assert buffer.empty?
     assert_equal({"cpu" => [1, 1, 3], "io" => [nil, 1, 1]}, buffer.state)
     assert_equal [[0, 41, -6], [1, 42, 5]], buffer.plan([[0, 41, 20], [1, 42, 20]], 20), "cap + ahead - outstanding"
-    assert_empty buffer.full, "room left: an idle waiter may watch the capped queue"
+    assert_equal [0], buffer.fetched_only, "a capped queue with a backlog is left to fetches"
+    buffer.update(caps: {"cpu" => 1}, backlog: {"cpu" => 0, "io" => 300}, ahead: {"cpu" => 8})
+    assert_empty buffer.fetched_only, "idle: a waiter may watch it"
     buffer.push(units("cpu", 0, 6))
-    assert_equal [0], buffer.full
+    assert_equal [0], buffer.fetched_only, "full: not even then"
+    buffer.update(caps: {"cpu" => 1}, backlog: {"cpu" => 900, "io" => 300}, ahead: {"cpu" => 8})
     assert_equal [[1, 43, 5]], buffer.plan([[0, 44, 20], [1, 43, 20]], 20), "no room: not asked (the leftover still reaches io)"
     waiter = Thread.new { buffer.pop }
     wait_for(message: "a processor waiting") { buffer.waiting == 1 }

@@ -81,10 +81,16 @@ module Deckhand
         # A capped queue's job settled since the last fetch, and the queue had jobs.
         def capped_freed? = @freed
 
-        # Indexes of the capped queues holding all they may (the idle waiters
-        # leave them to fetches).
-        def full
-          @lock.synchronize { @caps.each_index.select { |i| @caps[i] && @outstanding[i] >= @caps[i] + @ahead[i] } }
+        # Indexes of the capped queues the idle waiters leave to fetches:
+        # those with a backlog at the balancer's last look (a fetch takes what
+        # they may hold in one go) or holding all they may already. An idle
+        # one is watched, so a job pushed to it starts at once.
+        def fetched_only
+          @lock.synchronize do
+            @caps.each_index.select do |i|
+              @caps[i] && (@backlog.nil? || @backlog[i].positive? || @outstanding[i] >= @caps[i] + @ahead[i])
+            end
+          end
         end
 
         def push(units)
