@@ -67,7 +67,8 @@ module Deckhand
       partitions: {},
       fair_queues: {},
       push_replicas: 0,
-      push_replicas_timeout: 1.0
+      push_replicas_timeout: 1.0,
+      auto_balance: false
     }.freeze
 
     @boot_steps = []

@@ -13,6 +13,11 @@ module Deckhand
     class ProcessInfo
       attr_reader :identity, :busy, :beat, :rss_kb, :rtt_us, :inflight
 
+      # What auto-balance decided last (docs/auto-balance.md): "caps" (queue
+      # => running jobs at most), "cpu_bound" classes, "ratios" (class => CPU
+      # over wall time), "backlog", "running", "cores", "busy"; {} without it.
+      attr_reader :balance
+
       # entry: a Store::ProcessRecord::Entry.
       def initialize(entry, store:)
         @identity = entry.identity
@@ -23,6 +28,7 @@ module Deckhand
         @rss_kb = entry.rss_kb
         @rtt_us = entry.rtt_us
         @inflight = entry.inflight
+        @balance = entry.balance || {}
         @store = store
       end
 

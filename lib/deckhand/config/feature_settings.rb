@@ -99,6 +99,15 @@ module Deckhand
         @backtrace_cleaner = cleaner
       end
 
+      # Auto-balance (docs/auto-balance.md): each capsule's threads follow the
+      # backlog of its queues, and queues of CPU-bound jobs are held to about
+      # as many running jobs as the process has cores to give them.
+      def auto_balance=(value)
+        change!(:auto_balance)
+        raise ConfigError, "auto_balance must be true or false, got #{value.inspect}" unless value == true || value == false
+        @auto_balance = value
+      end
+
       def reloading=(value)
         change!(:reloading)
         @reloading = value ? true : false

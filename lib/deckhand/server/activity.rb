@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "balance/class_times"
+
 module Deckhand
   module Server
     # What this process is doing, kept in memory and written to Redis by the
@@ -12,8 +14,12 @@ module Deckhand
       # Per-class execution counts and times, flushed by the heartbeat.
       attr_reader :metrics
 
+      # Per queue and class, wall and CPU time, taken by the balancer (auto_balance).
+      attr_reader :class_times
+
       def initialize
         @metrics = Store::ExecutionMetrics::Tally.new
+        @class_times = Balance::ClassTimes.new
         @lock = Mutex.new
         @processed = 0
         @failed = 0

@@ -20,7 +20,7 @@ module Deckhand
         @spec = spec
         @fetcher = Fetcher.new(spec, store: store, identity: identity, sequence: sequence, suspects: suspects,
           logger: config.logger, prefetch: config.prefetch, window: config.fetch_window, on_fatal: on_fatal,
-          throttles: throttles, landings: landings)
+          throttles: throttles, landings: landings, balanced: config.auto_balance)
         runner = ->(shield = nil) do
           JobRunner.new(config: config, store: store, identity: identity, fetcher: @fetcher, stats: stats,
             suspects: suspects, middleware: spec.server_middleware || config.server_middleware, shield: shield)

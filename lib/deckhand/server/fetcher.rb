@@ -12,6 +12,8 @@ require_relative "fetch/throttle_slots"
 require_relative "fetch/buffer"
 require_relative "fetch/sources"
 require_relative "fetch/planner"
+require_relative "balance/capped_buffer"
+require_relative "balance/cap_slots"
 
 module Deckhand
   module Server
@@ -45,10 +47,10 @@ module Deckhand
     #   unit = fetcher.take   # in a processor: the next job, nil once stopping
     #   fetcher.done(unit)    # its success reaches Redis with the next round trip
     class Fetcher < Component
-      attr_reader :capsule
+      attr_reader :capsule, :balance # balance: an auto-balanced capsule's Balance::CappedBuffer, or nil
 
       def initialize(capsule, store:, identity:, sequence:, suspects:, logger:, prefetch: 1.0, window: 0.01, on_fatal: nil,
-        throttles: nil, landings: LandingWatch.new)
+        throttles: nil, landings: LandingWatch.new, balanced: false)
         super("fetch-#{capsule.name}", logger: logger, on_fatal: on_fatal)
         @capsule = capsule
         @queues = capsule.queues
@@ -58,7 +60,8 @@ module Deckhand
         @fetch = store.layout.fetch_script.new(store, identity: identity, queues: @queues, lost: method(:lost_source))
         @requeue = Store::Scripts::Requeue.new(store, identity: identity, queues: @queues)
         @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
-        @ready = Fetch::Buffer.new(@requeue, logger: logger)
+        @balance = balanced ? Balance::CappedBuffer.new(@requeue, queues: @queues, logger: logger) : nil
+        @ready = @balance || Fetch::Buffer.new(@requeue, logger: logger)
         @landing = @queues.each_with_index.map { |q, i| LandingLot.new(q, i) }
         @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal,
           watch: landings)
@@ -67,8 +70,9 @@ module Deckhand
         # News waits at most half the window: what it waited on average when
         # it rode only with fetches.
         ledger = Fetch::Ledger.new(queues: @queues.size, lag: window / 2.0)
+        slots = Fetch::ThrottleSlots.new(throttles, @queues).then { |s| @balance ? Balance::CapSlots.new(s, @balance) : s }
         @planner = Fetch::Planner.new(concurrency: capsule.concurrency, ledger: ledger,
-          slots: Fetch::ThrottleSlots.new(throttles, @queues), pace: @pace, ready: @ready, lost: @lost)
+          slots: slots, pace: @pace, ready: @ready, lost: @lost)
       end
 
       # Jobs taken from Redis and not yet settled (running or waiting to start).
@@ -93,6 +97,7 @@ module Deckhand
       # the next round trip, with the unique lock to release (`unlock`: [key,
       # jid, TTL ms]) when it succeeded.
       def done(unit, marked: false, unlock: nil)
+        @balance&.settled(unit) # first: a capped queue's freed room makes the fetch the planner wakes for
         send = @planner.settled(unit, marked: marked, unlock: unlock)
         send_news(*send) if send
       end
@@ -175,6 +180,7 @@ module Deckhand
           end
         else
           sources = @sources.next(paused: @planner.paused, limit: want)
+          sources = @balance.plan(sources, want) if @balance
           started = now
           throttles = @planner.throttle_args
           takes = @fetch.call(limit: want, sources: sources, acks: due.acks, landed: due.landed, unlocks: due.unlocks,

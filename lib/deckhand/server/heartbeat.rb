@@ -14,12 +14,14 @@ module Deckhand
 
       # inflight: how many jobs the process holds (running or about to), shown
       # beside busy on the dashboard.
+      # balance: the balancer's last report (auto_balance), written with each beat.
       def initialize(config:, store:, identity:, stats:, info:, on_signal:, inflight: -> { 0 }, on_paused: nil, on_fatal: nil,
-        on_throttles: nil)
+        on_throttles: nil, balance: nil)
         super("heartbeat", logger: config.logger, on_fatal: on_fatal)
         @inflight = inflight
         @on_paused = on_paused
         @on_throttles = on_throttles
+        @balance = balance
         @config = config
         @store = store
         @identity = identity
@@ -116,7 +118,8 @@ module Deckhand
 
       def record
         {info: @info, running: @stats.running, inflight: @inflight.call, rtt_us: @rtt_us, quiet: @quiet,
-         rss_kb: ResidentMemory.rss_kb || 0, ttl: @config.heartbeat_ttl, placement: @placement_epoch}
+         rss_kb: ResidentMemory.rss_kb || 0, ttl: @config.heartbeat_ttl, placement: @placement_epoch,
+         balance: @balance&.call}
       end
     end
   end

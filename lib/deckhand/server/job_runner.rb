@@ -4,6 +4,7 @@ require_relative "retry_handler"
 require_relative "job_gate"
 require_relative "over_limit_handler"
 require_relative "../class_aliases"
+require_relative "balance/class_times"
 
 module Deckhand
   module Server
@@ -48,6 +49,7 @@ module Deckhand
         @over_limit = OverLimitHandler.new(retries: @retries, logger: @logger)
         @classes = {}
         @classes_lock = Mutex.new
+        @timed = config.auto_balance # the balancer learns from each job's CPU time (docs/auto-balance.md)
       end
 
       # Runs on a processor thread, which masks the shutdown interrupt
@@ -63,8 +65,10 @@ module Deckhand
         begin
           @suspects.enter(unit.queue, job["jid"], recovered) if recovered
           started = now
+          cpu = Balance::ClassTimes.cpu_ms if @timed
           error = @shield ? @shield.interruptible { execute(unit, job) } : Thread.handle_interrupt(UNMASKED) { execute(unit, job) }
           elapsed = ms_since(started)
+          @stats.class_times.record(unit.queue_name, job["wrapped"] || job["class"], elapsed, Balance::ClassTimes.cpu_ms - cpu) if cpu
           outcome = if error.is_a?(Deckhand::Interrupted) then handed_back(unit, job, error)
           elsif error then failure(unit, job, error, elapsed)
           else success(unit, job, elapsed)

@@ -37,8 +37,9 @@ module Deckhand
             stats: @stats, suspects: suspects, on_fatal: fatal, throttles: throttles, landings: landings)
         end
         @on_signal = on_signal || ->(signal) { ::Process.kill(signal, ::Process.pid) }
+        @balancer = Balancer.build(config: config, store: @store, times: @stats.class_times, capsules: @capsules, on_fatal: fatal)
         @heartbeat = Heartbeat.new(config: config, store: @store, identity: @identity, stats: @stats,
-          info: info, on_signal: ->(signal) { remote_signal(signal) }, on_fatal: fatal,
+          info: info, balance: @balancer && -> { @balancer.report }, on_signal: ->(signal) { remote_signal(signal) }, on_fatal: fatal,
           inflight: -> { @capsules.sum { |capsule| capsule.fetcher.outstanding } },
           on_paused: ->(names) { @capsules.each { |capsule| capsule.fetcher.paused = names } },
           on_throttles: ->(overrides) { throttles.update(overrides) })
@@ -61,6 +62,7 @@ module Deckhand
         @heartbeat.start
         @reaper.start
         @capsules.each(&:start)
+        @balancer&.start
         @scheduler.start
         @periodic&.start
         @outbox&.start
@@ -91,11 +93,13 @@ module Deckhand
         quiet
         @config.events.fire(:shutdown, @logger)
         @scheduler.stop
+        @balancer&.stop
         @outbox&.stop
         @sweeper&.stop
         @periodic&.stop&.join(5)
         @reaper.join(5)
         @scheduler.join(5)
+        @balancer&.join(5)
         @outbox&.join(5)
         @sweeper&.join(5)
         stuck = @capsules.flat_map { |capsule| capsule.drain(deadline) }

@@ -17,7 +17,7 @@ module Deckhand
     #   ProcessRecord.read(store, identities)        # => [ProcessRecord::Entry or nil, ...]
     #   ProcessRecord.signal(store, identity, "TSTP")
     module ProcessRecord
-      FIELDS = %w[info busy beat quiet rss rtt_us inflight].freeze
+      FIELDS = %w[info busy beat quiet rss rtt_us inflight balance].freeze
 
       # How long a signal waits for a process that never picks it up.
       SIGNAL_TTL = 60
@@ -25,7 +25,8 @@ module Deckhand
       # One process as its last heartbeat described it; `info` is a Hash
       # (empty when unreadable), `inflight` how many jobs it holds (running or
       # about to; 0 from a process that does not say, like Sidekiq).
-      Entry = Struct.new(:identity, :info, :busy, :beat, :quiet, :rss_kb, :rtt_us, :inflight)
+      # `balance`: what auto-balance decided last (Server::Balancer#report), {} without it.
+      Entry = Struct.new(:identity, :info, :busy, :beat, :quiet, :rss_kb, :rtt_us, :inflight, :balance)
       private_constant :Entry
 
       # One job a thread is running: `payload` is the job's JSON, or a Hash
@@ -38,8 +39,9 @@ module Deckhand
       # process (encoded once at boot: it does not change); running: thread id
       # => anything answering queue, payload and run_at.
       # placement: the placement epoch the process follows (cluster mode;
-      # Store::QueueMove waits for every process to reach a move's epoch).
-      def write(pipe, keys, identity, info:, running:, inflight:, rtt_us:, quiet:, rss_kb:, ttl:, placement: nil, now: Time.now)
+      # Store::QueueMove waits for every process to reach a move's epoch);
+      # balance: what auto-balance decided (Server::Balancer#report).
+      def write(pipe, keys, identity, info:, running:, inflight:, rtt_us:, quiet:, rss_kb:, ttl:, placement: nil, balance: nil, now: Time.now)
         work = keys.work(identity)
         pipe.call("UNLINK", work)
         unless running.empty?
@@ -53,6 +55,7 @@ module Deckhand
         pipe.call("SADD", keys::PROCESSES, identity)
         pipe.call("HSET", key, "info", info, "busy", running.size, "inflight", inflight, "beat", now.to_f,
           "rtt_us", rtt_us, "quiet", quiet.to_s, "rss", rss_kb, *(placement ? ["placement", placement] : []))
+        pipe.call("HSET", key, "balance", JSON.generate(balance)) if balance
         pipe.call("EXPIRE", key, ttl)
       end
 
@@ -112,10 +115,10 @@ module Deckhand
       end
 
       def decode(identity, fields)
-        info, busy, beat, quiet, rss, rtt, inflight = fields
+        info, busy, beat, quiet, rss, rtt, inflight, balance = fields
         return nil if info.nil?
         Entry.new(identity, parse(info), busy.to_i, beat && Time.at(beat.to_f), quiet == "true", rss.to_i, rtt.to_i,
-          inflight.to_i)
+          inflight.to_i, balance ? parse(balance) : {})
       end
 
       def decode_work(thread, raw)

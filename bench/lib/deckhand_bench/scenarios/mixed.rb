@@ -12,6 +12,11 @@ module DeckhandBench
     # threads for I/O; Deckhand adds small pools for the other two queues.
     # 100 is Sidekiq's best concurrency here of 50, 100 and 200 (10.8, 8.2
     # and 8.2 s at 10,000 jobs of each kind, YJIT, 2 shared cores).
+    #
+    # A second Deckhand row runs one auto-balanced pool of the same 100
+    # threads over the three queues, with no capsule configuration
+    # (auto_balance: true, docs/auto-balance.md), against the hand-tuned
+    # capsules; its Sidekiq column repeats Sidekiq's single pool.
     class Mixed < Scenario
       THREADS = 100
       KINDS = {"noop" => "BenchNoopJob", "cpu" => "BenchCpuJob", "io" => "BenchIoJob"}.freeze
@@ -27,30 +32,42 @@ module DeckhandBench
           Figure.new(key: :io_only, label: "7. I/O-bound jobs alone, wall time to drain (Deckhand: fiber capsule of 1,000)",
             unit: "s", digits: 2, target: "<= 0.3x Sidekiq's", check: ->(r) { r.ratio(:io_only)&.<=(0.3) }),
           Figure.new(key: :io_memory_threads, label: "7. Memory per concurrent I/O job, Deckhand capsule of threads", unit: "KB", digits: 0),
-          Figure.new(key: :io_memory_fibers, label: "7. Memory per concurrent I/O job, Deckhand capsule of fibers", unit: "KB", digits: 0)]
+          Figure.new(key: :io_memory_fibers, label: "7. Memory per concurrent I/O job, Deckhand capsule of fibers", unit: "KB", digits: 0),
+          Figure.new(key: :mixed_auto, label: "7. Mixed workload, Deckhand, one auto-balanced pool, no capsule configuration",
+            unit: "s", digits: 2, target: "<= 1.1x the capsules'",
+            check: ->(r) { (auto = r.median(:mixed_auto)) && (tuned = r.median(:mixed)) && auto <= 1.1 * tuned })]
       end
 
       def measure(system, round)
-        count = plan.mixed_jobs
-        lab.fresh!
-        KINDS.each { |queue, klass| push_bulk(system, klass, queue, count) }
-        child = lab.server(system, system.mixed_server(threads: THREADS), expect: count * KINDS.size)
-        report = wait(child, system, queues: KINDS.keys, timeout: 120 + count * 0.01)
-        results.add(:mixed, system.name, report["seconds"])
+        seconds = drain(system, system.mixed_server(threads: THREADS), "")
+        results.add(:mixed, system.name, seconds)
         results.note(:"mixed_#{system.name}", "Mixed workload, #{system.label}: #{system.mixed_setup(threads: THREADS)}")
-        say("#{system.name}: #{report["jobs"]} jobs drained in #{report["seconds"].round(2)} s")
-        child.stop
-        child = nil
-        results.add(:mixed_fibers, system.name, report["seconds"]) unless system.respond_to?(:fiber_mixed_server)
         measure_io_only(system)
-        return unless system.respond_to?(:fiber_mixed_server)
-        measure_fibers(system)
+        unless system.respond_to?(:fiber_mixed_server)
+          results.add(:mixed_fibers, system.name, seconds)
+          return results.add(:mixed_auto, system.name, seconds)
+        end
+        results.add(:mixed_fibers, system.name, drain(system, system.fiber_mixed_server, " (fiber capsule)"))
+        results.note(:mixed_fibers, "Mixed workload, #{system.label} with fibers: #{system.fiber_mixed_setup}")
+        results.add(:mixed_auto, system.name, drain(system, system.mixed_auto_server(threads: THREADS), " auto-balanced"))
+        results.note(:"mixed_auto_#{system.name}", "Mixed workload, #{system.label}: #{system.mixed_auto_setup(threads: THREADS)}")
         measure_memory(system) if round == 1
-      ensure
-        child&.stop
       end
 
       private
+
+      # Every queue's jobs pushed ahead, drained by one server started with `argv`.
+      def drain(system, argv, how)
+        count = plan.mixed_jobs
+        lab.fresh!
+        KINDS.each { |queue, klass| push_bulk(system, klass, queue, count) }
+        child = lab.server(system, argv, expect: count * KINDS.size)
+        report = wait(child, system, queues: KINDS.keys, timeout: 120 + count * 0.01)
+        say("#{system.name}#{how}: #{report["jobs"]} jobs drained in #{report["seconds"].round(2)} s")
+        report["seconds"]
+      ensure
+        child&.stop
+      end
 
       # The I/O-bound queue's jobs alone: Sidekiq's pool, Deckhand's fiber capsule.
       def measure_io_only(system)
@@ -75,19 +92,6 @@ module DeckhandBench
           "that of #{IoMemory::SMALL}, over #{IoMemory::LARGE - IoMemory::SMALL}; peaks at #{IoMemory::LARGE}: " \
           "threads #{memory.peaks[:threads] / 1024} MB, fibers #{memory.peaks[:fibers] / 1024} MB")
         say("memory per concurrent I/O job: threads #{results.median(:io_memory_threads).round} KB, fibers #{results.median(:io_memory_fibers).round} KB")
-      end
-
-      def measure_fibers(system)
-        count = plan.mixed_jobs
-        lab.fresh!
-        KINDS.each { |queue, klass| push_bulk(system, klass, queue, count) }
-        child = lab.server(system, system.fiber_mixed_server, expect: count * KINDS.size)
-        report = wait(child, system, queues: KINDS.keys, timeout: 120 + count * 0.01)
-        results.add(:mixed_fibers, system.name, report["seconds"])
-        results.note(:mixed_fibers, "Mixed workload, #{system.label} with fibers: #{system.fiber_mixed_setup}")
-        say("#{system.name} (fiber capsule): #{report["jobs"]} jobs drained in #{report["seconds"].round(2)} s")
-      ensure
-        child&.stop
       end
     end
   end

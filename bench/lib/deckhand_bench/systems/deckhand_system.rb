@@ -13,6 +13,7 @@ module DeckhandBench
       EXE = File.expand_path("../../../../exe/deckhand", __dir__)
       APP = File.expand_path("../../../app/deckhand_app.rb", __dir__)
       FIBER_CAPSULE = File.expand_path("../../../app/fiber_capsule.yml", __dir__)
+      AUTO_BALANCE = File.expand_path("../../../app/auto_balance.yml", __dir__)
 
       def name = "deckhand"
 
@@ -29,6 +30,14 @@ module DeckhandBench
       def mixed_server(threads:)
         [EXE, "-r", APP, "-c", "5", "-q", "noop", "-g", "cpu:2:cpu", "-g", "io:#{threads}:io"]
       end
+
+      # One pool of `threads` over the three queues, auto-balanced
+      # (auto_balance: true in a config file), no capsule configuration.
+      def mixed_auto_server(threads:)
+        [EXE, "-r", APP, "-C", AUTO_BALANCE, "-c", threads.to_s, "-q", "noop", "-q", "cpu", "-q", "io"]
+      end
+
+      def mixed_auto_setup(threads:) = "one auto-balanced pool of #{threads} threads, queues noop, cpu, io (auto_balance: true)"
 
       # A capsule of `threads` per queue: one queue per fetch (scenario 8).
       def capsule_server(threads:, queues:)

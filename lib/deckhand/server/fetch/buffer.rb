@@ -27,6 +27,9 @@ module Deckhand
 
         def size = @ready.size
 
+        # Jobs waiting past their queue's cap: none here (Balance::CappedBuffer).
+        def held = 0
+
         def empty? = @ready.empty?
 
         # Threads waiting in #pop: processors that ran dry.

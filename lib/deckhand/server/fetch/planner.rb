@@ -157,7 +157,8 @@ module Deckhand
                 return [@ledger.take, 0]
               end
               ahead = @pace.ahead
-              want = @quiet ? 0 : @concurrency + ahead - @outstanding
+              # Jobs held past their queue's cap (auto-balance) leave the threads to the others.
+              want = @quiet ? 0 : @concurrency + ahead - @outstanding + @ready.held
               polled = @armed && (now - @armed_at >= IDLE_POLL || @slots.due?(now))
               if want.positive? && (!@armed || polled) && @ready.size <= ahead / 2
                 @pace.starved = !@armed && @ready.waiting.positive? # threads ran dry waiting for this fetch

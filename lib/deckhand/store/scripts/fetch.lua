@@ -22,9 +22,9 @@
 -- ARGV[4..3+3s]         per source: its queue (1..q), the id of its lot, and
 --                       its share of the limit (triples): each source first
 --                       gives up to its share, in order, then what is left
---                       of the limit goes to the sources in order (strict
---                       queues give each source the whole limit; weighted
---                       ones split it by weight, Fetch::Sources)
+--                       of the limit goes to the sources in order (weighted
+--                       queues split it, Fetch::Sources; a negative share -n
+--                       is a hard limit of n, Balance::CappedBuffer)
 -- ARGV[4+3s]            a, the number of acknowledgements, then per
 --                       acknowledgement: queue (1..q), lot id, the bitmap of
 --                       the jobs acknowledged, or "" when every job of the lot

@@ -50,7 +50,7 @@ module Deckhand
           order = sources.each_with_index.map { |(index, id, share), position| [index, id, position, share || limit] }
           first = order.shift if limit.positive?
           calls = []
-          calls << [first, command(news, first, first[3])] if first
+          calls << [first, command(news, first, [first[3].abs, limit].min)] if first
           news.each_with_index do |part, index|
             calls << [[index], command(news, [index], 0)] if part.due? && index != first&.first
           end
@@ -59,12 +59,14 @@ module Deckhand
           replies = calls.empty? ? [] : @store.evalsha_many(Fetch, calls.map(&:last))
           asked = limit
           calls.zip(replies).each { |(source, _), reply| limit -= collect(news, source, reply, takes, waits) }
-          carried = first ? first[3] - (asked - limit) : 0 # what the first source left of its share
+          carried = first ? [first[3] - (asked - limit), 0].max : 0 # what the first source left of its share
           while limit.positive? && (source = order.shift)
-            want = [source[3] + carried, limit].min
+            # A negative share is a hard limit (Balance::CappedBuffer): nothing carried to or from it.
+            hard = source[3].negative?
+            want = [hard ? -source[3] : source[3] + carried, limit].min
             reply = ask(news, source, want) or break
             took = collect(news, source, reply, takes, waits)
-            carried = want - took
+            carried = want - took unless hard
             limit -= took
           end
           throttles ? [takes, waits.select(&:positive?).min || 0] : takes

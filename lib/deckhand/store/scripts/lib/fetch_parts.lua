@@ -75,15 +75,21 @@ end
 
 -- How many jobs each source gives: what it holds (lengths[j], cut by its
 -- queue's throttle), up to its share while the limit lasts, then what is
--- left of the limit in source order. Returns room (what each source could
--- give) and plan (what it gives).
+-- left of the limit in source order. A negative share -n is a hard limit:
+-- n at most, none of the leftover beyond (an auto-balanced capsule's capped
+-- queue). Returns room (what each source could give) and plan (what it gives).
 local function fetch_plan(sources, limit, lengths, throttles, now)
   local room, plan, left = {}, {}, limit
   for j = 1, sources do
     local th = throttles[tonumber(ARGV[1 + 3 * j])]
+    local share = tonumber(ARGV[3 + 3 * j])
     room[j] = lengths[j] or 0
     if th and room[j] > 0 then room[j] = throttle_room(th, room[j], now) end
-    plan[j] = math.min(tonumber(ARGV[3 + 3 * j]), room[j], left)
+    if share < 0 then
+      share = -share
+      room[j] = math.min(room[j], share)
+    end
+    plan[j] = math.min(share, room[j], left)
     left = left - plan[j]
   end
   for j = 1, sources do
