@@ -106,7 +106,7 @@ module Deckhand
         # No signal: the thread that takes the job wakes the fetcher (see
         # #take), after the job has started, not before.
         @planner.landed
-        @ready.push([UnitOfWork.new(@landing[index], 0, payload, false)])
+        @ready.push(UnitOfWork.new(@landing[index], 0, payload, false))
       end
 
       # Queues paused from the dashboard or API (the heartbeat reads them): their
@@ -213,14 +213,15 @@ module Deckhand
       def next_round = @planner.next_round { stopping? }
 
       def deliver(takes, sources, want)
-        units = @sources.units(takes, sources)
+        lots = @sources.lots(takes, sources)
       rescue Deckhand::RedisError
         @lost.lots(takes.map { |take| sources[take.source] }) # taken, but not safely handed out
         raise
       else
-        @planner.delivered(units.size)
-        @ready.push(units)
-        arm_waiters if units.size < want && !@planner.quiet?
+        count = lots.sum(&:size)
+        @planner.delivered(count)
+        @ready.push_lots(lots)
+        arm_waiters if count < want && !@planner.quiet?
       end
 
       # Cluster mode: a later queue's call of a fetch failed (FetchByQueue);

@@ -16,6 +16,13 @@ module Deckhand
     #   lot.settle(0, marked: true)           # a script wrote its outcome and its mark
     #   lot.settle(2)
     #   lot.report   # => [0, 42, "", [0]]      (all settled: delete the lot and its marks)
+    #
+    # It also keeps the payloads a fetch brought for it until processors
+    # claim them (#hold, #claim), as one String rather than one object a
+    # job: a fast capsule fetches up to a time slice of work ahead, long
+    # enough for a String a job to outlive three minor GCs and be promoted,
+    # which left about three old objects a job (the String, its unit and
+    # the parser's frozen copy) for full GCs to collect.
     class Lot
       # queue: the list it was taken from; queue_name: the queue that list
       # belongs to (a partition's queue, Store::Layout::PartitionNames).
@@ -31,6 +38,39 @@ module Deckhand
         @settled = 0
         @dirty = false
         @marked = nil
+        @held = nil
+        @ends = nil
+        @claimed = 0
+      end
+
+      # Keeps `payloads` (the fetch's Strings, in order) until claimed. They
+      # are joined into one frozen String when they share an encoding (Redis
+      # replies are UTF-8, BINARY only for bytes that are not): each claim then
+      # takes a slice that shares its bytes. The Array given is emptied then,
+      # so the reply's Strings die young even when a stale reference to the
+      # Array outlives the round trip (the fetch thread's machine stack, which
+      # Ruby's GC scans conservatively while that thread sleeps).
+      def hold(payloads)
+        encoding = payloads.first&.encoding
+        if payloads.all? { |payload| payload.encoding == encoding }
+          at = 0
+          @ends = payloads.map { |payload| at += payload.bytesize }
+          @held = payloads.join.freeze
+          payloads.clear
+        else
+          @held = payloads
+        end
+        self
+      end
+
+      # The unit of the next unclaimed job, as a processor starts it. The
+      # caller serializes claims (Fetch::Buffer's lock): one job, one claim.
+      def claim
+        position = @claimed
+        @claimed += 1
+        unit = UnitOfWork.new(self, position, payload(position), false)
+        @held = @ends = nil if @claimed == @size # the slices keep what they share
+        unit
       end
 
       # Marks the job at `position` settled; false if it already was. With
@@ -61,6 +101,14 @@ module Deckhand
 
       # Where the job at `position` sits in the in-flight record (for settle.lua).
       def place(position, _payload) = [:lot, @id, position]
+
+      private
+
+      def payload(position)
+        return @held[position] if @ends.nil?
+        from = position.zero? ? 0 : @ends[position - 1]
+        @held.byteslice(from, @ends[position] - from)
+      end
     end
   end
 end
