@@ -68,7 +68,7 @@ module Deckhand
       def claim
         position = @claimed
         @claimed += 1
-        unit = UnitOfWork.new(self, position, payload(position), false)
+        unit = UnitOfWork.new(self, position, payload(position).freeze, false)
         @held = @ends = nil if @claimed == @size # the slices keep what they share
         unit
       end
