@@ -27,7 +27,6 @@ class FetchBufferTest < Minitest::Test
     fetched = payloads
     expected = fetched.map(&:dup)
     lot = Lot.new("default", 0, 7, 3).hold(fetched)
-    assert lot.joined?
     assert_empty fetched, "the reply's Strings are let go at once"
     units = Array.new(3) { lot.claim }
     assert_equal [0, 1, 2], units.map(&:position)
@@ -39,7 +38,6 @@ class FetchBufferTest < Minitest::Test
   def test_payloads_of_different_encodings_are_held_as_they_are
     fetched = [+"{}", "\xFF{}".b]
     lot = Lot.new("default", 0, 7, 2).hold(fetched)
-    refute lot.joined?
     units = Array.new(2) { lot.claim }
     assert_equal [+"{}", "\xFF{}".b], units.map(&:payload)
     assert_equal [Encoding::UTF_8, Encoding::BINARY], units.map { |unit| unit.payload.encoding }
@@ -57,19 +55,6 @@ class FetchBufferTest < Minitest::Test
     assert_same landed, buffer.pop
     buffer.close
     assert_nil buffer.pop
-  end
-
-  def test_a_lot_not_joined_has_its_units_made_as_it_is_pushed
-    buffer = Buffer.new(Requeue.new, logger: Logger.new(nil))
-    fetched = payloads
-    expected = fetched.map(&:dup)
-    lot = Lot.new("default", 0, 7, 3).hold(fetched, join: false)
-    refute lot.joined?
-    buffer.push_lots([lot])
-    units = Array.new(3) { buffer.pop }
-    assert units.all? { |unit| unit.instance_of?(Unit) && unit.lot.equal?(lot) }
-    assert_equal expected, units.map(&:payload)
-    assert_equal [0, 1, 2], units.map(&:position)
   end
 
   def test_jobs_not_taken_are_handed_back_each_once

@@ -43,50 +43,34 @@ module Deckhand
         @claimed = 0
       end
 
-      # Keeps `payloads` (the fetch's Strings, in order) until claimed. With
-      # join: true they are joined into one frozen String when they share an
-      # encoding (Redis replies are UTF-8, BINARY only for bytes that are
-      # not): each claim then takes a slice that shares its bytes. The Array
-      # given is emptied then, so the reply's Strings die young even when a
-      # stale reference to the Array outlives the round trip (the fetch
-      # thread's machine stack, which Ruby's GC scans conservatively while
-      # that thread sleeps).
-      def hold(payloads, join: true)
-        @held = payloads
-        return self unless join
+      # Keeps `payloads` (the fetch's Strings, in order) until claimed. They
+      # are joined into one frozen String when they share an encoding (Redis
+      # replies are UTF-8, BINARY only for bytes that are not): each claim then
+      # takes a slice that shares its bytes. The Array given is emptied then,
+      # so the reply's Strings die young even when a stale reference to the
+      # Array outlives the round trip (the fetch thread's machine stack, which
+      # Ruby's GC scans conservatively while that thread sleeps).
+      def hold(payloads)
         encoding = payloads.first&.encoding
-        same = true
-        at = 0
-        ends = payloads.map do |payload|
-          same &&= payload.encoding == encoding
-          at += payload.bytesize
+        if payloads.all? { |payload| payload.encoding == encoding }
+          at = 0
+          @ends = payloads.map { |payload| at += payload.bytesize }
+          @held = payloads.join.freeze
+          payloads.clear
+        else
+          @held = payloads
         end
-        return self unless same
-        @ends = ends
-        @held = payloads.join.freeze
-        payloads.clear
         self
       end
 
-      # Whether its payloads wait as one String (#hold): then its units are
-      # made as processors take its jobs, not when it is fetched.
-      def joined? = !@ends.nil?
-
-      # The unit of the next unclaimed job, as a processor starts it (frozen:
-      # the JSON parser then reads it without a copy). The caller serializes
-      # claims (Fetch::Buffer's lock): one job, one claim.
+      # The unit of the next unclaimed job, as a processor starts it. The
+      # caller serializes claims (Fetch::Buffer's lock): one job, one claim.
       def claim
         position = @claimed
-        @claimed = position + 1
-        held = @held
-        if (ends = @ends)
-          from = position.zero? ? 0 : ends[position - 1]
-          payload = held.byteslice(from, ends[position] - from).freeze
-        else
-          payload = held[position]
-        end
+        @claimed += 1
+        unit = UnitOfWork.new(self, position, payload(position).freeze, false)
         @held = @ends = nil if @claimed == @size # the slices keep what they share
-        UnitOfWork.new(self, position, payload, false)
+        unit
       end
 
       # Marks the job at `position` settled; false if it already was. With
@@ -117,6 +101,14 @@ module Deckhand
 
       # Where the job at `position` sits in the in-flight record (for settle.lua).
       def place(position, _payload) = [:lot, @id, position]
+
+      private
+
+      def payload(position)
+        return @held[position] if @ends.nil?
+        from = position.zero? ? 0 : @ends[position - 1]
+        @held.byteslice(from, @ends[position] - from)
+      end
     end
   end
 end

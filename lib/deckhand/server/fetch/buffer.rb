@@ -9,10 +9,9 @@ module Deckhand
       # run (store/scripts/requeue.lua, each job marked settled in its lot or
       # taken out of its landing list in the same step).
       #
-      # A lot whose payloads were joined (Lot#hold) waits here as itself,
-      # once a job, and its payloads wait in the lot: a job's UnitOfWork is
-      # made when a processor takes it, so the objects of a job are young
-      # when it runs (see Fetch::Sources#lots for when lots are joined).
+      # A fetched lot waits here as itself, once a job, and its payloads wait
+      # in the lot: a job's UnitOfWork is made when a processor takes it, so
+      # the objects of a job are young when it runs (see Lot).
       #
       #   buffer = Buffer.new(requeue, logger: logger)
       #   buffer.push_lots(lots)                        # fetched
@@ -29,14 +28,7 @@ module Deckhand
 
         def push(unit) = @ready << unit
 
-        # A joined lot (Lot#joined?) waits as itself, once a job; the jobs of
-        # any other are claimed at once (no processor has the lot yet).
-        def push_lots(lots)
-          lots.each do |lot|
-            joined = lot.joined?
-            lot.size.times { @ready << (joined ? lot : lot.claim) }
-          end
-        end
+        def push_lots(lots) = lots.each { |lot| lot.size.times { @ready << lot } }
 
         # Blocks until a job is there; nil once the buffer is closed.
         def pop = unit(@ready.pop)

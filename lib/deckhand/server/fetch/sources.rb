@@ -42,7 +42,6 @@ module Deckhand
           @groups = @queues.each_index.group_by { |i| Store::Layout::PartitionNames.base(@queues[i]) }
             .values.select { |group| group.size > 1 }
           @turn = random.rand(TURN * 64)
-          @gc_count = nil
         end
 
         # paused: indexes of the queues paused from the dashboard or API;
@@ -59,22 +58,12 @@ module Deckhand
         # Suspects each queue's recovery count version, which may read Redis
         # (and raise Deckhand::RedisError: the lots are then the caller's to
         # hand back).
-        #
-        # When Ruby's GC ran since the last fetch, jobs wait in the buffer
-        # across GCs (jobs that allocate much, like Active Job's): a String
-        # and a unit a job that outlive three of them are promoted, then
-        # collected only by full GCs. Their lots are joined (Lot#hold) so
-        # they wait as one String a lot. Otherwise (no-op and light jobs) the
-        # join and the later slicing would cost more than they save.
         def lots(takes, asked)
-          gc = GC.count
-          join = gc != @gc_count
-          @gc_count = gc
           takes.map do |take|
             index, id = asked[take.source]
             queue = @queues[index]
             @suspects.observe(queue, take.version)
-            Lot.new(queue, index, id, take.payloads.size).hold(take.payloads, join: join)
+            Lot.new(queue, index, id, take.payloads.size).hold(take.payloads)
           end
         end
 
