@@ -51,26 +51,36 @@ module Deckhand
       # Array outlives the round trip (the fetch thread's machine stack, which
       # Ruby's GC scans conservatively while that thread sleeps).
       def hold(payloads)
+        @held = payloads
         encoding = payloads.first&.encoding
-        if payloads.all? { |payload| payload.encoding == encoding }
-          at = 0
-          @ends = payloads.map { |payload| at += payload.bytesize }
-          @held = payloads.join.freeze
-          payloads.clear
-        else
-          @held = payloads
+        same = true
+        at = 0
+        ends = payloads.map do |payload|
+          same &&= payload.encoding == encoding
+          at += payload.bytesize
         end
+        return self unless same
+        @ends = ends
+        @held = payloads.join.freeze
+        payloads.clear
         self
       end
 
-      # The unit of the next unclaimed job, as a processor starts it. The
-      # caller serializes claims (Fetch::Buffer's lock): one job, one claim.
+      # The unit of the next unclaimed job, as a processor starts it (frozen:
+      # the JSON parser then reads it without a copy). The caller serializes
+      # claims (Fetch::Buffer's lock): one job, one claim.
       def claim
         position = @claimed
-        @claimed += 1
-        unit = UnitOfWork.new(self, position, payload(position).freeze, false)
+        @claimed = position + 1
+        held = @held
+        if (ends = @ends)
+          from = position.zero? ? 0 : ends[position - 1]
+          payload = held.byteslice(from, ends[position] - from).freeze
+        else
+          payload = held[position]
+        end
         @held = @ends = nil if @claimed == @size # the slices keep what they share
-        unit
+        UnitOfWork.new(self, position, payload, false)
       end
 
       # Marks the job at `position` settled; false if it already was. With
@@ -101,14 +111,6 @@ module Deckhand
 
       # Where the job at `position` sits in the in-flight record (for settle.lua).
       def place(position, _payload) = [:lot, @id, position]
-
-      private
-
-      def payload(position)
-        return @held[position] if @ends.nil?
-        from = position.zero? ? 0 : @ends[position - 1]
-        @held.byteslice(from, @ends[position] - from)
-      end
     end
   end
 end
