@@ -81,7 +81,7 @@ module ActiveJobParts
     suspects = Deckhand::Server::Suspects.new(identity, store: store, logger: config.logger, max_recoveries: 3)
     runner = Deckhand::Server::JobRunner.new(config: config, store: store, identity: identity, fetcher: Settles.new,
       stats: Deckhand::Server::Activity.new, suspects: suspects)
-    lot = Struct.new(:queue).new("bench")
+    lot = Struct.new(:queue, :queue_name).new("bench", "bench")
     -> { Thread.handle_interrupt(Deckhand::Server::JobRunner::MASKED) { runner.run(Deckhand::Server::UnitOfWork.new(lot, 0, payload.dup, false)) } }
   end
 

@@ -68,7 +68,7 @@ class AutoBalancePartsTest < Minitest::Test
     buffer.update(caps: {"cpu" => 1}, backlog: {"cpu" => 900, "io" => 300}, ahead: {"cpu" => 8})
     cpu = units("cpu", 0, 3)
     io = units("io", 1, 1)
-    buffer.push(cpu + io)
+    buffer.push_units(cpu + io)
     assert_equal 2, buffer.size, "one CPU job may start, and the I/O job"
     assert_equal 2, buffer.held, "the fetch asks for as many more: they take no thread"
     first = buffer.pop
@@ -80,7 +80,7 @@ class AutoBalancePartsTest < Minitest::Test
     assert_equal [0], buffer.fetched_only, "a capped queue with a backlog is left to fetches"
     buffer.update(caps: {"cpu" => 1}, backlog: {"cpu" => 0, "io" => 300}, ahead: {"cpu" => 8})
     assert_empty buffer.fetched_only, "idle: a waiter may watch it"
-    buffer.push(units("cpu", 0, 6))
+    buffer.push_units(units("cpu", 0, 6))
     assert_equal [0], buffer.fetched_only, "full: not even then"
     buffer.update(caps: {"cpu" => 1}, backlog: {"cpu" => 900, "io" => 300}, ahead: {"cpu" => 8})
     assert_equal [[1, 43, 5]], buffer.plan([[0, 44, 20], [1, 43, 20]], 20), "no room: not asked (the leftover still reaches io)"

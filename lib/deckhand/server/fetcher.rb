@@ -35,12 +35,10 @@ module Deckhand
     # cannot leave the capsule asleep.
     #
     # Processors call #take for work and #done once a job's outcome is settled.
-    # Who settled what, and what Redis has not been told, is the ledger's
-    # (Fetch::Ledger); the jobs waiting to start are Fetch::Buffer's; what a
-    # fetch asks for and what it brings are Fetch::Sources'; the throttles'
-    # bookkeeping is Fetch::ThrottleSlots'; how far ahead to fetch is Pace's;
-    # what they share under one lock, and when the next round trip goes out,
-    # is Fetch::Planner's. This class is the loop.
+    # Fetch::Ledger keeps who settled what and what Redis was not told;
+    # Fetch::Buffer the jobs waiting to start; Fetch::Sources what a fetch asks
+    # for and brings; Fetch::ThrottleSlots the throttles; Pace how far ahead;
+    # Fetch::Planner what they share and when to go. This class is the loop.
     #
     #   fetcher = Fetcher.new(capsule, store: store, identity: identity, sequence: sequence, suspects: suspects, logger: logger)
     #   fetcher.start
@@ -63,8 +61,7 @@ module Deckhand
         @balance = balanced ? Balance::CappedBuffer.new(@requeue, queues: @queues, logger: logger) : nil
         @ready = @balance || Fetch::Buffer.new(@requeue, logger: logger)
         @landing = @queues.each_with_index.map { |q, i| LandingLot.new(q, i) }
-        @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal,
-          watch: landings)
+        @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal, watch: landings)
         @lost = LostFetches.new(@requeue, logger: logger)
         @outage = Outage.new(logger, "fetcher of capsule #{capsule.name}")
         # News waits at most half the window: what it waited on average when
@@ -112,7 +109,7 @@ module Deckhand
         # No signal: the thread that takes the job wakes the fetcher (see
         # #take), after the job has started, not before.
         @planner.landed
-        @ready.push([UnitOfWork.new(@landing[index], 0, payload, false)])
+        @ready.push(UnitOfWork.new(@landing[index], 0, payload, false))
       end
 
       # Queues paused from the dashboard or API (the heartbeat reads them): their
@@ -222,14 +219,15 @@ module Deckhand
       def next_round = @planner.next_round { stopping? }
 
       def deliver(takes, sources, want)
-        units = @sources.units(takes, sources)
+        lots = @sources.lots(takes, sources)
       rescue Deckhand::RedisError
         @lost.lots(takes.map { |take| sources[take.source] }) # taken, but not safely handed out
         raise
       else
-        @planner.delivered(units.size)
-        @ready.push(units)
-        arm_waiters if units.size < want && !@planner.quiet?
+        count = lots.sum(&:size)
+        @planner.delivered(count)
+        @ready.push_lots(lots)
+        arm_waiters if count < want && !@planner.quiet?
       end
 
       # Cluster mode: a later queue's call of a fetch failed (FetchByQueue);

@@ -16,6 +16,13 @@ module Deckhand
     #   lot.settle(0, marked: true)           # a script wrote its outcome and its mark
     #   lot.settle(2)
     #   lot.report   # => [0, 42, "", [0]]      (all settled: delete the lot and its marks)
+    #
+    # It also keeps the payloads a fetch brought for it until processors
+    # claim them (#hold, #claim), as one String rather than one object a
+    # job: a fast capsule fetches up to a time slice of work ahead, long
+    # enough for a String a job to outlive three minor GCs and be promoted,
+    # which left about three old objects a job (the String, its unit and
+    # the parser's frozen copy) for full GCs to collect.
     class Lot
       # queue: the list it was taken from; queue_name: the queue that list
       # belongs to (a partition's queue, Store::Layout::PartitionNames).
@@ -31,6 +38,49 @@ module Deckhand
         @settled = 0
         @dirty = false
         @marked = nil
+        @held = nil
+        @ends = nil
+        @claimed = 0
+      end
+
+      # Keeps `payloads` (the fetch's Strings, in order) until claimed. They
+      # are joined into one frozen String when they share an encoding (Redis
+      # replies are UTF-8, BINARY only for bytes that are not): each claim then
+      # takes a slice that shares its bytes. The Array given is emptied then,
+      # so the reply's Strings die young even when a stale reference to the
+      # Array outlives the round trip (the fetch thread's machine stack, which
+      # Ruby's GC scans conservatively while that thread sleeps).
+      def hold(payloads)
+        @held = payloads
+        encoding = payloads.first&.encoding
+        same = true
+        at = 0
+        ends = payloads.map do |payload|
+          same &&= payload.encoding == encoding
+          at += payload.bytesize
+        end
+        return self unless same
+        @ends = ends
+        @held = payloads.join.freeze
+        payloads.clear
+        self
+      end
+
+      # The unit of the next unclaimed job, as a processor starts it (frozen:
+      # the JSON parser then reads it without a copy). The caller serializes
+      # claims (Fetch::Buffer's lock): one job, one claim.
+      def claim
+        position = @claimed
+        @claimed = position + 1
+        held = @held
+        if (ends = @ends)
+          from = position.zero? ? 0 : ends[position - 1]
+          payload = held.byteslice(from, ends[position] - from).freeze
+        else
+          payload = held[position]
+        end
+        @held = @ends = nil if @claimed == @size # the slices keep what they share
+        UnitOfWork.new(self, position, payload, false)
       end
 
       # Marks the job at `position` settled; false if it already was. With

@@ -23,7 +23,7 @@ module Deckhand
       #   buffer = CappedBuffer.new(requeue, queues: %w[cpu io], logger: logger)
       #   buffer.update(caps: {"cpu" => 1}, backlog: {"cpu" => 900, "io" => 300})
       #   buffer.plan([[0, 41, 20], [1, 42, 20]], 20)  # => [[0, 41, -9], [1, 42, 5]]
-      #   buffer.push(units); unit = buffer.pop          # in a processor
+      #   buffer.push_lots(lots); unit = buffer.pop      # in a processor
       #   buffer.settled(unit)                           # its outcome is settled
       class CappedBuffer
         AHEAD = 2
@@ -93,7 +93,14 @@ module Deckhand
           end
         end
 
-        def push(units)
+        # A job an idle waiter landed.
+        def push(unit) = push_units([unit])
+
+        # Fetched lots: each job's unit is made here, since which queue's cap
+        # a job counts against must be known before a processor asks.
+        def push_lots(lots) = push_units(lots.flat_map { |lot| Array.new(lot.size) { lot.claim } })
+
+        def push_units(units)
           @lock.synchronize do
             units.each do |unit|
               @units << unit

@@ -9,8 +9,13 @@ module Deckhand
       # run (store/scripts/requeue.lua, each job marked settled in its lot or
       # taken out of its landing list in the same step).
       #
+      # A fetched lot waits here as itself, once a job, and its payloads wait
+      # in the lot: a job's UnitOfWork is made when a processor takes it, so
+      # the objects of a job are young when it runs (see Lot).
+      #
       #   buffer = Buffer.new(requeue, logger: logger)
-      #   buffer.push(units)
+      #   buffer.push_lots(lots)                        # fetched
+      #   buffer.push(unit)                             # landed by an idle waiter
       #   buffer.pop                                    # => a UnitOfWork, or nil once closed
       #   buffer.hand_back { |unit| fetcher.done(unit, marked: true) }
       class Buffer
@@ -18,12 +23,15 @@ module Deckhand
           @requeue = requeue
           @logger = logger
           @ready = Thread::Queue.new
+          @claims = Mutex.new
         end
 
-        def push(units) = units.each { |unit| @ready << unit }
+        def push(unit) = @ready << unit
+
+        def push_lots(lots) = lots.each { |lot| lot.size.times { @ready << lot } }
 
         # Blocks until a job is there; nil once the buffer is closed.
-        def pop = @ready.pop
+        def pop = unit(@ready.pop)
 
         def size = @ready.size
 
@@ -56,10 +64,12 @@ module Deckhand
 
         def drain
           units = []
-          loop { units << @ready.pop(true) }
+          loop { units << unit(@ready.pop(true)) }
         rescue ThreadError # empty
           units
         end
+
+        def unit(item) = item.instance_of?(Lot) ? @claims.synchronize { item.claim } : item
       end
     end
   end

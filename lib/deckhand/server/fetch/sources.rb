@@ -28,7 +28,7 @@ module Deckhand
       #
       #   sources = Sources.new(capsule, sequence: sequence, suspects: suspects)
       #   asked = sources.next(paused: [], limit: 20) # => [[queue index, lot id, share], ...]
-      #   units = sources.units(takes, asked)         # => [UnitOfWork, ...]
+      #   lots = sources.lots(takes, asked)           # => [Lot, ...]
       class Sources
         TURN = 16
         def initialize(capsule, sequence:, suspects:, random: Random.new)
@@ -54,16 +54,16 @@ module Deckhand
           order.each_with_index.map { |index, j| [index, base + j + 1, shares[j]] }
         end
 
-        # One Lot per take, its jobs in the order taken. Tells Suspects each
-        # queue's recovery count version, which may read Redis (and raise
-        # Deckhand::RedisError: the lots are then the caller's to hand back).
-        def units(takes, asked)
-          takes.flat_map do |take|
+        # One Lot per take, holding its jobs in the order taken. Tells
+        # Suspects each queue's recovery count version, which may read Redis
+        # (and raise Deckhand::RedisError: the lots are then the caller's to
+        # hand back).
+        def lots(takes, asked)
+          takes.map do |take|
             index, id = asked[take.source]
             queue = @queues[index]
             @suspects.observe(queue, take.version)
-            lot = Lot.new(queue, index, id, take.payloads.size)
-            take.payloads.each_with_index.map { |payload, i| UnitOfWork.new(lot, i, payload, false) }
+            Lot.new(queue, index, id, take.payloads.size).hold(take.payloads)
           end
         end
 
