@@ -347,13 +347,16 @@ class DocsExamplesTest < Minitest::Test
   end
 
   # The real SDK, its spans kept in memory: the example's one line makes every push a span.
+  # The SDK is configured once a process (another test file may have done it, and
+  # configuring it again would take that file's spans away): this test adds its
+  # own exporter to the provider there is.
   def test_tracing_installs_on_the_configuration
     require "opentelemetry/sdk"
     exporter = OpenTelemetry::SDK::Trace::Export::InMemorySpanExporter.new
-    OpenTelemetry::SDK.configure do |c|
-      c.logger = Logger.new(File::NULL)
-      c.add_span_processor(OpenTelemetry::SDK::Trace::Export::SimpleSpanProcessor.new(exporter))
+    unless OpenTelemetry.tracer_provider.is_a?(OpenTelemetry::SDK::Trace::TracerProvider)
+      OpenTelemetry::SDK.configure { |c| c.logger = Logger.new(File::NULL) }
     end
+    OpenTelemetry.tracer_provider.add_span_processor(OpenTelemetry::SDK::Trace::Export::SimpleSpanProcessor.new(exporter))
     run_example("operations-tracing")
     Deckhand::Client.push("class" => "ReportJob", "args" => [1], "queue" => "reports")
     assert_equal ["reports publish"], exporter.finished_spans.map(&:name)

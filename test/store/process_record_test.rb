@@ -10,10 +10,10 @@ class ProcessRecordTest < Minitest::Test
 
   def store = Deckhand.config.store
 
-  def write(identity, running: {}, quiet: false, ttl: 40)
+  def write(identity, running: {}, quiet: false, ttl: 40, balance: nil)
     store.pipelined do |pipe|
       Record.write(pipe, store.layout, identity, info: JSON.generate("hostname" => "h", "concurrency" => 5), running: running,
-        inflight: 3, rtt_us: 850, quiet: quiet, rss_kb: 1234, ttl: ttl, now: Time.at(1_700_000_000.5))
+        inflight: 3, rtt_us: 850, quiet: quiet, rss_kb: 1234, ttl: ttl, balance: balance, now: Time.at(1_700_000_000.5))
     end
   end
 
@@ -21,10 +21,15 @@ class ProcessRecordTest < Minitest::Test
     write("h:1:a", running: {"t1" => Running.new("mail", '{"class":"A","jid":"j1"}', 1_700_000_000)}, quiet: true)
     assert_equal ["h:1:a"], Record.identities(store)
     entry = Record.read(store, ["h:1:a"]).first
-    assert_equal ["h:1:a", {"hostname" => "h", "concurrency" => 5}, 1, Time.at(1_700_000_000.5), true, 1234, 850, 3], entry.to_a
+    assert_equal ["h:1:a", {"hostname" => "h", "concurrency" => 5}, 1, Time.at(1_700_000_000.5), true, 1234, 850, 3, {}], entry.to_a
     work = Record.work(store, ["h:1:a"]).first
     assert_equal [["t1", "mail", '{"class":"A","jid":"j1"}', Time.at(1_700_000_000)]], work.map(&:to_a)
     assert_operator redis.call("TTL", "h:1:a:work"), :>, 30
+  end
+
+  def test_what_auto_balance_decided_reads_back
+    write("h:1:a", balance: {"caps" => {"cpu" => 1}})
+    assert_equal({"caps" => {"cpu" => 1}}, Record.read(store, ["h:1:a"]).first.balance)
   end
 
   def test_an_idle_beat_clears_the_work_record

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "deckhand/cli"
+require "deckhand/cli/config_file" # not deckhand/cli: loading the command makes this a server process
 require "stringio"
 
 # The parts of auto-balance that need no server (docs/auto-balance.md): the
