@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../component"
+require_relative "chore"
 require_relative "../store/scripts/batch_ops"
 
 module Deckhand
@@ -27,9 +27,8 @@ module Deckhand
     # OUTBOX_AGE + INTERVAL * (1 + JITTER) after it fired (66 s), sooner
     # with more servers. A Redis failure is logged (Outage) and the pass is
     # tried again at the next interval.
-    class BatchOutboxDrain < Component
+    class BatchOutboxDrain < Chore
       INTERVAL = Store::Scripts::BatchOps::OUTBOX_AGE / 1000.0
-      JITTER = 0.2
       # Calls in a row while each comes back full (a backlog after many
       # crashes), before waiting for the next interval.
       ROUNDS = 10
@@ -43,13 +42,11 @@ module Deckhand
       # interval: seconds between passes (tests shorten it); script: the
       # class whose #deliver_pending a pass calls.
       def initialize(config:, store:, on_fatal: nil, interval: INTERVAL, script: Store::Scripts::BatchOps)
-        super("batch-outbox", logger: config.logger, on_fatal: on_fatal)
+        what = "batch outbox (callbacks left by a process that stopped)"
+        super("batch-outbox", logger: config.logger, on_fatal: on_fatal, interval: interval, what: what)
         @config = config
         @store = store
-        @interval = interval
         @script = script
-        @sleeper = Sleeper.new
-        @outage = Outage.new(@logger, "batch outbox (callbacks left by a process that stopped)")
       end
 
       # One pass: pushes what the outbox holds for longer than OUTBOX_AGE;
@@ -67,18 +64,7 @@ module Deckhand
 
       private
 
-      def wake = @sleeper.stop
-
-      def run
-        while @sleeper.sleep(@interval * (1 - JITTER + (2 * JITTER * rand)))
-          begin
-            drain
-            @outage.over
-          rescue Deckhand::RedisError => e
-            @outage.failed(e) # logged; the next interval tries again
-          end
-        end
-      end
+      def tick = drain
 
       def now_ms = ::Process.clock_gettime(::Process::CLOCK_REALTIME, :millisecond)
     end

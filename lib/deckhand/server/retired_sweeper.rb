@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../component"
+require_relative "chore"
 require_relative "../store/retired_sweep"
 
 module Deckhand
@@ -15,9 +15,8 @@ module Deckhand
     #   sweeper = RetiredSweeper.build(config: config, store: config.store)   # nil in plain mode
     #   sweeper&.start
     #   sweeper.sweep   # => {"mail" => 3}
-    class RetiredSweeper < Component
+    class RetiredSweeper < Chore
       INTERVAL = 30
-      JITTER = 0.2
 
       def self.build(config:, store:, on_fatal: nil)
         new(config: config, store: store, on_fatal: on_fatal) unless store.layout.one_slot?
@@ -25,11 +24,8 @@ module Deckhand
 
       # interval: seconds between sweeps (tests shorten it).
       def initialize(config:, store:, on_fatal: nil, interval: INTERVAL)
-        super("retired-sweep", logger: config.logger, on_fatal: on_fatal)
+        super("retired-sweep", logger: config.logger, on_fatal: on_fatal, interval: interval, what: "sweep of retired queue tags")
         @sweep = Store::RetiredSweep.new(store)
-        @interval = interval
-        @sleeper = Sleeper.new
-        @outage = Outage.new(@logger, "sweep of retired queue tags")
       end
 
       def sweep
@@ -43,18 +39,7 @@ module Deckhand
 
       private
 
-      def wake = @sleeper.stop
-
-      def run
-        while @sleeper.sleep(@interval * (1 - JITTER + (2 * JITTER * rand)))
-          begin
-            sweep
-            @outage.over
-          rescue Deckhand::RedisError => e
-            @outage.failed(e) # logged; the next interval tries again
-          end
-        end
-      end
+      def tick = sweep
     end
   end
 end
