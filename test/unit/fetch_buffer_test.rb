@@ -57,6 +57,28 @@ class FetchBufferTest < Minitest::Test
     assert_nil buffer.pop
   end
 
+  def lot(queue, index, count) = Lot.new(queue, index, 40 + index, count).hold(Array.new(count) { |i| %({"jid":"#{queue}-#{i}"}) })
+
+  def taken(buffer, count) = Array.new(count) { buffer.pop.queue_name }
+
+  # A batch split 150 to 50 by weight runs about 3 to 1 all along, each
+  # queue's jobs in their order.
+  def test_weighted_lots_are_dealt_out_mixed_in_proportion
+    buffer = Buffer.new(Requeue.new, logger: Logger.new(nil), interleave: true, random: Random.new(42))
+    buffer.push_lots([lot("light", 1, 50), lot("heavy", 0, 150)])
+    first = taken(buffer, 100)
+    assert_includes 65..85, first.count("heavy"), "about 75 of the first 100"
+    rest = taken(buffer, 100)
+    assert_equal [150, 50], [(first + rest).count("heavy"), (first + rest).count("light")]
+    assert buffer.empty?
+  end
+
+  def test_strict_lots_run_one_after_the_other
+    buffer = Buffer.new(Requeue.new, logger: Logger.new(nil))
+    buffer.push_lots([lot("high", 0, 3), lot("low", 1, 2)])
+    assert_equal %w[high high high low low], taken(buffer, 5)
+  end
+
   def test_jobs_not_taken_are_handed_back_each_once
     requeue = Requeue.new
     buffer = Buffer.new(requeue, logger: Logger.new(nil))

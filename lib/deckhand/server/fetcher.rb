@@ -59,7 +59,7 @@ module Deckhand
         @requeue = Store::Scripts::Requeue.new(store, identity: identity, queues: @queues)
         @pace = Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
         @balance = balanced ? Balance::CappedBuffer.new(@requeue, queues: @queues, logger: logger) : nil
-        @ready = @balance || Fetch::Buffer.new(@requeue, logger: logger)
+        @ready = @balance || Fetch::Buffer.new(@requeue, logger: logger, interleave: !capsule.weights.nil?)
         @landing = @queues.each_with_index.map { |q, i| LandingLot.new(q, i) }
         @waiters = IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal, watch: landings)
         @lost = LostFetches.new(@requeue, logger: logger)
