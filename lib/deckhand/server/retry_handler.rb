@@ -199,12 +199,15 @@ module Deckhand
       # the thread waits and tries again (logging as Outage says): settle.lua
       # writes nothing when it is refused, so the job stays in flight, never
       # lost. Only the wait may be cut short by the shutdown interrupt, never
-      # a write under way.
+      # a write under way. A job found settled on a try after a failed one
+      # was settled by that try (its reply was lost on the way back): the
+      # outcome is this call's, and its handlers run once.
       def write(unit)
         settle = (@settle[unit.queue] ||= Store::Scripts::Settle.new(@store, identity: @identity, queue: unit.queue))
         outage = nil
         begin
-          unit.recorded = yield(settle)
+          result = yield(settle)
+          unit.recorded = (outage && result == :settled) ? :written : result
           outage&.over
           gone(unit) if unit.recorded == :gone
         rescue Deckhand::RedisError => e
@@ -236,9 +239,7 @@ module Deckhand
       # StandardError), is logged; the shutdown interrupt alone goes through.
       def call_safely(what)
         yield
-      rescue Deckhand::Shutdown
-        raise
-      rescue Exception => e # rubocop:disable Lint/RescueException -- a handler's bug must not unsettle a job
+      rescue Deckhand::AppError => e # a handler's bug must not unsettle a job
         @logger.error("#{what} raised #{e.class}: #{e.message}")
         nil
       end
