@@ -122,6 +122,21 @@ module Deckhand
   # not swallow it.
   class Shutdown < ::Interrupt; end
 
+  # Matches what code an application hands Deckhand (a handler, a hook, a
+  # block) may raise and Deckhand contains: any exception but the shutdown
+  # interrupt. A NotImplementedError (a ScriptError) is no StandardError, so
+  # `rescue => e` lets it through, and it would end the thread that called
+  # the handler; the job's outcome stands whatever its handlers do.
+  #
+  #   begin
+  #     handler.call(job, error)
+  #   rescue Deckhand::AppError => e
+  #     logger.error("death handler raised #{e.class}: #{e.message}")
+  #   end
+  module AppError
+    def self.===(error) = error.is_a?(::Exception) && !error.is_a?(Shutdown)
+  end
+
   # Raised by an iterable job (Deckhand::IterableJob) that stopped between two
   # iterations, its cursor saved, because the server is stopping or the job
   # used its max_iteration_runtime. The server puts the job back, unchanged

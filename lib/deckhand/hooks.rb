@@ -48,7 +48,7 @@ module Deckhand
       handlers = frozen? ? @lists.fetch(name, EMPTY) : @lock.synchronize { @lists.fetch(name, EMPTY).dup }
       handlers.each do |handler|
         handler.call(*args)
-      rescue => e
+      rescue AppError => e # a NotImplementedError too: the caller decides, not the block's class
         raise unless block_given?
         yield e
       end

@@ -79,6 +79,24 @@ class ReaperTest < Minitest::Test
     assert_equal 0, redis.call("HLEN", Keys.poison("default"))
   end
 
+  # A NotImplementedError is no StandardError: the reaper logs it and goes on
+  # to the next pill and the next handler.
+  def test_death_handlers_raising_any_exception_leave_the_reaper_and_the_other_handlers_alone
+    log = StringIO.new
+    Deckhand.config.logger = Logger.new(log)
+    calls = []
+    Deckhand.config.on_death { |job, _| calls << [:first, job["jid"]] && raise(NotImplementedError, "not yet") }
+    Deckhand.config.on_death { |job, _| calls << [:second, job["jid"]] }
+    dead_process(lots: {"default" => [[payload("pill"), payload("pill2"), payload("innocent")]]},
+      recoveries: {"default" => {"pill" => 2, "pill2" => 2}}, suspects: {"default" => %w[pill pill2]})
+
+    reaper.reap
+
+    assert_equal %w[pill pill2], zset("dead").map { |job, _| job["jid"] }.sort
+    assert_equal [[:first, "pill"], [:first, "pill2"], [:second, "pill"], [:second, "pill2"]], calls.sort
+    assert_includes log.string, "death handler raised NotImplementedError: not yet"
+  end
+
   def test_a_poison_pill_left_behind_by_a_reaper_that_died_is_buried_by_the_next_pass
     redis.call("SADD", "queues", "default")
     redis.call("HSET", Keys.poison("default"), "gone:1:abc|pill", payload("pill"))

@@ -56,6 +56,24 @@ class HooksTest < Minitest::Test
     assert_includes log.string, "shutdown handler raised RuntimeError: flush failed"
   end
 
+  # A NotImplementedError (a ScriptError) is no StandardError: it still goes
+  # to the caller, and the other blocks run; the shutdown interrupt goes through.
+  def test_a_block_raising_any_exception_but_the_shutdown_goes_to_the_caller
+    hooks = Deckhand::Hooks.new(%i[done])
+    ran = []
+    hooks.add(:done, -> { raise NotImplementedError, "later" })
+    hooks.add(:done, -> { ran << :second })
+    errors = []
+    hooks.run(:done) { |error| errors << error.class }
+    assert_equal [NotImplementedError], errors
+    assert_equal [:second], ran
+    stopping = Deckhand::Hooks.new(%i[done])
+    stopping.add(:done, -> { raise Deckhand::Shutdown })
+    assert_raises(Deckhand::Shutdown) { stopping.run(:done) { |error| errors << error.class } }
+    assert Deckhand::AppError === NotImplementedError.new
+    refute Deckhand::AppError === Deckhand::Shutdown.new
+  end
+
   def test_lifecycle_leader_hooks_come_and_go
     calls = []
     hook = Deckhand::Lifecycle.on(:leader) { |leading| calls << leading }

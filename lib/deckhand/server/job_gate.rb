@@ -86,9 +86,7 @@ module Deckhand
       def tell_expired(job)
         @config.expired_handlers.each do |handler|
           handler.call(job)
-        rescue Deckhand::Shutdown
-          raise
-        rescue Exception => e # rubocop:disable Lint/RescueException -- a handler's bug must not unsettle a job
+        rescue Deckhand::AppError => e # a handler's bug must not unsettle a job
           @config.logger.error("expired handler raised #{e.class}: #{e.message}")
         end
       end

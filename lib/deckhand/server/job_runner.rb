@@ -211,9 +211,7 @@ module Deckhand
       def notify_error(error, job)
         @config.error_handlers.each do |handler|
           handler.call(error, {"context" => "job", "job" => job})
-        rescue Deckhand::Shutdown
-          raise
-        rescue Exception => e # rubocop:disable Lint/RescueException -- a handler's bug must not unsettle a job
+        rescue Deckhand::AppError => e # a handler's bug must not unsettle a job
           @logger.error("error handler raised #{e.class}: #{safe_message(e)}")
         end
       end

@@ -39,7 +39,7 @@ module Deckhand
         return seconds if seconds.is_a?(Numeric) && seconds >= 0
         @logger.error("limiter backoff returned #{seconds.inspect}, not seconds; using the default")
         self.class.default_backoff(overrated)
-      rescue => e
+      rescue Deckhand::AppError => e # the application's block, whatever it raises
         @logger.error("limiter backoff raised #{e.class}: #{e.message}; using the default")
         self.class.default_backoff(overrated)
       end

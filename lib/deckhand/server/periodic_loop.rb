@@ -175,7 +175,7 @@ module Deckhand
         unreplicated(e)
       rescue Deckhand::RedisError
         raise
-      rescue => e # the application's (a middleware, an Active Job serializer): this tick is lost, not the loop
+      rescue Deckhand::AppError => e # the application's (a middleware, an Active Job serializer): this tick is lost, not the loop
         @tried[entry.name] = due
         @logger.error("periodic #{entry.name}: could not build #{entry.klass}'s job for #{Time.at(due).utc}: #{e.class}: #{e.message}")
       end

@@ -81,7 +81,7 @@ module Deckhand
 
       def call_handler(handler, entry, error)
         handler.call(entry, error)
-      rescue => e
+      rescue Deckhand::AppError => e # whatever its class: the reaper goes on
         @logger.error("death handler raised #{e.class}: #{e.message}")
       end
     end
