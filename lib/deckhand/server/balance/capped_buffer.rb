@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "shares"
+require_relative "../fetch/hand_back"
 
 module Deckhand
   module Server
@@ -172,15 +173,11 @@ module Deckhand
 
         # As Fetch::Buffer#hand_back: every job still here, held ones too,
         # back to the front of its queue, then yielded to be counted settled.
-        def hand_back
-          units = @lock.synchronize { @units.slice!(0..) }
-          return if units.empty?
-          @lock.synchronize { units.each { |unit| @buffered[unit.lot.index] -= 1 } }
-          landed, taken = units.partition { |u| u.lot.landing? }
-          @requeue.some(taken.map { |u| [u.lot.index, u.lot.id, u.position] }, landed: landed.map { |u| [u.lot.index, u.payload] })
-          units.each { |unit| yield unit }
-        rescue Deckhand::RedisError => e
-          @logger.warn("could not hand back #{units.size} unstarted jobs (#{e.message}); they stay in-flight")
+        def hand_back(&)
+          units = @lock.synchronize do
+            @units.slice!(0..).each { |unit| @buffered[unit.lot.index] -= 1 }
+          end
+          Fetch::HandBack.call(@requeue, @logger, units, &)
         end
 
         private

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "hand_back"
+
 module Deckhand
   module Server
     module Fetch
@@ -62,19 +64,9 @@ module Deckhand
         # Releases the processors waiting in #pop: each gets nil.
         def close = @ready.close
 
-        # Hands back every job still waiting, then yields each to be counted
-        # settled. When Redis fails they stay in the in-flight record, for the
-        # shutdown's hand-back of everything (or a reaper) to return.
-        def hand_back
-          units = drain
-          return if units.empty?
-          landed, taken = units.partition { |u| u.lot.landing? }
-          @requeue.some(taken.map { |u| [u.lot.index, u.lot.id, u.position] },
-            landed: landed.map { |u| [u.lot.index, u.payload] })
-          units.each { |unit| yield unit }
-        rescue Deckhand::RedisError => e
-          @logger.warn("could not hand back #{units.size} unstarted jobs (#{e.message}); they stay in-flight")
-        end
+        # Hands back every job still waiting (Fetch::HandBack), then yields
+        # each to be counted settled.
+        def hand_back(&) = HandBack.call(@requeue, @logger, drain, &)
 
         private
 
