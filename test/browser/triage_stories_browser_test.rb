@@ -46,29 +46,38 @@ class TriageStoriesBrowserTest < Minitest::Test
     page.on("Page.loadEventFired") { @loads += 1 }
   end
 
-  def test_retry_only_one_class_of_timeouts_in_three_page_loads
-    seed_retries
-    visit("/retries?view=groups") # load 1
-    count_loads
-    row = page.css("#cross tbody tr").find { |tr| tr.text.include?("MailJob") && tr.at_css(%(a[href*="error=Net%3A%3AReadTimeout"])) }
-    assert row, "a line for MailJob × Net::ReadTimeout"
-    assert_includes row.text, "250"
-    screenshot("story-triage-table-desktop")
-    row.at_css(%(a.button[href*="confirm=retry"])).scroll_into_view.click # load 2
-    wait_for(message: "the confirmation") { page.at_css("#confirm-count") }
-    assert_includes page.at_css("#confirm-count").text, "send to their queues now 250 jobs"
-    screenshot("story-triage-confirm-desktop")
-    page.at_css("#confirm-all").scroll_into_view.click # load 3: the POST and its redirect
-    wait_for(message: "the notice") { page.at_css(".notice")&.text.to_s.include?("250 jobs sent") }
-    wait_for(message: "the load event") { loads >= 2 }
-    assert_equal 3, 1 + loads, "page loads from the grouped view to done"
-    assert_equal 250, redis.call("LLEN", "queue:default")
-    assert_equal 100, api.retries.size
-    assert_equal 0, api.retries.count_matching(['"class":"MailJob"', '"error_class":"Net::ReadTimeout"'])
-    assert_equal "notice", page.evaluate("document.activeElement.id"), "focus on the notice after the action"
-    screenshot("story-triage-done-desktop")
-    assert_equal 2, loads, "no load after the last"
-    assert_no_browser_problems
+  WIDTHS = [["desktop", 1280, 900, false], ["phone", 390, 844, true]].freeze
+
+  def test_retry_only_one_class_of_timeouts_in_three_page_loads_at_both_widths
+    WIDTHS.each do |label, width, height, mobile|
+      redis.call("DEL", "retry", "queue:default")
+      seed_retries
+      visit("/retries?view=groups") # load 1
+      page.set_viewport(width: width, height: height, scale_factor: 1, mobile: mobile)
+      count_loads
+      row = page.css("#cross tbody tr").find { |tr| tr.text.include?("MailJob") && tr.at_css(%(a[href*="error=Net%3A%3AReadTimeout"])) }
+      assert row, "a line for MailJob × Net::ReadTimeout at #{width} px"
+      assert_includes row.text, "250"
+      retry_all = row.at_css(%(a.button[href*="confirm=retry"])).scroll_into_view
+      assert_operator retry_all.evaluate("this.getBoundingClientRect().right"), :<=, width, "the line's Retry on screen at #{width} px"
+      screenshot("story-triage-table-#{label}")
+      retry_all.click # load 2
+      wait_for(message: "the confirmation at #{width} px") { page.at_css("#confirm-count") }
+      assert_includes page.at_css("#confirm-count").text, "send to their queues now 250 jobs"
+      assert_equal true, in_view?("#confirm-all"), "the confirmation's button on screen at #{width} px"
+      screenshot("story-triage-confirm-#{label}")
+      page.at_css("#confirm-all").scroll_into_view.click # load 3: the POST and its redirect
+      wait_for(message: "the notice at #{width} px") { page.at_css(".notice")&.text.to_s.include?("250 jobs sent") }
+      wait_for(message: "the load event at #{width} px") { loads >= 2 }
+      assert_equal 3, 1 + loads, "page loads from the grouped view to done at #{width} px"
+      assert_equal 250, redis.call("LLEN", "queue:default")
+      assert_equal 100, api.retries.size
+      assert_equal 0, api.retries.count_matching(['"class":"MailJob"', '"error_class":"Net::ReadTimeout"'])
+      assert_equal "notice", page.evaluate("document.activeElement.id"), "focus on the notice after the action at #{width} px"
+      screenshot("story-triage-done-#{label}")
+      assert_equal 2, loads, "no load after the last at #{width} px"
+      assert_no_browser_problems
+    end
   end
 
   def test_range_selection_checks_rows_n_to_m
@@ -111,7 +120,7 @@ class TriageStoriesBrowserTest < Minitest::Test
     Deckhand::Store::PeriodicState.write_schedule(Deckhand.config.store, {"leader" => "phone-host:4242:abcdef", "entries" => entries})
     redis.call("HSET", "deckhand:periodic:entry:nightly", "next", Time.utc(2030, 1, 2, 7).to_i, "last_tick", Time.now.to_i - 60, "last_jid", "a" * 24)
     visit("/")
-    [["desktop", 1280, 900, false], ["phone", 390, 844, true]].each do |label, width, height, mobile|
+    WIDTHS.each do |label, width, height, mobile|
       page.set_viewport(width: width, height: height, scale_factor: 1, mobile: mobile)
       page.go_to("#{Deckhand::BrowserHarness.url}/busy")
       assert_equal true, in_view?(%(button[name="cancel"])), "Cancel on screen at #{width} px"
