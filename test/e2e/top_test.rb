@@ -82,7 +82,9 @@ class TopTest < Minitest::Test
     assert_equal 0, once.status.exitstatus
     assert_includes once.stdout, "QUEUE"
     refute_includes once.stdout, "q quits", "one frame has no key to quit it"
-    assert_includes deckhand_run("--help").stdout, "deckhand top "
+    help = deckhand_run("--help").stdout
+    assert_includes help, "deckhand top "
+    assert_includes help, "deckhand dev-redis cluster", "the development cluster is named where users look"
     assert_includes deckhand_run("top", "--help").stdout, "Usage: deckhand top"
   end
 end

@@ -11,7 +11,9 @@ module Deckhand
                deckhand web [-p PORT] [-b HOST]     serves the dashboard (see deckhand web -h)
                deckhand migrate --check [APP_ROOT]  what a Sidekiq app needs to run on Deckhand
                deckhand dev-redis [start|stop]      this project's development Redis
+               deckhand dev-redis cluster           a development Redis Cluster, until Ctrl-C
                deckhand top                         a live view of queues and processes (q quits)
+               deckhand placement [rebalance|move]  cluster mode: which primary holds each queue
 
         Runs a Deckhand server: loads your application and works its job queues.
         Redis comes from REDIS_URL, the config file, or (outside production, when
