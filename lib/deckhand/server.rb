@@ -6,8 +6,10 @@ require_relative "../deckhand"
 module Deckhand
   # The processing side: Launcher, capsules of processors fed by fetchers,
   # the scheduler, the reaper and the heartbeat. Loaded by the CLI, never by
-  # the client.
-  module Server
+  # the client. Internal as a whole: applications run a server through the
+  # command (`deckhand`), Deckhand.embed or the swarm, and reach its
+  # behaviour through the configuration.
+  module Server # :nodoc: all
   end
 end
 

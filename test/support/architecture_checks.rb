@@ -244,6 +244,17 @@ module Deckhand
       files + parts
     end
 
+    DEFINITION = /^(\s*)(?:class|module) [A-Z]\w*(?:::\w+)*(?:\s*<\s*\S+)?(\s*#.*)?$/
+
+    # True when the most deeply nested class or module a file defines (its
+    # own, inside Deckhand's namespaces) carries `# :nodoc:` on its line.
+    def own_definition_marked?(source)
+      found = source.scan(DEFINITION)
+      return true if found.empty?
+      deepest = found.map { |indent, _| indent.size }.max
+      found.select { |indent, _| indent.size == deepest }.all? { |_, comment| comment.to_s.include?(":nodoc:") }
+    end
+
     def literal?(text) = text.match?(/\A(["']).*\1\z/m)
 
     # The text with its string literals emptied, so what is inside them

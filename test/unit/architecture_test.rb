@@ -217,6 +217,21 @@ class ArchitectureTest < Minitest::Test
       Checks.defined_types(source)
   end
 
+  # The store's and the swarm's parts are internal (docs/internals.md, "The
+  # public surface"): each file marks its own class for RDoc. Store::Limits
+  # is public (docs/limits.md); the server is marked whole, in server.rb.
+  PUBLIC_INSIDE = ["lib/deckhand/store/limits.rb"].freeze
+
+  def test_internal_parts_are_marked_nodoc
+    unmarked = lib_files.grep(%r{\Alib/deckhand/(store|swarm)/}).reject do |path|
+      PUBLIC_INSIDE.include?(path) || Checks.own_definition_marked?(File.read(File.join(ROOT, path)))
+    end
+    assert_empty unmarked, "mark each file's own class or module `# :nodoc:` (or list it as public)"
+    assert_match(/module Server # :nodoc: all$/, File.read(File.join(ROOT, "lib/deckhand/server.rb")))
+    refute Checks.own_definition_marked?("module Deckhand\n  class Store\n    class Parts\n    end\n  end\nend\n")
+    assert Checks.own_definition_marked?("module Deckhand\n  class Store\n    class Parts # :nodoc:\n    end\n  end\nend\n")
+  end
+
   def test_no_lib_file_is_longer_than_max_lines
     long = lib_files.select { |path| File.foreach(File.join(ROOT, path)).count > MAX_LINES }
     assert_empty long, "split each into parts of one class or module per file"

@@ -13,7 +13,7 @@ module Deckhand
     # raised them (application code rescues RedisClient::CommandError, which
     # Sidekiq names BaseError and CommandError), and after a failover error
     # the connection is reopened and the block run once more.
-    class AppConnection
+    class AppConnection # :nodoc:
       BaseError = RedisClient::Error
       CommandError = RedisClient::CommandError
 

@@ -7,7 +7,7 @@ module Deckhand
     # tenants' jobs count as waiting.
     #
     #   Deckhand::Store::Backlog.sizes(store, %w[cpu io])  # => {"cpu" => 900, "io" => 310}
-    module Backlog
+    module Backlog # :nodoc:
       module_function
 
       def sizes(store, queues)

@@ -14,7 +14,7 @@ module Deckhand
     #   lineages = BatchLineages.new
     #   lineages.fetch(store, bid)   # => [[bid, "default"], [parent_bid, "critical"]]
     #   lineages.read(store, bid)    # from Redis again, one round trip per level
-    class BatchLineages
+    class BatchLineages # :nodoc:
       # Deeper than any real nesting: a guard against a corrupted chain.
       MAX_DEPTH = 100
 

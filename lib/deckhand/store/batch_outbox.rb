@@ -26,7 +26,7 @@ module Deckhand
     #
     #   outbox = BatchOutbox.new(store, now_ms: now) { |jids| clear_from_the_outbox(jids) }
     #   outbox.deliver(others, own)   # each [[jid, queue, payload], ...]
-    class BatchOutbox
+    class BatchOutbox # :nodoc:
       UNPUSHED = Hash.new { |hash, location| hash[location] = [] }
       LOCK = Mutex.new
 

@@ -3,7 +3,7 @@
 require_relative "layout/plain_batches"
 
 module Deckhand
-  class Store
+  class Store # :nodoc:
     # Reads of batch state (the layout is in Layout::PlainBatches, Layout::ClusterBatches in
     # cluster mode, where a batch's keys share one slot; every change goes
     # through Scripts::BatchOps). Each read is bounded, however many jobs a

@@ -11,7 +11,7 @@ module Deckhand
     # starved host) keeps its connections open.
     #
     #   Clients.names(store)   # => #<Set: {"deckhand:web-1:4242:ab12cd", ...}>, or nil where CLIENT LIST is refused
-    module Clients
+    module Clients # :nodoc:
       module_function
 
       def names(store)

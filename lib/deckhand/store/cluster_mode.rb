@@ -11,7 +11,7 @@ module Deckhand
     #   mode = Deckhand::Store::ClusterMode.new(cluster: ["redis://10.0.0.1:7000"], password: "s3cret")
     #   mode.config(id: "deckhand:host:1:abc")   # => a RedisClient::ClusterConfig
     #   mode.location                            # => "redis-cluster://10.0.0.1:7000"
-    class ClusterMode
+    class ClusterMode # :nodoc:
       GEM_HINT = "cluster mode needs the redis-cluster-client gem: add `gem \"redis-cluster-client\"` " \
         "to your Gemfile (docs/cluster.md)"
 

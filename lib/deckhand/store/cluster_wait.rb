@@ -30,7 +30,7 @@ module Deckhand
     #     pipe.call("LPUSH", "{queue:a}", json)
     #   end
     #   acks  # => [1]: one WAIT, on the node that took the LPUSH
-    module ClusterWait
+    module ClusterWait # :nodoc:
       # The redis-cluster-client version whose internals this reads.
       VETTED = "0.17.8"
       UNSUPPORTED = "push_replicas in cluster mode needs redis-cluster-client's per-node pipelines " \

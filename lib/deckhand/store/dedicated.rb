@@ -14,7 +14,7 @@ module Deckhand
       # client that reconnects by itself and sends a command again (the
       # cluster client does, and any with reconnect_attempts) hides a reply
       # lost with the connection.
-      module Connects
+      module Connects # :nodoc:
         def connect(config)
           super.tap { config.custom[:deckhand_connected]&.call }
         end

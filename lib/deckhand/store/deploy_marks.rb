@@ -8,7 +8,7 @@ module Deckhand
     #
     #   DeployMarks.mark(store, Time.utc(2026, 3, 1, 12, 5), "abc123 Faster reports")
     #   DeployMarks.day(store, Date.new(2026, 3, 1))   # => {"2026-03-01T12:05:00Z" => "abc123 Faster reports"}
-    module DeployMarks
+    module DeployMarks # :nodoc:
       TTL = 90 * 24 * 60 * 60
       LOCK_TTL = 60
 

@@ -21,7 +21,7 @@ module Deckhand
     #   # => the pipeline's replies; raises Deckhand::NotReplicated (naming the jids) when WAIT came short
     #   store.durability.evalsha(store, Scripts::UniquePush, keys, argv) { |reply| jids_it_pushed(reply) }
     #   # => the script's reply; raises Deckhand::NotReplicated when WAIT came short and it pushed a job
-    class Durability
+    class Durability # :nodoc:
       attr_reader :replicas, :timeout
 
       # The durability a store's pushes wait for, or nil (plain pipelines).

@@ -7,7 +7,7 @@ require_relative "scripts/metrics_totals"
 require_relative "scripts/metrics_series"
 
 module Deckhand
-  class Store
+  class Store # :nodoc:
     # Per-class execution metrics in Redis, written by each server process once
     # per heartbeat from its in-memory Tally, read by the data API.
     #

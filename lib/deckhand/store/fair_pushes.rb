@@ -12,7 +12,7 @@ module Deckhand
     #
     #   queued, fair = FairPushes.split({"reports" => [json, ...]}, config.fair_queues)
     #   FairPushes.push(store, fair)
-    module FairPushes
+    module FairPushes # :nodoc:
       # Only a payload holding this may name a tenant: the others skip the parse.
       MARK = "\"tenant\":"
 

@@ -9,7 +9,7 @@ module Deckhand
     #
     #   Store::FairTenants.top(store, "reports", 10)
     #   # => [["acme", 9_800, 1_700_000_000_000], ["globex", 12, 1_700_000_050_000]]
-    module FairTenants
+    module FairTenants # :nodoc:
       # How far into the tenants' jobs the next job of each tenant is looked
       # for. Every tenant's next job sits near the front (its score is at
       # most the virtual time plus its step), so this finds it unless

@@ -12,7 +12,7 @@ module Deckhand
     #
     #   ForeignSchedules.read(store)
     #   # => [#<struct Entry scheduler="sidekiq-cron", name="nightly", klass="NightlyJob", key="cron_job:default:nightly">]
-    module ForeignSchedules
+    module ForeignSchedules # :nodoc:
       Entry = Struct.new(:scheduler, :name, :klass, :key)
       private_constant :Entry
       # Not Deckhand's keys (no layout names them), read only: the sets of

@@ -15,7 +15,7 @@ module Deckhand
     #   Heartbeats.beat(store, identity, counts: [12, 1], metrics: tally, record: {info: json, ...})
     #   # => #<struct Beat paused=["mail"], processes=2, signal=nil>
     #   Heartbeats.forget(store, identity)   # a clean shutdown
-    module Heartbeats
+    module Heartbeats # :nodoc:
       DAILY_TTL = 5 * 365 * 24 * 60 * 60
 
       # placement: [epoch, queues being moved] in cluster mode (Store::QueueMove),

@@ -26,7 +26,7 @@ module Deckhand
     #   outcome.refusal         # => the first refusal of a job's write, a Deckhand::RedisError, or nil
     #   outcome.not_replicated  # => a Deckhand::NotReplicated naming the jobs it took, or nil
     #   outcome.unlisted        # => the refusal of the set of queue names (its jobs are written), or nil
-    module HeldPush
+    module HeldPush # :nodoc:
       Outcome = Struct.new(:left, :refusal, :not_replicated, :unlisted)
 
       module_function

@@ -10,7 +10,7 @@ module Deckhand
     #   Inflight.lots(store, identity, %w[default mail])       # => [["default", ["3", "4"]], ["mail", []]]
     #   Inflight.payloads(store, identity, %w[default mail])   # => {"default" => ["{...}"], "mail" => []}
     #   Inflight.count(store, identity, %w[default])           # => 1
-    module Inflight
+    module Inflight # :nodoc:
       module_function
 
       # [queue, lot ids], per queue, the ids in the order the lots were taken.

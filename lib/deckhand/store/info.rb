@@ -6,7 +6,7 @@ module Deckhand
     #
     #   Info.fields(store)["redis_version"]              # => "7.0.15"
     #   Info.fields(store, "server")["uptime_in_seconds"] # => "86400"
-    module Info
+    module Info # :nodoc:
       module_function
 
       def fields(store, section = nil)

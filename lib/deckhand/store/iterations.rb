@@ -15,7 +15,7 @@ module Deckhand
     #   Iterations.flush(store, jid, ..., runs: '[{"run":1,"reason":"shutdown",...}]') # a run's end
     #   Iterations.cancel!(store, jid, now: Time.now.to_i) # => when it was (first) cancelled
     #   Iterations.delete(store, jid)
-    module Iterations
+    module Iterations # :nodoc:
       TTL = 30 * 24 * 60 * 60
 
       module_function

@@ -10,7 +10,7 @@ module Deckhand
     # stream of pushes does not flood the log.
     #
     #   store.listing_warning.refused(outcome.unlisted, config.logger)
-    class ListingWarning
+    class ListingWarning # :nodoc:
       EVERY = 60.0
 
       def initialize(key)

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 module Deckhand
-  class Store
+  class Store # :nodoc:
     # A lot: the jobs one fetch took from one queue. Its payloads are a list of
     # their own (Layout::Plain.lot), in the order they were taken; the queue's in-flight
     # hash holds "<id>" => its size and "<id>~" => a bitmap of the jobs already

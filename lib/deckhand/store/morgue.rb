@@ -4,7 +4,7 @@ module Deckhand
   class Store
     # Writes to the dead set, trimming it as it goes: entries older than the
     # timeout and the oldest beyond the cap are dropped (Sidekiq's rules).
-    module Morgue
+    module Morgue # :nodoc:
       module_function
 
       # Queues the commands on a pipeline or transaction; `set` is the dead

@@ -11,7 +11,7 @@ module Deckhand
     #   Owners.registered?(store, identity)     # => true
     #   Owners.beats(store, [id1, id2])         # => ["1732000000.5", nil]: last heartbeats
     #   Owners.lock(store, identity, ttl_ms)    # => true for one caller per ttl
-    module Owners
+    module Owners # :nodoc:
       module_function
 
       def register(store, identity, record) = store.call("HSET", store.layout::OWNERS, identity, JSON.generate(record))

@@ -13,7 +13,7 @@ module Deckhand
     #   PeriodicState.leader(store)                 # => "host:12:abc" (the identity) or nil
     #   PeriodicState.states(store, ["nightly"])    # => [{"last_tick" => "1764000000", ...}]
     #   PeriodicState.pause(store, "nightly"); PeriodicState.resume(store, "nightly")
-    module PeriodicState
+    module PeriodicState # :nodoc:
       module_function
 
       def write_schedule(store, record) = store.call("SET", store.layout::PERIODIC_SCHEDULE, JSON.generate(record))

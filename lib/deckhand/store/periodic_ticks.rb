@@ -13,7 +13,7 @@ module Deckhand
     #
     #   Store::PeriodicTicks.complete(store)              # => 1 (pushes completed, of every pending record)
     #   Store::PeriodicTicks.complete(store, ["nightly"]) # only that entry's
-    module PeriodicTicks
+    module PeriodicTicks # :nodoc:
       FIELDS = %w[pending_queue pending_tick pending_jid pending_payload].freeze
 
       module_function

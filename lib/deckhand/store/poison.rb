@@ -8,7 +8,7 @@ module Deckhand
     #
     #   Poison.pending(store, %w[default mail])   # => {"default" => {"host:1:abc|b4a5..." => payload}}
     #   Poison.bury(store, "default", "host:1:abc|b4a5...", entry, now: Time.now.to_f, timeout: 15_552_000, max_jobs: 10_000)
-    module Poison
+    module Poison # :nodoc:
       module_function
 
       def pending(store, queues)

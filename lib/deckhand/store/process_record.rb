@@ -16,7 +16,7 @@ module Deckhand
     #   ProcessRecord.identities(store)              # => ["host:123:9f3a", ...]
     #   ProcessRecord.read(store, identities)        # => [ProcessRecord::Entry or nil, ...]
     #   ProcessRecord.signal(store, identity, "TSTP")
-    module ProcessRecord
+    module ProcessRecord # :nodoc:
       FIELDS = %w[info busy beat quiet rss rtt_us inflight balance].freeze
 
       # How long a signal waits for a process that never picks it up.

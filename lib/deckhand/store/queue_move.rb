@@ -35,7 +35,7 @@ module Deckhand
     # A move cut short before the switch is undone (the queue is worked again
     # where it was); after it, running the move again finishes it, each job
     # written once.
-    class QueueMove
+    class QueueMove # :nodoc:
       # seconds: the whole move; paused: from its start to the switch (the
       # servers work the queue again at their next beat after it); copy:
       # copying the jobs and entries (the queue worked meanwhile).

@@ -27,7 +27,7 @@ module Deckhand
     #   placement.tag("mail")        # => "{queue~2:mail}", read or chosen on first use, then from memory
     #   placement.tags(%w[a b c])    # settles several in one round trip
     #   placement.report             # => {"127.0.0.1:7000" => ["a", "mail"], ...}
-    class QueuePlacement
+    class QueuePlacement # :nodoc:
       KEY = Layout::Cluster::PLACEMENT
 
       # Candidates tried for a new queue; with N primaries about N are needed.

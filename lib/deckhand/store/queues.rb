@@ -16,7 +16,7 @@ module Deckhand
     #   Deckhand::Store::Queues.pause(store, "mailers")
     #   Deckhand::Store::Queues.paused(store)              # => ["mailers"]
     #   Deckhand::Store::Queues.summaries(store, ["mailers"]) # => [["mailers", 12, "{...oldest...}", true]]
-    module Queues
+    module Queues # :nodoc:
       PAUSED = "deckhand:paused"
       SIDEKIQ_PAUSED = "paused"
       PAUSE_SETS = [PAUSED, SIDEKIQ_PAUSED].freeze

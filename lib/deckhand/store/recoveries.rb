@@ -10,7 +10,7 @@ module Deckhand
     #   counts, version = Recoveries.counts(store, "default")   # => [{"b4a5..." => 1}, "3"]
     #   Recoveries.running(store, identity, "default", "b4a5...")
     #   Recoveries.finished(store, identity, "default", "b4a5...", forget: true)
-    module Recoveries
+    module Recoveries # :nodoc:
       VERSION = "~v"
       RUNNING_TTL = 24 * 60 * 60 # the record only matters until a reaper reads it
 

@@ -14,7 +14,7 @@ module Deckhand
     # move lock, so one process sweeps at a time and never during a move.
     #
     #   Deckhand::Store::RetiredSweep.new(store).call   # => {"mail" => 3} (jobs and entries moved, by queue)
-    class RetiredSweep
+    class RetiredSweep # :nodoc:
       LOCK_TTL = 60
       SOURCES = [["", "list"], [":schedule", "zset"], [":retry", "zset"], [":dead", "zset"]].freeze
 

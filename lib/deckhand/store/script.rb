@@ -15,7 +15,7 @@ module Deckhand
     #     def call(key) = run([key], [])
     #   end
     #   Store::Scripts::Ping.new(store).call("deckhand:ping")
-    class Script
+    class Script # :nodoc:
       DIR = File.expand_path("scripts", __dir__)
 
       class << self

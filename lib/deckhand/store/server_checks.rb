@@ -10,7 +10,7 @@ module Deckhand
     #   store.verify!          # => "7.0.15", or raises naming the fix
     #   store.uptime           # => 86_400
     #   store.eviction_policy  # => "noeviction"
-    module ServerChecks
+    module ServerChecks # :nodoc:
       MINIMUM_REDIS = Gem::Version.new("6.2.0")
 
       # Refuses a Redis too old for the commands Deckhand uses, and a mode that

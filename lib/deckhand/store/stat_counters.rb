@@ -3,7 +3,7 @@
 require_relative "process_record"
 
 module Deckhand
-  class Store
+  class Store # :nodoc:
     # The fleet's counters as Sidekiq keeps them: `stat:processed` and
     # `stat:failed` all time and per UTC day (`stat:processed:2026-03-01`),
     # which server heartbeats increment; plus the sizes the dashboard shows

@@ -18,7 +18,7 @@ module Deckhand
     #   Throttles.overrides(store)        # => {"exports" => {"concurrency" => 3}}
     #   Throttles.usage(store, "exports") # => {held: 2, tokens: nil}
     #   Throttles.held(store, ["exports"]) # => {"exports" => 2}
-    module Throttles
+    module Throttles # :nodoc:
       SETTINGS = "deckhand:throttles"
 
       module_function

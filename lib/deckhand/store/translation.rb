@@ -8,7 +8,7 @@ module Deckhand
     #
     #   rescue RedisClient::Error => e
     #     raise Translation.new("redis://10.0.0.5:6379/0").call(e)   # a Deckhand::RedisError, caused by e
-    class Translation
+    class Translation # :nodoc:
       FIXES = {
         "OOM" => "Redis is out of memory and refuses writes (maxmemory). Raise maxmemory or free memory " \
           "(a large dead or retry set, another application's keys); jobs stay where they are meanwhile",

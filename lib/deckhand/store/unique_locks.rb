@@ -11,7 +11,7 @@ module Deckhand
     #
     #   Deckhand::Store::UniqueLocks.holder(store, "unique:ab12...")   # => ["b4a5...", 599_000] (jid, ms left)
     #   Deckhand::Store::UniqueLocks.release(store, "unique:ab12...")  # => true
-    module UniqueLocks
+    module UniqueLocks # :nodoc:
       module_function
 
       # jobs: [Unique::Lock, at or nil, payload], all for `queue`. Returns, per

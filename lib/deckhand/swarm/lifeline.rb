@@ -11,7 +11,7 @@ module Deckhand
     # failed read is logged and tried again, like any component's crash.
     #
     #   Lifeline.new(reader, logger: logger).start   # TERMs this process once the supervisor is gone
-    class Lifeline < Component
+    class Lifeline < Component # :nodoc:
       TERM = -> { ::Process.kill("TERM", ::Process.pid) }
 
       # on_gone: what to do once the supervisor is gone.

@@ -3,7 +3,7 @@
 module Deckhand
   class Swarm
     # What the supervisor reads about its workers' memory.
-    module Memory
+    module Memory # :nodoc:
       module_function
 
       # The slots whose worker's resident memory is over `limit_kb`, with it.

@@ -5,7 +5,7 @@ module Deckhand
     # The supervisor's record of its workers: one Slot per place in the
     # swarm, plus the replaced workers still finishing their jobs. Reaps the
     # ones that exit and says what happened to them.
-    class Roster
+    class Roster # :nodoc:
       attr_reader :slots
 
       def initialize(count, logger)

@@ -6,7 +6,7 @@ module Deckhand
   class Swarm
     # Reads the swarm's two settings from the CLI's (-P / processes:,
     # --max-memory / max_memory:) and refuses bad values by name.
-    module Settings
+    module Settings # :nodoc:
       MAX_PROCESSES = 256
 
       module_function

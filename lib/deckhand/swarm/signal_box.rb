@@ -10,7 +10,7 @@ module Deckhand
     # signal that lands in that gap is kept for the worker to replay rather
     # than written to the supervisor's pipe, where the supervisor would take
     # a worker's TERM for its own.
-    class SignalBox
+    class SignalBox # :nodoc:
       FORWARDED = %w[TERM INT TSTP TTIN].freeze
 
       def initialize

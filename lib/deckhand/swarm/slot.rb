@@ -5,7 +5,7 @@ module Deckhand
     # One of the swarm's K places for a worker process: the pid in it now, when
     # it started, and how often workers in it have died while booting, which
     # sets how long the supervisor waits before the next try.
-    class Slot
+    class Slot # :nodoc:
       # A worker that dies sooner than this after its fork counts as dying at boot.
       BOOT_WINDOW = 10.0
       BACKOFF_BASE = 0.5

@@ -11,7 +11,7 @@ module Deckhand
     # its own signal handling, and a watch on the supervisor. The application
     # is already loaded: the worker shares those pages with the supervisor
     # until it writes to them.
-    class Worker
+    class Worker # :nodoc:
       def initialize(config, index:, lifeline:, hooks:, early_signals:)
         @config = config
         @logger = config.logger

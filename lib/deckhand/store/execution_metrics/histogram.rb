@@ -10,7 +10,7 @@ module Deckhand
       #   Histogram.bucket(12.5)                       # => 17
       #   Histogram.upper_bound(17)                    # => 13.34 (ms)
       #   Histogram.percentile({17 => 90, 27 => 10}, 0.95)  # => about 207 (ms)
-      module Histogram
+      module Histogram # :nodoc:
         PER_DECADE = 8
         SMALLEST_MS = 0.1
         LAST = 7 * PER_DECADE + 1 # beyond 1,000 s

@@ -24,7 +24,7 @@ module Deckhand
       #
       #   SidekiqLayout.flush(pipe, tally.take)
       #   SidekiqLayout.histogram_of({17 => 3})   # => {0 => 3} (13.3 ms and under: "20ms")
-      module SidekiqLayout
+      module SidekiqLayout # :nodoc:
         TTL = 8 * 60 * 60
         # Upper bounds (ms) of Sidekiq's histogram buckets; the last catches the rest.
         BUCKETS_MS = [20, 30, 45, 65, 100, 150, 225, 335, 500, 750, 1100, 1700, 2500, 3800, 5750,

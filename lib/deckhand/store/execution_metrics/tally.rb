@@ -10,7 +10,7 @@ module Deckhand
       #   tally = Tally.new
       #   tally.record("WelcomeJob", 12.5, false)
       #   tally.take   # => {"WelcomeJob" => [1, 0, 12.5, {17 => 1}, 0.0, {}]}, and starts over
-      class Tally
+      class Tally # :nodoc:
         def initialize
           @lock = Mutex.new
           @classes = {}

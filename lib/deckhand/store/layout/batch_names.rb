@@ -9,7 +9,7 @@ module Deckhand
       #
       #   Deckhand::Store::Layout::PlainBatches.jids("iV4Fu-R5pmXv3g")         # => "deckhand:batch:iV4Fu-R5pmXv3g:jids"
       #   Deckhand::Store::Layout::ClusterBatches.jids("iV4Fu-R5pmXv3g")  # => "{batches}:batch:iV4Fu-R5pmXv3g:jids"
-      module BatchNames
+      module BatchNames # :nodoc:
         def batch(bid) = "#{self::PREFIX}#{bid}"
 
         def jids(bid) = "#{self::PREFIX}#{bid}:jids"

@@ -74,7 +74,7 @@ module Deckhand
 
         # Every key name, from `tag(queue)`: Cluster's own (the unplaced
         # tag) or a PlacedCluster's (the placement's).
-        module Names
+        module Names # :nodoc:
           # False: each queue's keys share a slot of their own, the fleet's
           # records another, so a script touches one queue at a time.
           def one_slot? = false

@@ -17,7 +17,7 @@ module Deckhand
       #   keys.batch("iV4Fu-R5pmXv3g")   # => "{batches}:batch:iV4Fu-R5pmXv3g"
       #   keys::INDEX                    # => "{batches}:index"
       #   keys.pushed("{queue:mail}")    # => "{queue:mail}:batch-callbacks"
-      module ClusterBatches
+      module ClusterBatches # :nodoc:
         TAG = "{batches}"
         PREFIX = "#{TAG}:batch:"
         INDEX = "#{TAG}:index"

@@ -16,7 +16,7 @@ module Deckhand
       #   PartitionNames.name("default", 2)    # => "default~p2"
       #   PartitionNames.base("default~p2")    # => "default"
       #   PartitionNames.list("default", 3)    # => ["default", "default~p1", "default~p2"]
-      module PartitionNames
+      module PartitionNames # :nodoc:
         SUFFIX = /~p\d+\z/
 
         module_function

@@ -15,7 +15,7 @@ module Deckhand
       #   layout.queue("mail")      # => "{queue~2:mail}" (placed on the emptiest primary)
       #   layout.retry_set("mail")  # => "{queue~2:mail}:retry"
       #   layout::QUEUES            # => "{deckhand}:queues"
-      class PlacedCluster < Module
+      class PlacedCluster < Module # :nodoc:
         attr_reader :placement
 
         def initialize(placement)

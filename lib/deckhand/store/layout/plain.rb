@@ -19,7 +19,7 @@ module Deckhand
       #   layout.retry_set("default")               # => "retry"
       #   layout.set_keys(:retry_set, %w[a b])      # => [[nil, "retry"]]
       #   layout.script_calls([1], [0, 1, 2])       # => [[0, 1, 2]]: one call for every queue
-      module Plain
+      module Plain # :nodoc:
         QUEUES = "queues"
         SCHEDULE = "schedule"
         RETRY = "retry"

@@ -24,7 +24,7 @@ module Deckhand
       #
       #   store.layout.batches.batch("iV4Fu-R5pmXv3g")
       #   # => "deckhand:batch:iV4Fu-R5pmXv3g", or "{batches}:batch:iV4Fu-R5pmXv3g" in cluster mode
-      module PlainBatches
+      module PlainBatches # :nodoc:
         PREFIX = "deckhand:batch:"
 
         # bid => creation time (epoch milliseconds): the list, newest first.

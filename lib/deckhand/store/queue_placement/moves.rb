@@ -15,7 +15,7 @@ module Deckhand
       #   Moves.epoch(store)                  # => 4
       #   Moves.under_way(store)              # => {"mail" => {"from" => "{queue:mail}", "to" => "{queue~2:mail}", "step" => "pause"}}
       #   Moves.retired(store)                # => {"{queue:mail}" => "mail"}
-      module Moves
+      module Moves # :nodoc:
         FLEET = "{deckhand}"
         EPOCH = "#{FLEET}:placement:epoch"
         UNDER_WAY = "#{FLEET}:placement:moves"

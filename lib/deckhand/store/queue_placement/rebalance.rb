@@ -11,7 +11,7 @@ module Deckhand
       #
       #   Rebalance.new(store).moves
       #   # => [#<struct Move queue="low", from="127.0.0.1:7000", to="127.0.0.1:7002", tag="{queue~4:low}">]
-      class Rebalance
+      class Rebalance # :nodoc:
         Move = Struct.new(:queue, :from, :to, :tag)
 
         def initialize(store)

@@ -12,7 +12,7 @@ module Deckhand
       #   QueuePlacement::Slots.of("{queue:mail}:retry")   # => 12_413
       #   slots.primary_of("{queue:mail}")            # => "127.0.0.1:7002"
       #   slots.primaries                             # => ["127.0.0.1:7000", "127.0.0.1:7001", "127.0.0.1:7002"]
-      class Slots
+      class Slots # :nodoc:
         COUNT = 16_384
 
         # CRC16 with polynomial 0x1021, one entry per byte value.

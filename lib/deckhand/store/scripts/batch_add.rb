@@ -14,7 +14,7 @@ module Deckhand
       #
       #   BatchAdd.new(store, now_ms: now, stamp: stamp)
       #     .call(["b1"], ["default"], [1, "j1", 1, "default", 1, payload, 0], pushed: ["j1"])  # => "ok"
-      class BatchAdd < BatchScript
+      class BatchAdd < BatchScript # :nodoc:
         lua "batch_add", uses: LIB
       end
     end

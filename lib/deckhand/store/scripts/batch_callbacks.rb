@@ -11,7 +11,7 @@ module Deckhand
       #   pushes = BatchCallbacks.new(store, now_ms: 1_764_000_000_000)
       #   pushes.push("default", [[jid, payload]])   # => 1 (pushed), 0 when pushed before
       #   pushes.delivered("default", [jid])         # the outbox no longer holds it: remembered briefly
-      class BatchCallbacks < Script
+      class BatchCallbacks < Script # :nodoc:
         lua "batch_callbacks", uses: ["guard"]
 
         # How long a queue remembers a callback it got while the outbox may

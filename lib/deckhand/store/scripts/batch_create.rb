@@ -13,7 +13,7 @@ module Deckhand
       #
       #   BatchCreate.new(store, now_ms: now, stamp: stamp)
       #     .call(["b1"], [], ["", 2_592_000_000, 86_400_000, "default", "Import", "", on_success, ""])  # => "ok"
-      class BatchCreate < BatchScript
+      class BatchCreate < BatchScript # :nodoc:
         lua "batch_create", uses: LIB
       end
     end

@@ -9,7 +9,7 @@ module Deckhand
       # callbacks now in their queues. No lineage; args: their jids.
       #
       #   BatchDelivered.new(store, now_ms: now, stamp: stamp).call_apart([], [], ["cb1"], 30_000)
-      class BatchDelivered < BatchScript
+      class BatchDelivered < BatchScript # :nodoc:
         lua "batch_delivered", uses: LIB
       end
     end

@@ -10,7 +10,7 @@ module Deckhand
       # error's JSON. Replies 1 (counted), 0 (not the batch's), or "stale".
       #
       #   BatchJobDead.new(store, now_ms: now, stamp: stamp).call(["b1"], ["default"], ["j1", error_json])  # => 1
-      class BatchJobDead < BatchScript
+      class BatchJobDead < BatchScript # :nodoc:
         lua "batch_job_dead", uses: CHECK
       end
     end

@@ -10,7 +10,7 @@ module Deckhand
       # batch's), or "stale".
       #
       #   BatchJobDone.new(store, now_ms: now, stamp: stamp).call(["b1"], ["default"], ["j1"])  # => 1
-      class BatchJobDone < BatchScript
+      class BatchJobDone < BatchScript # :nodoc:
         lua "batch_job_done", uses: CHECK
       end
     end

@@ -10,7 +10,7 @@ module Deckhand
       # (counted now), 0 (counted before, or not the batch's), or "stale".
       #
       #   BatchJobFailed.new(store, now_ms: now, stamp: stamp).call(["b1"], ["default"], ["j1", error_json])  # => 1
-      class BatchJobFailed < BatchScript
+      class BatchJobFailed < BatchScript # :nodoc:
         lua "batch_job_failed", uses: CHECK
       end
     end

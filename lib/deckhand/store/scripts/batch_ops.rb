@@ -39,7 +39,7 @@ module Deckhand
       # is for, or by a running server's outbox drain
       # (Server::BatchOutboxDrain calls #deliver_pending every 30 s),
       # whichever comes first.
-      class BatchOps
+      class BatchOps # :nodoc:
         include BatchOpsApart
 
         # One per process: lineages are the same whichever store reads them.

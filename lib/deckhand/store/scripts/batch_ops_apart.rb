@@ -16,7 +16,7 @@ module Deckhand
       #     include BatchOpsApart   # #push_apart, #invoke_apart (private)
       #   end
       #   BatchOps.new(store, now_ms: now, stamp: stamp).deliver_pending(age_ms: 0)  # => callbacks handed over
-      module BatchOpsApart
+      module BatchOpsApart # :nodoc:
         private
 
         # Cluster mode: the jids first, then the jobs, as the client pushes

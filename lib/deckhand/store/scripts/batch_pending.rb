@@ -11,7 +11,7 @@ module Deckhand
       #
       #   BatchPending.new(store, now_ms: now, stamp: stamp).call_apart([], [], [], 30_000)
       #   # => ["ok", [[jid, queue, payload], ...], []]
-      class BatchPending < BatchScript
+      class BatchPending < BatchScript # :nodoc:
         lua "batch_pending", uses: LIB
       end
     end

@@ -10,7 +10,7 @@ module Deckhand
       # args; replies "ok", or "gone", "stale".
       #
       #   BatchRelease.new(store, now_ms: now, stamp: stamp).call(["b1"], ["default"], [])  # => "ok"
-      class BatchRelease < BatchScript
+      class BatchRelease < BatchScript # :nodoc:
         lua "batch_release", uses: CHECK
       end
     end

@@ -9,7 +9,7 @@ module Deckhand
       # BatchRelease. No args; replies "ok", or "gone", "done", "stale".
       #
       #   BatchReopen.new(store, now_ms: now, stamp: stamp).call(["b1"], ["default"], [])  # => "ok"
-      class BatchReopen < BatchScript
+      class BatchReopen < BatchScript # :nodoc:
         lua "batch_reopen", uses: LIB
       end
     end

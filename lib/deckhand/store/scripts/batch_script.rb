@@ -16,7 +16,7 @@ module Deckhand
       #
       #   release = BatchRelease.new(store, now_ms: 1_764_000_000_000, stamp: 1_764_000_000_000)
       #   release.call(["b1"], ["default"], [])   # plain mode => "ok"
-      class BatchScript < Script
+      class BatchScript < Script # :nodoc:
         # The Lua every batch script needs, in the order each builds on the last.
         LIB = ["guard", "batch", "batch_outbox"].freeze
 

@@ -9,7 +9,7 @@ module Deckhand
       # for its tenant's fair share (store/scripts/lib/fair.lua).
       #
       #   FairPush.new(store).call("reports", [["acme", 1.0, json], ["big", 0.333, json]]) # => 2
-      class FairPush < Script
+      class FairPush < Script # :nodoc:
         lua "fair_push"
 
         # jobs: [tenant, step (1 / the tenant's weight), payload] each.

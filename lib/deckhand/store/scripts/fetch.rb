@@ -11,7 +11,7 @@ module Deckhand
       #   fetch.call(limit: 20, sources: [[1, 42]], acks: [])          # strict: the whole limit
       #   fetch.call(limit: 20, sources: [[0, 43, 15], [1, 44, 5]], acks: []) # weighted shares
       #   # => [#<struct Take source=0, version=nil, payloads=["{...}", ...]>]
-      class Fetch < Script
+      class Fetch < Script # :nodoc:
         lua "fetch", uses: ["lot", "unique", "limit", "throttle", "fetch_parts", "fair"]
 
         # What one source gave: its index among the sources, the queue's

@@ -26,7 +26,7 @@ module Deckhand
       # every take so far stand: the failed source goes to `lost` (with the
       # error), to be handed back once Redis answers, and the call returns
       # what it took; without `lost` the error is raised.
-      class FetchByQueue
+      class FetchByQueue # :nodoc:
         # What one queue's call carries besides its source: its news, sent
         # once, and its throttle (every call of a throttled queue asks it how
         # many jobs may leave; the slots to give back go with the first).

@@ -20,7 +20,7 @@ module Deckhand
       # script says when the name is due there (its first check, then at
       # most once a minute) and the name is written here, with the time the
       # script read from Redis.
-      class LimitCheck < Script
+      class LimitCheck < Script # :nodoc:
         DAY_MS = 86_400_000
 
         private

@@ -8,7 +8,7 @@ module Deckhand
       #
       #   LimitConcurrent.new(store).call("stripe", 5, holder: "ab12", lock_ms: 30_000)
       #   # => [true, 0] or [false, ms until the earliest lock expires]
-      class LimitConcurrent < LimitCheck
+      class LimitConcurrent < LimitCheck # :nodoc:
         lua "limit_concurrent", uses: ["guard", "limit"]
 
         def call(name, size, holder:, lock_ms:, waited_ms: nil, last: true)

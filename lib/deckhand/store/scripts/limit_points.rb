@@ -9,7 +9,7 @@ module Deckhand
       #   points = LimitPoints.new(store)
       #   points.take("shopify", 1000, refill: 50, period_ms: 1000, amount: 50)   # => [true, 0] or [false, ms]
       #   points.adjust("shopify", 1000, refill: 50, period_ms: 1000, amount: 20) # 20 points back
-      class LimitPoints < LimitCheck
+      class LimitPoints < LimitCheck # :nodoc:
         lua "limit_points", uses: ["guard", "limit"]
 
         def take(name, size, refill:, period_ms:, amount:, waited_ms: nil, last: true)

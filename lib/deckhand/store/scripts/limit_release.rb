@@ -7,7 +7,7 @@ module Deckhand
       # one waiter.
       #
       #   LimitRelease.new(store).call("stripe", 5, holder: "ab12", lock_ms: 30_000)   # => true
-      class LimitRelease < Script
+      class LimitRelease < Script # :nodoc:
         lua "limit_release", uses: ["guard"]
 
         def call(name, size, holder:, lock_ms:)

@@ -7,7 +7,7 @@ module Deckhand
       # the check (unique) in the window.
       #
       #   LimitWindow.new(store).call("search", 10, period_ms: 1000, id: "ab12")   # => [true, 0] or [false, ms]
-      class LimitWindow < LimitCheck
+      class LimitWindow < LimitCheck # :nodoc:
         lua "limit_window", uses: ["guard", "limit"]
 
         def call(name, size, period_ms:, id:, waited_ms: nil, last: true)

@@ -11,7 +11,7 @@ module Deckhand
       #   # => ["1=4,2=120.5", "", ...] (1-based field position = value)
       #   MetricsSeries.new(store).call(keys, ["J|c", "J|f", "J|h3"], gate: 2, guarded: [[3, "J|fh3"]])
       #   # => ["1=4,2=1,3=4,4=1", ...] (J|fh3 at position 4, read where J|f and J|h3 are set)
-      class MetricsSeries < Script
+      class MetricsSeries < Script # :nodoc:
         lua "metrics_series"
 
         # gate, guards: 1-based positions in `fields` (gate 0: no guarded reads).

@@ -9,7 +9,7 @@ module Deckhand
       #   sums, lines = MetricsTotals.new(store).call(keys)
       #   sums    # => ["ReportJob|c", "12", "ReportJob|ms", "340.5", ...]
       #   lines   # => ["ReportJob", "0,4,8", ...] executions per hash
-      class MetricsTotals < Script
+      class MetricsTotals < Script # :nodoc:
         lua "metrics_totals"
 
         # hashes: the period's metrics hashes, oldest first (Store::ExecutionMetrics).

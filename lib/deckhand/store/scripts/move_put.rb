@@ -8,7 +8,7 @@ module Deckhand
       # (QueueMoveBatch).
       #
       #   MovePut.new(store).call("{queue~2:mail}", "{queue~2:mail}:moved:b1", "list", jobs, 3600)   # => 500 (0: written before)
-      class MovePut < Script
+      class MovePut < Script # :nodoc:
         lua "move_put", uses: ["guard"]
 
         def call(destination, marker, kind, items, ttl) = run([destination, marker], [kind, ttl, *items])

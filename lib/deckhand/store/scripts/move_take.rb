@@ -8,7 +8,7 @@ module Deckhand
       # `:id`), or the batch a mover that died left held (QueueMoveBatch).
       #
       #   MoveTake.new(store).call("{queue:mail}", "list", 500, "b1")   # => ["b1", job, ...] ([] when empty)
-      class MoveTake < Script
+      class MoveTake < Script # :nodoc:
         lua "move_take", uses: ["guard"]
 
         def call(source, kind, limit, id) = run([source, "#{source}:moving:batch", "#{source}:moving:id"], [kind, limit, id])

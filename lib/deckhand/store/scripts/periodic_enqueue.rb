@@ -18,7 +18,7 @@ module Deckhand
       # mode: behind this script; cluster mode: behind PeriodicPush), and
       # raises NotReplicated when its replicas came short: the tick is
       # enqueued all the same, and asking again answers :done.
-      class PeriodicEnqueue < Script
+      class PeriodicEnqueue < Script # :nodoc:
         lua "periodic_enqueue", uses: ["guard"]
 
         OUTCOMES = {1 => :enqueued, 0 => :done, -1 => :not_leader, -2 => :paused, -3 => :pending}.freeze

@@ -10,7 +10,7 @@ module Deckhand
       #   held, token = lease.acquire("host:1:abc", ttl_ms: 6000)   # => [true, "7:host:1:abc"]
       #   lease.renew(token, ttl_ms: 6000)                           # => [true, token]
       #   lease.release(token)
-      class PeriodicLease < Script
+      class PeriodicLease < Script # :nodoc:
         lua "periodic_lease"
 
         def acquire(identity, ttl_ms:) = lease("acquire", identity, ttl_ms)

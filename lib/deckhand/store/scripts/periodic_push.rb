@@ -11,7 +11,7 @@ module Deckhand
       #
       # With push_replicas set, a push WAITs on the queue's node and raises
       # NotReplicated (naming jid) when its replicas came short.
-      class PeriodicPush < Script
+      class PeriodicPush < Script # :nodoc:
         lua "periodic_push", uses: ["guard"]
 
         # The marker outlives any pending record: a record left by a crash

@@ -7,7 +7,7 @@ module Deckhand
       # pending push once it is in its queue, if the record is still that job's.
       #
       #   PeriodicPushed.new(store).call(name: "nightly", jid: "b4a5...")   # => true (cleared)
-      class PeriodicPushed < Script
+      class PeriodicPushed < Script # :nodoc:
         lua "periodic_pushed"
 
         def call(name:, jid:) = run([keys.periodic(name), keys::PERIODIC_PENDING], [name, jid.to_s]) == 1

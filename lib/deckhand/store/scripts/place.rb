@@ -8,7 +8,7 @@ module Deckhand
       #
       #   Place.new(store).call("mail", "{queue~2:mail}", seen: 5)   # => "{queue~2:mail}", or the tag recorded first
       #   Place.new(store).call("mail", "{queue~2:mail}", seen: 4)   # => nil: a sixth queue was placed meanwhile
-      class Place < Script
+      class Place < Script # :nodoc:
         lua "place"
 
         # seen: the number of placements the choice was made on (nil: record

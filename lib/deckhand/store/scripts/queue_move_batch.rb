@@ -23,7 +23,7 @@ module Deckhand
       #   batch = QueueMoveBatch.new(store)
       #   batch.call("{queue:mail}", "{queue~2:mail}", kind: "list", limit: 500)   # => 500 (moved; 0 when empty)
       #   batch.call("{queue:mail}:retry", "{queue~2:mail}:retry", kind: "zset", limit: 500)
-      class QueueMoveBatch
+      class QueueMoveBatch # :nodoc:
         # Seconds a batch's marker lives: far longer than any mover takes
         # between reading a held batch and writing it.
         MARKER_TTL = 24 * 60 * 60

@@ -24,7 +24,7 @@ module Deckhand
       #   #    beat again since it was judged (beat: the "beat" field seen then,
       #   #    nil when its record had expired) and -2 when another reaper
       #   #    recovered it first
-      class Recover < Script
+      class Recover < Script # :nodoc:
         lua "recover", uses: ["guard", "lot", "throttle", "recover"]
 
         # The keys of one queue's share, in the order both scripts read them.

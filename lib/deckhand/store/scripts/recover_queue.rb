@@ -10,7 +10,7 @@ module Deckhand
       #
       #   RecoverQueue.new(store).call("host:1:abc", "default", ["7", "8"], limit: 3, ttl: 86_400)
       #   # => [recovered, counted, poisoned]
-      class RecoverQueue < Script
+      class RecoverQueue < Script # :nodoc:
         lua "recover_queue", uses: ["guard", "lot", "throttle", "recover"]
 
         def call(identity, queue, lot_ids, limit:, ttl:)

@@ -17,7 +17,7 @@ module Deckhand
       # In cluster mode each queue's jobs go back with a call of their own (one
       # slot each), pipelined, and the queues that got jobs back are named in
       # the set of queues after.
-      class Requeue < Script
+      class Requeue < Script # :nodoc:
         lua "requeue", uses: ["lot", "throttle"]
 
         def initialize(store, identity:, queues:)

@@ -23,7 +23,7 @@ module Deckhand
       #
       #   schedule = Schedule.new(store, queues: %w[default mail], fair: config.fair_queues)
       #   moved, corrupt, earliest = schedule.call(now: Time.now.to_f, limit: 100, stamp: 1732000000000)
-      class Schedule < Script
+      class Schedule < Script # :nodoc:
         lua "schedule", uses: ["guard", "fair"]
 
         # How long a claimed entry waits before it is due again, should the

@@ -23,7 +23,7 @@ module Deckhand
       # The sets are those of `queue` (the job's in-flight queue): one set
       # each in plain mode, the queue's own shards in cluster mode, in the
       # in-flight hash's slot, so an outcome stays one script call.
-      class Settle < Script
+      class Settle < Script # :nodoc:
         lua "settle", uses: ["lot"]
 
         RESULTS = {1 => :written, 2 => :settled, 0 => :gone}.freeze

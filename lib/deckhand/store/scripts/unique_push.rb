@@ -19,7 +19,7 @@ module Deckhand
       # is registered in the set of queue names ({deckhand} slot) by a
       # command of its own first, for scheduled pushes too: the scheduler
       # finds a queue's scheduled set through that registration.
-      class UniquePush < Script
+      class UniquePush < Script # :nodoc:
         lua "unique_push", uses: ["guard", "fair"]
 
         # jobs: [Unique::Lock, scheduled time (epoch seconds) or nil, payload].

@@ -7,7 +7,7 @@ module Deckhand
       # it (nil: whoever holds it).
       #
       #   Unlock.new(store).call([["unique:ab12...", "b4a5..."]])   # => 1
-      class Unlock < Script
+      class Unlock < Script # :nodoc:
         lua "unlock"
 
         def call(locks)

@@ -10,7 +10,7 @@ module Deckhand
       #
       #   ZsetCount.new(store).call("retry", "Timeout", from: 0, budget: 20_000)
       #   # => [next rank or -1, matches]
-      class ZsetCount < Script
+      class ZsetCount < Script # :nodoc:
         lua "zset_count", uses: ["match"]
 
         def call(set, text, from:, budget:) = run([set], argv(text, from, budget))

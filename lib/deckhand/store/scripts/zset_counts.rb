@@ -10,7 +10,7 @@ module Deckhand
       #
       #   ZsetCounts.new(store).call_each([["{queue:mail}:retry", ["1000", "(1732000000.5"]]], reverse: false)
       #   # => [[120, 4_000]]
-      class ZsetCounts < Script
+      class ZsetCounts < Script # :nodoc:
         lua "zset_counts"
 
         def call_each(sets, reverse:)

@@ -8,7 +8,7 @@ module Deckhand
       #
       #   ZsetGroups.new(store).call("retry", from: 0, budget: 20_000)
       #   # => [next rank or -1, 2, "Net::ReadTimeout", 25, "RuntimeError", 3, "MailJob", 28]
-      class ZsetGroups < Script
+      class ZsetGroups < Script # :nodoc:
         lua "zset_groups"
 
         def call(set, from:, budget:) = run([set], [from, budget])

@@ -15,7 +15,7 @@ module Deckhand
       #
       #   ZsetKill.new(store).call_shards(:retry_set, {"mail" => [raw]}, now: now, dead_before: now - 180 * 86_400, max_jobs: 10_000)
       #   # => {"mail" => [1]}
-      class ZsetKill < Script
+      class ZsetKill < Script # :nodoc:
         lua "zset_kill", uses: ["guard", "unique"]
 
         # locks: per raw, [key, jid] of the unique lock it holds, or nil

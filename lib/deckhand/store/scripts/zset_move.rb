@@ -13,7 +13,7 @@ module Deckhand
       # shards pipelined, the queues' names registered after:
       #
       #   ZsetMove.new(store).call_shards({"mail" => [[raw, payload]], "default" => [...]}, kind: :retry_set)
-      class ZsetMove < Script
+      class ZsetMove < Script # :nodoc:
         lua "zset_move", uses: ["guard"]
 
         # moves: [[entry as stored, queue name, payload to push], ...].

@@ -10,7 +10,7 @@ module Deckhand
       #
       #   ZsetSample.new(store).call_each(["{queue:a}:retry", "{queue:b}:retry"], rank: 900, samples: 2, reverse: false)
       #   # => [[1_000, [[0, 5.0], [450, 980.5]]], [40, [[10, 31.0], [30, 99.0]]]]
-      class ZsetSample < Script
+      class ZsetSample < Script # :nodoc:
         lua "zset_sample", uses: ["zset"]
 
         def call_each(sets, rank:, samples:, reverse:)

@@ -9,7 +9,7 @@ module Deckhand
       #   ZsetScan.new(store).call("dead", "Timeout", from: 0, limit: 25, budget: 20_000, reverse: true)
       #   # => [next rank or -1, rank, entry, score, rank, entry, score, ...]
       #   ZsetScan.new(store).call("retry", ['"class":"MailJob"', '"error_class":"Net::ReadTimeout"'], from: 0, limit: 25, budget: 20_000)
-      class ZsetScan < Script
+      class ZsetScan < Script # :nodoc:
         lua "zset_scan", uses: ["zset", "match"]
 
         def call(set, text, from:, limit:, budget:, reverse: false)

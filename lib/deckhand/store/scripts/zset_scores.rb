@@ -8,7 +8,7 @@ module Deckhand
       #
       #   ZsetScores.new(store).call_each([["{queue:mail}:retry", [10, 500]]], reverse: false)
       #   # => [[1732000000.25, nil]]   (nil: past the end of the set)
-      class ZsetScores < Script
+      class ZsetScores < Script # :nodoc:
         lua "zset_scores", uses: ["zset"]
 
         def call_each(sets, reverse:)

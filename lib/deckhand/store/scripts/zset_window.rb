@@ -9,7 +9,7 @@ module Deckhand
       #
       #   ZsetWindow.new(store).call_each([["{queue:mail}:retry", 100, 102]], reverse: false)
       #   # => [[1732000000.25, 1732000001.0, 1732000001.0]]
-      class ZsetWindow < Script
+      class ZsetWindow < Script # :nodoc:
         lua "zset_window", uses: ["zset"]
 
         def call_each(sets, reverse:)

@@ -15,7 +15,7 @@ module Deckhand
       #   merge = Merge.new(store, [["default", "{queue:default}:retry"], ["mail", "{queue:mail}:retry"]], false)
       #   merge.page(25, 25)   # => [[queue, raw, score], ...] ranks 25 to 49
       #   merge.each(500) { |queue, raw, score| ... }
-      class Merge
+      class Merge # :nodoc:
         NEAR = 100 # a page known within this many ranks of each shard reads them (from the start up to this offset)
         WIDTH = 500 # Seek stops when a page's start is known within this many ranks of each shard
 

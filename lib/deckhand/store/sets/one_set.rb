@@ -17,7 +17,7 @@ module Deckhand
       #   OneSet.page(store, "retry", 0, 25)             # => [[raw, score], ...]
       #   OneSet.at_score(store, "retry", 1732000000.5)  # => [raw, ...]
       #   OneSet.scan(store, "dead", "Timeout", from: 0, limit: 25, budget: 20_000, reverse: true)
-      module OneSet
+      module OneSet # :nodoc:
         module_function
 
         def size(store, key) = store.call("ZCARD", key)

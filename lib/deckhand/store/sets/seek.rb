@@ -28,7 +28,7 @@ module Deckhand
       # then counts) around where the rank would fall if the entries mixed
       # evenly. One script call per shard a round trip; most sets need one
       # round, a set whose queues' entries bunch apart two or three.
-      class Seek
+      class Seek # :nodoc:
         FIRST = 48 # entries sampled in the first round trip, over all shards
         SAMPLES = 48 # per further round, shared by the shards whose bounds are too wide
         ROUNDS = 64 # the most a set changing under the seek can cost

@@ -25,7 +25,7 @@ module Deckhand
       # whole set go through the shards one after another (queue names in
       # order), so a search's ranks count along that order; counts run on every
       # shard side by side.
-      class Shards
+      class Shards # :nodoc:
         KINDS = {scheduled: :scheduled_set, retries: :retry_set, dead: :dead_set}.freeze
 
         attr_reader :kind

@@ -13,7 +13,7 @@ module Deckhand
       #     [local_next_rank_or_nil, stop_now]
       #   end
       #   # => the rank to resume from, or nil once every shard was walked
-      class Walk
+      class Walk # :nodoc:
         def initialize(set)
           @set = set
         end

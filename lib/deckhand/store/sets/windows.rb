@@ -19,7 +19,7 @@ module Deckhand
       # before the rank has, in every other shard, fewer entries before it
       # than that shard's start, all inside its run; for one at or past it a
       # count cut short at a run's end is still at least that shard's start.
-      class Windows
+      class Windows # :nodoc:
         def initialize(shards, reverse, runs)
           @queues = shards.map(&:first)
           @reverse = reverse
