@@ -6,9 +6,10 @@ require_relative "../../conformance/summary"
 require_relative "../../conformance/table"
 require_relative "../../conformance/comparison"
 require_relative "../../conformance/sidekiq_tree"
+require_relative "../../conformance/preload/sidekiq_suite"
 
-# bin/conformance's own logic: reading minitest's output, the table, and the
-# adaptation of a Sidekiq tree's test helper.
+# bin/conformance's own logic: reading minitest's output, the table, the
+# adaptation of a Sidekiq tree's test helper and what both runs preload.
 class ConformanceRunnerTest < Minitest::Test
   OUTPUT = <<~OUT
     Run options: --seed 4242
@@ -103,5 +104,25 @@ class ConformanceRunnerTest < Minitest::Test
     assert_equal [["test/api_test.rb", "7/7", "4/7", 1, 1], ["test/web_test.rb", "9/9", "did not load: boom (RuntimeError)", "", ""]], table.rows
     assert_equal ["total (2 files)", "16/16", "4/16", 1, 1], table.totals
     assert_includes table.markdown, "| test/web_test.rb | 9/9 | did not load: boom (RuntimeError) |  |  |"
+  end
+
+  def test_both_runs_set_up_what_the_whole_suite_would_have
+    %w[deckhand_sidekiq.rb sidekiq_gem.rb].each do |preload|
+      source = File.read(File.expand_path("../../conformance/preload/#{preload}", __dir__))
+      assert_match(/^require_relative "sidekiq_suite"\nConformance::SidekiqSuite.install$/, source, preload)
+    end
+  end
+
+  def test_the_tables_of_the_dummy_app_are_those_sidekiqs_tests_use
+    require "active_record"
+    require "active_record/connection_adapters/sqlite3_adapter"
+    db = ActiveRecord::ConnectionAdapters::SQLite3Adapter.new(adapter: "sqlite3", database: ":memory:")
+    Conformance::SidekiqSuite.create_tables(db)
+    Conformance::SidekiqSuite.create_tables(db) # a second file's run starts over
+    assert_equal %w[id title published_date], db.columns(:posts).map(&:name)
+    assert_equal [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], db.select_values("SELECT id FROM products ORDER BY id")
+    assert_equal 0, db.select_value("SELECT count(*) FROM posts")
+  ensure
+    db&.disconnect!
   end
 end
