@@ -6,7 +6,9 @@ module Deckhand
       # Lays a Snapshot out as the lines of one terminal screen, cut to its
       # width and height: the totals, then the queues (largest first) and the
       # processes, each list shortened with "... N more" when the screen is
-      # too small. Plain text: the command adds the cursor moves.
+      # too small. In cluster mode a partitioned queue spread over several
+      # primaries gets a second line: how many partitions each one holds.
+      # Plain text: the command adds the cursor moves.
       #
       #   Screen.new(width: 100, height: 30).lines(snapshot, location: "redis://...", now: Time.now)
       class Screen
@@ -30,7 +32,7 @@ module Deckhand
           # Queues get what the processes leave, the processes at least half.
           queue_room = (room - [snapshot.processes.size, room / 2].min).clamp(1, nil)
           out << row("QUEUE", "SIZE", "LATENCY", "")
-          out.concat(list(snapshot.queues, queue_room) { |q| row(q.name, n(q.size), seconds(q.latency), queue_state(q, snapshot)) })
+          out.concat(list(snapshot.queues, queue_room) { |q| queue_lines(q, snapshot) })
           out << ""
           out << row("PROCESS", "BUSY", "RSS", "")
           out.concat(list(snapshot.processes, @height - out.size) { |p| process_row(p, now) })
@@ -39,11 +41,22 @@ module Deckhand
 
         private
 
+        # Each item's line (or lines) in `room` lines; when they do not all
+        # fit, the first ones and "... N more", the last item shown perhaps
+        # without its second line.
         def list(items, room)
           return ["  (none)"] if items.empty?
-          return items.map { |item| yield(item) } if items.size <= room
-          shown = [room - 1, 0].max
-          items.first(shown).map { |item| yield(item) } + ["  ... #{items.size - shown} more"]
+          rows = items.map { |item| Array(yield(item)) }
+          return rows.flatten if rows.sum(&:size) <= room
+          lines = []
+          shown = 0
+          rows.each do |item_lines|
+            space = room - 1 - lines.size
+            break if space <= 0
+            lines.concat(item_lines.first(space))
+            shown += 1
+          end
+          lines + ["  ... #{items.size - shown} more"]
         end
 
         # Cluster mode: each primary's share of the queues, on one line.
@@ -52,11 +65,21 @@ module Deckhand
           ["Primaries  " + placement.primaries.map { |p| "#{p.address} #{(p.share * 100).round}%" }.join("  ")]
         end
 
-        # on which primary (cluster mode), paused, no process works it,
-        # throttled (with the slots held).
+        # The queue's row; under a partitioned queue spread over several
+        # primaries (cluster mode), how many partitions each one holds.
+        def queue_lines(queue, snapshot)
+          line = row(queue.name, n(queue.size), seconds(queue.latency), queue_state(queue, snapshot))
+          spread = snapshot.spread_of(queue.name)
+          return line if spread.size < 2
+          [line, "  partitions  " + spread.map { |address, count| "#{address} x#{count}" }.join("  ")]
+        end
+
+        # on which primary or primaries (cluster mode), paused, no process
+        # works it, throttled (with the slots held).
         def queue_state(queue, snapshot)
           states = []
-          states << "on #{snapshot.primary_of(queue.name)}" if snapshot.primary_of(queue.name)
+          spread = snapshot.spread_of(queue.name)
+          states << ((spread.size == 1) ? "on #{spread.keys.first}" : "on #{spread.size} primaries") unless spread.empty?
           states << "paused" if queue.paused?
           states << "no process" if snapshot.worked && !snapshot.worked.include?(queue.name)
           if (throttle = snapshot.throttles[queue.name]) && (limit = throttle.limit)

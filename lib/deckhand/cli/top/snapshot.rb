@@ -7,7 +7,8 @@ module Deckhand
       # data API in a few round trips: the totals, every queue, every process,
       # the throughput since the previous snapshot, and each queue's throttle
       # (the servers publish theirs) and whether a live process works it; in
-      # cluster mode, which primary holds each queue and each one's share.
+      # cluster mode, which primary holds each queue (each partition of a
+      # partitioned one) and each primary's share.
       #
       #   first = Snapshot.read(API.new)
       #   later = Snapshot.read(API.new, previous: first)
@@ -23,13 +24,18 @@ module Deckhand
           snapshot.limits(api.throttles(processes: processes).to_h { |t| [t.queue, t] }, processes.worked_queues)
         end
 
-        # The primary ("host:port") holding `queue` in cluster mode, else nil.
-        def primary_of(queue) = @primaries[queue]
+        # Where `queue`'s lists are in cluster mode, most first: {"host:port"
+        # => how many}; one list for a queue that is not partitioned, {} in
+        # plain mode.
+        def spread_of(queue) = @spreads.fetch(queue) { {} }
 
         # API::Placement, in cluster mode.
         def placed(placement)
           @placement = placement
-          @primaries = placement.primaries.each_with_object({}) { |p, map| p.queues.each { |q| map[q] = p.address } }
+          @spreads = @queues.to_h do |queue|
+            lists = queue.partitioned? ? queue.partitions.map(&:name) : [queue.name]
+            [queue.name, placement.spread(lists)]
+          end
           self
         end
 
@@ -37,7 +43,7 @@ module Deckhand
           @throttles = {}
           @worked = nil
           @placement = nil
-          @primaries = {}
+          @spreads = {}
           @stats = stats
           @queues = queues.sort_by { |queue| [-queue.size, queue.name] }
           @processes = processes.sort_by { |process| [process.hostname, process.pid.to_i] }

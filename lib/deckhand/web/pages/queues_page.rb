@@ -4,7 +4,9 @@ module Deckhand
   class Web
     module Pages
       # Every queue with its size and latency; one queue's jobs page by page,
-      # in the order they will run; pause, resume, clear, delete a job.
+      # in the order they will run (a partitioned queue's partitions above
+      # them, in cluster mode with the primary of each); pause, resume,
+      # clear, delete a job.
       class QueuesPage < Action # :nodoc:
         ACTIONS = %w[pause resume clear delete].freeze
 
@@ -25,6 +27,8 @@ module Deckhand
           @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
           @jobs = @queue.jobs(page: @page, per_page: @per_page)
           @tenants = @queue.tenants(10)
+          # In cluster mode each partition is on a primary of its own choosing.
+          @placement = api.placement if @queue.partitioned?
           read_processes
           render :queue, title: "Queue #{@queue.name}"
         end
