@@ -37,9 +37,9 @@ module Sidekiq
       const_defined?(name, false) ? const_get(name, false) : super
     end
 
-    # True inside a `deckhand` server process.
-    # (Deckhand::CLI.run, not the class: the Railtie loads part of the CLI in every Rails process.)
-    def server? = !defined?(Deckhand::CLI.run).nil?
+    # True inside a `deckhand` server process: the command says so when it
+    # loads (Lifecycle.command!); the Railtie's share of the CLI does not.
+    def server? = Deckhand::Lifecycle.command?
 
     # Runs the block in a server process; kept for configure_embed, which
     # runs every configure_server block too, as Sidekiq does.
