@@ -10,12 +10,14 @@ module DeckhandBench
     # primaries), the same no-op jobs drained by one server process with one
     # capsule working the queue. Figures: jobs/s, Redis CPU per job over all
     # shards, the busiest shard's share of the jobs and the jobs/s where its
-    # core runs out; the notes project the ceiling on 1, 3 and 6 primaries.
+    # core runs out; the notes project the ceiling on 1, 3, 6 and 10
+    # primaries.
     class Partitioned < Cluster
       QUEUE = "default"
       PARTITIONS = 6
       THREADS = 12
       KINDS = {whole: "one list", split: "#{PARTITIONS} partitions"}.freeze
+      PROJECTED = [1, 3, 6, 10].freeze # primaries
 
       def title = "Partitioned queue: one hot queue on 3 primaries, whole and in #{PARTITIONS} partitions (#{plan.partition_jobs} jobs)"
 
@@ -91,17 +93,21 @@ module DeckhandBench
       end
 
       # A queue in P partitions spread evenly feeds min(N, P) cores of N
-      # primaries; one list, one core, however many primaries.
+      # primaries; one list, one core, however many primaries. Each
+      # projection assumes the 6 partitions measured, or as many partitions
+      # as primaries where there are more (6 partitions stop at 6 cores), at
+      # the CPU per job measured with 6.
       def project_partitions
         us = results.median(:partitions_cpu_split) or return
         whole = results.median(:partitions_cpu_whole)
-        ceilings = [1, 3, 6].map do |n|
-          "#{n} primar#{(n == 1) ? "y" : "ies"}: #{group(([n, PARTITIONS].min * 1_000_000 / us).round)}" \
-            "#{" (one list: #{group((1_000_000 / whole).round)})" if whole}"
+        ceilings = PROJECTED.map do |n|
+          "#{n} primar#{(n == 1) ? "y" : "ies"} (#{[n, PARTITIONS].max} partitions): #{group((n * 1_000_000 / us).round)}"
         end
-        results.note(:partitions_projection, "Partitions: projected ceiling of one queue in #{PARTITIONS} partitions, jobs/s " \
-          "(#{us.round(2)} µs Redis CPU per job, one core per shard): #{ceilings.join(", ")}")
-        say("projected ceiling, #{PARTITIONS} partitions: #{ceilings.join(", ")} jobs/s")
+        one_list = whole ? "; one list: #{group((1_000_000 / whole).round)} however many primaries" : ""
+        results.note(:partitions_projection, "Partitions: projected ceiling of one hot queue, jobs/s " \
+          "(#{us.round(2)} µs Redis CPU per job measured in #{PARTITIONS} partitions, one core per shard): " \
+          "#{ceilings.join(", ")}#{one_list}")
+        say("projected ceiling: #{ceilings.join(", ")} jobs/s#{one_list}")
       end
 
       def group(number) = number.to_s.gsub(/\B(?=(\d{3})+\z)/, ",")
