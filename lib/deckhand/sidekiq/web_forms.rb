@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "json"
 require "rack"
 
 module Deckhand
@@ -15,7 +16,8 @@ module Deckhand
     #   forms.call(env, params)   # => a 302 to Sidekiq's page, or nil when not Sidekiq's form
     #
     # Sidekiq's fields: retry, delete, kill, add_to_queue (a job, or each
-    # "score-jid" of key[]), quiet and stop (a process by identity, or all),
+    # "score-jid" of key[]; a scheduled job without a queue goes to
+    # "default", as Sidekiq's push files it), quiet and stop (a process by identity, or all),
     # pause and unpause (a queue; without them, clear it), key_val (a queued
     # job's JSON), locale (/change_locale).
     class WebForms
@@ -97,10 +99,26 @@ module Deckhand
         set = api.job_set(name)
         entries = set.in_scores(score.to_f, score.to_f).select { |entry| jid.nil? || entry.jid == jid } # "score-" names no job
         return if entries.empty?
+        entries = entries.filter_map { |entry| queueless?(entry) ? to_default(set, entry) : entry } if name == :scheduled && params["add_to_queue"]
         if params["retry"] || params["add_to_queue"] then set.retry(entries)
         elsif params["delete"] then set.delete(entries)
         elsif params["kill"] && name != :dead then set.kill(entries)
         end
+      end
+
+      # A job written into the schedule without a queue: Sidekiq's push files
+      # it in "default"; Deckhand's scheduler takes it for no job and sets it
+      # aside in the dead set, and that stays so.
+      def queueless?(entry) = !entry.corrupt? && entry.klass && entry.queue.to_s.empty?
+
+      # The entry again with "default" for its queue, the copy filed before
+      # the original leaves, so a crash between the two loses nothing; nil
+      # when another request took the original first.
+      def to_default(set, entry)
+        copy = set.add(JSON.generate(entry.item.merge("queue" => "default")), entry.score)
+        return copy if set.delete([entry]) == 1
+        set.delete([copy])
+        nil
       end
 
       # Sidekiq goes back to the page the form was on (its Referer), on
