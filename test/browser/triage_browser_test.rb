@@ -119,13 +119,17 @@ class TriageBrowserTest < Minitest::Test
 
   def test_every_page_at_desktop_and_phone_width
     seed
+    # Limits and Periodic with a line each, so their tables are measured too.
+    Deckhand::Store::Throttles.set(Deckhand.config.store, "mailers", {"rate" => 20, "per" => 1, "concurrency" => 3})
+    entries = {"nightly" => {"cron" => "0 2 * * *", "timezone" => "Europe/Paris", "class" => "RecordJob", "queue" => "reports", "args" => ["daily"]}}
+    Deckhand::Store::PeriodicState.write_schedule(Deckhand.config.store, {"leader" => "host:1:abc", "entries" => entries})
     dead_key = ERB::Util.url_encode(api.dead.page(1, 1).first.key)
     pages = {
       "retries" => "/retries", "retries-grouped" => "/retries?view=groups", "retries-filtered" => "/retries?q=Net::ReadTimeout",
       "retries-confirm" => "/retries?q=Net::ReadTimeout&confirm=delete", "dead-detail" => "/dead/#{dead_key}",
       "queue-long-args" => "/queues/mailers?page=2&per_page=10", "busy" => "/busy", "gone" => "/retries/1.5-#{"a" * 24}",
       "metrics" => "/metrics", "dashboard" => "/", "queues" => "/queues", "scheduled" => "/scheduled", "dead" => "/dead",
-      "dead-grouped" => "/dead?view=groups", "batches" => "/batches", "find" => "/find"
+      "dead-grouped" => "/dead?view=groups", "batches" => "/batches", "find" => "/find", "limits" => "/limits", "periodic" => "/periodic"
     }
     visit("/")
     [["desktop", 1280, 900, false], ["phone", 390, 844, true]].each do |label, width, height, mobile|
@@ -134,6 +138,8 @@ class TriageBrowserTest < Minitest::Test
         page.go_to("#{Deckhand::BrowserHarness.url}#{path}")
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert_operator overflow, :<=, 0, "#{path} scrolls sideways at #{width} px"
+        assert page.at_css("table.throttles tbody tr"), "the throttle's line on /limits" if name == "limits"
+        assert page.at_css("td.next-run"), "the entry's line on /periodic" if name == "periodic"
         screenshot("#{name}-#{label}")
         @problems.clear if name == "gone" # its 404 is the point; nothing else may fail
       end
