@@ -34,8 +34,13 @@ module Deckhand
       CANDIDATES = 256
 
       # Choices spoiled by another queue placed meanwhile before the next
-      # one is recorded regardless of the balance.
-      ATTEMPTS = 5
+      # one is recorded regardless of the balance. Each refusal means another
+      # queue was recorded, so n processes placing n new queues at once are
+      # refused n - 1 times at most: the bound only stops a process that
+      # keeps meeting new queues (thousands made on the fly) from waiting on
+      # them for good. 5 let the sixth of six queues placed at once land
+      # where the balance no longer wanted it.
+      ATTEMPTS = 32
 
       # Seconds a pushing process trusts its tags before it asks whether a
       # queue moved (one GET of the placement epoch; servers learn it from
