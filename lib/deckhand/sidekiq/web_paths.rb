@@ -13,6 +13,8 @@ module Deckhand
     #   WebPaths.new(Deckhand::Web.new).call(env)
     #
     # - /morgue (Sidekiq's dead page) is /dead; `substr=` (Sidekiq's filter) is `q=`.
+    # - A queue's page takes Sidekiq's `count=` and `direction=`, newest
+    #   first when `count=` comes without a direction, as Sidekiq shows it.
     # - /stats and /stats/queues answer Sidekiq's JSON; /dashboard/stats redirects to /stats.
     # - A method the dashboard never answers gets 404 with x-cascade: pass, so
     #   a Rack router may try its next route.
@@ -33,6 +35,7 @@ module Deckhand
       METHODS = %w[GET HEAD POST].freeze
       QUEUE_NAME = /\A[a-z_:.\-0-9]+\z/i
       ENTRY = %r{\A/(retries|scheduled|morgue|dead)/[^/]+\z}
+      QUEUE_PAGE = %r{\A/queues/[^/]+/?\z}
 
       def initialize(app, config: nil)
         @app = app
@@ -97,9 +100,14 @@ module Deckhand
       def translate(env, path)
         env = env.merge("PATH_INFO" => path.sub(%r{\A/?morgue(?=/|\z)}, "/dead"))
         query = Rack::Utils.parse_query(env["QUERY_STRING"].to_s)
-        return env unless query.key?("substr") && !query.key?("q")
-        query["q"] = query.delete("substr")
-        env.merge("QUERY_STRING" => Rack::Utils.build_query(query))
+        changed = query.key?("substr") && !query.key?("q")
+        query["q"] = query.delete("substr") if changed
+        # A queue paged Sidekiq's way (count=) is newest first unless it says otherwise, as in Sidekiq.
+        if QUEUE_PAGE.match?(path) && query.key?("count") && !query.key?("direction")
+          query["direction"] = "desc"
+          changed = true
+        end
+        changed ? env.merge("QUERY_STRING" => Rack::Utils.build_query(query)) : env
       end
 
       def stats

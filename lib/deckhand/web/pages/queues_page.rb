@@ -4,7 +4,7 @@ module Deckhand
   class Web
     module Pages
       # Every queue with its size and latency; one queue's jobs page by page,
-      # in the order they will run (a partitioned queue's partitions above
+      # in the order they will run (newest first with direction=desc) (a partitioned queue's partitions above
       # them, in cluster mode with the primary of each); pause, resume,
       # clear, delete a job.
       class QueuesPage < Action # :nodoc:
@@ -22,10 +22,11 @@ module Deckhand
           @section = "queues"
           @live = true
           @queue = api.queue(params["name"])
-          @per_page = per_page
+          @per_page = page_size
           @pages = [(@queue.size + @per_page - 1) / @per_page, 1].max
           @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
-          @jobs = @queue.jobs(page: @page, per_page: @per_page)
+          @jobs = newest_first? ? newest_jobs(@queue, @page, @per_page) : @queue.jobs(page: @page, per_page: @per_page)
+          @paging = paging
           @tenants = @queue.tenants(10)
           # In cluster mode each partition is on a primary of its own choosing.
           @placement = api.placement if @queue.partitioned?
@@ -65,9 +66,33 @@ module Deckhand
         # user was on, scrolled to its jobs.
         def back_to(queue)
           return path("queues") if request.POST["from"] == "list"
-          size = (per_page == 25) ? nil : per_page
-          location = path("queues", queue.name, page: int_param("page", nil, 2..Action::MAX_PAGE), per_page: size)
+          location = path("queues", queue.name, page: int_param("page", nil, 2..Action::MAX_PAGE), **paging)
           request.POST["page"] ? "#{location}#jobs" : location
+        end
+
+        # Sidekiq's addresses page a queue with count= (its page size) and
+        # direction=desc (newest first); per_page= (Deckhand's sizes) wins.
+        def counted? = !@request.params.key?("per_page") && @request.params.key?("count")
+
+        def page_size = counted? ? int_param("count", 25, 1..100) : per_page
+
+        def newest_first? = @request.params["direction"] == "desc"
+
+        # What the pager and the forms carry on, so page 2 is paged as page 1.
+        def paging
+          size = page_size
+          {per_page: (counted? || size == 25) ? nil : size, count: counted? ? size : nil, direction: newest_first? ? "desc" : nil}
+        end
+
+        # Page `page` counted from the newest job: the same run-order slice
+        # read from at most two of the API's pages, newest first.
+        def newest_jobs(queue, page, size)
+          stop = queue.size - ((page - 1) * size)
+          return [] if stop <= 0
+          start = [stop - size, 0].max
+          pages = ((start / size) + 1)..(((stop - 1) / size) + 1)
+          jobs = pages.flat_map { |n| queue.jobs(page: n, per_page: size) }
+          (jobs[start - ((pages.first - 1) * size), stop - start] || []).reverse
         end
 
         def delete(queue, back)
