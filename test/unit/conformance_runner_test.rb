@@ -113,16 +113,27 @@ class ConformanceRunnerTest < Minitest::Test
     end
   end
 
+  # An in-memory SQLite database of its own, apart from any other Active
+  # Record connection the suite holds (the adapter is JRuby's JDBC one there).
   def test_the_tables_of_the_dummy_app_are_those_sidekiqs_tests_use
-    require "active_record"
-    require "active_record/connection_adapters/sqlite3_adapter"
-    db = ActiveRecord::ConnectionAdapters::SQLite3Adapter.new(adapter: "sqlite3", database: ":memory:")
-    Conformance::SidekiqSuite.create_tables(db)
-    Conformance::SidekiqSuite.create_tables(db) # a second file's run starts over
-    assert_equal %w[id title published_date], db.columns(:posts).map(&:name)
-    assert_equal [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], db.select_values("SELECT id FROM products ORDER BY id")
-    assert_equal 0, db.select_value("SELECT count(*) FROM posts")
+    record = suite_record
+    record.establish_connection(adapter: "sqlite3", database: ":memory:")
+    record.with_connection do |db|
+      Conformance::SidekiqSuite.create_tables(db)
+      Conformance::SidekiqSuite.create_tables(db) # a second file's run starts over
+      assert_equal %w[id title published_date], db.columns(:posts).map(&:name)
+      assert_equal [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], db.select_values("SELECT id FROM products ORDER BY id").map(&:to_i)
+      assert_equal 0, db.select_value("SELECT count(*) FROM posts").to_i
+    end
   ensure
-    db&.disconnect!
+    record&.remove_connection
+  end
+
+  # Active Record loads only for the test that needs it, and names its
+  # connection after the class that holds it.
+  def suite_record
+    require "active_record"
+    return SuiteRecord if self.class.const_defined?(:SuiteRecord, false)
+    self.class.const_set(:SuiteRecord, Class.new(ActiveRecord::Base) { self.abstract_class = true })
   end
 end
