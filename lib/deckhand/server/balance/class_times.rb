@@ -13,14 +13,28 @@ module Deckhand
       #   times.record("cpu", "SieveJob", 4.1, 3.9)   # queue, class, wall ms, CPU ms
       #   times.take   # => {["cpu", "SieveJob"] => [1, 4.1, 3.9]}, and starts over
       class ClassTimes
-        # The CPU clock of the calling thread, where the platform has one.
-        CLOCK = defined?(::Process::CLOCK_THREAD_CPUTIME_ID) ? ::Process::CLOCK_THREAD_CPUTIME_ID : nil
+        if RUBY_ENGINE == "jruby"
+          require "java"
 
-        # The calling thread's CPU time in ms, or nil where it cannot be read.
-        def self.cpu_ms
-          CLOCK && ::Process.clock_gettime(CLOCK, :float_millisecond)
-        rescue Errno::EINVAL, NotImplementedError # a platform without a thread CPU clock
-          nil
+          # JRuby's Process has no thread CPU clock: the JVM keeps one per
+          # thread (-1 where the JVM was told not to).
+          JVM_THREADS = java.lang.management.ManagementFactory.thread_mx_bean
+
+          # The calling thread's CPU time in ms, or nil where it cannot be read.
+          def self.cpu_ms
+            nanoseconds = JVM_THREADS.current_thread_cpu_time
+            nanoseconds.negative? ? nil : nanoseconds / 1_000_000.0
+          end
+        else
+          # The CPU clock of the calling thread, where the platform has one.
+          CLOCK = defined?(::Process::CLOCK_THREAD_CPUTIME_ID) ? ::Process::CLOCK_THREAD_CPUTIME_ID : nil
+
+          # The calling thread's CPU time in ms, or nil where it cannot be read.
+          def self.cpu_ms
+            CLOCK && ::Process.clock_gettime(CLOCK, :float_millisecond)
+          rescue Errno::EINVAL, NotImplementedError # a platform without a thread CPU clock
+            nil
+          end
         end
 
         def initialize
