@@ -9,7 +9,8 @@ module Torture
   module Faults
     # Where every job is, once the stream drained: the books of the drill.
     # A jid is found in each place that holds it: "succeeded" (its run
-    # reached the end, per the ledger), a queue, "inflight" (an unsettled job
+    # reached the end, per the ledger), a queue (or a fair queue's tenants'
+    # jobs, "fair:<queue>", waiting for their turn), "inflight" (an unsettled job
     # of a live process's in-flight record), "schedule", "retry", "dead", or
     # "stranded" (a lot or landing list no live owner's record names: in
     # flight with no one to run it or hand it back).
@@ -31,6 +32,10 @@ module Torture
         @runs = @ledger.call("HGETALL", Books::SUCCEEDED).transform_values(&:to_i)
         @runs.each_key { |jid| @places[jid] << "succeeded" }
         queues.each { |queue| @redis.call("LRANGE", "queue:#{queue}", 0, -1).each { |raw| found(raw, "queue:#{queue}") } }
+        scan("deckhand:fair:*").each do |key|
+          # "<tenant>\n<payload>"
+          @redis.call("ZRANGE", key, 0, -1).each { |entry| found(entry.split("\n", 2).last, key.sub("deckhand:", "")) }
+        end
         %w[schedule retry dead].each { |set| @redis.call("ZRANGE", set, 0, -1).each { |raw| found(raw, set) } }
         in_flight
         self

@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
-require_relative "jobs"
+require_relative "feature_jobs"
 require_relative "stream"
+require_relative "tick_watch"
 require_relative "injector"
 require_relative "census"
 
@@ -25,7 +26,15 @@ module Torture
         "dead" => "dead", "stat-processed" => "stat:processed", "stat-failed" => "stat:failed",
         "processes" => "processes", "owners" => "deckhand:owners", "recoveries" => "deckhand:recoveries:default",
         "inflight" => ->(id) { "deckhand:inflight:#{id}:default" }, "landing" => ->(id) { "deckhand:landing:#{id}:default" },
-        "process" => ->(id) { id }, "work" => ->(id) { "#{id}:work" }
+        "process" => ->(id) { id }, "work" => ->(id) { "#{id}:work" },
+        # The features of Setup: the throttle's hash, the fair queue's
+        # tenants' jobs and tenants, the limiter's holders, wake list and
+        # metrics, the periodic entry's state and the leader's lease.
+        "throttle" => "deckhand:throttle:#{Setup::THROTTLED}", "fair" => "deckhand:fair:#{Setup::FAIR}",
+        "tenants" => "deckhand:tenants:#{Setup::FAIR}", "limiter" => "deckhand:limit:concurrent:#{Setup::LIMITER}",
+        "limiter-wake" => "deckhand:limit:concurrent:#{Setup::LIMITER}:wake",
+        "limiter-metrics" => "deckhand:limit:metrics:#{Setup::LIMITER}",
+        "periodic" => TickWatch::STATE, "periodic-lease" => "deckhand:periodic:leader"
       }.freeze
       # Every fault the drill knows, in the order a full run injects them.
       ALL = (KEYS.keys + %w[lock batch readonly oom]).freeze
@@ -33,6 +42,10 @@ module Torture
       BACKLOG = 150
       # Faults on the keys the settle path writes (settle.lua).
       SETTLE_PATH = %w[retry dead schedule].freeze
+      # Faults met only at a tick (every whole second, when the leader
+      # wakes): held until TICK_PAST after the next one.
+      TICKING = %w[periodic periodic-lease].freeze
+      TICK_PAST = 0.3
 
       # notes: what is allowed but worth a look (a job that ran twice, and
       # the faults near its end).
@@ -42,6 +55,7 @@ module Torture
       # stays read-only or out of memory (long enough for an idle fetcher's
       # own look, every 2 s, to meet it).
       def initialize(redis_url:, ledger_url:, hold:, long_hold: [hold * 3, 2.5].max, pause: 0.004, drain_timeout: 30, gap: 0.2)
+        @redis_url = redis_url
         @redis = RedisClient.new(url: redis_url)
         @store = Deckhand::Store.new({url: redis_url}, size: 2)
         @ledger = RedisClient.new(url: ledger_url)
@@ -61,21 +75,25 @@ module Torture
       def run(faults, identities:, stop:)
         started = now
         stream = Stream.new(pause: @pause).start
+        ticks = TickWatch.new(@redis_url).start
         wait_until(30) { @ledger.call("HLEN", Books::SUCCEEDED) >= 20 } or @failures << "no job ran before the faults"
         faults.each do |fault|
           inject(fault, identities.call, stream)
           sleep @gap
         end
         stream.stop
+        ticks.stop
+        acked = stream.acked.merge(ticks.acked)
         drained_at = now
-        drained = wait_until(@drain_timeout) { drained?(stream.acked) }
+        drained = wait_until(@drain_timeout) { drained?(acked) }
         drain_time = now - drained_at
         stop.call
         @census = Census.new(@redis, @store, @ledger).take
-        judge(stream, drained, drain_time, now - started)
+        judge(stream, acked, drained, drain_time, now - started)
         self
       ensure
         stream&.stop
+        ticks&.stop
       end
 
       def close
@@ -98,7 +116,7 @@ module Torture
         else
           key = KEYS.fetch(fault) { raise ArgumentError, "no fault #{fault.inspect}; faults: #{ALL.join(", ")}" }
           key = key.call(identities.sample) if key.is_a?(Proc)
-          @injector.wrong_type(key, hold: @hold)
+          @injector.wrong_type(key, hold: TICKING.include?(fault) ? [@hold, 1 - (Time.now.to_f % 1) + TICK_PAST].max : @hold)
         end
       end
 
@@ -130,8 +148,11 @@ module Torture
         false
       end
 
-      def judge(stream, drained, drain_time, wall)
-        acked = stream.acked
+      def judge(stream, acked, drained, drain_time, wall)
+        # Tick jobs that ran, the watch having missed their tick (two
+        # enqueued in one round after a fault): checked too.
+        acked = @ledger.call("HVALS", Books::TICKS).to_h { |jid| [jid, "periodic"] }.merge(acked)
+        counts = @ledger.call("HGETALL", Books::COUNTS).transform_values(&:to_i)
         verdict = @census.verdict(acked.keys, stream.failed)
         misplaced = acked.select { |jid, kind| @census.places[jid] != ((ENDS.fetch(kind) == :dead) ? ["dead"] : ["succeeded"]) }
         unfinished = stream.batches.reject { |bid| @redis.call("HEXISTS", "deckhand:batch:#{bid}", "success_at") == 1 }
@@ -139,13 +160,15 @@ module Torture
         @failures << "doubled #{verdict[:doubled].size}: #{verdict[:doubled].first(3).map { |j| describe(j) }.join("; ")}" unless verdict[:doubled].empty?
         @failures << "stranded #{verdict[:stranded].size}" unless verdict[:stranded].empty?
         @failures << "#{unfinished.size} batches never succeeded" unless unfinished.empty?
+        @failures << "#{counts["ticks_doubled"]} periodic ticks enqueued twice" if counts["ticks_doubled"].to_i.positive?
         # A push that raised must have queued nothing: the application, told
         # it failed, pushes again.
         queued = stream.failed.select { |jid| @census.places.key?(jid) }
-        @failures << "#{queued.size} pushes raised although their job was queued: #{queued.first(3).map { |j| describe(j) }.join("; ")}" unless queued.empty?
+        @failures << "#{queued.size} pushes raised although their job was queued: #{queued.first(3).map { |j| "#{describe(j)} (#{stream.why(j)})" }.join("; ")}" unless queued.empty?
         unless drained
           where = misplaced.map { |jid, kind| "#{kind} in #{@census.places[jid].join("+").then { |p| p.empty? ? "nowhere" : p }}" }.tally
-          @failures << "not drained after #{@drain_timeout}s: #{misplaced.size} jobs short of their end (#{where.map { |w, n| "#{n} #{w}" }.join(", ")})"
+          @failures << "not drained after #{@drain_timeout}s: #{misplaced.size} jobs short of their end (#{where.map { |w, n| "#{n} #{w}" }.join(", ")})" \
+            "#{dead_reasons(misplaced.keys)}"
         end
         twice = @census.runs.select { |_, n| n > 1 }.keys
         @notes = twice.first(3).map { |jid| "ran twice: #{describe(jid)}" }
@@ -154,8 +177,20 @@ module Torture
           "failed_but_queued" => queued.size,
           "lost" => verdict[:lost].size, "doubled" => verdict[:doubled].size, "stranded" => verdict[:stranded].size,
           "not_at_end" => misplaced.size, "duplicate_runs" => @census.duplicate_runs, "batches" => stream.batches.size,
-          "batches_unfinished" => unfinished.size, "drained_in" => format("%.1fs", drain_time), "drill" => format("%.0fs", wall)
+          "batches_unfinished" => unfinished.size, "over_limit" => counts["over_limit"].to_i,
+          "ticks" => acked.count { |_, kind| kind == "periodic" }, "ticks_doubled" => counts["ticks_doubled"].to_i, "drained_in" => format("%.1fs", drain_time), "drill" => format("%.0fs", wall)
         }
+      end
+
+      # Why jobs not meant to die are dead (the first three).
+      def dead_reasons(jids)
+        wanted = jids.to_h { |jid| [jid, true] }
+        dead = @redis.call("ZRANGE", "dead", 0, -1).map { |raw| JSON.parse(raw) }.select { |job| wanted[job["jid"]] }
+        return "" if dead.empty?
+        reasons = dead.first(3).map do |job|
+          "#{job["jid"]}: #{job["error_class"]}: #{job["error_message"].to_s[0, 160]} (retry_count #{job["retry_count"]}, overrated #{job["overrated"]})"
+        end
+        "; dead: #{reasons.join("; ")}"
       end
 
       # Where a job is, and (when it ran) the faults injected in the 5 s

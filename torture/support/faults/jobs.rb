@@ -3,6 +3,7 @@
 require "deckhand"
 require "deckhand/batch"
 require "redis_client"
+require_relative "setup"
 
 module Torture
   module Faults
@@ -32,6 +33,19 @@ module Torture
       end
 
       def attempt(jid) = ledger.call("HINCRBY", ATTEMPTS, jid, 1)
+
+      COUNTS = "faults:counts"
+      TICKS = "faults:ticks"
+
+      # Tallies what the figures report (`over_limit`, `ticks_doubled`).
+      def count(name, by = 1) = ledger.call("HINCRBY", COUNTS, name, by)
+
+      # A periodic tick's job: a job of a tick that already had another
+      # (a tick enqueued twice, not a job run twice) is counted.
+      def tick(at, jid)
+        return if ledger.call("HSETNX", TICKS, at.to_s, jid) == 1
+        count("ticks_doubled") unless ledger.call("HGET", TICKS, at.to_s) == jid
+      end
     end
 
     # Succeeds (most of the stream; also the scheduled and batch jobs).
@@ -102,6 +116,7 @@ module Torture
 
     # What each kind of job must end as once the stream drains.
     ENDS = {"ok" => :succeeded, "slow" => :succeeded, "flaky" => :succeeded, "scheduled" => :succeeded, "unique" => :succeeded,
-            "batch" => :succeeded, "doomed" => :dead, "dies" => :dead}.freeze
+            "batch" => :succeeded, "throttled" => :succeeded, "fair" => :succeeded, "limited" => :succeeded,
+            "periodic" => :succeeded, "doomed" => :dead, "dies" => :dead}.freeze
   end
 end

@@ -1,31 +1,36 @@
 # frozen_string_literal: true
 
 require "securerandom"
-require_relative "jobs"
+require_relative "feature_jobs"
 
 module Torture
   module Faults
     # A steady stream of pushes of every kind the drill checks (jobs that
     # succeed, fail and retry, die, are scheduled, hold a unique lock, belong
-    # to a batch), from a thread, through Deckhand.config's client, each with
-    # a jid chosen here so that even a push that raised can be looked for
-    # afterwards.
+    # to a batch, wait for a throttled queue, a fair queue's turn or a
+    # limiter: Setup), from a thread, through Deckhand.config's client, each
+    # with a jid chosen here so that even a push that raised can be looked
+    # for afterwards.
     #
     #   stream = Stream.new(pause: 0.005).start
     #   stream.stop
     #   stream.acked        # => {jid => kind} of the pushes that returned
     #   stream.failed       # => jids of the pushes that raised or were refused
+    #   stream.why(jid)     # => "unique: Deckhand::RedisError: ..." (its kind, and the error if it raised)
     class Stream
       # Kinds in the order the stream cycles through them (weights by repetition).
-      CYCLE = %w[ok flaky ok scheduled ok dies ok unique ok flaky ok doomed ok batch ok flaky].freeze
+      CYCLE = %w[ok flaky limited scheduled ok dies throttled unique ok flaky fair doomed ok batch ok flaky].freeze
       BATCH_SIZE = 3
+      # Kinds pushed three at a time, one push each: more than the throttle
+      # and the limiter let run at once, one job per tenant of the fair queue.
+      GROUPS = %w[throttled fair limited].freeze
 
       attr_reader :batches
 
       def initialize(pause:)
         @pause = pause
         @acked = {}
-        @failed = []
+        @failed = {}
         @batches = []
         @lock = Mutex.new
         @running = true
@@ -55,18 +60,25 @@ module Torture
         count.times do
           jid = SecureRandom.hex(12)
           record([jid], "slow", enqueue(SlowJob, jid, ms))
-        rescue Deckhand::Error, RedisClient::Error
-          record([jid], "slow", nil)
+        rescue Deckhand::Error, RedisClient::Error => e
+          record([jid], "slow", nil, e)
         end
       end
 
       def acked = @lock.synchronize { @acked.dup }
 
-      def failed = @lock.synchronize { @failed.dup }
+      def failed = @lock.synchronize { @failed.keys }
+
+      def why(jid) = @lock.synchronize { @failed[jid] || @acked[jid] }
 
       private
 
       def push(kind, n)
+        return Setup::TENANTS.each_index { |i| push_one(kind, n, i) } if GROUPS.include?(kind)
+        push_one(kind, n, 0)
+      end
+
+      def push_one(kind, n, i)
         jids = (kind == "batch") ? Array.new(BATCH_SIZE) { SecureRandom.hex(12) } : [SecureRandom.hex(12)]
         pushed = case kind
         when "batch" then push_batch(jids, n)
@@ -74,16 +86,18 @@ module Torture
         when "scheduled" then enqueue(OkJob, jids[0], n, later: true)
         # Every other one scheduled, so that a lock lives longer than a job runs.
         when "unique" then enqueue(UniqueJob, jids[0], n, later: n.odd?)
+        when "throttled" then enqueue(SlowJob, jids[0], 10, options: {"queue" => Setup::THROTTLED})
+        when "fair" then enqueue(OkJob, jids[0], n, options: {"queue" => Setup::FAIR, "tenant" => Setup::TENANTS[i]})
         else enqueue(CLASSES.fetch(kind), jids[0], n)
         end
         record(jids, kind, pushed)
-      rescue Deckhand::Error, RedisClient::Error
-        record(jids, kind, nil)
+      rescue Deckhand::Error, RedisClient::Error => e
+        record(jids, kind, nil, e)
         sleep 0.01
       end
 
       LATER = 0.5
-      CLASSES = {"ok" => OkJob, "flaky" => FlakyJob, "doomed" => DoomedJob, "dies" => DiesJob}.freeze
+      CLASSES = {"ok" => OkJob, "flaky" => FlakyJob, "doomed" => DoomedJob, "dies" => DiesJob, "limited" => LimitedJob}.freeze
       private_constant :CLASSES, :LATER
 
       # One of its jobs scheduled, so that the batch stays open a while.
@@ -98,19 +112,20 @@ module Torture
         jids
       end
 
-      # As perform_async (or perform_in) would push it, with the jid given.
-      def enqueue(klass, jid, n, later: false)
-        item = klass.deckhand_options.merge("class" => klass.name, "args" => [n], "jid" => jid)
+      # As perform_async (or perform_in) would push it, with the jid given
+      # (and `options` over the class's, as `set` gives them).
+      def enqueue(klass, jid, n, options: {}, later: false)
+        item = klass.deckhand_options.merge(options, "class" => klass.name, "args" => [n], "jid" => jid)
         item["at"] = Time.now.to_f + LATER if later
         Deckhand::Client.new.push(item)
       end
 
-      def record(jids, kind, pushed)
+      def record(jids, kind, pushed, error = nil)
         @lock.synchronize do
           if pushed
             jids.each { |jid| @acked[jid] = kind }
           else
-            @failed.concat(jids)
+            jids.each { |jid| @failed[jid] = "#{kind}: #{error&.class}: #{error&.message.to_s[0, 160]}" }
           end
         end
       end
