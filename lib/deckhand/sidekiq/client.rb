@@ -86,6 +86,7 @@ module Sidekiq
       item = item.transform_keys(&:to_s)
       raise ArgumentError, "Job must be a Hash with 'class' and 'args' keys: #{item.inspect}" unless item.key?("class") && item.key?("args")
       raise ArgumentError, "Job tags must be an Array: #{item.inspect}" if item.key?("tags") && !item["tags"].is_a?(Array)
+      item.delete(Deckhand::DropIn::ClientClass::KEY) # how to push, not part of the job
       item
     end
   end

@@ -66,12 +66,15 @@ module Sidekiq
       alias_method :perform_sync, :perform_inline
 
       # Sidekiq's lower-level push: a Hash of job keys ("args" required). Its
-      # "pool" wins over a Client.via block, which wins over sidekiq_options pool:.
+      # "pool" wins over a Client.via block, which wins over sidekiq_options
+      # pool:. It goes through the class's client_class, as in Sidekiq.
       def client_push(item)
         item = item.transform_keys(&:to_s)
+        item.delete(Deckhand::DropIn::ClientClass::KEY)
         options = deckhand_options
         pool = item.delete("pool") || Deckhand::Client.via_target || options["pool"]
-        Sidekiq::Client.new(pool: pool).push(options.except("pool").merge(item).merge("class" => self))
+        client = Deckhand::DropIn::ClientClass.for_push(self) || Sidekiq::Client
+        client.new(pool: pool).push(options.except("pool").merge(item).merge("class" => self))
       end
     end
   end

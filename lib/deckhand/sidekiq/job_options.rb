@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "client_class"
+
 module Sidekiq
   module Job
     # Sidekiq's job declarations without the push methods, for Active Job
@@ -37,13 +39,21 @@ module Sidekiq
           # sidekiq-unique-jobs' lock: options are translated (UniqueJobsOptions).
           options = Deckhand::DropIn::UniqueJobsOptions.translate(options.transform_keys(&:to_s))
           options.slice(*FEATURES).each { |key, value| Deckhand::Job::Options.check!(key, value, self) }
+          # client_class picks how the class's jobs are pushed, kept apart from
+          # what goes into them (DropIn::ClientClass).
+          if options.key?(Deckhand::DropIn::ClientClass::KEY)
+            instance_variable_set(Deckhand::DropIn::ClientClass::IVAR, options.delete(Deckhand::DropIn::ClientClass::KEY))
+          end
           # Declarations#deckhand_options reads what is stored here, with the
           # superclasses' options under it.
           @deckhand_options = Deckhand::Job::Options.merge(@deckhand_options || {}, options, self, check: false)
           get_sidekiq_options
         end
 
-        def get_sidekiq_options = deckhand_options
+        def get_sidekiq_options
+          client = Deckhand::DropIn::ClientClass.of(self)
+          client ? deckhand_options.merge(Deckhand::DropIn::ClientClass::KEY => client) : deckhand_options
+        end
 
         def sidekiq_retry_in(&) = deckhand_retry_in(&)
 

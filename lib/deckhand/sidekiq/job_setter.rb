@@ -35,12 +35,28 @@ module Deckhand
 
       private
 
-      def push(...) = DropIn.argument_errors { super }
+      # Through the job's client class (Sidekiq.transactional_push!'s, or
+      # sidekiq_options client_class:) when it names one; Deckhand's push otherwise.
+      def push(method, item)
+        DropIn.argument_errors do
+          client = ClientClass.for_push(@klass, @options[ClientClass::KEY])
+          next super unless client
+          declared = item.delete("pool")
+          # A time not to come goes to the queue, as Sidekiq's perform_in
+          # has it (its Client.push files any "at" in the schedule).
+          item.delete("at") if item["at"].is_a?(Numeric) && item["at"] <= ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+          client.new(pool: @options["pool"] || Deckhand::Client.via_target || declared).public_send(method, item)
+        end
+      end
 
       # Sidekiq.strict_args! applies to each push's arguments (a bulk
       # push's list as a whole: JSON makes the same of it). The item names
       # the class itself, which client middleware gets, as in Sidekiq.
-      def item(args) = super(StrictArgs.apply(args, @klass.name)).merge!("class" => @klass)
+      def item(args)
+        item = super(StrictArgs.apply(args, @klass.name)).merge!("class" => @klass)
+        item.delete(ClientClass::KEY)
+        item
+      end
 
       # Sidekiq 7.3's perform_inline: client middleware (which may stop the
       # job: nil), the round trip through JSON, server middleware around

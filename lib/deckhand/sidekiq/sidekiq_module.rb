@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "redis_pool"
+require_relative "default_job_options"
 
 # Sidekiq's top-level module in drop-in mode: configuration, logger and Redis
 # access, all on Deckhand.config.
@@ -99,13 +100,15 @@ module Sidekiq
       nil
     end
 
-    # The options every job starts from (a class's sidekiq_options go on top).
-    def default_job_options = Deckhand::Job::Options.defaults
+    # The options every job starts from (a class's sidekiq_options go on
+    # top): a Hash to change in place, as Sidekiq's (DropIn::DefaultJobOptions).
+    def default_job_options = Deckhand::DropIn::DefaultJobOptions.current
 
     # Adds to the options every job class starts from, as Sidekiq does:
     #   Sidekiq.default_job_options = {"backtrace" => true, "retry" => 5}
     def default_job_options=(options)
-      Deckhand::Job::Options.add_defaults(options)
+      raise ArgumentError, "default job options must be a Hash, got #{options.class}" unless options.is_a?(Hash)
+      default_job_options.update(options.transform_keys(&:to_s))
     end
 
     # A server inside this process (Deckhand.embed, docs/embedding.md):

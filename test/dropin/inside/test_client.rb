@@ -69,7 +69,7 @@ class ClientInsideTest < Minitest::Test
     Sidekiq::Client.push("class" => "SomeClassElsewhere", "args" => [3], "retry" => false)
     assert_equal [[5, 3], [5, 3], [false, 3]], Sidekiq::Queue.new.map { |job| job.item.values_at("retry", "backtrace") }.reverse
   ensure
-    Deckhand::Job::Options.instance_variable_set(:@defaults, Deckhand::Job::Options::DEFAULTS)
+    Sidekiq.default_job_options.replace("retry" => true, "queue" => "default")
   end
 
   def test_a_client_may_have_middleware_of_its_own

@@ -351,5 +351,7 @@ class SidekiqFilesInsideTest < Minitest::Test
       ActiveRecord::Base.transaction { assert_match(/\A\h{24}\z/, client.push("class" => "FilesApp::Ping", "args" => ["own"], "queue" => "tx")) }
     end
     assert_equal [["kept"], ["own"]], queued.call.reverse
+  ensure
+    Sidekiq.default_job_options.delete("client_class")
   end
 end
