@@ -82,6 +82,26 @@ class IterableActiveRecordTest < Minitest::Test
     assert_equal [[[1, 2, 3], 1], [[5, 7, 8], 5], [[9], 9]], relations
   end
 
+  # As Sidekiq yields them: not loaded, so each_iteration's update_all
+  # writes its batch without reading it.
+  def test_relations_come_unloaded_for_update_all
+    walk = active_record_relations_enumerator(news, cursor: 5, batch_size: 2)
+    cursors = walk.map do |relation, cursor|
+      refute relation.loaded?, "batch at #{cursor} loaded"
+      relation.update_all(title: "seen")
+      refute relation.loaded?
+      cursor
+    end
+    assert_equal [5, 8], cursors
+    assert_equal({"post 1" => [1], "post 2" => [2], "post 3" => [3], "seen" => [5, 7, 8, 9], "other" => [4]},
+      IterablePost.order(:id).group_by(&:title).transform_values { |posts| posts.map(&:id) })
+  end
+
+  def test_relations_in_descending_order_carry_their_first_id
+    walk = active_record_relations_enumerator(news, cursor: 8, batch_size: 3, order: :desc)
+    assert_equal [[[8, 7, 5], 8], [[3, 2, 1], 3]], walk.map { |relation, cursor| [relation.ids.sort.reverse, cursor] }
+  end
+
   def test_refuses_what_is_not_a_relation
     error = assert_raises(ArgumentError) { active_record_records_enumerator([IterablePost.first], cursor: nil) }
     assert_match(/take a relation/, error.message)

@@ -30,12 +30,17 @@ module Deckhand
         end
       end
 
+      # Each batch as a relation not yet loaded, as Sidekiq yields it: an
+      # update_all or delete_all on it costs one statement and no records in
+      # memory. Its first id (the cursor) is read with a one-row query, in
+      # the batch's order (in_batches' relations come without one).
       def relations
         options = @options.dup
         of = options.delete(:batch_size) || options.delete(:of) || 1000
+        last = options[:order].to_s == "desc"
         Enumerator.new(-> { batch_count }) do |yielder|
-          @relation.in_batches(**options, of: of, start: @cursor, load: true) do |batch|
-            yielder.yield(batch, batch.first.id)
+          @relation.in_batches(**options, of: of, start: @cursor) do |batch|
+            yielder.yield(batch, (last ? batch.last : batch.first).id)
           end
         end
       end
