@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "hold_release"
+
 module Deckhand
   class Batch
     # Writes what a Collector gathered: every payload is encoded (and so
@@ -9,7 +11,9 @@ module Deckhand
     # go, children first. While held, a batch cannot complete, so jobs that
     # finish during the write never see it done early. If Redis fails during
     # the pushes the holds stay and the batch never fires: a late batch is
-    # better than one that reports success with jobs missing. With
+    # better than one that reports success with jobs missing. Once every job
+    # is out, Redis refusing to let go of a hold no longer fails the write
+    # (Batch::HoldRelease). With
     # push_replicas set, a slice its replicas came short of is pushed all
     # the same: the others follow, the holds are let go, then NotReplicated
     # names every such job.
@@ -43,7 +47,7 @@ module Deckhand
             short << e # pushed and registered: the batch goes on, the caller learns of it at the end
           end
         end
-        held.reverse_each { |batch| Ops.script(@config).release(batch.bid) }
+        HoldRelease.new(@config).call(held.reverse.map(&:bid))
         raise unreplicated(short) unless short.empty?
       end
 
