@@ -22,6 +22,15 @@ module Deckhand
         @defaults = @defaults.merge(seconds(options.transform_keys(&:to_s))).freeze
       end
 
+      # Replaces the defaults whole (drop-in mode's Sidekiq.default_job_options,
+      # a Hash an application may also take keys out of): DEFAULTS itself when
+      # `options` holds nothing more.
+      def self.replace_defaults(options)
+        raise ArgumentError, "default job options must be a Hash, got #{options.class}" unless options.is_a?(Hash)
+        copy = seconds(options.transform_keys(&:to_s))
+        @defaults = (copy == DEFAULTS) ? DEFAULTS : copy.freeze
+      end
+
       module_function
 
       # check: false stores the values as given (drop-in mode's

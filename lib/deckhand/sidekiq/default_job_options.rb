@@ -30,11 +30,7 @@ module Deckhand
         # Deckhand's copy of `options`: keys as strings, durations as seconds,
         # Deckhand's own frozen DEFAULTS when nothing was added to them.
         def publish(options)
-          copy = Deckhand::Job::Options.seconds(options.to_h.transform_keys(&:to_s).except(*TRANSIENT))
-          copy = (copy == Deckhand::Job::Options::DEFAULTS) ? Deckhand::Job::Options::DEFAULTS : copy.freeze
-          # Deckhand::Job::Options has add_defaults (a merge) but no way to
-          # take a key out, which Sidekiq's Hash allows.
-          @lock.synchronize { Deckhand::Job::Options.instance_variable_set(:@defaults, copy) }
+          @lock.synchronize { Deckhand::Job::Options.replace_defaults(options.to_h.transform_keys(&:to_s).except(*TRANSIENT)) }
         end
       end
 
