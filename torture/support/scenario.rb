@@ -98,7 +98,7 @@ module Torture
     def drain(timeout, &each_poll)
       wait_until(timeout, step: 0.1) do
         each_poll&.call
-        @ledger.done_count >= @ledger.enqueued_count && @ledger.missing.empty?
+        @ledger.done_count + @ledger.quarantined_count >= @ledger.enqueued_count && @ledger.missing.empty?
       end
     end
 
@@ -111,6 +111,7 @@ module Torture
     def churn(fleet, redis, jobs:, every:, random:, processes:, timeout:, **spawn)
       next_kill = now + every
       drained = drain(timeout * (jruby? ? 5 : 1)) do
+        @ledger.quarantined(poison_pills(redis))
         next unless now >= next_kill && @ledger.done_count < jobs * 0.9
         booted = fleet.alive.select { |m| fleet.identity(m) }
         next if jruby? && booted.size < processes
@@ -123,6 +124,14 @@ module Torture
       check(drained, "jobs still unfinished after the drain timeout")
       check(wait_for_reaping(redis, fleet, bound + 30), "dead processes not reaped")
       fleet.stop_all
+    end
+
+    # The jids the fleet quarantined as poison pills (the dead set is small).
+    def poison_pills(redis)
+      redis.call("ZRANGE", "dead", 0, -1).filter_map do |raw|
+        job = JSON.parse(raw)
+        job["jid"] if job["error_class"] == "Deckhand::PoisonPill"
+      end
     end
 
     # The jobs a process holds in flight and has not settled.
