@@ -37,6 +37,19 @@ class FiberCapsuleTest < Minitest::Test
     assert_match(/io\(1000 fibers: io\)/, @log.string)
   end
 
+  # Auto-balance times jobs by their thread's CPU clock, which a fiber
+  # capsule's jobs share: a server says so when both are set.
+  def test_auto_balance_with_a_fiber_capsule_is_named_in_a_warning
+    Deckhand.config = new_config(concurrency: 1, heartbeat_interval: 0.2, timeout: 1, auto_balance: true)
+    Deckhand.config.logger = Logger.new(@log)
+    fibers(5)
+    with_server do
+      jid = RecordJob.set(queue: "io").perform_async("x")
+      wait_for(message: "the job run on the fiber capsule") { Deckhand::TestJobs.runs.include?([jid, ["x"]]) }
+    end
+    assert_includes @log.string, "auto_balance with the fiber capsule io: its jobs share one thread's CPU clock"
+  end
+
   def test_a_failing_job_is_retried
     fibers(5)
     jid = FailJob.set(queue: "io").perform_async("x")

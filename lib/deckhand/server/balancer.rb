@@ -34,6 +34,11 @@ module Deckhand
       # The balancer of a server's capsules (CapsulePool), or nil without auto_balance.
       def self.build(config:, store:, times:, capsules:, on_fatal: nil)
         return nil unless config.auto_balance
+        fibers = capsules.select { |capsule| capsule.spec.fibers? }.map { |capsule| capsule.spec.name }
+        unless fibers.empty?
+          config.logger.warn("auto_balance with the fiber capsule #{fibers.join(", ")}: its jobs share one thread's CPU " \
+            "clock, so its classes are not judged reliably; leave auto-balance to thread capsules (docs/auto-balance.md)")
+        end
         new(config: config, store: store, times: times, on_fatal: on_fatal,
           buffers: capsules.to_h { |capsule| [capsule.spec.name, capsule.fetcher.balance] })
       end
