@@ -11,13 +11,13 @@ class BatchExpiryTest < Minitest::Test
     config = server_config
     batches = Array.new(3) do |n|
       batch = Deckhand::Batch.new
-      batch.success_ttl = 0.3
+      batch.success_ttl = 3
       batch.on(:success, BatchApp::Callbacks)
       batch.jobs do
         BatchApp::Work.perform_async("w#{n}")
         BatchApp::Flaky.perform_async("flaky#{n}") # one failure each: a failures hash too
         child = Deckhand::Batch.new
-        child.success_ttl = 0.3
+        child.success_ttl = 3
         child.jobs { BatchApp::Work.perform_async("c#{n}") }
       end
       batch
@@ -26,9 +26,10 @@ class BatchExpiryTest < Minitest::Test
       wait_for(message: "each flaky job to fail") { redis.call("LLEN", "app:attempts") >= 3 }
       3.times { |n| redis.call("SET", "app:fixed:flaky#{n}", "1") }
       wait_for_callbacks(3)
+      # Checked at once: a loaded JVM can take seconds to stop the server.
+      assert_operator batch_keys.size, :>, 0, "the finished batches' keys wait out their success_ttl"
+      assert_every_batch_key_expires
     end
-    assert_operator batch_keys.size, :>, 0
-    assert_every_batch_key_expires
     wait_for(message: "every batch key to expire") { batch_keys.empty? }
     assert_empty batches.map(&:status).select(&:exists?)
   end
