@@ -80,19 +80,29 @@ class AutoBalancePartsTest < Minitest::Test
     assert_equal [0], buffer.fetched_only, "a capped queue with a backlog is left to fetches"
     buffer.update(caps: {"cpu" => 1}, backlog: {"cpu" => 0, "io" => 300}, ahead: {"cpu" => 8})
     assert_empty buffer.fetched_only, "idle: a waiter may watch it"
-    buffer.push_units(units("cpu", 0, 6))
+    more = units("cpu", 0, 6)
+    buffer.push_units(more)
     assert_equal [0], buffer.fetched_only, "full: not even then"
     buffer.update(caps: {"cpu" => 1}, backlog: {"cpu" => 900, "io" => 300}, ahead: {"cpu" => 8})
     assert_equal [[1, 43, 5]], buffer.plan([[0, 44, 20], [1, 43, 20]], 20), "no room: not asked (the leftover still reaches io)"
     waiter = Thread.new { buffer.pop }
     wait_for(message: "a processor waiting") { buffer.waiting == 1 }
     buffer.settled(first)
-    assert_same cpu[1], waiter.value
-    assert buffer.capped_freed?
+    running = buffer.pop
+    assert_same cpu[1], running, "the processor that settled a capped job starts the next itself"
+    assert_equal 1, buffer.waiting, "no other thread is woken for it"
+    refute buffer.capped_freed?, "7 jobs wait: more than half of the 8 it may hold ahead, no fetch yet"
     buffer.settled(first)
     assert_equal({"cpu" => [1, 1, 8], "io" => [nil, 1, 1]}, buffer.state, "settling twice counts once")
+    3.times do
+      buffer.settled(running)
+      running = buffer.pop
+    end
+    refute buffer.capped_freed?
+    buffer.settled(running)
+    assert buffer.capped_freed?, "4 left of the 8 it may hold ahead: a fetch refills it"
     buffer.update(caps: {}, backlog: nil)
-    assert_same cpu[2], buffer.pop, "uncapped: any job starts"
+    assert_same more[2], waiter.value, "uncapped: the waiting thread starts any job"
   end
 
   def test_a_negative_share_is_a_hard_limit_in_the_fetch

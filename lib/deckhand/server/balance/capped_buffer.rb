@@ -143,8 +143,12 @@ module Deckhand
             next unless started
             @running[index] -= 1
             next unless @caps[index]
-            @freed = true if @backlog.nil? || @backlog[index].positive?
-            @cond.signal if @buffered[index].positive?
+            # No signal: the processor that settled the job asks #pop for its
+            # next one at once and starts the capped job itself; waking
+            # another thread for it would trade the lock back and forth at
+            # every job. A fetch refills the queue once half of what it may
+            # hold ahead is gone, not at every job.
+            @freed = true if (@backlog.nil? || @backlog[index].positive?) && @buffered[index] <= @ahead[index] / 2
           end
         end
 
