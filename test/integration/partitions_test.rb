@@ -85,13 +85,17 @@ class PartitionsTest < Minitest::Test
     error = assert_raises(Deckhand::ConfigError) { new_config(partitions: ["default"]) }
     assert_match(/must be a Hash of queue => number of partitions/, error.message)
     error = assert_raises(Deckhand::ConfigError) { new_config(partitions: {"x" => 2}, throttle: {"x" => {concurrency: 1}}) }
-    assert_match(/both partitioned and throttled/, error.message)
+    assert_match(/queue "x": concurrency 1 cannot be split over its 2 partitions .*raise concurrency to at least 2 or use fewer partitions/, error.message)
+    assert_equal 2, new_config(partitions: {"x" => 2}, throttle: {"x" => {concurrency: 2}}).throttle["x"].concurrency, "one slot a partition is enough"
     error = assert_raises(Deckhand::ConfigError) { new_config(partitions: {"x" => 2}, fair_queues: {"x" => {by: ->(job) { job["args"].first }}}) }
     assert_match(/both partitioned and a fair queue/, error.message)
     error = assert_raises(Deckhand::InvalidJob) { Deckhand::Client.push("class" => "RecordJob", "args" => [], "queue" => "mail~p2") }
     assert_match(/ends like a partition's list/, error.message)
     error = assert_raises(Deckhand::ConfigError) { Deckhand::API.new.throttle("default").set(concurrency: 2) }
-    assert_match(/partitioned queue cannot be throttled yet/, error.message)
+    assert_match(/queue "default": concurrency 2 cannot be split over its 3 partitions .*raise concurrency to at least 3/, error.message)
+    assert_equal({}, redis.call("HGETALL", "deckhand:throttles"), "nothing stored")
+    Deckhand::API.new.throttle("default").set(concurrency: 3, rate: 1)
+    assert_equal({"rate" => 1, "per" => 1, "concurrency" => 3}, Deckhand::API.new.throttle("default").limit)
     error = assert_raises(ArgumentError) { Class.new { include Deckhand::Job }.deckhand_options(partition_by: 1.5) }
     assert_match(/partition_by/, error.message)
   end

@@ -82,9 +82,7 @@ module Deckhand
 
       def set(**limits)
         limit = Config::Throttle.limit!(@queue, limits) # raises ConfigError naming the problem
-        if @config.partitions.count(@queue) > 1 # each partition's fetch would count only its own jobs
-          raise ConfigError, "queue #{@queue.inspect} is partitioned, and a partitioned queue cannot be throttled yet"
-        end
+        Config::Throttle.partitioned!(@queue, limit, @config.partitions.count(@queue)) # each partition needs a slot of its own
         Store::Throttles.set(@store, @queue, limit.to_h)
         forget
       end

@@ -51,21 +51,21 @@ module Deckhand
       def throttle=(queues)
         change!(:throttle)
         @throttle = queues.is_a?(Throttle) ? queues : Throttle.new(queues)
-        check_partitions_apart
+        check_partitioned
       end
 
       # Partitioned queues (Config::Partitions): queue => number of lists.
       def partitions=(queues)
         change!(:partitions)
         @partitions = queues.is_a?(Partitions) ? queues : Partitions.new(queues)
-        check_partitions_apart
+        check_partitioned
       end
 
       # Fair queues (Config::FairQueues): queue => {by: ->(job) { tenant }, weights: {tenant => weight}}.
       def fair_queues=(queues)
         change!(:fair_queues)
         @fair_queues = queues.is_a?(FairQueues) ? queues : FairQueues.new(queues)
-        check_partitions_apart
+        check_partitioned
       end
 
       # Periodic (cron) jobs (Config::PeriodicSchedule): with a block, yields it to
@@ -115,18 +115,18 @@ module Deckhand
 
       private
 
-      # A throttle counts the jobs one list gives out, and a fair queue's
-      # tenants wait beside one list; a partitioned queue's lists would each
-      # need the whole queue's count or tenants (and in cluster mode they sit
-      # in other slots), so a partitioned queue is neither, yet.
-      def check_partitions_apart
-        partitioned = @partitions&.to_h&.keys || []
-        {"throttled" => @throttle&.to_h&.keys, "a fair queue" => @fair_queues&.names}.each do |what, names|
-          both = partitioned & (names || [])
-          next if both.empty?
-          raise ConfigError, "queue #{both.first.inspect} is both partitioned and #{what}, which Deckhand does not support yet: " \
-            "remove it from `partitions` or from `#{(what == "throttled") ? "throttle" : "fair_queues"}`"
-        end
+      # A partitioned queue's throttle is split over its partitions, each
+      # enforcing its share on its own list, so each needs a slot at least.
+      # A fair queue's tenants wait beside one list; a partitioned queue's
+      # lists would each need the whole queue's tenants (and in cluster mode
+      # they sit in other slots), so a partitioned queue is no fair queue, yet.
+      def check_partitioned
+        return unless @partitions
+        @throttle&.to_h&.each { |queue, limit| Throttle.partitioned!(queue, limit, @partitions.count(queue)) }
+        both = @partitions.to_h.keys & (@fair_queues&.names || [])
+        return if both.empty?
+        raise ConfigError, "queue #{both.first.inspect} is both partitioned and a fair queue, which Deckhand does not support yet: " \
+          "remove it from `partitions` or from `fair_queues`"
       end
     end
   end

@@ -5,7 +5,9 @@ module Deckhand
     # Queue throttles for the whole fleet, validated where set. `rate` paces
     # how fast jobs leave a queue (`per` :second, :minute, :hour or seconds);
     # `concurrency` caps how many of its jobs run at once across every
-    # process. Both are enforced inside the reliable fetch (docs/limits.md).
+    # process. Both are enforced inside the reliable fetch (docs/limits.md);
+    # a partitioned queue's are split over its partitions (Limit#share), so
+    # its concurrency must be at least its number of partitions.
     #
     #   Deckhand.configure do |c|
     #     c.throttle = {"api_calls" => {rate: 20, per: :second}, "exports" => {concurrency: 3}}
@@ -28,6 +30,15 @@ module Deckhand
         def burst = rate ? [(rate.to_f / per / 10).ceil, 1].max : 0
 
         def to_h = {"rate" => rate, "per" => per, "concurrency" => concurrency}.compact
+
+        # What partition `index` of `count` enforces on its own list: the
+        # concurrency dealt out so the shares add up to it (never 0, which
+        # the fetch script reads as uncapped), the rate divided evenly.
+        def share(index, count)
+          return self if count == 1
+          split = concurrency && [concurrency / count + ((index < concurrency % count) ? 1 : 0), 1].max
+          self.class.new(rate && rate.to_f / count, per, split).freeze
+        end
       end
 
       # A Limit from a Hash like {rate: 20, per: :second} or {concurrency: 3}
@@ -44,6 +55,14 @@ module Deckhand
         raise ConfigError, "throttle for queue #{queue.inspect} needs rate: or concurrency:" unless rate || concurrency
         raise ConfigError, "throttle for queue #{queue.inspect}: per: goes with rate:" if spec.key?(:per) && !rate
         Limit.new(rate, rate && period!(queue, spec.fetch(:per, :second)), concurrency).freeze
+      end
+
+      # Refuses a concurrency the partitions of `queue` cannot share: each of
+      # its `count` lists needs at least one slot of its own.
+      def self.partitioned!(queue, limit, count)
+        return limit unless limit.concurrency && limit.concurrency < count
+        raise ConfigError, "throttle for queue #{queue.inspect}: concurrency #{limit.concurrency} cannot be split over its #{count} partitions " \
+          "(each partition runs its own share); raise concurrency to at least #{count} or use fewer partitions"
       end
 
       def self.positive!(queue, key, value)

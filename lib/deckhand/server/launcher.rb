@@ -30,7 +30,7 @@ module Deckhand
         fatal = ->(component, error) { fatal(component, error) }
         suspects = Suspects.new(@identity, store: @store, logger: @logger, max_recoveries: config.max_recoveries)
         sequence = Sequence.new
-        throttles = ThrottleLimits.new(config.throttle, logger: @logger)
+        throttles = ThrottleLimits.new(config.throttle, logger: @logger, partitions: config.partitions)
         landings = LandingWatch.new # shared: two capsules may wait on one queue's landing list
         @capsules = config.server_capsules.map do |spec|
           CapsulePool.new(spec, config: config, store: @store, identity: @identity, sequence: sequence,
