@@ -33,7 +33,7 @@ module Deckhand
         published = PublishedThrottles.new(processes || ProcessSet.new(config))
         names = config.throttle.to_h.keys | overrides.keys | published.queues
         throttles = names.sort.map { |name| new(name, config, overrides: overrides, published: published) }.select(&:limit)
-        held = Store::Throttles.held(config.store, throttles.map(&:queue))
+        held = Store::Throttles.held(config.store, throttles.map(&:queue), lists: config.partitions.method(:names))
         throttles.each { |throttle| throttle.held = held[throttle.queue] }
       end
 
@@ -75,8 +75,9 @@ module Deckhand
       # True when the limit comes from Redis, not the configuration.
       def changed? = overrides.key?(@queue)
 
-      # Slots in use across the fleet (read with the list by Throttle.all).
-      def held = @held ||= Store::Throttles.usage(@store, @queue)[:held]
+      # Slots in use across the fleet (read with the list by Throttle.all); a
+      # partitioned queue's partitions each count their own, added up here.
+      def held = @held ||= Store::Throttles.usage(@store, @queue, lists: @config.partitions.names(@queue))[:held]
 
       attr_writer :held # :nodoc: Throttle.all reads every queue's in one round trip
 

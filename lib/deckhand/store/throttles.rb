@@ -18,6 +18,7 @@ module Deckhand
     #   Throttles.overrides(store)        # => {"exports" => {"concurrency" => 3}}
     #   Throttles.usage(store, "exports") # => {held: 2, tokens: nil}
     #   Throttles.held(store, ["exports"]) # => {"exports" => 2}
+    #   Throttles.held(store, ["default"], lists: config.partitions.method(:names)) # a partitioned queue's, added up
     module Throttles # :nodoc:
       SETTINGS = "deckhand:throttles"
 
@@ -43,19 +44,25 @@ module Deckhand
       end
 
       # Slots held across the fleet for each queue, in one round trip:
-      # {queue => held} (a list page shows every throttled queue's).
-      def held(store, queues)
+      # {queue => held} (a list page shows every throttled queue's). `lists`
+      # gives a queue's lists (Config::Partitions#names): a partitioned
+      # queue's partitions each hold a share, added up.
+      def held(store, queues, lists: ->(queue) { [queue] })
         return {} if queues.empty?
-        store.layout.place(queues)
-        replies = store.pipelined { |pipe| queues.each { |queue| pipe.call("HGET", store.layout.throttle(queue), "~held") } }
-        queues.zip(replies.map(&:to_i)).to_h
+        names = queues.to_h { |queue| [queue, lists.call(queue)] }
+        store.layout.place(names.values.flatten)
+        replies = store.pipelined { |pipe| names.each_value { |list| list.each { |name| pipe.call("HGET", store.layout.throttle(name), "~held") } } }
+        names.transform_values { |list| replies.shift(list.size).sum(&:to_i) }
       end
 
-      # What a throttled queue uses now: slots held across the fleet, and the
-      # rate's tokens as last counted (nil when never paced).
-      def usage(store, queue)
-        held, tokens = store.call("HMGET", store.layout.throttle(queue), "~held", "t")
-        {held: held.to_i, tokens: tokens&.to_f}
+      # What a throttled queue uses now, over its `lists` (a partitioned
+      # queue's partitions): slots held across the fleet, and the rate's
+      # tokens as last counted (nil when never paced).
+      def usage(store, queue, lists: [queue])
+        store.layout.place(lists)
+        replies = store.pipelined { |pipe| lists.each { |name| pipe.call("HMGET", store.layout.throttle(name), "~held", "t") } }
+        tokens = replies.filter_map { |_, counted| counted&.to_f }
+        {held: replies.sum { |held, _| held.to_i }, tokens: tokens.empty? ? nil : tokens.sum}
       end
     end
   end
