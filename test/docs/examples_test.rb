@@ -331,6 +331,15 @@ class DocsExamplesTest < Minitest::Test
     assert_equal [2] * 6, queue.partitions.map(&:size), "round-robin over the six lists"
   end
 
+  def test_a_partitioned_queue_s_throttle_is_split_over_its_partitions
+    run_example("limits-throttle-partitioned")
+    limits = Deckhand::Server::ThrottleLimits.new(Deckhand.config.throttle, logger: QUIET_LOGGER, partitions: Deckhand.config.partitions).limits
+    names = Deckhand.config.partitions.names("default")
+    assert_equal [2, 2, 1, 1, 1, 1], names.map { |name| limits[name].concurrency }
+    assert_equal [100.0] * 6, names.map { |name| limits[name].rate }
+    assert_equal({"rate" => 600, "per" => 60, "concurrency" => 8}, Deckhand::API.new.throttle("default").limit)
+  end
+
   def test_a_child_batch_inside_its_parents_block
     DocsSandbox.const_set(:ChildCallbacks, Class.new)
     DocsSandbox.const_set(:ReportJob, Class.new { include Deckhand::Job })
