@@ -93,6 +93,8 @@ class PartitionsTest < Minitest::Test
     assert_match(/ends like a partition's list/, error.message)
     error = assert_raises(Deckhand::ConfigError) { Deckhand::API.new.throttle("default").set(concurrency: 2) }
     assert_match(/queue "default": concurrency 2 cannot be split over its 3 partitions .*raise concurrency to at least 3/, error.message)
+    error = assert_raises(Deckhand::ConfigError) { Deckhand::API.new.throttle("default~p1").set(concurrency: 5) }
+    assert_match(/"default~p1" is a partition of queue "default": throttle "default"/, error.message)
     assert_equal({}, redis.call("HGETALL", "deckhand:throttles"), "nothing stored")
     Deckhand::API.new.throttle("default").set(concurrency: 3, rate: 1)
     assert_equal({"rate" => 1, "per" => 1, "concurrency" => 3}, Deckhand::API.new.throttle("default").limit)

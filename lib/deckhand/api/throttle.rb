@@ -84,6 +84,10 @@ module Deckhand
       def set(**limits)
         limit = Config::Throttle.limit!(@queue, limits) # raises ConfigError naming the problem
         Config::Throttle.partitioned!(@queue, limit, @config.partitions.count(@queue)) # each partition needs a slot of its own
+        base = Store::Layout::PartitionNames.base(@queue)
+        if base != @queue && @config.partitions.count(base) > 1 # the servers would ignore it
+          raise ConfigError, "#{@queue.inspect} is a partition of queue #{base.inspect}: throttle #{base.inspect}, whose limit its partitions share"
+        end
         Store::Throttles.set(@store, @queue, limit.to_h)
         forget
       end
