@@ -11,9 +11,11 @@ require "deckhand/cli/top/screen"
 class PublishedThrottlesTest < Minitest::Test
   def api = Deckhand::API.new(Deckhand.config)
 
-  def publish(identity, queues: ["exports"], throttles: {}, beat: Time.now.to_f)
+  def publish(identity, queues: ["exports"], throttles: {}, beat: Time.now.to_f, partitions: nil)
+    info = {"queues" => queues, "throttles" => throttles}
+    info["partitions"] = partitions if partitions
     redis.call("SADD", "processes", identity)
-    redis.call("HSET", identity, "info", JSON.generate("queues" => queues, "throttles" => throttles), "busy", "0", "beat", beat.to_s)
+    redis.call("HSET", identity, "info", JSON.generate(info), "busy", "0", "beat", beat.to_s)
   end
 
   def test_a_running_server_publishes_its_throttles_and_capsules
@@ -28,6 +30,32 @@ class PublishedThrottlesTest < Minitest::Test
       assert_equal({"exports" => {"concurrency" => 2}}, process.throttles)
       assert_equal({"concurrency" => 2, "mode" => "strict", "queues" => ["default"], "weights" => {"default" => 0}}, process.capsules["default"])
     end
+  end
+
+  def test_a_running_server_publishes_its_partitioned_queues
+    config = new_config(concurrency: 2, heartbeat_interval: 0.05, partitions: {"exports" => 3}, throttle: {"exports" => {concurrency: 3}})
+    with_server(config) do |launcher|
+      process = wait_for(message: "the published record") { api.processes.find(launcher.identity) }
+      assert_equal({"exports" => 3}, process.partitions)
+    end
+  end
+
+  # A dashboard without the application's `partitions` setting adds up the
+  # slots of every partition the servers publish, and refuses what they
+  # would refuse.
+  def test_a_partitioned_queue_published_by_the_servers_shows_as_one
+    publish("h:1:a", throttles: {"exports" => {"concurrency" => 3}}, partitions: {"exports" => 3})
+    publish("h:2:b", throttles: {"exports" => {"concurrency" => 3}}, partitions: {"exports" => 3, "bad" => 99, "odd" => "x"})
+    %w[exports exports~p1 exports~p2].each { |list| redis.call("HSET", "deckhand:throttle:#{list}", "~held", 1, "h:1:a", 1) }
+    assert_equal [["exports", 3]], api.throttles.map { |t| [t.queue, t.held] }
+    assert_equal 3, api.throttle("exports").held
+    assert_equal %w[exports exports~p1 exports~p2], api.throttle("exports").lists
+    assert_equal({"exports" => 3}, api.processes.find("h:2:b").partitions, "counts out of range are left out")
+    error = assert_raises(Deckhand::ConfigError) { api.throttle("exports").set(concurrency: 2) }
+    assert_match(/concurrency 2 cannot be split over its 3 partitions/, error.message)
+    error = assert_raises(Deckhand::ConfigError) { api.throttle("exports~p1").set(concurrency: 2) }
+    assert_match(/"exports~p1" is a partition of queue "exports"/, error.message)
+    assert_equal 1, api.throttle("mailers").lists.size, "a queue no process partitions has one list"
   end
 
   def test_run_time_limits_beat_the_servers_which_beat_the_local_configuration

@@ -55,6 +55,14 @@ module Deckhand
         published.select { |queue, limit| queue.is_a?(String) && limit.is_a?(Hash) && !limit.empty? }
       end
 
+      # Its partitioned queues, as it published them: queue => number of
+      # lists ({} from a process that does not publish them).
+      def partitions
+        published = @info["partitions"]
+        return {} unless published.is_a?(Hash)
+        published.select { |queue, count| queue.is_a?(String) && count.is_a?(Integer) && count.between?(2, Config::Partitions::MAX) }
+      end
+
       # Its capsules: name => {"concurrency" =>, "mode" => "strict" or
       # "weighted", "queues" => [...], "weights" => {queue => weight}}.
       def capsules

@@ -33,8 +33,16 @@ module Deckhand
         published = PublishedThrottles.new(processes || ProcessSet.new(config))
         names = config.throttle.to_h.keys | overrides.keys | published.queues
         throttles = names.sort.map { |name| new(name, config, overrides: overrides, published: published) }.select(&:limit)
-        held = Store::Throttles.held(config.store, throttles.map(&:queue), lists: config.partitions.method(:names))
+        held = Store::Throttles.held(config.store, throttles.map(&:queue), lists: ->(queue) { lists(config, published, queue) })
         throttles.each { |throttle| throttle.held = held[throttle.queue] }
+      end
+
+      # Every list of `queue`: its partitions as this process's configuration
+      # sets them, else as the live servers publish them (a dashboard started
+      # without the application's configuration).
+      def self.lists(config, published, queue)
+        return config.partitions.names(queue) if config.partitions.count(queue) > 1
+        Store::Layout::PartitionNames.list(queue, published.partitions(queue))
       end
 
       # overrides: the run-time limits already read (Store::Throttles.overrides);
@@ -77,15 +85,18 @@ module Deckhand
 
       # Slots in use across the fleet (read with the list by Throttle.all); a
       # partitioned queue's partitions each count their own, added up here.
-      def held = @held ||= Store::Throttles.usage(@store, @queue, lists: @config.partitions.names(@queue))[:held]
+      def held = @held ||= Store::Throttles.usage(@store, @queue, lists: lists)[:held]
+
+      # Every list of the queue (Throttle.lists).
+      def lists = self.class.lists(@config, published, @queue)
 
       attr_writer :held # :nodoc: Throttle.all reads every queue's in one round trip
 
       def set(**limits)
         limit = Config::Throttle.limit!(@queue, limits) # raises ConfigError naming the problem
-        Config::Throttle.partitioned!(@queue, limit, @config.partitions.count(@queue)) # each partition needs a slot of its own
+        Config::Throttle.partitioned!(@queue, limit, lists.size) # each partition needs a slot of its own
         base = Store::Layout::PartitionNames.base(@queue)
-        if base != @queue && @config.partitions.count(base) > 1 # the servers would ignore it
+        if base != @queue && self.class.lists(@config, published, base).size > 1 # the servers would ignore it
           raise ConfigError, "#{@queue.inspect} is a partition of queue #{base.inspect}: throttle #{base.inspect}, whose limit its partitions share"
         end
         Store::Throttles.set(@store, @queue, limit.to_h)

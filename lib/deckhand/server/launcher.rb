@@ -128,7 +128,8 @@ module Deckhand
           "labels" => @config.labels, "identity" => @identity, "version" => VERSION,
           "embedded" => false, "server" => "deckhand",
           "capsules" => @config.all_capsules.to_h { |c| [c.name, capsule_info(c)] },
-          "throttles" => @config.throttle.to_h.transform_values(&:to_h)
+          "throttles" => @config.throttle.to_h.transform_values(&:to_h),
+          "partitions" => @config.partitions.to_h
         }
       end
 
