@@ -224,10 +224,6 @@ class ScriptConservationTest < Minitest::Test
     assert_equal "hash", redis.call("TYPE", "unique:x")
   end
 
-  private
-
-  def batch_ops = Scripts::BatchOps.new(store, now_ms: (Time.now.to_f * 1000).round, stamp: "1.0")
-
   def test_a_queue_move_takes_and_puts_nothing_when_a_key_is_the_wrong_type
     redis.call("LPUSH", "queue:mail", job("a"))
     redis.call("SET", "queue:mail:moving:batch", "x")
@@ -246,4 +242,8 @@ class ScriptConservationTest < Minitest::Test
     assert_equal 0, Scripts::MovePut.new(store).call("queue:mail2", "queue:mail2:moved:#{id}", "list", taken, 60)
     assert_equal [job("a")], list("queue:mail2"), "written once"
   end
+
+  private
+
+  def batch_ops = Scripts::BatchOps.new(store, now_ms: (Time.now.to_f * 1000).round, stamp: "1.0")
 end
