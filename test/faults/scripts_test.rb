@@ -3,6 +3,7 @@
 require "test_helper"
 require "deckhand/batch"
 require "deckhand/store/sets/one_set"
+require_relative "../support/script_guard"
 
 # Conservation, script by script: Redis keeps what a script wrote before a
 # command in it failed, so each script that moves a job checks the type of
@@ -241,6 +242,39 @@ class ScriptConservationTest < Minitest::Test
     assert_equal 1, Scripts::MovePut.new(store).call("queue:mail2", "queue:mail2:moved:#{id}", "list", taken, 60)
     assert_equal 0, Scripts::MovePut.new(store).call("queue:mail2", "queue:mail2:moved:#{id}", "list", taken, 60)
     assert_equal [job("a")], list("queue:mail2"), "written once"
+  end
+
+  # Every key each script touches is declared (ScriptGuard).
+  def test_a_fair_queue_move_takes_and_puts_nothing_when_a_key_is_the_wrong_type
+    take = Deckhand::ScriptGuard.wrap(Scripts::MoveFairTake).new(store)
+    put = Deckhand::ScriptGuard.wrap(Scripts::MoveFairPut).new(store)
+    a, b = "a\n#{job("a")}", "a\n#{job("b")}"
+    redis.call("ZADD", "queue:r:fair", 1.5, a, 2.5, b)
+    redis.call("HSET", "queue:r:tenants", "~vt", "0.5", "n:a", 2, "f:a", "2.5")
+    redis.call("SET", "queue:r:fair:moving:batch", "x")
+    refused { take.call("queue:r", 10, "b1") }
+    assert_equal [a, b], members("queue:r:fair"), "the jobs stay waiting"
+    assert_equal "2", redis.call("HGET", "queue:r:tenants", "n:a"), "their tenant's count too"
+
+    redis.call("DEL", "queue:r:fair:moving:batch")
+    assert_equal ["b1", "0.5", a, "1.5"], take.call("queue:r", 1, "b1")
+    assert_equal({"~vt" => "0.5", "n:a" => "1", "f:a" => "2.5"}, redis.call("HGETALL", "queue:r:tenants"))
+    assert_equal ["b1", "0.5", a, "1.5"], take.call("queue:r", 1, "b2"), "the batch held, again"
+    redis.call("LPUSH", "queue:r2", job("c")) # the new tag's queue holds a job: the batch waits its turn
+    redis.call("HSET", "queue:r2:tenants", "~vt", "10")
+    redis.call("SET", "queue:r2:fair", "x")
+    refused { put.call("queue:r2", "queue:r2:moved:b1", "0.5", [a, "1.5"], 60) }
+    assert_equal 0, redis.call("EXISTS", "queue:r2:moved:b1"), "no marker for a batch not written"
+    assert_equal({"~vt" => "10"}, redis.call("HGETALL", "queue:r2:tenants"))
+
+    redis.call("DEL", "queue:r2:fair")
+    assert_equal 1, put.call("queue:r2", "queue:r2:moved:b1", "0.5", [a, "1.5"], 60)
+    assert_equal [[a, 11.0]], redis.call("ZRANGE", "queue:r2:fair", 0, -1, "WITHSCORES"), "1 ahead of the clock, as before"
+    assert_equal({"~vt" => "10", "n:a" => "1", "f:a" => "11"}, redis.call("HGETALL", "queue:r2:tenants"))
+    redis.call("DEL", "queue:r2", "queue:r2:fair") # the jobs ran meanwhile
+    redis.call("HDEL", "queue:r2:tenants", "n:a", "f:a")
+    assert_equal 0, put.call("queue:r2", "queue:r2:moved:b1", "0.5", [a, "1.5"], 60)
+    assert_equal 0, redis.call("EXISTS", "queue:r2", "queue:r2:fair"), "written once: a job that ran does not come back"
   end
 
   private

@@ -3,6 +3,8 @@
 require "securerandom"
 require_relative "move_take"
 require_relative "move_put"
+require_relative "move_fair_take"
+require_relative "move_fair_put"
 
 module Deckhand
   class Store
@@ -23,6 +25,11 @@ module Deckhand
       #   batch = QueueMoveBatch.new(store)
       #   batch.call("{queue:mail}", "{queue~2:mail}", kind: "list", limit: 500)   # => 500 (moved; 0 when empty)
       #   batch.call("{queue:mail}:retry", "{queue~2:mail}:retry", kind: "zset", limit: 500)
+      #   batch.call("{queue:mail}", "{queue~2:mail}", kind: "fair", limit: 500)   # a fair queue's tenants' jobs
+      #
+      # A fair queue's tenants' jobs (kind "fair": source and destination
+      # are the queue's tags) move with their tenants' counts, each keeping
+      # its lead over the queue's virtual time (MoveFairTake, MoveFairPut).
       class QueueMoveBatch # :nodoc:
         # Seconds a batch's marker lives: far longer than any mover takes
         # between reading a held batch and writing it.
@@ -32,19 +39,34 @@ module Deckhand
           @store = store
           @take = MoveTake.new(store)
           @put = MovePut.new(store)
+          @fair_take = MoveFairTake.new(store)
+          @fair_put = MoveFairPut.new(store)
         end
 
         # Moves one batch of up to `limit` from `source` to `destination`
-        # (both lists, or both sorted sets: `kind`). Returns how many it
-        # moved, counting a batch a dead mover had held (0: nothing left).
+        # (both lists, both sorted sets, or both a fair queue's tags:
+        # `kind`). Returns how many it moved, counting a batch a dead mover
+        # had held (0: nothing left).
         def call(source, destination, kind:, limit:)
+          return fair(source, destination, limit) if kind == "fair"
           id, *items = @take.call(source, kind, limit, SecureRandom.hex(8))
           return 0 if id.nil?
-          marker = "#{destination}:moved:#{id}"
-          @put.call(destination, marker, kind, items, MARKER_TTL)
-          @store.call("UNLINK", "#{source}:moving:batch", "#{source}:moving:id")
+          @put.call(destination, "#{destination}:moved:#{id}", kind, items, MARKER_TTL)
+          release(source)
           (kind == "list") ? items.size : items.size / 2
         end
+
+        private
+
+        def fair(source, destination, limit)
+          id, vt, *items = @fair_take.call(source, limit, SecureRandom.hex(8))
+          return 0 if id.nil?
+          @fair_put.call(destination, "#{destination}:moved:#{id}", vt, items, MARKER_TTL)
+          release("#{source}:fair")
+          items.size / 2
+        end
+
+        def release(source) = @store.call("UNLINK", "#{source}:moving:batch", "#{source}:moving:id")
       end
     end
   end
