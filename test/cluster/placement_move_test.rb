@@ -10,7 +10,8 @@ require_relative "../support/cluster_helpers"
 
 # Moving a queue to another primary while a server works it and a client
 # pushes to it (Store::QueueMove): every job runs once, scheduled entries
-# follow, and `deckhand placement` shows, plans and makes the moves.
+# follow, and `deckhand placement` shows, plans and makes the moves. A fair
+# queue's tenants' jobs: fair_queue_move_test.rb.
 class ClusterPlacementMoveTest < Minitest::Test
   include Deckhand::ClusterHelpers
 
@@ -138,13 +139,6 @@ class ClusterPlacementMoveTest < Minitest::Test
     assert_match(/2 job\(s\) of queue mail were pushed under a tag the queue moved away from/, log.string)
     assert_equal({}, sweeper.sweep, "nothing more")
     assert_equal({}, Deckhand::API.new.queue_moves.stranded)
-  end
-
-  def test_a_fair_queue_is_not_moved_while_tenants_wait
-    cluster.call("ZADD", "#{keys.queue("mail")}:fair", 1, "job")
-    error = assert_raises(Deckhand::PlacementError) { Deckhand::API.new.queue_moves(timeout: 5).move("mail") }
-    assert_match(/fair share/, error.message)
-    assert_empty Deckhand::API.new.queue_moves.under_way
   end
 
   def test_top_shows_each_queue_s_primary_and_each_primary_s_share

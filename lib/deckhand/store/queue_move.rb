@@ -18,12 +18,14 @@ module Deckhand
     # 2. switch: the placement names the new tag, the old one is retired;
     #    servers follow at their next beat and work the queue again there,
     #    pushing processes push there within QueuePlacement::REFRESH seconds.
-    # 3. copy, while the queue is worked: the old list, then the scheduled,
-    #    retry and dead entries, in batches (Scripts::QueueMoveBatch): each
-    #    batch is held in the old slot as it leaves, written once under the
-    #    new tag (a marker of its id), then released; newest jobs first,
-    #    each batch to the end of the new list fetched first, so the oldest
-    #    come out first.
+    # 3. copy, while the queue is worked: the old list, a fair queue's
+    #    tenants' jobs, then the scheduled, retry and dead entries, in
+    #    batches (Scripts::QueueMoveBatch): each batch is held in the old
+    #    slot as it leaves, written once under the new tag (a marker of its
+    #    id), then released; newest jobs first, each batch to the end of the
+    #    new list fetched first, so the oldest come out first; tenants' jobs
+    #    lowest scores first, each keeping its lead over the queue's virtual
+    #    time, so the tenants keep their turns.
     # 4. finish: once every server follows the switch and the pushing
     #    processes' refresh time passed, a last copy of late pushes (and of
     #    jobs stranded under tags earlier moves retired).
@@ -110,10 +112,6 @@ module Deckhand
         from = @placement.tag(queue)
         raise PlacementError, "queue #{queue.inspect} already has the tag #{to}" if from == to
         check_tag(queue, to)
-        if @store.call("EXISTS", "#{from}:fair", "#{from}:tenants").positive?
-          raise PlacementError, "queue #{queue.inspect} holds jobs waiting for their fair share (docs/fair-queues.md), " \
-            "which a move does not carry yet; move it once those are worked off"
-        end
         state = {"from" => from, "to" => to, "step" => "pause"}
         Moves.record(@store, queue, state)
         state
@@ -159,7 +157,7 @@ module Deckhand
         jobs, entries = copy_all(state).zip([jobs, entries]).map(&:sum)
         # Jobs an out-of-date process pushed under a tag an earlier move
         # retired come along too.
-        Moves.retired(@store).each { |tag, name| jobs += copy(tag, state["to"], "list") if name == queue && tag != state["to"] }
+        Moves.retired(@store).each { |tag, name| jobs += copy_jobs(tag, state["to"]) if name == queue && tag != state["to"] }
         copying += monotonic - late
         Moves.finish(@store, queue)
         [jobs, entries, copying]
@@ -191,8 +189,11 @@ module Deckhand
 
       def copy_all(state)
         from, to = state.values_at("from", "to")
-        [copy(from, to, "list"), SETS.sum { |set| copy("#{from}:#{set}", "#{to}:#{set}", "zset") }]
+        [copy_jobs(from, to), SETS.sum { |set| copy("#{from}:#{set}", "#{to}:#{set}", "zset") }]
       end
+
+      # The queue's list and a fair queue's tenants' jobs, from tag to tag.
+      def copy_jobs(from, to) = copy(from, to, "list") + copy(from, to, "fair")
 
       # Batch after batch until `from` is empty (Scripts::QueueMoveBatch).
       def copy(from, to, kind)

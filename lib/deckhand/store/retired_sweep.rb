@@ -9,14 +9,15 @@ module Deckhand
     # Cluster mode: jobs pushed under a tag a queue move retired, by a
     # process that does not follow placement (an earlier Deckhand version,
     # docs/cluster.md "Out-of-date processes"), go to the queue's current
-    # tag, list and scheduled, retry and dead sets, batch by batch as a move
+    # tag, list, a fair queue's tenants' jobs and scheduled, retry and dead
+    # sets, batch by batch as a move
     # copies them (Scripts::QueueMoveBatch: each job written once). Under the
     # move lock, so one process sweeps at a time and never during a move.
     #
     #   Deckhand::Store::RetiredSweep.new(store).call   # => {"mail" => 3} (jobs and entries moved, by queue)
     class RetiredSweep # :nodoc:
       LOCK_TTL = 60
-      SOURCES = [["", "list"], [":schedule", "zset"], [":retry", "zset"], [":dead", "zset"]].freeze
+      SOURCES = [["", "list"], ["", "fair"], [":schedule", "zset"], [":retry", "zset"], [":dead", "zset"]].freeze
 
       def initialize(store)
         @store = store

@@ -30,11 +30,12 @@ module Deckhand
 
         def retired(store) = store.call("HGETALL", RETIRED)
 
-        # Retired tags whose list holds jobs again (pushed by a process that
-        # had not followed the move): tag => [queue, jobs].
+        # Retired tags whose list or tenants' jobs (a fair queue's) hold jobs
+        # again (pushed by a process that had not followed the move): tag =>
+        # [queue, jobs].
         def stranded(store)
           retired(store).filter_map do |tag, queue|
-            size = store.call("LLEN", tag)
+            size = store.call("LLEN", tag) + store.call("ZCARD", "#{tag}:fair")
             [tag, [queue, size]] if size.positive?
           end.to_h
         end
