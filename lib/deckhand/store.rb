@@ -18,6 +18,7 @@ require_relative "store/queue_placement"
 require_relative "store/queue_move"
 require_relative "store/server_checks"
 require_relative "store/listing_warning"
+require_relative "store/clock"
 
 module Deckhand
   # The one door to Redis: a connection pool, the key names and the Lua scripts.
@@ -58,6 +59,7 @@ module Deckhand
       @pool = new_pool
       @layout = @cluster ? Layout::PlacedCluster.new(QueuePlacement.new(self)) : Layout::Plain
       @listing_warning = ListingWarning.new(@layout::QUEUES)
+      @clock = Clock.new(self)
     end
 
     # Never the options: they may hold a password.
@@ -91,6 +93,10 @@ module Deckhand
 
     # Where a push whose queue could not be listed says so (Store::Queues.push).
     attr_reader :listing_warning
+
+    # Redis' clock, the one every host's times are written and compared by
+    # (Store::Clock).
+    attr_reader :clock
 
     # Yields a pooled connection for several commands in a row.
     def with
