@@ -52,6 +52,16 @@ module Deckhand
 
     def stats = Stats.new(@config)
 
+    # Now by Redis' clock (a Time), which the fleet writes its times by
+    # (Store::Clock): how long ago a process beat or a job was queued,
+    # counted right even where this host's clock is off. Asks Redis when
+    # the clock was last read a minute ago or more.
+    def now
+      clock = @config.store.clock
+      clock.refresh
+      Time.at(clock.now)
+    end
+
     # A queue's throttle (docs/limits.md), and every throttled queue.
     def throttle(queue) = Throttle.new(queue, @config)
 

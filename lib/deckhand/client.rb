@@ -180,7 +180,7 @@ module Deckhand
     # has one, so a retry keeps its first deadline.
     def expiry(job, at)
       seconds = job["expires_in"]
-      job["expires_at"] ||= ((at || ::Process.clock_gettime(::Process::CLOCK_REALTIME)) + seconds).round(3) if seconds.is_a?(Numeric)
+      job["expires_at"] ||= ((at || Time.now.to_f) + seconds).round(3) if seconds.is_a?(Numeric)
       job
     end
 
@@ -214,11 +214,14 @@ module Deckhand
     # may have a chain of its own).
     def client_chain = @config.client_middleware
 
+    # A time to come is scheduled, one past is pushed now, by the
+    # application's clock (Time.now, which a test may freeze), as Sidekiq
+    # tells them apart.
     def scheduled_at(at)
       return nil if at.nil?
       raise InvalidJob, "\"at\" must be epoch seconds (a Numeric), got #{at.inspect}" unless at.is_a?(Numeric)
       at = at.to_f
-      (at > ::Process.clock_gettime(::Process::CLOCK_REALTIME)) ? at : nil
+      (at > Time.now.to_f) ? at : nil
     end
 
     def bulk_times(at, count)

@@ -48,7 +48,7 @@ module Deckhand
 
     # Asks the job to stop at its next check (within a few seconds); it then
     # runs on_cancel and ends without error. Returns when it was first cancelled.
-    def self.cancel!(jid, config: Deckhand.config) = states_for(config).cancel!(jid, now: Time.now.to_i)
+    def self.cancel!(jid, config: Deckhand.config) = states_for(config).cancel!(jid, now: config.store.clock.now.to_i)
 
     class << self
       # What keeps progress in place of Redis when set (Deckhand::Testing's

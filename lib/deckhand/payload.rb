@@ -27,9 +27,12 @@ module Deckhand
       Array.new(count) { |i| hex[i * 24, 24] }
     end
 
-    # The current time in the configured wire format.
-    def now(format = :millis)
-      if format == :millis
+    # The current time in the configured wire format: by `clock` (the
+    # fleet's, Store::Clock) when given, else by this host's.
+    def now(format = :millis, clock: nil)
+      if clock
+        (format == :millis) ? clock.now_ms : clock.now
+      elsif format == :millis
         ::Process.clock_gettime(::Process::CLOCK_REALTIME, :millisecond)
       else
         ::Process.clock_gettime(::Process::CLOCK_REALTIME)

@@ -41,7 +41,7 @@ module Deckhand
     def lock_for(job, at: nil, layout: Store::Layout::Plain)
       ttl = ttl_seconds(job) or return nil
       job["unique_key"] ||= key(job, layout)
-      delay = at ? [at - ::Process.clock_gettime(::Process::CLOCK_REALTIME), 0].max : 0
+      delay = at ? [at - Time.now.to_f, 0].max : 0 # `at` is the application's time
       Lock.new(job["unique_key"], job["jid"], ((ttl + delay) * 1000).ceil)
     end
 

@@ -50,6 +50,7 @@ class PrometheusTest < Minitest::Test
       assert_equal 0, families.fetch("deckhand_process_quiet").value
       assert_operator families.fetch("deckhand_process_resident_memory_bytes").value, :>, 0
       assert_operator families.fetch("deckhand_process_redis_roundtrip_seconds").value, :>, 0
+      assert_in_delta 0, families.fetch("deckhand_process_clock_offset_seconds").value, 0.05, "this host and Redis share a clock"
       assert_equal 0, families.fetch("deckhand_recoveries_total").value
       assert_equal 3, api_dead_size, "the failures were real failures, in the dead set"
       response, = scrape(port, "/nope")

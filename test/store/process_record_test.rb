@@ -10,21 +10,31 @@ class ProcessRecordTest < Minitest::Test
 
   def store = Deckhand.config.store
 
-  def write(identity, running: {}, quiet: false, ttl: 40, balance: nil)
+  def write(identity, running: {}, quiet: false, ttl: 40, balance: nil, clock: nil)
     store.pipelined do |pipe|
       Record.write(pipe, store.layout, identity, info: JSON.generate("hostname" => "h", "concurrency" => 5), running: running,
-        inflight: 3, rtt_us: 850, quiet: quiet, rss_kb: 1234, ttl: ttl, balance: balance, now: Time.at(1_700_000_000.5))
+        inflight: 3, rtt_us: 850, quiet: quiet, rss_kb: 1234, ttl: ttl, balance: balance, clock: clock,
+        now: Time.at(1_700_000_000.5))
     end
   end
 
   def test_what_the_heartbeat_writes_the_api_reads_back
-    write("h:1:a", running: {"t1" => Running.new("mail", '{"class":"A","jid":"j1"}', 1_700_000_000)}, quiet: true)
+    write("h:1:a", running: {"t1" => Running.new("mail", '{"class":"A","jid":"j1"}', 1_700_000_000)}, quiet: true, clock: -0.0213)
     assert_equal ["h:1:a"], Record.identities(store)
     entry = Record.read(store, ["h:1:a"]).first
-    assert_equal ["h:1:a", {"hostname" => "h", "concurrency" => 5}, 1, Time.at(1_700_000_000.5), true, 1234, 850, 3, {}], entry.to_a
+    assert_equal ["h:1:a", {"hostname" => "h", "concurrency" => 5}, 1, Time.at(1_700_000_000.5), true, 1234, 850, 3, {}, -0.0213], entry.to_a
     work = Record.work(store, ["h:1:a"]).first
     assert_equal [["t1", "mail", '{"class":"A","jid":"j1"}', Time.at(1_700_000_000)]], work.map(&:to_a)
     assert_operator redis.call("TTL", "h:1:a:work"), :>, 30
+  end
+
+  # A job's start is stamped by its host's clock (per job, no Redis
+  # clock read): a host off Redis' clock by more than noise has it moved
+  # onto the fleet's as the record is written.
+  def test_a_skewed_host_s_running_jobs_are_written_by_the_fleet_s_clock
+    write("h:1:a", running: {"t1" => Running.new("q", "{}", 1_700_000_000)}, clock: 400.4)
+    assert_equal [Time.at(1_700_000_400)], Record.work(store, ["h:1:a"]).first.map(&:run_at)
+    assert_equal 400.4, Record.read(store, ["h:1:a"]).first.clock_offset
   end
 
   def test_what_auto_balance_decided_reads_back

@@ -33,7 +33,7 @@ module Deckhand
       # death trims it; the death handlers hear of it unless notify: false,
       # with `error` (a KilledByHand by default). Dead set only; `now`, the
       # time of death (epoch seconds).
-      def bury(raw, error: nil, notify: true, now: Time.now.to_f)
+      def bury(raw, error: nil, notify: true, now: fleet_now)
         raise ArgumentError, "jobs are buried in the dead set, not the #{@name} set" unless @name == :dead
         entry = SetEntry.new(raw, now.round(3))
         Store::Sets::OneSet.bury(@store, @shards.key(shard_of(entry)), raw, now: entry.score, max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
@@ -67,7 +67,7 @@ module Deckhand
         groups = entries.group_by { |entry| shard_of(entry) }
         moved = @shards.kill(groups.transform_values { |list| list.map(&:raw) },
           locks: groups.transform_values { |list| list.map { |e| Unique.held_by(e.item, @store.layout) } },
-          now: ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3), max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
+          now: fleet_now.round(3), max_jobs: @config.dead_max_jobs, timeout: @config.dead_timeout)
         killed = moved.flat_map { |shard, indexes| indexes.map { |i| groups.fetch(shard)[i] } }
         DeathNotice.new(@config, @name).deliver(killed)
         killed.size
@@ -80,6 +80,14 @@ module Deckhand
       def delete_all = @shards.clear
 
       private
+
+      # The time of a death by the fleet's clock (Store::Clock), measured
+      # again when the last look is a minute old: the dead set is trimmed by
+      # it, and every server reads its scores.
+      def fleet_now
+        @store.clock.refresh
+        @store.clock.now
+      end
 
       def note_paused(entries, moved)
         return if moved.zero?
@@ -97,7 +105,7 @@ module Deckhand
       def requeued(entry)
         job = entry.item.dup
         job["retry_count"] -= 1 if @name != :scheduled && job["retry_count"].is_a?(Integer)
-        job["enqueued_at"] = Payload.now(@config.timestamps)
+        job["enqueued_at"] = Payload.now(@config.timestamps, clock: @config.store.clock)
         JSON.generate(job)
       end
 

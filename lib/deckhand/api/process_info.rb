@@ -13,6 +13,15 @@ module Deckhand
     class ProcessInfo
       attr_reader :identity, :busy, :beat, :rss_kb, :rtt_us, :inflight
 
+      # Seconds Redis' clock was ahead of the process's host at its last
+      # heartbeat (negative: behind), or nil from a process that does not
+      # say (Sidekiq, an older Deckhand). Deckhand times what it writes by
+      # Redis' clock whatever this says; past CLOCK_WARNING the host's clock
+      # wants fixing (NTP) all the same.
+      attr_reader :clock_offset
+
+      CLOCK_WARNING = 1.0
+
       # What auto-balance decided last (docs/auto-balance.md): "caps" (queue
       # => running jobs at most), "cpu_bound" classes, "ratios" (class => CPU
       # over wall time), "backlog", "running", "cores", "busy"; {} without it.
@@ -29,6 +38,7 @@ module Deckhand
         @rtt_us = entry.rtt_us
         @inflight = entry.inflight
         @balance = entry.balance || {}
+        @clock_offset = entry.clock_offset
         @store = store
       end
 
@@ -74,8 +84,11 @@ module Deckhand
 
       def quiet? = @quiet
 
+      # True when the process's host clock is off Redis' by more than CLOCK_WARNING.
+      def clock_skewed? = !@clock_offset.nil? && @clock_offset.abs > CLOCK_WARNING
+
       # No heartbeat for a while: the process is likely gone, its record about to expire.
-      def stale?(now = Time.now) = @beat.nil? || now - @beat > 60
+      def stale?(now = Time.at(@store.clock.now)) = @beat.nil? || now - @beat > 60
 
       def quiet! = Store::ProcessRecord.signal(@store, @identity, "TSTP")
 

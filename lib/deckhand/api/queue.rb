@@ -47,7 +47,7 @@ module Deckhand
 
       # Seconds the next job to run has been waiting (0 when empty); of a
       # partitioned queue, the longest any partition's next job has waited.
-      def latency(now = Time.now)
+      def latency(now = Time.at(@store.clock.now))
         return partitions.map { |list| list.latency(now) }.max if partitioned?
         raw = oldest or return 0.0
         JobRecord.new(raw).latency(now)

@@ -12,8 +12,8 @@ module Deckhand
       module_function
 
       def script(config)
-        now_ms = ::Process.clock_gettime(::Process::CLOCK_REALTIME, :millisecond)
-        Store::Scripts::BatchOps.new(config.store, now_ms: now_ms, stamp: Payload.now(config.timestamps))
+        clock = config.store.clock # batch times (outbox ages, expiries) are the fleet's
+        Store::Scripts::BatchOps.new(config.store, now_ms: clock.now_ms, stamp: Payload.now(config.timestamps, clock: clock))
       end
 
       # Cluster mode: pushes the callbacks a process that died left in the

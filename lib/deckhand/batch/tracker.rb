@@ -31,7 +31,7 @@ module Deckhand
         JSON.generate({
           "class" => job["class"], "error_class" => error.class.name,
           "error_message" => error.message.to_s.scrub[0, MAX_MESSAGE],
-          "failed_at" => ::Process.clock_gettime(::Process::CLOCK_REALTIME, :millisecond),
+          "failed_at" => @config.store.clock.now_ms,
           "retry_count" => job["retry_count"]
         })
       end

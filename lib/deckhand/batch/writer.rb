@@ -90,7 +90,7 @@ module Deckhand
 
       def encode(group)
         max = @config.max_payload_bytes
-        now = Payload.now(@config.timestamps)
+        now = Payload.now(@config.timestamps, clock: @config.store.clock)
         group.jobs.each_slice(SLICE).with_index.map do |jobs, n|
           slice = Slice.new(jobs.map { |job| job["jid"] }, Hash.new { |hash, queue| hash[queue] = [] },
             Hash.new { |hash, queue| hash[queue] = [] })

@@ -21,7 +21,9 @@ module Deckhand
       def perform_in(interval, *args)
         raise ArgumentError, "#{@klass}.perform_in needs a number of seconds, got #{interval.inspect}" unless interval.respond_to?(:to_f)
         at = interval.to_f
-        at += ::Process.clock_gettime(::Process::CLOCK_REALTIME) if at < 1_000_000_000 # a delay, not a time
+        # A delay, not a time: from the application's now (Time.now, which a
+        # test may freeze), as Sidekiq counts it.
+        at += Time.now.to_f if at < 1_000_000_000
         push(:push, item(args).merge("at" => at))
       end
 

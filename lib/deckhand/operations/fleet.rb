@@ -52,7 +52,7 @@ module Deckhand
       def write(out)
         stats = @api.stats
         queues = @api.queues.sort_by(&:name).first(MAX_QUEUES)
-        now = Time.now
+        now = @api.now
         queue_family(out, queues, "deckhand_queue_size", "Jobs waiting in the queue", &:size)
         queue_family(out, queues, "deckhand_queue_latency_seconds", "How long the next job to run has waited") { |q| q.latency(now) }
         queue_family(out, queues, "deckhand_queue_paused", "1 when the queue is paused") { |q| q.paused? ? 1 : 0 }

@@ -29,6 +29,11 @@ module Deckhand
         gauge(out, "deckhand_process_quiet", "1 once this process is quiet (TSTP) or stopping", @launcher.quiet? ? 1 : 0)
         gauge(out, "deckhand_process_redis_roundtrip_seconds", "Time the last heartbeat's round trip to Redis took", @launcher.heartbeat.rtt_us / 1_000_000.0)
         gauge(out, "deckhand_process_resident_memory_bytes", "Resident memory of this process", (@launcher.rss_kb || 0) * 1024)
+        offset = @launcher.config.store.clock.offset
+        if offset
+          gauge(out, "deckhand_process_clock_offset_seconds", "How far Redis' clock is ahead of this host's (negative: behind), " \
+            "as the last heartbeat measured it; Deckhand times its jobs by Redis' clock", offset.round(4))
+        end
         out.to_s
       end
 

@@ -52,7 +52,7 @@ module Deckhand
       end
 
       def encode(job)
-        job["enqueued_at"] = Payload.now(@config.timestamps)
+        job["enqueued_at"] = Payload.now(@config.timestamps, clock: @config.store.clock)
         Payload.encode(job, max_bytes: @config.max_payload_bytes)
       end
 

@@ -54,7 +54,7 @@ module Deckhand
       def drain
         total = 0
         ROUNDS.times do
-          taken = @script.new(@store, now_ms: now_ms, stamp: Payload.now(@config.timestamps)).deliver_pending
+          taken = @script.new(@store, now_ms: now_ms, stamp: Payload.now(@config.timestamps, clock: @store.clock)).deliver_pending
           total += taken
           break if taken < Store::Scripts::BatchOps::OUTBOX_TAKE
         end
@@ -66,7 +66,7 @@ module Deckhand
 
       def tick = drain
 
-      def now_ms = ::Process.clock_gettime(::Process::CLOCK_REALTIME, :millisecond)
+      def now_ms = @store.clock.now_ms
     end
   end
 end

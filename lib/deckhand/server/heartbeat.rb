@@ -2,6 +2,7 @@
 
 require "json"
 require_relative "../component"
+require_relative "clock_skew"
 
 module Deckhand
   module Server
@@ -9,9 +10,15 @@ module Deckhand
     # (Sidekiq's `processes` set and identity hash, with a TTL), the jobs its
     # threads are running, the processed/failed counts since the last beat, and
     # picks up a remote signal (quiet, stop, dump) sent from the dashboard or API.
+    # Each beat also reads Redis' clock, which the store's clock follows
+    # (Store::Clock): the offset of this host's clock is published with the
+    # record and logged while it is over a second.
     class Heartbeat < Component
       attr_reader :process_count, :rtt_us
 
+      # info: the process's description (a Hash, or something answering call
+      # that returns one, asked once at the first beat: "started_at" is then
+      # timed by the fleet's clock, measured at boot).
       # inflight: how many jobs the process holds (running or about to), shown
       # beside busy on the dashboard.
       # balance: the balancer's last report (auto_balance), written with each beat.
@@ -26,7 +33,9 @@ module Deckhand
         @store = store
         @identity = identity
         @stats = stats
-        @info = JSON.generate(info)
+        @info_source = info
+        @info = nil
+        @skew = ClockSkew.new(@logger)
         @on_signal = on_signal
         @sleeper = Sleeper.new
         @quiet = false
@@ -65,6 +74,7 @@ module Deckhand
         metrics = @stats.metrics.take
         started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
         reply = Store::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record)
+        @skew.observe(@store.clock.offset)
         follow_placement(reply.placement) if reply.placement
         @on_paused&.call(reply.paused)
         @on_throttles&.call(reply.throttles)
@@ -117,7 +127,8 @@ module Deckhand
       end
 
       def record
-        {info: @info, running: @stats.running, inflight: @inflight.call, rtt_us: @rtt_us, quiet: @quiet,
+        @info ||= JSON.generate(@info_source.respond_to?(:call) ? @info_source.call : @info_source)
+        {info: @info, clock: @store.clock.offset, running: @stats.running, inflight: @inflight.call, rtt_us: @rtt_us, quiet: @quiet,
          rss_kb: ResidentMemory.rss_kb || 0, ttl: @config.heartbeat_ttl, placement: @placement_epoch,
          balance: @balance&.call}
       end

@@ -31,7 +31,7 @@ module Deckhand
       # Drops the job when its time to start is over; true when it did.
       def expired(unit, job)
         deadline = job["expires_at"]
-        return false unless deadline.is_a?(Numeric) && deadline < ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+        return false unless deadline.is_a?(Numeric) && deadline < @store.clock.now
         tell_expired(job)
         @fetcher.done(unit, unlock: unlock(job, unit.queue, until_start: false))
         @stats.expired

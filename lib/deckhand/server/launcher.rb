@@ -39,7 +39,7 @@ module Deckhand
         @on_signal = on_signal || ->(signal) { ::Process.kill(signal, ::Process.pid) }
         @balancer = Balancer.build(config: config, store: @store, times: @stats.class_times, capsules: @capsules, on_fatal: fatal)
         @heartbeat = Heartbeat.new(config: config, store: @store, identity: @identity, stats: @stats,
-          info: info, balance: @balancer && -> { @balancer.report }, on_signal: ->(signal) { remote_signal(signal) }, on_fatal: fatal,
+          info: -> { info }, balance: @balancer && -> { @balancer.report }, on_signal: ->(signal) { remote_signal(signal) }, on_fatal: fatal,
           inflight: -> { @capsules.sum { |capsule| capsule.fetcher.outstanding } },
           on_paused: ->(names) { @capsules.each { |capsule| capsule.fetcher.paused = names } },
           on_throttles: ->(overrides) { throttles.update(overrides) })
@@ -58,6 +58,7 @@ module Deckhand
       def start
         @operations = Operations.start(self) # metrics_port, health_check: bound before anything runs
         @store.name_connections(Store::Clients.name_of(@identity))
+        @store.clock.measure # every time this process writes or compares is Redis' (docs/internals.md, "One clock")
         @reaper.register
         @heartbeat.start
         @reaper.start
@@ -122,7 +123,7 @@ module Deckhand
       # A Sidekiq-style process description, readable by Sidekiq's ProcessSet.
       def info
         {
-          "hostname" => Identity.hostname, "started_at" => Time.now.to_f, "pid" => ::Process.pid,
+          "hostname" => Identity.hostname, "started_at" => @store.clock.now, "pid" => ::Process.pid,
           "tag" => @config.tag, "concurrency" => @config.total_concurrency,
           "queues" => @config.all_capsules.flat_map(&:queues).uniq, "weights" => @config.all_capsules.map { |c| weights(c) },
           "labels" => @config.labels, "identity" => @identity, "version" => VERSION,

@@ -26,7 +26,7 @@ module Deckhand
         return nil if overrated > limit
         job["overrated"] = overrated
         delay = delay(backoff, overrated, job)
-        @retries.reschedule(unit, job, at: ::Process.clock_gettime(::Process::CLOCK_REALTIME) + delay)
+        @retries.reschedule(unit, job, delay: delay)
         @logger.info("over limit (#{error.class}), rescheduled in #{delay.round}s (#{overrated} of #{limit})") if @logger.info?
         :rescheduled
       end

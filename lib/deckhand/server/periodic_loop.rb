@@ -192,7 +192,8 @@ module Deckhand
           "whose schedule runs: #{differences.join("; ")}")
       end
 
-      def realtime = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+      # The fleet's clock: a tick is due by Redis' time, whichever host leads.
+      def realtime = @store.clock.now
 
       def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
     end

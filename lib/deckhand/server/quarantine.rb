@@ -31,7 +31,7 @@ module Deckhand
         job = parse(raw)
         error = PoisonPill.new(message(job, identity))
         entry = job ? annotate(job, error) : corrupt(raw, error)
-        now = ::Process.clock_gettime(::Process::CLOCK_REALTIME).round(3)
+        now = @store.clock.now.round(3)
         Store::Poison.bury(@store, queue, key, JSON.generate(entry), now: now, timeout: @config.dead_timeout,
           max_jobs: @config.dead_max_jobs)
         release_lock(job)
@@ -64,7 +64,7 @@ module Deckhand
       end
 
       def annotate(job, error)
-        now = Payload.now(@config.timestamps)
+        now = Payload.now(@config.timestamps, clock: @store.clock)
         job["error_class"] = error.class.name
         job["error_message"] = error.message
         job.delete("error_backtrace") # from an earlier failure, not this one
@@ -73,7 +73,7 @@ module Deckhand
       end
 
       def corrupt(raw, error)
-        now = Payload.now(@config.timestamps)
+        now = Payload.now(@config.timestamps, clock: @store.clock)
         {"class" => "Deckhand::CorruptPayload", "args" => [], "jid" => Payload.jid, "retry" => false,
          "created_at" => now, "failed_at" => now, "error_class" => error.class.name,
          "error_message" => error.message, "raw" => [raw].pack("m0"), "raw_encoding" => "base64"}

@@ -51,22 +51,27 @@ module Deckhand
         @quarantine = Quarantine.new(config: config, store: store)
         @sleeper = Sleeper.new
         @owner = {"queues" => config.server_capsules.flat_map(&:queues).uniq, "hostname" => Identity.hostname,
-                  "pid" => ::Process.pid, "started_at" => Time.now.to_f, "beats_every" => config.heartbeat_interval}
+                  "pid" => ::Process.pid, "beats_every" => config.heartbeat_interval}
         @outage = Outage.new(@logger, "reaper")
         check_timing!
       end
 
       # Records this process as the owner of its in-flight jobs (no TTL): how its
       # jobs are found again if it dies, with when it was last seen (each
-      # pass). Called before the first fetch; raises when Redis cannot be reached.
-      def register = Store::Owners.register(@store, @identity, @owner.merge("seen" => Time.now.to_f))
+      # pass), by the fleet's clock. Called before the first fetch; raises
+      # when Redis cannot be reached.
+      def register
+        now = @store.clock.now
+        @owner["started_at"] ||= now
+        Store::Owners.register(@store, @identity, @owner.merge("seen" => now))
+      end
 
       # One pass, if this process wins the lock. Returns how many dead processes
       # it recovered.
       def reap
         return 0 unless Store::Owners.lock(@store, @identity, [(@config.reaper_interval * 800).round, 50].max)
         dead = dead_owners(Store::Owners.all(@store))
-        dead.each { |identity, owner, beat| recover(identity, owner, beat) }
+        dead.each { |identity, owner, beat, why| recover(identity, owner, beat, why) }
         @quarantine.bury_all(Store::Queues.names(@store).flat_map { |queue| @config.partitions.names(queue) }.uniq)
         dead.size
       end
@@ -90,12 +95,16 @@ module Deckhand
         end
       end
 
-      # [identity, owner record, beat judged by], for each dead owner. Each is
-      # judged by its own heartbeat interval (a fleet may mix settings).
+      # [identity, owner record, beat judged by, why], for each dead owner.
+      # Each is judged by its own heartbeat interval (a fleet may mix
+      # settings), and every time by Redis' clock: the beats were written by
+      # the fleet's clock (Store::Clock), and a reaper whose host's clock is
+      # wrong must not find live processes silent.
       def dead_owners(owners)
         candidates = owners.reject { |identity, _| identity == @identity }
-        now = Time.now.to_f
-        silent = candidates.keys.zip(Store::Owners.beats(@store, candidates.keys)).select do |identity, beat|
+        return [] if candidates.empty?
+        now, beats = Store::Owners.beats(@store, candidates.keys)
+        silent = candidates.keys.zip(beats).select do |identity, beat|
           beat.nil? || now - beat.to_f > 2 * beats_every(candidates[identity])
         end
         return [] if silent.empty? || unsteady?
@@ -106,8 +115,11 @@ module Deckhand
           owner = candidates[identity]
           # After a Redis restart, live processes need a few beats to reconnect.
           next if uptime && uptime < 3 * beats_every(owner)
-          gone = !names.include?(Store::Clients.name_of(identity)) || hung?(owner, beat, now)
-          [identity, owner, beat] if gone
+          if !names.include?(Store::Clients.name_of(identity))
+            [identity, owner, beat, :gone]
+          elsif (silence = hung_for(owner, beat, now))
+            [identity, owner, beat, silence]
+          end
         end
       end
 
@@ -126,13 +138,17 @@ module Deckhand
           @ttl_rule_said = true
         end
         return [] if redis_up_for?(@config.heartbeat_ttl) == false
-        silent.filter_map { |identity, beat| [identity, candidates[identity], nil] if beat.nil? }
+        silent.filter_map { |identity, beat| [identity, candidates[identity], nil, :expired] if beat.nil? }
       end
 
-      # Silent for longer than hung_after, connections or not.
-      def hung?(owner, beat, now)
+      # Seconds a process that still holds its connections has been silent,
+      # when that is longer than hung_after (stopped, deadlocked, starved):
+      # its jobs are taken all the same. nil while it is within hung_after.
+      def hung_for(owner, beat, now)
         last = beat&.to_f || owner["seen"] || owner["started_at"]
-        last.is_a?(Numeric) && now - last > @config.hung_after
+        return nil unless last.is_a?(Numeric)
+        silence = now - last
+        (silence > @config.hung_after) ? silence : nil
       end
 
       # Right after Redis restarts every process has lost its connections and
@@ -143,15 +159,22 @@ module Deckhand
         uptime && uptime >= seconds
       end
 
-      def recover(identity, owner, beat)
+      def recover(identity, owner, beat, why)
         queues = Array(owner["queues"]).map(&:to_s)
         recovered, counted, poisoned = Store::Scripts::Recover.new(@store).call(identity: identity, beat: beat,
           queues: queues, limit: @config.max_recoveries, ttl: COUNTER_TTL)
         return if recovered.negative?
         @config.events.fire(:recovered, @logger, recovered) if recovered.positive?
-        why = beat ? "is gone (no connection to Redis, no heartbeat)" : "stopped beating"
-        @logger.warn("process #{identity} #{why}: recovered #{recovered} of its jobs to their queues " \
+        @logger.warn("process #{identity} #{judgement(why)}: recovered #{recovered} of its jobs to their queues " \
           "(#{counted} counted as recoveries, #{poisoned} quarantined as poison pills)")
+      end
+
+      def judgement(why)
+        case why
+        when :gone then "is gone (no connection to Redis, no heartbeat)"
+        when :expired then "stopped beating (its heartbeat record expired)"
+        else "is hung (still connected to Redis, but no heartbeat for #{why.round}s, past hung_after: #{@config.hung_after}s)"
+        end
       end
 
       def check_timing!

@@ -39,7 +39,7 @@ module Deckhand
         retry_option = (klass.respond_to?(:deckhand_options) ? klass.deckhand_options["retry"] : true) if retry_option.nil?
         return discard(unit, job, "retry is disabled") unless retry_option
 
-        now = Payload.now(@config.timestamps)
+        now = Payload.now(@config.timestamps, clock: @store.clock)
         record_failure(job, unit, error, now)
         max = (retry_option == true) ? @config.max_retries : retry_option.to_i
         count = job["retry_count"]
@@ -50,23 +50,25 @@ module Deckhand
         when :discard then discard(unit, job, "deckhand_retry_in returned :discard")
         when :kill then exhausted(unit, job, klass, error)
         else
-          at = ::Process.clock_gettime(::Process::CLOCK_REALTIME) + delay
+          at = @store.clock.now + delay
           payload = JSON.generate(job)
           write(unit) { |settle| settle.retry(unit.place, at: at, payload: payload) }
           :retry
         end
       end
 
-      # To the schedule set, due at `at` (a job over a limiter's limit, see
-      # Server::OverLimitHandler), written with its mark like any outcome.
-      def reschedule(unit, job, at:)
+      # To the schedule set, due `delay` seconds from now by the fleet's
+      # clock (a job over a limiter's limit, see Server::OverLimitHandler),
+      # written with its mark like any outcome.
+      def reschedule(unit, job, delay:)
+        at = @store.clock.now + delay
         payload = JSON.generate(job)
         write(unit) { |settle| settle.reschedule(unit.place, at: at, payload: payload) }
       end
 
       # An entry that is not a job: kept, raw bytes and all, in the dead set.
       def corrupt(unit, reason, error_class: "Deckhand::CorruptPayload")
-        now = Payload.now(@config.timestamps)
+        now = Payload.now(@config.timestamps, clock: @store.clock)
         entry = {
           "class" => "Deckhand::CorruptPayload", "args" => [], "queue" => Store::Layout::PartitionNames.base(unit.queue),
           "jid" => Payload.jid, "retry" => false, "created_at" => now, "failed_at" => now,
@@ -84,7 +86,7 @@ module Deckhand
       # A job that stopped early to resume later (Deckhand::Interrupted): its
       # payload unchanged, due now in the schedule, written with its mark.
       def resume(unit)
-        now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+        now = @store.clock.now
         write(unit) { |settle| settle.reschedule(unit.place, at: now, payload: unit.payload) }
       end
 
@@ -144,7 +146,7 @@ module Deckhand
         limit = job["retry_for"]
         return false unless limit.is_a?(Numeric)
         failed_at = Payload.to_epoch(job["failed_at"]) or return false
-        failed_at + limit < ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+        failed_at + limit < @store.clock.now
       end
 
       def custom_delay(klass, count, error, job)
@@ -187,7 +189,7 @@ module Deckhand
 
       # A death releases the job's unique lock (`job`: nil for a corrupt entry).
       def bury(unit, payload, job = nil)
-        now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+        now = @store.clock.now
         write(unit) do |settle|
           settle.bury(unit.place, payload: payload, now: now,
             timeout: @config.dead_timeout, max_jobs: @config.dead_max_jobs, unlock: job && lock(unit, job))

@@ -18,6 +18,7 @@ module Deckhand
         @config = config
         @script = Store::Scripts::Schedule.new(store, queues: config.server_capsules.flat_map(&:queues).uniq, fair: config.fair_queues)
         @listing = store.listing_warning
+        @clock = store.clock # due by Redis' clock, whatever this host's says
         @process_count = process_count
         @sleeper = Sleeper.new
         @outage = Outage.new(@logger, "scheduler")
@@ -26,8 +27,8 @@ module Deckhand
       # Runs one poll; returns [moved, corrupt, earliest due score or nil,
       # whether the set of queue names refused to list their queues].
       def enqueue_due
-        now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
-        moved, corrupt, earliest, unlisted = @script.call(now: now, limit: BATCH, stamp: Payload.now(@config.timestamps))
+        now = @clock.now
+        moved, corrupt, earliest, unlisted = @script.call(now: now, limit: BATCH, stamp: Payload.now(@config.timestamps, clock: @clock))
         @listing.refused("it holds another type than a set", @logger, what: "due scheduled and retried jobs") if unlisted
         @logger.error("#{corrupt} scheduled entries were not valid jobs; moved to the dead set as they were") if corrupt.positive?
         [moved, corrupt, earliest, unlisted]
@@ -54,7 +55,7 @@ module Deckhand
         average = @config.scheduler_interval * [@process_count.call, 1].max
         wait = average * (0.5 + rand)
         return wait unless earliest
-        (earliest - ::Process.clock_gettime(::Process::CLOCK_REALTIME)).clamp(0.0, wait)
+        (earliest - @clock.now).clamp(0.0, wait)
       end
     end
   end

@@ -24,18 +24,23 @@ module Deckhand
 
       module_function
 
-      # record: the keywords of ProcessRecord.write.
-      def beat(store, identity, counts:, metrics:, record:, now: Time.now)
+      # record: the keywords of ProcessRecord.write. The round trip also
+      # reads Redis' clock, which the store's clock (Store::Clock) follows;
+      # what it writes is timed by that clock as it stood before.
+      def beat(store, identity, counts:, metrics:, record:, now: Time.at(store.clock.now))
+        sent = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
         replies = store.pipelined do |pipe|
+          pipe.call("TIME")
           Queues.queue_paused_read(pipe)
           pipe.call("HGETALL", Throttles::SETTINGS)
-          ExecutionMetrics.flush(pipe, metrics, prefix: store.layout::METRICS)
+          ExecutionMetrics.flush(pipe, metrics, now: now, prefix: store.layout::METRICS)
           count(pipe, store.layout, *counts, now.utc.strftime("%Y-%m-%d"))
           ProcessRecord.write(pipe, store.layout, identity, **record, now: now)
           ProcessRecord.count(pipe, store.layout)
           ProcessRecord.take_signal(pipe, store.layout, identity)
           QueuePlacement::Moves.read(pipe) unless store.layout.one_slot?
         end
+        store.clock.observe(replies.shift, sent, ::Process.clock_gettime(::Process::CLOCK_MONOTONIC))
         placement = QueuePlacement::Moves.parse(*replies.pop(2)) unless store.layout.one_slot?
         paused = Queues.merge_paused(replies.first(2)) | (placement&.last || [])
         Beat.new(paused, replies[-2].to_i, replies.last, Throttles.parse(replies[2]), placement)

@@ -41,7 +41,7 @@ module Deckhand
       # used first; `filter` keeps the names containing it. In cluster mode
       # "last use" is known to the minute (see Scripts::LimitCheck).
       def list(store, filter: nil, limit: 500)
-        day_ago = ((::Process.clock_gettime(::Process::CLOCK_REALTIME) - 86_400) * 1000).to_i
+        day_ago = ((fleet_now(store) - 86_400) * 1000).to_i
         names = store.call("ZRANGE", store.layout::LIMITS, "+inf", day_ago, "BYSCORE", "REV", "LIMIT", 0, limit)
         names = names.select { |name| name.include?(filter) } if filter && !filter.empty?
         return [] if names.empty?
@@ -49,9 +49,15 @@ module Deckhand
         names.zip(rows).map { |name, row| {"name" => name}.merge(row.to_h.except(INDEXED)) }
       end
 
+      # Redis' time, as the limiter scripts stamp their scores (TIME).
+      def fleet_now(store)
+        store.clock.refresh
+        store.clock.now
+      end
+
       # Holders of a concurrent limiter right now (locks not yet expired).
       def holders(store, name)
-        now_ms = (::Process.clock_gettime(::Process::CLOCK_REALTIME) * 1000).to_i
+        now_ms = (fleet_now(store) * 1000).to_i
         store.call("ZCOUNT", store.layout.limit("concurrent", name), now_ms, "+inf")
       end
     end

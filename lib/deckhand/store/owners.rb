@@ -9,7 +9,7 @@ module Deckhand
     #   Owners.register(store, identity, {"queues" => ["default"]})
     #   Owners.all(store)                       # => {identity => {"queues" => [...]}, ...}
     #   Owners.registered?(store, identity)     # => true
-    #   Owners.beats(store, [id1, id2])         # => ["1732000000.5", nil]: last heartbeats
+    #   Owners.beats(store, [id1, id2])         # => [1732000002.1, ["1732000000.5", nil]]: Redis' time, last heartbeats
     #   Owners.lock(store, identity, ttl_ms)    # => true for one caller per ttl
     module Owners # :nodoc:
       module_function
@@ -32,11 +32,17 @@ module Deckhand
         end
       end
 
-      # Each identity's last heartbeat (epoch seconds, a String as stored), or
-      # nil once its process record expired.
+      # Redis' time (epoch seconds) and each identity's last heartbeat
+      # (epoch seconds by the fleet's clock, a String as stored, or nil once
+      # its process record expired), in one round trip: the beats are judged
+      # by Redis' clock, never the reaper's host's.
       def beats(store, identities)
-        return [] if identities.empty?
-        store.pipelined { |pipe| identities.each { |id| pipe.call("HGET", store.layout.process(id), "beat") } }
+        replies = store.pipelined do |pipe|
+          pipe.call("TIME")
+          identities.each { |id| pipe.call("HGET", store.layout.process(id), "beat") }
+        end
+        time = replies.shift
+        [Integer(time[0]) + (Integer(time[1]) / 1_000_000.0), replies]
       end
 
       def lock(store, identity, ttl_ms) = store.call("SET", store.layout::REAPER_LOCK, identity, "NX", "PX", ttl_ms) == "OK"

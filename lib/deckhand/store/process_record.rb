@@ -17,7 +17,7 @@ module Deckhand
     #   ProcessRecord.read(store, identities)        # => [ProcessRecord::Entry or nil, ...]
     #   ProcessRecord.signal(store, identity, "TSTP")
     module ProcessRecord # :nodoc:
-      FIELDS = %w[info busy beat quiet rss rtt_us inflight balance].freeze
+      FIELDS = %w[info busy beat quiet rss rtt_us inflight balance clock].freeze
 
       # How long a signal waits for a process that never picks it up.
       SIGNAL_TTL = 60
@@ -26,7 +26,9 @@ module Deckhand
       # (empty when unreadable), `inflight` how many jobs it holds (running or
       # about to; 0 from a process that does not say, like Sidekiq).
       # `balance`: what auto-balance decided last (Server::Balancer#report), {} without it.
-      Entry = Struct.new(:identity, :info, :busy, :beat, :quiet, :rss_kb, :rtt_us, :inflight, :balance)
+      # `clock_offset`: seconds Redis' clock was ahead of the process's host
+      # (Store::Clock), nil from a process that does not say.
+      Entry = Struct.new(:identity, :info, :busy, :beat, :quiet, :rss_kb, :rtt_us, :inflight, :balance, :clock_offset)
       private_constant :Entry
 
       # One job a thread is running: `payload` is the job's JSON, or a Hash
@@ -40,13 +42,18 @@ module Deckhand
       # => anything answering queue, payload and run_at.
       # placement: the placement epoch the process follows (cluster mode;
       # Store::QueueMove waits for every process to reach a move's epoch);
-      # balance: what auto-balance decided (Server::Balancer#report).
-      def write(pipe, keys, identity, info:, running:, inflight:, rtt_us:, quiet:, rss_kb:, ttl:, placement: nil, balance: nil, now: Time.now)
+      # balance: what auto-balance decided (Server::Balancer#report);
+      # clock: seconds Redis' clock is ahead of this host's (Store::Clock#offset).
+      def write(pipe, keys, identity, info:, running:, inflight:, rtt_us:, quiet:, rss_kb:, ttl:, placement: nil, balance: nil,
+        clock: nil, now: Time.now)
         work = keys.work(identity)
         pipe.call("UNLINK", work)
         unless running.empty?
+          # run_at is this host's time (Server::Activity stamps it per job):
+          # the fleet's once the clock is off by more than noise.
+          shift = (clock && clock.abs >= Clock::SYNCED) ? clock.round : 0
           fields = running.flat_map do |thread, job|
-            [thread, JSON.generate({"queue" => job.queue, "payload" => job.payload, "run_at" => job.run_at})]
+            [thread, JSON.generate({"queue" => job.queue, "payload" => job.payload, "run_at" => job.run_at + shift})]
           end
           pipe.call("HSET", work, *fields)
           pipe.call("EXPIRE", work, ttl)
@@ -54,7 +61,8 @@ module Deckhand
         key = keys.process(identity)
         pipe.call("SADD", keys::PROCESSES, identity)
         pipe.call("HSET", key, "info", info, "busy", running.size, "inflight", inflight, "beat", now.to_f,
-          "rtt_us", rtt_us, "quiet", quiet.to_s, "rss", rss_kb, *(placement ? ["placement", placement] : []))
+          "rtt_us", rtt_us, "quiet", quiet.to_s, "rss", rss_kb, *(placement ? ["placement", placement] : []),
+          *(clock ? ["clock", clock.round(4)] : []))
         pipe.call("HSET", key, "balance", JSON.generate(balance)) if balance
         pipe.call("EXPIRE", key, ttl)
       end
@@ -115,10 +123,10 @@ module Deckhand
       end
 
       def decode(identity, fields)
-        info, busy, beat, quiet, rss, rtt, inflight, balance = fields
+        info, busy, beat, quiet, rss, rtt, inflight, balance, clock = fields
         return nil if info.nil?
         Entry.new(identity, parse(info), busy.to_i, beat && Time.at(beat.to_f), quiet == "true", rss.to_i, rtt.to_i,
-          inflight.to_i, balance ? parse(balance) : {})
+          inflight.to_i, balance ? parse(balance) : {}, clock&.to_f)
       end
 
       def decode_work(thread, raw)

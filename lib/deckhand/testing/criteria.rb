@@ -23,7 +23,7 @@ module Deckhand
         @args = args.equal?(ANY) ? ANY : JSON.parse(JSON.generate(Array(args)))
         @queue = queue&.to_s
         interval = binding.local_variable_get(:in)
-        @at = at ? at.to_f : interval && ::Process.clock_gettime(::Process::CLOCK_REALTIME) + interval.to_f
+        @at = at ? at.to_f : interval && Time.now.to_f + interval.to_f
       end
 
       def matching(jobs) = jobs.select { |job| match?(job) }

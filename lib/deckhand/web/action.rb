@@ -56,6 +56,9 @@ module Deckhand
 
       def api = @api ||= API.new(@web.config)
 
+      # Redis' time, once per request: what "5 s ago" on the page counts from.
+      def fleet_time = @fleet_time ||= api.now
+
       def can_act? = @web.authorized?(@request.env)
 
       def script_name = @request.script_name

@@ -40,20 +40,24 @@ module Deckhand
         # time shows on hover, and on tap or keyboard focus (phones do not hover).
         # tab: -1 keeps it out of the Tab order (a tap still shows the time),
         # for lists where every row would add a stop.
-        def relative_time(time, now = Time.now, tab: 0)
+        def relative_time(time, now = fleet_time, tab: 0)
           return "–" if time.nil?
           html(%(<time datetime="#{h(time.utc.iso8601(3))}" title="#{h(utc(time))}" tabindex="#{Integer(tab)}">#{h(ago(time, now))}</time>))
         end
 
         # For detail pages: the exact UTC time, then how long ago.
-        def exact_time(time, now = Time.now)
+        def exact_time(time, now = fleet_time)
           return "–" if time.nil?
           html(%(<time datetime="#{h(time.utc.iso8601(3))}">#{h(utc(time))}</time> <span class="meta">(#{h(ago(time, now))})</span>))
         end
 
+        # Now by Redis' clock, which the times shown were written by (a
+        # dashboard's host may be off); this host's where no API is at hand.
+        def fleet_time = respond_to?(:api) ? api.now : Time.now
+
         def utc(time) = time.utc.strftime("%Y-%m-%d %H:%M:%S UTC")
 
-        def ago(time, now = Time.now)
+        def ago(time, now = fleet_time)
           seconds = now - time
           (seconds >= 0) ? "#{duration(seconds)} ago" : "in #{duration(-seconds)}"
         end

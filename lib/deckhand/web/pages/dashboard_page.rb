@@ -29,7 +29,7 @@ module Deckhand
         # The counters, and the queues holding jobs that no live process works.
         def stats
           unworked = api.unworked_queues.map { |queue| {name: queue.name, size: queue.size} }
-          json(api.stats.to_h.merge(unworked_queues: unworked, time: Time.now.to_f))
+          json(api.stats.to_h.merge(unworked_queues: unworked, time: api.now.to_f))
         end
 
         private
