@@ -80,9 +80,10 @@ module Deckhand
 
       # [lines, snapshot]; Redis going away shows on screen and the view keeps trying.
       def frame_lines(width, height, previous, live: true)
-        snapshot = Top::Snapshot.read(API.new, previous: previous)
+        api = API.new
+        snapshot = Top::Snapshot.read(api, previous: previous)
         screen = Top::Screen.new(width: width, height: height)
-        [screen.lines(snapshot, location: Deckhand.config.store.location, live: live), snapshot]
+        [screen.lines(snapshot, location: Deckhand.config.store.location, now: api.now, live: live), snapshot]
       rescue Deckhand::RedisError => e
         [["Deckhand top  #{Deckhand.config.store.location}", "", "Redis unreachable: #{e.message}; retrying"], nil]
       end
