@@ -5,7 +5,9 @@ require_relative "exposition"
 module Deckhand
   module Operations
     # The /metrics page of one server process (metrics_port): its registry's
-    # counters and histograms, and gauges of the process itself. The fleet's
+    # counters and histograms, gauges of the process itself, and what its
+    # eviction watch saw of each Redis primary at its last look (the policy,
+    # memory used, keys evicted, and how many warnings hold). The fleet's
     # gauges (queues, sets) are on `deckhand web`'s /metrics, so scraping
     # every process does not count them once per process.
     #
@@ -29,10 +31,32 @@ module Deckhand
         gauge(out, "deckhand_process_quiet", "1 once this process is quiet (TSTP) or stopping", @launcher.quiet? ? 1 : 0)
         gauge(out, "deckhand_process_redis_roundtrip_seconds", "Time the last heartbeat's round trip to Redis took", @launcher.heartbeat.rtt_us / 1_000_000.0)
         gauge(out, "deckhand_process_resident_memory_bytes", "Resident memory of this process", (@launcher.rss_kb || 0) * 1024)
+        redis_memory(out, @launcher.eviction_watch.look)
         out.to_s
       end
 
       private
+
+      def redis_memory(out, look)
+        gauge(out, "deckhand_redis_eviction_warnings", "Warnings about Redis' memory at the last look: a maxmemory-policy " \
+          "that may evict Deckhand's keys, memory at 90% of maxmemory or more, keys evicted since the look before", look.concerns.size)
+        per_node(out, look, "deckhand_redis_evicting_policy", :gauge, "1 when the Redis primary's maxmemory-policy may " \
+          "delete Deckhand's keys (any but noeviction)") { |node| [node.evicting? ? 1 : 0, {"policy" => node.policy.to_s}] }
+        per_node(out, look, "deckhand_redis_memory_used_ratio", :gauge, "Memory the Redis primary uses over its maxmemory " \
+          "(no sample without a maxmemory)") { |node| node.ratio&.round(4) }
+        per_node(out, look, "deckhand_redis_evicted_keys_total", :counter, "Keys the Redis primary evicted since it " \
+          "started (INFO stats evicted_keys)", &:evicted)
+      end
+
+      # One sample per primary ("redis" label), where the block gives a value
+      # (and more labels).
+      def per_node(out, look, name, type, help)
+        out.family(name, type, help)
+        look.nodes.each do |node|
+          value, labels = yield(node)
+          out.sample(name, {"redis" => node.address, **labels.to_h}, value) if value
+        end
+      end
 
       def gauge(out, name, help, value)
         out.family(name, :gauge, help)
