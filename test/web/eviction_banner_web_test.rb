@@ -1,0 +1,31 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "support/private_redis"
+require_relative "web_helpers"
+
+# The dashboard's front page warns when Redis may evict jobs, read from INFO
+# of a private redis-server with `maxmemory-policy allkeys-lru`, a small
+# maxmemory and CONFIG renamed away; and says nothing on one that cannot.
+class WebEvictionBannerTest < Minitest::Test
+  include Deckhand::WebHelpers
+
+  def lru = Deckhand::PrivateRedis.server(:lru_config_renamed,
+    extra: %w[--maxmemory 4mb --maxmemory-policy allkeys-lru --rename-command CONFIG] + [""])
+
+  def test_the_front_page_warns_of_an_evicting_policy
+    config = Deckhand::Config.new(redis: {url: lru.url, timeout: Deckhand::RedisHarness::TIMEOUT})
+    body = get("/", app: Deckhand::Web.new(config: config)).body
+    banner = body[%r{<section class="unworked eviction" role="alert" id="eviction-warning">.*?</section>}m]
+    assert banner, "the banner is on the page"
+    assert_includes banner, "Redis at #{lru.url} has maxmemory-policy allkeys-lru"
+    assert_includes banner, "whole queues of jobs among them"
+    assert_includes banner, "<code>CONFIG SET maxmemory-policy noeviction</code>"
+    assert_equal ["allkeys-lru"], Deckhand::API.new(config).eviction.primaries.map(&:policy)
+  end
+
+  def test_no_banner_where_redis_cannot_evict
+    refute_includes get("/").body, "eviction-warning"
+    assert Deckhand::API.new(Deckhand.config).eviction.safe?
+  end
+end
