@@ -95,7 +95,7 @@ module Deckhand
         total = queued.sum { |_, payloads| payloads.size } + sets.sum { |_, entries| entries.size / 2 }
         missing = left_queued.sum { |_, payloads| payloads.size } + (left_scheduled.size / 2)
         note = if missing >= total
-          "Nothing was queued: Redis took none of this push's #{jobs(total)}; push again once it takes writes"
+          "Nothing was queued: Redis took none of this push's #{jobs(total)}; push again once that is fixed"
         else
           where = left_queued.keys.map(&:inspect) + (left_scheduled.empty? ? [] : ["the schedule"])
           rest = total - missing
