@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "exposition"
+require_relative "memory_families"
 
 module Deckhand
   module Operations
@@ -40,22 +41,7 @@ module Deckhand
       def redis_memory(out, look)
         gauge(out, "deckhand_redis_eviction_warnings", "Warnings about Redis' memory at the last look: a maxmemory-policy " \
           "that may evict Deckhand's keys, memory at 90% of maxmemory or more, keys evicted since the look before", look.concerns.size)
-        per_node(out, look, "deckhand_redis_evicting_policy", :gauge, "1 when the Redis primary's maxmemory-policy may " \
-          "delete Deckhand's keys (any but noeviction)") { |node| [node.evicting? ? 1 : 0, {"policy" => node.policy.to_s}] }
-        per_node(out, look, "deckhand_redis_memory_used_ratio", :gauge, "Memory the Redis primary uses over its maxmemory " \
-          "(no sample without a maxmemory)") { |node| node.ratio&.round(4) }
-        per_node(out, look, "deckhand_redis_evicted_keys_total", :counter, "Keys the Redis primary evicted since it " \
-          "started (INFO stats evicted_keys)", &:evicted)
-      end
-
-      # One sample per primary ("redis" label), where the block gives a value
-      # (and more labels).
-      def per_node(out, look, name, type, help)
-        out.family(name, type, help)
-        look.nodes.each do |node|
-          value, labels = yield(node)
-          out.sample(name, {"redis" => node.address, **labels.to_h}, value) if value
-        end
+        MemoryFamilies.write(out, look.nodes)
       end
 
       def gauge(out, name, help, value)
