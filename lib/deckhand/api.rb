@@ -7,6 +7,8 @@ require_relative "store/execution_metrics"
 require_relative "store/stat_counters"
 require_relative "store/process_record"
 require_relative "store/info"
+require_relative "store/redis_memory"
+require_relative "store/memory_concerns"
 require_relative "api/stats"
 require_relative "api/history"
 require_relative "api/queue"
@@ -15,6 +17,7 @@ require_relative "api/job_set"
 require_relative "api/process_set"
 require_relative "api/metrics"
 require_relative "api/redis_info"
+require_relative "api/eviction"
 require_relative "api/unworked_queues"
 require_relative "api/unique_lock"
 require_relative "api/periodic_entries"
@@ -39,6 +42,7 @@ module Deckhand
   #   api.processes.each(&:quiet!)
   #   api.metrics(period: "24h").classes.first.p95_ms
   #   api.placement.primaries.map { |p| [p.address, p.queues, p.share] }
+  #   api.eviction.warnings                       # => [] when Redis cannot evict jobs
   #
   # The same in cluster mode (docs/cluster.md), where the schedule, retry and
   # dead sets are one sorted set per queue: sizes add up the queues', pages
@@ -101,6 +105,9 @@ module Deckhand
     def metrics(period: "1h") = Metrics.new(@config, period: period)
 
     def redis_info = RedisInfo.new(@config)
+
+    # Whether Redis may evict Deckhand's keys, per primary, and the warnings (API::Eviction).
+    def eviction = Eviction.new(@config)
 
     # The unique lock of a job (a JobRecord or a job Hash), or nil.
     def unique_lock(record) = UniqueLock.of(record, @config)

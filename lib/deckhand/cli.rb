@@ -109,19 +109,19 @@ module Deckhand
       RedisChoice.new(config, environment).resolve
     end
 
+    # The eviction policy is looked at by each server as it starts (and
+    # warned about there, Server::EvictionWatch); a refusal comes here
+    # first, before a swarm forks workers that would each refuse.
     def check_redis(config)
       config.store.verify!
-      policy = config.store.eviction_policy
-      return if policy.nil? || policy == "noeviction"
-      config.logger.warn("Redis maxmemory-policy is #{policy}: Redis may evict jobs when memory runs short. " \
-        "Set `maxmemory-policy noeviction` in redis.conf")
+      Server::EvictionWatch.refuse!(config.store) if config.refuse_evicting_redis
     end
 
     # Exit status 1 when the server gave up on a crashing part of itself, so
     # whatever runs this process replaces it.
     def serve(config)
       signals = nil
-      launcher = Server::Launcher.new(config, on_fatal: ->(_error) { signals.fatal! })
+      launcher = Server::Launcher.new(config, on_fatal: ->(_error) { signals.fatal! }, eviction_told: @eviction_told || [])
       signals = Server::Signals.new(launcher, config.logger)
       signals.trap
       launcher.start

@@ -52,6 +52,8 @@ module Deckhand
       hung_after: 300,
       reliable_push: false,
       reliable_push_limit: 1_000,
+      refuse_evicting_redis: false,
+      eviction_check_interval: 30,
       max_recoveries: 3,
       scheduler_interval: 2.0,
       prefetch: 0.0,

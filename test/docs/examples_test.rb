@@ -191,6 +191,11 @@ class DocsExamplesTest < Minitest::Test
     assert_equal 200, Rack::MockRequest.new(app).get("/metrics?format=prometheus", "HTTP_AUTHORIZATION" => "Bearer s3cret").status
   end
 
+  def test_operations_eviction_settings
+    run_example("operations-eviction")
+    assert_equal [true, 60], [Deckhand.config.refuse_evicting_redis, Deckhand.config.eviction_check_interval]
+  end
+
   def test_sharding_pushes_to_another_redis
     eu_size = run_example("sharding-pool", "sharding-via", "sharding-api")
     assert_equal [[7], [42]], queued("invoices", client: eu_redis).map { |j| j["args"] }.sort

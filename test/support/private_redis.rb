@@ -9,13 +9,14 @@ module Deckhand
   # have run.
   #
   #   PrivateRedis.server(:faults).url   # => "redis://127.0.0.1:41231/0"
+  #   PrivateRedis.server(:lru, extra: %w[--maxmemory-policy allkeys-lru])   # redis-server's options, at its start
   module PrivateRedis
     @servers = {}
 
-    def self.server(name)
+    def self.server(name, extra: [])
       @servers[name] ||= begin
         dir = Dir.mktmpdir("deckhand-test-redis-#{name}")
-        server = DevRedis.start(dir: dir, persistent: false)
+        server = DevRedis.start(dir: dir, persistent: false, extra: extra)
         Minitest.after_run do
           server.stop
           FileUtils.rm_rf(dir)

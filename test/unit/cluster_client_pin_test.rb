@@ -5,11 +5,13 @@ require "redis-cluster-client"
 require "deckhand/store/cluster_wait"
 
 # push_replicas in cluster mode reaches into redis-cluster-client's pipeline
-# (Store::ClusterWait): no public API gives a node's connection inside a
+# (Store::ClusterWait), and so does the read of every primary's INFO
+# (Store::RedisMemory): no public API gives a node's connection inside a
 # pipeline. So the bundle pins the one version those internals were read
 # in, and this fails on any other: read lib/redis_client/cluster/pipeline.rb
 # of the new version, check append_pipeline and @pipelines still mean what
-# ClusterWait assumes, run test/cluster/, then move VETTED and the pins.
+# ClusterWait and RedisMemory assume, run test/cluster/, then move VETTED
+# and the pins.
 class ClusterClientPinTest < Minitest::Test
   ROOT = File.expand_path("../..", __dir__)
   VETTED = Deckhand::Store::ClusterWait::VETTED

@@ -96,7 +96,8 @@ module Deckhand
           push = @lock.synchronize { @pending.first } or return true
           outcome = Store::HeldPush.write(@config.store, *push.first(3), fair: @config.fair_queues)
           @logger.warn("#{outcome.not_replicated.message} (a held push; it is not pushed again)") if outcome.not_replicated
-          @config.store.listing_warning.refused(outcome.unlisted, @logger) if outcome.unlisted
+          # A refused job's listing was refused too (OOM): only the refusal is news.
+          @config.store.listing_warning.refused(outcome.unlisted, @logger) if outcome.unlisted && !outcome.left
           outcome.left ? refused(outcome) : written
           outcome.left.nil?
         end

@@ -25,7 +25,8 @@ module Deckhand
         max_recoveries: [Integer, 1..1000],
         scheduler_interval: [Numeric, 0.01..600],
         prefetch: [Numeric, 0..10],
-        fetch_window: [Numeric, 0..1]
+        fetch_window: [Numeric, 0..1],
+        eviction_check_interval: [Numeric, 0.05..3600]
       }.freeze
 
       NUMBERS.each do |name, (type, range)|

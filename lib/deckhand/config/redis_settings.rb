@@ -5,7 +5,8 @@ require_relative "redis_url"
 module Deckhand
   class Config
     # Where jobs go: the Redis options, the connection pool built from them,
-    # the key layout of the mode (plain or cluster), and reliable push.
+    # the key layout of the mode (plain or cluster), reliable push, and
+    # whether a server refuses a Redis that may evict jobs.
     #
     #   config.redis = {url: "redis://10.0.0.5:6379/2"}
     #   config.store.location   # => "redis://10.0.0.5:6379/2"
@@ -41,6 +42,20 @@ module Deckhand
         change!(:reliable_push)
         raise ConfigError, "reliable_push must be true or false, got #{value.inspect}" unless [true, false].include?(value)
         @reliable_push = value
+      end
+
+      # true: a server does not start on a Redis whose maxmemory-policy may
+      # delete keys (any but noeviction) or that does not say its policy
+      # (Server::EvictionWatch). false (the default): it starts and warns.
+      #
+      #   config.refuse_evicting_redis = true   # config/deckhand.yml: refuse_evicting_redis: true
+      def refuse_evicting_redis=(value)
+        change!(:refuse_evicting_redis)
+        unless [true, false].include?(value)
+          raise ConfigError, "refuse_evicting_redis must be true (a server refuses a Redis that may evict jobs) or false " \
+            "(it starts and warns), got #{value.inspect}"
+        end
+        @refuse_evicting_redis = value
       end
 
       # The Redis connection pool, built on first use and again in a forked child.

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../api"
+require_relative "memory_families"
 
 module Deckhand
   module Operations
@@ -9,9 +10,11 @@ module Deckhand
     # it holds jobs no live process works; the scheduled, retry and dead set
     # sizes, busy threads, live processes; each throttle's slots in use and
     # its concurrency limit; per job class, the executions, failures and
-    # seconds of the last hour; and the all-time processed and failed
-    # counters. Served by `deckhand web` and the mounted Deckhand::Web at
-    # /metrics; a few round trips per scrape, whatever the number of jobs.
+    # seconds of the last hour; the all-time processed and failed
+    # counters; and each Redis primary's eviction policy, memory share and
+    # evicted keys (API::Eviction). Served by `deckhand web` and the
+    # mounted Deckhand::Web at /metrics; a few round trips per scrape,
+    # whatever the number of jobs.
     # Cardinality is bounded: at most MAX_QUEUES queues (by name) and
     # MAX_CLASSES job classes (those that took the most time).
     #
@@ -62,6 +65,7 @@ module Deckhand
         COUNTERS.each { |field, (name, help)| one(out, name, :counter, help, stats.public_send(field)) }
         throttles(out)
         classes(out)
+        MemoryFamilies.write(out, @api.eviction.primaries)
         out
       end
 

@@ -6,10 +6,15 @@ module Deckhand
     # watchdog. Live: not stopping, every capsule's fetcher and the heartbeat
     # running (not dead, not waiting to restart after a crash), and Redis
     # reachable (a heartbeat written within a bound). Ready: live and not quiet.
+    # /ready's body also carries the eviction watch's warnings (Redis may
+    # evict Deckhand's keys, or is nearly full) after its "ok": they do not
+    # make a process unready, since a 503 there would stall every rolling
+    # deploy and help nothing, but a probe's log and `curl` show them.
     #
     #   health = Health.new(launcher)
     #   health.live    # => [] when healthy, else the reasons
     #   health.ready   # => ["quiet: finishing running jobs, taking no more"] after TSTP
+    #   health.warnings   # => ["Redis at redis://... has maxmemory-policy allkeys-lru (...): ..."]
     class Health
       def initialize(launcher)
         @launcher = launcher
@@ -39,6 +44,9 @@ module Deckhand
         reasons
       end
 
+      # What the eviction watch's last look found about Redis' memory.
+      def warnings = @launcher.eviction_watch.look.concerns.map(&:text)
+
       # [status, content type, body] for the probe paths.
       def respond(path)
         reasons = case path
@@ -46,7 +54,8 @@ module Deckhand
         when "/ready" then ready
         else return [404, "text/plain", "not found: try /live or /ready\n"]
         end
-        reasons.empty? ? [200, "text/plain", "ok\n"] : [503, "text/plain", reasons.join("\n") + "\n"]
+        notes = (path == "/ready") ? warnings.map { |text| "warning: #{text}\n" }.join : ""
+        reasons.empty? ? [200, "text/plain", "ok\n#{notes}"] : [503, "text/plain", reasons.join("\n") + "\n" + notes]
       end
     end
   end

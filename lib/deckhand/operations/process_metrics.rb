@@ -1,11 +1,14 @@
 # frozen_string_literal: true
 
 require_relative "exposition"
+require_relative "memory_families"
 
 module Deckhand
   module Operations
     # The /metrics page of one server process (metrics_port): its registry's
-    # counters and histograms, and gauges of the process itself. The fleet's
+    # counters and histograms, gauges of the process itself, and what its
+    # eviction watch saw of each Redis primary at its last look (the policy,
+    # memory used, keys evicted, and how many warnings hold). The fleet's
     # gauges (queues, sets) are on `deckhand web`'s /metrics, so scraping
     # every process does not count them once per process.
     #
@@ -34,10 +37,17 @@ module Deckhand
           gauge(out, "deckhand_process_clock_offset_seconds", "How far Redis' clock is ahead of this host's (negative: behind), " \
             "as the last heartbeat measured it; Deckhand times its jobs by Redis' clock", offset.round(4))
         end
+        redis_memory(out, @launcher.eviction_watch.look)
         out.to_s
       end
 
       private
+
+      def redis_memory(out, look)
+        gauge(out, "deckhand_redis_eviction_warnings", "Warnings about Redis' memory at the last look: a maxmemory-policy " \
+          "that may evict Deckhand's keys, memory at 90% of maxmemory or more, keys evicted since the look before", look.concerns.size)
+        MemoryFamilies.write(out, look.nodes)
+      end
 
       def gauge(out, name, help, value)
         out.family(name, :gauge, help)

@@ -26,7 +26,7 @@ module Deckhand
         @health = Health.new(launcher)
         @hub = Operations.hub(config) if config.metrics_port || config.statsd
         @listeners = []
-        @flusher = Flusher.new(@hub.statsd, logger: config.logger) if @hub&.statsd
+        @flusher = Flusher.new(@hub.statsd, logger: config.logger, looks: -> { launcher.eviction_watch.look }) if @hub&.statsd
         if config.metrics_port
           metrics = ProcessMetrics.new(launcher, @hub.registry)
           @metrics_listener = listen("metrics", "/metrics", config.metrics_address, config.logger) { |path| metrics.respond(path) }

@@ -19,6 +19,11 @@ module Deckhand
     #   statsd.job("HardJob", "default", 0.042, false)
     #   statsd.flush
     #   # => "sidekiq.jobs.count:1|c|#worker:HardJob,queue:default\nsidekiq.jobs.success:1|c|#..."
+    #
+    # Each look of the eviction watch (Server::EvictionWatch) goes out with
+    # the next flush: the gauges redis.eviction_warnings, and per primary
+    # (tag redis:<address>) redis.evicting_policy and redis.memory_used_ratio,
+    # and the counter redis.evicted_keys (keys evicted since the look before).
     class StatsdReporter # :nodoc:
       MAX_PACKET = 1432 # fits one Ethernet frame, the DogStatsD clients' default
       EVENTS = {recovered: "jobs.recovered", poison_pill: "jobs.poison"}.freeze
@@ -40,6 +45,7 @@ module Deckhand
         @tallies = {}
         @events = Hash.new(0)
         @held = 0
+        @looked = [] # the last look's lines, until a flush sends them
       rescue SocketError, SystemCallError => e
         raise ConfigError, "statsd: cannot send to #{settings.host}:#{settings.port} (#{e.message}); check the host and port"
       end
@@ -60,16 +66,30 @@ module Deckhand
         @lock.synchronize { @events[metric] += count }
       end
 
+      # An eviction watch's look (EvictionWatch::Look), sent with the next flush.
+      def redis_memory(look)
+        out = ["#{@prefix}redis.eviction_warnings:#{look.concerns.size}|g#{tag_text}"]
+        look.nodes.each do |node|
+          redis = "redis:#{clean(node.address.sub(%r{\A[a-z+]+://}, ""))}"
+          out << "#{@prefix}redis.evicting_policy:#{node.evicting? ? 1 : 0}|g#{tag_text(redis, "policy:#{clean(node.policy)}")}"
+          out << "#{@prefix}redis.memory_used_ratio:#{node.ratio.round(4)}|g#{tag_text(redis)}" if node.ratio
+          evicted = look.evicted&.[](node.address)
+          out << "#{@prefix}redis.evicted_keys:#{evicted}|c#{tag_text(redis)}" if evicted
+        end
+        @lock.synchronize { @looked = out }
+      end
+
       # Sends what was counted and timed since the last flush.
       def flush
-        tallies, events = @lock.synchronize do
-          taken = [@tallies, @events]
+        tallies, events, looked = @lock.synchronize do
+          taken = [@tallies, @events, @looked]
           @tallies = {}
           @events = Hash.new(0)
+          @looked = []
           @held = 0
           taken
         end
-        packets(lines(tallies, events)).each { |packet| send_packet(packet) }
+        packets(looked + lines(tallies, events)).each { |packet| send_packet(packet) }
       end
 
       def close

@@ -13,6 +13,8 @@ module Deckhand
     # Each beat also reads Redis' clock, which the store's clock follows
     # (Store::Clock): the offset of this host's clock is published with the
     # record and logged while it is over a second.
+    # After a beat, the eviction watch (Server::EvictionWatch) takes its look
+    # at Redis' memory when one is due: far less often than the beats.
     class Heartbeat < Component
       attr_reader :process_count, :rtt_us
 
@@ -22,13 +24,15 @@ module Deckhand
       # inflight: how many jobs the process holds (running or about to), shown
       # beside busy on the dashboard.
       # balance: the balancer's last report (auto_balance), written with each beat.
+      # watch: the EvictionWatch ticked after each beat of the loop.
       def initialize(config:, store:, identity:, stats:, info:, on_signal:, inflight: -> { 0 }, on_paused: nil, on_fatal: nil,
-        on_throttles: nil, balance: nil)
+        on_throttles: nil, balance: nil, watch: nil)
         super("heartbeat", logger: config.logger, on_fatal: on_fatal)
         @inflight = inflight
         @on_paused = on_paused
         @on_throttles = on_throttles
         @balance = balance
+        @watch = watch
         @config = config
         @store = store
         @identity = identity
@@ -105,7 +109,18 @@ module Deckhand
       def wake = @sleeper.stop
 
       def run
-        beat while @sleeper.sleep(@config.heartbeat_interval)
+        while @sleeper.sleep(@config.heartbeat_interval)
+          beat
+          watch
+        end
+      end
+
+      # The watch only advises: a fault of its own is logged and never stops
+      # the beats, which keep this process alive in the others' eyes.
+      def watch
+        @watch&.tick
+      rescue => e
+        @logger.error("the eviction watch failed (#{e.class}: #{e.message}); the heartbeat goes on")
       end
 
       # timestamps: :auto looks at the fleet from here, off the job threads,

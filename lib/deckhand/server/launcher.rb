@@ -18,9 +18,11 @@ module Deckhand
     # with status 1 so the process is replaced.
     class Launcher
       attr_reader :identity, :config
-      attr_reader :capsules, :heartbeat, :stats, :operations # read by Operations (health, metrics)
+      attr_reader :capsules, :heartbeat, :stats, :operations, :eviction_watch # read by Operations (health, metrics)
 
-      def initialize(config, on_signal: nil, on_fatal: nil)
+      # eviction_told: the eviction concerns (Store::MemoryConcerns) the
+      # caller has logged at boot already, not to be said twice.
+      def initialize(config, on_signal: nil, on_fatal: nil, eviction_told: [])
         @config = config
         @logger = config.logger
         @store = config.store
@@ -38,7 +40,8 @@ module Deckhand
         end
         @on_signal = on_signal || ->(signal) { ::Process.kill(signal, ::Process.pid) }
         @balancer = Balancer.build(config: config, store: @store, times: @stats.class_times, capsules: @capsules, on_fatal: fatal)
-        @heartbeat = Heartbeat.new(config: config, store: @store, identity: @identity, stats: @stats,
+        @eviction_watch = EvictionWatch.new(config: config, store: @store, told: eviction_told)
+        @heartbeat = Heartbeat.new(config: config, store: @store, identity: @identity, stats: @stats, watch: @eviction_watch,
           info: -> { info }, balance: @balancer && -> { @balancer.report }, on_signal: ->(signal) { remote_signal(signal) }, on_fatal: fatal,
           inflight: -> { @capsules.sum { |capsule| capsule.fetcher.outstanding } },
           on_paused: ->(names) { @capsules.each { |capsule| capsule.fetcher.paused = names } },
@@ -55,7 +58,10 @@ module Deckhand
         @fatal = Mutex.new
       end
 
+      # Raises ConfigError, with nothing started, when refuse_evicting_redis
+      # is set and Redis may evict jobs.
       def start
+        @eviction_watch.boot # warns at boot (or refuses) before the first job
         @operations = Operations.start(self) # metrics_port, health_check: bound before anything runs
         @store.name_connections(Store::Clients.name_of(@identity))
         @store.clock.measure # every time this process writes or compares is Redis' (docs/internals.md, "One clock")

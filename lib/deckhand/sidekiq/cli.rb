@@ -43,14 +43,12 @@ module Sidekiq
       check_require(reader.parser)
     end
 
-    # Boots the application, warns when Redis may evict jobs, then serves.
+    # Boots the application, warns when Redis may evict jobs (from
+    # redis_info, as Sidekiq does; the server's eviction watch does not say
+    # it twice), then serves.
     def run(boot_app: true, warmup: true)
       boot_application if boot_app
-      policy = config.redis_info["maxmemory_policy"]
-      if policy && policy != "noeviction"
-        logger.warn("Redis maxmemory-policy is #{policy}: Redis may evict jobs when memory runs short. " \
-          "Set `maxmemory-policy noeviction` in redis.conf")
-      end
+      warn_eviction
       launch
     end
 
@@ -78,6 +76,16 @@ module Sidekiq
     end
 
     private
+
+    # In cluster mode the server's watch reads every primary and warns.
+    def warn_eviction
+      store = config.config.store
+      return if store.cluster?
+      node = Deckhand::Store::RedisMemory.from_fields(store.location, config.redis_info)
+      concern = Deckhand::Store::MemoryConcerns.policy(node) or return
+      logger.warn(concern.text)
+      @eviction_told = [concern]
+    end
 
     def apply(options)
       config.merge!(options.except(:capsules))

@@ -26,6 +26,7 @@ module Deckhand
     #   outcome.refusal         # => the first refusal of a job's write, a Deckhand::RedisError, or nil
     #   outcome.not_replicated  # => a Deckhand::NotReplicated naming the jobs it took, or nil
     #   outcome.unlisted        # => the refusal of the set of queue names (its jobs are written), or nil
+    #   raise HeldPush.explained(outcome, queued, sets) if outcome.left   # the refusal, saying what was queued
     module HeldPush # :nodoc:
       Outcome = Struct.new(:left, :refusal, :not_replicated, :unlisted)
 
@@ -83,6 +84,30 @@ module Deckhand
         commands << [["SADD", keys::QUEUES, *names], nil] unless names.empty?
         commands
       end
+
+      # The refusal of a push that Redis did not take whole, with what it
+      # queued: nothing (the push may be sent again as it is), or all but
+      # the jobs of the queues named (only those may be sent again: the
+      # others would run twice). sets: the scheduled sets #write_sets got.
+      def explained(outcome, queued, sets)
+        error = outcome.refusal
+        left_queued, left_scheduled = outcome.left
+        total = queued.sum { |_, payloads| payloads.size } + sets.sum { |_, entries| entries.size / 2 }
+        missing = left_queued.sum { |_, payloads| payloads.size } + (left_scheduled.size / 2)
+        note = if missing >= total
+          "Nothing was queued: Redis took none of this push's #{jobs(total)}; push again once that is fixed"
+        else
+          where = left_queued.keys.map(&:inspect) + (left_scheduled.empty? ? [] : ["the schedule"])
+          rest = total - missing
+          "#{missing} of this push's #{jobs(total)} #{(missing == 1) ? "was" : "were"} not queued (#{where.join(", ")}) " \
+            "and the other #{rest} #{(rest == 1) ? "was" : "were"}: push only the #{jobs(missing)} not queued again, " \
+            "or the others run twice"
+        end
+        message = "#{error.message}. #{note}"
+        error.is_a?(CommandError) ? CommandError.new(message, code: error.code, key: error.key) : error.class.new(message)
+      end
+
+      def jobs(count) = (count == 1) ? "1 job" : "#{count} jobs"
 
       def left(keys, queued, sets, scheduled_queues, refused, tenants = {})
         queues = []

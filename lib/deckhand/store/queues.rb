@@ -78,8 +78,8 @@ module Deckhand
         end
         FairPushes.pushing(store, tenants) do
           outcome = HeldPush.write_sets(store, queued, sets, scheduled_queues) # WAITs for replicas when push_replicas is set
+          raise HeldPush.explained(outcome, queued, sets) if outcome.left # before the listing's warning, which calls its jobs queued
           store.listing_warning.refused(outcome.unlisted, logger) if outcome.unlisted
-          raise outcome.refusal if outcome.left
           raise outcome.not_replicated if outcome.not_replicated
         end
       end

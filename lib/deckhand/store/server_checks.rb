@@ -4,12 +4,12 @@ module Deckhand
   class Store
     # What the store asks the Redis server about itself at boot and for the
     # operator: whether it can run Deckhand (its version, plain or cluster
-    # mode as configured), how long it has been up, and its eviction policy.
-    # Included in Store; every call goes through the store's own #call.
+    # mode as configured) and how long it has been up. (Its memory and
+    # eviction policy: Store::RedisMemory.) Included in Store; every call
+    # goes through the store's own #call.
     #
     #   store.verify!          # => "7.0.15", or raises naming the fix
     #   store.uptime           # => 86_400
-    #   store.eviction_policy  # => "noeviction"
     module ServerChecks # :nodoc:
       MINIMUM_REDIS = Gem::Version.new("6.2.0")
 
@@ -35,14 +35,6 @@ module Deckhand
       def uptime
         seconds = call("INFO", "server")[/uptime_in_seconds:(\d+)/, 1]
         seconds&.to_i
-      rescue CommandError
-        nil
-      end
-
-      # The maxmemory-policy, or nil where CONFIG is disabled (managed services).
-      def eviction_policy
-        reply = call("CONFIG", "GET", "maxmemory-policy")
-        reply.is_a?(Hash) ? reply.values.first : reply.last # RESP3 answers a map, RESP2 a flat list
       rescue CommandError
         nil
       end

@@ -10,8 +10,11 @@ module Deckhand
     #     raise Translation.new("redis://10.0.0.5:6379/0").call(e)   # a Deckhand::RedisError, caused by e
     class Translation # :nodoc:
       FIXES = {
-        "OOM" => "Redis is out of memory and refuses writes (maxmemory). Raise maxmemory or free memory " \
-          "(a large dead or retry set, another application's keys); jobs stay where they are meanwhile",
+        "OOM" => "Redis is full: its used memory reached maxmemory, so it refuses writes (maxmemory-policy noeviction, " \
+          "or nothing left that its policy may evict) and deletes nothing. Make room: trim the dead and retry sets " \
+          "(the dashboard's Dead and Retries pages, a lower dead_max_jobs), delete other applications' keys, or raise " \
+          "maxmemory (`CONFIG SET maxmemory`, redis.conf, or the managed service's plan); the jobs in Redis stay " \
+          "where they are meanwhile",
         "READONLY" => "this Redis is a read-only replica. Point REDIS_URL (or `redis: {url:}`) at the primary",
         "WRONGTYPE" => "the key holds another kind of value than Deckhand keeps there: something else wrote " \
           "to it. Look with `redis-cli TYPE <key>`, then rename or delete it (Deckhand recreates it)",

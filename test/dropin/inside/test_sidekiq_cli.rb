@@ -71,7 +71,13 @@ class SidekiqCliInsideTest < Minitest::Test
     @config.redis { |conn| conn.call("CONFIG", "SET", "maxmemory-policy", "allkeys-lru") }
     assert_equal :launched, launched.run
     assert defined?(CliRunJob)
-    assert_includes @log.string, "maxmemory-policy is allkeys-lru"
+    assert_includes @log.string, "has maxmemory-policy allkeys-lru"
+    assert_includes @log.string, "`CONFIG SET maxmemory-policy noeviction`"
+    # The server's eviction watch, at its boot, does not say it twice.
+    deckhand = @config.config
+    told = launched.instance_variable_get(:@eviction_told)
+    Deckhand::Server::EvictionWatch.new(config: deckhand, store: deckhand.store, told: told).boot
+    assert_equal 1, @log.string.scan("has maxmemory-policy allkeys-lru").size, @log.string
   ensure
     @config.redis { |conn| conn.call("CONFIG", "SET", "maxmemory-policy", "noeviction") }
   end

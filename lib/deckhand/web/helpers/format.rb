@@ -67,6 +67,9 @@ module Deckhand
           (text.length > length) ? "#{text[0, length - 1]}…" : text
         end
 
+        # Plain text escaped, its `quoted` parts (a command to run) as <code>.
+        def code_spans(text) = html(h(text).gsub(/`([^`]+)`/, '<code>\1</code>'))
+
         # Arguments as JSON, shortened for a list.
         def args_preview(args, length = 120) = truncate(args.map { |arg| JSON.generate(arg) }.join(", "), length)
 

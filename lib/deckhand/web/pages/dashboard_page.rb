@@ -5,7 +5,8 @@ module Deckhand
     module Pages
       # The front page: live counters and throughput, daily history, the
       # busiest queues and Redis (in cluster mode, which primary holds which
-      # queue), a warning for queues no process works; plus
+      # queue), a warning for queues no process works and one when Redis may
+      # evict jobs or is nearly full (API::Eviction); plus
       # the JSON the live chart polls.
       class DashboardPage < Action # :nodoc:
         DAYS = %w[7 30 90 365].freeze
@@ -23,6 +24,7 @@ module Deckhand
           @placement = api.placement
           @interval = int_param("interval", 5, 1..60)
           @unworked = api.unworked_queues.first(QUEUES_SHOWN)
+          @eviction = api.eviction
           render :dashboard, title: "Dashboard"
         end
 
