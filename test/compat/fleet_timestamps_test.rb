@@ -10,14 +10,14 @@ require_relative "compat_helper"
 class FleetTimestampsTest < Minitest::Test
   include Deckhand::CompatTest
 
-  # Well inside FleetTimestamps::CHECK_EVERY, the look that comes anyway.
+  # Well inside FleetVersions::CHECK_EVERY, the look that comes anyway.
   PROMPTLY = 10
 
   def test_a_server_switches_to_float_at_the_next_heartbeat_after_a_sidekiq_7_process_registers_and_back_after_it_leaves
     config = fast_config(timestamps: :auto)
     Deckhand.config = config
     with_server(config) do
-      wait_for(message: "Deckhand's first look") { config.fleet_timestamps.due? == false }
+      wait_for(message: "Deckhand's first look") { config.fleet_versions.due? == false }
       assert_equal :millis, config.timestamps
       Deckhand::SidekiqHarness.server(queues: ["sidekiq-only"]) do
         wait_for(message: "the Sidekiq 7 process record") { Sidekiq::ProcessSet.new.any? { |process| process["version"].to_s.start_with?("7.") } }

@@ -45,7 +45,7 @@ class SidekiqWebSideBySideTest < Minitest::Test
     Deckhand::SidekiqHarness.server(queues: ["sidekiq-only"]) do
       wait_for(message: "the Sidekiq 7 process record") { Sidekiq::ProcessSet.new.size == 1 }
       config = fast_config(timestamps: :auto)
-      config.fleet_timestamps.check_every = 0
+      config.fleet_versions.check_every = 0
       jid = CompatFlakyJob.perform_async("flaky", 1)
       with_server(config) do
         wait_for(message: "the retry") { Sidekiq::RetrySet.new.find_job(jid) }
@@ -108,7 +108,7 @@ class SidekiqWebSideBySideTest < Minitest::Test
   def auto_config(log)
     config = new_config(timestamps: :auto)
     config.logger = ::Logger.new(log)
-    config.fleet_timestamps.check_every = 0 # look on every push; 30 s in production
+    config.fleet_versions.check_every = 0 # look on every push; 30 s in production
     config
   end
 

@@ -98,10 +98,11 @@ module Deckhand
         beat while @sleeper.sleep(@config.heartbeat_interval)
       end
 
-      # timestamps: :auto looks at the fleet from here, off the job threads,
-      # at the next beat after the fleet's size changed.
+      # The Sidekiq versions of the fleet (timestamps: :auto, Active Job's
+      # wrapper class, the metrics layouts) are looked at from here, off the
+      # job threads, at the next beat after the fleet's size changed.
       def follow_fleet
-        @config.fleet_timestamps.follow(@store, @process_count) if @config.timestamps_setting == :auto
+        @config.fleet_versions.follow(@store, @process_count)
       end
 
       # Cluster mode: a queue moved (Store::QueueMove) when the epoch
