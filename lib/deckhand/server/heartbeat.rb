@@ -27,6 +27,7 @@ module Deckhand
         @identity = identity
         @stats = stats
         @info = JSON.generate(info)
+        @concurrency = info["concurrency"]
         @on_signal = on_signal
         @sleeper = Sleeper.new
         @quiet = false
@@ -118,7 +119,7 @@ module Deckhand
       end
 
       def record
-        {info: @info, running: @stats.running, inflight: @inflight.call, rtt_us: @rtt_us, quiet: @quiet,
+        {info: @info, concurrency: @concurrency, running: @stats.running, inflight: @inflight.call, rtt_us: @rtt_us, quiet: @quiet,
          rss_kb: ResidentMemory.rss_kb || 0, ttl: @config.heartbeat_ttl, placement: @placement_epoch,
          balance: @balance&.call}
       end
