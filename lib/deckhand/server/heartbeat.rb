@@ -65,7 +65,8 @@ module Deckhand
         counts = @stats.take
         metrics = @stats.metrics.take
         started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
-        reply = Store::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record)
+        reply = Store::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record,
+          sidekiq_metrics: @config.fleet_versions.sidekiq_metrics)
         follow_placement(reply.placement) if reply.placement
         @on_paused&.call(reply.paused)
         @on_throttles&.call(reply.throttles)

@@ -24,12 +24,13 @@ module Deckhand
 
       module_function
 
-      # record: the keywords of ProcessRecord.write.
-      def beat(store, identity, counts:, metrics:, record:, now: Time.now)
+      # record: the keywords of ProcessRecord.write; sidekiq_metrics: the
+      # Sidekiq versions whose metrics layouts are written too.
+      def beat(store, identity, counts:, metrics:, record:, sidekiq_metrics: ExecutionMetrics::SIDEKIQ_LAYOUTS.keys, now: Time.now)
         replies = store.pipelined do |pipe|
           Queues.queue_paused_read(pipe)
           pipe.call("HGETALL", Throttles::SETTINGS)
-          ExecutionMetrics.flush(pipe, metrics, prefix: store.layout::METRICS)
+          ExecutionMetrics.flush(pipe, metrics, prefix: store.layout::METRICS, sidekiq: sidekiq_metrics)
           count(pipe, store.layout, *counts, now.utc.strftime("%Y-%m-%d"))
           ProcessRecord.write(pipe, store.layout, identity, **record, now: now)
           ProcessRecord.count(pipe, store.layout)
