@@ -136,7 +136,7 @@ module Deckhand
     # (Config::FleetVersions). timestamps_setting is the setting itself.
     def timestamps
       return @timestamps unless @timestamps == :auto
-      fleet_versions.timestamps(store)
+      fleet_versions.timestamps
     end
 
     def timestamps_setting = @timestamps

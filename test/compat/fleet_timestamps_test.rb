@@ -28,7 +28,7 @@ class FleetTimestampsTest < Minitest::Test
         wait_for(timeout: PROMPTLY, message: "Sidekiq #{major}'s metrics layout alone, at the next heartbeat") { fleet.sidekiq_metrics == [major] }
         assert_equal (major == 7) ? :float : :millis, config.timestamps
         assert_equal (major == 7) ? "ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper" : "Sidekiq::ActiveJob::Wrapper",
-          fleet.active_job_class(config.store)
+          fleet.active_job_class
         jid = CompatFlakyJob.set(queue: "unworked").perform_async("stamped", 0)
         stamped = jobs_in("unworked").find { |job| job["jid"] == jid }
         assert_kind_of FLEET_TIME, stamped["created_at"]
@@ -36,7 +36,7 @@ class FleetTimestampsTest < Minitest::Test
       end
       wait_for(timeout: PROMPTLY, message: "both metrics layouts again once Sidekiq left") { fleet.sidekiq_metrics == [7, 8] }
       assert_equal :millis, config.timestamps
-      assert_nil fleet.active_job_class(config.store)
+      assert_nil fleet.active_job_class
     end
   end
 end

@@ -76,12 +76,12 @@ class Sidekiq8MetricsLayoutTest < Minitest::Test
     redis.call("HSET", "sk8:1:a", "info", JSON.generate("version" => "8.1.7"))
     fleet.refresh(Deckhand.config.store)
     assert_equal [8], fleet.sidekiq_metrics
-    assert_equal "Sidekiq::ActiveJob::Wrapper", fleet.active_job_class(Deckhand.config.store)
+    assert_equal "Sidekiq::ActiveJob::Wrapper", fleet.active_job_class
     redis.call("SADD", "processes", "sk7:2:b")
     redis.call("HSET", "sk7:2:b", "info", JSON.generate("version" => "7.3.10"))
     fleet.refresh(Deckhand.config.store)
     assert_equal [7, 8], fleet.sidekiq_metrics
-    assert_equal "ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper", fleet.active_job_class(Deckhand.config.store)
+    assert_equal "ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper", fleet.active_job_class
     redis.call("SREM", "processes", "sk8:1:a")
     fleet.refresh(Deckhand.config.store)
     assert_equal [7], fleet.sidekiq_metrics

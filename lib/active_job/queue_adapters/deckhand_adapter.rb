@@ -58,7 +58,7 @@ module ActiveJob
         # The wrapper's class name for a job pushed with `config` (a
         # Client's, whose store is the Redis the job goes to).
         def class_name_for(config)
-          job_class_name || config.fleet_versions.active_job_class(config.store) || default_class_name
+          job_class_name || config.fleet_versions.active_job_class || default_class_name
         end
 
         private

@@ -25,7 +25,7 @@ module Deckhand
 
       def timestamps
         format = timestamps_setting
-        (format == :auto) ? fleet_versions.timestamps(@store) : format
+        (format == :auto) ? fleet_versions.timestamps : format
       end
 
       def fleet_versions = @fleet_versions ||= Config::FleetVersions.new(self)

@@ -33,9 +33,9 @@ module Deckhand
     # for Redis (RedisStandIn: Deckhand::Testing's fake and inline modes) it
     # does not look.
     #
-    #   fleet = FleetVersions.new(config)       # logs through config.logger
-    #   fleet.timestamps(store)        # => :float while "host:12:ab" runs Sidekiq 7.3.10
-    #   fleet.active_job_class(store)  # => "ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper"
+    #   fleet = FleetVersions.new(config)  # reads config.store, logs through config.logger
+    #   fleet.timestamps               # => :float while "host:12:ab" runs Sidekiq 7.3.10
+    #   fleet.active_job_class         # => "ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper"
     #   fleet.follow(store, 3)         # a heartbeat saw 3 processes registered
     #   fleet.sidekiq_metrics          # => [7] (from the last look)
     class FleetVersions
@@ -58,15 +58,15 @@ module Deckhand
       end
 
       # The timestamp format the fleet reads (timestamps: :auto).
-      def timestamps(store)
-        look(store)
+      def timestamps
+        look
         @older.empty? ? :millis : :float
       end
 
       # The Active Job wrapper class every Sidekiq process of the fleet runs,
       # or nil when there is none.
-      def active_job_class(store)
-        look(store)
+      def active_job_class
+        look
         FleetVersions.wrapper_for(@older, @newer)
       end
 
@@ -122,8 +122,10 @@ module Deckhand
 
       private
 
-      def look(store)
-        refresh(store) if due? && !RedisStandIn.active?
+      # Asked on every push: the configuration's store (a pid check) only
+      # when a look is due.
+      def look
+        refresh(@config.store) if due? && !RedisStandIn.active?
       end
 
       def switch(older, newer)
