@@ -74,6 +74,10 @@ module Deckhand
       @config = target ? target.config_for(config) : config
     end
 
+    # The configuration it pushes with: the one given, or for another Redis
+    # (`pool:`, a via block) a RoutedConfig over it.
+    attr_reader :config
+
     # Pushes one job; returns its jid, or nil when a client middleware stopped it.
     # "at" (epoch seconds) schedules it; a time already past enqueues it at once.
     def push(item)

@@ -2,7 +2,7 @@
 
 require "logger"
 require_relative "config/capsule"
-require_relative "config/fleet_timestamps"
+require_relative "config/fleet_versions"
 require_relative "config/operations"
 require_relative "config/durability"
 require_relative "config/numeric_settings"
@@ -135,15 +135,17 @@ module Deckhand
     end
 
     # The format to write now: the setting, or with :auto the fleet's
-    # (Config::FleetTimestamps). timestamps_setting is the setting itself.
+    # (Config::FleetVersions). timestamps_setting is the setting itself.
     def timestamps
       return @timestamps unless @timestamps == :auto
-      fleet_timestamps.format(store)
+      fleet_versions.timestamps
     end
 
     def timestamps_setting = @timestamps
 
-    def fleet_timestamps = @fleet_timestamps ||= FleetTimestamps.new(self)
+    # The Sidekiq versions sharing this configuration's Redis, and what is
+    # written for them (timestamps, Active Job's wrapper class, metrics).
+    def fleet_versions = @fleet_versions ||= FleetVersions.new(self)
 
     def tag=(value)
       change!(:tag)

@@ -62,7 +62,10 @@ require_relative "sidekiq/transaction_aware_client"
 require_relative "sidekiq/shutdown"
 
 # Rails and Active Job, as the sidekiq gem hooks into them: Deckhand's Railtie
-# (jobs inside the reloader, the log) and `queue_adapter = :sidekiq` on Deckhand.
+# (jobs inside the reloader, the log) and `queue_adapter = :sidekiq` on
+# Deckhand. Active Job is set up as it loads when Active Support came first;
+# otherwise when the adapter or Sidekiq::ActiveJob is first named (the shim
+# answering Rails' autoload of the adapter, the autoload of Sidekiq::ActiveJob).
 if defined?(::Rails::Railtie)
   require_relative "rails"
   require_relative "sidekiq/rails_reloader"

@@ -11,6 +11,11 @@ module Deckhand
   # and a Deckhand config that beats and polls often so waits stay short.
   module CompatTest
     QUEUE = "compat"
+    # The sidekiq gem of this bundle: 7.3 (Ruby 3.1's bundle) or 8.1 (3.3's).
+    SIDEKIQ_7 = Sidekiq::VERSION.start_with?("7.")
+    # How that Sidekiq writes created_at and enqueued_at, and so what Deckhand
+    # writes beside it with `timestamps: :auto`: Float seconds, or Integer ms.
+    FLEET_TIME = SIDEKIQ_7 ? Float : Integer
 
     def setup
       super

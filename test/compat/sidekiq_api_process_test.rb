@@ -25,6 +25,10 @@ class SidekiqApiProcessTest < Minitest::Test
       assert_in_delta Time.now.to_f, process["beat"], 60
       assert_operator process["rss"], :>, 0
       assert_equal 3, Sidekiq::ProcessSet.new.total_concurrency
+      # Sidekiq 8.1.2+ reads the concurrency from its own field of the record, 8.0.9+ the capsules.
+      assert_equal "3", redis.call("HGET", launcher.identity, "concurrency")
+      assert_equal({"concurrency" => 3, "mode" => "strict", "weights" => {QUEUE => 0, "low" => 0}},
+        process["capsules"]["default"].slice("concurrency", "mode", "weights"))
 
       jid = CompatGateJob.perform_async("held")
       work = wait_for(message: "the job in the WorkSet") { Sidekiq::WorkSet.new.find_work_by_jid(jid) }

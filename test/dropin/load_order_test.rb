@@ -13,8 +13,7 @@ class DropInLoadOrderTest < Minitest::Test
 
   def test_the_real_gem_loaded_first_is_refused_with_the_fix
     sidekiq = Gem.loaded_specs.fetch("sidekiq")
-    paths = [sidekiq, *sidekiq.runtime_dependencies.map { |dep| Gem.loaded_specs[dep.name] }].compact.flat_map(&:full_require_paths)
-    out, status = dropin_ruby(*paths.map { |path| "-I#{path}" }, "-e", 'require "sidekiq"; require "deckhand/sidekiq"', preload: false)
+    out, status = dropin_ruby(*sidekiq_gem_paths.map { |path| "-I#{path}" }, "-e", 'require "sidekiq"; require "deckhand/sidekiq"', preload: false)
     refute status.success?
     assert_includes out, "deckhand/sidekiq (drop-in mode) must answer `require \"sidekiq\"`, but the sidekiq gem #{sidekiq.version} is already loaded"
     assert_includes out, "require \"deckhand/sidekiq\" before anything requires \"sidekiq\""
@@ -40,7 +39,47 @@ class DropInLoadOrderTest < Minitest::Test
     end
   end
 
+  # rspec-sidekiq's order: sidekiq (drop-in mode) first, Active Job after,
+  # then `queue_adapter = :sidekiq`; with the sidekiq gem's own files on the
+  # load path behind drop-in's, as in a bundle that keeps the gem for a plugin.
+  def test_active_job_loaded_after_drop_in_mode_gets_deckhands_adapter_and_sidekiqs_constants
+    out, status = dropin_ruby(*sidekiq_gem_paths.map { |path| "-I#{path}" }, "-e", <<~RUBY)
+      require "sidekiq/testing"
+      require "active_job"
+      ActiveJob::Base.logger = Logger.new(File::NULL)
+      ActiveJob::Base.queue_adapter = :sidekiq
+      class OptionedJob < ActiveJob::Base
+        sidekiq_options retry: 2
+        def perform = nil
+      end
+      Sidekiq::Testing.fake! { OptionedJob.perform_later }
+      job = Sidekiq::Worker.jobs.first
+      puts [ActiveJob::Base.queue_adapter.class.superclass, ActiveJob::Base.queue_adapter_name, job["class"], job["retry"],
+        Sidekiq::ActiveJob::Wrapper.equal?(ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper),
+        Sidekiq::ActiveJob::Wrapper.jobs.size, ActiveJob::Base.queue_adapter.stopping?(OptionedJob.new)].inspect
+    RUBY
+    assert status.success?, out
+    assert_equal '[ActiveJob::QueueAdapters::DeckhandAdapter, "sidekiq", "ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper", 2, true, 1, false]',
+      out.lines.last.chomp
+  end
+
+  # A spec or initializer naming Sidekiq's wrapper before Active Job is set up.
+  def test_sidekiq_active_job_wrapper_named_first_loads_active_job_on_deckhand
+    out, status = dropin_ruby("-e", <<~RUBY)
+      wrapper = Sidekiq::ActiveJob::Wrapper
+      puts [wrapper.ancestors.include?(Deckhand::Job), ActiveJob::Base.respond_to?(:sidekiq_options),
+        ActiveJob::QueueAdapters.lookup(:sidekiq).equal?(ActiveJob::QueueAdapters::SidekiqAdapter)].inspect
+    RUBY
+    assert status.success?, out
+    assert_equal "[true, true, true]", out.lines.last.chomp
+  end
+
   private
+
+  def sidekiq_gem_paths
+    sidekiq = Gem.loaded_specs.fetch("sidekiq")
+    [sidekiq, *sidekiq.runtime_dependencies.map { |dep| Gem.loaded_specs[dep.name] }].compact.flat_map(&:full_require_paths)
+  end
 
   def spec(name, version, *dependencies)
     Gem::Specification.new do |s|

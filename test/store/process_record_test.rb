@@ -37,6 +37,19 @@ class ProcessRecordTest < Minitest::Test
     assert_equal 400.4, Record.read(store, ["h:1:a"]).first.clock_offset
   end
 
+  # Sidekiq 8.1.2 and later keep the thread count in a field of its own, not
+  # in the info (which still says it when an older process wrote it).
+  def test_the_concurrency_field_is_written_and_wins_over_the_info
+    store.pipelined do |pipe|
+      Record.write(pipe, store.layout, "h:1:a", info: JSON.generate("concurrency" => 5), concurrency: 5, running: {}, inflight: 0,
+        rtt_us: 1, quiet: false, rss_kb: 1, ttl: 40)
+    end
+    assert_equal "5", redis.call("HGET", "h:1:a", "concurrency")
+    redis.call("HSET", "sk8:2:b", "info", JSON.generate("hostname" => "sk8", "version" => "8.1.7"), "concurrency", "10", "busy", "2")
+    redis.call("HSET", "sk7:3:c", "info", JSON.generate("hostname" => "sk7", "version" => "7.3.10", "concurrency" => 7), "busy", "0")
+    assert_equal [10, 7], Record.read(store, ["sk8:2:b", "sk7:3:c"]).map { |entry| entry.info["concurrency"] }
+  end
+
   def test_what_auto_balance_decided_reads_back
     write("h:1:a", balance: {"caps" => {"cpu" => 1}})
     assert_equal({"caps" => {"cpu" => 1}}, Record.read(store, ["h:1:a"]).first.balance)

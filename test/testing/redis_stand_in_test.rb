@@ -17,8 +17,8 @@ class RedisStandInTest < Minitest::Test
   def test_the_fleet_timestamp_format_is_not_read_while_redis_is_stood_in_for
     config = new_config
     Deckhand::Testing.fake! { assert_equal :millis, config.timestamps }
-    assert config.fleet_timestamps.due?, "fake mode must not look at the process records"
+    assert config.fleet_versions.due?, "fake mode must not look at the process records"
     config.timestamps
-    refute config.fleet_timestamps.due?, "with Redis back, the format is read from the fleet"
+    refute config.fleet_versions.due?, "with Redis back, the format is read from the fleet"
   end
 end

@@ -40,3 +40,50 @@ class SidekiqMetricsLayoutTest < Minitest::Test
     assert_equal "HardJob-04-23:59", Layout.histogram_key("HardJob", late)
   end
 end
+
+# Sidekiq 8.1's layout: its minute hash pads the minute, its 10-minute
+# rollup keeps the minute's tens digit, its histograms pad nothing and start
+# with "h|"; and the fleet decides which layouts a heartbeat writes.
+class Sidekiq8MetricsLayoutTest < Minitest::Test
+  Layout = Deckhand::Store::ExecutionMetrics::Sidekiq8Layout
+  Metrics = Deckhand::Store::ExecutionMetrics
+
+  def test_keys_as_sidekiq_8_names_them
+    time = Time.utc(2026, 3, 4, 5, 6)
+    assert_equal ["j|260304|5:06", "j|260304|5:0", "h|HardJob-4-5:6"], [Layout.minute_key(time), Layout.rollup_key(time), Layout.histogram_key("HardJob", time)]
+    late = Time.utc(2026, 12, 14, 23, 59)
+    assert_equal ["j|261214|23:59", "j|261214|23:5", "h|HardJob-14-23:59"], [Layout.minute_key(late), Layout.rollup_key(late), Layout.histogram_key("HardJob", late)]
+  end
+
+  def test_a_flush_writes_the_layouts_asked_for_with_sidekiqs_counts_and_expiries
+    tally = Deckhand::Store::ExecutionMetrics::Tally.new
+    tally.record("HardJob", 12.5, false)
+    tally.record("HardJob", 40.0, true)
+    now = Time.utc(2026, 3, 4, 5, 6)
+    Metrics.write(Deckhand.config.store, tally.take, now: now, sidekiq: [8])
+    assert_equal({"HardJob|p" => "2", "HardJob|f" => "1", "HardJob|ms" => "13"}, redis.call("HGETALL", "j|260304|5:06"))
+    assert_equal({"HardJob|p" => "2", "HardJob|f" => "1", "HardJob|ms" => "13"}, redis.call("HGETALL", "j|260304|5:0"))
+    assert_equal [1, *Array.new(25, 0)], redis.call("BITFIELD_RO", "h|HardJob-4-5:6", *(0..25).flat_map { |i| ["GET", "u16", "##{i}"] })
+    assert_in_delta 72 * 3600, redis.call("TTL", "j|260304|5:0"), 5
+    assert_in_delta 8 * 3600, redis.call("TTL", "j|260304|5:06"), 5
+    assert_equal 0, redis.call("EXISTS", "j|20260304|5:6"), "Sidekiq 7's layout was not asked for"
+  end
+
+  def test_the_fleet_decides_the_layouts
+    fleet = Deckhand::Config::FleetVersions.new(new_config)
+    assert_equal [7, 8], fleet.sidekiq_metrics, "no Sidekiq process: a dashboard of either version may read them"
+    redis.call("SADD", "processes", "sk8:1:a")
+    redis.call("HSET", "sk8:1:a", "info", JSON.generate("version" => "8.1.7"))
+    fleet.refresh(Deckhand.config.store)
+    assert_equal [8], fleet.sidekiq_metrics
+    assert_equal "Sidekiq::ActiveJob::Wrapper", fleet.active_job_class
+    redis.call("SADD", "processes", "sk7:2:b")
+    redis.call("HSET", "sk7:2:b", "info", JSON.generate("version" => "7.3.10"))
+    fleet.refresh(Deckhand.config.store)
+    assert_equal [7, 8], fleet.sidekiq_metrics
+    assert_equal "ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper", fleet.active_job_class
+    redis.call("SREM", "processes", "sk8:1:a")
+    fleet.refresh(Deckhand.config.store)
+    assert_equal [7], fleet.sidekiq_metrics
+  end
+end

@@ -23,26 +23,53 @@ module ActiveJob
     # (25 times by default, or what the class's deckhand_options retry: says)
     # and then moves to the dead set.
     #
-    # In drop-in mode (deckhand/sidekiq) jobs are written with the class name
-    # Sidekiq's adapter writes, ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper,
-    # so a Sidekiq process of the same fleet runs them too; a server runs
-    # that name, and Sidekiq 8's Sidekiq::ActiveJob::Wrapper, on JobWrapper.
+    # The wrapper's class name written into each job follows the fleet
+    # sharing the Redis (Deckhand::Config::FleetVersions): while Sidekiq
+    # processes are registered there, a name every one of them runs
+    # (ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper with a Sidekiq 7
+    # among them, Sidekiq::ActiveJob::Wrapper with Sidekiq 8 alone), so a
+    # mixed fleet runs the jobs on either side. Otherwise the adapter's own
+    # default: NAME, or in drop-in mode (deckhand/sidekiq) Sidekiq's
+    # SidekiqAdapter::JobWrapper, which every Sidekiq 7 and 8 runs after a
+    # rollback. A server runs every one of these names on JobWrapper.
+    #
+    #   DeckhandAdapter.job_class_name = "Sidekiq::ActiveJob::Wrapper" # one name, whatever the fleet
     class DeckhandAdapter < (defined?(AbstractAdapter) ? AbstractAdapter : Object)
       NAME = "ActiveJob::QueueAdapters::DeckhandAdapter::JobWrapper"
       SIDEKIQ_NAMES = %w[ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper Sidekiq::ActiveJob::Wrapper].freeze
 
       class << self
-        # The job class name written into each job (drop-in mode sets Sidekiq's).
+        # The job class name written into every job whatever the fleet runs;
+        # nil (the default) follows the fleet.
         attr_reader :job_class_name
 
+        # What is written while no Sidekiq process shares the Redis (drop-in
+        # mode sets Sidekiq's name).
+        attr_reader :default_class_name
+
         def job_class_name=(name)
-          unless name == NAME || SIDEKIQ_NAMES.include?(name)
-            raise ArgumentError, "job_class_name must be one of #{[NAME, *SIDEKIQ_NAMES].join(", ")}, got #{name.inspect}"
-          end
-          @job_class_name = name
+          @job_class_name = name.nil? ? nil : known!(name, "job_class_name")
+        end
+
+        def default_class_name=(name)
+          @default_class_name = known!(name, "default_class_name")
+        end
+
+        # The wrapper's class name for a job pushed with `config` (a
+        # Client's, whose store is the Redis the job goes to).
+        def class_name_for(config)
+          job_class_name || config.fleet_versions.active_job_class || default_class_name
+        end
+
+        private
+
+        def known!(name, setting)
+          return name if name == NAME || SIDEKIQ_NAMES.include?(name)
+          raise ArgumentError, "#{setting} must be one of #{[NAME, *SIDEKIQ_NAMES].join(", ")} (or nil to follow the fleet), got #{name.inspect}"
         end
       end
-      @job_class_name = NAME
+      @job_class_name = nil
+      @default_class_name = NAME
 
       def enqueue(job) = push(job, nil)
 
@@ -53,8 +80,9 @@ module ActiveJob
       def enqueue_all(jobs)
         jobs.group_by { |job| [job.class, job.queue_name] }.sum do |(klass, queue), group|
           options, pool = options(klass)
-          jids = Deckhand::Client.new(pool: pool).push_bulk(options.merge(
-            "class" => DeckhandAdapter.job_class_name, "wrapped" => klass.name, "queue" => queue,
+          client = Deckhand::Client.new(pool: pool)
+          jids = client.push_bulk(options.merge(
+            "class" => DeckhandAdapter.class_name_for(client.config), "wrapped" => klass.name, "queue" => queue,
             "args" => group.map { |job| [job.serialize] },
             "at" => group.map { |job| job.scheduled_at&.to_f }
           ))
@@ -68,17 +96,20 @@ module ActiveJob
 
       # True once this Deckhand process has begun a graceful stop: a long job
       # (or a job continuation, in Rails versions that have them) can stop at
-      # a safe point and be resumed. See Deckhand::Lifecycle.
-      def stopping? = Deckhand::Lifecycle.stopping?
+      # a safe point and be resumed. See Deckhand::Lifecycle. The job asking
+      # may be given, as Sidekiq 8.1's adapter allows; the answer is the
+      # process's.
+      def stopping?(_job = nil) = Deckhand::Lifecycle.stopping?
 
       private
 
       def push(job, at)
         options, pool = options(job.class)
-        item = options.merge("class" => DeckhandAdapter.job_class_name, "wrapped" => job.class.name, "queue" => job.queue_name,
+        client = Deckhand::Client.new(pool: pool)
+        item = options.merge("class" => DeckhandAdapter.class_name_for(client.config), "wrapped" => job.class.name, "queue" => job.queue_name,
           "args" => [job.serialize])
         item["at"] = at.to_f if at
-        job.provider_job_id = Deckhand::Client.new(pool: pool).push(item)
+        job.provider_job_id = client.push(item)
       end
 
       NO_OPTIONS = [{}.freeze, nil].freeze

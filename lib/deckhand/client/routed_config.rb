@@ -7,7 +7,7 @@ module Deckhand
     # A configuration pushing to another Redis (Client.via, `pool:`): every
     # setting is the wrapped configuration's (middleware, payload limit,
     # encryption keys, logger) except the store, and what belongs to a store:
-    # the timestamp format its fleet reads (and its reliable-push buffer,
+    # what its fleet reads (timestamps, Active Job's wrapper class) (and its reliable-push buffer,
     # PushBuffer.for keeps one per configuration object).
     # Pushers (Deckhand::Testing, push-after-commit) get it as the `config` of
     # call(queued, scheduled, config), so a write they defer lands here too.
@@ -25,10 +25,10 @@ module Deckhand
 
       def timestamps
         format = timestamps_setting
-        (format == :auto) ? fleet_timestamps.format(@store) : format
+        (format == :auto) ? fleet_versions.timestamps : format
       end
 
-      def fleet_timestamps = @fleet_timestamps ||= Config::FleetTimestamps.new(self)
+      def fleet_versions = @fleet_versions ||= Config::FleetVersions.new(self)
 
       def inspect = "#<#{self.class.name} #{@store.location}>"
     end

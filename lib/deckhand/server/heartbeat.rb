@@ -39,6 +39,7 @@ module Deckhand
         @stats = stats
         @info_source = info
         @info = nil
+        @concurrency = nil
         @skew = ClockSkew.new(@logger)
         @on_signal = on_signal
         @sleeper = Sleeper.new
@@ -77,7 +78,8 @@ module Deckhand
         counts = @stats.take
         metrics = @stats.metrics.take
         started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
-        reply = Store::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record)
+        reply = Store::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record,
+          sidekiq_metrics: @config.fleet_versions.sidekiq_metrics)
         @skew.observe(@store.clock.offset)
         follow_placement(reply.placement) if reply.placement
         @on_paused&.call(reply.paused)
@@ -123,10 +125,11 @@ module Deckhand
         @logger.error("the eviction watch failed (#{e.class}: #{e.message}); the heartbeat goes on")
       end
 
-      # timestamps: :auto looks at the fleet from here, off the job threads,
-      # at the next beat after the fleet's size changed.
+      # The Sidekiq versions of the fleet (timestamps: :auto, Active Job's
+      # wrapper class, the metrics layouts) are looked at from here, off the
+      # job threads, at the next beat after the fleet's size changed.
       def follow_fleet
-        @config.fleet_timestamps.follow(@store, @process_count) if @config.timestamps_setting == :auto
+        @config.fleet_versions.follow(@store, @process_count)
       end
 
       # Cluster mode: a queue moved (Store::QueueMove) when the epoch
@@ -142,8 +145,12 @@ module Deckhand
       end
 
       def record
-        @info ||= JSON.generate(@info_source.respond_to?(:call) ? @info_source.call : @info_source)
-        {info: @info, clock: @store.clock.offset, running: @stats.running, inflight: @inflight.call, rtt_us: @rtt_us, quiet: @quiet,
+        unless @info
+          info = @info_source.respond_to?(:call) ? @info_source.call : @info_source
+          @info = JSON.generate(info)
+          @concurrency = info["concurrency"]
+        end
+        {info: @info, concurrency: @concurrency, clock: @store.clock.offset, running: @stats.running, inflight: @inflight.call, rtt_us: @rtt_us, quiet: @quiet,
          rss_kb: ResidentMemory.rss_kb || 0, ttl: @config.heartbeat_ttl, placement: @placement_epoch,
          balance: @balance&.call}
       end

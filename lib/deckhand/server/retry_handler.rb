@@ -165,6 +165,8 @@ module Deckhand
         # :discard drops the job: no dead set entry, no death handlers (Sidekiq's rule).
         return discard(unit, job, "deckhand_retries_exhausted returned :discard") if verdict == :discard
         outcome = if job["dead"] == false
+          # Sidekiq 8's mark (Integer ms): death handlers tell it from a dead job.
+          job["discarded_at"] = ::Process.clock_gettime(::Process::CLOCK_REALTIME, :millisecond)
           discard(unit, job, "retries exhausted and dead: false")
         else
           bury(unit, JSON.generate(job), job)

@@ -1,37 +1,58 @@
 # frozen_string_literal: true
 
+require "active_job"
 require "active_job/queue_adapters/deckhand_adapter"
 require_relative "job_options"
 require_relative "rails_reloader" if defined?(::Rails::VERSION)
 
-# Active Job in drop-in mode, as the sidekiq gem sets it up:
+# Active Job in drop-in mode, with the constants the sidekiq gem defines
+# (7.3 and 8.x alike), whatever loaded first:
 #
-# - `config.active_job.queue_adapter = :sidekiq` resolves to Deckhand's
-#   adapter (Rails' own Sidekiq adapter would activate the sidekiq gem);
-# - jobs are written as Sidekiq 7.3's adapter writes them (class
-#   ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper, "wrapped" the
-#   Active Job class), so a Sidekiq process of the same fleet runs them, and
-#   the jobs Sidekiq queued run here (the adapter registers both wrapper names);
+# - `queue_adapter = :sidekiq` resolves to Deckhand's adapter. Rails (7.2
+#   and 8.1) autoloads its SidekiqAdapter from
+#   "active_job/queue_adapters/sidekiq_adapter", which starts with
+#   `gem "sidekiq"`; drop-in mode's shims folder, first on the load path,
+#   answers that path with this file, and so does the sidekiq gem's own
+#   copy of it when a plugin keeps the gem in the bundle. Loaded before
+#   that autoload is reached, this file takes the constant's place.
+# - `Sidekiq::ActiveJob::Wrapper` and `SidekiqAdapter::JobWrapper` are one
+#   class, as in Sidekiq 8 (Sidekiq 7.3 made the second a subclass of the
+#   first): Sidekiq::Testing finds the collected jobs under either.
+# - The class name written into each job follows the fleet sharing the
+#   Redis (DeckhandAdapter.class_name_for); with no Sidekiq process there,
+#   SidekiqAdapter::JobWrapper, which every Sidekiq 7 and 8 runs, so a
+#   rollback finds the queued jobs runnable. A server runs every name.
 # - Active Job classes take sidekiq_options, sidekiq_retry_in and
 #   sidekiq_retries_exhausted (Sidekiq::Job::Options).
 module ActiveJob
   module QueueAdapters
-    # Subclasses named as Sidekiq's, so that Sidekiq::Testing finds the
-    # collected jobs under the class name they carry
-    # (`SidekiqAdapter::JobWrapper.jobs`) and Rails names the adapter
-    # "sidekiq". const_set replaces Rails' autoload without loading it.
-    unless const_defined?(:SidekiqAdapter, false) && !autoload?(:SidekiqAdapter)
-      const_set(:SidekiqAdapter, Class.new(DeckhandAdapter))
-      SidekiqAdapter.const_set(:JobWrapper, Class.new(DeckhandAdapter::JobWrapper))
+    # Rails' autoload of its own adapter gives way without running (outside
+    # that autoload; inside it, the constant is not there yet), and so does
+    # Rails' adapter itself, should something have loaded it (it needs the sidekiq gem).
+    if autoload?(:SidekiqAdapter) || (const_defined?(:SidekiqAdapter, false) && !(const_get(:SidekiqAdapter, false) <= DeckhandAdapter))
+      remove_const(:SidekiqAdapter)
     end
-    DeckhandAdapter.job_class_name = DeckhandAdapter::SIDEKIQ_NAMES.first
+
+    # `queue_adapter = :sidekiq` in drop-in mode: Deckhand's adapter, named
+    # "sidekiq" by Rails. `stopping?` is true once this process began a
+    # graceful stop, which Rails 8.1's job continuations ask between steps.
+    #
+    #   ActiveJob::Base.queue_adapter = :sidekiq
+    #   ActiveJob::Base.queue_adapter.stopping?   # => false until TERM
+    class SidekiqAdapter < DeckhandAdapter
+      # The wrapper Sidekiq's adapter names; Sidekiq::ActiveJob::Wrapper too.
+      class JobWrapper < DeckhandAdapter::JobWrapper
+      end
+    end
   end
 end
+
+ActiveJob::QueueAdapters::DeckhandAdapter.default_class_name = ActiveJob::QueueAdapters::DeckhandAdapter::SIDEKIQ_NAMES.first
 
 ActiveJob::Base.include(Sidekiq::Job::Options) unless ActiveJob::Base.respond_to?(:sidekiq_options)
 
 module Sidekiq
-  # Sidekiq 7.3's and 8's name for the Active Job wrapper, in job payloads.
+  # Sidekiq's home of the Active Job wrapper (its 7.3.3+ and 8 name).
   module ActiveJob
     Wrapper = ::ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper
   end

@@ -20,6 +20,11 @@ module Sidekiq
   # Sidekiq Pro's batches, loaded (and installed) on first use.
   autoload :Batch, "deckhand/sidekiq/batch"
 
+  # Active Job's wrapper (Sidekiq::ActiveJob::Wrapper) and adapter, loaded
+  # when first named, whether Active Support loaded before drop-in mode
+  # (which then also sets them up once Active Job loads) or after it.
+  autoload :ActiveJob, "deckhand/sidekiq/active_job"
+
   # The data API's classes (`sidekiq/api`), loaded when first named
   # (const_missing, below).
   API_CONSTANTS = %i[Stats Queue JobRecord JobSet SortedEntry ScheduledSet RetrySet DeadSet ProcessSet Process WorkSet Workers Work].freeze

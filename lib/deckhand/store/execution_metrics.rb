@@ -3,6 +3,7 @@
 require_relative "execution_metrics/histogram"
 require_relative "execution_metrics/tally"
 require_relative "execution_metrics/sidekiq_layout"
+require_relative "execution_metrics/sidekiq8_layout"
 require_relative "scripts/metrics_totals"
 require_relative "scripts/metrics_series"
 
@@ -46,21 +47,25 @@ module Deckhand
 
       def day_key(time, prefix = PREFIX) = "#{prefix}:d:#{time.utc.strftime("%Y%m%d")}"
 
+      SIDEKIQ_LAYOUTS = {7 => SidekiqLayout, 8 => Sidekiq8Layout}.freeze
+
       # Queues the writes for one flush on a pipeline. aggregates is what
       # Tally#take returns: {class => [count, failed, total_ms, {bucket => n}]}.
-      def flush(pipe, aggregates, now: Time.now, prefix: PREFIX)
+      # sidekiq: the Sidekiq versions whose metrics layouts are written too
+      # (a server's heartbeat passes Config::FleetVersions#sidekiq_metrics).
+      def flush(pipe, aggregates, now: Time.now, prefix: PREFIX, sidekiq: SIDEKIQ_LAYOUTS.keys)
         return if aggregates.empty?
         [[minute_key(now, prefix), MINUTE_TTL], [hour_key(now, prefix), HOUR_TTL], [day_key(now, prefix), DAY_TTL]].each do |key, ttl|
           aggregates.each { |klass, totals| increment(pipe, key, klass, *totals) }
           pipe.call("EXPIRE", key, ttl)
         end
-        SidekiqLayout.flush(pipe, aggregates, now: now)
+        sidekiq.each { |version| SIDEKIQ_LAYOUTS.fetch(version).flush(pipe, aggregates, now: now) }
       end
 
       # The same in one round trip of its own (code that tallies outside a
       # server's heartbeat).
-      def write(store, aggregates, now: Time.now)
-        store.pipelined { |pipe| flush(pipe, aggregates, now: now) } unless aggregates.empty?
+      def write(store, aggregates, now: Time.now, sidekiq: SIDEKIQ_LAYOUTS.keys)
+        store.pipelined { |pipe| flush(pipe, aggregates, now: now, sidekiq: sidekiq) } unless aggregates.empty?
       end
 
       def increment(pipe, key, klass, count, failed, total_ms, histogram, failed_ms = 0.0, failed_histogram = {})

@@ -24,16 +24,18 @@ module Deckhand
 
       module_function
 
-      # record: the keywords of ProcessRecord.write. The round trip also
-      # reads Redis' clock, which the store's clock (Store::Clock) follows;
-      # what it writes is timed by that clock as it stood before.
-      def beat(store, identity, counts:, metrics:, record:, now: Time.at(store.clock.now))
+      # record: the keywords of ProcessRecord.write; sidekiq_metrics: the
+      # Sidekiq versions whose metrics layouts are written too. The round
+      # trip also reads Redis' clock, which the store's clock (Store::Clock)
+      # follows; what it writes is timed by that clock as it stood before.
+      def beat(store, identity, counts:, metrics:, record:, sidekiq_metrics: ExecutionMetrics::SIDEKIQ_LAYOUTS.keys,
+        now: Time.at(store.clock.now))
         sent = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
         replies = store.pipelined do |pipe|
           pipe.call("TIME")
           Queues.queue_paused_read(pipe)
           pipe.call("HGETALL", Throttles::SETTINGS)
-          ExecutionMetrics.flush(pipe, metrics, now: now, prefix: store.layout::METRICS)
+          ExecutionMetrics.flush(pipe, metrics, now: now, prefix: store.layout::METRICS, sidekiq: sidekiq_metrics)
           count(pipe, store.layout, *counts, now.utc.strftime("%Y-%m-%d"))
           ProcessRecord.write(pipe, store.layout, identity, **record, now: now)
           ProcessRecord.count(pipe, store.layout)

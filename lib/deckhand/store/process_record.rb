@@ -9,15 +9,17 @@ module Deckhand
     # is, refreshed each heartbeat with a TTL), the `<identity>:work` hash of
     # the jobs its threads run, and the `<identity>-signals` list the dashboard
     # pushes signals onto. The heartbeat writes it, the data API reads it, both
-    # through this codec, so the layout lives here only.
+    # through this codec, so the layout lives here only. The process's thread
+    # count is a field of its own ("concurrency", as Sidekiq 8.1.2 and later
+    # write it and their API reads it over the info's) as well as in the info.
     #
-    #   ProcessRecord.write(pipe, store.layout, identity, info: info_json, running: stats.running, inflight: 12,
-    #     rtt_us: 850, quiet: false, rss_kb: 183_204, ttl: 40)
+    #   ProcessRecord.write(pipe, store.layout, identity, info: info_json, concurrency: 10, running: stats.running,
+    #     inflight: 12, rtt_us: 850, quiet: false, rss_kb: 183_204, ttl: 40)
     #   ProcessRecord.identities(store)              # => ["host:123:9f3a", ...]
     #   ProcessRecord.read(store, identities)        # => [ProcessRecord::Entry or nil, ...]
     #   ProcessRecord.signal(store, identity, "TSTP")
     module ProcessRecord # :nodoc:
-      FIELDS = %w[info busy beat quiet rss rtt_us inflight balance clock].freeze
+      FIELDS = %w[info busy beat quiet rss rtt_us inflight balance clock concurrency].freeze
 
       # How long a signal waits for a process that never picks it up.
       SIGNAL_TTL = 60
@@ -38,14 +40,15 @@ module Deckhand
       module_function
 
       # Queues the record's writes on a pipeline. info: the JSON describing the
-      # process (encoded once at boot: it does not change); running: thread id
+      # process (encoded once at boot: it does not change); concurrency: its
+      # threads (nil: not written, as Sidekiq before 8.1.2); running: thread id
       # => anything answering queue, payload and run_at.
       # placement: the placement epoch the process follows (cluster mode;
       # Store::QueueMove waits for every process to reach a move's epoch);
       # balance: what auto-balance decided (Server::Balancer#report);
       # clock: seconds Redis' clock is ahead of this host's (Store::Clock#offset).
-      def write(pipe, keys, identity, info:, running:, inflight:, rtt_us:, quiet:, rss_kb:, ttl:, placement: nil, balance: nil,
-        clock: nil, now: Time.now)
+      def write(pipe, keys, identity, info:, running:, inflight:, rtt_us:, quiet:, rss_kb:, ttl:, concurrency: nil, placement: nil,
+        balance: nil, clock: nil, now: Time.now)
         work = keys.work(identity)
         pipe.call("UNLINK", work)
         unless running.empty?
@@ -61,8 +64,8 @@ module Deckhand
         key = keys.process(identity)
         pipe.call("SADD", keys::PROCESSES, identity)
         pipe.call("HSET", key, "info", info, "busy", running.size, "inflight", inflight, "beat", now.to_f,
-          "rtt_us", rtt_us, "quiet", quiet.to_s, "rss", rss_kb, *(placement ? ["placement", placement] : []),
-          *(clock ? ["clock", clock.round(4)] : []))
+          "rtt_us", rtt_us, "quiet", quiet.to_s, "rss", rss_kb, *(concurrency ? ["concurrency", concurrency] : []),
+          *(placement ? ["placement", placement] : []), *(clock ? ["clock", clock.round(4)] : []))
         pipe.call("HSET", key, "balance", JSON.generate(balance)) if balance
         pipe.call("EXPIRE", key, ttl)
       end
@@ -122,10 +125,14 @@ module Deckhand
         records.map { |record| record.map { |thread, raw| decode_work(thread, raw) } }
       end
 
+      # A "concurrency" field wins over the info's (Sidekiq 8.1.2 and later
+      # write it there alone).
       def decode(identity, fields)
-        info, busy, beat, quiet, rss, rtt, inflight, balance, clock = fields
+        info, busy, beat, quiet, rss, rtt, inflight, balance, clock, concurrency = fields
         return nil if info.nil?
-        Entry.new(identity, parse(info), busy.to_i, beat && Time.at(beat.to_f), quiet == "true", rss.to_i, rtt.to_i,
+        info = parse(info)
+        info["concurrency"] = concurrency.to_i if concurrency
+        Entry.new(identity, info, busy.to_i, beat && Time.at(beat.to_f), quiet == "true", rss.to_i, rtt.to_i,
           inflight.to_i, balance ? parse(balance) : {}, clock&.to_f)
       end
 

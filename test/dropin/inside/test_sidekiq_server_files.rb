@@ -56,7 +56,7 @@ class SidekiqServerFilesInsideTest < Minitest::Test
     ServerFilesApp::EXHAUSTED.clear
     @deaths = []
     Sidekiq.default_configuration.death_handlers.clear
-    Sidekiq.default_configuration.death_handlers << ->(job, error) { @deaths << [job["jid"], error.class] }
+    Sidekiq.default_configuration.death_handlers << ->(job, error) { @deaths << [job["jid"], error.class] + (job["discarded_at"] ? [job["discarded_at"]] : []) }
   end
 
   def payload(klass, **fields) = JSON.generate({"class" => klass, "args" => [1], "jid" => "b" * 24, "queue" => "default"}.merge(fields.transform_keys(&:to_s)))
@@ -139,6 +139,8 @@ class SidekiqServerFilesInsideTest < Minitest::Test
     end
     assert_equal 1, dead.size, "dead: false keeps it out of the dead set"
     assert_equal 2, @deaths.size, "but the death handlers hear of it"
+    assert_kind_of Integer, @deaths.last.last, "marked discarded_at, in Integer milliseconds as Sidekiq 8 does"
+    assert_in_delta Process.clock_gettime(Process::CLOCK_REALTIME, :millisecond), @deaths.last.last, 60_000
   end
 
   def test_job_retry_local_honours_sidekiq_retry_in_kill_discard_and_a_delay

@@ -7,7 +7,8 @@ module Deckhand
     module ExecutionMetrics
       # The same per-class metrics, also written where Sidekiq 7's Metrics tab
       # reads them, so a fleet mixing both shows Deckhand's work there too
-      # (layout facts from Sidekiq 7.3's metrics, kept 8 hours as it does):
+      # (layout facts from Sidekiq 7.3's metrics, kept 8 hours as it does;
+      # Sidekiq 8's are Sidekiq8Layout):
       #
       #   j|<YYYYMMDD>|<H>:<M>     hash per UTC minute (hour and minute unpadded):
       #                            "<class>|p" executions, "<class>|f" failures,
@@ -64,15 +65,27 @@ module Deckhand
 
         def flush(pipe, aggregates, now: Time.now)
           key = minute_key(now)
-          aggregates.each do |klass, (count, failed, ms, histogram, failed_ms, failed_histogram)|
-            pipe.call("HINCRBY", key, "#{klass}|p", count)
-            pipe.call("HINCRBY", key, "#{klass}|f", failed) if failed.positive?
-            next if count == failed
-            pipe.call("HINCRBY", key, "#{klass}|ms", (ms - failed_ms).round)
-            succeeded = histogram.to_h { |bucket, n| [bucket, n - failed_histogram.fetch(bucket, 0)] }
-            write_histogram(pipe, histogram_key(klass, now), histogram_of(succeeded))
+          aggregates.each do |klass, totals|
+            count(pipe, key, klass, *totals)
+            successes = successes_histogram(*totals)
+            write_histogram(pipe, histogram_key(klass, now), successes) if successes
           end
           pipe.call("EXPIRE", key, TTL)
+        end
+
+        # A class's executions ("p"), failures ("f") and the successful
+        # ones' ms ("ms"), in Sidekiq's fields of `key` (both versions').
+        def count(pipe, key, klass, count, failed, ms, _histogram, failed_ms = 0.0, _failed_histogram = nil)
+          pipe.call("HINCRBY", key, "#{klass}|p", count)
+          pipe.call("HINCRBY", key, "#{klass}|f", failed) if failed.positive?
+          pipe.call("HINCRBY", key, "#{klass}|ms", (ms - failed_ms).round) unless count == failed
+        end
+
+        # Sidekiq's histogram of the successful executions (it leaves the
+        # failures out), or nil when every execution failed.
+        def successes_histogram(count, failed, _ms, histogram, _failed_ms = 0.0, failed_histogram = {})
+          return nil if count == failed
+          histogram_of(histogram.to_h { |bucket, n| [bucket, n - failed_histogram.fetch(bucket, 0)] })
         end
 
         def write_histogram(pipe, key, buckets)

@@ -20,7 +20,7 @@ module RailsJobs
     queue_as :mailers
 
     def perform(name, options = {})
-      RailsJobs.record("greet", name, options, executions, provider_job_id, Rails.application.executor.active?)
+      RailsJobs.record("greet", name, options, executions, provider_job_id, Rails.application.executor.active? == true)
     end
   end
 
@@ -89,7 +89,7 @@ module RailsJobs
     include Deckhand::Job
 
     def perform(label)
-      RailsJobs.record("native", label, Rails.application.executor.active?)
+      RailsJobs.record("native", label, Rails.application.executor.active? == true)
     end
   end
 
