@@ -4,6 +4,7 @@ require_relative "retry_handler"
 require_relative "job_gate"
 require_relative "over_limit_handler"
 require_relative "../class_aliases"
+require_relative "../job_classes"
 require_relative "balance/class_times"
 
 module Deckhand
@@ -70,6 +71,7 @@ module Deckhand
           elapsed = ms_since(started)
           @stats.class_times.record(unit.queue_name, job["wrapped"] || job["class"], elapsed, Balance::ClassTimes.cpu_ms - cpu) if cpu
           outcome = if error.is_a?(Deckhand::Interrupted) then handed_back(unit, job, error)
+          elsif error.is_a?(NotAJobClass) then refused(unit, error)
           elsif error then failure(unit, job, error, elapsed)
           else success(unit, job, elapsed)
           end
@@ -149,6 +151,15 @@ module Deckhand
         :interrupted
       end
 
+      # A payload whose class is no job (JobClasses): never built, kept in
+      # the dead set as it was fetched, like a corrupt payload.
+      def refused(unit, error)
+        @logger.error("#{error.message}; moved to the dead set with its raw bytes")
+        @retries.corrupt(unit, error.message, error_class: NotAJobClass.name)
+        @fetcher.done(unit, marked: true)
+        :dead
+      end
+
       def settle_abandoned(unit, error)
         job = decode(unit) or return
         cause = error.is_a?(ThreadDied) ? error : ThreadDied.new("#{error.class}: #{safe_message(error)}")
@@ -173,9 +184,15 @@ module Deckhand
         nil
       end
 
+      # Only a job class is returned, so only a job class is ever cached and
+      # built: the rule costs nothing once a class is known.
       def constantize(name)
-        return ClassAliases[name] || Object.const_get(name) unless @cache
-        @classes[name] || @classes_lock.synchronize { @classes[name] ||= ClassAliases[name] || Object.const_get(name) }
+        return resolve(name) unless @cache
+        @classes[name] || @classes_lock.synchronize { @classes[name] ||= resolve(name) }
+      end
+
+      def resolve(name)
+        JobClasses.check!(ClassAliases[name] || Object.const_get(name), name)
       rescue NameError => e
         raise UnknownJobClass, "#{name} is not a class this process knows (#{e.message}); is it loaded " \
           "(deckhand -r)? During a deploy, old processes may see new jobs: it will be retried"
