@@ -218,6 +218,7 @@ module Deckhand
       return nil if at.nil?
       raise InvalidJob, "\"at\" must be epoch seconds (a Numeric), got #{at.inspect}" unless at.is_a?(Numeric)
       at = at.to_f
+      raise InvalidJob, "\"at\" is #{at}: schedule a job at a finite time (epoch seconds)" unless at.finite?
       (at > ::Process.clock_gettime(::Process::CLOCK_REALTIME)) ? at : nil
     end
 
