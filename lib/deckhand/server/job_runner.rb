@@ -3,8 +3,7 @@
 require_relative "retry_handler"
 require_relative "job_gate"
 require_relative "over_limit_handler"
-require_relative "../class_aliases"
-require_relative "../job_classes"
+require_relative "class_lookup"
 require_relative "balance/class_times"
 
 module Deckhand
@@ -40,7 +39,6 @@ module Deckhand
         @logger = config.logger
         @middleware = middleware
         @executor = config.executor
-        @cache = !config.reloading
         @fetcher = fetcher
         @stats = stats
         @suspects = suspects
@@ -48,8 +46,7 @@ module Deckhand
         @retries = RetryHandler.new(config: config, store: store, identity: identity)
         @gate = JobGate.new(config: config, store: store, fetcher: fetcher, stats: stats)
         @over_limit = OverLimitHandler.new(retries: @retries, logger: @logger)
-        @classes = {}
-        @classes_lock = Mutex.new
+        @classes = ClassLookup.new(cache: !config.reloading)
         @timed = config.auto_balance # the balancer learns from each job's CPU time (docs/auto-balance.md)
       end
 
@@ -109,7 +106,7 @@ module Deckhand
       end
 
       def perform(unit, job)
-        instance = constantize(job["class"]).new
+        instance = @classes.job_class(job["class"]).new
         instance.jid = job["jid"] if instance.respond_to?(:jid=)
         instance.deckhand_payload = job if instance.respond_to?(:deckhand_payload=)
         @gate.starting(job)
@@ -136,7 +133,7 @@ module Deckhand
           return rescheduled
         end
         @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
-        outcome = @retries.failed(unit, job, lookup(job["class"]), error)
+        outcome = @retries.failed(unit, job, @classes.retry_class(job["class"]), error)
         @fetcher.done(unit, marked: true)
         notify_error(error, job) if unit.recorded == :written
         outcome
@@ -165,7 +162,7 @@ module Deckhand
         cause = error.is_a?(ThreadDied) ? error : ThreadDied.new("#{error.class}: #{safe_message(error)}")
         died = ThreadDied.new("the worker thread running this job ended before recording its outcome (#{cause.message})")
         @logger.error("#{job["class"]} jid=#{job["jid"]}: #{died.message}; retrying it as a failure")
-        @retries.failed(unit, job, lookup(job["class"]), died)
+        @retries.failed(unit, job, @classes.retry_class(job["class"]), died)
       rescue Deckhand::Shutdown
         raise
       rescue Exception => e # rubocop:disable Lint/RescueException -- the last resort must settle the job
@@ -181,34 +178,6 @@ module Deckhand
         @logger.error("corrupt payload in queue #{unit.queue}: #{e.message}; moved to the dead set with its raw bytes")
         @retries.corrupt(unit, e.message)
         @fetcher.done(unit, marked: true)
-        nil
-      end
-
-      # Only a job class is returned, so only a job class is ever cached and
-      # built: the rule costs nothing once a class is known.
-      def constantize(name)
-        return resolve(name) unless @cache
-        @classes[name] || @classes_lock.synchronize { @classes[name] ||= resolve(name) }
-      end
-
-      def resolve(name)
-        JobClasses.check!(ClassAliases[name] || Object.const_get(name), name)
-      rescue NameError => e
-        raise UnknownJobClass, "#{name} is not a class this process knows (#{e.message}); is it loaded " \
-          "(deckhand -r)? During a deploy, old processes may see new jobs: it will be retried"
-      rescue LoadError => e # an autoload that needs a gem this bundle lacks: a failure of this job, not of the thread
-        raise UnknownJobClass, "looking #{name} up loaded a file that failed (#{e.class}: #{e.message}); " \
-          "it will be retried"
-      end
-
-      # The class for its retry options, or nil when it cannot be had: the
-      # lookup already failed the job (an unknown class, Rails' autoloader
-      # raising LoadError for a missing gem), and the failure must be recorded.
-      def lookup(name)
-        constantize(name)
-      rescue Deckhand::Shutdown
-        raise
-      rescue Exception # rubocop:disable Lint/RescueException -- whatever the lookup raised is already the job's error
         nil
       end
 
