@@ -19,7 +19,10 @@ module Deckhand
     # (Thread.handle_interrupt), so an interrupt never lands between a job's
     # outcome and its acknowledgement. Class lookup and the job itself run
     # inside the configured executor (the Rails reloader), so reloaded code is
-    # the code that runs.
+    # the code that runs. Only a job class runs (ClassLookup): a payload
+    # naming another goes to the dead set as it was fetched, never built.
+    # Whatever raises while a failure is recorded leaves the job in the dead
+    # set as fetched, never the thread dead (#record).
     class JobRunner
       FINAL = %i[success dead dropped].freeze
       # Outcomes that are no failure: an interruption (IterableJob) or a
@@ -128,15 +131,36 @@ module Deckhand
       def failure(unit, job, error, elapsed)
         error = @gate.redact(job, error)
         @stats.metrics.record(job["wrapped"] || job["class"], elapsed, true)
-        if (rescheduled = @over_limit.call(unit, job, error)) # a limiter said "later": not a failure
-          @fetcher.done(unit, marked: true)
-          return rescheduled
-        end
-        @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
-        outcome = @retries.failed(unit, job, @classes.retry_class(job["class"]), error)
+        outcome = record(unit, job, error, elapsed)
         @fetcher.done(unit, marked: true)
-        notify_error(error, job) if unit.recorded == :written
+        notify_error(error, job) if unit.recorded == :written && outcome != :rescheduled
         outcome
+      end
+
+      # What became of the failed job. Whatever raises on the way (a bug on
+      # the failure path, an object in the payload no one can write) ends
+      # neither the thread nor the job: it goes to the dead set as it was
+      # fetched, unless its outcome is written already.
+      def record(unit, job, error, elapsed)
+        rescheduled = @over_limit.call(unit, job, error) and return rescheduled # a limiter said "later": not a failure
+        @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
+        @retries.failed(unit, job, @classes.retry_class(job["class"]), error)
+      rescue Deckhand::Shutdown
+        raise
+      rescue Exception => e # rubocop:disable Lint/RescueException -- the outcome must be written, the thread go on
+        last_resort(unit, e, error.class.name)
+      end
+
+      # After recording a failure raised `problem`: nothing more when the
+      # outcome was written, else the job to the dead set as fetched.
+      def last_resort(unit, problem, error_class)
+        problem = "#{problem.class}: #{safe_message(problem)}"
+        if unit.recorded
+          @logger.error("after its failure was recorded, #{problem}")
+          return nil
+        end
+        @logger.error("recording the failure raised #{problem}; the job goes to the dead set as it was fetched")
+        @retries.corrupt(unit, "its failure could not be recorded (#{problem})", error_class: error_class)
       end
 
       # An iterable job stopped between steps (IterableJob): back to its queue
@@ -166,10 +190,7 @@ module Deckhand
       rescue Deckhand::Shutdown
         raise
       rescue Exception => e # rubocop:disable Lint/RescueException -- the last resort must settle the job
-        problem = "#{e.class}: #{safe_message(e)}"
-        return @logger.error("after its failure was recorded, #{problem}") if unit.recorded
-        @logger.error("recording the failure raised #{problem}; the job goes to the dead set as it was fetched")
-        @retries.unsettled(unit, "its failure could not be recorded (#{problem})")
+        last_resort(unit, e, ThreadDied.name)
       end
 
       def decode(unit)
@@ -181,8 +202,9 @@ module Deckhand
         nil
       end
 
+      # As UTF-8, so a log line never raises on it.
       def safe_message(error)
-        error.message.to_s
+        FailedPayload.utf8(error.message)
       rescue Exception # rubocop:disable Lint/RescueException -- an error whose message raises still gets reported
         "(its message could not be read)"
       end
