@@ -22,12 +22,13 @@ module Deckhand
     # (String#to_f and json both round to the nearest Float) and raises on
     # one that is not finite. A payload without such numbers (Deckhand's own
     # timestamps are integers) costs nothing more to decode; each number
-    # that has a fraction or an exponent costs a call, about 0.15 µs on
-    # Ruby 3.1 and 3.3 (drop-in mode's two Float timestamps: +0.4 µs on a
-    # decode of 1.8 µs; 1,000 Floats: six times the decode's time), measured
-    # with bench/decode_cost.rb. Looking at every job's bytes first costs
-    # 0.6 µs on the smallest job (a regular expression and a count), and
-    # walking every decoded job costs more.
+    # that has a fraction or an exponent costs a call, 0.12 to 0.4 µs on
+    # Ruby 3.1 and 3.3 (drop-in mode's two Float timestamps: +0.4 to 0.8 µs
+    # on a decode of about 1.8 µs; 1,000 Floats: six to eight times the
+    # decode's time), measured with bench/decode_cost.rb. Looking at every
+    # job's bytes first instead (a regular expression and a count) costs
+    # 0.6 µs on the smallest job and 2 µs on an Active Job one, and walking
+    # every decoded job costs more.
     #
     # JRuby's json builds a decimal_class with `new`, which cannot answer a
     # Float: there the decoder walks the decoded job instead (`find`).
