@@ -225,6 +225,7 @@ module Deckhand
       return nil if at.nil?
       raise InvalidJob, "\"at\" must be epoch seconds (a Numeric), got #{at.inspect}" unless at.is_a?(Numeric)
       at = at.to_f
+      raise InvalidJob, "\"at\" is #{at}: schedule a job at a finite time (epoch seconds)" unless at.finite?
       (at > Time.now.to_f) ? at : nil
     end
 

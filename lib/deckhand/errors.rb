@@ -75,6 +75,12 @@ module Deckhand
   # rolling deploy, old processes may fetch jobs only new code knows.
   class UnknownJobClass < Error; end
 
+  # A payload naming a class that is not a job (Deckhand::JobClasses says
+  # which are): it is never built. A server records it as the error_class of
+  # the dead set entry that keeps the payload's raw bytes; the testing modes
+  # raise it where they would run the job.
+  class NotAJobClass < Error; end
+
   # Recorded as the error_class of an entry that was not a valid job (bad JSON,
   # missing fields). Never raised into application code.
   class CorruptPayload < Error; end

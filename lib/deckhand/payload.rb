@@ -87,7 +87,12 @@ module Deckhand
 
     # Encodes a normalized job, enforcing the size limit.
     def encode(job, max_bytes:)
-      json = JSON.generate(job)
+      json = begin
+        JSON.generate(job)
+      rescue JSON::GeneratorError, EncodingError => e # args were checked: an option, or what middleware added
+        raise InvalidJob, "#{job["class"]} cannot be written as JSON (#{e.message[0, 120]}): a key of the job holds " \
+          "what JSON cannot carry (NaN, Infinity, text that is not UTF-8); give it JSON-native values"
+      end
       if json.bytesize > max_bytes
         raise InvalidJob, "#{job["class"]} payload is #{json.bytesize} bytes, over the #{max_bytes}-byte limit " \
           "(max_payload_bytes): store large data elsewhere (a database row, an object store) and pass its id"

@@ -83,4 +83,27 @@ class BatchCallbacksTest < Minitest::Test
     assert_equal ["Deckhand::Batch::CallbackJob", "NameError"], failed.values_at("class", "error_class")
     assert_equal 1, callbacks("success").size
   end
+
+  # A callback job written into Redis by hand, naming a class with no such
+  # callback: the class is never built, and the job fails as a callback
+  # target that raises would.
+  def test_a_target_without_the_callback_method_is_never_built
+    config = server_config
+    Deckhand::Client.push("class" => "Deckhand::Batch::CallbackJob", "args" => ["b1", "success", "BatchCallbacksTest::Stranger", {}])
+    with_server(config) { wait_for(message: "the retry") { redis.call("ZCARD", "retry") == 1 } }
+    failed = zset("retry").first.first
+    assert_equal "ArgumentError", failed["error_class"]
+    assert_includes failed["error_message"], "target BatchCallbacksTest::Stranger is not a class with a public on_success method"
+    assert_empty Stranger.built
+  end
+
+  class Stranger
+    @built = []
+
+    class << self
+      attr_reader :built
+    end
+
+    def initialize = Stranger.built << :initialize
+  end
 end

@@ -16,21 +16,14 @@ class FiberSupervisionTest < Minitest::Test
     def perform = Thread.current.exit
   end
 
-  # Fails; a middleware has put a value into its payload that JSON cannot
-  # write, so recording the failure raises and the worker fiber dies.
-  class UnwritableJob
+  # Raises the server's shutdown interrupt itself, the one exception a
+  # runner lets through: its worker fiber dies holding the job.
+  class ShutdownJob
     include Deckhand::Job
 
     deckhand_options retry: 3
 
-    def perform = raise(ArgumentError, "failed on purpose")
-  end
-
-  class NaNMiddleware
-    def call(_job, payload, _queue)
-      payload["score"] = Float::NAN if payload["class"] == UnwritableJob.name
-      yield
-    end
+    def perform = raise(Deckhand::Shutdown, "raised by the job")
   end
 
   def setup
@@ -54,16 +47,15 @@ class FiberSupervisionTest < Minitest::Test
   end
 
   def test_a_dead_worker_fiber_is_replaced_and_its_job_retried
-    Deckhand.config.server_middleware.add(NaNMiddleware)
     with_server do |launcher|
-      UnwritableJob.set(queue: "io").perform_async
-      job = wait_for(message: "the job in the retry set") { retried(UnwritableJob) }
+      ShutdownJob.set(queue: "io").perform_async
+      job = wait_for(message: "the job in the retry set") { retried(ShutdownJob) }
       assert_equal "Deckhand::ThreadDied", job["error_class"]
-      assert_match(/JSON::GeneratorError/, job["error_message"])
+      assert_match(/Deckhand::Shutdown: raised by the job/, job["error_message"])
       wait_for(message: "nothing left in flight") { inflight_count(launcher.identity, queues).zero? }
       assert_full_width
     end
-    assert_match(/io-\d crashed: JSON::GeneratorError: .*restarting its fiber/, @log.string)
+    assert_match(/io-\d crashed: Deckhand::Shutdown: raised by the job; restarting its fiber/, @log.string)
   end
 
   def test_a_job_that_ends_the_reactors_thread_is_retried_and_the_thread_restarted

@@ -55,6 +55,35 @@ class JobWrapperTest < Minitest::Test
     assert_nil retried["args"].first["provider_job_id"]
   end
 
+  # Active Job builds the class its data names: the wrapper refuses one
+  # that is no Active Job first, and a server buries the payload as fetched.
+  def test_data_naming_a_class_that_is_no_active_job_is_refused_before_it_is_built
+    data = wire_data(RailsJobs::SeenJob.new("x")).merge("job_class" => "JobWrapperTest::Stranger")
+    error = assert_raises(Deckhand::NotAJobClass) { wrapper.perform(data) }
+    assert_match(/\AJobWrapperTest::Stranger is not an Active Job class/, error.message)
+    raw = JSON.generate("class" => "ActiveJob::QueueAdapters::DeckhandAdapter::JobWrapper", "args" => [data], "jid" => "s1")
+    redis.call("LPUSH", "queue:default", raw)
+    with_server(rails_config) { wait_for(message: "the dead entry") { redis.call("ZCARD", "dead") == 1 } }
+    entry = zset("dead").first.first
+    assert_equal [raw, "Deckhand::NotAJobClass"], [entry["raw"].unpack1("m0"), entry["error_class"]]
+    assert_empty Stranger.built
+  end
+
+  # A plain class with what Active Job would call on it.
+  class Stranger
+    @built = []
+
+    class << self
+      attr_reader :built
+    end
+
+    def initialize = Stranger.built << :initialize
+
+    def deserialize(_data) = nil
+
+    def perform_now = Stranger.built << :perform_now
+  end
+
   # Allocation guard: counted, not timed. Beyond what ActiveJob::Base.execute
   # allocates for the same data, the wrapper adds its own instance and no
   # more (a copy of the data would add 3). The smallest of several rounds,

@@ -115,6 +115,25 @@ class TestingModesTest < Minitest::Test
     assert_equal 0, redis.call("LLEN", "queue:mailers")
   end
 
+  # As a server does (JobClasses): a class that is no job is never built.
+  def test_inline_and_drain_refuse_a_class_that_is_no_job
+    built = []
+    stranger = Class.new do
+      define_method(:initialize) { built << :initialize }
+      define_method(:perform) { |*| built << :perform }
+    end
+    Object.const_set(:TestingStranger, stranger)
+    error = Deckhand::Testing.inline! do
+      assert_raises(Deckhand::NotAJobClass) { Deckhand::Client.push("class" => "TestingStranger", "args" => [1]) }
+    end
+    assert_match(/\ATestingStranger is not a job class: include Deckhand::Job/, error.message)
+    Deckhand::Testing.fake! { Deckhand::Client.push("class" => "TestingStranger", "args" => [2]) }
+    assert_raises(Deckhand::NotAJobClass) { Deckhand::Testing.drain_all }
+    assert_empty built
+  ensure
+    Object.send(:remove_const, :TestingStranger) if Object.const_defined?(:TestingStranger, false)
+  end
+
   def test_inline_and_drain_run_the_testing_server_middleware
     seen = []
     tracer = Class.new do

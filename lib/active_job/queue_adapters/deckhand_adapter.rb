@@ -150,6 +150,25 @@ module ActiveJob
         PROVIDER_JOB_ID = "provider_job_id"
         ABSENT = Object.new.freeze
 
+        @active_jobs = {}.freeze
+        @lock = Mutex.new
+
+        # Active Job builds the class its data names before it looks at it,
+        # so a payload naming any other class (written into Redis by hand)
+        # is refused first: Deckhand::JobClasses's rule, one level down.
+        # Each name is checked once; a name this process lacks is left to
+        # Active Job, whose error retries the job (a deploy under way).
+        def self.active_job!(name)
+          return if @active_jobs[name] || !name.is_a?(String)
+          klass = ActiveSupport::Inflector.safe_constantize(name) or return
+          unless klass.is_a?(Class) && klass <= Base
+            shown = (name.length > 200) ? "#{name[0, 200]}..." : name
+            raise Deckhand::NotAJobClass, "#{shown} is not an Active Job class: the Active Job wrapper runs only " \
+              "classes that inherit from ActiveJob::Base (ApplicationJob); a payload naming any other class is never run"
+          end
+          @lock.synchronize { @active_jobs = @active_jobs.merge(name => true).freeze }
+        end
+
         # Active Job reads the job's provider id from its data. It is written
         # into the data in place, not into a copy (a 12-entry Hash per job),
         # and put back as it was before perform returns or raises, so a retry
@@ -158,6 +177,7 @@ module ActiveJob
         # written from this Hash: it goes back to its queue from its stored bytes.)
         def perform(job_data)
           return Base.execute(job_data) unless job_data.is_a?(Hash) # Active Job names the problem
+          JobWrapper.active_job!(job_data["job_class"])
           previous = job_data.fetch(PROVIDER_JOB_ID, ABSENT)
           job_data[PROVIDER_JOB_ID] = jid
           begin

@@ -12,7 +12,15 @@ module Deckhand
         unless EVENTS.include?(event)
           raise ArgumentError, "batch #{bid}: unknown callback event #{event.inspect}"
         end
-        Object.const_get(target).new.public_send(:"on_#{event}", Status.new(bid), options)
+        klass = Object.const_get(target)
+        method = :"on_#{event}"
+        # Built only when it has the method: a payload naming another class
+        # (written into Redis by hand) builds nothing.
+        unless klass.is_a?(Class) && klass.public_method_defined?(method)
+          raise ArgumentError, "batch #{bid}: the #{event} callback's target #{target} is not a class with a public " \
+            "#{method} method; define #{method}(status, options) in it"
+        end
+        klass.new.public_send(method, Status.new(bid), options)
       end
     end
   end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "huge_numbers"
 
 module Deckhand
   module Payload
@@ -12,16 +13,22 @@ module Deckhand
 
       MAX_NESTING = 100
 
+      # Every number with a fraction or an exponent is read through
+      # HugeNumbers, which refuses one too large for a Float; on JRuby,
+      # whose json cannot take it, the decoded job is walked (WALK).
+      WALK = RUBY_ENGINE == "jruby"
+      FLOATS = WALK ? {} : {decimal_class: HugeNumbers}.freeze
+
       # json before 2.10 (Ruby 3.1 to 3.3 ship 2.6 to 2.7) has no JSON::Coder:
       # the same parse through JSON.parse, which builds an options Hash a call.
       module Parse
-        OPTIONS = {max_nesting: MAX_NESTING, create_additions: false}.freeze
+        OPTIONS = {max_nesting: MAX_NESTING, create_additions: false, **FLOATS}.freeze
 
         def self.load(raw) = ::JSON.parse(raw, OPTIONS)
       end
 
       # Built once: a parse allocates nothing but the job itself.
-      CODER = defined?(::JSON::Coder) ? ::JSON::Coder.new(max_nesting: MAX_NESTING) : Parse
+      CODER = defined?(::JSON::Coder) ? ::JSON::Coder.new(max_nesting: MAX_NESTING, **FLOATS) : Parse
 
       module_function
 
@@ -32,8 +39,11 @@ module Deckhand
           CODER.load(raw) # plain JSON: never creates objects from the data
         rescue JSON::ParserError => e
           raise Invalid, "payload is not valid JSON (#{e.message[0, 120]})"
+        rescue HugeNumbers::TooLarge => e
+          raise Invalid, HugeNumbers.reason(raw, e.text)
         end
         check!(job)
+        raise Invalid, HugeNumbers.reason(raw) if WALK && HugeNumbers.find(job)
         job
       end
 

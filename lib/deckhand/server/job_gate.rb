@@ -60,6 +60,8 @@ module Deckhand
 
       # The error of an encrypted job, its message cleared of the bag's
       # values, so no secret reaches a log line, the retry or the dead set.
+      # A message that cannot be cleared (it raises, or its encoding does
+      # not match the secrets') is withheld.
       def redact(job, error)
         return error unless Encryption.envelope?(job["args"].last)
         message = error.message.to_s
@@ -67,6 +69,8 @@ module Deckhand
         (message == error.message.to_s) ? error : error.exception(message)
       rescue DecryptionError
         error
+      rescue Deckhand::AppError => e
+        error.exception("(message withheld: it could not be cleared of the job's secrets, #{e.class})")
       end
 
       private

@@ -3,7 +3,7 @@
 require_relative "retry_handler"
 require_relative "job_gate"
 require_relative "over_limit_handler"
-require_relative "../class_aliases"
+require_relative "class_lookup"
 require_relative "balance/class_times"
 
 module Deckhand
@@ -19,7 +19,10 @@ module Deckhand
     # (Thread.handle_interrupt), so an interrupt never lands between a job's
     # outcome and its acknowledgement. Class lookup and the job itself run
     # inside the configured executor (the Rails reloader), so reloaded code is
-    # the code that runs.
+    # the code that runs. Only a job class runs (ClassLookup): a payload
+    # naming another goes to the dead set as it was fetched, never built.
+    # Whatever raises while a failure is recorded leaves the job in the dead
+    # set as fetched, never the thread dead (#record).
     class JobRunner
       FINAL = %i[success dead dropped].freeze
       # Outcomes that are no failure: an interruption (IterableJob) or a
@@ -39,7 +42,6 @@ module Deckhand
         @logger = config.logger
         @middleware = middleware
         @executor = config.executor
-        @cache = !config.reloading
         @fetcher = fetcher
         @stats = stats
         @suspects = suspects
@@ -47,8 +49,7 @@ module Deckhand
         @retries = RetryHandler.new(config: config, store: store, identity: identity)
         @gate = JobGate.new(config: config, store: store, fetcher: fetcher, stats: stats)
         @over_limit = OverLimitHandler.new(retries: @retries, logger: @logger)
-        @classes = {}
-        @classes_lock = Mutex.new
+        @classes = ClassLookup.new(cache: !config.reloading)
         @timed = config.auto_balance # the balancer learns from each job's CPU time (docs/auto-balance.md)
       end
 
@@ -70,6 +71,7 @@ module Deckhand
           elapsed = ms_since(started)
           @stats.class_times.record(unit.queue_name, job["wrapped"] || job["class"], elapsed, Balance::ClassTimes.cpu_ms - cpu) if cpu
           outcome = if error.is_a?(Deckhand::Interrupted) then handed_back(unit, job, error)
+          elsif error.is_a?(NotAJobClass) then refused(unit, error)
           elsif error then failure(unit, job, error, elapsed)
           else success(unit, job, elapsed)
           end
@@ -107,7 +109,7 @@ module Deckhand
       end
 
       def perform(unit, job)
-        instance = constantize(job["class"]).new
+        instance = @classes.job_class(job["class"]).new
         instance.jid = job["jid"] if instance.respond_to?(:jid=)
         instance.deckhand_payload = job if instance.respond_to?(:deckhand_payload=)
         @gate.starting(job)
@@ -129,15 +131,36 @@ module Deckhand
       def failure(unit, job, error, elapsed)
         error = @gate.redact(job, error)
         @stats.metrics.record(job["wrapped"] || job["class"], elapsed, true)
-        if (rescheduled = @over_limit.call(unit, job, error)) # a limiter said "later": not a failure
-          @fetcher.done(unit, marked: true)
-          return rescheduled
-        end
-        @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
-        outcome = @retries.failed(unit, job, lookup(job["class"]), error)
+        outcome = record(unit, job, error, elapsed)
         @fetcher.done(unit, marked: true)
-        notify_error(error, job) if unit.recorded == :written
+        notify_error(error, job) if unit.recorded == :written && outcome != :rescheduled
         outcome
+      end
+
+      # What became of the failed job. Whatever raises on the way (a bug on
+      # the failure path, an object in the payload no one can write) ends
+      # neither the thread nor the job: it goes to the dead set as it was
+      # fetched, unless its outcome is written already.
+      def record(unit, job, error, elapsed)
+        rescheduled = @over_limit.call(unit, job, error) and return rescheduled # a limiter said "later": not a failure
+        @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
+        @retries.failed(unit, job, @classes.retry_class(job["class"]), error)
+      rescue Deckhand::Shutdown
+        raise
+      rescue Exception => e # rubocop:disable Lint/RescueException -- the outcome must be written, the thread go on
+        last_resort(unit, e, error.class.name)
+      end
+
+      # After recording a failure raised `problem`: nothing more when the
+      # outcome was written, else the job to the dead set as fetched.
+      def last_resort(unit, problem, error_class)
+        problem = "#{problem.class}: #{safe_message(problem)}"
+        if unit.recorded
+          @logger.error("after its failure was recorded, #{problem}")
+          return nil
+        end
+        @logger.error("recording the failure raised #{problem}; the job goes to the dead set as it was fetched")
+        @retries.corrupt(unit, "its failure could not be recorded (#{problem})", error_class: error_class)
       end
 
       # An iterable job stopped between steps (IterableJob): back to its queue
@@ -149,19 +172,25 @@ module Deckhand
         :interrupted
       end
 
+      # A payload whose class is no job (JobClasses): never built, kept in
+      # the dead set as it was fetched, like a corrupt payload.
+      def refused(unit, error)
+        @logger.error("#{error.message}; moved to the dead set with its raw bytes")
+        @retries.corrupt(unit, error.message, error_class: NotAJobClass.name)
+        @fetcher.done(unit, marked: true)
+        :dead
+      end
+
       def settle_abandoned(unit, error)
         job = decode(unit) or return
         cause = error.is_a?(ThreadDied) ? error : ThreadDied.new("#{error.class}: #{safe_message(error)}")
         died = ThreadDied.new("the worker thread running this job ended before recording its outcome (#{cause.message})")
         @logger.error("#{job["class"]} jid=#{job["jid"]}: #{died.message}; retrying it as a failure")
-        @retries.failed(unit, job, lookup(job["class"]), died)
+        @retries.failed(unit, job, @classes.retry_class(job["class"]), died)
       rescue Deckhand::Shutdown
         raise
       rescue Exception => e # rubocop:disable Lint/RescueException -- the last resort must settle the job
-        problem = "#{e.class}: #{safe_message(e)}"
-        return @logger.error("after its failure was recorded, #{problem}") if unit.recorded
-        @logger.error("recording the failure raised #{problem}; the job goes to the dead set as it was fetched")
-        @retries.unsettled(unit, "its failure could not be recorded (#{problem})")
+        last_resort(unit, e, ThreadDied.name)
       end
 
       def decode(unit)
@@ -173,30 +202,9 @@ module Deckhand
         nil
       end
 
-      def constantize(name)
-        return ClassAliases[name] || Object.const_get(name) unless @cache
-        @classes[name] || @classes_lock.synchronize { @classes[name] ||= ClassAliases[name] || Object.const_get(name) }
-      rescue NameError => e
-        raise UnknownJobClass, "#{name} is not a class this process knows (#{e.message}); is it loaded " \
-          "(deckhand -r)? During a deploy, old processes may see new jobs: it will be retried"
-      rescue LoadError => e # an autoload that needs a gem this bundle lacks: a failure of this job, not of the thread
-        raise UnknownJobClass, "looking #{name} up loaded a file that failed (#{e.class}: #{e.message}); " \
-          "it will be retried"
-      end
-
-      # The class for its retry options, or nil when it cannot be had: the
-      # lookup already failed the job (an unknown class, Rails' autoloader
-      # raising LoadError for a missing gem), and the failure must be recorded.
-      def lookup(name)
-        constantize(name)
-      rescue Deckhand::Shutdown
-        raise
-      rescue Exception # rubocop:disable Lint/RescueException -- whatever the lookup raised is already the job's error
-        nil
-      end
-
+      # As UTF-8, so a log line never raises on it.
       def safe_message(error)
-        error.message.to_s
+        FailedPayload.utf8(error.message)
       rescue Exception # rubocop:disable Lint/RescueException -- an error whose message raises still gets reported
         "(its message could not be read)"
       end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "failed_payload"
 
 module Deckhand
   module Server
@@ -14,8 +15,10 @@ module Deckhand
     #                       :discard), then the dead set (unless dead: false),
     #                       then the death handlers
     #
-    # The fields written (retry_count, error_class, error_message, failed_at,
-    # retried_at, error_backtrace) are Sidekiq's, so its tools read them.
+    # The fields written are Sidekiq's (FailedPayload). A job whose payload
+    # cannot be written as JSON is written as it was fetched, and when even
+    # that cannot be, it goes to the dead set with its raw bytes: whatever
+    # a job leaves in its payload, its outcome is written, once.
     #
     # #failed returns what became of the job: :retry, :dead or :dropped.
     # Each write leaves its result on the unit (UnitOfWork#recorded), so a
@@ -24,13 +27,12 @@ module Deckhand
     # may raise any exception but the shutdown: it is logged, and the
     # outcome stands.
     class RetryHandler
-      MAX_MESSAGE = 10_000
-
       def initialize(config:, store:, identity:)
         @config = config
         @store = store
         @identity = identity
         @logger = config.logger
+        @payloads = FailedPayload.new(config)
         @settle = {}
       end
 
@@ -40,18 +42,20 @@ module Deckhand
         return discard(unit, job, "retry is disabled") unless retry_option
 
         now = Payload.now(@config.timestamps, clock: @store.clock)
-        record_failure(job, unit, error, now)
+        queue = Store::Layout::PartitionNames.base(unit.queue)
+        @payloads.record(job, queue, error, now)
+        again = ->(fetched) { @payloads.record(fetched, queue, error, now) } # the same failure, on the job as fetched
         max = (retry_option == true) ? @config.max_retries : retry_option.to_i
         count = job["retry_count"]
-        return exhausted(unit, job, klass, error) if count >= max || expired?(job)
+        return exhausted(unit, job, klass, error, again) if count >= max || expired?(job)
 
         strategy, delay = delay_for(klass, count, error, job)
         case strategy
         when :discard then discard(unit, job, "deckhand_retry_in returned :discard")
-        when :kill then exhausted(unit, job, klass, error)
+        when :kill then exhausted(unit, job, klass, error, again)
         else
           at = @store.clock.now + delay
-          payload = JSON.generate(job)
+          payload = encode(unit, job, error, &again) or return :dead
           write(unit) { |settle| settle.retry(unit.place, at: at, payload: payload) }
           :retry
         end
@@ -62,7 +66,7 @@ module Deckhand
       # written with its mark like any outcome.
       def reschedule(unit, job, delay:)
         at = @store.clock.now + delay
-        payload = JSON.generate(job)
+        payload = encode(unit, job, nil) { |fetched| fetched["overrated"] = job["overrated"] } or return :dead
         write(unit) { |settle| settle.reschedule(unit.place, at: at, payload: payload) }
       end
 
@@ -72,16 +76,12 @@ module Deckhand
         entry = {
           "class" => "Deckhand::CorruptPayload", "args" => [], "queue" => Store::Layout::PartitionNames.base(unit.queue),
           "jid" => Payload.jid, "retry" => false, "created_at" => now, "failed_at" => now,
-          "error_class" => error_class, "error_message" => reason,
+          "error_class" => error_class, "error_message" => @payloads.utf8(reason)[0, FailedPayload::MAX_MESSAGE],
           "raw" => [unit.payload].pack("m0"), "raw_encoding" => "base64"
         }
         bury(unit, JSON.generate(entry))
         :dead
       end
-
-      # A job whose failure could not be recorded (a bug on the failure path):
-      # kept, raw bytes and all, in the dead set, with the reason.
-      def unsettled(unit, reason) = corrupt(unit, reason, error_class: "Deckhand::ThreadDied")
 
       # A job that stopped early to resume later (Deckhand::Interrupted): its
       # payload unchanged, due now in the schedule, written with its mark.
@@ -98,48 +98,25 @@ module Deckhand
       def delay_for(klass, count, error, job)
         delay = custom_delay(klass, count, error, job)
         return [delay, nil] if delay == :discard || delay == :kill
-        return [:default, default_delay(count)] unless delay.is_a?(Numeric)
+        # No number, or one no retry can be due at (NaN, Infinity): the default.
+        return [:default, default_delay(count)] unless delay.is_a?(Numeric) && delay.finite?
         [:default, (delay.is_a?(Integer) || delay.is_a?(Float)) ? delay : delay.to_f]
       end
 
       private
 
-      def record_failure(job, unit, error, now)
-        job["queue"] = job["retry_queue"] || Store::Layout::PartitionNames.base(unit.queue)
-        job["error_message"] = message_of(error)
-        job["error_class"] = error.class.name
-        if job["retry_count"].is_a?(Integer)
-          job["retried_at"] = now
-          job["retry_count"] += 1
-        else
-          job["failed_at"] = now
-          job["retry_count"] = 0
-        end
-        lines = backtrace_lines(job["backtrace"], error)
-        job["error_backtrace"] = Payload::Backtrace.compress(lines) if lines
-        job.delete("enqueued_at") # the scheduler stamps a fresh one when the retry is due
-      end
-
-      # As UTF-8 (bytes that are not are replaced), and never the reason a
-      # failure goes unrecorded: a message that raises is replaced by a note.
-      def message_of(error)
-        text = error.message.to_s.dup.force_encoding(Encoding::UTF_8).scrub
-        text[0, MAX_MESSAGE]
-      rescue => e
-        "(the error's message could not be read: #{e.class})"
-      end
-
-      def backtrace_lines(option, error)
-        trace = error.backtrace or return nil
-        cleaner = @config.backtrace_cleaner
-        trace = (cleaner && call_safely("backtrace_cleaner (the backtrace is kept as it was)") { cleaner.call(trace) }) || trace
-        limit = case option
-        when true then trace.size
-        when Integer then option
-        when false then 0
-        else @config.backtrace_lines
-        end
-        limit.positive? ? trace.first(limit) : nil
+      # The outcome's payload (FailedPayload#encode). When the job cannot be
+      # written at all, it goes to the dead set as it was fetched, and nil
+      # says the outcome is written; a job failed outside a server (no raw
+      # bytes, drop-in's Sidekiq::JobRetry) raises as Sidekiq's would.
+      def encode(unit, job, error, &again)
+        payload = @payloads.encode(job, unit.payload, &again) and return payload
+        JSON.generate(job) unless unit.payload # raises what writing it raises
+        why = "its outcome could not be written as JSON, neither as it stood nor as it was fetched"
+        @logger.error("a job from queue #{unit.queue} failed, but #{why}; moved to the dead set with its raw bytes")
+        failure = error ? "#{error.class}: #{@payloads.message_of(error)}; " : ""
+        corrupt(unit, "#{failure}#{why}", error_class: error ? error.class.name : "Deckhand::CorruptPayload")
+        nil
       end
 
       def expired?(job)
@@ -159,19 +136,21 @@ module Deckhand
         end
       end
 
-      def exhausted(unit, job, klass, error)
+      def exhausted(unit, job, klass, error, again)
         hook = klass.respond_to?(:deckhand_retries_exhausted) && klass.deckhand_retries_exhausted
         verdict = call_safely("deckhand_retries_exhausted") { hook.call(job, error) } if hook
         # :discard drops the job: no dead set entry, no death handlers (Sidekiq's rule).
         return discard(unit, job, "deckhand_retries_exhausted returned :discard") if verdict == :discard
         outcome = if job["dead"] == false
           # Sidekiq 8's mark (Integer ms): death handlers tell it from a dead job.
-          job["discarded_at"] = ::Process.clock_gettime(::Process::CLOCK_REALTIME, :millisecond)
+          job["discarded_at"] = @store.clock.now_ms
           discard(unit, job, "retries exhausted and dead: false")
-        else
-          bury(unit, JSON.generate(job), job)
+        elsif (payload = encode(unit, job, error, &again))
+          bury(unit, payload, job)
           @logger.warn("dead: retries exhausted, moved to the dead set") if unit.recorded == :written
           :dead
+        else
+          :dead # kept in the dead set as fetched
         end
         # Once per death: not again for a write repeated after a lost reply.
         if unit.recorded == :written

@@ -53,6 +53,14 @@ module E2E
     end
   end
 
+  # A plain service object, no job: building it or calling it leaves a
+  # mark in e2e:built, which a server must never make.
+  class Canary
+    def initialize = E2E.call("RPUSH", "e2e:built", "Canary.new")
+
+    def perform(*) = E2E.call("RPUSH", "e2e:built", "Canary#perform")
+  end
+
   # Records the wall-clock time it ran at: e2e:clock is jid => epoch seconds.
   class ClockJob
     include Deckhand::Job

@@ -16,6 +16,8 @@ module Deckhand
     class DirectRetry < Server::RetryHandler
       Unit = Struct.new(:queue, :recorded) do
         def place = nil
+
+        def payload = nil # no raw bytes: a job that cannot be written raises, as in Sidekiq
       end
 
       def initialize(config)
