@@ -27,7 +27,11 @@ module Deckhand
     #   outcome.not_replicated  # => a Deckhand::NotReplicated naming the jobs it took, or nil
     #   outcome.unlisted        # => the refusal of the set of queue names (its jobs are written), or nil
     module HeldPush # :nodoc:
-      Outcome = Struct.new(:left, :refusal, :not_replicated, :unlisted)
+      # `doubt`: what a marked push (Store::MarkedPush) wrote without Redis
+      # saying whether it ran it; none for a plain one.
+      Outcome = Struct.new(:left, :refusal, :not_replicated, :unlisted, :doubt)
+
+      NO_DOUBT = [].freeze
 
       module_function
 
@@ -56,7 +60,7 @@ module Deckhand
         left = refused.empty? ? nil : left(keys, queued, sets, scheduled_queues, refused, tenants)
         queued = joined(queued, tenants)
         Outcome.new(left, error && store.refusal(error), short && not_replicated(store, queued, sets, refused, short),
-          unlisted && store.refusal(unlisted))
+          unlisted && store.refusal(unlisted), NO_DOUBT)
       end
 
       # [command, part] in pipeline order; part names what the command

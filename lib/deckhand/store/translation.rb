@@ -74,6 +74,14 @@ module Deckhand
         end
       end
 
+      # The refusal of a write to `key` that holds another type than
+      # Deckhand keeps there, known from a push's mark (Store::PushMarks)
+      # rather than from the reply Redis sent, which was lost.
+      def wrong_type(key)
+        CommandError.new("Redis at #{@location} refused a push's write on key #{key.inspect}: WRONGTYPE it holds another " \
+          "kind of value. #{FIXES["WRONGTYPE"]}", code: "WRONGTYPE", key: key)
+      end
+
       private
 
       def connection(message, _error) = ConnectionError.new(message)
