@@ -71,6 +71,9 @@ module Deckhand
 
     # Pushes one job; returns its jid, or nil when a client middleware stopped it.
     # "at" (epoch seconds) schedules it; a time already past enqueues it at once.
+    # When the connection is lost after the push was sent, the
+    # ConnectionError says the job may have been queued: Redis may have run
+    # it before its reply was lost (docs/reliability.md).
     def push(item)
       item, by = partition_by(item)
       given = item.is_a?(Hash) ? (item["class"] || item[:class]) : nil
@@ -85,6 +88,8 @@ module Deckhand
       return Delivery.watched(@config, [job], [at]).first if job["unique_key"]
       Delivery.enqueue(@config, [job], at && [at], by && [partition_key(by, job["args"])])
       job["jid"]
+    rescue ConnectionError => e
+      raise @config.store.translation.lost_write(e, "The push of #{job["class"]} #{job["jid"]}")
     end
 
     # Pushes many jobs of one class: "args" is an Array of args Arrays, "at" an

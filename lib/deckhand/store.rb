@@ -156,8 +156,9 @@ module Deckhand
     # Store::Script subclass's refusal, the script).
     def refusal(error, script: nil) = @translation.call(error, script: script&.script_name)
 
-    # The refusal of a write to `key` holding another type (Translation#wrong_type).
-    def wrong_type(key) = @translation.wrong_type(key)
+    # How this store words Redis' errors (Store::Translation: #wrong_type
+    # and #lost_write for what a push learned without a reply of its own).
+    attr_reader :translation
 
     # A connection outside the pool, for a thread that blocks in Redis (the idle
     # fetch) and must not hold a pooled connection the processors need.

@@ -74,6 +74,19 @@ class BulkCutReplyTest < Minitest::Test
     assert_equal error.pushed + error.unpushed.map { |job| job["jid"] }, queued_jids
   end
 
+  # One job's push is not written as a transaction (that would cost every
+  # push): its error says the job may have been queued.
+  def test_a_single_push_whose_reply_was_cut_says_its_job_may_have_been_queued
+    @proxy.cut_reply_to { |command| command.first.casecmp?("LPUSH") }
+    error = assert_raises(Deckhand::ConnectionError) { RecordJob.perform_async(1) }
+    assert_match(/The push of RecordJob \h+ was sent and its reply lost: Redis may have run it, so the job may have been queued/, error.message)
+    assert_kind_of RedisClient::ConnectionError, error.cause
+    assert_equal 1, redis.call("LLEN", "queue:default"), "it was"
+    @proxy.refuse = true
+    error = assert_raises(Deckhand::ConnectionError) { RecordJob.perform_async(2) }
+    refute_match(/may have been queued/, error.message, "a push that could not connect was not sent")
+  end
+
   # Redis ran the slice, and stays out of reach while the push waits to
   # ask it: the slice is in doubt, until Redis answers #recheck.
   def test_a_slice_redis_has_not_answered_about_stays_in_doubt_until_it_does

@@ -113,7 +113,7 @@ module Deckhand
         return all(group, translated(store, lost)) if value == LOST
         Scripts::PushMark.refused(value).to_h do |i|
           key, _, part = group.checks[i]
-          [part, store.wrong_type(key)]
+          [part, store.translation.wrong_type(key)]
         end
       end
 

@@ -74,6 +74,19 @@ module Deckhand
         end
       end
 
+      # `error` (a Deckhand::ConnectionError) as the error of `what`, a write:
+      # when the connection was lost after the write was sent (not when
+      # none could be opened or taken from the pool, nor when Redis refused
+      # it), Redis may have run it, and the message says so.
+      def lost_write(error, what)
+        cause = error.cause
+        cause = cause.errors.values.first if cause.respond_to?(:errors) && cause.errors.is_a?(Hash)
+        return error unless cause.is_a?(RedisClient::ConnectionError) && !cause.respond_to?(:code) # READONLY, MASTERDOWN: refused
+        return error if cause.is_a?(RedisClient::CannotConnectError) || cause.is_a?(RedisClient::CheckoutTimeoutError)
+        error.exception("#{error.message}. #{what} was sent and its reply lost: Redis may have run it, so the job may " \
+          "have been queued, and pushing it again may queue it twice (docs/reliability.md)")
+      end
+
       # The refusal of a write to `key` that holds another type than
       # Deckhand keeps there, known from a push's mark (Store::PushMarks)
       # rather than from the reply Redis sent, which was lost.
