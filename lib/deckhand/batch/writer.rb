@@ -1,25 +1,38 @@
 # frozen_string_literal: true
 
+require "securerandom"
 require_relative "hold_release"
+require_relative "slice_fate"
 
 module Deckhand
   class Batch
     # Writes what a Collector gathered: every payload is encoded (and so
     # validated) first; then each batch is created or reopened, which holds it
     # open; then the jobs go out SLICE at a time, each slice one atomic script
-    # call that registers the jids and pushes the jobs; then the holds are let
-    # go, children first. While held, a batch cannot complete, so jobs that
-    # finish during the write never see it done early. If Redis fails during
-    # the pushes the holds stay and the batch never fires: a late batch is
-    # better than one that reports success with jobs missing. Once every job
+    # call that registers the jids and pushes the jobs (in cluster mode the
+    # script registers them, then the jobs go as a marked push,
+    # Store::MarkedPush); then the holds are let go, children first. While
+    # held, a batch cannot complete, so jobs that finish during the write
+    # never see it done early.
+    #
+    # Each slice carries a mark (Store::PushMarks): when its reply is lost,
+    # Redis is asked whether it ran it, and a slice it ran is no failure.
+    # When a slice is not written, the write stops and raises an error
+    # carrying Deckhand::PushIncomplete: which jobs are queued, which are
+    # not. The holds stay (a late batch is better than one that reports
+    # success with jobs missing) and the Batch remembers them: its next
+    # `jobs` block takes the jobs given back (each to the batch it names)
+    # and lets those holds go once it is written (Batch#jobs). Once every job
     # is out, Redis refusing to let go of a hold no longer fails the write
-    # (Batch::HoldRelease). With
-    # push_replicas set, a slice its replicas came short of is pushed all
-    # the same: the others follow, the holds are let go, then NotReplicated
-    # names every such job.
+    # (Batch::HoldRelease). With push_replicas set, a slice its replicas
+    # came short of is pushed all the same: the others follow, the holds
+    # are let go, then NotReplicated names every such job.
     #
     # When a Client.pusher is set (Deckhand::Testing, push-after-commit), the
     # script only registers the jids and the jobs go through the pusher.
+    #
+    #   Writer.new(config).write(collector)           # => nil, or raises
+    #   Writer.new(config).write(collector, [child])  # also lets go of holds an earlier write left
     class Writer
       SLICE = Client::BULK_BATCH
 
@@ -27,31 +40,71 @@ module Deckhand
       # queue (cluster mode keeps a scheduled set per queue).
       Slice = Struct.new(:jids, :queued, :scheduled) do
         def scheduled_flat = scheduled.values.flatten(1)
+
+        def scheduled_queues = scheduled.flat_map { |queue, entries| [queue] * (entries.size / 2) }
       end
 
       def initialize(config)
         @config = config
       end
 
-      def write(collector)
-        slices = collector.groups.map { |group| [group.batch, encode(group)] }
+      # `left`: batches whose holds an earlier, incomplete write left.
+      def write(collector, left = [])
+        slices = collector.groups.map { |group| [group, encode(group)] }
         held = hold_all(collector.groups.map(&:batch))
-        pusher = Client.pusher
+        fate = SliceFate.new(@config, collector.groups)
         short = []
-        slices.each do |batch, list|
+        slices.each do |group, list|
           list.each do |slice|
-            ops = Ops.script(@config)
-            pusher ? ops.push(batch.bid, slice.jids) : ops.push(batch.bid, slice.jids, slice.queued, slice.scheduled)
-            pusher&.call(slice.queued, slice.scheduled_flat, @config)
+            failure = push(group.batch, slice, fate)
           rescue NotReplicated => e
+            fate.written(slice.jids)
             short << e # pushed and registered: the batch goes on, the caller learns of it at the end
+          else
+            next fate.written(slice.jids) unless failure
+            collector.batch.held_over!(held + left)
+            raise fate.incomplete(*failure, slice)
           end
         end
-        HoldRelease.new(@config).call(held.reverse.map(&:bid))
+        HoldRelease.new(@config).call((held + left).reverse.map(&:bid))
         raise unreplicated(short) unless short.empty?
       end
 
       private
+
+      # Writes a slice: nil when Redis has it all, else [error, outcome]:
+      # the error that stopped it, and what its marked write of the jobs
+      # says (cluster mode), or the mark of its script when Redis did not
+      # say whether it ran, or nil when nothing of it was written.
+      def push(batch, slice, fate)
+        ops = Ops.script(@config)
+        pusher = Client.pusher
+        apart = @config.store.layout.batches.outbox? && !pusher
+        jobs = (pusher || apart) ? [] : [slice.queued, slice.scheduled]
+        error, mark = register(ops, batch, slice, jobs)
+        return [error, mark] if error
+        pusher&.call(slice.queued, slice.scheduled_flat, @config)
+        return nil unless apart
+        queues = slice.scheduled_queues
+        outcome = Store::Queues.push_marked(@config.store, slice.queued, slice.scheduled_flat, queues.all? ? queues : nil, logger: @config.logger)
+        raise outcome.not_replicated if outcome.not_replicated && !outcome.left && outcome.doubt.empty?
+        (outcome.left || !outcome.doubt.empty?) ? [outcome.refusal, outcome] : nil
+      end
+
+      # The script's call, with its mark: [nil] once Redis ran it, else the
+      # error and, when Redis did not say whether it ran, the mark.
+      def register(ops, batch, slice, jobs)
+        mark = @config.store.layout.batches.push_mark(SecureRandom.urlsafe_base64(12))
+        reply = ops.push(batch.bid, slice.jids, *jobs, mark: mark)
+        return [Closed.new("batch #{batch.bid} expired while its jobs were written: no jobs can join it")] if reply == "gone"
+        [nil]
+      rescue CommandError => e
+        [e] # refused before it wrote anything (batch_guard)
+      rescue ConnectionError => e
+        answer = Store::PushMarks.ask(@config.store, mark, Store::PushMarks::PATIENCE)
+        return [nil] if answer&.start_with?(Store::Scripts::PushMark::WRITTEN)
+        [e, answer ? nil : mark] # LOST: it did not run, and now never will; nil: Redis did not say
+      end
 
       # push_replicas: every slice whose replicas came short, in one error.
       def unreplicated(errors)
