@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "scripts/push_mark"
+require_relative "reply_witness"
 
 module Deckhand
   class Store
@@ -53,6 +54,7 @@ module Deckhand
       def run(store, group, patience)
         sent = false
         mark = nil
+        ReplyWitness.forget
         store.with do |conn|
           ran = conn.multi(watch: [group.mark]) do |tx|
             raise Resent if sent
@@ -127,11 +129,14 @@ module Deckhand
       end
 
       # The cluster client's own second try hides the error that lost the
-      # first one's reply.
+      # first one's reply (ReplyWitness saw it).
       def translated(store, error)
         return error unless error.is_a?(Resent)
-        ConnectionError.new("lost the connection to Redis at #{store.location} while a push's transaction was under way " \
-          "(the cluster client tried it again; Redis was asked whether it ran the first)")
+        lost = ReplyWitness.last
+        raise ConnectionError, "lost the connection to Redis at #{store.location} while a push's transaction was under way " \
+          "(#{lost ? lost.message : "the transaction was aborted"}); Redis was asked whether it ran it", cause: lost
+      rescue ConnectionError => e
+        e
       end
     end
   end
