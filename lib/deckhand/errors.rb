@@ -3,7 +3,28 @@
 module Deckhand
   # Every error Deckhand raises on purpose descends from this, so an application can
   # rescue Deckhand's failures without rescuing its own.
-  class Error < StandardError; end
+  class Error < StandardError
+    # Also true for redis-client's own error standing for a Deckhand error
+    # (ForeignError: what drop-in mode raises), so that `rescue
+    # Deckhand::ConnectionError` still catches it.
+    def self.===(other) = super || (other.is_a?(ForeignError) && super(other.deckhand_error))
+  end
+
+  # Mixed into redis-client's own error when drop-in mode raises it in place
+  # of the Deckhand::RedisError it stands for: code written for Sidekiq
+  # rescues redis-client's errors (RedisClient::ConnectionError,
+  # RedisClient::CommandError), code written for Deckhand rescues
+  # Deckhand's, and both catch it. Its message is the Deckhand error's;
+  # `deckhand_error` is that error, PushIncomplete's readers carried over.
+  #
+  #   rescue RedisClient::ConnectionError => e   # or rescue Deckhand::ConnectionError
+  #     e.deckhand_error   # => the Deckhand::ConnectionError
+  #     e.transient?       # => true
+  module ForeignError
+    attr_reader :deckhand_error
+
+    def transient? = deckhand_error.transient?
+  end
 
   # A configuration value is missing, malformed or set too late.
   class ConfigError < Error; end

@@ -42,6 +42,22 @@ module Deckhand
         @location = location
       end
 
+      # The redis-client error behind `error` (a Deckhand::RedisError), with
+      # its message and standing for it (Deckhand::ForeignError): what
+      # drop-in mode raises, as Sidekiq raises redis-client's errors. `error`
+      # itself when no redis-client error is behind it.
+      def self.native(error)
+        cause = error.cause
+        cause = cause.errors.values.first if cause.respond_to?(:errors) && cause.errors.is_a?(Hash)
+        return error unless cause.is_a?(RedisClient::Error)
+        native = cause.exception(error.message)
+        native.extend(ForeignError)
+        native.instance_variable_set(:@deckhand_error, error)
+        return native unless error.is_a?(PushIncomplete)
+        PushIncomplete.attach(native, pushed: error.pushed, unpushed: error.unpushed, in_doubt: error.in_doubt,
+          recheck: error.instance_variable_get(:@rechecker))
+      end
+
       # script: the name of the Deckhand script that was refused; types: for a
       # script refused with WRONGTYPE, [[key, type], ...] of the keys it declared.
       def call(error, script: nil, types: nil)
