@@ -15,6 +15,8 @@ class BatchCutReplyTest < Minitest::Test
 
   def setup
     super
+    @pusher = Deckhand::Client.pusher
+    Deckhand::Client.pusher = nil # Rails' push-after-commit, when another test loaded it
     @proxy = Deckhand::CutReplyProxy.start(port: Deckhand::RedisHarness.server.port)
     config = new_config(redis: {url: @proxy.url, timeout: 2})
     Deckhand::Batch.install(config)
@@ -24,6 +26,7 @@ class BatchCutReplyTest < Minitest::Test
 
   def teardown
     @proxy&.stop
+    Deckhand::Client.pusher = @pusher
     super
   end
 
@@ -83,6 +86,27 @@ class BatchCutReplyTest < Minitest::Test
     assert_each_job_once(parent, Deckhand::Batch.new(child_bid))
   end
 
+  # Through a pusher (push-after-commit outside a transaction writes at
+  # once) the script registers the jids and the jobs go apart: a
+  # registration Redis did not answer about leaves the slice's jobs
+  # unpushed, not in doubt, and pushed again each counts once.
+  def test_through_a_pusher_a_registration_unanswered_leaves_its_jobs_unpushed
+    previous = Deckhand::Client.pusher
+    Deckhand::Client.pusher = ->(queued, scheduled, config) { Deckhand::Client.write(queued, scheduled, config) }
+    choose = nth_slice(4)
+    @proxy.cut_reply_to { |command| choose.call(command).tap { |chosen| @proxy.refuse = true if chosen } }
+    parent = Deckhand::Batch.new
+    error = assert_raises(Deckhand::PushIncomplete) { write(parent) }
+    assert_equal [3_000, 0, 2_000], [error.pushed.size, error.in_doubt.size, error.unpushed.size]
+    assert_equal queued.map { |job| job["jid"] }, error.pushed
+    @proxy.refuse = false
+    child_bid = error.unpushed.first["bid"]
+    parent.jobs { error.unpushed.each { |job| Deckhand::Client.push(job) } }
+    assert_each_job_once(parent, Deckhand::Batch.new(child_bid))
+  ensure
+    Deckhand::Client.pusher = previous
+  end
+
   def test_a_slice_redis_has_not_answered_about_stays_in_doubt_until_it_does
     choose = nth_slice(4)
     @proxy.cut_reply_to { |command| choose.call(command).tap { |chosen| @proxy.refuse = true if chosen } }
@@ -91,6 +115,7 @@ class BatchCutReplyTest < Minitest::Test
     assert_equal 3_000, error.pushed.size
     assert_equal 1_000, error.in_doubt.size
     assert_equal 1_000, error.unpushed.size
+    assert_equal 4_000, redis.call("LLEN", "queue:default"), "Redis ran the slice whose reply was cut"
     refute error.recheck
     @proxy.refuse = false
     assert error.recheck

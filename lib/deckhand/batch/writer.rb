@@ -56,7 +56,7 @@ module Deckhand
         short = []
         slices.each do |group, list|
           list.each do |slice|
-            failure = push(group.batch, slice, fate)
+            failure = push(group.batch, slice)
           rescue NotReplicated => e
             fate.written(slice.jids)
             short << e # pushed and registered: the batch goes on, the caller learns of it at the end
@@ -72,24 +72,51 @@ module Deckhand
 
       private
 
-      # Writes a slice: nil when Redis has it all, else [error, outcome]:
-      # the error that stopped it, and what its marked write of the jobs
-      # says (cluster mode), or the mark of its script when Redis did not
-      # say whether it ran, or nil when nothing of it was written.
-      def push(batch, slice, fate)
-        ops = Ops.script(@config)
+      # Writes a slice: nil when Redis has it all, else [error, detail]: the
+      # error that stopped it, and the outcome of the marked write of its
+      # jobs (cluster mode, or through a pusher), or the mark of the script
+      # that pushes them (plain mode) when Redis did not say whether it ran,
+      # or nil when none of its jobs was written. A registration alone that
+      # Redis did not answer about leaves the jobs unwritten: pushed again,
+      # a jid registered counts once.
+      def push(batch, slice)
         pusher = Client.pusher
         apart = @config.store.layout.batches.outbox? && !pusher
-        jobs = (pusher || apart) ? [] : [slice.queued, slice.scheduled]
-        error, mark = register(ops, batch, slice, jobs)
-        return [error, mark] if error
-        pusher&.call(slice.queued, slice.scheduled_flat, @config)
-        return nil unless apart
-        queues = slice.scheduled_queues
-        outcome = Store::Queues.push_marked(@config.store, slice.queued, slice.scheduled_flat, queues.all? ? queues : nil, logger: @config.logger)
-        raise outcome.not_replicated if outcome.not_replicated && !outcome.left && outcome.doubt.empty?
-        (outcome.left || !outcome.doubt.empty?) ? [outcome.refusal, outcome] : nil
+        scripted = !pusher && !apart # the script pushes the jobs itself
+        error, mark = register(Ops.script(@config), batch, slice, scripted ? [slice.queued, slice.scheduled] : [])
+        return [error, scripted ? mark : nil] if error
+        return nil if scripted
+        outcome = pusher ? through(pusher, slice) : pushed_apart(slice)
+        raise outcome.not_replicated if outcome&.not_replicated && !outcome.left && outcome.doubt.empty?
+        (outcome&.left || !outcome.nil? && !outcome.doubt.empty?) ? [outcome.refusal, outcome] : nil
       end
+
+      # Cluster mode: the jobs, in their queues' slots, as a marked push.
+      def pushed_apart(slice)
+        queues = slice.scheduled_queues
+        Store::Queues.push_marked(@config.store, slice.queued, slice.scheduled_flat, queues.all? ? queues : nil, logger: @config.logger)
+      end
+
+      # Through a pusher: the outcome of the marked write Client.write made
+      # for it (Client::SLICE), or nil when it wrote nothing itself
+      # (Deckhand::Testing keeps the jobs).
+      def through(pusher, slice)
+        outcomes = Outcomes.new([])
+        previous = Thread.current[Client::SLICE]
+        Thread.current[Client::SLICE] = outcomes
+        pusher.call(slice.queued, slice.scheduled_flat, @config)
+        outcomes.list.find { |outcome| outcome.left || !outcome.doubt.empty? } || outcomes.list.first
+      ensure
+        Thread.current[Client::SLICE] = previous
+      end
+
+      # What Client.write reports for a slice written through a pusher.
+      Outcomes = Struct.new(:list) do
+        def written(_queued, _scheduled, outcome) = list << outcome
+
+        def scripted(*) = nil
+      end
+      private_constant :Outcomes
 
       # The script's call, with its mark: [nil] once Redis ran it, else the
       # error and, when Redis did not say whether it ran, the mark.
