@@ -46,6 +46,37 @@ module Deckhand
       # connection was lost: asked instead (the first may have run).
       class Resent < StandardError; end
 
+      # Marks of transactions whose reply came: no one will ask about them,
+      # so the next marked push of the same store to the same slot unlinks
+      # them, at most CLEAN at a time, rather than leave one key per push
+      # (a reliable push's) for TTL seconds.
+      CLEAN = 100
+      @answered = ObjectSpace::WeakMap.new # store => {slot => [mark, ...]}
+      @lock = Mutex.new
+
+      class << self
+        # Remembers a mark Redis answered for.
+        def answered(store, mark)
+          @lock.synchronize do
+            marks = ((@answered[store] ||= {})[slot(mark)] ||= [])
+            marks << mark
+            marks.shift while marks.size > CLEAN * 10 # more than pushes ever leave between two: they expire
+          end
+        end
+
+        # Takes the answered marks of `mark`'s slot, for its transaction to unlink.
+        def answered_in_slot(store, mark)
+          @lock.synchronize do
+            marks = @answered[store]&.[](slot(mark)) or return []
+            marks.shift(CLEAN)
+          end
+        end
+
+        # The hash tag a mark carries in cluster mode ("{queue:a}"), the same
+        # "deckhand" for every mark in plain mode.
+        def slot(mark) = mark[0, mark.rindex(":push:")]
+      end
+
       module_function
 
       # {part => error} of the parts Redis did not write (nil, the set of
@@ -54,6 +85,7 @@ module Deckhand
       def run(store, group, patience)
         sent = false
         mark = nil
+        old = answered_in_slot(store, group.mark)
         ReplyWitness.forget
         store.with do |conn|
           ran = conn.multi(watch: [group.mark]) do |tx|
@@ -61,13 +93,16 @@ module Deckhand
             sent = true
             tx.call(*Scripts::PushMark.command(group.mark, group.checks.map { |key, type, _| [key, type] }, TTL)) { |value| mark = value }
             group.commands.each { |command, _| tx.call_once(*command) }
+            tx.call_once("UNLINK", *old) unless old.empty?
           end
           raise Resent unless ran # the WATCH fired: only a question changes a mark
         end
+        answered(store, group.mark)
         [{}, nil]
       rescue Deckhand::CommandError => e
         # A write the mark tells of (the EXEC ran, the mark first), or a
         # refusal of the whole transaction (OOM, READONLY: nothing ran).
+        answered(store, group.mark) if mark
         mark ? [answer(store, group, mark), nil] : [all(group, e), nil]
       rescue Resent, Deckhand::ConnectionError => e
         lost(store, group, e, sent, patience)
