@@ -73,6 +73,7 @@ module Deckhand
         unwritten = refusals.keys + doubts.flat_map(&:parts).compact
         left = refusals.empty? ? nil : HeldPush.left(keys, queued, sets, scheduled_queues, refusals.keys, tenants)
         short = PushMarks.replicated(store, marks)
+        marks.each { |mark| PushMarks.answered(store, mark) } # after the WAIT: its write is the mark's
         not_replicated = short && HeldPush.not_replicated(store, HeldPush.joined(queued, tenants), sets, unwritten, short)
         HeldPush::Outcome.new(left, refusals.values.first || doubts.first&.error, not_replicated, unlisted, doubts)
       end

@@ -46,10 +46,11 @@ module Deckhand
       # connection was lost: asked instead (the first may have run).
       class Resent < StandardError; end
 
-      # Marks of transactions whose reply came: no one will ask about them,
-      # so the next marked push of the same store to the same slot unlinks
-      # them, at most CLEAN at a time, rather than leave one key per push
-      # (a reliable push's) for TTL seconds.
+      # Marks of transactions Redis said it ran: no one will ask about them
+      # (MarkedPush.write tells, once it waited for the replicas), so the
+      # next marked push of the same store to the same slot unlinks them,
+      # at most CLEAN at a time, rather than leave one key per push (a
+      # reliable push's) for TTL seconds.
       CLEAN = 100
       @answered = ObjectSpace::WeakMap.new # store => {slot => [mark, ...]}
       @lock = Mutex.new
@@ -97,12 +98,10 @@ module Deckhand
           end
           raise Resent unless ran # the WATCH fired: only a question changes a mark
         end
-        answered(store, group.mark)
         [{}, nil]
       rescue Deckhand::CommandError => e
         # A write the mark tells of (the EXEC ran, the mark first), or a
         # refusal of the whole transaction (OOM, READONLY: nothing ran).
-        answered(store, group.mark) if mark
         mark ? [answer(store, group, mark), nil] : [all(group, e), nil]
       rescue Resent, Deckhand::ConnectionError => e
         lost(store, group, e, sent, patience)
