@@ -60,6 +60,9 @@ module Deckhand
           rescue NotReplicated => e
             fate.written(slice.jids)
             short << e # pushed and registered: the batch goes on, the caller learns of it at the end
+          rescue => e # a pusher's own error, or one Redis gave no answer for: the slice is not written
+            collector.batch.held_over!(held + left)
+            raise fate.incomplete(e, nil, slice)
           else
             next fate.written(slice.jids) unless failure
             collector.batch.held_over!(held + left)

@@ -107,8 +107,10 @@ module Deckhand
         lost(store, group, e, sent, patience)
       end
 
-      # Asks again about a Doubt: {part => error} or nil while Redis cannot tell.
+      # Asks again about a Doubt: {part => error} or nil while Redis cannot
+      # tell (and for good once its mark may have expired).
       def recheck(store, doubt)
+        return nil if doubt.expired?
         value = ask(store, doubt.mark, 0)
         value && answer(store, doubt, value, doubt.error)
       end
