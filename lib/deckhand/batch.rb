@@ -90,6 +90,7 @@ module Deckhand
       @success_ttl = defaults.success_ttl
       @idle_ttl = defaults.idle_ttl
       @callbacks = Callbacks.new
+      @held_over = [] # batches an incomplete write of this one left held
     end
 
     def description=(text)
@@ -121,16 +122,35 @@ module Deckhand
     end
 
     # Runs the block; the jobs it pushes join this batch. Returns their jids.
+    #
+    # When Redis does not take them all, it raises an error carrying
+    # Deckhand::PushIncomplete (which jobs are queued, which are not) and
+    # the batch stays held, so that it cannot succeed with jobs missing.
+    # Push the jobs given back in the next `jobs` block of this Batch: each
+    # joins the batch it names (a child's too), and once they are written
+    # the holds are let go.
+    #
+    #   rescue Deckhand::PushIncomplete => e
+    #     batch.jobs { e.unpushed.each { |job| Deckhand::Client.push(job) } }
     def jobs
       raise ArgumentError, "Batch#jobs needs a block that pushes the batch's jobs" unless block_given?
       outer = Thread.current[Client::COLLECTOR]
       outer = nil unless outer.is_a?(Collector)
       @parent_bid ||= outer.batch.bid if outer && !@created && !outer.batch.equal?(self)
-      collector = Collector.new(self)
+      collector = Collector.new(self, @held_over)
       Client.collecting(collector) { yield self }
-      outer ? outer.adopt(collector) : Writer.new(@config).write(collector)
+      if outer
+        outer.adopt(collector)
+      else
+        left, @held_over = @held_over, []
+        Writer.new(@config).write(collector, left)
+      end
       collector.jids
     end
+
+    # Batch::Writer says its write stopped with these batches held (this
+    # one and those created or reopened inside its block).
+    def held_over!(batches) = @held_over = batches # :nodoc:
 
     def created? = @created
 

@@ -5,6 +5,7 @@ require_relative "client/locked_push"
 require_relative "client/target"
 require_relative "client/scopes"
 require_relative "client/delivery"
+require_relative "client/bulk_push"
 require_relative "unique"
 require_relative "encryption"
 require_relative "store/unique_locks"
@@ -27,6 +28,8 @@ module Deckhand
     # Thread (fiber) locals of Client::Scopes: the collector, the via target.
     COLLECTOR = :deckhand_client_collector
     VIA = :deckhand_client_via
+    # Fiber local of a push_bulk's slice being written (Client::BulkPush).
+    SLICE = :deckhand_client_slice
 
     def self.push(item) = new.push(item)
 
@@ -51,20 +54,12 @@ module Deckhand
       # mode sets Sidekiq's (DropIn::ClientMiddlewareCall). Process-wide.
       attr_accessor :middleware_call
 
-      # Writes encoded jobs to Redis in one pipelined round trip: scheduled jobs
-      # to the schedule set, the rest to their queues (newest on the left, as
-      # Sidekiq does). What a push does when no pusher is set.
-      # `scheduled_queues`, when known, names the queue of each scheduled job
-      # (cluster mode files it in that queue's scheduled set).
-      def write(queued, scheduled, config, scheduled_queues = nil)
-        if pusher
-          queued, scheduled = LockedPush.new(config).deferred(queued, scheduled)
-          return nil if queued.empty? && scheduled.empty? # every job was unique: written with its lock
-          scheduled_queues = nil
-        end
-        return PushBuffer.for(config).write(queued, scheduled, scheduled_queues) if config.reliable_push
-        Store::Queues.push(config.store, queued, scheduled, scheduled_queues, fair: config.fair_queues, logger: config.logger)
-      end
+      # Writes encoded jobs to Redis: scheduled jobs to the schedule set, the
+      # rest to their queues (newest on the left, as Sidekiq does), in one
+      # round trip (Client::Delivery.write). What a push does when no pusher
+      # is set. `scheduled_queues`, when known, names the queue of each
+      # scheduled job (cluster mode files it in that queue's scheduled set).
+      def write(queued, scheduled, config, scheduled_queues = nil) = Delivery.write(queued, scheduled, config, scheduled_queues)
     end
 
     # `pool:` pushes to another Redis (a Store, options Hash or URL), in place
@@ -80,6 +75,9 @@ module Deckhand
 
     # Pushes one job; returns its jid, or nil when a client middleware stopped it.
     # "at" (epoch seconds) schedules it; a time already past enqueues it at once.
+    # When the connection is lost after the push was sent, the
+    # ConnectionError says the job may have been queued: Redis may have run
+    # it before its reply was lost (docs/reliability.md).
     def push(item)
       item, by = partition_by(item)
       given = item.is_a?(Hash) ? (item["class"] || item[:class]) : nil
@@ -94,11 +92,15 @@ module Deckhand
       return Delivery.watched(@config, [job], [at]).first if job["unique_key"]
       Delivery.enqueue(@config, [job], at && [at], by && [partition_key(by, job["args"])])
       job["jid"]
+    rescue ConnectionError => e
+      raise @config.store.translation.lost_write(e, "The push of #{job["class"]} #{job["jid"]}")
     end
 
     # Pushes many jobs of one class: "args" is an Array of args Arrays, "at" an
-    # optional time or Array of times. One Redis round trip per "batch_size"
-    # jobs (default 1,000). Returns the jids, nil where a middleware stopped one.
+    # optional time or Array of times. One Redis transaction per "batch_size"
+    # jobs (default 1,000). Returns the jids, nil where a middleware stopped
+    # one. When it cannot push them all, the error it raises carries
+    # Deckhand::PushIncomplete: the jids Redis holds, the jobs it does not.
     def push_bulk(item)
       raise InvalidJob, "push_bulk needs a Hash with \"class\" and \"args\"" unless item.is_a?(Hash)
       item, by = partition_by(item.transform_keys(&:to_s))
@@ -112,22 +114,19 @@ module Deckhand
       raise InvalidJob, "push_bulk cannot take a \"jid\": each job gets its own" if item.key?("jid")
       base = own_queue!(Payload.normalize(item.merge("args" => []), timestamps: @config.timestamps))
       list.each_with_index { |args, i| Payload::Validator.check_args!(args, base["class"], item: i) } # nothing pushed if one is bad
-      jids = []
-      list.each_slice(batch_size).with_index do |slice, n|
-        jids.concat(push_slice(base, slice, ats && ats[n * batch_size, slice.size], item["class"], by))
+      BulkPush.new(@config, item.except("args", "at"), list, ats, batch_size, by).call do |slice, slice_ats, jids|
+        push_slice(base, slice, slice_ats, item["class"], by, jids)
       end
-      jids
     end
 
     def cancel!(jid) = IterableJob.cancel!(jid, config: @config)
 
     private
 
-    def push_slice(base, slice, ats, given, by = nil)
+    def push_slice(base, slice, ats, given, by, jids)
       fast = by.nil? && client_chain.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"] &&
         !@config.fair_queues.by?(base["queue"]) # each job's tenant is its own
-      return Delivery.encoded(@config, base, slice, ats) if fast
-      jids = Payload.jids(slice.size)
+      return Delivery.encoded(@config, base, slice, ats, jids) if fast
       jobs = slice.each_with_index.map { |args, i| run_client_middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i]), given) }
       kept = jobs.each_index.select { |i| jobs[i] }
       locks = kept.map { |i| unique_lock(jobs[i], ats && ats[i]) }

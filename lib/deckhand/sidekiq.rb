@@ -20,7 +20,7 @@ end
 
 require_relative "../deckhand"
 require_relative "sidekiq/unsupported"
-require_relative "sidekiq/argument_errors"
+require_relative "sidekiq/push_errors"
 require_relative "sidekiq/strict_args"
 
 module Deckhand

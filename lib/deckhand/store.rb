@@ -162,6 +162,10 @@ module Deckhand
     # Store::Script subclass's refusal, the script).
     def refusal(error, script: nil) = @translation.call(error, script: script&.script_name)
 
+    # How this store words Redis' errors (Store::Translation: #wrong_type
+    # and #lost_write for what a push learned without a reply of its own).
+    attr_reader :translation
+
     # A connection outside the pool, for a thread that blocks in Redis (the idle
     # fetch) and must not hold a pooled connection the processors need.
     def dedicated

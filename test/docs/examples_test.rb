@@ -9,6 +9,7 @@ require "deckhand/batch"
 require "deckhand/embedded"
 require "deckhand/web"
 require_relative "doc_examples"
+require "support/cut_reply_proxy"
 
 # Where the constants the guides' examples define land (their job classes,
 # limiters, callbacks), and the stand-ins for the application classes they
@@ -181,6 +182,31 @@ class DocsExamplesTest < Minitest::Test
     config = Deckhand.config
     assert_equal [2, 40, 2, 300, 3], [config.heartbeat_interval, config.heartbeat_ttl, config.reaper_interval, config.hung_after, config.max_recoveries]
     assert_equal [true, 1_000], [config.reliable_push, config.reliable_push_limit]
+  end
+
+  # The safe retries of the reliability guide, against a push whose
+  # connection is cut before its second slice reaches Redis.
+  def test_a_bulk_push_cut_partway_is_finished_by_the_safe_retry
+    with_cut_at(2, ->(command) { command.first.casecmp?("LPUSH") }) do |proxy|
+      run_example("reliability-bulk-retry")
+      sandbox(:Importer).import((1..2500).to_a)
+      assert_equal 1, proxy.cuts
+    end
+    assert_equal (1..2500).to_a, queued("default").map { |j| j["args"].first }.sort, "each job once"
+  end
+
+  def test_a_batch_cut_partway_is_finished_by_the_safe_retry
+    redis.call("SCRIPT", "LOAD", Deckhand::Store::Scripts::BatchAdd.source)
+    sha = Deckhand::Store::Scripts::BatchAdd.sha
+    with_cut_at(2, ->(command) { command.first.casecmp?("EVALSHA") && command[1] == sha }) do |proxy|
+      run_example("reliability-bulk-retry", "reliability-batch-retry")
+      assert_equal 1, proxy.cuts
+    end
+    jobs = queued("default")
+    assert_equal (1..2500).to_a, jobs.map { |j| j["args"].first }.sort, "each job once"
+    status = Deckhand::Batch::Status.new(jobs.first["bid"], config: new_config)
+    assert_equal [2500, 2500], [status.total, status.pending]
+    assert_equal "0", redis.call("HGET", Deckhand::Store::Layout::PlainBatches.batch(status.bid), "hold"), "let go"
   end
 
   def test_operations_settings_and_the_scrape_token
@@ -388,6 +414,20 @@ class DocsExamplesTest < Minitest::Test
   def basic(user, password) = "Basic #{Base64.strict_encode64("#{user}:#{password}")}"
 
   # The application classes the examples mention, doing just enough.
+  # Runs the block with pushes going through a proxy that cuts the
+  # connection before the `nth` command `choose` picks reaches Redis.
+  def with_cut_at(nth, choose)
+    proxy = Deckhand::CutReplyProxy.start(port: Deckhand::RedisHarness.server.port)
+    config = new_config(redis: {url: proxy.url, timeout: 2})
+    Deckhand::Batch.install(config)
+    Deckhand.config = config
+    seen = 0
+    proxy.cut_request_at { |command| choose.call(command) && (seen += 1) == nth }
+    yield proxy
+  ensure
+    proxy&.stop
+  end
+
   def stand_ins
     users = Class.new do
       def self.ids = [1, 2, 3]
@@ -396,6 +436,7 @@ class DocsExamplesTest < Minitest::Test
     end
     DocsSandbox.const_set(:User, users)
     DocsSandbox.const_set(:Customer, Class.new { def self.ids = (1..2500).to_a })
+    DocsSandbox.const_set(:Row, Class.new { def self.pending_ids = (1..2500).to_a })
     DocsSandbox.const_set(:MyTiming, Class.new { def call(_job, _payload, _queue) = yield })
     DocsSandbox.const_set(:ImportTenant, Class.new { def call(_job, _payload, _queue) = yield })
     DocsSandbox.const_set(:Alerts, Module.new)

@@ -6,6 +6,10 @@ module Deckhand
     # until the block returns; nothing reaches Redis before. A batch opened
     # inside another's block hands its jobs to the outer collector, so the
     # whole tree is written together, parents first, or not at all.
+    #
+    # `held_over`: the batches an incomplete write of this batch left held.
+    # A job given back by that write (it names one of them in "bid") joins
+    # the batch it names again, a child's too; any other job joins this one.
     class Collector
       # One batch's share: its jobs and their scheduled times (nil: now).
       Group = Struct.new(:batch, :jobs, :ats)
@@ -13,19 +17,20 @@ module Deckhand
 
       attr_reader :batch, :groups
 
-      def initialize(batch)
+      def initialize(batch, held_over = [])
         @batch = batch
         @own = Group.new(batch, [], [])
         @groups = [@own]
+        @held_over = held_over.to_h { |held| [held.bid, held] }
       end
 
       # Called by Client::Delivery.enqueue in place of its Redis round trip.
       def collect(jobs, ats)
-        bid = @batch.bid
         jobs.each_with_index do |job, i|
-          job["bid"] = bid
-          @own.jobs << job
-          @own.ats << (ats && ats[i])
+          group = group_of(@held_over[job["bid"]])
+          job["bid"] = group.batch.bid
+          group.jobs << job
+          group.ats << (ats && ats[i])
         end
         nil
       end
@@ -43,6 +48,13 @@ module Deckhand
       end
 
       def jids = @own.jobs.map { |job| job["jid"] }
+
+      private
+
+      def group_of(batch)
+        return @own if batch.nil? || batch.equal?(@batch)
+        @groups.find { |group| group.batch.equal?(batch) } || Group.new(batch, [], []).tap { |group| @groups << group }
+      end
     end
   end
 end

@@ -11,7 +11,7 @@ module Deckhand
     #
     #   Delivery.enqueue(config, [job], nil)                   # queued now
     #   Delivery.enqueue(config, [job], [Time.now.to_f + 60])  # scheduled
-    #   Delivery.encoded(config, base, [[1], [2]], nil)        # => [jid, jid] (push_bulk's fast path)
+    #   Delivery.encoded(config, base, [[1], [2]], nil, jids)  # => jids (push_bulk's fast path)
     module Delivery # :nodoc:
       module_function
 
@@ -50,9 +50,8 @@ module Deckhand
       end
 
       # The fast path of push_bulk: no job Hash per job, the shared JSON
-      # generated once. Returns the jids.
-      def encoded(config, base, slice, ats)
-        jids = Payload.jids(slice.size)
+      # generated once. Returns the jids (those given, one per job).
+      def encoded(config, base, slice, ats, jids = Payload.jids(slice.size))
         encoder = BulkEncoder.new(base, now: Payload.now(config.timestamps), max_bytes: config.max_payload_bytes)
         queued = []
         scheduled = []
@@ -86,6 +85,31 @@ module Deckhand
       def deliver(config, queued, scheduled, scheduled_queues)
         pusher = Client.pusher
         pusher ? pusher.call(queued, scheduled, config) : Client.write(queued, scheduled, config, scheduled_queues)
+      end
+
+      # Client.write: a plain push in one pipelined round trip
+      # (Store::Queues.push). A slice of push_bulk (Client::BulkPush) and a
+      # reliable push (Client::PushBuffer) are written as marked pushes
+      # (Store::MarkedPush), whose outcome is known even when the reply is
+      # lost: a slice's goes to its BulkPush instead of being raised.
+      def write(queued, scheduled, config, scheduled_queues)
+        if Client.pusher
+          queued, scheduled = LockedPush.new(config).deferred(queued, scheduled)
+          return nil if queued.empty? && scheduled.empty? # every job was unique: written with its lock
+          scheduled_queues = nil
+        end
+        slice = Thread.current[SLICE]
+        if config.reliable_push
+          outcome = PushBuffer.for(config).write(queued, scheduled, scheduled_queues)
+        elsif slice
+          outcome = Store::Queues.push_marked(config.store, queued, scheduled, scheduled_queues, fair: config.fair_queues, logger: config.logger)
+        else
+          return Store::Queues.push(config.store, queued, scheduled, scheduled_queues, fair: config.fair_queues, logger: config.logger)
+        end
+        return slice.written(queued, scheduled, outcome) if slice
+        raise outcome.refusal if outcome.left
+        raise outcome.not_replicated if outcome.not_replicated
+        nil
       end
     end
   end

@@ -40,13 +40,20 @@ module Deckhand
           job["enqueued_at"] = now unless ats[i]
           [locks[i], ats[i], Payload.encode(job, max_bytes: @config.max_payload_bytes)]
         end
-        holders = Store::UniqueLocks.push(@config.store, jobs.first["queue"], entries, fair: @config.fair_queues)
+        slice = Thread.current[SLICE] # a push_bulk's (Client::BulkPush)
+        begin
+          holders = Store::UniqueLocks.push(@config.store, jobs.first["queue"], entries, fair: @config.fair_queues)
+        rescue ConnectionError
+          slice&.scripted(jobs.map { |job| job["jid"] }, nil) # the script may have run: no mark tells
+          raise
+        end
         conflicts = []
         jids = jobs.each_with_index.map do |job, i|
           next job["jid"] unless holders[i]
           conflicts << [job, holders[i]]
           nil
         end
+        slice&.scripted(jobs.map { |job| job["jid"] }, jids.compact)
         conflicts.each { |job, holder| conflict(job, holder) }
         jids
       end

@@ -13,23 +13,39 @@ module Deckhand
     # reach Redis in the order they were pushed. At most `limit` jobs wait;
     # past that a push raises, nothing is dropped silently.
     #
-    # A held push leaves the buffer only once Redis took it, and is never
-    # written twice by the buffer: a push Redis refused in part (WRONGTYPE on
-    # one queue, OOM) keeps only the refused part at the head of the line,
-    # and one that reached the primary but too few replicas (NotReplicated)
-    # is done, with a warning. One writer at a time (the flusher, or the exit
-    # flush) takes the head of the line.
+    # Every write, the first and the flusher's, is a marked push
+    # (Store::MarkedPush), so the buffer never holds what Redis already
+    # has: when the reply of a write is lost, Redis is asked whether it ran
+    # it, and only what it did not run is held. When Redis does not answer
+    # the question (it went away with the reply), the write is held in
+    # doubt, with its mark, and asked about again before anything is
+    # written again. A held push leaves the buffer only once Redis took it:
+    # a push Redis refused in part (WRONGTYPE on one queue) keeps only the
+    # refused part at the head of the line, and one that reached the
+    # primary but too few replicas (NotReplicated) is done, with a warning.
+    # One writer at a time (the flusher, or the exit flush) takes the head
+    # of the line. A write in doubt is held even past `limit`: it may be in
+    # Redis already, so it cannot be refused.
     #
     # What it cannot save: jobs still waiting when the process dies (SIGKILL,
     # a crash, Redis down through the whole exit flush) are lost, and the
-    # process logs how many. A write whose reply was lost may have reached
-    # Redis and is written again: such a job runs twice (at least once, as
-    # everywhere in Deckhand).
+    # process logs how many. A write in doubt for longer than a mark lives
+    # (Store::PushMarks::TTL, ten minutes) can no longer be asked about: it
+    # is written again, with a warning, and its jobs may run twice (at least
+    # once, as everywhere in Deckhand).
     #
     #   buffer = PushBuffer.for(config)   # the configuration's one buffer
-    #   buffer.write(queued, scheduled)   # to Redis, or into the buffer when Redis is away
+    #   buffer.write(queued, scheduled)   # => the outcome of what it did not accept (Store::HeldPush::Outcome)
     class PushBuffer
       FLUSH_AT_EXIT = 5.0
+
+      # One push waiting for Redis: what it writes, its count of jobs, and
+      # when its write's reply was lost unanswered, its Store::PushMarks::Doubt.
+      Held = Struct.new(:push, :count, :doubt)
+      private_constant :Held
+
+      NONE = [].freeze
+      private_constant :NONE
 
       @buffers = ObjectSpace::WeakMap.new
       @lock = Mutex.new
@@ -55,7 +71,7 @@ module Deckhand
         @lock = Mutex.new
         @wake = ConditionVariable.new
         @writer = Mutex.new # held while the head of the line is written
-        @pending = [] # [queued, scheduled, scheduled_queues, size]
+        @pending = [] # Held, oldest first
         @size = 0
         @outage = false
         @refusal = nil
@@ -67,14 +83,19 @@ module Deckhand
       # Jobs waiting for Redis.
       def size = @lock.synchronize { @size }
 
-      # scheduled_queues: the queue of each scheduled job, or nil (Client.write).
+      # Writes the push, or holds it when Redis is away or other pushes
+      # wait. Returns the outcome of what it did not accept: `left` and
+      # `refusal` when Redis refused jobs (a key of the wrong type) or the
+      # limit was reached, `not_replicated` when the write came short of
+      # replicas. scheduled_queues: the queue of each scheduled job, or nil.
       def write(queued, scheduled, scheduled_queues = nil)
+        push = [queued, scheduled, scheduled_queues]
         unless @lock.synchronize { @pending.empty? }
-          return hold([queued, scheduled, scheduled_queues], nil)
+          refusal = hold([Held.new(push, count(push), nil)], nil)
+          return Store::HeldPush::Outcome.new(refusal && push, refusal, nil, nil, NONE)
         end
-        Store::Queues.push(@config.store, queued, scheduled, scheduled_queues, fair: @config.fair_queues, logger: @config.logger)
-      rescue ConnectionError => e
-        hold([queued, scheduled, scheduled_queues], e)
+        outcome = Store::Queues.push_marked(@config.store, *push, fair: @config.fair_queues, logger: @logger, patience: 0)
+        keep(outcome)
       end
 
       # Waits up to `seconds` for a held push; true when one waits.
@@ -89,46 +110,88 @@ module Deckhand
       def nudge = @lock.synchronize { @wake.broadcast }
 
       # Writes the oldest held push: true once Redis took it (or nothing
-      # waits), false when Redis refused some of it (kept, to try again).
-      # Raises ConnectionError when Redis cannot be reached.
+      # waits), false when some of it is still to write (Redis refused it,
+      # or did not answer): kept at the head, to try again. A push held in
+      # doubt is asked about first; Redis answering that it ran it is
+      # enough. Raises ConnectionError when Redis cannot be reached.
       def flush_one
         @writer.synchronize do
-          push = @lock.synchronize { @pending.first } or return true
-          outcome = Store::HeldPush.write(@config.store, *push.first(3), fair: @config.fair_queues)
+          head = @lock.synchronize { @pending.first } or return true
+          head = settle(head) if head.doubt
+          return head == :written unless head.is_a?(Held)
+          outcome = Store::MarkedPush.write(@config.store, *head.push, fair: @config.fair_queues, patience: 0)
           @logger.warn("#{outcome.not_replicated.message} (a held push; it is not pushed again)") if outcome.not_replicated
           # A refused job's listing was refused too (OOM): only the refusal is news.
           @config.store.listing_warning.refused(outcome.unlisted, @logger) if outcome.unlisted && !outcome.left
-          outcome.left ? refused(outcome) : written
-          outcome.left.nil?
+          rest = outcome.doubt.map { |doubt| held(doubt.push, doubt) }
+          rest << held(outcome.left) if outcome.left
+          rest.empty? ? written : replace(rest, outcome.left && outcome.refusal)
+          rest.empty?
         end
       end
 
       private
 
-      def hold(push, error)
-        count = count(push)
+      def held(push, doubt = nil) = Held.new(push, count(push), doubt)
+
+      # The first write's outcome: what Redis did not run because it could
+      # not be reached (or did not say whether it ran) is held; what it
+      # refused is given back, with what did not fit under the limit.
+      def keep(outcome)
+        error = outcome.refusal
+        entries = outcome.doubt.map { |doubt| held(doubt.push, doubt) }
+        waits = outcome.left && error.is_a?(ConnectionError)
+        entries << held(outcome.left) if waits
+        refusal = entries.empty? ? nil : hold(entries, error)
+        left, error = waits ? [refusal && outcome.left, refusal] : [outcome.left, outcome.left && error]
+        Store::HeldPush::Outcome.new(left, error, outcome.not_replicated, nil, NONE)
+      end
+
+      # Holds the entries, in order; returns the error of a push refused at
+      # the limit (a push in doubt is always held: Redis may have it), else nil.
+      def hold(entries, error)
         @lock.synchronize do
-          if @size + count > @limit
-            raise ConnectionError, "Redis is unreachable and #{@size} pushed jobs already wait for it " \
-              "(reliable_push_limit #{@limit}); this push was not accepted#{": #{error.message}" if error}"
+          fresh = entries.reject(&:doubt).sum(&:count)
+          if fresh.positive? && @size + fresh > @limit
+            entries = entries.select(&:doubt)
+            refusal = ConnectionError.new("Redis is unreachable and #{@size} pushed jobs already wait for it " \
+              "(reliable_push_limit #{@limit}); this push was not accepted#{": #{error.message}" if error}")
           end
-          if error && !@outage
-            @logger.warn("Redis is unreachable (#{error.message}); holding pushed jobs until it answers")
-            @outage = true
+          unless entries.empty?
+            if error && !@outage
+              @logger.warn("Redis is unreachable (#{error.message}); holding pushed jobs until it answers")
+              @outage = true
+            end
+            @pending.concat(entries)
+            @size += entries.sum(&:count)
+            @flusher ||= PushFlusher.new(self, logger: @logger).start
+            @wake.broadcast
           end
-          @pending << [*push, count]
-          @size += count
-          @flusher ||= PushFlusher.new(self, logger: @logger).start
-          @wake.broadcast
+          refusal
         end
-        nil
+      end
+
+      # A held push in doubt: Redis is asked whether it ran the write whose
+      # reply was lost. Returns :written (it did), the Held of what it did
+      # not run (now the head of the line), or nil while it does not answer.
+      def settle(head)
+        doubt = head.doubt
+        if doubt.expired?
+          @logger.warn("a held push of #{head.count} jobs lost its reply and Redis did not say within " \
+            "#{Store::PushMarks::TTL} s whether it ran it: written again; its jobs may run twice")
+          return replace([held(head.push)], nil).first
+        end
+        refused = Store::PushMarks.recheck(@config.store, doubt) or return nil
+        parts = refused.keys.compact # nil: the set of queue names, not a job
+        return written && :written if parts.empty?
+        replace([held(doubt.push(parts))], nil).first
       end
 
       def count((queued, scheduled)) = queued.sum { |_, payloads| payloads.size } + (scheduled.size / 2)
 
       def written
         @lock.synchronize do
-          @size -= @pending.shift.last
+          @size -= @pending.shift.count
           if @pending.empty? && (@outage || @refusal)
             @logger.info("Redis answers again: the jobs held meanwhile are written")
             @outage = false
@@ -137,19 +200,19 @@ module Deckhand
         end
       end
 
-      # What Redis took leaves the line; the rest stays at its head. A
-      # refusal is logged when it changes, not at every try.
-      def refused(outcome)
-        left = outcome.left
+      # What Redis took leaves the line; the rest (`entries`) takes the
+      # head's place. A refusal is logged when it changes, not at every try.
+      def replace(entries, refusal)
         @lock.synchronize do
-          @size -= @pending.first.last - count(left)
-          @pending[0] = [*left, count(left)]
-          return if @refusal == outcome.refusal.message
-          @refusal = outcome.refusal.message
+          @size += entries.sum(&:count) - @pending.first.count
+          @pending[0, 1] = entries
+          return entries if refusal.nil? || refusal.is_a?(ConnectionError) || @refusal == refusal.message
+          @refusal = refusal.message
         end
-        jobs = count(left)
+        jobs = entries.sum(&:count)
         @logger.error("Redis refused a held push of #{jobs} job#{"s" unless jobs == 1}: kept, with the pushes behind it, " \
-          "and tried again: #{outcome.refusal.message}")
+          "and tried again: #{refusal.message}")
+        entries
       end
 
       # The flusher may be writing the head of the line: #flush_one waits

@@ -39,7 +39,7 @@ module Sidekiq
     # (but its pool: only routes the class's own pushes: Payload.normalize).
     # A bad item raises ArgumentError, as in Sidekiq (Deckhand's message).
     def push(item)
-      Deckhand::DropIn.argument_errors do
+      Deckhand::DropIn.push_errors do
         item = check(item)
         item["args"] = Deckhand::DropIn::StrictArgs.apply(item["args"], item["class"])
         super(item)
@@ -48,7 +48,7 @@ module Sidekiq
 
     # "args" may be any Enumerable (a lazy one too), as in Sidekiq.
     def push_bulk(item)
-      Deckhand::DropIn.argument_errors do
+      Deckhand::DropIn.push_errors do
         item = check(item)
         item["args"] = item["args"].to_a if item["args"].is_a?(Enumerator)
         item["args"] = item["args"].map { |args| Deckhand::DropIn::StrictArgs.apply(args, item["class"]) } if item["args"].is_a?(Array)

@@ -38,7 +38,7 @@ module Deckhand
       # Through the job's client class (Sidekiq.transactional_push!'s, or
       # sidekiq_options client_class:) when it names one; Deckhand's push otherwise.
       def push(method, item)
-        DropIn.argument_errors do
+        DropIn.push_errors do
           client = ClientClass.for_push(@klass, @options[ClientClass::KEY])
           next super unless client
           declared = item.delete("pool")

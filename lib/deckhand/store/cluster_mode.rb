@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "reply_witness"
+
 module Deckhand
   class Store
     # What the store needs to talk to a Redis Cluster: the nodes to start
@@ -31,7 +33,12 @@ module Deckhand
         load_client
       end
 
-      def config(**extra) = RedisClient.cluster(nodes: @nodes, **@client_options, **extra)
+      # The cluster client's configuration; its connections carry
+      # ReplyWitness after the middlewares given.
+      def config(**extra)
+        middlewares = [*extra.fetch(:middlewares) { @client_options[:middlewares] }, ReplyWitness]
+        RedisClient.cluster(nodes: @nodes, **@client_options, **extra, middlewares: middlewares)
+      end
 
       # The nodes without passwords, safe to log.
       def location

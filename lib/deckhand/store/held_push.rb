@@ -28,7 +28,11 @@ module Deckhand
     #   outcome.unlisted        # => the refusal of the set of queue names (its jobs are written), or nil
     #   raise HeldPush.explained(outcome, queued, sets) if outcome.left   # the refusal, saying what was queued
     module HeldPush # :nodoc:
-      Outcome = Struct.new(:left, :refusal, :not_replicated, :unlisted)
+      # `doubt`: what a marked push (Store::MarkedPush) wrote without Redis
+      # saying whether it ran it; none for a plain one.
+      Outcome = Struct.new(:left, :refusal, :not_replicated, :unlisted, :doubt)
+
+      NO_DOUBT = [].freeze
 
       module_function
 
@@ -57,7 +61,7 @@ module Deckhand
         left = refused.empty? ? nil : left(keys, queued, sets, scheduled_queues, refused, tenants)
         queued = joined(queued, tenants)
         Outcome.new(left, error && store.refusal(error), short && not_replicated(store, queued, sets, refused, short),
-          unlisted && store.refusal(unlisted))
+          unlisted && store.refusal(unlisted), NO_DOUBT)
       end
 
       # [command, part] in pipeline order; part names what the command

@@ -5,6 +5,7 @@ require "digest"
 require "json"
 require_relative "fair_pushes"
 require_relative "held_push"
+require_relative "marked_push"
 
 module Deckhand
   class Store
@@ -82,6 +83,17 @@ module Deckhand
           store.listing_warning.refused(outcome.unlisted, logger) if outcome.unlisted
           raise outcome.not_replicated if outcome.not_replicated
         end
+      end
+
+      # As #push, written so that its outcome is known even when the reply
+      # is lost (Store::MarkedPush: one transaction per slot, with a mark
+      # Redis is asked about): returns the outcome instead of raising, for
+      # the caller to tell what was written and what was not. A refused set
+      # of queue names is logged, as by #push.
+      def push_marked(store, queued, scheduled, scheduled_queues = nil, fair: nil, logger: nil, patience: PushMarks::PATIENCE)
+        outcome = MarkedPush.write(store, queued, scheduled, scheduled_queues, fair: fair, patience: patience)
+        store.listing_warning.refused(outcome.unlisted, logger) if outcome.unlisted
+        outcome
       end
 
       # The name a list goes by in the set of queues: a partition's queue in

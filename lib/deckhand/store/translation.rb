@@ -45,6 +45,22 @@ module Deckhand
         @location = location
       end
 
+      # The redis-client error behind `error` (a Deckhand::RedisError), with
+      # its message and standing for it (Deckhand::ForeignError): what
+      # drop-in mode raises, as Sidekiq raises redis-client's errors. `error`
+      # itself when no redis-client error is behind it.
+      def self.native(error)
+        cause = error.cause
+        cause = cause.errors.values.first if cause.respond_to?(:errors) && cause.errors.is_a?(Hash)
+        return error unless cause.is_a?(RedisClient::Error)
+        native = cause.exception(error.message)
+        native.extend(ForeignError)
+        native.instance_variable_set(:@deckhand_error, error)
+        return native unless error.is_a?(PushIncomplete)
+        PushIncomplete.attach(native, pushed: error.pushed, unpushed: error.unpushed, in_doubt: error.in_doubt,
+          recheck: error.instance_variable_get(:@rechecker))
+      end
+
       # script: the name of the Deckhand script that was refused; types: for a
       # script refused with WRONGTYPE, [[key, type], ...] of the keys it declared.
       def call(error, script: nil, types: nil)
@@ -75,6 +91,27 @@ module Deckhand
         else
           RedisError.new("Redis at #{@location} failed: #{error.class}: #{error.message}")
         end
+      end
+
+      # `error` (a Deckhand::ConnectionError) as the error of `what`, a write:
+      # when the connection was lost after the write was sent (not when
+      # none could be opened or taken from the pool, nor when Redis refused
+      # it), Redis may have run it, and the message says so.
+      def lost_write(error, what)
+        cause = error.cause
+        cause = cause.errors.values.first if cause.respond_to?(:errors) && cause.errors.is_a?(Hash)
+        return error unless cause.is_a?(RedisClient::ConnectionError) && !cause.respond_to?(:code) # READONLY, MASTERDOWN: refused
+        return error if cause.is_a?(RedisClient::CannotConnectError) || cause.is_a?(RedisClient::CheckoutTimeoutError)
+        error.exception("#{error.message}. #{what} was sent and its reply lost: Redis may have run it, so the job may " \
+          "have been queued, and pushing it again may queue it twice (docs/reliability.md)")
+      end
+
+      # The refusal of a write to `key` that holds another type than
+      # Deckhand keeps there, known from a push's mark (Store::PushMarks)
+      # rather than from the reply Redis sent, which was lost.
+      def wrong_type(key)
+        CommandError.new("Redis at #{@location} refused a push's write on key #{key.inspect}: WRONGTYPE it holds another " \
+          "kind of value. #{FIXES["WRONGTYPE"]}", code: "WRONGTYPE", key: key)
       end
 
       private

@@ -143,6 +143,10 @@ module Deckhand
           # outcome scripts release it, each in one script with the queue's keys.
           def unique_lock(queue, digest) = "#{tag(queue)}:unique:#{digest}"
 
+          # In the slot of the queue whose jobs the push writes (one mark per
+          # slot a push writes to).
+          def push_mark(queue, id) = "#{tag(queue)}:push:#{id}"
+
           # In the queue's slot: a fair queue's tenants' jobs and tenants hash.
           def fair_jobs(queue) = "#{tag(queue)}:fair"
 

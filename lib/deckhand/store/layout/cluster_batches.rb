@@ -37,6 +37,9 @@ module Deckhand
 
         def outbox? = true
 
+        # In the batches' slot, where batch_add.lua runs (PlainBatches.push_mark).
+        def push_mark(id) = "#{TAG}:push:#{id}"
+
         # Sorted set in the queue's slot: jid => until when (epoch ms) a callback
         # job pushed to the queue is remembered, so pushing it again is a no-op.
         # `tag`: the queue's hash tag, from the store's layout (its placement).

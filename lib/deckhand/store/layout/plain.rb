@@ -158,6 +158,11 @@ module Deckhand
         # the lock `digest` (SHA-256 hex of its class, queue and arguments).
         def unique_lock(_queue, digest) = "unique:#{digest}"
 
+        # String: the mark a push written as one transaction leaves for a few
+        # minutes (Store::MarkedPush), by which Redis answers, after the
+        # reply was lost, whether it ran the write. `id` is the push's own.
+        def push_mark(_queue, id) = "deckhand:push:#{id}"
+
         # Sorted set of the jobs of a fair queue's tenants, and the hash of its
         # virtual time and tenants with work (store/scripts/lib/fair.lua).
         def fair_jobs(queue) = "deckhand:fair:#{queue}"

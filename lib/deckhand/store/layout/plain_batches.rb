@@ -42,6 +42,12 @@ module Deckhand
         # False: callback jobs are pushed in the same atomic step that fires
         # them (ClusterBatches has an outbox instead).
         def outbox? = false
+
+        # String: the mark of one call adding jobs to a batch (batch_add.lua,
+        # Store::PushMarks), by which Redis answers, after the call's reply
+        # was lost, whether it ran it. Not a batch's key: it outlives none
+        # that matter, and expires on its own. `id` is the call's.
+        def push_mark(id) = "deckhand:push:#{id}"
       end
     end
   end

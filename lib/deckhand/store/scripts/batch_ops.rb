@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
+require "securerandom"
 require_relative "../batch_lineages"
+require_relative "../push_marks"
 require_relative "batch_create"
 require_relative "batch_reopen"
 require_relative "batch_add"
@@ -25,7 +27,7 @@ module Deckhand
       #   ops = BatchOps.new(store, now_ms: 1_764_000_000_000, stamp: 1_764_000_000_000)
       #   ops.create(bid, parent: nil, idle_ttl_ms: 2_592_000_000, success_ttl_ms: 86_400_000,
       #     callback_queue: "default", description: "Import", callbacks: ["", on_success, ""])  # => "ok"
-      #   ops.push(bid, jids, {"default" => payloads})   # => "ok"
+      #   ops.push(bid, jids, {"default" => payloads}, mark: keys.batches.push_mark(id))   # => "ok"
       #   ops.release(bid)                               # => "ok"
       #   ops.success(bid, jid)                          # => 1 (counted now), 0 (counted before)
       #
@@ -84,15 +86,18 @@ module Deckhand
 
         # Registers jids with the batch and pushes their jobs: queued is queue
         # name => [payload, ...], scheduled [score, payload, ...] or, for
-        # cluster mode, queue name => [score, payload, ...]. "ok" or "gone".
-        def push(bid, jids, queued = {}, scheduled = [])
-          return push_apart(bid, jids, queued, scheduled) if @batch_keys.outbox?
+        # cluster mode, queue name => [score, payload, ...]. "ok" or "gone";
+        # "seen" when `mark` (Layout::PlainBatches.push_mark, one of its own
+        # when none is given) was written already: the call ran before, or
+        # was asked about (PushMarks.ask), and changed nothing now.
+        def push(bid, jids, queued = {}, scheduled = [], mark: @batch_keys.push_mark(SecureRandom.urlsafe_base64(12)))
+          return push_apart(bid, jids, queued, scheduled, mark) if @batch_keys.outbox?
           scheduled = scheduled.values.flatten(1) if scheduled.is_a?(Hash)
           jobs = queued.flat_map { |queue, payloads| [queue, payloads.size, *payloads] }
-          args = [jids.size, *jids, queued.size, *jobs, scheduled.size / 2, *scheduled]
+          args = [jids.size, *jids, queued.size, *jobs, scheduled.size / 2, *scheduled, PushMarks::TTL]
           # The jobs are written by the script: with push_replicas, it WAITs.
           pushed = (queued.empty? && scheduled.empty?) ? nil : jids
-          along_lineage(BatchAdd, bid, args, queues: queued.keys, pushed: pushed)
+          along_lineage(BatchAdd, bid, args, queues: queued.keys, pushed: pushed, mark: mark)
         end
 
         # Lets go of the hold taken by create or reopen: "ok" or "gone".
@@ -121,10 +126,10 @@ module Deckhand
 
         # pushed: the jids of the jobs the call pushes (plain mode's push),
         # waited for when push_replicas is set.
-        def along_lineage(klass, bid, args, queues: [], pushed: nil)
+        def along_lineage(klass, bid, args, queues: [], pushed: nil, mark: nil)
           lineage = LINEAGES.fetch(@store, bid)
           ATTEMPTS.times do
-            reply = invoke(klass, lineage.map(&:first), lineage.filter_map(&:last) | queues, args, pushed)
+            reply = invoke(klass, lineage.map(&:first), lineage.filter_map(&:last) | queues, args, pushed, mark)
             return reply unless reply == "stale"
             lineage = LINEAGES.read(@store, bid)
           end
@@ -132,9 +137,9 @@ module Deckhand
             "calls in a row; something other than Deckhand writes to #{@batch_keys.batch(bid)}"
         end
 
-        def invoke(klass, bids, queues, args, pushed = nil)
-          return invoke_apart(klass, bids, queues, args).first if @batch_keys.outbox?
-          script(klass).call(bids, queues, args, pushed: pushed)
+        def invoke(klass, bids, queues, args, pushed = nil, mark = nil)
+          return invoke_apart(klass, bids, queues, args, mark: mark).first if @batch_keys.outbox?
+          script(klass).call(bids, queues, args, pushed: pushed, mark: mark)
         end
       end
     end

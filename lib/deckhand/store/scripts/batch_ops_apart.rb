@@ -24,9 +24,10 @@ module Deckhand
         # its queue's scheduled set, WAIT when push_replicas is set). A batch
         # is held while its jobs are pushed, so none can complete it before
         # the others are in their queues; if the pushes fail the hold stays,
-        # as in plain mode.
-        def push_apart(bid, jids, queued, scheduled)
-          reply = along_lineage(BatchAdd, bid, [jids.size, *jids, 0, 0])
+        # as in plain mode. (Batch::Writer registers alone, then pushes the
+        # jobs as a marked push, to know what a lost reply left.)
+        def push_apart(bid, jids, queued, scheduled, mark)
+          reply = along_lineage(BatchAdd, bid, [jids.size, *jids, 0, 0, PushMarks::TTL], mark: mark)
           return reply unless reply == "ok"
           scheduled = {nil => scheduled} unless scheduled.is_a?(Hash)
           flat = scheduled.values.flatten(1)
@@ -39,7 +40,7 @@ module Deckhand
         # Cluster mode: the script's reply, and how many callbacks it handed
         # over (they are pushed before this returns, with those this process
         # could not push before if the outbox still holds them).
-        def invoke_apart(klass, bids, queues, args, age: BatchOps::OUTBOX_AGE)
+        def invoke_apart(klass, bids, queues, args, age: BatchOps::OUTBOX_AGE, mark: nil)
           # After a failed call (its reply may be lost, with the callbacks it
           # fired) the next one takes every entry, not only old ones. A
           # failed BatchPending fired nothing: it leaves no doubt of its own,
@@ -48,7 +49,7 @@ module Deckhand
           doubted = BatchOutbox.take_doubt(@store)
           age = 0 if doubted
           begin
-            reply, others, own = outbox_call(klass, bids, queues, args, age)
+            reply, others, own = outbox_call(klass, bids, queues, args, age, mark)
           rescue Deckhand::RedisError
             BatchOutbox.doubt(@store) if doubted || klass != BatchPending
             raise
@@ -70,7 +71,7 @@ module Deckhand
         end
 
         # The script's reply, the entries others left, and this call's own.
-        def outbox_call(klass, bids, queues, args, age) = script(klass).call_apart(bids, queues, args, age)
+        def outbox_call(klass, bids, queues, args, age, mark = nil) = script(klass).call_apart(bids, queues, args, age, mark: mark)
 
         # Cluster mode: pushes callbacks ([jid, queue, payload] each) others
         # left and this call fired, then clears them from the outbox.

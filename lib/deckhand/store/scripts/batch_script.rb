@@ -34,11 +34,13 @@ module Deckhand
         # its parent and so on up), the `queues` it may push to (the
         # lineage's callback queues and those of the jobs it pushes) and the
         # operation's `args`; returns its reply. pushed: the jids of the jobs
-        # the call pushes, waited for when push_replicas is set.
-        def call(bids, queues, args, pushed: nil)
+        # the call pushes, waited for when push_replicas is set. mark: the
+        # call's mark, declared last (batch_add.lua).
+        def call(bids, queues, args, pushed: nil, mark: nil)
           layout = keys
           declared = [Layout::PlainBatches::INDEX, Layout::PlainBatches::EXPIRIES, layout::QUEUES, layout::SCHEDULE,
             *bids.flat_map { |bid| Layout::PlainBatches.all(bid) }, *queues.map { |queue| layout.queue(queue) }]
+          declared << mark if mark
           argv = [@now_ms, @stamp, "", bids.size, *bids, queues.size, *queues, *args]
           return run(declared, argv) unless pushed
           run_durably(declared, argv) { |reply| (reply == "ok") ? pushed : [] }
@@ -47,8 +49,8 @@ module Deckhand
         # Cluster mode: as #call, every key in the {batches} slot, listing
         # the outbox's entries older than age_ms. Returns the reply, the
         # entries others left and this call's own, each [jid, queue, payload].
-        def call_apart(bids, queues, args, age_ms)
-          reply, others, *entries = run(outbox_keys + bids.flat_map { |bid| @batch_keys.all(bid) },
+        def call_apart(bids, queues, args, age_ms, mark: nil)
+          reply, others, *entries = run(outbox_keys + bids.flat_map { |bid| @batch_keys.all(bid) } + [*mark],
             [@now_ms, @stamp, age_ms, bids.size, *bids, queues.size, *queues, *args])
           entries = entries.each_slice(3).to_a
           [reply, entries.first(others), entries.drop(others)]
