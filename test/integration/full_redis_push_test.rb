@@ -37,7 +37,9 @@ class FullRedisPushTest < Minitest::Test
     assert_includes error.message, "raise maxmemory"
     assert_includes error.message, "Nothing was queued: Redis took none of this push's 1 job; push again"
     error = assert_raises(Deckhand::CommandError) { client.push_bulk("class" => "RecordJob", "args" => [[3], [4], [5]]) }
-    assert_includes error.message, "Nothing was queued: Redis took none of this push's 3 jobs"
+    assert_includes error.message, "Redis is full"
+    assert_includes error.message, "0 of 3 jobs pushed"
+    assert_equal [[[3], [4], [5]], []], [error.unpushed_args, error.pushed], "a bulk push says what it queued: nothing"
     error = assert_raises(Deckhand::CommandError) { client.push("class" => "RecordJob", "args" => [6], "at" => Time.now.to_f + 60) }
     assert_includes error.message, "Nothing was queued"
     @conn.call("CONFIG", "SET", "maxmemory", "0")
