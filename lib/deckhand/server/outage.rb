@@ -29,8 +29,6 @@ module Deckhand
         @logged_at = nil
       end
 
-      def failing? = @failures.positive?
-
       # Records a failure; returns the seconds to wait before the next attempt.
       def failed(error)
         now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
