@@ -76,13 +76,13 @@ module Deckhand
       def beat
         counts = @stats.take
         metrics = @stats.metrics.take
-        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        started = Monotonic.now
         reply = Store::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record)
         @skew.observe(@store.clock.offset)
         follow_placement(reply.placement) if reply.placement
         @on_paused&.call(reply.paused)
         @on_throttles&.call(reply.throttles)
-        @rtt_us = ((::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1_000_000).round
+        @rtt_us = ((Monotonic.now - started) * 1_000_000).round
         @process_count = reply.processes
         @beat_at = monotonic
         @outage.over
@@ -104,7 +104,7 @@ module Deckhand
 
       private
 
-      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def monotonic = Monotonic.now
 
       def wake = @sleeper.stop
 

@@ -195,7 +195,7 @@ module Deckhand
       # The fleet's clock: a tick is due by Redis' time, whichever host leads.
       def realtime = @store.clock.now
 
-      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def monotonic = Monotonic.now
     end
   end
 end

@@ -28,7 +28,7 @@ module Deckhand
       # reads Redis' clock, which the store's clock (Store::Clock) follows;
       # what it writes is timed by that clock as it stood before.
       def beat(store, identity, counts:, metrics:, record:, now: Time.at(store.clock.now))
-        sent = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        sent = Monotonic.now
         replies = store.pipelined do |pipe|
           pipe.call("TIME")
           Queues.queue_paused_read(pipe)
@@ -40,7 +40,7 @@ module Deckhand
           ProcessRecord.take_signal(pipe, store.layout, identity)
           QueuePlacement::Moves.read(pipe) unless store.layout.one_slot?
         end
-        store.clock.observe(replies.shift, sent, ::Process.clock_gettime(::Process::CLOCK_MONOTONIC))
+        store.clock.observe(replies.shift, sent, Monotonic.now)
         placement = QueuePlacement::Moves.parse(*replies.pop(2)) unless store.layout.one_slot?
         paused = Queues.merge_paused(replies.first(2)) | (placement&.last || [])
         Beat.new(paused, replies[-2].to_i, replies.last, Throttles.parse(replies[2]), placement)
