@@ -55,8 +55,8 @@ class LayoutTest < Minitest::Test
   end
 
   def test_sets_and_calls_follow_the_slots
-    assert Plain.one_slot?
-    refute Cluster.one_slot?
+    assert Plain.plain?
+    refute Cluster.plain?
     assert_equal [[nil, "retry"]], Plain.set_keys(:retry_set, %w[b a])
     assert_equal [["a", "{queue:a}:retry"], ["b", "{queue:b}:retry"]], Cluster.set_keys(:retry_set, %w[b a])
     assert_equal [[0, 1, 2]], Plain.script_calls([2], [0, 1, 2]), "one call covers every queue"

@@ -47,7 +47,7 @@ module Deckhand
         @rtt_us = 0
         @beat_at = monotonic
         @failed_at = nil
-        @placement_epoch = 0 unless store.layout.one_slot? # cluster mode: no move followed yet
+        @placement_epoch = 0 unless store.layout.plain? # cluster mode: no move followed yet
         @outage = Outage.new(@logger, "heartbeat (the process keeps working)")
       end
 

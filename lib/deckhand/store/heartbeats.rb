@@ -38,10 +38,10 @@ module Deckhand
           ProcessRecord.write(pipe, store.layout, identity, **record, now: now)
           ProcessRecord.count(pipe, store.layout)
           ProcessRecord.take_signal(pipe, store.layout, identity)
-          QueuePlacement::Moves.read(pipe) unless store.layout.one_slot?
+          QueuePlacement::Moves.read(pipe) unless store.layout.plain?
         end
         store.clock.observe(replies.shift, sent, Monotonic.now)
-        placement = QueuePlacement::Moves.parse(*replies.pop(2)) unless store.layout.one_slot?
+        placement = QueuePlacement::Moves.parse(*replies.pop(2)) unless store.layout.plain?
         paused = Queues.merge_paused(replies.first(2)) | (placement&.last || [])
         Beat.new(paused, replies[-2].to_i, replies.last, Throttles.parse(replies[2]), placement)
       end

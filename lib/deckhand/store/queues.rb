@@ -72,7 +72,7 @@ module Deckhand
         queued, tenants = FairPushes.split(queued, fair) # jobs of tenants: their fair share (docs/fair-queues.md)
         keys = store.layout
         sets = scheduled_sets(keys, scheduled, scheduled_queues)
-        unless keys.one_slot? # cluster mode: a new queue's placement, before the round trip
+        unless keys.plain? # cluster mode: a new queue's placement, before the round trip
           keys.place(queued.keys)
           keys.place(sets.keys)
         end

@@ -75,9 +75,10 @@ module Deckhand
         # Every key name, from `tag(queue)`: Cluster's own (the unplaced
         # tag) or a PlacedCluster's (the placement's).
         module Names # :nodoc:
-          # False: each queue's keys share a slot of their own, the fleet's
-          # records another, so a script touches one queue at a time.
-          def one_slot? = false
+          # False: cluster mode. Each queue's keys share a slot of their own
+          # (its placement's tag), the fleet's records another, so a script
+          # touches one queue at a time.
+          def plain? = false
 
           # True: each queue has its own scheduled, retry and dead set, in its slot.
           def sets_per_queue? = true
