@@ -308,6 +308,35 @@ module Deckhand
       end
     end
 
+    # A string shaped like a Redis key: no spaces, segments joined by ":",
+    # at least one of them a word (#{} stands for an interpolation).
+    RUBY_KEY = /\A(?:#\{\}|[a-z{][\w{}~-]*)(?::(?:#\{\}|[\w{}~*-]+))+\z/
+
+    # [[line, shape], ...] of the string literals of Ruby source shaped like
+    # a key that is built there (interpolated) or named with Deckhand's own
+    # prefixes. Comments are not string literals, so they are left out; a
+    # key written without a colon ("retry") cannot be told from a word.
+    def ruby_keys(source)
+      found = []
+      open = []
+      Ripper.lex(source).each do |(line, _), type, token, _|
+        case type
+        when :on_tstring_beg then open << [line, +""]
+        when :on_tstring_content then open.last&.last&.<<(token)
+        when :on_embexpr_beg then open.last&.last&.<<("\#{}")
+        when :on_tstring_end
+          at, shape = open.pop
+          found << [at, shape] if shape && key_shaped?(shape)
+        end
+      end
+      found
+    end
+
+    def key_shaped?(shape)
+      return false unless shape.match?(RUBY_KEY) && shape.match?(/[a-z]/)
+      shape.include?("\#{}") || shape.start_with?("deckhand:", "{deckhand}", "{queue")
+    end
+
     # [[full name, line], ...] of the classes and modules a Ruby file defines
     # (`class`, `module`, and constants given a Struct.new, Data.define,
     # Class.new or Module.new), read from its syntax tree without loading it.

@@ -131,6 +131,42 @@ class ArchitectureTest < Minitest::Test
     assert_empty Checks.literal_keys(fine)
   end
 
+  # Strings outside store/layout/ that are shaped like a key and are none,
+  # each with what it is. Remove an entry once its string is gone.
+  KEY_SHAPED_ALLOWED = {
+    "lib/deckhand/store/clients.rb" => ["deckhand:\#{}"], # a connection's name (CLIENT SETNAME), not a key
+    "lib/deckhand/operations/statsd_reporter.rb" => ["policy:\#{}", "worker:\#{}", "queue:\#{}"] # StatsD tags
+  }.freeze
+
+  def ruby_built_keys
+    lib_files.reject { |path| path.start_with?("lib/deckhand/store/layout/") }.flat_map do |path|
+      Checks.ruby_keys(File.read(File.join(ROOT, path))).filter_map do |line, shape|
+        "#{path}:#{line}: #{shape}" unless KEY_SHAPED_ALLOWED.fetch(path, []).include?(shape)
+      end
+    end
+  end
+
+  # Every key format is in the layout, in Ruby as in Lua: code elsewhere
+  # asks the layout for a key and never glues one together.
+  def test_no_key_is_built_in_ruby_outside_the_layout
+    assert_empty ruby_built_keys, "name the key in lib/deckhand/store/layout/ and ask the layout for it"
+  end
+
+  def test_the_ruby_key_check_finds_built_and_prefixed_keys_but_not_prose
+    broken = <<~'RUBY'
+      jobs = "#{tag}:fair"                                  # built
+      store.call("UNLINK", "#{source}:moving:batch")        # built, in a call
+      PAUSED = "deckhand:paused"                            # Deckhand's prefix
+      marker = "{deckhand}:placement:lock"
+      # "#{tag}:fair" in a comment
+      raise Error, "queue #{name}: not found"               # prose has spaces
+      address = "#{host}:#{port}"                           # no word: a join
+      label = "retry"                                       # no colon
+    RUBY
+    assert_equal [[1, "\#{}:fair"], [2, "\#{}:moving:batch"], [3, "deckhand:paused"], [4, "{deckhand}:placement:lock"]],
+      Checks.ruby_keys(broken)
+  end
+
   # Each layer names only what lies below it; a feature plugs in through the
   # configuration's hooks and is never named by the layers it plugs into.
   def test_no_layer_names_what_lies_above_it
@@ -272,6 +308,10 @@ class ArchitectureTest < Minitest::Test
       files = lib_files.select { |path| under?(path, [prefix]) }
       used = files.any? { |path| Checks.redis_calls(File.read(File.join(ROOT, path))).any? }
       assert used, "#{prefix} no longer calls Redis directly: remove it from REDIS_ALLOWED"
+    end
+    KEY_SHAPED_ALLOWED.each do |path, shapes|
+      found = Checks.ruby_keys(File.read(File.join(ROOT, path))).map(&:last)
+      assert_empty shapes - found, "#{path} no longer holds these strings: remove them from KEY_SHAPED_ALLOWED"
     end
     shared = shared_leaf_names
     SHARED_NAMES.each { |leaf, names| assert_equal names, shared[leaf], "SHARED_NAMES[#{leaf.inspect}] no longer matches: update it" }

@@ -15,7 +15,7 @@ class LayoutTest < Minitest::Test
 
   def test_both_layouts_answer_the_same_questions
     assert_equal methods_of(Plain), methods_of(Cluster) - %i[tag valid_name candidate], "only the cluster layout names hash tags"
-    assert_equal Plain.constants.sort - %i[SCHEDULE RETRY DEAD], Cluster.constants.sort - %i[FLEET TAG_BRACES PLACEMENT Names],
+    assert_equal Plain.constants.sort - %i[SCHEDULE RETRY DEAD], Cluster.constants.sort - %i[FLEET TAG_BRACES PLACEMENT PLACEMENT_EPOCH PLACEMENT_MOVES PLACEMENT_RETIRED PLACEMENT_LOCK Names],
       "the cluster layout shards the scheduled, retry and dead sets per queue: it has no single one"
   end
 

@@ -17,8 +17,8 @@ module Deckhand
     #   Deckhand::Store::Queues.paused(store)              # => ["mailers"]
     #   Deckhand::Store::Queues.summaries(store, ["mailers"]) # => [["mailers", 12, "{...oldest...}", true]]
     module Queues # :nodoc:
-      PAUSED = "deckhand:paused"
-      SIDEKIQ_PAUSED = "paused"
+      PAUSED = Layout::Untagged::PAUSED
+      SIDEKIQ_PAUSED = Layout::Untagged::SIDEKIQ_PAUSED
       PAUSE_SETS = [PAUSED, SIDEKIQ_PAUSED].freeze
 
       # How far around a job's last known position #delete looks for it.

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "tag_names"
+
 module Deckhand
   class Store
     module Layout
@@ -44,6 +46,13 @@ module Deckhand
         LIMITS = "#{FLEET}:limits"
         # Hash of queue name => the hash tag its keys carry (Store::QueuePlacement).
         PLACEMENT = "#{FLEET}:placement"
+        # Queue moves (Store::QueuePlacement::Moves): the placement epoch,
+        # the moves under way, the tags they retired, and the lock that lets
+        # one move run at a time.
+        PLACEMENT_EPOCH = "#{FLEET}:placement:epoch"
+        PLACEMENT_MOVES = "#{FLEET}:placement:moves"
+        PLACEMENT_RETIRED = "#{FLEET}:placement:retired"
+        PLACEMENT_LOCK = "#{FLEET}:placement:lock"
 
         # Characters a queue name cannot hold in cluster mode: they would end or
         # start its hash tag.
@@ -100,11 +109,11 @@ module Deckhand
 
           def queue(name) = tag(name)
 
-          def scheduled_set(queue) = "#{tag(queue)}:schedule"
+          def scheduled_set(queue) = TagNames.set(tag(queue), "schedule")
 
-          def retry_set(queue) = "#{tag(queue)}:retry"
+          def retry_set(queue) = TagNames.set(tag(queue), "retry")
 
-          def dead_set(queue) = "#{tag(queue)}:dead"
+          def dead_set(queue) = TagNames.set(tag(queue), "dead")
 
           def process(identity) = "#{FLEET}:process:#{identity}"
 
@@ -112,11 +121,11 @@ module Deckhand
 
           def signals(identity) = "#{FLEET}:process:#{identity}:signals"
 
-          def inflight(identity, queue) = "#{tag(queue)}:inflight:#{identity}"
+          def inflight(identity, queue) = TagNames.inflight(tag(queue), identity)
 
           def lot(identity, queue, id) = "#{tag(queue)}:lot:#{identity}:#{id}"
 
-          def landing(identity, queue) = "#{tag(queue)}:landing:#{identity}"
+          def landing(identity, queue) = TagNames.landing(tag(queue), identity)
 
           def daily(stat, date) = "#{stat}:#{date}"
 
@@ -145,9 +154,9 @@ module Deckhand
           def unique_lock(queue, digest) = "#{tag(queue)}:unique:#{digest}"
 
           # In the queue's slot: a fair queue's tenants' jobs and tenants hash.
-          def fair_jobs(queue) = "#{tag(queue)}:fair"
+          def fair_jobs(queue) = TagNames.fair_jobs(tag(queue))
 
-          def fair_tenants(queue) = "#{tag(queue)}:tenants"
+          def fair_tenants(queue) = TagNames.fair_tenants(tag(queue))
 
           # In the queue's slot: fetch.lua and requeue.lua keep it beside the queue.
           def throttle(queue) = "#{tag(queue)}:throttle"

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "untagged"
+
 module Deckhand
   class Store
     module Layout
