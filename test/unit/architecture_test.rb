@@ -207,6 +207,38 @@ class ArchitectureTest < Minitest::Test
       Checks.ruby_keys(broken)
   end
 
+  # The sets kept apart from the test map: each file tests a journey
+  # through many parts (or is the suites' own support), not one part.
+  APART = %w[bench browser cluster compat demo docs e2e faults integration rails support swarm].freeze
+
+  def mapped_tests
+    folders = Dir[File.join(ROOT, "test/*/")].map { |dir| File.basename(dir) }
+    assert_empty folders - APART - Checks::MAPPED_TESTS, "a new test folder: list it in APART or in Checks::MAPPED_TESTS"
+    Checks::MAPPED_TESTS.flat_map { |dir| Dir[File.join(ROOT, "test", dir, "**/*_test.rb")] }.map { |path| path.delete_prefix("#{ROOT}/") }
+  end
+
+  # A file's test is found from its path: every test outside the sets kept
+  # apart names what it tests in test/map.txt.
+  def test_every_test_names_what_it_tests_in_the_map
+    map = File.read(File.join(ROOT, "test/map.txt"))
+    assert_empty Checks.test_map_problems(map, mapped_tests, ->(path) { File.exist?(File.join(ROOT, path)) }),
+      "keep test/map.txt true: one line per test file, its subject a file or folder that exists"
+  end
+
+  def test_the_map_check_finds_unlisted_gone_and_doubled_tests
+    files = %w[test/unit/a_test.rb test/unit/b_test.rb test/unit/c_test.rb lib/deckhand/a.rb lib/deckhand/web/]
+    map = <<~MAP
+      # a comment
+      test/unit/a_test.rb   lib/deckhand/a.rb
+      test/unit/b_test.rb   lib/deckhand/gone.rb
+      test/unit/a_test.rb   lib/deckhand/web/
+      test/unit/gone_test.rb lib/deckhand/a.rb
+    MAP
+    assert_equal ["line 3: lib/deckhand/gone.rb does not exist", "line 5: test/unit/gone_test.rb does not exist",
+      "test/unit/a_test.rb is listed more than once", "test/unit/c_test.rb is not listed: add it with what it tests"],
+      Checks.test_map_problems(map, files.first(3), files.method(:include?))
+  end
+
   # Each layer names only what lies below it; a feature plugs in through the
   # configuration's hooks and is never named by the layers it plugs into.
   def test_no_layer_names_what_lies_above_it
