@@ -2,6 +2,7 @@
 
 require_relative "deckhand/version"
 require_relative "deckhand/errors"
+require_relative "deckhand/monotonic"
 require_relative "deckhand/store"
 require_relative "deckhand/config"
 require_relative "deckhand/payload"

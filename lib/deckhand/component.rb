@@ -149,6 +149,6 @@ module Deckhand
       @on_fatal ? @on_fatal.call(self, error) : @logger.error("#{@name} cannot run: #{error.message}")
     end
 
-    def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+    def now = Monotonic.now
   end
 end

@@ -4,6 +4,7 @@ require "socket"
 require "fileutils"
 require "redis_client"
 require_relative "errors"
+require_relative "monotonic"
 
 module Deckhand
   # Runs a private redis-server for development, the demo and the test suite:
@@ -92,13 +93,13 @@ module Deckhand
     private
 
     def wait_until_ready
-      deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + @ready_timeout
+      deadline = Monotonic.now + @ready_timeout
       until self.class.answering?("127.0.0.1", @port)
         if ::Process.waitpid(@pid, ::Process::WNOHANG)
           log = File.join(@dir, "redis.log")
           raise ConnectionError, "redis-server exited at start: #{File.exist?(log) ? File.read(log)[-500..] : "no log"}"
         end
-        if ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) > deadline
+        if Monotonic.now > deadline
           stop # never a half-started server left running
           raise ConnectionError, "redis-server on port #{@port} did not answer within #{@ready_timeout} s"
         end

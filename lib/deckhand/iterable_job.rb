@@ -158,9 +158,9 @@ module Deckhand
     # A step longer than the shutdown timeout is cut short at every deploy
     # (and runs again): worth a warning, once per run.
     def deckhand_step(object, args)
-      started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      started = Monotonic.now
       around_iteration { each_iteration(object, *args) }
-      took = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started
+      took = Monotonic.now - started
       timeout = @deckhand_timeout
       return if took <= timeout || @deckhand_warned
       @deckhand_warned = true

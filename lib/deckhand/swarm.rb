@@ -74,7 +74,7 @@ module Deckhand
 
     private
 
-    def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+    def now = Monotonic.now
 
     # No Redis connection crosses the fork, and the heap is compacted first so
     # the workers share as many pages as they can.

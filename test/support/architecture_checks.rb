@@ -51,6 +51,10 @@ module Deckhand
       "operations" => %w[Server CLI Swarm Sidekiq Testing Batch]
     }.freeze
 
+    # The test folders whose files test one part each, listed in
+    # test/map.txt with what they test.
+    MAPPED_TESTS = %w[api batch dropin fair fibers iterable limiter operations periodic store testing unique unit web].freeze
+
     module_function
 
     # [[line number, line], ...] of the lines of Ruby source that use Redis.
@@ -306,6 +310,52 @@ module Deckhand
       source.gsub(/'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|--\[(=*)\[.*?\]\1\]|--[^\n]*/m) do |match|
         match.start_with?("--") ? "" : match
       end
+    end
+
+    # A string shaped like a Redis key: no spaces, segments joined by ":",
+    # at least one of them a word (#{} stands for an interpolation).
+    RUBY_KEY = /\A(?:#\{\}|[a-z{][\w{}~-]*)(?::(?:#\{\}|[\w{}~*-]+))+\z/
+
+    # [[line, shape], ...] of the string literals of Ruby source shaped like
+    # a key that is built there (interpolated) or named with Deckhand's own
+    # prefixes. Comments are not string literals, so they are left out; a
+    # key written without a colon ("retry") cannot be told from a word.
+    def ruby_keys(source)
+      found = []
+      open = []
+      Ripper.lex(source).each do |(line, _), type, token, _|
+        case type
+        when :on_tstring_beg then open << [line, +""]
+        when :on_tstring_content then open.last&.last&.<<(token)
+        when :on_embexpr_beg then open.last&.last&.<<("\#{}")
+        when :on_tstring_end
+          at, shape = open.pop
+          found << [at, shape] if shape && key_shaped?(shape)
+        end
+      end
+      found
+    end
+
+    def key_shaped?(shape)
+      return false unless shape.match?(RUBY_KEY) && shape.match?(/[a-z]/)
+      shape.include?("\#{}") || shape.start_with?("deckhand:", "{deckhand}", "{queue")
+    end
+
+    # What is wrong with a test map (test/map.txt: a test file, then the
+    # file or folder it tests, per line): `tests` are the test files that
+    # must be listed; `exists` tells whether a path of the repository is there.
+    def test_map_problems(map, tests, exists)
+      rows = map.each_line.with_index(1).reject { |line, _| line.strip.empty? || line.start_with?("#") }
+      listed = Hash.new(0)
+      problems = rows.flat_map do |line, number|
+        test, subject, extra = line.split
+        listed[test] += 1
+        [("line #{number}: a test and its subject, nothing more" if subject.nil? || extra),
+          ("line #{number}: #{test} does not exist" unless exists.call(test)),
+          ("line #{number}: #{subject} does not exist" if subject && !exists.call(subject))].compact
+      end
+      problems + listed.select { |_, count| count > 1 }.keys.map { |test| "#{test} is listed more than once" } +
+        (tests - listed.keys).map { |test| "#{test} is not listed: add it with what it tests" }
     end
 
     # [[full name, line], ...] of the classes and modules a Ruby file defines

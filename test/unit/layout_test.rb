@@ -15,7 +15,7 @@ class LayoutTest < Minitest::Test
 
   def test_both_layouts_answer_the_same_questions
     assert_equal methods_of(Plain), methods_of(Cluster) - %i[tag valid_name candidate], "only the cluster layout names hash tags"
-    assert_equal Plain.constants.sort - %i[SCHEDULE RETRY DEAD], Cluster.constants.sort - %i[FLEET TAG_BRACES PLACEMENT Names],
+    assert_equal Plain.constants.sort - %i[SCHEDULE RETRY DEAD], Cluster.constants.sort - %i[FLEET TAG_BRACES PLACEMENT PLACEMENT_EPOCH PLACEMENT_MOVES PLACEMENT_RETIRED PLACEMENT_LOCK Names],
       "the cluster layout shards the scheduled, retry and dead sets per queue: it has no single one"
   end
 
@@ -55,8 +55,8 @@ class LayoutTest < Minitest::Test
   end
 
   def test_sets_and_calls_follow_the_slots
-    assert Plain.one_slot?
-    refute Cluster.one_slot?
+    assert Plain.plain?
+    refute Cluster.plain?
     assert_equal [[nil, "retry"]], Plain.set_keys(:retry_set, %w[b a])
     assert_equal [["a", "{queue:a}:retry"], ["b", "{queue:b}:retry"]], Cluster.set_keys(:retry_set, %w[b a])
     assert_equal [[0, 1, 2]], Plain.script_calls([2], [0, 1, 2]), "one call covers every queue"

@@ -24,7 +24,7 @@ module Deckhand
       def initialize(config)
         store = config.store
         keys = store.layout
-        @cluster = !keys.one_slot?
+        @cluster = !keys.plain?
         holders = @cluster ? keys.placement.report : {store.location => Store::Queues.names(store)}
         total = holders.sum { |_, queues| queues.size }
         @primaries = holders.map do |address, queues|

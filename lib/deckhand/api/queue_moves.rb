@@ -14,7 +14,7 @@ module Deckhand
     class QueueMoves
       def initialize(config, timeout: 60)
         @store = config.store
-        if @store.layout.one_slot?
+        if @store.layout.plain?
           raise PlacementError, "queues move between the primaries of a Redis Cluster; this Redis is not one (docs/cluster.md)"
         end
         @timeout = timeout

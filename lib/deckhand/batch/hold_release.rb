@@ -61,7 +61,7 @@ module Deckhand
         end
       end
 
-      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def now = Monotonic.now
     end
   end
 end

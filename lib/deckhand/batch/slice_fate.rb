@@ -36,7 +36,7 @@ module Deckhand
         unwritten = (detail.is_a?(Store::HeldPush::Outcome) && detail.left) ? jids_of(*detail.left.first(2)) : []
         landed = detail.is_a?(Store::HeldPush::Outcome) ? slice.jids - unwritten - unsure : []
         after = @jobs.keys.drop(@jobs.keys.index(slice.jids.last) + 1)
-        since = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        since = Monotonic.now
         checker = doubts.empty? ? nil : ->(_) { recheck(doubts, since) }
         PushIncomplete.attach(error, pushed: @pushed + landed, unpushed: jobs(slice.jids - landed - unsure) + jobs(after),
           in_doubt: jobs(unsure), total: @jobs.size, recheck: checker)
@@ -57,7 +57,7 @@ module Deckhand
       # answers about each doubt, else nil (and nil for good once a mark has
       # expired: Redis can no longer tell).
       def recheck(doubts, since)
-        return nil if ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - since > Store::PushMarks::TTL
+        return nil if Monotonic.now - since > Store::PushMarks::TTL
         store = @config.store
         landed, missing = [], []
         doubts.each do |asked, jids|

@@ -220,10 +220,10 @@ module Deckhand
       # handler and a copy of the line: the parent writes its jobs, not the child.
       def flush_at_exit
         return unless ::Process.pid == @pid
-        deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + FLUSH_AT_EXIT
+        deadline = Monotonic.now + FLUSH_AT_EXIT
         @flusher&.stop
         until @lock.synchronize { @pending.empty? }
-          return lost_at_exit if ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) > deadline
+          return lost_at_exit if Monotonic.now > deadline
           begin
             sleep 0.1 unless flush_one
           rescue ConnectionError

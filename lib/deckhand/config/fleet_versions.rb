@@ -143,7 +143,7 @@ module Deckhand
           "as #{after}, which every one of them runs" : "no Sidekiq process left in this Redis: Active Job jobs are written with the adapter's own wrapper class")
       end
 
-      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def now = Monotonic.now
     end
   end
 end

@@ -160,10 +160,10 @@ module Deckhand
       end
 
       def wait(&condition)
-        deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + @ready_timeout
+        deadline = Monotonic.now + @ready_timeout
         until holds?(&condition)
           raise ConnectionError, "the Redis Cluster under #{@dir} did not settle within #{@ready_timeout} s" if
-            ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) > deadline
+            Monotonic.now > deadline
           sleep 0.05
         end
       end

@@ -113,9 +113,9 @@ module Deckhand
       end
 
       def wait_until_gone(pid, url)
-        deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + STOP_WAIT
+        deadline = Monotonic.now + STOP_WAIT
         while alive?(pid) || DevRedis.answering?(url: url)
-          raise ConnectionError, "the development Redis (pid #{pid}) did not stop within #{STOP_WAIT} s" if ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) > deadline
+          raise ConnectionError, "the development Redis (pid #{pid}) did not stop within #{STOP_WAIT} s" if Monotonic.now > deadline
           sleep 0.05
         end
       end

@@ -15,13 +15,6 @@ module Deckhand
       # replaces it, so a class reads it without a lock.
       def self.defaults = @defaults
 
-      # Merges `options` into the defaults, stored as given (Sidekiq's rule
-      # for default_job_options): set it at boot, before jobs are pushed.
-      def self.add_defaults(options)
-        raise ArgumentError, "default job options must be a Hash, got #{options.class}" unless options.is_a?(Hash)
-        @defaults = @defaults.merge(seconds(options.transform_keys(&:to_s))).freeze
-      end
-
       # Replaces the defaults whole (drop-in mode's Sidekiq.default_job_options,
       # a Hash an application may also take keys out of): DEFAULTS itself when
       # `options` holds nothing more.

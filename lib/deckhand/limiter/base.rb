@@ -96,7 +96,7 @@ module Deckhand
         raise ArgumentError, "#{what} must be a number of seconds (0 or more), got #{value.inspect}"
       end
 
-      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def now = Monotonic.now
     end
   end
 end

@@ -89,10 +89,10 @@ module Deckhand
       # The request line and headers (bodies are not read), or nil.
       def read_head(client)
         head = +""
-        deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + READ_TIMEOUT
+        deadline = Monotonic.now + READ_TIMEOUT
         until head.include?("\r\n\r\n") || head.include?("\n\n")
           return nil if head.bytesize > MAX_REQUEST
-          left = deadline - ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+          left = deadline - Monotonic.now
           return nil unless left.positive? && client.wait_readable(left)
           chunk = client.read_nonblock(4096, exception: false)
           return nil if chunk.nil?

@@ -14,7 +14,7 @@ module Deckhand
       end
 
       def call(_job, payload, queue)
-        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        started = Monotonic.now
         begin
           result = yield
         rescue Deckhand::Shutdown
@@ -30,7 +30,7 @@ module Deckhand
       private
 
       def record(payload, queue, started, failed)
-        seconds = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started
+        seconds = Monotonic.now - started
         @hub.job((payload["wrapped"] || payload["class"]).to_s, queue.to_s, seconds, failed)
       end
     end

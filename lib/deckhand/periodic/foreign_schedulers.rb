@@ -87,7 +87,7 @@ module Deckhand
         end
       end
 
-      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def monotonic = Monotonic.now
     end
   end
 end

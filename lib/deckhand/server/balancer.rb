@@ -131,7 +131,7 @@ module Deckhand
          "running" => @buffers.values.map(&:state).reduce({}, :merge).transform_values { |_, running, _| running }}
       end
 
-      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def now = Monotonic.now
     end
   end
 end

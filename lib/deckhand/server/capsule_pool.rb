@@ -63,7 +63,7 @@ module Deckhand
         [pool]
       end
 
-      def remaining(deadline) = [deadline - ::Process.clock_gettime(::Process::CLOCK_MONOTONIC), 0].max
+      def remaining(deadline) = [deadline - Monotonic.now, 0].max
     end
   end
 end

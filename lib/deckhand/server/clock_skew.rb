@@ -46,7 +46,7 @@ module Deckhand
           "the application's own times are off; fix the host's time synchronization (NTP, chrony)")
       end
 
-      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def monotonic = Monotonic.now
     end
   end
 end

@@ -113,7 +113,7 @@ module Deckhand
         @blind = true
       end
 
-      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def monotonic = Monotonic.now
     end
   end
 end

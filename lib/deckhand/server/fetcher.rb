@@ -244,7 +244,7 @@ module Deckhand
       # front of their queues, for other processes to run.
       def hand_back_buffered = @ready.hand_back { |unit| done(unit, marked: true) }
 
-      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def now = Monotonic.now
     end
   end
 end

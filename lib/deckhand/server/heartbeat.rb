@@ -48,7 +48,7 @@ module Deckhand
         @rtt_us = 0
         @beat_at = monotonic
         @failed_at = nil
-        @placement_epoch = 0 unless store.layout.one_slot? # cluster mode: no move followed yet
+        @placement_epoch = 0 unless store.layout.plain? # cluster mode: no move followed yet
         @outage = Outage.new(@logger, "heartbeat (the process keeps working)")
       end
 
@@ -77,14 +77,14 @@ module Deckhand
       def beat
         counts = @stats.take
         metrics = @stats.metrics.take
-        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        started = Monotonic.now
         reply = Store::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record,
           sidekiq_metrics: @config.fleet_versions.sidekiq_metrics)
         @skew.observe(@store.clock.offset)
         follow_placement(reply.placement) if reply.placement
         @on_paused&.call(reply.paused)
         @on_throttles&.call(reply.throttles)
-        @rtt_us = ((::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started) * 1_000_000).round
+        @rtt_us = ((Monotonic.now - started) * 1_000_000).round
         @process_count = reply.processes
         @beat_at = monotonic
         @outage.over
@@ -106,7 +106,7 @@ module Deckhand
 
       private
 
-      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def monotonic = Monotonic.now
 
       def wake = @sleeper.stop
 

@@ -209,7 +209,7 @@ module Deckhand
         "(its message could not be read)"
       end
 
-      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def now = Monotonic.now
 
       # Unrounded, so the metrics of sub-millisecond jobs do not all read 0.
       def ms_since(started) = (now - started) * 1000.0

@@ -124,7 +124,7 @@ module Deckhand
         found
       end
 
-      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def now = Monotonic.now
     end
   end
 end

@@ -95,7 +95,7 @@ module Deckhand
         return if @stopped
         @stopped = true
         Lifecycle.stopping!
-        deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + @config.timeout
+        deadline = Monotonic.now + @config.timeout
         @reaper.stop
         quiet
         @config.events.fire(:shutdown, @logger)

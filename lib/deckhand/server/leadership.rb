@@ -83,7 +83,7 @@ module Deckhand
         Lifecycle.leader!(false, logger: @logger)
       end
 
-      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def now = Monotonic.now
     end
   end
 end

@@ -36,7 +36,6 @@ module Deckhand
         @size = size
         @bits = Store::LotBits.empty_bits(size)
         @settled = 0
-        @dirty = false
         @marked = nil
         @held = nil
         @ends = nil
@@ -90,22 +89,16 @@ module Deckhand
         Store::LotBits.settle!(@bits, position)
         (@marked ||= []) << position if marked
         @settled += 1
-        @dirty = true
+        true
       end
 
       def complete? = @settled == @size
 
-      def dirty? = @dirty
-
       # The acknowledgement to send: [index, id, bitmap, []], or once every
       # job is settled [index, id, "", the positions marked by scripts].
       def report
-        @dirty = false
         complete? ? [@index, @id, "", @marked || []] : [@index, @id, @bits.dup, []]
       end
-
-      # The report did not reach Redis: send it again next time.
-      def unreport = @dirty = true
 
       def landing? = false
 

@@ -29,11 +29,9 @@ module Deckhand
         @logged_at = nil
       end
 
-      def failing? = @failures.positive?
-
       # Records a failure; returns the seconds to wait before the next attempt.
       def failed(error)
-        now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        now = Monotonic.now
         if error.respond_to?(:transient?) && error.transient?
           @logger.warn("#{@what}: #{error.message}; retrying") if @failures.zero?
         elsif @logged_at.nil? || now - @logged_at >= @repeat

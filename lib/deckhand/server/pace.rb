@@ -68,7 +68,7 @@ module Deckhand
 
       private
 
-      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def now = Monotonic.now
     end
   end
 end

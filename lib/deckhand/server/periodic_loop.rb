@@ -87,7 +87,7 @@ module Deckhand
           return @leadership.wait
         end
         took_over unless led
-        complete_pending unless @store.layout.one_slot?
+        complete_pending unless @store.layout.plain?
         publish if monotonic - @published >= PUBLISH_EVERY
         next_tick = enqueue_due(realtime)
         return 0 unless leader?
@@ -195,7 +195,7 @@ module Deckhand
       # The fleet's clock: a tick is due by Redis' time, whichever host leads.
       def realtime = @store.clock.now
 
-      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def monotonic = Monotonic.now
     end
   end
 end

@@ -19,7 +19,7 @@ module Deckhand
       INTERVAL = 30
 
       def self.build(config:, store:, on_fatal: nil)
-        new(config: config, store: store, on_fatal: on_fatal) unless store.layout.one_slot?
+        new(config: config, store: store, on_fatal: on_fatal) unless store.layout.plain?
       end
 
       # interval: seconds between sweeps (tests shorten it).

@@ -44,7 +44,7 @@ module Sidekiq
 
     private
 
-    def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+    def now = Deckhand::Monotonic.now
 
     def elapsed(start) = (now - start).round(3)
   end

@@ -97,7 +97,7 @@ module Deckhand
 
       def realtime = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
 
-      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def monotonic = Monotonic.now
     end
   end
 end

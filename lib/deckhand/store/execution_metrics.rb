@@ -31,7 +31,7 @@ module Deckhand
     #
     # Fields end in the last "|", so a class name holding "|" still reads back.
     module ExecutionMetrics # :nodoc:
-      PREFIX = "deckhand:metrics"
+      PREFIX = Layout::Plain::METRICS
       MINUTE_TTL = 72 * 3600
       HOUR_TTL = 73 * 3600
       DAY_TTL = 366 * 86_400
@@ -41,11 +41,11 @@ module Deckhand
       # prefix: PREFIX, or the keys' METRICS (store.layout::METRICS), which in
       # cluster mode puts every metrics hash in one slot for the scripts that
       # read a period's hashes together.
-      def minute_key(time, prefix = PREFIX) = "#{prefix}:m:#{time.utc.strftime("%Y%m%d%H%M")}"
+      def minute_key(time, prefix = PREFIX) = Layout::Untagged.metrics_minute(prefix, time)
 
-      def hour_key(time, prefix = PREFIX) = "#{prefix}:h:#{time.utc.strftime("%Y%m%d%H")}"
+      def hour_key(time, prefix = PREFIX) = Layout::Untagged.metrics_hour(prefix, time)
 
-      def day_key(time, prefix = PREFIX) = "#{prefix}:d:#{time.utc.strftime("%Y%m%d")}"
+      def day_key(time, prefix = PREFIX) = Layout::Untagged.metrics_day(prefix, time)
 
       SIDEKIQ_LAYOUTS = {7 => SidekiqLayout, 8 => Sidekiq8Layout}.freeze
 

@@ -30,7 +30,7 @@ module Deckhand
       # follows; what it writes is timed by that clock as it stood before.
       def beat(store, identity, counts:, metrics:, record:, sidekiq_metrics: ExecutionMetrics::SIDEKIQ_LAYOUTS.keys,
         now: Time.at(store.clock.now))
-        sent = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        sent = Monotonic.now
         replies = store.pipelined do |pipe|
           pipe.call("TIME")
           Queues.queue_paused_read(pipe)
@@ -40,10 +40,10 @@ module Deckhand
           ProcessRecord.write(pipe, store.layout, identity, **record, now: now)
           ProcessRecord.count(pipe, store.layout)
           ProcessRecord.take_signal(pipe, store.layout, identity)
-          QueuePlacement::Moves.read(pipe) unless store.layout.one_slot?
+          QueuePlacement::Moves.read(pipe) unless store.layout.plain?
         end
-        store.clock.observe(replies.shift, sent, ::Process.clock_gettime(::Process::CLOCK_MONOTONIC))
-        placement = QueuePlacement::Moves.parse(*replies.pop(2)) unless store.layout.one_slot?
+        store.clock.observe(replies.shift, sent, Monotonic.now)
+        placement = QueuePlacement::Moves.parse(*replies.pop(2)) unless store.layout.plain?
         paused = Queues.merge_paused(replies.first(2)) | (placement&.last || [])
         Beat.new(paused, replies[-2].to_i, replies.last, Throttles.parse(replies[2]), placement)
       end

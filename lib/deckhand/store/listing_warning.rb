@@ -42,7 +42,7 @@ module Deckhand
       private
 
       def due?
-        now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        now = Monotonic.now
         @lock.synchronize do
           return false if @last && now - @last < EVERY
           @last = now

@@ -51,13 +51,13 @@ module Deckhand
         keys = store.layout
         sets = Queues.scheduled_sets(keys, scheduled, scheduled_queues)
         begin
-          keys.place(queued.keys | sets.keys | tenants.keys) unless keys.one_slot?
+          keys.place(queued.keys | sets.keys | tenants.keys) unless keys.plain?
         rescue Deckhand::RedisError => e # a new queue's placement: nothing was written
           return HeldPush::Outcome.new([HeldPush.joined(queued, tenants), scheduled, scheduled_queues], e, nil, nil, HeldPush::NO_DOUBT)
         end
         commands = HeldPush.plan(keys, queued, sets, tenants)
         return HeldPush::Outcome.new(nil, nil, nil, nil, HeldPush::NO_DOUBT) if commands.empty?
-        names = commands.pop unless keys.one_slot? || commands.last&.last # cluster: the set of queue names apart
+        names = commands.pop unless keys.plain? || commands.last&.last # cluster: the set of queue names apart
         refusals, doubts, marks = {}, [], []
         groups(keys, commands).each do |group|
           refused, lost = PushMarks.run(store, group, patience)
@@ -82,7 +82,7 @@ module Deckhand
       # part writes to (the tag of its keys).
       def groups(keys, commands)
         id = SecureRandom.urlsafe_base64(12)
-        slots = keys.one_slot? ? {nil => commands} : commands.group_by { |_, (_, queue)| keys.queue(queue) }
+        slots = keys.plain? ? {nil => commands} : commands.group_by { |_, (_, queue)| keys.queue(queue) }
         slots.map do |_, group|
           queue = group.first.last&.last
           Group.new(keys.push_mark(queue, id), group.flat_map { |_, part| checks(keys, part) }, group)
@@ -120,7 +120,7 @@ module Deckhand
         [queued, scheduled, queues.any? ? queues : nil]
       end
 
-      def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def now = Monotonic.now
 
       # Cluster mode: the set of queue names, once the jobs are written;
       # returns its refusal, or nil.

@@ -39,7 +39,7 @@ module Deckhand
         # [queued, scheduled, scheduled_queues] of its jobs (MarkedPush.push_of).
         def push(parts = self.parts) = MarkedPush.push_of(commands.select { |_, part| parts.include?(part) })
 
-        def expired? = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - since > TTL
+        def expired? = Monotonic.now - since > TTL
       end
 
       # redis-cluster-client sends a watched transaction again after its
@@ -119,7 +119,7 @@ module Deckhand
       # Redis did not run the transaction (and now never will), nil when
       # it did not answer.
       def ask(store, mark, patience)
-        deadline = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + patience
+        deadline = Monotonic.now + patience
         attempt = 0
         begin
           store.pipelined do |pipe|
@@ -129,7 +129,7 @@ module Deckhand
         rescue Deckhand::ConnectionError
           delay = DELAYS[[attempt, DELAYS.size - 1].min]
           attempt += 1
-          return nil if ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) + delay > deadline
+          return nil if Monotonic.now + delay > deadline
           sleep delay
           retry
         end

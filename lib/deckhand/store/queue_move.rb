@@ -54,8 +54,6 @@ module Deckhand
       # tag just before its process refreshed to reach Redis.
       LATE_MARGIN = 0.5
 
-      SETS = %w[schedule retry dead].freeze
-
       # Seconds the move's lock lives without news of the mover (the copy
       # prolongs it at every batch).
       LOCK_TTL = 60
@@ -183,13 +181,13 @@ module Deckhand
       def idle(tag)
         wait_until(@timeout, "the jobs in flight under #{tag} to finish") do
           owners = @store.call("HKEYS", @store.layout::OWNERS)
-          owners.empty? || @store.call("EXISTS", *owners.flat_map { |id| ["#{tag}:inflight:#{id}", "#{tag}:landing:#{id}"] }).zero?
+          owners.empty? || @store.call("EXISTS", *owners.flat_map { |id| [Layout::TagNames.inflight(tag, id), Layout::TagNames.landing(tag, id)] }).zero?
         end
       end
 
       def copy_all(state)
         from, to = state.values_at("from", "to")
-        [copy_jobs(from, to), SETS.sum { |set| copy("#{from}:#{set}", "#{to}:#{set}", "zset") }]
+        [copy_jobs(from, to), Layout::TagNames::SETS.sum { |set| copy(Layout::TagNames.set(from, set), Layout::TagNames.set(to, set), "zset") }]
       end
 
       # The queue's list and a fair queue's tenants' jobs, from tag to tag.
@@ -218,7 +216,7 @@ module Deckhand
         end
       end
 
-      def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+      def monotonic = Monotonic.now
     end
   end
 end

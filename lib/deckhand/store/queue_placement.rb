@@ -106,7 +106,7 @@ module Deckhand
 
       # A pushing process asks for the epoch at most every REFRESH seconds.
       def refresh
-        now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        now = Monotonic.now
         return if now - @checked_at < REFRESH
         @checked_at = now
         follow(@store.call("GET", Moves::EPOCH))

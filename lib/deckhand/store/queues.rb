@@ -18,8 +18,8 @@ module Deckhand
     #   Deckhand::Store::Queues.paused(store)              # => ["mailers"]
     #   Deckhand::Store::Queues.summaries(store, ["mailers"]) # => [["mailers", 12, "{...oldest...}", true]]
     module Queues # :nodoc:
-      PAUSED = "deckhand:paused"
-      SIDEKIQ_PAUSED = "paused"
+      PAUSED = Layout::Untagged::PAUSED
+      SIDEKIQ_PAUSED = Layout::Untagged::SIDEKIQ_PAUSED
       PAUSE_SETS = [PAUSED, SIDEKIQ_PAUSED].freeze
 
       # How far around a job's last known position #delete looks for it.
@@ -73,7 +73,7 @@ module Deckhand
         queued, tenants = FairPushes.split(queued, fair) # jobs of tenants: their fair share (docs/fair-queues.md)
         keys = store.layout
         sets = scheduled_sets(keys, scheduled, scheduled_queues)
-        unless keys.one_slot? # cluster mode: a new queue's placement, before the round trip
+        unless keys.plain? # cluster mode: a new queue's placement, before the round trip
           keys.place(queued.keys)
           keys.place(sets.keys)
         end

@@ -17,7 +17,6 @@ module Deckhand
     #   Deckhand::Store::RetiredSweep.new(store).call   # => {"mail" => 3} (jobs and entries moved, by queue)
     class RetiredSweep # :nodoc:
       LOCK_TTL = 60
-      SOURCES = [["", "list"], ["", "fair"], [":schedule", "zset"], [":retry", "zset"], [":dead", "zset"]].freeze
 
       def initialize(store)
         @store = store
@@ -44,14 +43,19 @@ module Deckhand
         moved = Hash.new(0)
         retired.zip(current).each do |(tag, queue), now|
           next if now.nil? || now == tag
-          SOURCES.each do |suffix, kind|
-            while (taken = batch.call("#{tag}#{suffix}", "#{now}#{suffix}", kind: kind, limit: QueueMove::BATCH)).positive?
+          sources(tag).zip(sources(now)) do |(from, kind), (to, _)|
+            while (taken = batch.call(from, to, kind: kind, limit: QueueMove::BATCH)).positive?
               moved[queue] += taken
             end
           end
         end
         moved
       end
+
+      # What a sweep moves from each tag, and how: the queue's list and its
+      # tenants' jobs (named by the tag itself, Scripts::QueueMoveBatch),
+      # then its scheduled, retry and dead sets.
+      def sources(tag) = [[tag, "list"], [tag, "fair"], *Layout::TagNames::SETS.map { |set| [Layout::TagNames.set(tag, set), "zset"] }]
     end
   end
 end

@@ -20,7 +20,7 @@ module Deckhand
     #   Throttles.held(store, ["exports"]) # => {"exports" => 2}
     #   Throttles.held(store, ["default"], lists: config.partitions.method(:names)) # a partitioned queue's, added up
     module Throttles # :nodoc:
-      SETTINGS = "deckhand:throttles"
+      SETTINGS = Layout::Untagged::THROTTLES
 
       module_function
 

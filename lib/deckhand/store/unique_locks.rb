@@ -45,7 +45,7 @@ module Deckhand
       # and nil returned.
       def within(store, lock, queue)
         layout = store.layout
-        return lock if lock.nil? || layout.one_slot? || lock.first.start_with?("#{layout.tag(queue)}:")
+        return lock if lock.nil? || layout.plain? || lock.first.start_with?("#{layout.tag(queue)}:")
         release(store, lock[0], lock[1])
         nil
       end

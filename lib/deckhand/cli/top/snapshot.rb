@@ -18,7 +18,7 @@ module Deckhand
 
         def self.read(api, previous: nil)
           processes = api.processes
-          snapshot = new(api.stats, api.queues, processes.to_a, ::Process.clock_gettime(::Process::CLOCK_MONOTONIC), previous)
+          snapshot = new(api.stats, api.queues, processes.to_a, Monotonic.now, previous)
           placement = api.placement
           snapshot.placed(placement) if placement.cluster?
           snapshot.limits(api.throttles(processes: processes).to_h { |t| [t.queue, t] }, processes.worked_queues)

@@ -95,10 +95,7 @@ module Deckhand
         # late from `at` on.
         def restore(due, at: nil)
           @since ||= at if at && !due.empty?
-          due.lots.each do |lot|
-            lot.unreport
-            @reports[lot] = true
-          end
+          due.lots.each { |lot| @reports[lot] = true }
           @landed.concat(due.landed)
           @unlocks.concat(due.unlocks)
         end

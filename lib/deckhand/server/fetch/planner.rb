@@ -184,7 +184,7 @@ module Deckhand
           times.compact.min
         end
 
-        def now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        def now = Monotonic.now
       end
     end
   end

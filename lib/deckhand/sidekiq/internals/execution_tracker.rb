@@ -23,7 +23,7 @@ module Sidekiq
       end
 
       def track(_queue, klass)
-        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC, :float_millisecond)
+        started = Deckhand::Monotonic.now * 1000
         failed = false
         begin
           yield
@@ -33,7 +33,7 @@ module Sidekiq
           failed = true
           raise
         ensure
-          @tally.record(klass.to_s, ::Process.clock_gettime(::Process::CLOCK_MONOTONIC, :float_millisecond) - started, failed)
+          @tally.record(klass.to_s, Deckhand::Monotonic.now * 1000 - started, failed)
         end
       end
 

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "tag_names"
+
 module Deckhand
   class Store
     module Layout
@@ -44,6 +46,13 @@ module Deckhand
         LIMITS = "#{FLEET}:limits"
         # Hash of queue name => the hash tag its keys carry (Store::QueuePlacement).
         PLACEMENT = "#{FLEET}:placement"
+        # Queue moves (Store::QueuePlacement::Moves): the placement epoch,
+        # the moves under way, the tags they retired, and the lock that lets
+        # one move run at a time.
+        PLACEMENT_EPOCH = "#{FLEET}:placement:epoch"
+        PLACEMENT_MOVES = "#{FLEET}:placement:moves"
+        PLACEMENT_RETIRED = "#{FLEET}:placement:retired"
+        PLACEMENT_LOCK = "#{FLEET}:placement:lock"
 
         # Characters a queue name cannot hold in cluster mode: they would end or
         # start its hash tag.
@@ -75,9 +84,10 @@ module Deckhand
         # Every key name, from `tag(queue)`: Cluster's own (the unplaced
         # tag) or a PlacedCluster's (the placement's).
         module Names # :nodoc:
-          # False: each queue's keys share a slot of their own, the fleet's
-          # records another, so a script touches one queue at a time.
-          def one_slot? = false
+          # False: cluster mode. Each queue's keys share a slot of their own
+          # (its placement's tag), the fleet's records another, so a script
+          # touches one queue at a time.
+          def plain? = false
 
           # True: each queue has its own scheduled, retry and dead set, in its slot.
           def sets_per_queue? = true
@@ -99,11 +109,11 @@ module Deckhand
 
           def queue(name) = tag(name)
 
-          def scheduled_set(queue) = "#{tag(queue)}:schedule"
+          def scheduled_set(queue) = TagNames.set(tag(queue), "schedule")
 
-          def retry_set(queue) = "#{tag(queue)}:retry"
+          def retry_set(queue) = TagNames.set(tag(queue), "retry")
 
-          def dead_set(queue) = "#{tag(queue)}:dead"
+          def dead_set(queue) = TagNames.set(tag(queue), "dead")
 
           def process(identity) = "#{FLEET}:process:#{identity}"
 
@@ -111,11 +121,11 @@ module Deckhand
 
           def signals(identity) = "#{FLEET}:process:#{identity}:signals"
 
-          def inflight(identity, queue) = "#{tag(queue)}:inflight:#{identity}"
+          def inflight(identity, queue) = TagNames.inflight(tag(queue), identity)
 
           def lot(identity, queue, id) = "#{tag(queue)}:lot:#{identity}:#{id}"
 
-          def landing(identity, queue) = "#{tag(queue)}:landing:#{identity}"
+          def landing(identity, queue) = TagNames.landing(tag(queue), identity)
 
           def daily(stat, date) = "#{stat}:#{date}"
 
@@ -148,9 +158,9 @@ module Deckhand
           def push_mark(queue, id) = "#{tag(queue)}:push:#{id}"
 
           # In the queue's slot: a fair queue's tenants' jobs and tenants hash.
-          def fair_jobs(queue) = "#{tag(queue)}:fair"
+          def fair_jobs(queue) = TagNames.fair_jobs(tag(queue))
 
-          def fair_tenants(queue) = "#{tag(queue)}:tenants"
+          def fair_tenants(queue) = TagNames.fair_tenants(tag(queue))
 
           # In the queue's slot: fetch.lua and requeue.lua keep it beside the queue.
           def throttle(queue) = "#{tag(queue)}:throttle"

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "untagged"
+
 module Deckhand
   class Store
     module Layout
@@ -57,10 +59,12 @@ module Deckhand
 
         module_function
 
-        # True: a script may touch every key at once (the queues set, the
-        # fleet's records and every queue's keys); Layout::Cluster puts each
-        # queue in a slot of its own and the fleet's records in another.
-        def one_slot? = true
+        # True: plain mode. Every key is in one place, so a script may touch
+        # them all at once (the queues set, the fleet's records and every
+        # queue's keys), and no queue has a placement to follow or move.
+        # In cluster mode (Layout::Cluster) each queue has a slot of its own
+        # and the fleet's records another.
+        def plain? = true
 
         # False: one scheduled, retry and dead set for every queue.
         def sets_per_queue? = false

@@ -16,11 +16,10 @@ module Deckhand
       #   Moves.under_way(store)              # => {"mail" => {"from" => "{queue:mail}", "to" => "{queue~2:mail}", "step" => "pause"}}
       #   Moves.retired(store)                # => {"{queue:mail}" => "mail"}
       module Moves # :nodoc:
-        FLEET = "{deckhand}"
-        EPOCH = "#{FLEET}:placement:epoch"
-        UNDER_WAY = "#{FLEET}:placement:moves"
-        RETIRED = "#{FLEET}:placement:retired"
-        LOCK = "#{FLEET}:placement:lock"
+        EPOCH = Layout::Cluster::PLACEMENT_EPOCH
+        UNDER_WAY = Layout::Cluster::PLACEMENT_MOVES
+        RETIRED = Layout::Cluster::PLACEMENT_RETIRED
+        LOCK = Layout::Cluster::PLACEMENT_LOCK
 
         module_function
 
@@ -35,7 +34,7 @@ module Deckhand
         # [queue, jobs].
         def stranded(store)
           retired(store).filter_map do |tag, queue|
-            size = store.call("LLEN", tag) + store.call("ZCARD", "#{tag}:fair")
+            size = store.call("LLEN", tag) + store.call("ZCARD", Layout::TagNames.fair_jobs(tag))
             [tag, [queue, size]] if size.positive?
           end.to_h
         end

@@ -8,7 +8,7 @@ module Deckhand
       # batch_delivered.lua, cluster mode: clears from the outbox the
       # callbacks now in their queues. No lineage; args: their jids.
       #
-      #   BatchDelivered.new(store, now_ms: now, stamp: stamp).call_apart([], [], ["cb1"], 30_000)
+      #   BatchDelivered.new(store, now_ms: now, stamp: stamp).call_with_outbox([], [], ["cb1"], 30_000)
       class BatchDelivered < BatchScript # :nodoc:
         lua "batch_delivered", uses: LIB
       end

@@ -2,7 +2,9 @@
 
 require "securerandom"
 require_relative "../batch_lineages"
+require_relative "../batch_outbox"
 require_relative "../push_marks"
+require_relative "../queues"
 require_relative "batch_create"
 require_relative "batch_reopen"
 require_relative "batch_add"
@@ -12,7 +14,6 @@ require_relative "batch_job_failed"
 require_relative "batch_job_dead"
 require_relative "batch_delivered"
 require_relative "batch_pending"
-require_relative "batch_ops_apart"
 
 module Deckhand
   class Store
@@ -42,8 +43,6 @@ module Deckhand
       # (Server::BatchOutboxDrain calls #deliver_pending every 30 s),
       # whichever comes first.
       class BatchOps # :nodoc:
-        include BatchOpsApart
-
         # One per process: lineages are the same whichever store reads them.
         LINEAGES = BatchLineages.new
 
@@ -91,7 +90,7 @@ module Deckhand
         # when none is given) was written already: the call ran before, or
         # was asked about (PushMarks.ask), and changed nothing now.
         def push(bid, jids, queued = {}, scheduled = [], mark: @batch_keys.push_mark(SecureRandom.urlsafe_base64(12)))
-          return push_apart(bid, jids, queued, scheduled, mark) if @batch_keys.outbox?
+          return push_separately(bid, jids, queued, scheduled, mark) if @batch_keys.outbox?
           scheduled = scheduled.values.flatten(1) if scheduled.is_a?(Hash)
           jobs = queued.flat_map { |queue, payloads| [queue, payloads.size, *payloads] }
           args = [jids.size, *jids, queued.size, *jobs, scheduled.size / 2, *scheduled, PushMarks::TTL]
@@ -116,7 +115,7 @@ module Deckhand
         # them); returns how many it handed to their queues.
         def deliver_pending(age_ms: OUTBOX_AGE)
           return 0 unless @batch_keys.outbox?
-          invoke_apart(BatchPending, [], [], [], age: age_ms).last
+          invoke_with_outbox(BatchPending, [], [], [], age: age_ms).last
         end
 
         private
@@ -138,8 +137,70 @@ module Deckhand
         end
 
         def invoke(klass, bids, queues, args, pushed = nil, mark = nil)
-          return invoke_apart(klass, bids, queues, args, mark: mark).first if @batch_keys.outbox?
+          return invoke_with_outbox(klass, bids, queues, args, mark: mark).first if @batch_keys.outbox?
           script(klass).call(bids, queues, args, pushed: pushed, mark: mark)
+        end
+
+        # Cluster mode: the jids first, then the jobs, as the client pushes
+        # them (Store::Queues.push: each queue's slot, each scheduled job in
+        # its queue's scheduled set, WAIT when push_replicas is set). A batch
+        # is held while its jobs are pushed, so none can complete it before
+        # the others are in their queues; if the pushes fail the hold stays,
+        # as in plain mode. (Batch::Writer registers alone, then pushes the
+        # jobs as a marked push, to know what a lost reply left.)
+        def push_separately(bid, jids, queued, scheduled, mark)
+          reply = along_lineage(BatchAdd, bid, [jids.size, *jids, 0, 0, PushMarks::TTL], mark: mark)
+          return reply unless reply == "ok"
+          scheduled = {nil => scheduled} unless scheduled.is_a?(Hash)
+          flat = scheduled.values.flatten(1)
+          return reply if queued.empty? && flat.empty? # a Client.pusher pushes them
+          queues = scheduled.flat_map { |queue, entries| [queue] * (entries.size / 2) }
+          Queues.push(@store, queued, flat, queues.all? ? queues : nil)
+          reply
+        end
+
+        # Cluster mode: the script's reply, and how many callbacks it handed
+        # over (they are pushed before this returns, with those this process
+        # could not push before if the outbox still holds them).
+        def invoke_with_outbox(klass, bids, queues, args, age: OUTBOX_AGE, mark: nil)
+          # After a failed call (its reply may be lost, with the callbacks it
+          # fired) the next one takes every entry, not only old ones. A
+          # failed BatchPending fired nothing: it leaves no doubt of its own,
+          # so a drain failing through an outage does not take, once Redis
+          # is back, the callbacks live callers are still pushing.
+          doubted = BatchOutbox.take_doubt(@store)
+          age = 0 if doubted
+          begin
+            reply, others, own = outbox_call(klass, bids, queues, args, age, mark)
+          rescue Deckhand::RedisError
+            BatchOutbox.doubt(@store) if doubted || klass != BatchPending
+            raise
+          end
+          kept = BatchOutbox.take_unpushed(@store)
+          unless kept.empty?
+            begin
+              _, more_others, more_own = outbox_call(BatchPending, [], [], kept, age)
+            rescue Deckhand::RedisError
+              BatchOutbox.keep_unpushed(@store, kept)
+              raise
+            end
+            own |= more_own
+            others |= more_others
+          end
+          others -= own # with age 0 the call's own are old enough to be listed twice
+          deliver(others, own)
+          [reply, others.size + own.size]
+        end
+
+        # The script's reply, the entries others left, and this call's own.
+        def outbox_call(klass, bids, queues, args, age, mark = nil) = script(klass).call_with_outbox(bids, queues, args, age, mark: mark)
+
+        # Cluster mode: pushes callbacks ([jid, queue, payload] each) others
+        # left and this call fired, then clears them from the outbox.
+        def deliver(others, own)
+          BatchOutbox.new(@store, now_ms: @now_ms) do |jids|
+            script(BatchDelivered).call_with_outbox([], [], jids, OUTBOX_AGE)
+          end.deliver(others, own)
         end
       end
     end

@@ -9,7 +9,7 @@ module Deckhand
       # than the age given, and with jids as args those of them it still
       # holds, as the call's own. No lineage.
       #
-      #   BatchPending.new(store, now_ms: now, stamp: stamp).call_apart([], [], [], 30_000)
+      #   BatchPending.new(store, now_ms: now, stamp: stamp).call_with_outbox([], [], [], 30_000)
       #   # => ["ok", [[jid, queue, payload], ...], []]
       class BatchPending < BatchScript # :nodoc:
         lua "batch_pending", uses: LIB

@@ -49,7 +49,7 @@ module Deckhand
         # Cluster mode: as #call, every key in the {batches} slot, listing
         # the outbox's entries older than age_ms. Returns the reply, the
         # entries others left and this call's own, each [jid, queue, payload].
-        def call_apart(bids, queues, args, age_ms, mark: nil)
+        def call_with_outbox(bids, queues, args, age_ms, mark: nil)
           reply, others, *entries = run(outbox_keys + bids.flat_map { |bid| @batch_keys.all(bid) } + [*mark],
             [@now_ms, @stamp, age_ms, bids.size, *bids, queues.size, *queues, *args])
           entries = entries.each_slice(3).to_a

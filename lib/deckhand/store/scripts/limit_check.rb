@@ -33,7 +33,7 @@ module Deckhand
 
         def keys_of(kind, name)
           list = [keys.limit(kind, name), keys.limit_metrics(name)]
-          keys.one_slot? ? list << keys::LIMITS : list
+          keys.plain? ? list << keys::LIMITS : list
         end
 
         def index(name, at)

@@ -12,7 +12,7 @@ module Deckhand
       class MoveFairPut < Script # :nodoc:
         lua "move_fair_put", uses: ["guard"]
 
-        def call(tag, marker, vt, items, ttl) = run([tag, "#{tag}:fair", "#{tag}:tenants", marker], [ttl, vt, *items])
+        def call(tag, marker, vt, items, ttl) = run([tag, Layout::TagNames.fair_jobs(tag), Layout::TagNames.fair_tenants(tag), marker], [ttl, vt, *items])
       end
     end
   end

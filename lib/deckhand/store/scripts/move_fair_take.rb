@@ -14,8 +14,8 @@ module Deckhand
         lua "move_fair_take", uses: ["guard"]
 
         def call(tag, limit, id)
-          jobs = "#{tag}:fair"
-          run([jobs, "#{tag}:tenants", "#{jobs}:moving:batch", "#{jobs}:moving:id"], [limit, id])
+          jobs = Layout::TagNames.fair_jobs(tag)
+          run([jobs, Layout::TagNames.fair_tenants(tag), Layout::TagNames.held_batch(jobs), Layout::TagNames.held_batch_id(jobs)], [limit, id])
         end
       end
     end

@@ -11,7 +11,7 @@ module Deckhand
       class MoveTake < Script # :nodoc:
         lua "move_take", uses: ["guard"]
 
-        def call(source, kind, limit, id) = run([source, "#{source}:moving:batch", "#{source}:moving:id"], [kind, limit, id])
+        def call(source, kind, limit, id) = run([source, Layout::TagNames.held_batch(source), Layout::TagNames.held_batch_id(source)], [kind, limit, id])
       end
     end
   end

@@ -26,7 +26,7 @@ module Deckhand
         # tick: 0 records next_tick only. now: epoch seconds (realtime).
         def call(token:, name:, tick:, next_tick:, queue:, jid: "", payload: "", now: Time.now.to_f)
           argv = [token, tick.to_i, next_tick.to_i, now.to_f, queue, jid, payload]
-          return OUTCOMES.fetch(record(name, argv << name)) unless keys.one_slot?
+          return OUTCOMES.fetch(record(name, argv << name)) unless keys.plain?
           list = [keys::PERIODIC_LEADER, keys.periodic(name), keys::QUEUES, keys.queue(queue)]
           return OUTCOMES.fetch(run(list, argv)) if payload.empty? # a tick recorded only: no job to wait for
           OUTCOMES.fetch(run_durably(list, argv) { |outcome| (outcome == 1) ? [jid] : [] })

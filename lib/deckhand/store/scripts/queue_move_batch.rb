@@ -51,7 +51,7 @@ module Deckhand
           return fair(source, destination, limit) if kind == "fair"
           id, *items = @take.call(source, kind, limit, SecureRandom.hex(8))
           return 0 if id.nil?
-          @put.call(destination, "#{destination}:moved:#{id}", kind, items, MARKER_TTL)
+          @put.call(destination, Layout::TagNames.moved_marker(destination, id), kind, items, MARKER_TTL)
           release(source)
           (kind == "list") ? items.size : items.size / 2
         end
@@ -61,12 +61,12 @@ module Deckhand
         def fair(source, destination, limit)
           id, vt, *items = @fair_take.call(source, limit, SecureRandom.hex(8))
           return 0 if id.nil?
-          @fair_put.call(destination, "#{destination}:moved:#{id}", vt, items, MARKER_TTL)
-          release("#{source}:fair")
+          @fair_put.call(destination, Layout::TagNames.moved_marker(destination, id), vt, items, MARKER_TTL)
+          release(Layout::TagNames.fair_jobs(source))
           items.size / 2
         end
 
-        def release(source) = @store.call("UNLINK", "#{source}:moving:batch", "#{source}:moving:id")
+        def release(source) = @store.call("UNLINK", Layout::TagNames.held_batch(source), Layout::TagNames.held_batch_id(source))
       end
     end
   end

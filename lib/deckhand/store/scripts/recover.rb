@@ -35,7 +35,7 @@ module Deckhand
 
         def call(identity:, beat:, queues:, limit:, ttl:)
           lots = Inflight.lots(@store, identity, queues)
-          return by_queue(identity, beat, lots, limit, ttl) unless keys.one_slot?
+          return by_queue(identity, beat, lots, limit, ttl) unless keys.plain?
           list = [keys.process(identity), keys::OWNERS, keys::QUEUES, keys::PROCESSES]
           queues.each { |q| list.concat(self.class.queue_keys(keys, identity, q)) }
           pairs = []

@@ -72,7 +72,7 @@ module Deckhand
         # #execute names the queues after), then per queue its in-flight
         # hash, landing list and list.
         def registry(members)
-          first = keys.one_slot? ? keys::QUEUES : keys.queue(@queues[members.first])
+          first = keys.plain? ? keys::QUEUES : keys.queue(@queues[members.first])
           members.each_with_object([first]) do |index, list|
             queue = @queues[index]
             list.push(keys.inflight(@identity, queue), keys.landing(@identity, queue), keys.queue(queue))
@@ -100,7 +100,7 @@ module Deckhand
         # jobs handed back.
         def execute(calls)
           return 0 if calls.empty?
-          return run(calls[0][1], calls[0][2]) if keys.one_slot?
+          return run(calls[0][1], calls[0][2]) if keys.plain?
           counts = @store.evalsha_many(self.class, calls.map { |_, list, argv| [list, argv] })
           back = calls.zip(counts).select { |_, count| count.positive? }.flat_map { |(members, _), _| members.map { |i| @queues[i] } }
           @store.call("SADD", keys::QUEUES, *back) unless back.empty?

@@ -28,7 +28,7 @@ module Deckhand
         # of a fair queue goes into its tenant's turn (docs/fair-queues.md).
         def call(queue, jobs, fair: nil)
           list = [keys.queue(queue), keys.scheduled_set(queue)]
-          if keys.one_slot?
+          if keys.plain?
             list.unshift(keys::QUEUES)
           else
             @store.call("SADD", keys::QUEUES, queue)

@@ -1,0 +1,32 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Store
+    module Layout
+      # Keys named alike in plain and cluster mode: each is read and written
+      # by one command at a time, never by a script beside other keys, so it
+      # needs no hash tag; and the names of the per-class metrics hashes
+      # under a layout's METRICS prefix (Store::ExecutionMetrics).
+      #
+      #   Untagged::PAUSED                                     # => "deckhand:paused"
+      #   Untagged.metrics_minute("deckhand:metrics", Time.utc(2026, 1, 2, 3, 4))   # => "deckhand:metrics:m:202601020304"
+      module Untagged # :nodoc:
+        # Sets of paused queue names: Deckhand's own, and Sidekiq Pro's, which
+        # a fleet moving from Sidekiq honours too.
+        PAUSED = "deckhand:paused"
+        SIDEKIQ_PAUSED = "paused"
+
+        # Hash of queue => the throttle set at run time (Store::Throttles).
+        THROTTLES = "deckhand:throttles"
+
+        module_function
+
+        def metrics_minute(prefix, time) = "#{prefix}:m:#{time.utc.strftime("%Y%m%d%H%M")}"
+
+        def metrics_hour(prefix, time) = "#{prefix}:h:#{time.utc.strftime("%Y%m%d%H")}"
+
+        def metrics_day(prefix, time) = "#{prefix}:d:#{time.utc.strftime("%Y%m%d")}"
+      end
+    end
+  end
+end
