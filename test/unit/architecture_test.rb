@@ -90,7 +90,7 @@ class ArchitectureTest < Minitest::Test
     "batch_release" => [325, "as batch_job_done"],
     "recover" => [292, "a dead process's recovery hands back its lots and throttle slots in one step (lot, throttle, recover, guard)"],
     "batch_create" => [274, "as batch_job_done, without batch_check.lua"],
-    "batch_add" => [268, "as batch_create"],
+    "batch_add" => [278, "as batch_create, and the mark a bulk push leaves to answer a lost reply"],
     "batch_pending" => [259, "as batch_create"],
     "recover_queue" => [256, "as recover, one queue at a time (cluster mode)"],
     "batch_reopen" => [255, "as batch_create"],
