@@ -23,6 +23,11 @@ require_relative "sidekiq_tree"
 module Conformance
   ROOT = File.expand_path("..", __dir__)
   PRELOAD = File.join(__dir__, "preload")
+  # Read before Bundler.with_unbundled_env drops every BUNDLE_ variable.
+  BUNDLE = {
+    "BUNDLE_GEMFILE" => ENV.fetch("BUNDLE_GEMFILE", File.join(ROOT, "Gemfile")),
+    "BUNDLE_PATH" => ENV["BUNDLE_PATH"]
+  }.freeze
 
   class Runner
     def self.run(argv) = new.run(argv)
@@ -87,8 +92,10 @@ module Conformance
 
     # The file runs in a fresh Ruby with only the bundle's gems: drop-in
     # mode without the sidekiq gem's group, the baseline with it.
+    # The bundle is the one bin/conformance runs in: Deckhand's Gemfile, or
+    # another Ruby's (BUNDLE_GEMFILE and BUNDLE_PATH set by its root).
     def run_file(root, file, url, options)
-      env = {"BUNDLE_GEMFILE" => File.join(ROOT, "Gemfile"), "REDIS_URL" => url, "RUBYOPT" => nil}
+      env = BUNDLE.merge("REDIS_URL" => url, "RUBYOPT" => nil)
       env["BUNDLE_WITHOUT"] = "compat" unless options[:sidekiq]
       preload = File.join(PRELOAD, options[:sidekiq] ? "sidekiq_gem.rb" : "deckhand_sidekiq.rb")
       command = [RbConfig.ruby, "-I", PRELOAD, "-Itest", "-r", preload, file]
