@@ -117,7 +117,7 @@ module Deckhand
       end
       deckhand_check_enumerator!(enumerator)
       # Read once a run, not once a step.
-      @deckhand_budget = self.class.deckhand_options["max_iteration_runtime"]
+      @deckhand_budget = self.class.deckhand_options["max_iteration_runtime"] || Deckhand.config.max_iteration_runtime
       @deckhand_timeout = Deckhand.config.timeout
       state.first_run? ? on_start : on_resume
       outcome = catch(:abort) { deckhand_iterate(state, enumerator, args) } || :complete

@@ -114,6 +114,10 @@ module IterableJobs
     deckhand_options max_iteration_runtime: 0.2
   end
 
+  # No budget of its own: the configuration's max_iteration_runtime applies.
+  class ConfigBudgetJob < SlowStepJob
+  end
+
   # Reads what it sees of itself while it runs.
   class ReaderJob
     include Deckhand::IterableJob

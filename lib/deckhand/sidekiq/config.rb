@@ -34,7 +34,8 @@ module Sidekiq
       dead_max_jobs: 10_000,
       dead_timeout_in_seconds: 180 * 24 * 60 * 60,
       reloader: proc { |&block| block.call },
-      backtrace_cleaner: ->(backtrace) { backtrace }
+      backtrace_cleaner: ->(backtrace) { backtrace },
+      redis_idle_timeout: nil
     }.freeze
 
     # Sidekiq's own keys that would change how its server fetches: Deckhand
@@ -98,7 +99,7 @@ module Sidekiq
       self
     end
 
-    # Sidekiq's lifecycle events: :startup, :quiet and :shutdown run as
+    # Sidekiq's lifecycle events: :startup, :quiet, :shutdown and :exit run as
     # Deckhand's; a valid Sidekiq event Deckhand never fires raises Unsupported.
     def on(event, &) = @events.on(event, &)
 
@@ -196,6 +197,12 @@ module Sidekiq
         logger.error("!!! ERROR HANDLER THREW AN ERROR !!! #{e.class}: #{e.message}")
         logger.error(e.backtrace.join("\n")) if e.backtrace
       end
+    end
+
+    # Kept where Sidekiq 8 keeps it (config[:redis_idle_timeout]).
+    def reap_idle_redis_connections(timeout = 60)
+      super
+      self[:redis_idle_timeout] = timeout
     end
 
     def average_scheduled_poll_interval=(seconds)
