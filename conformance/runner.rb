@@ -41,7 +41,7 @@ module Conformance
       runs = modes.map do |real|
         Dir.mktmpdir("deckhand-conformance") do |dir|
           tree = SidekiqTree.new(source).copy_to(dir, drop_in: !real)
-          files = select(tree.test_files, argv) or return 2
+          files = select(tree.test_files, argv)
           with_redis(dir) { |url| files.map { |file| run_file(tree.root, file, url, options.merge(sidekiq: real)) } }
         end
       end
@@ -77,8 +77,8 @@ module Conformance
     def select(files, wanted)
       return files if wanted.empty?
       chosen = wanted.map do |name|
-        files.find { |f| [f, File.basename(f), File.basename(f, "_test.rb")].include?(name) } or
-          return usage("no test file #{name.inspect}; known: #{files.map { |f| File.basename(f, "_test.rb") }.join(", ")}")
+        files.find { |f| [f, File.basename(f), File.basename(f, ".rb"), File.basename(f, "_test.rb")].include?(name) } or
+          raise ArgumentError, "no test file #{name.inspect}; known: #{files.map { |f| File.basename(f, "_test.rb") }.join(", ")}"
       end
       chosen.uniq
     end

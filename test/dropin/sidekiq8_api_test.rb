@@ -10,4 +10,8 @@ class DropInSidekiq8ApiTest < Minitest::Test
   def test_sidekiq_8_configuration_and_iteration
     assert_dropin_tests_pass(File.expand_path("inside/test_sidekiq8_config.rb", __dir__))
   end
+
+  def test_sidekiq_8_web_extension_names
+    assert_dropin_tests_pass(File.expand_path("inside/test_sidekiq8_web.rb", __dir__))
+  end
 end

@@ -66,6 +66,15 @@ module Sidekiq
       end
     end
 
+    # Sidekiq 8 moved the extension API under Sidekiq::Web; its names for
+    # the same classes. Config is what Sidekiq::Web.configure yields.
+    Action = Sidekiq::WebAction
+    Route = Sidekiq::WebRoute
+    Router = Sidekiq::WebRouter
+    Application = Sidekiq::WebApplication
+    Helpers = Sidekiq::WebHelpers
+    Config = Deckhand::DropIn::WebSettings
+
     def initialize
       @middlewares = self.class.middlewares.dup
     end
