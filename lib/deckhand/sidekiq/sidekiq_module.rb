@@ -2,6 +2,7 @@
 
 require_relative "redis_pool"
 require_relative "default_job_options"
+require_relative "loader"
 
 # Sidekiq's top-level module in drop-in mode: configuration, logger and Redis
 # access, all on Deckhand.config.
@@ -22,7 +23,8 @@ module Sidekiq
 
   # The data API's classes (`sidekiq/api`), loaded when first named
   # (const_missing, below).
-  API_CONSTANTS = %i[Stats Queue JobRecord JobSet SortedEntry ScheduledSet RetrySet DeadSet ProcessSet Process WorkSet Workers Work].freeze
+  API_CONSTANTS = %i[Stats Queue JobRecord JobSet SortedEntry ScheduledSet RetrySet DeadSet ProcessSet Process WorkSet Workers Work
+    ApiUtils IterableJobQuery].freeze
 
   @config_lock = Mutex.new
 
@@ -70,6 +72,9 @@ module Sidekiq
     end
 
     def logger = default_configuration.logger
+
+    # Sidekiq 8's load hooks (Sidekiq::Loader): `on_load(:api) { }`.
+    def loader = @loader ||= Sidekiq::Loader.new
 
     def logger=(logger)
       default_configuration.logger = logger

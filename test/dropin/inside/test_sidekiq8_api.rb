@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+# Runs in a drop-in child (test/dropin/sidekiq8_api_test.rb starts it): the
+# helpers Sidekiq 8 added for plugins and the data API (load hooks,
+# ApiUtils, RingBuffer, Paginator, IterableJobQuery), on real Redis.
+require "minitest/autorun"
+require "sidekiq"
+
+Sidekiq.loader.on_load(:api) { Sidekiq::Queue.define_method(:loaded_by_hook?) { true } }
+require "sidekiq/api"
+require "sidekiq/paginator"
+require "sidekiq/ring_buffer"
+require "sidekiq/loader"
+
+class Sidekiq8ApiTest < Minitest::Test
+  include Sidekiq::Paginator
+  include Sidekiq::ApiUtils
+
+  def setup
+    Sidekiq.redis { |conn| conn.call("FLUSHDB") }
+  end
+
+  def test_api_load_hooks_run_when_the_api_loads_and_at_once_after
+    assert Sidekiq::Queue.new.loaded_by_hook?
+    ran = false
+    Sidekiq.loader.on_load(:api) { ran = true }
+    assert ran
+  end
+
+  def test_latency_from_either_timestamp_format
+    assert_in_delta 5.0, calculate_latency("enqueued_at" => (Time.now.to_f * 1000).to_i - 5000), 0.5
+    assert_in_delta 3.0, calculate_latency("created_at" => Time.now.to_f - 3), 0.5
+    assert_equal 0.0, calculate_latency({})
+  end
+
+  def test_ring_buffer_overwrites_the_oldest
+    buffer = Sidekiq::RingBuffer.new(3)
+    4.times { |i| buffer << i + 1 }
+    assert_equal [4, 2, 3], buffer.buffer
+    assert_equal 9, buffer.sum
+    buffer.reset(7)
+    assert_equal [7, 7, 7], buffer.to_a
+  end
+
+  def test_paginator_pages_sets_and_lists
+    Sidekiq.redis { |conn| conn.call("ZADD", "retry", 1, "a", 2, "b", 3, "c") }
+    assert_equal [1, 3, [["a", 1.0], ["b", 2.0]]], page("retry", 0, 2)
+    assert_equal [2, 3, [["a", 1.0]]], page("retry", 2, 2, reverse: true)
+    Sidekiq.redis { |conn| conn.call("RPUSH", "queue:q", "x", "y", "z") }
+    assert_equal [1, 3, %w[z y]], page("queue:q", 1, 2, reverse: true)
+    assert_equal [1, 0, []], page("nothing-here")
+    assert_equal [1, 5, [1, 2]], page_items(1..5, 9, 2)
+  end
+
+  def test_iterable_job_query_reads_saved_progress
+    Sidekiq.redis { |conn| conn.call("HSET", "it-j1", "ex", "5", "rt", "1.5", "c", '{"offset":100}', "cancelled", "1700000000") }
+    Sidekiq.redis { |conn| conn.call("HSET", "it-j2", "c", "not-json") }
+    query = Sidekiq::IterableJobQuery.new(["j1", "j2", "j1", nil, "missing"])
+    assert_equal 5, query["j1"].executions
+    assert_equal({"offset" => 100}, query["j1"].cursor)
+    assert_equal 1_700_000_000, query["j1"].cancelled
+    assert_equal "not-json", query["j2"].cursor
+    assert_nil query["missing"]
+    assert_raises(ArgumentError) { Sidekiq::IterableJobQuery.new(nil) }
+  end
+end
