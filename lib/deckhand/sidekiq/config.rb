@@ -20,7 +20,8 @@ module Sidekiq
   #   config[:my_plugin_setting] = 5   # a plugin's own keys are kept as they are
   class Config < Deckhand::DropIn::Configuration
     # Sidekiq's keys with no Deckhand setting behind them: kept for the code
-    # that reads them, as Sidekiq does.
+    # that reads them, as Sidekiq does. Not frozen, as Sidekiq's is not:
+    # DEFAULTS[:on_complex_arguments] is where Sidekiq.strict_args! writes.
     DEFAULTS = {
       labels: [],
       require: ".",
@@ -36,7 +37,7 @@ module Sidekiq
       reloader: proc { |&block| block.call },
       backtrace_cleaner: ->(backtrace) { backtrace },
       redis_idle_timeout: nil
-    }.freeze
+    }
 
     # Sidekiq's own keys that would change how its server fetches: Deckhand
     # has no such switch, so setting one raises rather than being ignored.

@@ -20,6 +20,8 @@ module Sidekiq
 
   # Sidekiq Pro's batches, loaded (and installed) on first use.
   autoload :Batch, "deckhand/sidekiq/batch"
+  # Sidekiq's job checks for plugins that push by hand (`include Sidekiq::JobUtil`).
+  autoload :JobUtil, "deckhand/sidekiq/job_util"
 
   # The data API's classes (`sidekiq/api`), loaded when first named
   # (const_missing, below).
@@ -132,9 +134,18 @@ module Sidekiq
       Embedded.new(config)
     end
 
-    def pro? = false
+    # Sidekiq 8.1's switch for tests: :fake (the default), :inline or
+    # :disable, for the block if one is given (Sidekiq::Testing's modes).
+    def testing!(mode = :fake, &)
+      raise "Unknown testing mode: #{mode}" unless %i[fake disable inline].include?(mode)
+      require "sidekiq/test_api"
+      Sidekiq::Testing.public_send(:"#{mode}!", &)
+    end
 
-    def ent? = false
+    # nil, as in Sidekiq without Sidekiq Pro or Enterprise.
+    def pro? = defined?(Sidekiq::Pro)
+
+    def ent? = defined?(Sidekiq::Enterprise)
   end
 
   # Middleware classes include these in Sidekiq 7: they give `config`,

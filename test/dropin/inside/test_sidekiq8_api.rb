@@ -11,6 +11,15 @@ require "sidekiq/api"
 require "sidekiq/paginator"
 require "sidekiq/ring_buffer"
 require "sidekiq/loader"
+require "sidekiq/job_util"
+
+class Sidekiq8Mailer
+  include Sidekiq::Job
+
+  sidekiq_options queue: "mail", retry: 3
+
+  def perform(*) = nil
+end
 
 class Sidekiq8ApiTest < Minitest::Test
   include Sidekiq::Paginator
@@ -62,5 +71,42 @@ class Sidekiq8ApiTest < Minitest::Test
     assert_equal "not-json", query["j2"].cursor
     assert_nil query["missing"]
     assert_raises(ArgumentError) { Sidekiq::IterableJobQuery.new(nil) }
+  end
+
+  def test_job_util_validates_and_normalizes_as_sidekiq_does
+    util = Object.new.extend(Sidekiq::JobUtil)
+    item = util.normalize_item("class" => Sidekiq8Mailer, "args" => [1], "retry_for" => 90.5)
+    assert_match(/\A\h{24}\z/, item["jid"])
+    assert_equal ["Sidekiq8Mailer", "mail", 3, 90], item.values_at("class", "queue", "retry", "retry_for")
+    assert_kind_of Integer, item["created_at"]
+    assert_raises(ArgumentError) { util.validate("class" => "X", "args" => "x") }
+    assert_raises(ArgumentError) { util.normalize_item("class" => "X", "args" => [], "queue" => "") }
+    error = assert_raises(ArgumentError) { util.normalize_item("class" => String, "args" => []) }
+    assert_match(/must include a Sidekiq::Job class/, error.message)
+    error = assert_raises(ArgumentError) { util.verify_json("class" => "X", "wrapped" => "RealJob", "args" => [:nope]) }
+    assert_match(/RealJob must be native JSON types/, error.message)
+  end
+
+  def test_strict_args_lives_in_the_config_defaults
+    Sidekiq.strict_args!(false)
+    assert_equal false, Sidekiq::Config::DEFAULTS[:on_complex_arguments]
+    Sidekiq8Mailer.perform_async(:sym)
+    assert_equal [["sym"]], Sidekiq::Queue.new("mail").map(&:args)
+    Sidekiq::Config::DEFAULTS[:on_complex_arguments] = :raise
+    assert_raises(ArgumentError) { Sidekiq8Mailer.perform_async(:sym) }
+  ensure
+    Sidekiq.strict_args!
+  end
+
+  def test_testing_switches_modes_for_a_block
+    assert_raises(RuntimeError) { Sidekiq.testing!(:bogus) }
+    Sidekiq.testing!(:fake) do
+      Sidekiq8Mailer.perform_async(1)
+      assert_equal 1, Sidekiq8Mailer.jobs.size
+    end
+    assert_equal 0, Sidekiq::Queue.new("mail").size
+    assert Sidekiq::Testing.disabled?, "the mode before the block is back"
+    Sidekiq8Mailer.jobs.clear
+    assert_nil Sidekiq.pro?
   end
 end
