@@ -142,10 +142,11 @@ module Sidekiq
       Sidekiq::Testing.public_send(:"#{mode}!", &)
     end
 
-    # nil, as in Sidekiq without Sidekiq Pro or Enterprise.
+    # nil, as in Sidekiq without Sidekiq Pro or Enterprise. Drop-in mode
+    # names Sidekiq::Enterprise for its Crypto setup only: not Enterprise.
     def pro? = defined?(Sidekiq::Pro)
 
-    def ent? = defined?(Sidekiq::Enterprise)
+    def ent? = nil
   end
 
   # Middleware classes include these in Sidekiq 7: they give `config`,
