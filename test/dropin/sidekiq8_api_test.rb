@@ -18,4 +18,8 @@ class DropInSidekiq8ApiTest < Minitest::Test
   def test_sidekiq_8_helpers_for_plugins_and_the_data_api
     assert_dropin_tests_pass(File.expand_path("inside/test_sidekiq8_api.rb", __dir__))
   end
+
+  def test_sidekiq_8_job_profiling
+    assert_dropin_tests_pass(File.expand_path("inside/test_sidekiq8_profiling.rb", __dir__))
+  end
 end

@@ -78,6 +78,8 @@ module ActiveJob
         item = options.merge("class" => DeckhandAdapter.job_class_name, "wrapped" => job.class.name, "queue" => job.queue_name,
           "args" => [job.serialize])
         item["at"] = at.to_f if at
+        # A job that answers `profile` (Sidekiq 8's way, set(profile: "mike")) is profiled.
+        item["profile"] = job.profile if job.respond_to?(:profile) && !job.profile.nil?
         job.provider_job_id = Deckhand::Client.new(pool: pool).push(item)
       end
 

@@ -9,6 +9,7 @@ require_relative "api/process_set"
 require_relative "api/work_set"
 require_relative "api/stats"
 require_relative "api/iterable_job_query"
+require_relative "api/profile_set"
 # Sidekiq's api.rb loads its metrics query too.
 require_relative "metrics/query"
 

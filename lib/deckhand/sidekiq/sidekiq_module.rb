@@ -22,11 +22,12 @@ module Sidekiq
   autoload :Batch, "deckhand/sidekiq/batch"
   # Sidekiq's job checks for plugins that push by hand (`include Sidekiq::JobUtil`).
   autoload :JobUtil, "deckhand/sidekiq/job_util"
+  autoload :Profiler, "deckhand/sidekiq/profiler"
 
   # The data API's classes (`sidekiq/api`), loaded when first named
   # (const_missing, below).
   API_CONSTANTS = %i[Stats Queue JobRecord JobSet SortedEntry ScheduledSet RetrySet DeadSet ProcessSet Process WorkSet Workers Work
-    ApiUtils IterableJobQuery].freeze
+    ApiUtils IterableJobQuery ProfileSet ProfileRecord].freeze
 
   @config_lock = Mutex.new
 

@@ -134,6 +134,10 @@ module Deckhand
 
           def iteration(jid) = "it-#{jid}"
 
+          def profiles = "profiles"
+
+          def profile(token, jid) = "#{token}-#{jid}"
+
           def periodic(name) = "#{FLEET}:periodic:entry:#{name}"
 
           # In the queue's slot, where periodic_push.lua pushes the entry's ticks.
