@@ -104,8 +104,11 @@ module Deckhand
       unless list.is_a?(Array) && list.all?(Array)
         raise InvalidJob, "push_bulk \"args\" must be an Array of args Arrays, like [[1], [2]]; got #{list.inspect[0, 80]}"
       end
-      ats = bulk_times(item.delete("at"), list.size)
-      raise InvalidJob, "push_bulk cannot take a \"jid\": each job gets its own" if item.key?("jid")
+      ats = bulk_times(item.delete("at"), item.delete("spread_interval"), list.size)
+      if item.key?("jid")
+        raise InvalidJob, "Explicitly passing 'jid' when pushing more than one job is not supported: each job gets its own" if list.size > 1
+        return list.empty? ? [] : [push(item.merge("args" => list.first, "at" => ats&.first))]
+      end
       base = own_queue!(Payload.normalize(item.merge("args" => []), timestamps: @config.timestamps))
       list.each_with_index { |args, i| Payload::Validator.check_args!(args, base["class"], item: i) } # nothing pushed if one is bad
       jids = []
@@ -221,11 +224,28 @@ module Deckhand
       (at > ::Process.clock_gettime(::Process::CLOCK_REALTIME)) ? at : nil
     end
 
-    def bulk_times(at, count)
+    # The jobs' times: "at" (one time, or one per job), or each a random
+    # time within "spread_interval" seconds from now (at least 5, as in
+    # Sidekiq: spreading finer than a scheduler's poll spreads nothing).
+    def bulk_times(at, spread, count)
+      raise InvalidJob, "Only one of 'at' or 'spread_interval' can be given to push_bulk" if at && spread
+      return spread_times(spread, count) if spread
       return nil if at.nil?
+      # is_a?, not ===: an ActiveSupport::Duration says it is a Numeric only to is_a?.
+      numeric = at.is_a?(Numeric) || (at.is_a?(Array) && !at.empty? && at.all? { |t| t.is_a?(Numeric) })
+      unless numeric
+        raise InvalidJob, "push_bulk \"at\" must be a Numeric or an Array of Numeric timestamps (epoch seconds), got #{at.inspect[0, 80]}"
+      end
       return Array.new(count) { scheduled_at(at) } unless at.is_a?(Array)
       raise InvalidJob, "push_bulk \"at\" has #{at.size} times for #{count} jobs; give one per job or a single time" unless at.size == count
       at.map { |t| scheduled_at(t) }
+    end
+
+    def spread_times(spread, count)
+      raise InvalidJob, "push_bulk \"spread_interval\" must be a positive Numeric (seconds), got #{spread.inspect[0, 80]}" unless spread.is_a?(Numeric) && spread.positive?
+      now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+      spread = [spread.to_f, 5.0].max
+      Array.new(count) { now + rand * spread }
     end
   end
 end

@@ -59,7 +59,7 @@ module Sidekiq
 
       def perform_at(time, *args) = Setter.new(self).perform_at(time, *args)
 
-      def perform_bulk(args_list, batch_size: Deckhand::Client::BULK_BATCH) = Setter.new(self).perform_bulk(args_list, batch_size: batch_size)
+      def perform_bulk(args_list, **options) = Setter.new(self).perform_bulk(args_list, **options)
 
       def perform_inline(*args) = Setter.new(self).perform_inline(*args)
 
