@@ -216,11 +216,15 @@ module Sidekiq
       true
     end
 
+    # The context as JSON on a line of its own (Sidekiq 7) and on every
+    # line as log context (Sidekiq 8: a=1).
     private def log_exception(error, context)
-      logger.warn(JSON.generate(context)) unless context.empty?
-      logger.warn("#{error.class.name}: #{error.message}")
-      cleaner = self[:backtrace_cleaner]
-      logger.warn((cleaner ? cleaner.call(error.backtrace) : error.backtrace).join("\n")) if error.backtrace
+      Sidekiq::Context.with(context) do
+        logger.warn(JSON.generate(context)) unless context.empty?
+        logger.warn("#{error.class.name}: #{error.message}")
+        cleaner = self[:backtrace_cleaner]
+        logger.warn((cleaner ? cleaner.call(error.backtrace) : error.backtrace).join("\n")) if error.backtrace
+      end
     end
 
     def inspect = "#<#{self.class.name} concurrency=#{concurrency} queues=#{queues.inspect} capsules=#{capsules.keys.inspect}>"

@@ -62,4 +62,15 @@ class Sidekiq8ConfigTest < Minitest::Test
     queued = Sidekiq::Queue.new("default").map(&:jid)
     assert_equal [job.jid], queued
   end
+
+  def test_handle_exception_logs_the_context_both_ways_and_calls_three_argument_handlers
+    log = StringIO.new
+    @config.logger = Sidekiq::Logger.new(log).tap { |logger| logger.formatter = Sidekiq::Logger::Formatters::Pretty.new }
+    seen = []
+    @config.error_handlers << ->(error, context, config) { seen << [error.message, context, config.class] }
+    @config.handle_exception(RuntimeError.new("Something didn't work!"), a: 1)
+    assert_match(/a=1/, log.string, "Sidekiq 8's log context")
+    assert_includes log.string, '{"a":1}', "Sidekiq 7's context line"
+    assert_equal [["Something didn't work!", {a: 1}, Sidekiq::Config]], seen
+  end
 end
