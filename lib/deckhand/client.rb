@@ -231,8 +231,9 @@ module Deckhand
       raise InvalidJob, "Only one of 'at' or 'spread_interval' can be given to push_bulk" if at && spread
       return spread_times(spread, count) if spread
       return nil if at.nil?
-      # is_a?, not ===: an ActiveSupport::Duration says it is a Numeric only to is_a?.
-      numeric = at.is_a?(Numeric) || (at.is_a?(Array) && !at.empty? && at.all? { |t| t.is_a?(Numeric) })
+      # is_a?, not ===: an ActiveSupport::Duration says it is a Numeric only to
+      # is_a?. nil in the Array: that job goes now (perform_all_later's mix).
+      numeric = at.is_a?(Numeric) || (at.is_a?(Array) && !at.empty? && at.all? { |t| t.nil? || t.is_a?(Numeric) })
       unless numeric
         raise InvalidJob, "push_bulk \"at\" must be a Numeric or an Array of Numeric timestamps (epoch seconds), got #{at.inspect[0, 80]}"
       end

@@ -16,6 +16,13 @@ class BulkScheduleTest < Minitest::Test
     assert_in_delta soon + 60, rows[1][1], 0.01
   end
 
+  def test_a_nil_time_pushes_that_job_now
+    soon = Time.now.to_f + 600
+    now_jid, later_jid = RecordJob.perform_bulk([[1], [2]], at: [nil, soon])
+    assert_equal [now_jid], jobs_in("default").map { |job| job["jid"] }
+    assert_equal [later_jid], scheduled.map { |job, _| job["jid"] }
+  end
+
   def test_spread_interval_spreads_the_jobs_from_now_over_at_least_five_seconds
     before = Time.now.to_f
     jids = RecordJob.perform_bulk(Array.new(40) { |i| [i] }, spread_interval: 2)

@@ -125,6 +125,9 @@ class ClientViaTest < Minitest::Test
     refute_includes error.message, "s3cret"
     assert_includes error.message, "write redis://"
     assert_raises(Deckhand::ConfigError) { Deckhand::Client.via(nil) { nil } }
+    stand_in = ConnectionPool.new(size: 1) { Minitest::Mock.new } # answers nothing it was not told to
+    error = assert_raises(Deckhand::ConfigError) { Deckhand::Client.via(stand_in) { nil } }
+    assert_includes error.message, "A ConnectionPool is taken when"
 
     error = assert_raises(Deckhand::ConfigError) { Class.new { include Deckhand::Job }.deckhand_options(pool: :eu) }
     assert_includes error.message, "pool: takes another Redis"

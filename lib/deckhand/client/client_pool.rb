@@ -28,14 +28,16 @@ module Deckhand
 
       # redis-client's connection, or the redis gem's (5.x wraps one).
       def config_of(conn)
-        client = (defined?(::RedisClient) && conn.is_a?(::RedisClient)) ? conn : redis_gem_client(conn)
+        # Module#===, not conn.is_a?: a stand-in connection (a test's mock)
+        # may answer nothing but the calls it expects.
+        client = (defined?(::RedisClient) && ::RedisClient === conn) ? conn : redis_gem_client(conn)
         client&.config
       end
 
       def redis_gem_client(conn)
-        return nil unless defined?(::Redis) && conn.is_a?(::Redis) && conn.respond_to?(:_client)
+        return nil unless defined?(::Redis) && ::Redis === conn && conn.respond_to?(:_client)
         client = conn._client
-        client.is_a?(::RedisClient) ? client : nil
+        (::RedisClient === client) ? client : nil
       end
     end
   end
