@@ -109,4 +109,25 @@ class Sidekiq8ApiTest < Minitest::Test
     Sidekiq8Mailer.jobs.clear
     assert_nil Sidekiq.pro?
   end
+
+  def test_queue_summaries_leader_and_dump_threads
+    Sidekiq.redis do |conn|
+      conn.call("SADD", "queues", "foo", "bar")
+      conn.call("RPUSH", "queue:foo", JSON.generate("enqueued_at" => (Time.now.to_f * 1000).to_i - 2000))
+      conn.call("SADD", "paused", "bar")
+      conn.call("SADD", "processes", "h1:1")
+      conn.call("HSET", "h1:1", "info", JSON.generate("identity" => "h1:1", "hostname" => "h1"), "beat", Time.now.to_f.to_s)
+    end
+    bar, foo = Sidekiq::Stats.new.queue_summaries
+    assert_equal ["bar", 0, true], [bar.name, bar.size, bar.paused?]
+    assert_equal ["foo", 1, false], [foo.name, foo.size, foo.paused?]
+    assert_in_delta 2.0, foo.latency, 0.5
+    set = Sidekiq::ProcessSet.new(false)
+    assert_equal "", set.leader
+    Sidekiq.redis { |conn| conn.call("SET", "dear-leader", "h1:1") }
+    assert_equal "", set.leader, "read once"
+    assert Sidekiq::ProcessSet.new(false).first.leader?
+    Sidekiq::ProcessSet.new(false).first.dump_threads
+    assert_equal ["TTIN"], Sidekiq.redis { |conn| conn.call("LRANGE", "h1:1-signals", 0, -1) }
+  end
 end

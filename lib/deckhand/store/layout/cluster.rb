@@ -136,6 +136,8 @@ module Deckhand
 
           def profiles = "profiles"
 
+          def sidekiq_leader = "dear-leader"
+
           def profile(token, jid) = "#{token}-#{jid}"
 
           def periodic(name) = "#{FLEET}:periodic:entry:#{name}"

@@ -149,6 +149,10 @@ module Deckhand
         # the viewer's id once uploaded) at "<token>-<jid>", expiring with it.
         def profiles = "profiles"
 
+        # String: the identity of the Sidekiq Enterprise process that leads the
+        # fleet (its periodic jobs and chores); Sidekiq's ProcessSet#leader reads it.
+        def sidekiq_leader = "dear-leader"
+
         def profile(token, jid) = "#{token}-#{jid}"
 
         # Hash of a periodic entry's state: last_tick (epoch seconds of the
