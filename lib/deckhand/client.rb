@@ -5,6 +5,7 @@ require_relative "client/locked_push"
 require_relative "client/target"
 require_relative "client/scopes"
 require_relative "client/delivery"
+require_relative "client/bulk_times"
 require_relative "unique"
 require_relative "encryption"
 require_relative "store/unique_locks"
@@ -104,7 +105,7 @@ module Deckhand
       unless list.is_a?(Array) && list.all?(Array)
         raise InvalidJob, "push_bulk \"args\" must be an Array of args Arrays, like [[1], [2]]; got #{list.inspect[0, 80]}"
       end
-      ats = bulk_times(item.delete("at"), item.delete("spread_interval"), list.size)
+      ats = BulkTimes.new(item.delete("at"), item.delete("spread_interval")).for(list.size) { |at| scheduled_at(at) }
       if item.key?("jid")
         raise InvalidJob, "Explicitly passing 'jid' when pushing more than one job is not supported: each job gets its own" if list.size > 1
         return list.empty? ? [] : [push(item.merge("args" => list.first, "at" => ats&.first))]
@@ -222,31 +223,6 @@ module Deckhand
       raise InvalidJob, "\"at\" must be epoch seconds (a Numeric), got #{at.inspect}" unless at.is_a?(Numeric)
       at = at.to_f
       (at > ::Process.clock_gettime(::Process::CLOCK_REALTIME)) ? at : nil
-    end
-
-    # The jobs' times: "at" (one time, or one per job), or each a random
-    # time within "spread_interval" seconds from now (at least 5, as in
-    # Sidekiq: spreading finer than a scheduler's poll spreads nothing).
-    def bulk_times(at, spread, count)
-      raise InvalidJob, "Only one of 'at' or 'spread_interval' can be given to push_bulk" if at && spread
-      return spread_times(spread, count) if spread
-      return nil if at.nil?
-      # is_a?, not ===: an ActiveSupport::Duration says it is a Numeric only to
-      # is_a?. nil in the Array: that job goes now (perform_all_later's mix).
-      numeric = at.is_a?(Numeric) || (at.is_a?(Array) && !at.empty? && at.all? { |t| t.nil? || t.is_a?(Numeric) })
-      unless numeric
-        raise InvalidJob, "push_bulk \"at\" must be a Numeric or an Array of Numeric timestamps (epoch seconds), got #{at.inspect[0, 80]}"
-      end
-      return Array.new(count) { scheduled_at(at) } unless at.is_a?(Array)
-      raise InvalidJob, "push_bulk \"at\" has #{at.size} times for #{count} jobs; give one per job or a single time" unless at.size == count
-      at.map { |t| scheduled_at(t) }
-    end
-
-    def spread_times(spread, count)
-      raise InvalidJob, "push_bulk \"spread_interval\" must be a positive Numeric (seconds), got #{spread.inspect[0, 80]}" unless spread.is_a?(Numeric) && spread.positive?
-      now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
-      spread = [spread.to_f, 5.0].max
-      Array.new(count) { now + rand * spread }
     end
   end
 end

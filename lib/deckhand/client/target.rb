@@ -2,7 +2,7 @@
 
 require_relative "../config/redis_url"
 require_relative "routed_config"
-require_relative "client_pool"
+require_relative "../store/pool_address"
 
 module Deckhand
   class Client
@@ -33,7 +33,7 @@ module Deckhand
           # A pool that fronts a store (drop-in mode's Sidekiq pools).
           value = value.deckhand_store if value.respond_to?(:deckhand_store)
           return memo(@by_store, value) { new(value) } if value.is_a?(Store)
-          options = ClientPool.options(value) || options_of(value, where)
+          options = Store::PoolAddress.options(value) || options_of(value, where)
           memo(@by_options, options) { new(build_store(options)) }
         end
 

@@ -1,18 +1,19 @@
 # frozen_string_literal: true
 
 module Deckhand
-  class Client
+  class Store
     # Where a ConnectionPool an application built itself points, as
-    # Sidekiq's sharding guide builds them:
+    # Sidekiq's sharding guide builds them (Client::Target makes a store of
+    # Deckhand's own to that Redis):
     #
     #   SHARD = ConnectionPool.new(size: 5) { RedisClient.config(url: ENV["SHARD_URL"]).new_client }
-    #   ClientPool.options(SHARD)   # => {host: "shard", port: 6379, db: 0, password: ...}
+    #   PoolAddress.options(SHARD)   # => {host: "shard", port: 6379, db: 0, password: ...}
     #
     # Deckhand pushes through a store of its own to that Redis (every call
     # goes through the store), never through the pool's connections: it reads
     # one connection's settings, once. nil for anything else (a pool of
     # other objects), which Target refuses with its reason.
-    module ClientPool
+    module PoolAddress # :nodoc:
       KEYS = %i[host port path db username password ssl ssl_params].freeze
 
       module_function
