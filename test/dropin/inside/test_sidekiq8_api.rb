@@ -12,6 +12,7 @@ require "sidekiq/paginator"
 require "sidekiq/ring_buffer"
 require "sidekiq/loader"
 require "sidekiq/job_util"
+require "sidekiq/job_retry"
 
 class Sidekiq8Mailer
   include Sidekiq::Job
@@ -129,5 +130,27 @@ class Sidekiq8ApiTest < Minitest::Test
     assert Sidekiq::ProcessSet.new(false).first.leader?
     Sidekiq::ProcessSet.new(false).first.dump_threads
     assert_equal ["TTIN"], Sidekiq.redis { |conn| conn.call("LRANGE", "h1:1-signals", 0, -1) }
+  end
+
+  def test_job_records_read_as_sidekiq_8_reads_them
+    broken = Sidekiq::JobRecord.new("not-json", "default")
+    assert_equal [{}, ["not-json"], nil], [broken.item, broken.args, broken.klass]
+    payload = {"class" => "X", "args" => ["a", "secret"], "encrypt" => true}
+    assert_same payload, Sidekiq::JobRecord.new(payload).item
+    assert_equal ["a", "[encrypted data]"], Sidekiq::JobRecord.new(payload).display_args
+    compressed = Sidekiq::JobRetry.new(Sidekiq.default_configuration).send(:compress_backtrace, ["a.rb:1"])
+    json = JSON.generate("class" => "X", "args" => [], "error_class" => "E", "error_backtrace" => compressed)
+    entry = Sidekiq::SortedEntry.new(Sidekiq::RetrySet.new, Time.now.to_f, json)
+    assert entry.error?
+    assert_equal ["a.rb:1"], entry.error_backtrace
+  end
+
+  def test_a_rescheduled_entry_reads_its_new_time
+    Sidekiq.redis { |conn| conn.call("ZADD", "retry", Time.now.to_f.to_s, JSON.generate("class" => "X", "args" => [], "jid" => "j1")) }
+    entry = Sidekiq::RetrySet.new.first
+    later = Time.now.to_f + 500
+    entry.reschedule(Time.at(later))
+    assert_in_delta later, entry.score, 0.001
+    assert_in_delta later, Sidekiq::RetrySet.new.first.score, 0.001
   end
 end

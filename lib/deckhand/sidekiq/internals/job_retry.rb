@@ -50,6 +50,9 @@ module Sidekiq
 
     private
 
+    # A backtrace as Sidekiq stores it in error_backtrace (Deckhand's retries write the same).
+    def compress_backtrace(lines) = Deckhand::Payload::Backtrace.compress(lines)
+
     # Deckhand's decision for the `count`th retry of a job of this class (or
     # instance): [:default, seconds], [:discard, nil] or [:kill, nil].
     def delay_for(job_class, count, error, job)
