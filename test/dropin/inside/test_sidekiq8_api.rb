@@ -13,6 +13,7 @@ require "sidekiq/ring_buffer"
 require "sidekiq/loader"
 require "sidekiq/job_util"
 require "sidekiq/job_retry"
+require "sidekiq/monitor"
 
 class Sidekiq8Mailer
   include Sidekiq::Job
@@ -152,5 +153,22 @@ class Sidekiq8ApiTest < Minitest::Test
     entry.reschedule(Time.at(later))
     assert_in_delta later, entry.score, 0.001
     assert_in_delta later, Sidekiq::RetrySet.new.first.score, 0.001
+  end
+
+  def test_sidekiqmon_shows_each_capsules_queues_and_names_an_unknown_section
+    Sidekiq.redis do |conn|
+      conn.call("SADD", "processes", "h1:1")
+      info = {"identity" => "h1:1", "tag" => "web", "labels" => ["fast"], "started_at" => Time.now.to_f - 600, "concurrency" => 3, "busy" => 0,
+              "capsules" => {"default" => {"weights" => {"low" => 1, "high" => 3}}, "single" => {"weights" => {"solo" => 0}}}}
+      conn.call("HSET", "h1:1", "info", JSON.generate(info), "beat", Time.now.to_f.to_s, "busy", "0")
+    end
+    status = Sidekiq::Monitor::Status.new
+    out, = capture_io { status.display("processes") }
+    assert_includes out, "h1:1 [web] [fast]"
+    assert_includes out, "(10 minutes ago)"
+    assert_includes out, "Queues: low, high; solo"
+    out, = capture_io { status.display("bogus") }
+    assert_includes out, "I don't know how to check the status of 'bogus'!"
+    assert_equal "aaaa; bbbb\n  cccc", status.send(:split_multiline, %w[aaaa bbbb cccc], max_length: 10, pad: 2)
   end
 end
