@@ -14,6 +14,10 @@ require "sidekiq/loader"
 require "sidekiq/job_util"
 require "sidekiq/job_retry"
 require "sidekiq/monitor"
+require "sidekiq/deploy"
+require "sidekiq/sd_notify"
+require "socket"
+require "tmpdir"
 
 class Sidekiq8Mailer
   include Sidekiq::Job
@@ -170,5 +174,27 @@ class Sidekiq8ApiTest < Minitest::Test
     out, = capture_io { status.display("bogus") }
     assert_includes out, "I don't know how to check the status of 'bogus'!"
     assert_equal "aaaa; bbbb\n  cccc", status.send(:split_multiline, %w[aaaa bbbb cccc], max_length: 10, pad: 2)
+  end
+
+  def test_sd_notify_sends_errno_and_says_when_the_socket_is_gone
+    Dir.mktmpdir do |dir|
+      path = File.join(dir, "notify.sock")
+      server = Socket.new(:UNIX, :DGRAM)
+      server.bind(Socket.sockaddr_un(path))
+      ENV["NOTIFY_SOCKET"] = path
+      Sidekiq::SdNotify.errno(3)
+      assert_equal "ERRNO=3", server.recvfrom(64).first
+      server.close
+      ENV["NOTIFY_SOCKET"] = File.join(dir, "missing.sock")
+      assert_raises(Sidekiq::SdNotify::NotifyError) { Sidekiq::SdNotify.notify("READY=1") }
+    ensure
+      ENV.delete("NOTIFY_SOCKET")
+    end
+  end
+
+  def test_deploy_label_maker_names_the_commit
+    label = Sidekiq::Deploy::LABEL_MAKER.call
+    Sidekiq::Deploy.new.mark!(at: Time.utc(2026, 5, 29, 12, 0, 0))
+    assert_equal({"2026-05-29T12:00:00Z" => label}, Sidekiq::Deploy.new.fetch(Date.new(2026, 5, 29)))
   end
 end
