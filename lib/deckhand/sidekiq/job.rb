@@ -65,6 +65,14 @@ module Sidekiq
 
       alias_method :perform_sync, :perform_inline
 
+      # Sidekiq's delayed extensions are gone (since Sidekiq 7): each says
+      # what to call instead, as Sidekiq 8's do.
+      def delay(*) = raise(ArgumentError, "Do not call .delay on a Sidekiq::Job class, call .perform_async")
+
+      def delay_for(*) = raise(ArgumentError, "Do not call .delay_for on a Sidekiq::Job class, call .perform_in")
+
+      def delay_until(*) = raise(ArgumentError, "Do not call .delay_until on a Sidekiq::Job class, call .perform_at")
+
       # Sidekiq's lower-level push: a Hash of job keys ("args" required). Its
       # "pool" wins over a Client.via block, which wins over sidekiq_options
       # pool:. It goes through the class's client_class, as in Sidekiq.

@@ -17,6 +17,7 @@ require "sidekiq/monitor"
 require "sidekiq/deploy"
 require "sidekiq/sd_notify"
 require "socket"
+require "stringio"
 require "tmpdir"
 
 class Sidekiq8Mailer
@@ -196,5 +197,16 @@ class Sidekiq8ApiTest < Minitest::Test
     label = Sidekiq::Deploy::LABEL_MAKER.call
     Sidekiq::Deploy.new.mark!(at: Time.utc(2026, 5, 29, 12, 0, 0))
     assert_equal({"2026-05-29T12:00:00Z" => label}, Sidekiq::Deploy.new.fetch(Date.new(2026, 5, 29)))
+  end
+
+  def test_delay_says_what_to_call_and_the_plain_formatter_leads_with_the_level
+    assert_match(/call \.perform_async/, assert_raises(ArgumentError) { Sidekiq8Mailer.delay }.message)
+    assert_match(/call \.perform_in/, assert_raises(ArgumentError) { Sidekiq8Mailer.delay_for(10) }.message)
+    assert_match(/call \.perform_at/, assert_raises(ArgumentError) { Sidekiq8Mailer.delay_until(Time.now) }.message)
+    out = StringIO.new
+    logger = Sidekiq::Logger.new(out)
+    logger.formatter = Sidekiq::Logger::Formatters::Plain.new
+    Sidekiq::Context.with(tags: %w[a b]) { logger.info("plain message") }
+    assert_match(/\AINFO \d{4}-\d\d-\d\dT[\d:.]+Z pid=#{$$} tid=\S+ tags=a,b: plain message\n\z/, out.string)
   end
 end
