@@ -209,4 +209,12 @@ class Sidekiq8ApiTest < Minitest::Test
     Sidekiq::Context.with(tags: %w[a b]) { logger.info("plain message") }
     assert_match(/\AINFO \d{4}-\d\d-\d\dT[\d:.]+Z pid=#{$$} tid=\S+ tags=a,b: plain message\n\z/, out.string)
   end
+
+  def test_the_terminal_dashboards_files_load_and_its_tabs_name_deckhand_top
+    require "sidekiq/tui/controls"
+    require "sidekiq/tui/tabs/base_tab"
+    tab = Class.new(Sidekiq::TUI::BaseTab)
+    error = assert_raises(Deckhand::DropIn::Unsupported) { tab.new(Object.new) }
+    assert_match(/Sidekiq::TUI::BaseTab .*`deckhand top`/, error.message)
+  end
 end
