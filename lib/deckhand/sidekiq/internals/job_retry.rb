@@ -50,6 +50,9 @@ module Sidekiq
 
     private
 
+    # A timestamp a fleet wrote (Integer milliseconds, Sidekiq 8; Float seconds, Sidekiq 7) as a Time.
+    def time_for(value) = Deckhand::Payload.to_time(value)
+
     # A backtrace as Sidekiq stores it in error_backtrace (Deckhand's retries write the same).
     def compress_backtrace(lines) = Deckhand::Payload::Backtrace.compress(lines)
 
