@@ -58,4 +58,19 @@ class Sidekiq8WebTest < Minitest::Test
     assert_match(%r{<p id=note>Note first</p>}, response.body)
     assert_match(/Notes/, response.body, "the extension's tab")
   end
+
+  def test_tags_and_filter_links_as_sidekiq_8_writes_them
+    page = Class.new do
+      include Sidekiq::WebHelpers
+
+      def env = {"SCRIPT_NAME" => ""}
+
+      def request = Rack::Request.new(Rack::MockRequest.env_for("/?only=jobs&jid=x"))
+    end.new
+    assert_equal "<a href='/retries?substr=ab&lt;c'>ab&lt;c</a>", page.filter_link("ab<c")
+    tags = page.display_tags(Struct.new(:tags).new(["a<b"]))
+    assert_includes tags, "jobtag-a&lt;b"
+    assert_includes tags, "substr=a&lt;b"
+    assert_equal "page=2&only=jobs", page.to_query_string("page" => "2", "jid" => "abc", "only" => "jobs")
+  end
 end
