@@ -73,4 +73,16 @@ class Sidekiq8WebTest < Minitest::Test
     assert_includes tags, "substr=a&lt;b"
     assert_equal "page=2&only=jobs", page.to_query_string("page" => "2", "jid" => "abc", "only" => "jobs")
   end
+
+  def test_the_scheduled_sets_all_forms
+    Sidekiq.redis { |conn| conn.call("FLUSHDB") }
+    3.times { |i| Sidekiq::Client.push("class" => "X", "args" => [i], "at" => Time.now.to_f + 600) }
+    app = Rack::MockRequest.new(Sidekiq::Web.new)
+    response = app.post("/scheduled/all/add_to_queue", "HTTP_SEC_FETCH_SITE" => "same-origin")
+    assert_equal 302, response.status
+    assert_equal [0, 3], [Sidekiq::ScheduledSet.new.size, Sidekiq::Queue.new.size]
+    2.times { |i| Sidekiq::Client.push("class" => "X", "args" => [i], "at" => Time.now.to_f + 600) }
+    assert_equal 302, app.post("/scheduled/all/delete", "HTTP_SEC_FETCH_SITE" => "same-origin").status
+    assert_equal [0, 3], [Sidekiq::ScheduledSet.new.size, Sidekiq::Queue.new.size]
+  end
 end
