@@ -5,8 +5,8 @@ module Deckhand
     # Patterns the check looks for in the application's Ruby files, each with
     # its verdict and advice: [pattern, verdict, what, advice].
     module CodeRules
-      SHARD_POOLS = "make each pool with Sidekiq::RedisConnection.create(url: ...), not ConnectionPool.new, " \
-        "and run a deckhand server per Redis (docs/sharding.md)"
+      SHARD_POOLS = "a pool from Sidekiq::RedisConnection.create(url: ...) or a ConnectionPool of redis-client connections " \
+        "is taken; run a deckhand server per Redis (docs/sharding.md)"
 
       RULES = [
         [/include\s+Sidekiq::(Job|Worker)\b/, :works, "job classes (include Sidekiq::Job / Sidekiq::Worker)", nil],
