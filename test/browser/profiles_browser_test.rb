@@ -36,9 +36,8 @@ class ProfilesBrowserTest < Minitest::Test
     screenshot("profiles")
     href = page.at_css(%(table.profiles a[download])).attribute("href")
     assert_equal "/profiles/ops-#{jid}/data", href
-    size = page.evaluate_async(<<~JS, 5)
-      fetch(#{JSON.generate(href)}).then(r => r.json()).then(json => arguments[0](JSON.stringify(json).length))
-    JS
+    page.execute("window.profileSize = null; fetch(#{JSON.generate(href)}).then(r => r.json()).then(json => { window.profileSize = JSON.stringify(json).length })")
+    size = wait_for(message: "the page's fetch of the profile") { page.evaluate("window.profileSize") }
     assert_operator size, :>, 10, "the browser reads the profile's JSON (served gzipped)"
     assert_no_browser_problems
   end
