@@ -9,7 +9,9 @@ module Deckhand
   # where Sidekiq keeps them (Store::Profiles), for the dashboard's Profiles
   # page, Sidekiq's ProfileSet and Firefox Profiler. A failed job keeps none.
   # The profiler gem loads when the first such job runs; without it the job
-  # runs unprofiled and the log says once what to add.
+  # runs unprofiled and the log says once what to add. One profile is taken
+  # at a time in a process (the profilers sample all of it): a job asking
+  # while another is profiled runs unprofiled, and the log says so.
   #
   #   HardJob.set(profile: "mike").perform_async(1)        # one push
   #   class NightlyJob
@@ -25,6 +27,8 @@ module Deckhand
     VERNIER_RUBY = Gem::Version.new("3.2.1")
 
     @missing = {}
+    # Vernier and stackprof sample the whole process, one profile at a time.
+    ONE_AT_A_TIME = Mutex.new
 
     # nil when the gem could be loaded; else the message (logged once).
     def self.missing(gem_name)
@@ -55,10 +59,18 @@ module Deckhand
         @warned = true
         return yield
       end
-      started = Time.now
-      result, data, elapsed = sample(options(job), &block)
-      keep(job, token, started, elapsed, data)
-      result
+      unless ONE_AT_A_TIME.try_lock
+        @config.logger.info("#{job["class"]} #{job["jid"]} ran unprofiled: another job's profile was being taken in this process")
+        return yield
+      end
+      begin
+        started = Time.now
+        result, data, elapsed = sample(options(job), &block)
+        keep(job, token, started, elapsed, data)
+        result
+      ensure
+        ONE_AT_A_TIME.unlock
+      end
     end
 
     private

@@ -34,7 +34,9 @@ class ProfilingTest < Minitest::Test
 
   def setup
     super
-    Deckhand.config = new_config(concurrency: 2, heartbeat_interval: 0.1, scheduler_interval: 0.05)
+    # One thread: a process takes one profile at a time, so two profiled jobs
+    # running together would leave one unprofiled (tested below).
+    Deckhand.config = new_config(concurrency: 1, heartbeat_interval: 0.1, scheduler_interval: 0.05)
     Deckhand.config.logger = Logger.new($stderr) if ENV["DEBUG_PROF"]
   end
 
@@ -86,6 +88,27 @@ class ProfilingTest < Minitest::Test
     assert_match(/profile: "mike smith" is not valid; give a token naming the profile/, error.message)
     assert_raises(ArgumentError) { Class.new(BusyJob) { deckhand_options profile: 42 } }
     assert_equal 0, redis.call("LLEN", "queue:default")
+  end
+
+  def test_a_job_asking_while_another_is_profiled_runs_unprofiled
+    log = StringIO.new
+    config = new_config
+    config.logger = Logger.new(log)
+    profiler = Deckhand::Profiler.new(config)
+    inside = Queue.new
+    release = Queue.new
+    first = Thread.new do
+      profiler.call({"profile" => "a", "jid" => "j1", "class" => "X"}) do
+        inside << true
+        release.pop
+      end
+    end
+    inside.pop
+    assert_equal :ran, profiler.call({"profile" => "b", "jid" => "j2", "class" => "X"}) { :ran }
+    release << true
+    first.join
+    assert_equal ["a-j1"], redis.call("ZRANGE", "profiles", 0, -1)
+    assert_includes log.string, "X j2 ran unprofiled: another job's profile was being taken"
   end
 
   def test_without_the_profilers_gem_the_job_runs_and_the_log_says_what_to_add
