@@ -28,6 +28,7 @@ class Sidekiq8ConfigTest < Minitest::Test
     @config.thread_priority = 0
     @config.thread_priority = -1
     assert_equal(-1, @config.thread_priority)
+    assert_equal(-1, @config.capsule("single").thread_priority, "a capsule reads the configuration's")
     assert_equal 1, @log.string.scan("thread_priority is accepted and changes nothing on Deckhand").size
   end
 
