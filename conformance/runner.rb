@@ -23,6 +23,11 @@ require_relative "sidekiq_tree"
 module Conformance
   ROOT = File.expand_path("..", __dir__)
   PRELOAD = File.join(__dir__, "preload")
+  # Read before Bundler.with_unbundled_env drops every BUNDLE_ variable.
+  BUNDLE = {
+    "BUNDLE_GEMFILE" => ENV.fetch("BUNDLE_GEMFILE", File.join(ROOT, "Gemfile")),
+    "BUNDLE_PATH" => ENV["BUNDLE_PATH"]
+  }.freeze
 
   class Runner
     def self.run(argv) = new.run(argv)
@@ -36,7 +41,7 @@ module Conformance
       runs = modes.map do |real|
         Dir.mktmpdir("deckhand-conformance") do |dir|
           tree = SidekiqTree.new(source).copy_to(dir, drop_in: !real)
-          files = select(tree.test_files, argv) or return 2
+          files = select(tree.test_files, argv)
           with_redis(dir) { |url| files.map { |file| run_file(tree.root, file, url, options.merge(sidekiq: real)) } }
         end
       end
@@ -72,8 +77,8 @@ module Conformance
     def select(files, wanted)
       return files if wanted.empty?
       chosen = wanted.map do |name|
-        files.find { |f| [f, File.basename(f), File.basename(f, "_test.rb")].include?(name) } or
-          return usage("no test file #{name.inspect}; known: #{files.map { |f| File.basename(f, "_test.rb") }.join(", ")}")
+        files.find { |f| [f, File.basename(f), File.basename(f, ".rb"), File.basename(f, "_test.rb")].include?(name) } or
+          raise ArgumentError, "no test file #{name.inspect}; known: #{files.map { |f| File.basename(f, "_test.rb") }.join(", ")}"
       end
       chosen.uniq
     end
@@ -87,8 +92,10 @@ module Conformance
 
     # The file runs in a fresh Ruby with only the bundle's gems: drop-in
     # mode without the sidekiq gem's group, the baseline with it.
+    # The bundle is the one bin/conformance runs in: Deckhand's Gemfile, or
+    # another Ruby's (BUNDLE_GEMFILE and BUNDLE_PATH set by its root).
     def run_file(root, file, url, options)
-      env = {"BUNDLE_GEMFILE" => File.join(ROOT, "Gemfile"), "REDIS_URL" => url, "RUBYOPT" => nil}
+      env = BUNDLE.merge("REDIS_URL" => url, "RUBYOPT" => nil)
       env["BUNDLE_WITHOUT"] = "compat" unless options[:sidekiq]
       preload = File.join(PRELOAD, options[:sidekiq] ? "sidekiq_gem.rb" : "deckhand_sidekiq.rb")
       command = [RbConfig.ruby, "-I", PRELOAD, "-Itest", "-r", preload, file]

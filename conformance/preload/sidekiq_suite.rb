@@ -5,8 +5,10 @@ require "csv"
 module Conformance
   # What a file of Sidekiq's suite finds when the whole suite runs in one
   # Ruby, as `rake test` runs it, and not when the file runs alone: `csv`
-  # loaded (iterable_jobs.rb names CSV; other files require it) and the
-  # dummy Rails app's in-memory database holding the tables its tests use.
+  # loaded (iterable_jobs.rb names CSV; other files require it), the dummy
+  # Rails app booted (`rake test` loads every file before running any, and
+  # some require test/dummy: current_attributes_test.rb wraps its tests in
+  # its reloader) and its in-memory database holding the tables its tests use.
   # Those files create their tables in a `before(:all)` that minitest's
   # spec DSL drops when a plain `before` follows it in the same `describe`.
   #
@@ -21,9 +23,17 @@ module Conformance
       require "minitest"
       Minitest.extensions << "sidekiq_suite"
       Minitest.define_singleton_method(:plugin_sidekiq_suite_init) do |_options|
+        SidekiqSuite.boot_dummy_app if SidekiqSuite.rails_without_app?
         SidekiqSuite.create_tables(ActiveRecord::Base.connection) if SidekiqSuite.dummy_app_booted?
       end
     end
+
+    DUMMY = "test/dummy/config/environment.rb"
+
+    # Rails loaded, no application: a file that ran alone without test/dummy.
+    def self.rails_without_app? = defined?(::Rails.application) && ::Rails.application.nil? && File.file?(DUMMY)
+
+    def self.boot_dummy_app = require(File.expand_path(DUMMY))
 
     def self.dummy_app_booted?
       defined?(::Rails.application) && ::Rails.application&.initialized? && defined?(::ActiveRecord::Base)

@@ -22,6 +22,7 @@ require_relative "api/unworked_queues"
 require_relative "api/unique_lock"
 require_relative "api/periodic_entries"
 require_relative "api/throttle"
+require_relative "api/profile"
 require_relative "api/placement"
 require_relative "api/queue_moves"
 require_relative "store/limits"
@@ -114,6 +115,12 @@ module Deckhand
 
     # Periodic (cron) jobs: the leader's schedule, pause, resume, enqueue now.
     def periodic = PeriodicEntries.new(@config)
+
+    # Jobs' profiles (docs/profiling.md), the newest first.
+    def profiles = Profile.all(@config)
+
+    # One profile by its key ("<token>-<jid>"), or nil.
+    def profile(key) = Profile.find(@config, key)
 
     # Queues holding jobs that no live process works (the boot warning, the dashboard's).
     def unworked_queues = UnworkedQueues.new(@config)

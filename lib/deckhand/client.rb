@@ -6,6 +6,7 @@ require_relative "client/target"
 require_relative "client/scopes"
 require_relative "client/delivery"
 require_relative "client/bulk_push"
+require_relative "client/bulk_times"
 require_relative "unique"
 require_relative "encryption"
 require_relative "store/unique_locks"
@@ -110,8 +111,11 @@ module Deckhand
       unless list.is_a?(Array) && list.all?(Array)
         raise InvalidJob, "push_bulk \"args\" must be an Array of args Arrays, like [[1], [2]]; got #{list.inspect[0, 80]}"
       end
-      ats = bulk_times(item.delete("at"), list.size)
-      raise InvalidJob, "push_bulk cannot take a \"jid\": each job gets its own" if item.key?("jid")
+      ats = BulkTimes.new(item.delete("at"), item.delete("spread_interval")).for(list.size) { |at| scheduled_at(at) }
+      if item.key?("jid")
+        raise InvalidJob, "Explicitly passing 'jid' when pushing more than one job is not supported: each job gets its own" if list.size > 1
+        return list.empty? ? [] : [push(item.merge("args" => list.first, "at" => ats&.first))]
+      end
       base = own_queue!(Payload.normalize(item.merge("args" => []), timestamps: @config.timestamps))
       list.each_with_index { |args, i| Payload::Validator.check_args!(args, base["class"], item: i) } # nothing pushed if one is bad
       BulkPush.new(@config, item.except("args", "at"), list, ats, batch_size, by).call do |slice, slice_ats, jids|
@@ -226,13 +230,6 @@ module Deckhand
       at = at.to_f
       raise InvalidJob, "\"at\" is #{at}: schedule a job at a finite time (epoch seconds)" unless at.finite?
       (at > Time.now.to_f) ? at : nil
-    end
-
-    def bulk_times(at, count)
-      return nil if at.nil?
-      return Array.new(count) { scheduled_at(at) } unless at.is_a?(Array)
-      raise InvalidJob, "push_bulk \"at\" has #{at.size} times for #{count} jobs; give one per job or a single time" unless at.size == count
-      at.map { |t| scheduled_at(t) }
     end
   end
 end

@@ -70,7 +70,8 @@ module Deckhand
       fair_queues: {},
       push_replicas: 0,
       push_replicas_timeout: 1.0,
-      auto_balance: false
+      auto_balance: false,
+      max_iteration_runtime: nil
     }.freeze
 
     @boot_steps = []

@@ -117,7 +117,7 @@ module Deckhand
       end
       deckhand_check_enumerator!(enumerator)
       # Read once a run, not once a step.
-      @deckhand_budget = self.class.deckhand_options["max_iteration_runtime"]
+      @deckhand_budget = self.class.deckhand_options["max_iteration_runtime"] || Deckhand.config.max_iteration_runtime
       @deckhand_timeout = Deckhand.config.timeout
       state.first_run? ? on_start : on_resume
       outcome = catch(:abort) { deckhand_iterate(state, enumerator, args) } || :complete
@@ -171,8 +171,10 @@ module Deckhand
     # Stops when the server is stopping, or when this run used its time
     # budget (after one step at least, so every run makes progress): returns
     # why (a RunHistory reason), or nil to go on.
+    # A job that defines interrupted? (Sidekiq's name, which drop-in mode's
+    # jobs have) is asked too.
     def deckhand_stop?(state, done)
-      return "shutdown" if Lifecycle.stopping?
+      return "shutdown" if Lifecycle.stopping? || (respond_to?(:interrupted?) && interrupted?)
       limit = @deckhand_budget
       "time_budget" if limit && done.positive? && state.elapsed >= limit
     end

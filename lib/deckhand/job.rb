@@ -45,7 +45,9 @@ module Deckhand
 
       def perform_at(time, *args) = Setter.new(self).perform_at(time, *args)
 
-      def perform_bulk(args_list, batch_size: Client::BULK_BATCH) = Setter.new(self).perform_bulk(args_list, batch_size: batch_size)
+      # at: one time (epoch seconds) or one per job; spread_interval: seconds
+      # to spread the jobs over at random (docs/job-options.md).
+      def perform_bulk(args_list, **options) = Setter.new(self).perform_bulk(args_list, **options)
 
       # Runs the job now, in this thread, after a round trip through JSON (so the
       # args it sees are the args a server would see).

@@ -27,6 +27,7 @@ require_relative "web/pages/limits_page"
 require_relative "web/pages/find_page"
 require_relative "web/pages/unreachable_page"
 require_relative "web/pages/extension_page"
+require_relative "web/pages/profiles_page"
 
 module Deckhand
   # The dashboard, a Rack app. Standalone (config.ru):
@@ -51,6 +52,10 @@ module Deckhand
   #
   #   Deckhand::Web.shards = {"main" => Deckhand.config, "eu" => ENV["EU_REDIS_URL"]}
   class Web
+    # Firefox Profiler's store and viewer, for Web.profile_viewer.
+    FIREFOX_PROFILER = {store_url: "https://api.profiler.firefox.com/compressed-store",
+                        view_url: "https://profiler.firefox.com/public/%s"}.freeze
+
     ROUTES = [
       ["GET", "", Pages::DashboardPage, :show],
       ["GET", "stats.json", Pages::DashboardPage, :stats],
@@ -67,6 +72,9 @@ module Deckhand
       ["GET", "batches/:bid/jobs/:jid", Pages::BatchesPage, :find],
       *Pages::PeriodicPage::ROUTES,
       ["GET", "find", Pages::FindPage, :show],
+      ["GET", "profiles", Pages::ProfilesPage, :index],
+      ["GET", "profiles/:key", Pages::ProfilesPage, :view],
+      ["GET", "profiles/:key/data", Pages::ProfilesPage, :data],
       ["GET", ":set", Pages::JobSetsPage, :index],
       ["POST", ":set", Pages::JobSetsPage, :bulk],
       ["GET", ":set/:key", Pages::JobSetsPage, :show],
@@ -103,6 +111,11 @@ module Deckhand
 
       attr_reader :authorizer
 
+      # Where View sends a profile (docs/profiling.md): {store_url:, view_url:}
+      # (view_url with %s for the viewer's id), as Firefox Profiler's
+      # FIREFOX_PROFILER; nil (the default) offers the download only.
+      attr_accessor :profile_viewer
+
       def csrf_cookie(request) = request.cookies[Guard::COOKIE]
 
       # HttpOnly and SameSite=Strict: no other site's page can send it along.
@@ -117,8 +130,9 @@ module Deckhand
     # extension: what a host adds to the pages (drop-in mode's
     # Sidekiq::Web tabs and job rows), an object answering `tabs(request)`
     # ([[label, href], ...]) and `job_rows(entry, set)` ([[name, html], ...]).
-    def initialize(config: nil, authorize: nil, shards: nil, extension: nil)
+    def initialize(config: nil, authorize: nil, shards: nil, extension: nil, profile_viewer: nil)
       @config = config
+      @profile_viewer = profile_viewer
       @extension = extension
       @authorizer = authorize
       @shards = ShardRouter.build(shards)
@@ -128,6 +142,13 @@ module Deckhand
     def config = @config || self.class.config
 
     attr_reader :extension
+
+    # A viewer given to this dashboard (or a callable answering one, read
+    # at each request), else the class's.
+    def profile_viewer
+      viewer = @profile_viewer.respond_to?(:call) ? @profile_viewer.call : @profile_viewer
+      viewer || self.class.profile_viewer
+    end
 
     def shards = @shards || self.class.shards
 

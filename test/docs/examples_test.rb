@@ -35,7 +35,9 @@ class DocsExamplesTest < Minitest::Test
     "docs/embedding.md: # config/puma.rb (Puma 6 names; Puma 7 calls them before_worker_boot / before_worker_shutdown) | deckhand = nil" =>
       "Puma's configuration DSL: Puma is not in the bundle (Deckhand.embed itself runs in embedding-start)",
     "docs/embedding.md: on_booted do |   deckhand = Deckhand.embed { |c| c.concurrency = 2 }.start" =>
-      "Puma's configuration DSL: Puma is not in the bundle (Deckhand.embed itself runs in embedding-start)"
+      "Puma's configuration DSL: Puma is not in the bundle (Deckhand.embed itself runs in embedding-start)",
+    "docs/profiling.md: Deckhand::Web.profile_viewer = Deckhand::Web::FIREFOX_PROFILER" =>
+      "uploads profiles to Firefox Profiler's service, which no test may reach (the upload runs against a local store in test/web/profiles_test.rb)"
   }.freeze
 
   def setup
@@ -168,6 +170,16 @@ class DocsExamplesTest < Minitest::Test
     status = Deckhand::Batch::Status.new(jobs.first["bid"])
     assert_equal [3, 3, "Import 2026-11 customers"], [status.total, status.pending, status.description]
     assert_equal %w[complete death success], status.callbacks.map { |c| c["event"] }.sort
+  end
+
+  def test_a_job_is_profiled_then_its_profile_read
+    run_example("profiling-push")
+    job = queued("default").first
+    assert_equal [sandbox(:ReportJob).name, "mike"], job.values_at("class", "profile")
+    assert_equal "nightly", sandbox(:NightlyExportJob).deckhand_options["profile"]
+    with_server(new_config(heartbeat_interval: 0.1)) { wait_for(message: "the profile") { redis.call("ZCARD", "profiles") == 1 } }
+    out, = capture_io { run_example("profiling-read") }
+    assert_match(/\Amike-#{job["jid"]} #{sandbox(:ReportJob).name} ran [\d.]+ s, \d+ bytes \((firefox|speedscope)\)\n\z/, out)
   end
 
   def test_an_iterable_job_is_pushed_and_cancelled

@@ -34,7 +34,7 @@ class MigrateCheckTest < Minitest::Test
     assert_includes out, "[unsupported] gem sidekiq-throttled 1.4.0 (Gemfile.lock): it replaces Sidekiq's fetch"
     assert_includes out, "[unsupported] gem sidekiq-heroku-autoscale 0.1.0 (Gemfile.lock): a Sidekiq plugin the check does not know"
     assert_includes out, "[ok] Sidekiq::Limiter (Deckhand's rate limiters): 1 use (app/workers/nightly_worker.rb:10)"
-    assert_includes out, "[change] Sidekiq::Client.via (Redis sharding): 1 use (app/workers/nightly_worker.rb:13): make each pool with Sidekiq::RedisConnection.create"
+    assert_includes out, "[change] Sidekiq::Client.via (Redis sharding): 1 use (app/workers/nightly_worker.rb:13): a pool from Sidekiq::RedisConnection.create(url: ...) or a ConnectionPool of redis-client connections is taken"
     assert_includes out, "[change] sidekiq_options pool: (Redis sharding): 1 use (app/workers/nightly_worker.rb:8)"
     assert_includes out, "[unsupported] config.on(:heartbeat/:beat/:leader): 1 use (config/initializer.rb:5)"
     assert_includes out, "[change] gem sidekiq-cron 2.0.1 (Gemfile.lock): remove it: Deckhand's periodic jobs read its schedule as is"

@@ -59,6 +59,8 @@ class DropInShopTest < Minitest::Test
     cli.signal("TERM")
     assert_equal 0, cli.wait_exit(timeout: 15).exitstatus
     assert_includes cli.output, "shop worker done"
+    assert_operator cli.output.index("shop worker done"), :<, cli.output.index("shop worker exited").to_i, "on(:exit) runs last"
+    assert_match(/stopped.*\n.*shop worker exited/, cli.output, "after the jobs are handed back and the process record is gone")
   end
 
   private

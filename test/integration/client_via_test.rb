@@ -104,15 +104,30 @@ class ClientViaTest < Minitest::Test
     refute_includes({"pool" => secret}.inspect, "s3cret")
   end
 
+  # Sidekiq's sharding guide builds its pools so; Deckhand reads where they
+  # point and pushes through a store of its own (the pool's connections stay unused).
+  def test_a_connection_pool_of_redis_clients_is_taken_as_the_redis_it_points_to
+    pool = ConnectionPool.new(size: 2) { RedisClient.config(url: Deckhand::SecondRedis.url).new_client }
+    jid = Deckhand::Client.via(pool) { RecordJob.perform_async("sharded") }
+    assert_equal [jid], other_jobs("default").map { |job| job["jid"] }
+    assert_empty jobs_in("default")
+    assert_same Deckhand::Client::Target.for(pool), Deckhand::Client::Target.for(pool), "one store per pool"
+    RecordJob.set(pool: pool).perform_async("by set")
+    assert_equal 2, other_jobs("default").size
+  end
+
   def test_bad_targets_are_refused_where_they_are_given_naming_the_fix
     error = assert_raises(Deckhand::ConfigError) { Deckhand::Client.via(Object.new) { flunk "the block must not run" } }
     assert_includes error.message, "Deckhand::Client.via takes another Redis as a Deckhand::Store"
     error = assert_raises(Deckhand::ConfigError) { Deckhand::Client.via(ConnectionPool.new { nil }) { nil } }
-    assert_includes error.message, "does not use a ConnectionPool"
+    assert_includes error.message, "A ConnectionPool is taken when its connections are redis-client's"
     error = assert_raises(Deckhand::ConfigError) { Deckhand::Client.via("app:s3cret@10.0.0.9:6390") { nil } }
     refute_includes error.message, "s3cret"
     assert_includes error.message, "write redis://"
     assert_raises(Deckhand::ConfigError) { Deckhand::Client.via(nil) { nil } }
+    stand_in = ConnectionPool.new(size: 1) { Minitest::Mock.new } # answers nothing it was not told to
+    error = assert_raises(Deckhand::ConfigError) { Deckhand::Client.via(stand_in) { nil } }
+    assert_includes error.message, "A ConnectionPool is taken when"
 
     error = assert_raises(Deckhand::ConfigError) { Class.new { include Deckhand::Job }.deckhand_options(pool: :eu) }
     assert_includes error.message, "pool: takes another Redis"

@@ -134,6 +134,15 @@ class ServerTest < Minitest::Test
     with_server { wait_for(message: "dead") { redis.call("ZCARD", "dead") == 1 } }
   end
 
+  def test_retry_for_wins_over_the_retry_count
+    Deckhand.config = new_config(concurrency: 5, heartbeat_interval: 0.1, scheduler_interval: 0.05, timeout: 2, max_retries: 2)
+    Deckhand::Client.push("class" => "FailJob", "args" => [1], "retry_for" => 3600, "retry_count" => 5,
+      "failed_at" => Deckhand::Payload.now - 60_000)
+    with_server { wait_for(message: "retry") { redis.call("ZCARD", "retry") == 1 } }
+    assert_equal 0, redis.call("ZCARD", "dead")
+    assert_equal 6, zset("retry").first.first["retry_count"]
+  end
+
   def test_unknown_class_retries
     Deckhand::Client.push("class" => "NoSuchJobHere", "args" => [])
     with_server { wait_for(message: "retry") { redis.call("ZCARD", "retry") == 1 } }

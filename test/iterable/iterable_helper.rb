@@ -114,6 +114,20 @@ module IterableJobs
     deckhand_options max_iteration_runtime: 0.2
   end
 
+  # Asks to stop (interrupted?, Sidekiq's name) after 3 steps of a run.
+  class PoliteJob < CountJob
+    def each_iteration(item, count)
+      @steps = (@steps || 0) + 1
+      super
+    end
+
+    def interrupted? = @steps == 3
+  end
+
+  # No budget of its own: the configuration's max_iteration_runtime applies.
+  class ConfigBudgetJob < SlowStepJob
+  end
+
   # Reads what it sees of itself while it runs.
   class ReaderJob
     include Deckhand::IterableJob

@@ -82,6 +82,32 @@ class IterableJobTest < Minitest::Test
     assert_operator redis.call("GET", "stat:processed").to_i, :>=, runs
   end
 
+  def test_the_configurations_max_iteration_runtime_applies_to_classes_without_one
+    IterableJobs::ConfigBudgetJob.perform_async(40)
+    # A job reads the process's configuration, which a server's is.
+    Deckhand.config = iterable_config(max_iteration_runtime: 0.2)
+    with_server(Deckhand.config) do
+      wait_for(message: "the job to complete", timeout: 20) { IterableJobs.callbacks.include?("complete") }
+    end
+    assert_equal (0...40).to_a, IterableJobs.ledger, "every item once, across runs"
+    assert_operator IterableJobs.callbacks.count("resume"), :>, 0, "40 steps of 20 ms cannot fit one 200 ms budget"
+  end
+
+  def test_a_job_that_says_it_is_interrupted_stops_and_resumes
+    IterableJobs::PoliteJob.perform_async(7)
+    with_server(iterable_config) do
+      wait_for(message: "the job to complete") { IterableJobs.callbacks.include?("complete") }
+    end
+    assert_equal (0...7).to_a, IterableJobs.ledger, "every item once, across runs"
+    assert_equal %w[start stop resume stop resume stop complete], IterableJobs.callbacks
+  end
+
+  def test_max_iteration_runtime_is_a_positive_number_or_nil
+    error = assert_raises(Deckhand::ConfigError) { Deckhand::Config.new(max_iteration_runtime: 0) }
+    assert_match(/max_iteration_runtime must be a positive number of seconds or nil, got 0/, error.message)
+    assert_nil Deckhand::Config.new.max_iteration_runtime
+  end
+
   def test_an_error_retries_and_resumes_from_the_failing_item
     jid = IterableJobs::FailingJob.perform_async(12, 7)
     with_server(iterable_config) do

@@ -46,6 +46,35 @@ class DeckhandAdapterTest < Minitest::Test
     assert_empty jobs_in("mailers")
   end
 
+  # Sidekiq 8's convention: a job that answers `profile` is pushed with it.
+  module Profileable
+    attr_accessor :profile
+
+    def set(options = {})
+      self.profile = options[:profile]
+      super
+    end
+  end
+
+  # Active Job is loaded with the test app, after this file.
+  def profiled_job
+    return self.class::ProfiledJob if self.class.const_defined?(:ProfiledJob, false)
+    self.class.const_set(:ProfiledJob, Class.new(ActiveJob::Base) {
+      include Profileable
+
+      def perform = nil
+    })
+  end
+
+  def test_a_job_that_answers_profile_is_pushed_with_it_and_one_that_does_not_without
+    profiled_job.set(profile: "oli").perform_later
+    profiled_job.set(wait: 600, profile: "oli").perform_later
+    RailsJobs::GreetJob.perform_later("ada")
+    assert_equal "oli", jobs_in("default").first["profile"]
+    assert_equal "oli", zset("schedule").first.first["profile"]
+    refute jobs_in("mailers").first.key?("profile")
+  end
+
   def test_scheduled_jobs_go_to_the_schedule_set
     before = Time.now.to_f
     job = RailsJobs::GreetJob.set(wait: 300).perform_later("later")

@@ -106,6 +106,28 @@ class ConformanceRunnerTest < Minitest::Test
     assert_includes table.markdown, "| test/web_test.rb | 9/9 | did not load: boom (RuntimeError) |  |  |"
   end
 
+  # Sidekiq 8.1.7's reset! closes its flushing client; the adaptation takes it whole.
+  def test_sidekiq_8s_helper_is_adapted_too
+    helper = "def reset!\n  c = RedisClient.new(url: ENV[\"REDIS_URL\"])\n  c.call(\"flushdb\")\n  c.close\n  cfg = Sidekiq::Config.new\n  cfg\nend\n" \
+      "require \"sidekiq/rails\"\n"
+    adapted = Conformance::SidekiqTree.adapt(helper)
+    assert_includes adapted, "Deckhand.config = Deckhand::Config.new"
+    refute_includes adapted, "c.close"
+  end
+
+  def test_a_file_that_loads_rails_without_an_app_gets_the_dummy_app
+    refute Conformance::SidekiqSuite.rails_without_app?, "no Rails application here, and no test/dummy"
+    assert_equal "test/dummy/config/environment.rb", Conformance::SidekiqSuite::DUMMY
+  end
+
+  def test_the_drop_in_run_keeps_the_sidekiq_gem_off_the_load_path
+    source = File.read(File.expand_path("../../conformance/preload/deckhand_sidekiq.rb", __dir__))
+    strip = source[/^\$LOAD_PATH\.reject!.*$/] or flunk("the drop-in preload no longer strips the sidekiq gem")
+    paths = ["/b/gems/sidekiq-8.1.7/lib", "/b/gems/sidekiq-cron-2.0/lib", "/b/gems/redis-client-0.31.0/lib"]
+    stripped = paths.dup.tap { |list| list.instance_eval(strip.sub("$LOAD_PATH", "self")) }
+    assert_equal ["/b/gems/sidekiq-cron-2.0/lib", "/b/gems/redis-client-0.31.0/lib"], stripped
+  end
+
   def test_both_runs_set_up_what_the_whole_suite_would_have
     %w[deckhand_sidekiq.rb sidekiq_gem.rb].each do |preload|
       source = File.read(File.expand_path("../../conformance/preload/#{preload}", __dir__))

@@ -42,7 +42,7 @@ class HooksTest < Minitest::Test
     assert_equal [[:recovered, 3], [:poison_pill, 1]], counts
     error = assert_raises(Deckhand::ConfigError) { config.events.on(:heartbeat) {} }
     assert_includes error.message, ":recovered"
-    assert_equal %i[startup quiet shutdown], Deckhand::Config::Events::NAMES, "Sidekiq's lifecycle events, unchanged"
+    assert_equal %i[startup quiet shutdown exit], Deckhand::Config::Events::NAMES, "Sidekiq's lifecycle events (Sidekiq 8 added :exit)"
   end
 
   def test_a_startup_handler_error_stops_the_boot_and_others_are_logged

@@ -109,6 +109,8 @@ module ActiveJob
         item = options.merge("class" => DeckhandAdapter.class_name_for(client.config), "wrapped" => job.class.name, "queue" => job.queue_name,
           "args" => [job.serialize])
         item["at"] = at.to_f if at
+        # A job that answers `profile` (Sidekiq 8's way, set(profile: "mike")) is profiled.
+        item["profile"] = job.profile if job.respond_to?(:profile) && !job.profile.nil?
         job.provider_job_id = client.push(item)
       end
 

@@ -28,6 +28,12 @@ module Deckhand
 
       def jid = string("jid")
 
+      # The job's tags (Sidekiq's "tags" option): Strings, [] when it has none.
+      def tags
+        value = @item["tags"]
+        value.is_a?(Array) ? value.map(&:to_s) : []
+      end
+
       def klass = string("class")
 
       def queue = string("queue")

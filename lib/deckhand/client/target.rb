@@ -2,6 +2,7 @@
 
 require_relative "../config/redis_url"
 require_relative "routed_config"
+require_relative "../store/pool_address"
 
 module Deckhand
   class Client
@@ -32,7 +33,7 @@ module Deckhand
           # A pool that fronts a store (drop-in mode's Sidekiq pools).
           value = value.deckhand_store if value.respond_to?(:deckhand_store)
           return memo(@by_store, value) { new(value) } if value.is_a?(Store)
-          options = options_of(value, where)
+          options = Store::PoolAddress.options(value) || options_of(value, where)
           memo(@by_options, options) { new(build_store(options)) }
         end
 
@@ -71,7 +72,7 @@ module Deckhand
           return "Give the Redis to push to." if value.nil?
           build = defined?(::Sidekiq::DECKHAND) ? "Sidekiq::RedisConnection.create(url: ENV[\"SHARD_URL\"])" : "Deckhand::Store.new({url: ENV[\"SHARD_URL\"]})"
           pool = defined?(::ConnectionPool) && value.is_a?(::ConnectionPool)
-          return "Deckhand does not use a ConnectionPool made elsewhere (every Redis call goes through a Deckhand::Store): build it with #{build}, or pass the URL." if pool
+          return "A ConnectionPool is taken when its connections are redis-client's (or the redis gem's): build it with #{build}, or pass the URL." if pool
           "Build one with #{build}, or pass the URL."
         end
       end

@@ -7,7 +7,8 @@ module Deckhand
     # A server's events, for one configuration (Deckhand::Hooks keeps the
     # blocks). The points of its life, run in the order added: :startup
     # (booted, before the first job), :quiet (stopped taking jobs),
-    # :shutdown (about to hand back what is left and exit).
+    # :shutdown (about to hand back what is left and exit), :exit (all
+    # handed back and the process record gone: the last thing it does).
     #
     #   Deckhand.configure do |config|
     #     config.events.on(:startup) { Metrics.connect }
@@ -24,7 +25,7 @@ module Deckhand
     # the configuration.
     class Events
       # The points of a server's life (Sidekiq's lifecycle events).
-      NAMES = %i[startup quiet shutdown].freeze
+      NAMES = %i[startup quiet shutdown exit].freeze
       # What a server tells about its work, with a count.
       NOTICES = %i[recovered poison_pill].freeze
 

@@ -27,7 +27,7 @@ module Deckhand
       #   config.on_expired { |job| StatsD.increment("jobs.expired", tags: ["class:#{job["class"]}"]) }
       def on_expired(&block) = add_handler(expired_handlers, block)
 
-      # Blocks run at :startup, :quiet and :shutdown, and the server's own
+      # Blocks run at :startup, :quiet, :shutdown and :exit, and the server's own
       # notices (Config::Events).
       def events = @events ||= Events.new
 

@@ -39,6 +39,16 @@ module Deckhand
           instance_variable_set(:"@#{name}", value)
         end
       end
+
+      # Seconds an iterable job runs before it stops and resumes later, for
+      # the classes that set no max_iteration_runtime of their own; nil: no limit.
+      def max_iteration_runtime=(seconds)
+        change!(:max_iteration_runtime)
+        if !seconds.nil? && !(seconds.is_a?(Numeric) && seconds.positive?)
+          raise ConfigError, "max_iteration_runtime must be a positive number of seconds or nil, got #{seconds.inspect}"
+        end
+        @max_iteration_runtime = seconds
+      end
     end
   end
 end

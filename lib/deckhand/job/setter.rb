@@ -33,8 +33,9 @@ module Deckhand
         push(:push, item(args).merge("at" => time.to_f))
       end
 
-      def perform_bulk(args_list, batch_size: Client::BULK_BATCH)
-        push(:push_bulk, item(args_list).merge("batch_size" => batch_size))
+      def perform_bulk(args_list, batch_size: Client::BULK_BATCH, at: nil, spread_interval: nil)
+        options = {"batch_size" => batch_size, "at" => at, "spread_interval" => spread_interval}.compact
+        push(:push_bulk, item(args_list).merge(options))
       end
 
       # A unique job holds its lock while it runs here: while another job

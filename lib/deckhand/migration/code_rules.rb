@@ -5,8 +5,8 @@ module Deckhand
     # Patterns the check looks for in the application's Ruby files, each with
     # its verdict and advice: [pattern, verdict, what, advice].
     module CodeRules
-      SHARD_POOLS = "make each pool with Sidekiq::RedisConnection.create(url: ...), not ConnectionPool.new, " \
-        "and run a deckhand server per Redis (docs/sharding.md)"
+      SHARD_POOLS = "a pool from Sidekiq::RedisConnection.create(url: ...) or a ConnectionPool of redis-client connections " \
+        "is taken; run a deckhand server per Redis (docs/sharding.md)"
 
       RULES = [
         [/include\s+Sidekiq::(Job|Worker)\b/, :works, "job classes (include Sidekiq::Job / Sidekiq::Worker)", nil],
@@ -43,7 +43,7 @@ module Deckhand
         [/Sidekiq::IterableJob\b/, :works, "Sidekiq::IterableJob (Deckhand's iterable jobs, the same it-<jid> progress)", nil],
         [/\.delay(_for|_until)?\b|Sidekiq::Extensions/, :unsupported, "Sidekiq's delayed extensions (.delay)", "removed in Sidekiq 7 too: push a job class"],
         [/Sidekiq::Web\.(register|tabs|custom_tabs|locales|custom_job_info_rows)/, :works, "Sidekiq::Web extensions (register, tabs, locales, custom_job_info_rows: served in Deckhand's dashboard)", nil],
-        [/\.on\(:(heartbeat|beat|leader|exit)\)/, :unsupported, "config.on(:heartbeat/:beat/:leader)", "Deckhand fires :startup, :quiet and :shutdown"],
+        [/\.on\(:(heartbeat|beat|leader)\)/, :unsupported, "config.on(:heartbeat/:beat/:leader)", "Deckhand fires :startup, :quiet, :shutdown and :exit"],
         [/config\[:fetch(_class)?\]|fetch_class\s*=/, :unsupported, "a custom fetch (config[:fetch])", "Deckhand's reliable fetch cannot be replaced"],
         [/Sidekiq\.configure_embed\b/, :works, "Sidekiq.configure_embed (an embedded Deckhand server: run, quiet, stop)", nil],
         [/Sidekiq\.default_job_options\b/, :works, "Sidekiq.default_job_options (the options every job class starts from)", nil],

@@ -51,6 +51,7 @@ module Deckhand
         @over_limit = OverLimitHandler.new(retries: @retries, logger: @logger)
         @classes = ClassLookup.new(cache: !config.reloading)
         @timed = config.auto_balance # the balancer learns from each job's CPU time (docs/auto-balance.md)
+        @profiler = Profiler.new(config)
       end
 
       # Runs on a processor thread, which masks the shutdown interrupt
@@ -98,15 +99,22 @@ module Deckhand
 
       private
 
-      # The job's error, or nil when it succeeded.
+      # The job's error, or nil when it succeeded. A job with a profile
+      # token runs under the profiler (docs/profiling.md).
       def execute(unit, job)
-        @executor ? @executor.wrap { perform(unit, job) } : perform(unit, job)
+        if job["profile"]
+          @profiler.call(job) { wrapped_perform(unit, job) }
+        else
+          wrapped_perform(unit, job)
+        end
         nil
       rescue Deckhand::Shutdown
         raise
       rescue Exception => e # rubocop:disable Lint/RescueException -- a job's failure is data, whatever its class
         e
       end
+
+      def wrapped_perform(unit, job) = @executor ? @executor.wrap { perform(unit, job) } : perform(unit, job)
 
       def perform(unit, job)
         instance = @classes.job_class(job["class"]).new

@@ -117,6 +117,7 @@ module Deckhand
         @heartbeat.forget
         @operations&.stop
         @logger.info("stopped")
+        @config.events.fire(:exit, @logger)
       end
 
       def stopping? = @stopped

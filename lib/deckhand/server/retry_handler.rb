@@ -47,7 +47,9 @@ module Deckhand
         again = ->(fetched) { @payloads.record(fetched, queue, error, now) } # the same failure, on the job as fetched
         max = (retry_option == true) ? @config.max_retries : retry_option.to_i
         count = job["retry_count"]
-        return exhausted(unit, job, klass, error, again) if count >= max || expired?(job)
+        # retry_for, when set, replaces the count (Sidekiq 8's rule).
+        over = job["retry_for"].is_a?(Numeric) ? expired?(job) : count >= max
+        return exhausted(unit, job, klass, error, again) if over
 
         strategy, delay = delay_for(klass, count, error, job)
         case strategy

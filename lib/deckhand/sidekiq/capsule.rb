@@ -99,6 +99,9 @@ module Sidekiq
 
     def logger = config.logger
 
+    # The configuration's (Sidekiq 8 keeps one for every capsule).
+    def thread_priority = config.thread_priority
+
     private
 
     def default? = @name == "default"

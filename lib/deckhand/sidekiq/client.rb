@@ -21,7 +21,14 @@ module Sidekiq
     def self.enqueue_to_in(queue, interval, klass, *args) = klass.set(queue: queue.to_s).perform_in(interval, *args)
 
     # Sidekiq::Client.via(pool) { ... } is Deckhand::Client.via: `pool` made
-    # by Sidekiq::RedisConnection.create (a pool over a Deckhand::Store), or a URL.
+    # by Sidekiq::RedisConnection.create (a pool over a Deckhand::Store), a
+    # ConnectionPool of redis-client connections (Sidekiq's sharding guide's),
+    # or a URL.
+    def self.via(pool, &)
+      raise ArgumentError, "No pool given: Sidekiq::Client.via needs the Redis to push to, a ConnectionPool or a URL" if pool.nil?
+      super
+    end
+
     # Sidekiq::Client.new(pool: pool) pushes there too (Sidekiq 6's
     # Client.new(pool) as well).
     def initialize(*args, pool: nil, config: nil, **)

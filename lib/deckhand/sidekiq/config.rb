@@ -20,7 +20,8 @@ module Sidekiq
   #   config[:my_plugin_setting] = 5   # a plugin's own keys are kept as they are
   class Config < Deckhand::DropIn::Configuration
     # Sidekiq's keys with no Deckhand setting behind them: kept for the code
-    # that reads them, as Sidekiq does.
+    # that reads them, as Sidekiq does. Not frozen, as Sidekiq's is not:
+    # DEFAULTS[:on_complex_arguments] is where Sidekiq.strict_args! writes.
     DEFAULTS = {
       labels: [],
       require: ".",
@@ -34,8 +35,9 @@ module Sidekiq
       dead_max_jobs: 10_000,
       dead_timeout_in_seconds: 180 * 24 * 60 * 60,
       reloader: proc { |&block| block.call },
-      backtrace_cleaner: ->(backtrace) { backtrace }
-    }.freeze
+      backtrace_cleaner: ->(backtrace) { backtrace },
+      redis_idle_timeout: nil
+    }
 
     # Sidekiq's own keys that would change how its server fetches: Deckhand
     # has no such switch, so setting one raises rather than being ignored.
@@ -98,7 +100,7 @@ module Sidekiq
       self
     end
 
-    # Sidekiq's lifecycle events: :startup, :quiet and :shutdown run as
+    # Sidekiq's lifecycle events: :startup, :quiet, :shutdown and :exit run as
     # Deckhand's; a valid Sidekiq event Deckhand never fires raises Unsupported.
     def on(event, &) = @events.on(event, &)
 
@@ -198,6 +200,12 @@ module Sidekiq
       end
     end
 
+    # Kept where Sidekiq 8 keeps it (config[:redis_idle_timeout]).
+    def reap_idle_redis_connections(timeout = 60)
+      super
+      self[:redis_idle_timeout] = timeout
+    end
+
     def average_scheduled_poll_interval=(seconds)
       self[:average_scheduled_poll_interval] = seconds
     end
@@ -208,11 +216,15 @@ module Sidekiq
       true
     end
 
+    # The context as JSON on a line of its own (Sidekiq 7) and on every
+    # line as log context (Sidekiq 8: a=1).
     private def log_exception(error, context)
-      logger.warn(JSON.generate(context)) unless context.empty?
-      logger.warn("#{error.class.name}: #{error.message}")
-      cleaner = self[:backtrace_cleaner]
-      logger.warn((cleaner ? cleaner.call(error.backtrace) : error.backtrace).join("\n")) if error.backtrace
+      Sidekiq::Context.with(context) do
+        logger.warn(JSON.generate(context)) unless context.empty?
+        logger.warn("#{error.class.name}: #{error.message}")
+        cleaner = self[:backtrace_cleaner]
+        logger.warn((cleaner ? cleaner.call(error.backtrace) : error.backtrace).join("\n")) if error.backtrace
+      end
     end
 
     def inspect = "#<#{self.class.name} concurrency=#{concurrency} queues=#{queues.inspect} capsules=#{capsules.keys.inspect}>"

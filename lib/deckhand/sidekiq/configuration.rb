@@ -4,6 +4,7 @@ require_relative "middleware_chain"
 require_relative "capsule_builder"
 require_relative "handler_list"
 require_relative "periodic_manager"
+require_relative "accepted"
 
 module Deckhand
   module DropIn
@@ -25,7 +26,8 @@ module Deckhand
       KEYS = {
         concurrency: :concurrency, queues: :queues, timeout: :timeout, max_retries: :max_retries,
         dead_max_jobs: :dead_max_jobs, dead_timeout_in_seconds: :dead_timeout, tag: :tag, labels: :labels,
-        environment: :environment, average_scheduled_poll_interval: :scheduler_interval
+        environment: :environment, average_scheduled_poll_interval: :scheduler_interval,
+        max_iteration_runtime: :max_iteration_runtime
       }.freeze
       # Sidekiq Pro calls for what Deckhand always does: a warning, nothing to change.
       BUILT_IN = {
@@ -94,13 +96,29 @@ module Deckhand
       end
 
       def on(event, &block)
-        raise Unsupported.new("config.on(#{event.inspect})", "Deckhand fires :startup, :quiet and :shutdown") unless Config::Events::NAMES.include?(event.to_sym)
+        raise Unsupported.new("config.on(#{event.inspect})", "Deckhand fires :startup, :quiet, :shutdown and :exit") unless Config::Events::NAMES.include?(event.to_sym)
         @config.events.on(event, &block)
       end
 
       # Sidekiq Enterprise's periodic jobs: Deckhand's (PeriodicManager).
       def periodic
         @config.periodic { |periodic| yield PeriodicManager.new(periodic) }
+      end
+
+      # Sidekiq 8 runs its threads at this priority. Deckhand's run at
+      # Ruby's default: kept for code that reads it, noted once.
+      def thread_priority=(priority)
+        Accepted.note(@config.logger, :thread_priority, "its server's threads run at Ruby's default priority")
+        @thread_priority = priority
+      end
+
+      attr_reader :thread_priority
+
+      # Sidekiq 8 closes pooled connections idle this long. Deckhand's pool
+      # holds one connection per thread it runs, each busy with fetches and
+      # heartbeats; noted once (Sidekiq::Config keeps the timeout).
+      def reap_idle_redis_connections(_timeout = 60)
+        Accepted.note(@config.logger, :reap_idle_redis_connections, "its pool holds one connection per server thread, each kept busy")
       end
 
       def error_handlers = HandlerList.new(@config.error_handlers, self, errors: true)

@@ -13,6 +13,14 @@ module Sidekiq
   #   Sidekiq::Deploy.mark!                         # labelled with the last git commit
   #   Sidekiq::Deploy.new.fetch(Date.today)         # => {"2026-03-01T12:05:00Z" => "v42 faster reports"}
   class Deploy
+    # The current commit, "abc1234 Its subject", as Sidekiq labels a deploy
+    # (a callable, as Sidekiq 8's, for code that labels its own marks alike).
+    LABEL_MAKER = -> do
+      IO.popen(%w[git log -1 --format=%h\ %s], err: File::NULL, &:read).strip
+    rescue SystemCallError => e
+      raise ArgumentError, "Sidekiq::Deploy.mark! needs a label outside a git checkout (git: #{e.message})"
+    end
+
     def self.mark!(label = nil) = new.mark!(label: label)
 
     # pool: a store of Sidekiq::RedisConnection.create, a Redis URL or
@@ -23,7 +31,7 @@ module Sidekiq
 
     # Marks the minute of `at`; false when this label was marked in the last minute.
     def mark!(at: Time.now, label: nil)
-      label ||= git_label
+      label ||= LABEL_MAKER.call
       whence = at.utc
       minute = Time.utc(whence.year, whence.month, whence.day, whence.hour, whence.min)
       Deckhand::Store::DeployMarks.mark(@config.store, minute, label)
@@ -31,14 +39,5 @@ module Sidekiq
 
     # The marks of a UTC day: {"2026-03-01T12:05:00Z" => label}.
     def fetch(date = Time.now.utc.to_date) = Deckhand::Store::DeployMarks.day(@config.store, date)
-
-    private
-
-    # The current commit, "abc1234 Its subject", as Sidekiq labels a deploy.
-    def git_label
-      IO.popen(%w[git log -1 --format=%h\ %s], err: File::NULL, &:read).strip
-    rescue SystemCallError => e
-      raise ArgumentError, "Sidekiq::Deploy.mark! needs a label outside a git checkout (git: #{e.message})"
-    end
   end
 end

@@ -59,11 +59,19 @@ module Sidekiq
 
       def perform_at(time, *args) = Setter.new(self).perform_at(time, *args)
 
-      def perform_bulk(args_list, batch_size: Deckhand::Client::BULK_BATCH) = Setter.new(self).perform_bulk(args_list, batch_size: batch_size)
+      def perform_bulk(args_list, **options) = Setter.new(self).perform_bulk(args_list, **options)
 
       def perform_inline(*args) = Setter.new(self).perform_inline(*args)
 
       alias_method :perform_sync, :perform_inline
+
+      # Sidekiq's delayed extensions are gone (since Sidekiq 7): each says
+      # what to call instead, as Sidekiq 8's do.
+      def delay(*) = raise(ArgumentError, "Do not call .delay on a Sidekiq::Job class, call .perform_async")
+
+      def delay_for(*) = raise(ArgumentError, "Do not call .delay_for on a Sidekiq::Job class, call .perform_in")
+
+      def delay_until(*) = raise(ArgumentError, "Do not call .delay_until on a Sidekiq::Job class, call .perform_at")
 
       # Sidekiq's lower-level push: a Hash of job keys ("args" required). Its
       # "pool" wins over a Client.via block, which wins over sidekiq_options

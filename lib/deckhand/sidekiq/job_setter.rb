@@ -28,7 +28,7 @@ module Deckhand
       # Sidekiq's perform_at is its perform_in: a small number is a delay.
       def perform_at(time, *args) = perform_in(time, *args)
 
-      def perform_bulk(args_list, batch_size: Deckhand::Client::BULK_BATCH)
+      def perform_bulk(args_list, **options)
         args_list = args_list.to_a if args_list.is_a?(Enumerator) # a lazy one too, as in Sidekiq
         super
       end

@@ -19,7 +19,7 @@ module Deckhand
       def on(event, &block)
         raise ArgumentError, "Symbols only please: #{event}" unless event.is_a?(Symbol)
         if NOT_FIRED.key?(event)
-          raise Unsupported.new("config.on(#{event.inspect})", "Deckhand's server has no #{NOT_FIRED[event]}; it fires :startup, :quiet and :shutdown")
+          raise Unsupported.new("config.on(#{event.inspect})", "Deckhand's server has no #{NOT_FIRED[event]}; it fires :startup, :quiet, :shutdown and :exit")
         end
         raise ArgumentError, "Invalid event name: #{event}" unless Config::Events::NAMES.include?(event)
         @config.events.on(event, &block)

@@ -23,8 +23,8 @@ module Sidekiq
           Deckhand::Logging::Formatters.context
         end
 
-        def format_context
-          fields = ctx.compact
+        def format_context(context = ctx)
+          fields = context.compact
           return "" if fields.empty?
           " " + fields.map { |key, value| "#{key}=#{value.is_a?(Array) ? value.join(",") : value}" }.join(" ")
         end
@@ -33,6 +33,13 @@ module Sidekiq
       class Pretty < Base
         def call(severity, time, _program, message)
           "#{time.utc.iso8601(3)} pid=#{::Process.pid} tid=#{tid}#{format_context} #{severity}: #{message}\n"
+        end
+      end
+
+      # Sidekiq 8's uncoloured line, its level first.
+      class Plain < Base
+        def call(severity, time, _program, message)
+          "#{severity} #{time.utc.iso8601(3)} pid=#{::Process.pid} tid=#{tid}#{format_context}: #{message}\n"
         end
       end
 

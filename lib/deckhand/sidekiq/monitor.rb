@@ -16,7 +16,9 @@ module Sidekiq
 
       def display(section = nil)
         section = (section || "all").to_s.downcase
-        return puts("Unknown section #{section.inspect}: one of #{SECTIONS.join(", ")}") unless SECTIONS.include?(section)
+        unless SECTIONS.include?(section)
+          return puts("I don't know how to check the status of '#{section}'!", "Try one of these: #{SECTIONS.join(", ")}")
+        end
         return public_send(section) && nil unless section == "all"
         SECTIONS.drop(1).each_with_index do |name, index|
           puts unless index.zero?
@@ -42,10 +44,10 @@ module Sidekiq
         set = Sidekiq::ProcessSet.new.to_a
         puts "---- Processes (#{set.size}) ----"
         set.each_with_index do |process, index|
-          puts "#{process["identity"]} #{tags(process)}".rstrip
-          puts "  Started: #{Time.at(process["started_at"])} (#{ago(process["started_at"])})"
+          puts "#{process["identity"]} #{tags_for(process)}".rstrip
+          puts "  Started: #{Time.at(process["started_at"])} (#{time_ago(process["started_at"])})"
           puts "  Threads: #{process["concurrency"]} (#{process["busy"]} busy)"
-          puts "   Queues: #{Array(process["queues"]).sort.join(", ")}"
+          puts "   Queues: #{split_multiline(queue_names(process), pad: 11)}"
           puts "" unless index == set.size - 1
         end
       end
@@ -63,13 +65,37 @@ module Sidekiq
 
       def delimit(number) = number.to_i.to_s.reverse.scan(/\d{1,3}/).join(",").reverse
 
-      def tags(process)
-        list = [process["tag"], process["labels"], ((process["quiet"].to_s == "true") ? "quiet" : nil)].flatten.compact
-        list.reject! { |tag| tag.to_s.empty? }
-        list.empty? ? "" : "[#{list.join("] [")}]"
+      # Each capsule's queues (a Sidekiq 8 or Deckhand process), else the
+      # process's queues (an older Sidekiq's), as one.
+      def queue_names(process)
+        if process["capsules"].is_a?(Hash)
+          process["capsules"].values.map { |capsule| Array(capsule["weights"]&.keys || capsule["queues"]).join(", ") }
+        else
+          [Array(process["queues"]).sort.join(", ")]
+        end
       end
 
-      def ago(timestamp)
+      # "a; b; c", wrapped past max_length onto lines indented by pad.
+      def split_multiline(values, opts = {})
+        return "none" unless values
+        pad = opts[:pad] || 0
+        max = opts[:max_length] || (80 - pad)
+        lines = [+""]
+        values.each do |value|
+          lines << (" " * pad) if !lines.last.strip.empty? && lines.last.length + value.length > max
+          lines.last << value << "; "
+        end
+        lines.map { |line| line.delete_suffix("; ") }.join("\n")
+      end
+
+      # "[tag] [label] [quiet]", or nil.
+      def tags_for(process)
+        list = [process["tag"], process["labels"], ((process["quiet"].to_s == "true") ? "quiet" : nil)].flatten.compact
+        list.reject! { |tag| tag.to_s.empty? }
+        list.empty? ? nil : "[#{list.join("] [")}]"
+      end
+
+      def time_ago(timestamp)
         seconds = Time.now - Time.at(timestamp)
         if seconds < 60 then "just now"
         elsif seconds < 120 then "a minute ago"

@@ -10,6 +10,10 @@ module Sidekiq
   #   Sidekiq::SdNotify.status("warming caches")
   #   Sidekiq::SdNotify.ready   # => bytes sent, or nil outside systemd
   module SdNotify
+    # The socket could not be reached (Sidekiq 8 raises it in place of the
+    # system's error, which is its cause).
+    class NotifyError < RuntimeError; end
+
     module_function
 
     def ready(unset_env = false) = notify("READY=1", unset_env)
@@ -23,6 +27,8 @@ module Sidekiq
     def status(text, unset_env = false) = notify("STATUS=#{text}", unset_env)
 
     def mainpid(pid, unset_env = false) = notify("MAINPID=#{pid}", unset_env)
+
+    def errno(number, unset_env = false) = notify("ERRNO=#{number}", unset_env)
 
     def fdstore(unset_env = false) = notify("FDSTORE=1", unset_env)
 
@@ -41,6 +47,8 @@ module Sidekiq
       socket = Socket.new(:UNIX, :DGRAM)
       begin
         socket.sendmsg(state, 0, Socket.sockaddr_un(address))
+      rescue SystemCallError, IOError => e
+        raise NotifyError, "#{e.class}: #{e.message}"
       ensure
         socket.close
       end

@@ -2,6 +2,7 @@
 
 require_relative "redis_pool"
 require_relative "default_job_options"
+require_relative "loader"
 
 # Sidekiq's top-level module in drop-in mode: configuration, logger and Redis
 # access, all on Deckhand.config.
@@ -19,6 +20,9 @@ module Sidekiq
 
   # Sidekiq Pro's batches, loaded (and installed) on first use.
   autoload :Batch, "deckhand/sidekiq/batch"
+  # Sidekiq's job checks for plugins that push by hand (`include Sidekiq::JobUtil`).
+  autoload :JobUtil, "deckhand/sidekiq/job_util"
+  autoload :Profiler, "deckhand/sidekiq/profiler"
 
   # Active Job's wrapper (Sidekiq::ActiveJob::Wrapper) and adapter, loaded
   # when first named, whether Active Support loaded before drop-in mode
@@ -27,7 +31,8 @@ module Sidekiq
 
   # The data API's classes (`sidekiq/api`), loaded when first named
   # (const_missing, below).
-  API_CONSTANTS = %i[Stats Queue JobRecord JobSet SortedEntry ScheduledSet RetrySet DeadSet ProcessSet Process WorkSet Workers Work].freeze
+  API_CONSTANTS = %i[Stats Queue JobRecord JobSet SortedEntry ScheduledSet RetrySet DeadSet ProcessSet Process WorkSet Workers Work
+    ApiUtils IterableJobQuery ProfileSet ProfileRecord].freeze
 
   @config_lock = Mutex.new
 
@@ -75,6 +80,9 @@ module Sidekiq
     end
 
     def logger = default_configuration.logger
+
+    # Sidekiq 8's load hooks (Sidekiq::Loader): `on_load(:api) { }`.
+    def loader = @loader ||= Sidekiq::Loader.new
 
     def logger=(logger)
       default_configuration.logger = logger
@@ -132,9 +140,19 @@ module Sidekiq
       Embedded.new(config)
     end
 
-    def pro? = false
+    # Sidekiq 8.1's switch for tests: :fake (the default), :inline or
+    # :disable, for the block if one is given (Sidekiq::Testing's modes).
+    def testing!(mode = :fake, &)
+      raise "Unknown testing mode: #{mode}" unless %i[fake disable inline].include?(mode)
+      require "sidekiq/test_api"
+      Sidekiq::Testing.public_send(:"#{mode}!", &)
+    end
 
-    def ent? = false
+    # nil, as in Sidekiq without Sidekiq Pro or Enterprise. Drop-in mode
+    # names Sidekiq::Enterprise for its Crypto setup only: not Enterprise.
+    def pro? = defined?(Sidekiq::Pro)
+
+    def ent? = nil
   end
 
   # Middleware classes include these in Sidekiq 7: they give `config`,

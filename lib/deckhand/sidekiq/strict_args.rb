@@ -20,22 +20,33 @@ module Deckhand
       @mode = :raise
 
       class << self
-        attr_reader :mode
+        # Sidekiq keeps the mode in Sidekiq::Config::DEFAULTS, where code
+        # (Sidekiq's own tests among it) reads and sets it: so does drop-in mode.
+        def mode = defined?(::Sidekiq::Config::DEFAULTS) ? ::Sidekiq::Config::DEFAULTS[:on_complex_arguments] : @mode
 
         def mode=(mode)
           mode = :raise if mode == true
           raise ArgumentError, "Sidekiq.strict_args! takes :raise, :warn or false, got #{mode.inspect}" unless MODES.include?(mode)
           @mode = mode
+          ::Sidekiq::Config::DEFAULTS[:on_complex_arguments] = mode if defined?(::Sidekiq::Config::DEFAULTS)
         end
+
+        # The first value in `value` JSON would not carry unchanged, or nil.
+        def unsafe(value) = offender(value)&.first
 
         # The arguments to push for `klass` (its name), or ArgumentError.
         def apply(args, klass)
           return args unless args.is_a?(Array)
           found = offender(args)
           return args if found.nil?
-          raise ArgumentError, message(klass, found) if @mode == :raise
-          Deckhand.config.logger.warn(message(klass, found)) if @mode == :warn
+          raise ArgumentError, message(klass, found) if mode == :raise
+          Deckhand.config.logger.warn(message(klass, found)) if mode == :warn
           JSON.parse(JSON.generate(args))
+        end
+
+        def message(klass, (value))
+          "Job arguments to #{klass} must be native JSON types, but #{value.inspect[0, 80]} is a #{value.class}: " \
+            "pass #{NATIVE} (Sidekiq.strict_args!(false) pushes what JSON makes of them instead)"
         end
 
         private
@@ -58,11 +69,6 @@ module Deckhand
             nil
           else [value]
           end
-        end
-
-        def message(klass, (value))
-          "Job arguments to #{klass} must be native JSON types, but #{value.inspect[0, 80]} is a #{value.class}: " \
-            "pass #{NATIVE} (Sidekiq.strict_args!(false) pushes what JSON makes of them instead)"
         end
       end
     end

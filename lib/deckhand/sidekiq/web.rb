@@ -66,6 +66,15 @@ module Sidekiq
       end
     end
 
+    # Sidekiq 8 moved the extension API under Sidekiq::Web; its names for
+    # the same classes. Config is what Sidekiq::Web.configure yields.
+    Action = Sidekiq::WebAction
+    Route = Sidekiq::WebRoute
+    Router = Sidekiq::WebRouter
+    Application = Sidekiq::WebApplication
+    Helpers = Sidekiq::WebHelpers
+    Config = Deckhand::DropIn::WebSettings
+
     def initialize
       @middlewares = self.class.middlewares.dup
     end
@@ -92,9 +101,16 @@ module Sidekiq
       end
     end
 
+    # Sidekiq 8's viewer settings (Firefox Profiler's unless changed), read
+    # at each request; a store URL set to nil offers the download only.
+    def profile_viewer
+      store_url = self.class[:profile_store_url] or return nil
+      {store_url: store_url, view_url: self.class[:profile_view_url]}
+    end
+
     def dashboard
       config = self.class.pool&.config_for(Deckhand.config)
-      web = Deckhand::Web.new(config: config, extension: Deckhand::DropIn::WebExtension.new)
+      web = Deckhand::Web.new(config: config, extension: Deckhand::DropIn::WebExtension.new, profile_viewer: -> { profile_viewer })
       Deckhand::DropIn::WebExtensionRoutes.new(Deckhand::DropIn::WebPaths.new(web, config: config), dashboard: web)
     end
   end

@@ -69,6 +69,18 @@ module Sidekiq
 
     def session = env[RACK_SESSION]
 
+    # A message for the next page (Sidekiq 8's flash, in the Rack session).
+    def flash
+      message = yield
+      Sidekiq.logger.info(message)
+      session[:skq_flash] = message
+    end
+
+    def flash? = session&.[](:skq_flash)
+
+    # The message, read once: taken from the session, kept for this request.
+    def get_flash = @flash ||= session.delete(:skq_flash)
+
     # content: ERB source, or a Symbol naming a file in options[:views]
     # (else Sidekiq::Web.views). The first render is laid out in the
     # dashboard; a render inside a template (a partial) is not.
@@ -100,7 +112,9 @@ module Sidekiq
       views ||= settings.views or raise ArgumentError,
         "erb(#{content.inspect}) needs the folder of its template: erb(#{content.inspect}, views: DIR) or Sidekiq::Web.views = DIR " \
         "(drop-in mode has none of Sidekiq's own templates)"
-      file = File.join(views, "#{content}.erb")
+      # Sidekiq 7 names a template name.erb, Sidekiq 8 name.html.erb.
+      file = ["#{content}.erb", "#{content}.html.erb"].map { |name| File.join(views, name) }.find { |path| File.file?(path) } ||
+        File.join(views, "#{content}.erb")
       [ERB.new(File.read(file, encoding: "UTF-8")).src, file]
     end
 

@@ -38,7 +38,7 @@ module Deckhand
         when "/change_locale" then change_locale(env, params)
         when %r{\A/queues/([^/]+)/delete\z} then delete_queued(unescape($1), params) && redirect(env, "queues/#{$1}", keep_query: true)
         when %r{\A/queues/([^/]+)\z} then change_queue(unescape($1), params) && redirect(env, "queues")
-        when %r{\A/(retries|morgue|dead)/all/(delete|retry|kill)\z} then whole_set(SETS.fetch($1), $2) && redirect(env, page_of($1))
+        when %r{\A/(retries|scheduled|morgue|dead)/all/(delete|retry|kill|add_to_queue)\z} then whole_set(SETS.fetch($1), $2) && redirect(env, page_of($1))
         when %r{\A/(retries|scheduled|morgue|dead)\z}
           Array(params["key"]).each { |key| act(SETS.fetch($1), key, params) }
           redirect(env, page_of($1), keep_query: true)
@@ -86,7 +86,7 @@ module Deckhand
         set = api.job_set(name)
         case verb
         when "delete" then set.delete_all
-        when "retry" then set.retry_all
+        when "retry", "add_to_queue" then set.retry_all # Sidekiq 8's scheduled page says add_to_queue
         when "kill" then set.kill_all unless name == :dead
         end
         true

@@ -24,7 +24,7 @@ module Sidekiq
     RETRY_JOB_KEYS = Set.new(%w[queue class args retry_count retried_at failed_at jid error_message error_class backtrace
       error_backtrace enqueued_at retry wrapped created_at tags display_class]).freeze
     # The query parameters a page's links carry on.
-    SAFE_QPARAMS = %w[page direction].freeze
+    SAFE_QPARAMS = %w[page direction only].freeze
 
     def root_path = "#{env["SCRIPT_NAME"]}/"
 

@@ -65,13 +65,16 @@ module Sidekiq
       "Illegal job arguments: #{h(args.inspect)}"
     end
 
+    # The value escaped for HTML in the address too, as Sidekiq 8 writes it
+    # (the browser reads &lt; back as < and encodes it when it sends the link).
     def filter_link(jid, within = "retries")
       return h(jid) if within.nil?
-      "<a href='#{root_path}#{within}?substr=#{CGI.escape(jid.to_s)}'>#{h(jid)}</a>"
+      "<a href='#{root_path}#{within}?substr=#{h(jid)}'>#{h(jid)}</a>"
     end
 
+    # Each tag with Sidekiq 8's jobtag-<tag> class, for an extension's CSS.
     def display_tags(job, within = "retries")
-      job.tags.map { |tag| "<span class='label label-info jobtag'>#{filter_link(tag, within)}</span>" }.join(" ")
+      job.tags.map { |tag| "<span class='label label-info jobtag jobtag-#{h(tag)}'>#{filter_link(tag, within)}</span>" }.join(" ")
     end
 
     # A filter box for a list page (Sidekiq's `substr=` parameter).

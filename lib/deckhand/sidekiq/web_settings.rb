@@ -18,6 +18,13 @@ module Deckhand
       DEFAULT_TABS = {"Dashboard" => "", "Busy" => "busy", "Queues" => "queues", "Retries" => "retries",
                       "Scheduled" => "scheduled", "Dead" => "morgue", "Metrics" => "metrics"}.freeze
 
+      # Firefox Profiler's: where Sidekiq 8's dashboard uploads a profile to
+      # view it (Deckhand's does so only when a person clicks View).
+      PROFILE_VIEWER = {
+        profile_view_url: "https://profiler.firefox.com/public/%s",
+        profile_store_url: "https://api.profiler.firefox.com/compressed-store"
+      }.freeze
+
       def configure = yield(self)
 
       def settings = self
@@ -43,6 +50,17 @@ module Deckhand
       def disable(*keys) = keys.each { |key| set(key, false) }
 
       def set(attribute, value) = public_send(:"#{attribute}=", value)
+
+      # Sidekiq 8's Web options (Sidekiq::Web::Config#[]): the profile
+      # viewer's addresses (Deckhand's Profiles page reads them) and any
+      # key a plugin keeps there.
+      def [](key) = web_options[key.to_sym]
+
+      def []=(key, value)
+        web_options[key.to_sym] = value
+      end
+
+      def web_options = @web_options ||= PROFILE_VIEWER.dup
 
       # extension.registered(Sidekiq::WebApplication) adds its routes; tab
       # and index name its tabs; root_dir/locales its strings; root_dir/assets

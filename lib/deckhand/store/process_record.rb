@@ -83,6 +83,9 @@ module Deckhand
 
       # Asks a process to act (TSTP: quiet, TERM: stop); it picks the signal up
       # on its next heartbeat.
+      # Sidekiq Enterprise's fleet leader, or nil (none in Sidekiq OSS, nor in a Deckhand fleet).
+      def sidekiq_leader(store) = store.call("GET", store.layout.sidekiq_leader)
+
       def signal(store, identity, name)
         key = store.layout.signals(identity)
         store.pipelined do |pipe|

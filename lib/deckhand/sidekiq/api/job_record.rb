@@ -24,10 +24,11 @@ module Sidekiq
       when Hash then Deckhand::API::JobRecord.new(JSON.generate(item))
       else Deckhand::API::JobRecord.new(item.to_s)
       end
+      @given = item if item.is_a?(Hash) # the caller's Hash itself, as Sidekiq 8 keeps it
       @queue_name = queue_name
     end
 
-    def item = @record.item
+    def item = @given || @record.item
 
     def value = @record.raw
 
@@ -37,7 +38,8 @@ module Sidekiq
 
     def klass = @record.klass
 
-    def args = @record.args
+    # What Sidekiq shows for bytes that are not a job: the bytes, as the one argument.
+    def args = @record.corrupt? ? [value] : @record.args
 
     def queue = @queue_name || @record.queue
 
@@ -57,7 +59,11 @@ module Sidekiq
 
     def error? = @record.error?
 
-    def error_backtrace = @record["error_backtrace"] && @record.backtrace
+    # Read once, nil when none was stored.
+    def error_backtrace
+      return @error_backtrace if defined?(@error_backtrace)
+      @error_backtrace = @record["error_backtrace"] && @record.backtrace
+    end
 
     # Active Job's wrapped class, and a mailer's Mailer#method.
     def display_class
@@ -69,6 +75,7 @@ module Sidekiq
     # Active Job's arguments without its bookkeeping keys (a record's Global
     # ID as its URI); a mailer's without the mailer, method and delivery.
     def display_args
+      return encrypted(@record.display_args) if @record["encrypt"] && !wrapped
       return @record.display_args unless wrapped
       arguments = plain(Array(active_job["arguments"]))
       case wrapped
@@ -79,6 +86,9 @@ module Sidekiq
     end
 
     private
+
+    # Sidekiq Enterprise's encrypt: the last argument is the secret bag.
+    def encrypted(arguments) = (arguments.is_a?(Array) && !arguments.empty?) ? arguments[0..-2] + ["[encrypted data]"] : arguments
 
     def wrapped = @record["wrapped"].is_a?(String) ? @record["wrapped"] : nil
 

@@ -28,6 +28,9 @@ module Sidekiq
 
     def total_rss_in_kb = sum { |process| process["rss"].to_i }
 
+    # Sidekiq Enterprise's leader's identity, "" without one; read once.
+    def leader = @leader ||= Deckhand::Store::ProcessRecord.sidekiq_leader(Deckhand.config.store).to_s
+
     alias_method :total_rss, :total_rss_in_kb
 
     # One process: its heartbeat's fields by name, as Sidekiq's Hash
@@ -72,9 +75,12 @@ module Sidekiq
         signal("TERM")
       end
 
-      def dump_threads
-        raise Deckhand::DropIn::Unsupported.new("Sidekiq::Process#dump_threads", "send TTIN to the process to log its threads")
-      end
+      # The process logs its threads' backtraces (a Deckhand server takes
+      # TTIN from its signals list as from kill -TTIN).
+      def dump_threads = signal("TTIN")
+
+      # Whether this process leads a Sidekiq Enterprise fleet.
+      def leader? = identity == Deckhand::Store::ProcessRecord.sidekiq_leader(Deckhand.config.store)
 
       private
 

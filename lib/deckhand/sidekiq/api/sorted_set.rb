@@ -107,7 +107,14 @@ module Sidekiq
 
   # A job in one of the sets, with the actions on it.
   class SortedEntry < JobRecord
-    def initialize(entry, set)
+    # (entry, set) as the sets build one; (parent, score, item) as Sidekiq's
+    # SortedEntry.new takes them.
+    def initialize(entry, set, item = nil)
+      if item
+        parent, score = entry, set
+        set = parent.is_a?(JobSet) ? parent.send(:job_set) : parent
+        entry = Deckhand::API::SetEntry.new(item.is_a?(Hash) ? JSON.generate(item) : item.to_s, score.to_f)
+      end
       super(entry)
       @set = set
     end
@@ -124,7 +131,11 @@ module Sidekiq
 
     def kill = @set.kill([@record]).positive?
 
-    # Due (or died) at another time.
-    def reschedule(at) = @set.reschedule(@record, at)
+    # Due (or died) at another time; this entry reads its new score, as in Sidekiq 8.
+    def reschedule(at)
+      result = @set.reschedule(@record, at)
+      @record = Deckhand::API::SetEntry.new(@record.raw, at.to_f, rank: @record.rank, shard: @record.shard)
+      result
+    end
   end
 end

@@ -34,6 +34,19 @@ module Sidekiq
 
     def default_queue_latency = @api.queue("default").latency
 
+    # One queue at a glance (Sidekiq 8's Stats::QueueSummary).
+    QueueSummary = Struct.new(:name, :size, :latency, :paused, keyword_init: true) do
+      def paused? = paused
+    end
+
+    # Every queue's name, size, latency (seconds) and whether it is paused,
+    # by name.
+    def queue_summaries
+      @api.queues.sort_by(&:name).map do |queue|
+        QueueSummary.new(name: queue.name, size: queue.size, latency: queue.latency, paused: queue.paused?)
+      end
+    end
+
     # Sets the all-time processed and failed counters (or those named:
     # "processed", :failed) back to zero; the daily ones stay.
     def reset(*stats)

@@ -50,6 +50,12 @@ module Sidekiq
 
     private
 
+    # A timestamp a fleet wrote (Integer milliseconds, Sidekiq 8; Float seconds, Sidekiq 7) as a Time.
+    def time_for(value) = Deckhand::Payload.to_time(value)
+
+    # A backtrace as Sidekiq stores it in error_backtrace (Deckhand's retries write the same).
+    def compress_backtrace(lines) = Deckhand::Payload::Backtrace.compress(lines)
+
     # Deckhand's decision for the `count`th retry of a job of this class (or
     # instance): [:default, seconds], [:discard, nil] or [:kill, nil].
     def delay_for(job_class, count, error, job)

@@ -17,8 +17,11 @@ module Deckhand
         @unsupported_hint = hint
       end
 
+      # A subclass (an application's own tab or fetcher) says which
+      # Sidekiq class it builds on.
       def new(*, **)
-        raise Unsupported.new(name, @unsupported_hint)
+        owner = ancestors.find { |klass| klass.instance_variable_defined?(:@unsupported_hint) }
+        raise Unsupported.new(owner.equal?(self) ? name : "#{owner.name} (#{name})", owner.instance_variable_get(:@unsupported_hint))
       end
 
       # The Deckhand::Config behind a Sidekiq::Capsule or Sidekiq::Config (or

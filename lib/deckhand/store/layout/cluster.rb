@@ -144,6 +144,12 @@ module Deckhand
 
           def iteration(jid) = "it-#{jid}"
 
+          def profiles = "profiles"
+
+          def sidekiq_leader = "dear-leader"
+
+          def profile(token, jid) = "#{token}-#{jid}"
+
           def periodic(name) = "#{FLEET}:periodic:entry:#{name}"
 
           # In the queue's slot, where periodic_push.lua pushes the entry's ticks.

@@ -147,6 +147,18 @@ module Deckhand
         # cancelled. Expires 30 days after the last write.
         def iteration(jid) = "it-#{jid}"
 
+        # Job profiles, Sidekiq 8's layout: a sorted set of profile keys
+        # scored by when each expires, and per profile a hash (started_at,
+        # jid, type, token, size, elapsed, data: the gzipped profile, sid:
+        # the viewer's id once uploaded) at "<token>-<jid>", expiring with it.
+        def profiles = "profiles"
+
+        # String: the identity of the Sidekiq Enterprise process that leads the
+        # fleet (its periodic jobs and chores); Sidekiq's ProcessSet#leader reads it.
+        def sidekiq_leader = "dear-leader"
+
+        def profile(token, jid) = "#{token}-#{jid}"
+
         # Hash of a periodic entry's state: last_tick (epoch seconds of the
         # last tick enqueued), last_jid, last_at, since (ticks at or before it
         # never run), paused, next (the leader's next tick); in cluster mode,

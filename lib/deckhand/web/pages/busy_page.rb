@@ -12,6 +12,7 @@ module Deckhand
         def show
           @section = "busy"
           @live = true
+          @only = choice_param("only", %w[processes jobs], nil) # one section only, as Sidekiq 8's ?only=
           @processes = api.processes
           @periodic_leader = api.periodic.leader
           @pending = @processes.pending_signals

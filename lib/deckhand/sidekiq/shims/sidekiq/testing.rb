@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
-# `require "sidekiq/testing"` in drop-in mode.
+# `require "sidekiq/testing"` in drop-in mode: fake mode on.
 require "deckhand/sidekiq"
 require "deckhand/sidekiq/testing"
+Sidekiq::Testing.fake!

@@ -16,6 +16,7 @@ Sidekiq.configure_server do |config|
   config.on(:startup) { Sidekiq.logger.info("shop worker ready") }
   config.on(:quiet) { Sidekiq.logger.info("shop worker quieting") }
   config.on(:shutdown) { Sidekiq.logger.info("shop worker done") }
+  config.on(:exit) { Sidekiq.logger.info("shop worker exited") }
   config.error_handlers << ->(error, context, _config) { Shop.record("error", context[:job]["class"], error.message) }
   config.death_handlers << ->(job, error) { Shop.record("dead", job["class"], error.message) }
 end
