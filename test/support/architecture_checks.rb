@@ -53,7 +53,7 @@ module Deckhand
 
     # The test folders whose files test one part each, listed in
     # test/map.txt with what they test.
-    MAPPED_TESTS = %w[api batch dropin fair fibers iterable limiter operations periodic store testing unique unit web].freeze
+    MAPPED_TESTS = %w[api batch dropin fair fibers iterable limiter operations periodic profiling store testing unique unit web].freeze
 
     module_function
 
