@@ -9,6 +9,9 @@ module Deckhand
     # (Sidekiq's `processes` set and identity hash, with a TTL), the jobs its
     # threads are running, the processed/failed counts since the last beat, and
     # picks up a remote signal (quiet, stop, dump) sent from the dashboard or API.
+    # Once the launcher announced the server (#announce!, after :startup),
+    # each beat that reached Redis fires the configuration's :beat event, the
+    # first of them :heartbeat too, as Sidekiq's heartbeat fires them.
     class Heartbeat < Component
       attr_reader :process_count, :rtt_us
 
@@ -36,6 +39,10 @@ module Deckhand
         @failed_at = nil
         @placement_epoch = 0 unless store.layout.one_slot? # cluster mode: no move followed yet
         @outage = Outage.new(@logger, "heartbeat (the process keeps working)")
+        @events_lock = Mutex.new
+        @announced = false
+        @reached = false
+        @greeted = false
       end
 
       def start
@@ -61,6 +68,34 @@ module Deckhand
       end
 
       def beat
+        reached = write
+        beaten if reached && @announced
+        reached
+      end
+
+      # From here on each beat that reaches Redis fires :beat (the first
+      # :heartbeat too); at once when one already did, as Sidekiq's first
+      # beat follows :startup.
+      def announce!
+        now = @events_lock.synchronize do
+          next false if @announced
+          @announced = true
+          @reached
+        end
+        beaten if now
+      end
+
+      # Seconds since a beat last reached Redis (or since this heartbeat was built).
+      def silent_for = monotonic - @beat_at
+
+      # Seconds since a beat last failed (infinite when none has): how long
+      # Redis has answered this process without a break (Reaper).
+      def steady_for = @failed_at ? monotonic - @failed_at : Float::INFINITY
+
+      private
+
+      # One beat's round trip; true when it reached Redis.
+      def write
         counts = @stats.take
         metrics = @stats.metrics.take
         started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
@@ -74,21 +109,21 @@ module Deckhand
         @outage.over
         @on_signal.call(reply.signal) if reply.signal
         follow_fleet
+        @reached = true
       rescue Deckhand::RedisError => e
         @stats.restore(*counts)
         @stats.metrics.restore(metrics) if metrics
         @failed_at = monotonic
         @outage.failed(e)
+        false
       end
 
-      # Seconds since a beat last reached Redis (or since this heartbeat was built).
-      def silent_for = monotonic - @beat_at
-
-      # Seconds since a beat last failed (infinite when none has): how long
-      # Redis has answered this process without a break (Reaper).
-      def steady_for = @failed_at ? monotonic - @failed_at : Float::INFINITY
-
-      private
+      # Config::Events' blocks log their own errors: the beat stands.
+      def beaten
+        first = @events_lock.synchronize { @greeted ? false : (@greeted = true) }
+        @config.events.fire(:heartbeat, @logger) if first
+        @config.events.fire(:beat, @logger)
+      end
 
       def monotonic = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
 

@@ -70,6 +70,7 @@ module Deckhand
         @logger.info("Deckhand #{VERSION} started as #{@identity}: #{describe_capsules}")
         JRubyAdvice.message&.then { |advice| @logger.info(advice) }
         @config.events.fire(:startup, @logger)
+        @heartbeat.announce! # :heartbeat and :beat follow :startup, as in Sidekiq
         self
       end
 
