@@ -3,4 +3,5 @@
 Sidekiq.configure_server do |config|
   config.super_fetch!
   config.on(:heartbeat) { Stats.beat }
+  config.on(:leader) { Stats.lead }
 end
