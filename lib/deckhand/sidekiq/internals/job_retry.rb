@@ -20,9 +20,16 @@ module Sidekiq
     # Stop without a retry consumed (an interrupted iterable job).
     class Skip < Handled; end
 
-    # A Sidekiq::Capsule, a Sidekiq::Config or a Deckhand::Config.
+    # Sidekiq's number of retries for `retry: true`; plugins read it
+    # (Deckhand's max_retries setting has the same default).
+    DEFAULT_MAX_RETRY_ATTEMPTS = 25
+
+    # A Sidekiq::Capsule, a Sidekiq::Config or a Deckhand::Config; anything
+    # else (sidekiq-failures passes a Hash) means the default configuration,
+    # as Sidekiq reads its settings from there.
     def initialize(capsule_or_config = Sidekiq.default_configuration)
-      @config = Deckhand::DropIn::ServerInternal.config_of(capsule_or_config)
+      source = (capsule_or_config.respond_to?(:config) || capsule_or_config.is_a?(Deckhand::Config)) ? capsule_or_config : Sidekiq.default_configuration
+      @config = Deckhand::DropIn::ServerInternal.config_of(source)
     end
 
     def local(job_instance, payload, queue)
@@ -49,6 +56,10 @@ module Sidekiq
     end
 
     private
+
+    # The retries a job's `retry` option allows: its number, else `default`
+    # (plugins call it as Sidekiq's own helper).
+    def retry_attempts_from(msg_retry, default) = msg_retry.is_a?(Integer) ? msg_retry : default
 
     # Deckhand's decision for the `count`th retry of a job of this class (or
     # instance): [:default, seconds], [:discard, nil] or [:kill, nil].

@@ -1,0 +1,85 @@
+# frozen_string_literal: true
+
+# Runs in a drop-in child (test/dropin/plugin_reach_test.rb starts it): what
+# Sidekiq plugins read and call beyond an application's API, as the plugins
+# do it (sidekiq-status, sidekiq-failures, sidekiq-unique-jobs): their
+# require lines, the constants they read when they load, the helpers they
+# call, Redis the way their code talks to it.
+require "minitest/autorun"
+require "sidekiq"
+require "sidekiq/version"
+require "sidekiq/web"
+require "sidekiq/job_retry"
+require "rack/session"
+require "rack/mock"
+
+class PluginReachInsideTest < Minitest::Test
+  def setup
+    Sidekiq.redis { |conn| conn.call("FLUSHDB") }
+  end
+
+  # sidekiq-status 3.0.3 reads it while loading its server middleware;
+  # sidekiq-unique-jobs compares MAJOR.
+  def test_the_constants_plugins_read_when_they_load
+    assert_equal 25, Sidekiq::JobRetry::DEFAULT_MAX_RETRY_ATTEMPTS
+    assert_equal 7, Sidekiq::MAJOR
+    assert_equal Sidekiq::MAJOR, Gem::Version.new(Sidekiq::VERSION).segments.first
+    assert_equal 1, $LOADED_FEATURES.grep(%r{shims/sidekiq/version\.rb\z}).size, "require \"sidekiq/version\" is a shim"
+  end
+
+  # sidekiq-failures builds Sidekiq's retry step with a Hash and asks it
+  # how many retries a job's option allows.
+  def test_a_job_retry_built_with_anything_reads_the_default_configuration
+    retrier = Sidekiq::JobRetry.new({})
+    assert_equal 5, retrier.send(:retry_attempts_from, 5, Sidekiq::JobRetry::DEFAULT_MAX_RETRY_ATTEMPTS)
+    assert_equal 25, retrier.send(:retry_attempts_from, true, Sidekiq::JobRetry::DEFAULT_MAX_RETRY_ATTEMPTS)
+    assert_equal Deckhand.config, retrier.instance_variable_get(:@config)
+  end
+
+  # sidekiq-status keeps its per_page parameter on its pages' links.
+  def test_a_plugin_adds_a_query_parameter_its_links_keep
+    Sidekiq::WebHelpers::SAFE_QPARAMS.push("per_page")
+    helpers = Object.new.extend(Sidekiq::WebHelpers)
+    assert_equal "page=2&per_page=50", helpers.to_query_string("page" => 2, "per_page" => 50, "secret" => "x")
+  ensure
+    Sidekiq::WebHelpers::SAFE_QPARAMS.delete("per_page")
+  end
+
+  # Plugins pass redis-client's keyword flags and subscribe on a connection.
+  def test_a_connection_takes_keyword_flags_and_subscribes
+    Sidekiq.redis do |conn|
+      conn.zadd("plugin:z", 1.5, "a")
+      assert_equal [["a", 1.5]], conn.zrange("plugin:z", 0, -1, withscores: true)
+      assert_equal [["a", 1.5]], conn.call("ZRANGE", "plugin:z", 0, -1, withscores: true)
+      assert_equal "OK", conn.call_v(["SET", "plugin:k", "v"])
+      assert_equal ["plugin:k"], conn.scan(match: "plugin:k").to_a
+    end
+    listener = Thread.new do
+      Sidekiq.redis do |conn|
+        pubsub = conn.pubsub
+        pubsub.call("SUBSCRIBE", "plugin:updates")
+        loop do
+          type, _channel, message = pubsub.next_event(5)
+          next if type == "subscribe"
+          pubsub.close
+          break message
+        end
+      end
+    end
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 5
+    sleep 0.01 until Sidekiq.redis { |conn| conn.call("PUBSUB", "NUMSUB", "plugin:updates").last.to_i == 1 } || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+    Sidekiq.redis { |conn| conn.publish("plugin:updates", "done") }
+    assert_equal "done", listener.join(5)&.value
+    assert_equal "PONG", Sidekiq.redis { |conn| conn.ping }, "the pooled connection serves on after its socket went to the subscription"
+  end
+
+  # A session's CSRF secret an application (or a test) put there itself, in
+  # Sidekiq's URL-safe Base64 and of any length, is masked as Sidekiq does.
+  def test_a_session_secret_set_by_the_application_is_masked
+    token = Deckhand::DropIn::SessionToken.new({csrf: [Random.bytes(5)].pack("m0").tr("+/", "-_")})
+    masked = token.masked.unpack1("m0")
+    assert_equal 10, masked.bytesize
+    stock = Deckhand::DropIn::SessionToken.new({})
+    assert stock.valid?(stock.masked), "Deckhand's own tokens still check"
+  end
+end
