@@ -38,6 +38,7 @@ class MigrateCheckTest < Minitest::Test
     assert_includes out, "[change] sidekiq_options pool: (Redis sharding): 1 use (app/workers/nightly_worker.rb:8)"
     assert_includes out, "[unsupported] config.on(:leader/:exit): 1 use (config/initializer.rb:6)"
     assert_includes out, "[ok] config.on(:heartbeat) / config.on(:beat) (Deckhand's heartbeat fires them): 1 use (config/initializer.rb:5)"
+    assert_includes out, "[ok] Sidekiq::Launcher (a Deckhand server; PROCTITLES name the process), Processor::WORK_STATE and its counters: 1 use (config/initializer.rb:9)"
     assert_includes out, "[change] gem sidekiq-cron 2.0.1 (Gemfile.lock): remove it: Deckhand's periodic jobs read its schedule as is"
     assert_includes out, "[ok] sidekiq-scheduler's schedule in the config file, read by `deckhand -C config/sidekiq.yml` (config/sidekiq.yml)"
     assert_includes out, "[ok] schedule entry \"nightly\" (NightlyWorker): a periodic job, cron \"0 3 * * *\" (config/sidekiq.yml)"

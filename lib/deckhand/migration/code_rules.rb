@@ -52,8 +52,10 @@ module Deckhand
         # Not Rails' own stack (config.middleware.insert_before ...).
         [/(?<!\bmiddleware)\.insert_(before|after)\b/, :works, "middleware chain insert_before / insert_after", nil],
         [/\.(super_fetch|reliable_scheduler)!/, :change, "Sidekiq Pro's super_fetch! / reliable_scheduler!", "remove the call: Deckhand does it always (drop-in mode only warns)"],
-        [/Sidekiq::(Processor|Manager|Launcher|BasicFetch)\b/, :unsupported, "Sidekiq's server internals (Processor, Manager, Launcher, BasicFetch)",
+        [/Sidekiq::(Processor|Manager|BasicFetch)\b(?!::(WORK_STATE|PROCESSED|FAILURE))/, :unsupported, "Sidekiq's server internals (Processor, Manager, BasicFetch)",
           "Deckhand's server is its own: start it with the deckhand command or Sidekiq.configure_embed"],
+        [/Sidekiq::Launcher\b|Sidekiq::Processor::(WORK_STATE|PROCESSED|FAILURE)/, :works,
+          "Sidekiq::Launcher (a Deckhand server; PROCTITLES name the process), Processor::WORK_STATE and its counters", nil],
         [/Sidekiq::WebHelpers\b/, :works, "Sidekiq::WebHelpers (the helpers of Web extension pages)", nil],
         [/Sidekiq::Deploy\b/, :works, "Sidekiq::Deploy.mark! (deploy marks, stored where Sidekiq keeps them)", nil],
         [%r{sidekiq/middleware/i18n}, :works, "the I18n middleware (a job runs in the locale it was pushed in)", nil]

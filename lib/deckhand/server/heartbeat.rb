@@ -18,13 +18,15 @@ module Deckhand
       # inflight: how many jobs the process holds (running or about to), shown
       # beside busy on the dashboard.
       # balance: the balancer's last report (auto_balance), written with each beat.
+      # before_beat: called before each beat (the launcher names the process).
       def initialize(config:, store:, identity:, stats:, info:, on_signal:, inflight: -> { 0 }, on_paused: nil, on_fatal: nil,
-        on_throttles: nil, balance: nil)
+        on_throttles: nil, balance: nil, before_beat: nil)
         super("heartbeat", logger: config.logger, on_fatal: on_fatal)
         @inflight = inflight
         @on_paused = on_paused
         @on_throttles = on_throttles
         @balance = balance
+        @before_beat = before_beat
         @config = config
         @store = store
         @identity = identity
@@ -68,6 +70,7 @@ module Deckhand
       end
 
       def beat
+        @before_beat&.call
         reached = write
         beaten if reached && @announced
         reached

@@ -69,7 +69,7 @@ class SidekiqServerFilesInsideTest < Minitest::Test
     {
       Sidekiq::BasicFetch => "fetches jobs itself", Sidekiq::BasicFetch::UnitOfWork => "perform_inline",
       Sidekiq::Processor => "its own processor threads", Sidekiq::Manager => "supervises",
-      Sidekiq::Launcher => "`deckhand` command", Sidekiq::Job::InterruptHandler => "interrupted iterable job",
+      Sidekiq::Job::InterruptHandler => "interrupted iterable job",
       Sidekiq::Metrics::Histogram => "histogram", Sidekiq::Scheduled::Enq => "one Lua step"
     }.each do |klass, hint|
       error = assert_raises(Deckhand::DropIn::Unsupported, klass.name) { klass.new(Sidekiq.default_configuration) }

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "server_internal"
+require_relative "processor_state"
 
 module Sidekiq
   # Sidekiq's processor thread, named in drop-in mode only so that code

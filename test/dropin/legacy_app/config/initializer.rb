@@ -5,3 +5,5 @@ Sidekiq.configure_server do |config|
   config.on(:heartbeat) { Stats.beat }
   config.on(:leader) { Stats.lead }
 end
+
+Sidekiq::Launcher::PROCTITLES << proc { "legacy" }
