@@ -50,6 +50,7 @@ module Deckhand
         @classes = {}
         @classes_lock = Mutex.new
         @timed = config.auto_balance # the balancer learns from each job's CPU time (docs/auto-balance.md)
+        @lines = config.job_log_lines
       end
 
       # Runs on a processor thread, which masks the shutdown interrupt
@@ -122,7 +123,7 @@ module Deckhand
       def success(unit, job, elapsed)
         @fetcher.done(unit, unlock: @gate.unlock(job, unit.queue))
         @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false)
-        @logger.info("done #{elapsed.round(1)}ms") if @logger.info?
+        @logger.info("done #{elapsed.round(1)}ms") if @lines && @logger.info?
         :success
       end
 
@@ -133,7 +134,7 @@ module Deckhand
           @fetcher.done(unit, marked: true)
           return rescheduled
         end
-        @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
+        @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @lines && @logger.warn?
         outcome = @retries.failed(unit, job, lookup(job["class"]), error)
         @fetcher.done(unit, marked: true)
         notify_error(error, job) if unit.recorded == :written
