@@ -53,7 +53,8 @@ module Deckhand
         [/(?<!\bmiddleware)\.insert_(before|after)\b/, :works, "middleware chain insert_before / insert_after", nil],
         [/\.(super_fetch|reliable_scheduler)!/, :change, "Sidekiq Pro's super_fetch! / reliable_scheduler!", "remove the call: Deckhand does it always (drop-in mode only warns)"],
         [/Sidekiq::(Processor|Manager|BasicFetch)\b(?!::(WORK_STATE|PROCESSED|FAILURE))/, :unsupported, "Sidekiq's server internals (Processor, Manager, BasicFetch)",
-          "Deckhand's server is its own: start it with the deckhand command or Sidekiq.configure_embed"],
+          "Deckhand's server runs neither Sidekiq's processor, manager nor fetch (a patch of them changes nothing in a server); " \
+            "Sidekiq::Processor#process runs a job handed to it, and a server starts with the deckhand command or Sidekiq.configure_embed"],
         [/Sidekiq::Launcher\b|Sidekiq::Processor::(WORK_STATE|PROCESSED|FAILURE)/, :works,
           "Sidekiq::Launcher (a Deckhand server; PROCTITLES name the process), Processor::WORK_STATE and its counters", nil],
         [/Sidekiq::WebHelpers\b/, :works, "Sidekiq::WebHelpers (the helpers of Web extension pages)", nil],

@@ -99,6 +99,13 @@ module Sidekiq
 
     def logger = config.logger
 
+    # Sidekiq's fetcher for this capsule (Sidekiq::BasicFetch), what a
+    # Sidekiq::Processor asks for work.
+    def fetcher
+      require_relative "internals/basic_fetch"
+      @fetcher ||= Sidekiq::BasicFetch.new(self)
+    end
+
     private
 
     def default? = @name == "default"

@@ -67,16 +67,16 @@ class SidekiqServerFilesInsideTest < Minitest::Test
 
   def test_server_internals_load_and_say_what_deckhand_does_instead
     {
-      Sidekiq::BasicFetch => "fetches jobs itself", Sidekiq::BasicFetch::UnitOfWork => "perform_inline",
-      Sidekiq::Processor => "its own processor threads", Sidekiq::Manager => "supervises",
-      Sidekiq::Job::InterruptHandler => "interrupted iterable job",
-      Sidekiq::Metrics::Histogram => "histogram", Sidekiq::Scheduled::Enq => "one Lua step"
+      Sidekiq::Manager => "supervises", Sidekiq::Metrics::Histogram => "histogram", Sidekiq::Scheduled::Enq => "one Lua step"
     }.each do |klass, hint|
       error = assert_raises(Deckhand::DropIn::Unsupported, klass.name) { klass.new(Sidekiq.default_configuration) }
       assert_includes error.message, "#{klass.name} is not supported in Deckhand's drop-in mode"
       assert_includes error.message, hint
     end
-    assert_includes assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq::Scheduled::Poller.new.start }.message, "polls"
+    fetch = Sidekiq::BasicFetch.new(Sidekiq.default_configuration.default_capsule)
+    assert_includes assert_raises(Deckhand::DropIn::Unsupported) { fetch.retrieve_work }.message, "in-flight record"
+    processor = Sidekiq::Processor.new(Sidekiq.default_configuration.default_capsule)
+    assert_includes assert_raises(Deckhand::DropIn::Unsupported) { processor.start }.message, "its own processor threads"
     assert_equal 2, Sidekiq::BasicFetch::TIMEOUT
   end
 

@@ -1,19 +1,32 @@
 # frozen_string_literal: true
 
-require_relative "server_internal"
+require_relative "job_retry"
 
 module Sidekiq
   module Job
-    # Sidekiq's server middleware that re-enqueues an interrupted iterable
-    # job, named in drop-in mode only so that code requiring it loads:
-    # Deckhand's server resumes an interrupted iterable job itself.
-    #
-    #   Sidekiq::Job::InterruptHandler.new   # => Deckhand::DropIn::Unsupported
-    class InterruptHandler
-      extend Deckhand::DropIn::ServerInternal
+    # What an interrupted iterable job raises (Deckhand's interruption).
+    Interrupted = Deckhand::Interrupted unless const_defined?(:Interrupted, false)
 
-      unsupported "Deckhand's server puts an interrupted iterable job back in the schedule by itself (docs/iterable.md); " \
-        "it needs no middleware"
+    # Sidekiq's server middleware that puts an interrupted iterable job
+    # back in its queue (same jid: it resumes from its saved cursor) and
+    # ends its run without a retry (JobRetry::Skip), for jobs run outside a
+    # Deckhand server: Sidekiq::Processor runs it around every job. Inside a
+    # Deckhand server it stands aside: the server resumes an interrupted
+    # job itself, through the schedule, from its in-flight record.
+    #
+    #   handler = Sidekiq::Job::InterruptHandler.new
+    #   handler.call(job, payload, "default") { job.perform }   # => raises JobRetry::Skip once requeued
+    class InterruptHandler
+      include Sidekiq::ServerMiddleware
+
+      def call(_job, payload, _queue)
+        yield
+      rescue Deckhand::Interrupted
+        raise if Thread.current[:deckhand_job]
+        logger.debug("Interrupted, re-queueing...")
+        Sidekiq::Client.new.push(payload)
+        raise Sidekiq::JobRetry::Skip
+      end
     end
   end
 end

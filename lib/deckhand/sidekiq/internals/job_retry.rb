@@ -39,7 +39,9 @@ module Sidekiq
     rescue Exception => e # rubocop:disable Lint/RescueException -- Sidekiq retries any failure but the shutdown
       shutdown = shutdown_in(e)
       raise shutdown if shutdown
-      record(parse(payload), queue, job_class(job_instance), e)
+      # Raised inside the rescue, so the job's error is Handled's cause.
+      process_retry(job_instance, parse(payload), queue, e)
+      raise Handled
     end
 
     # The same for a failure outside the job instance (its class not yet
@@ -51,8 +53,8 @@ module Sidekiq
     rescue Exception => e # rubocop:disable Lint/RescueException -- as #local
       shutdown = shutdown_in(e)
       raise shutdown if shutdown
-      job = parse(payload)
-      record(job, queue, loaded_class(job["class"]), e)
+      process_retry(nil, parse(payload), queue, e)
+      raise Handled
     end
 
     private
@@ -69,10 +71,12 @@ module Sidekiq
 
     def exception_caused_by_shutdown?(error) = !shutdown_in(error).nil?
 
-    # Raised inside the rescue, so the job's error is Handled's cause.
-    def record(job, queue, klass, error)
+    # The job's outcome on Deckhand's retry handler (retry set, dead set,
+    # sidekiq_retries_exhausted, death handlers), by the rules of its class
+    # (the instance's, else the class the job names, if loaded).
+    def process_retry(job_instance, job, queue, error)
+      klass = job_instance ? job_class(job_instance) : loaded_class(job["class"])
       Deckhand::DropIn::DirectRetry.new(@config).failed(job, queue, klass, error)
-      raise Handled
     end
 
     # A copy of the job (its JSON, as Sidekiq passes it, or a Hash): the
