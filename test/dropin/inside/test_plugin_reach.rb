@@ -13,6 +13,26 @@ require "sidekiq/job_retry"
 require "rack/session"
 require "rack/mock"
 
+class ReachJob
+  include Sidekiq::Job
+end
+
+# What a plugin (or a test's stub) wraps around every push.
+module PushSpy
+  PUSHED = []
+
+  def push(item)
+    PUSHED << [:push, item["args"], item.key?("at")]
+    super
+  end
+
+  def push_bulk(item)
+    PUSHED << [:push_bulk, item["args"]]
+    super
+  end
+end
+Sidekiq::Client.prepend(PushSpy)
+
 class PluginReachInsideTest < Minitest::Test
   def setup
     Sidekiq.redis { |conn| conn.call("FLUSHDB") }
@@ -25,6 +45,19 @@ class PluginReachInsideTest < Minitest::Test
     assert_equal 7, Sidekiq::MAJOR
     assert_equal Sidekiq::MAJOR, Gem::Version.new(Sidekiq::VERSION).segments.first
     assert_equal 1, $LOADED_FEATURES.grep(%r{shims/sidekiq/version\.rb\z}).size, "require \"sidekiq/version\" is a shim"
+  end
+
+  # rspec-sidekiq's named queues stub Sidekiq::Client#push; Sidekiq's
+  # perform_* push through it.
+  def test_every_push_of_a_job_class_goes_through_sidekiq_client
+    PushSpy::PUSHED.clear
+    ReachJob.perform_async(1)
+    ReachJob.perform_in(60, 2)
+    ReachJob.set(queue: "low").perform_at(Time.now + 60, 3)
+    ReachJob.perform_bulk([[4], [5]])
+    assert_equal [[:push, [1], false], [:push, [2], true], [:push, [3], true], [:push_bulk, [[4], [5]]]], PushSpy::PUSHED
+    assert_equal 3, Sidekiq::Queue.new.size + Sidekiq::Queue.new("low").size
+    assert_equal 2, Sidekiq::ScheduledSet.new.size
   end
 
   # sidekiq-failures builds Sidekiq's retry step with a Hash and asks it
