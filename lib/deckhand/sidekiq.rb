@@ -63,6 +63,9 @@ require_relative "sidekiq/redis_connection"
 require_relative "sidekiq/logger"
 require_relative "sidekiq/transaction_aware_client"
 require_relative "sidekiq/shutdown"
+require_relative "sidekiq/gem_spec"
+
+Deckhand::DropIn::GemSpec.register
 
 # Rails and Active Job, as the sidekiq gem hooks into them: Deckhand's Railtie
 # (jobs inside the reloader, the log) and `queue_adapter = :sidekiq` on Deckhand.

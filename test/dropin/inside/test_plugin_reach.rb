@@ -60,6 +60,23 @@ class PluginReachInsideTest < Minitest::Test
     assert_equal 2, Sidekiq::ScheduledSet.new.size
   end
 
+  # sidekiq_alive reads Sidekiq's version from RubyGems.
+  def test_rubygems_knows_sidekiq_at_drop_in_mode_s_api_level
+    spec = Gem.loaded_specs.fetch("sidekiq")
+    assert_equal Gem::Version.new(Sidekiq::VERSION), spec.version
+    assert_includes spec.summary, "Deckhand's drop-in mode"
+    assert Gem.loaded_specs["sidekiq"].version >= Gem::Version.new("7")
+  end
+
+  # sidekiq_alive's tests wrap config.capsule in a double and read
+  # config.capsules from inside it: capsules must not call capsule.
+  def test_capsules_lists_the_default_one_without_calling_capsule
+    config = Sidekiq::Config.new
+    config.define_singleton_method(:capsule) { |*| raise "capsules called capsule" }
+    assert_equal ["default"], config.capsules.keys
+    assert_same config.capsules["default"], config.capsules["default"]
+  end
+
   # sidekiq-failures builds Sidekiq's retry step with a Hash and asks it
   # how many retries a job's option allows.
   def test_a_job_retry_built_with_anything_reads_the_default_configuration
