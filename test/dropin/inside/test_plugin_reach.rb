@@ -77,6 +77,27 @@ class PluginReachInsideTest < Minitest::Test
     assert_same config.capsules["default"], config.capsules["default"]
   end
 
+  # rspec-sidekiq's be_unique reads Sidekiq Enterprise's options back as
+  # declared; nil means not set, as Sidekiq stores it.
+  def test_enterprise_unique_options_read_back_as_declared
+    klass = Class.new do
+      include Sidekiq::Job
+
+      sidekiq_options unique_for: 3600, unique_until: :start
+    end
+    assert_equal :start, klass.get_sidekiq_options["unique_until"]
+    assert_equal "start", klass.deckhand_options["unique_until"], "the job carries it as JSON does"
+    child = Class.new(klass) { sidekiq_options on_conflict: :raise }
+    assert_equal [:start, :raise], child.get_sidekiq_options.values_at("unique_until", "on_conflict")
+    unset = Class.new do
+      include Sidekiq::Job
+
+      sidekiq_options unique_for: 60, unique_until: nil
+    end
+    assert_nil unset.get_sidekiq_options["unique_until"]
+    assert_raises(ArgumentError) { Class.new { include Sidekiq::Job }.sidekiq_options(unique_until: :whenever) }
+  end
+
   # sidekiq-failures builds Sidekiq's retry step with a Hash and asks it
   # how many retries a job's option allows.
   def test_a_job_retry_built_with_anything_reads_the_default_configuration
