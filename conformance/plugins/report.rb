@@ -33,13 +33,22 @@ module Conformance
 
       def totals
         rows = @rows.map do |plugin, baseline, summaries|
-          [plugin.name + " " + plugin.version, plugin.why, score(baseline, baseline), score(summaries, baseline)]
+          runs = tests(baseline, summaries)
+          [plugin.name + " " + plugin.version, plugin.why, "#{passes(baseline)}/#{runs}", "#{passes(summaries)}/#{runs}"]
         end
         return ([COLUMNS] + rows).map { |row| row.join("  ") }.join("\n") unless @markdown
         (["| #{COLUMNS.join(" | ")} |", "|---|---|---:|---:|"] + rows.map { |row| "| #{row.join(" | ")} |" }).join("\n")
       end
 
-      def score(summaries, baseline) = "#{summaries.select(&:loaded?).sum(&:passes)}/#{baseline.sum(&:runs)}"
+      def passes(summaries) = summaries.select(&:loaded?).sum(&:passes)
+
+      # Each file's tests as the run that reached them counts them (a file
+      # that did not load in one run counts none there).
+      def tests(baseline, summaries)
+        counts = summaries.to_h { |s| [s.file, s.runs] }
+        baseline.each { |s| counts[s.file] = [counts.fetch(s.file, 0), s.runs].max }
+        counts.values.sum
+      end
 
       def problems
         @rows.flat_map do |plugin, baseline, summaries|
