@@ -44,6 +44,9 @@ class MigrateCheckTest < Minitest::Test
     assert_includes out, "[ok] schedule entry \"nightly\" (NightlyWorker): a periodic job, cron \"0 3 * * *\" (config/sidekiq.yml)"
     assert_includes out, "[change] settings Deckhand does not have: pidfile (config/sidekiq.yml): remove them"
     assert_includes out, "[change] gem sidekiq-pro 7.3.4"
+    assert_includes out, "[ok] gem sidekiq-status 3.0.3 (Gemfile.lock): its suite passes in drop-in mode but for one thing"
+    assert_includes out, "[ok] gem rspec-sidekiq 5.3.0 (Gemfile.lock): its matchers pass their own specs in drop-in mode"
+    assert_includes out, "[change] gem sidekiq-failures 1.1.0 (Gemfile.lock): its failure-recording middleware works in drop-in mode"
     assert_includes out, "Unsupported APIs found"
   end
 
