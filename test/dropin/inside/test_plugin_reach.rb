@@ -98,6 +98,32 @@ class PluginReachInsideTest < Minitest::Test
     assert_raises(ArgumentError) { Class.new { include Sidekiq::Job }.sidekiq_options(unique_until: :whenever) }
   end
 
+  # sidekiq-failures builds entries with Sidekiq's constructor and
+  # redefines it (calling the original) to merge a payload in.
+  def test_a_sorted_entry_built_as_sidekiq_builds_one_and_sets_that_survive_a_plugin_s_initialize
+    entry = Sidekiq::SortedEntry.new(nil, 12.5, {"class" => "ReachJob", "args" => [1], "jid" => "j1"})
+    assert_equal [12.5, "j1", [1], "ReachJob"], [entry.score, entry.jid, entry.args, entry.item["class"]]
+    assert_nil entry.parent
+    Sidekiq::SortedEntry.class_eval do
+      alias_method :super_initialize, :initialize
+      define_method(:initialize) do |parent, score, item|
+        super_initialize(parent, score, item)
+        @item.merge!(@item["payload"]) if @item["payload"]
+      end
+    end
+    merged = Sidekiq::SortedEntry.new(nil, 1, {"class" => "ReachJob", "args" => [], "payload" => {"jid" => "from-payload"}})
+    assert_equal "from-payload", merged.item["jid"]
+    ReachJob.perform_in(60, 2)
+    assert_equal [[2]], Sidekiq::ScheduledSet.new.map(&:args), "the sets build their entries without #initialize"
+  ensure
+    Sidekiq::SortedEntry.class_eval do
+      if method_defined?(:super_initialize)
+        alias_method :initialize, :super_initialize
+        remove_method :super_initialize
+      end
+    end
+  end
+
   # sidekiq-failures builds Sidekiq's retry step with a Hash and asks it
   # how many retries a job's option allows.
   def test_a_job_retry_built_with_anything_reads_the_default_configuration
