@@ -9,6 +9,8 @@
 #   bin/conformance --sidekiq ~/src/sidekiq-7.3.10        # the baseline: the real gem
 #   bin/conformance --failures ~/src/sidekiq-7.3.10 web   # also each failing test and why
 #   bin/conformance --compare --markdown ~/src/sidekiq-7.3.10   # the real gem's figures beside drop-in's
+#   bin/conformance --plugin rspec-sidekiq [SOURCE]       # a plugin's own suite, on the gem and drop-in mode
+#   bin/conformance --plugin all --markdown --failures    # every plugin of conformance/plugins/catalog.rb
 
 require "optparse"
 require "open3"
@@ -19,6 +21,8 @@ require_relative "summary"
 require_relative "table"
 require_relative "comparison"
 require_relative "sidekiq_tree"
+require_relative "plugins/runner"
+require_relative "plugins/report"
 
 module Conformance
   ROOT = File.expand_path("..", __dir__)
@@ -34,6 +38,7 @@ module Conformance
 
     def run(argv)
       options = parse(argv)
+      return plugins(options, argv) if options[:plugin]
       source = argv.shift or return usage("give the Sidekiq source tree to test")
       modes = if options[:compare] then [true, false]
       else [options[:sidekiq]]
@@ -53,19 +58,29 @@ module Conformance
 
     private
 
+    def plugins(options, argv)
+      rows = Plugins::Runner.new(options).run(options[:plugin], argv.shift)
+      puts Plugins::Report.new(rows, markdown: options[:markdown], failures: options[:failures])
+      0
+    end
+
     def parse(argv)
-      options = {markdown: false, sidekiq: false, failures: false, timeout: 120, logs: nil}
+      options = {markdown: false, sidekiq: false, failures: false, timeout: nil, logs: nil}
       @parser = OptionParser.new do |p|
         p.banner = "Usage: bin/conformance [options] SIDEKIQ_SRC [FILE ...]\n" \
+          "       bin/conformance --plugin NAME [PLUGIN_SRC]\n" \
           "FILE: a test file's name, with or without test/ and _test.rb (api, test/iterable/iterable_test.rb)"
         p.on("--markdown", "Print the table as Markdown (docs/compatibility.md)") { options[:markdown] = true }
         p.on("--sidekiq", "Run against the real sidekiq gem of the bundle (the baseline)") { options[:sidekiq] = true }
         p.on("--compare", "Run the real gem too and print its figures beside drop-in mode's") { options[:compare] = true }
+        p.on("--plugin NAME", "A plugin's own suite (#{Plugins::Catalog.names.join(", ")}, or all) on the gem and " \
+          "drop-in mode; SIDEKIQ_SRC is then the plugin's source tree (default: tmp/plugins/src/NAME-VERSION)") { |n| options[:plugin] = n }
         p.on("--failures", "List each failing test with the first line of its reason") { options[:failures] = true }
-        p.on("--timeout SECONDS", Integer, "Stop a file after this long (120)") { |s| options[:timeout] = s }
+        p.on("--timeout SECONDS", Integer, "Stop a file after this long (120; a plugin's 600)") { |s| options[:timeout] = s }
         p.on("--logs DIR", "Keep each file's whole output in DIR") { |d| options[:logs] = File.expand_path(d) }
       end
       @parser.parse!(argv)
+      options[:timeout] ||= options[:plugin] ? 600 : 120
       options
     end
 

@@ -41,7 +41,7 @@ module Deckhand
         @config.freeze!
         Lifecycle.reset!
         @launcher = Server::Launcher.new(@config, on_signal: ->(signal) { remote(signal) },
-          on_fatal: ->(_error) { run_hooks(@stop_hooks, "on_stop") })
+          on_fatal: ->(_error) { run_hooks(@stop_hooks, "on_stop") }, embedded: true)
         @launcher.start
       end
       run_hooks(@start_hooks, "on_start")

@@ -79,9 +79,12 @@ module Deckhand
     # The item being processed.
     def current_object = @deckhand_current_object
 
-    def cancelled? = @deckhand_state&.cancelled? || false
+    # True once this job was cancelled: by #cancel! on this instance, or
+    # (seen when it runs) from anywhere.
+    def cancelled? = !@deckhand_cancelled.nil? || @deckhand_state&.cancelled? || false
 
-    def cancel! = IterableJob.cancel!(jid)
+    # Cancels the job (it ends at its next step); returns when it was first cancelled.
+    def cancel! = @deckhand_cancelled = IterableJob.cancel!(jid)
 
     def build_enumerator(*, cursor:)
       raise NotImplementedError, "#{self.class} must implement a '#build_enumerator' method: " \
@@ -103,6 +106,11 @@ module Deckhand
     def on_cancel = nil
 
     def around_iteration = yield
+
+    # Asked before each step: true stops this run between two steps, and
+    # the job resumes from its cursor, as when the server stops (Sidekiq's
+    # hook of the same name; a job may override it).
+    def interrupted? = false
 
     # Runs by the server; an iterable job defines the steps, not this.
     def perform(*args)
@@ -168,13 +176,14 @@ module Deckhand
         "(#{timeout}s): a deploy interrupts it and it runs again. Make each step smaller (batch_size)")
     end
 
-    # Stops when the server is stopping, or when this run used its time
+    # Stops when the server is stopping, the job says it is interrupted, or when this run used its time
     # budget (after one step at least, so every run makes progress): returns
     # why (a RunHistory reason), or nil to go on.
     # A job that defines interrupted? (Sidekiq's name, which drop-in mode's
     # jobs have) is asked too.
     def deckhand_stop?(state, done)
-      return "shutdown" if Lifecycle.stopping? || (respond_to?(:interrupted?) && interrupted?)
+      return "shutdown" if Lifecycle.stopping?
+      return "interrupted" if respond_to?(:interrupted?) && interrupted?
       limit = @deckhand_budget
       "time_budget" if limit && done.positive? && state.elapsed >= limit
     end

@@ -26,8 +26,16 @@ module Deckhand
     @leader = false
     @command = false
     @hooks = Hooks.new(EVENTS)
+    @title = nil
 
     class << self
+      # What names this process in `ps` while it serves: nil (the title is
+      # left as it is), or a callable given the server's launcher at each
+      # heartbeat, returning the title (drop-in mode sets Sidekiq's,
+      # Sidekiq::Launcher::PROCTITLES). A server embedded in another
+      # process never changes its host's title.
+      attr_accessor :title
+
       # True in a process of the `deckhand` command: lib/deckhand/cli.rb
       # says so when it loads (the Rails integration then shares Rails' log
       # with Deckhand's). Not reset: the process stays what it is.

@@ -40,7 +40,10 @@ end
 # otherwise, what a Rails application's database pool of 5 is sized for.
 # Sidekiq keeps a failure's backtrace only when the job's `backtrace`
 # option asks for it.
-Deckhand::Config.defaults = Deckhand::Config.defaults.merge(timestamps: :float, dead_max_jobs: 9_999, concurrency: 5, backtrace_lines: 0)
+# A Sidekiq process record lives 60 s without a beat, which Sidekiq's tools
+# and a mixed fleet's dashboards expect of every process.
+Deckhand::Config.defaults = Deckhand::Config.defaults.merge(timestamps: :float, dead_max_jobs: 9_999, concurrency: 5,
+  backtrace_lines: 0, heartbeat_ttl: 60)
 
 $LOAD_PATH.unshift(Deckhand::DropIn::SHIMS) unless $LOAD_PATH.include?(Deckhand::DropIn::SHIMS)
 
@@ -60,6 +63,9 @@ require_relative "sidekiq/redis_connection"
 require_relative "sidekiq/logger"
 require_relative "sidekiq/transaction_aware_client"
 require_relative "sidekiq/shutdown"
+require_relative "sidekiq/gem_spec"
+
+Deckhand::DropIn::GemSpec.register
 
 # Rails and Active Job, as the sidekiq gem hooks into them: Deckhand's Railtie
 # (jobs inside the reloader, the log) and `queue_adapter = :sidekiq` on
@@ -71,6 +77,13 @@ if defined?(::Rails::Railtie)
   require_relative "sidekiq/rails_reloader"
 end
 ActiveSupport.on_load(:active_job) { require "deckhand/sidekiq/active_job" } if defined?(::ActiveSupport.on_load)
+
+# A server in drop-in mode names its process as Sidekiq does, from
+# Sidekiq::Launcher::PROCTITLES (a plugin's additions shown too).
+Deckhand::Lifecycle.title = ->(server) do
+  require "deckhand/sidekiq/internals/launcher"
+  Sidekiq::Launcher.title_for(server)
+end
 
 # Every push calls client middleware with Sidekiq's arguments (the class as
 # named, the job, its queue, the Redis pool), whichever API made it.

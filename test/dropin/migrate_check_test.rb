@@ -36,12 +36,17 @@ class MigrateCheckTest < Minitest::Test
     assert_includes out, "[ok] Sidekiq::Limiter (Deckhand's rate limiters): 1 use (app/workers/nightly_worker.rb:10)"
     assert_includes out, "[change] Sidekiq::Client.via (Redis sharding): 1 use (app/workers/nightly_worker.rb:13): a pool from Sidekiq::RedisConnection.create(url: ...) or a ConnectionPool of redis-client connections is taken"
     assert_includes out, "[change] sidekiq_options pool: (Redis sharding): 1 use (app/workers/nightly_worker.rb:8)"
-    assert_includes out, "[unsupported] config.on(:heartbeat/:beat/:leader): 1 use (config/initializer.rb:5)"
+    assert_includes out, "[unsupported] config.on(:leader/:exit): 1 use (config/initializer.rb:6)"
+    assert_includes out, "[ok] config.on(:heartbeat) / config.on(:beat) (Deckhand's heartbeat fires them): 1 use (config/initializer.rb:5)"
+    assert_includes out, "[ok] Sidekiq::Launcher (a Deckhand server; PROCTITLES name the process), Processor::WORK_STATE and its counters: 1 use (config/initializer.rb:9)"
     assert_includes out, "[change] gem sidekiq-cron 2.0.1 (Gemfile.lock): remove it: Deckhand's periodic jobs read its schedule as is"
     assert_includes out, "[ok] sidekiq-scheduler's schedule in the config file, read by `deckhand -C config/sidekiq.yml` (config/sidekiq.yml)"
     assert_includes out, "[ok] schedule entry \"nightly\" (NightlyWorker): a periodic job, cron \"0 3 * * *\" (config/sidekiq.yml)"
     assert_includes out, "[change] settings Deckhand does not have: pidfile (config/sidekiq.yml): remove them"
     assert_includes out, "[change] gem sidekiq-pro 7.3.4"
+    assert_includes out, "[ok] gem sidekiq-status 3.0.3 (Gemfile.lock): its suite passes in drop-in mode but for one thing"
+    assert_includes out, "[ok] gem rspec-sidekiq 5.3.0 (Gemfile.lock): its matchers pass their own specs in drop-in mode"
+    assert_includes out, "[change] gem sidekiq-failures 1.1.0 (Gemfile.lock): its failure-recording middleware works in drop-in mode"
     assert_includes out, "Unsupported APIs found"
   end
 

@@ -104,7 +104,7 @@ class IterableHistoryTest < Minitest::Test
     history.ended(run: 1, started_at: 1.0, reason: "shutdown", steps: 2, cursor: JSON.generate("x" * 500))
     assert_equal 200, history.runs.last["cursor"].size
     error = assert_raises(ArgumentError) { history.ended(run: 1, started_at: 1.0, reason: "bored", steps: 0, cursor: "1") }
-    assert_match(/reason must be one of shutdown, time_budget, error/, error.message)
+    assert_match(/reason must be one of shutdown, interrupted, time_budget, error/, error.message)
   end
 
   def test_the_data_api_reads_the_runs_and_shrugs_off_fields_of_the_wrong_type

@@ -129,6 +129,16 @@ module IterableJobs
   end
 
   # Reads what it sees of itself while it runs.
+  # Says it is interrupted after every third step of a run (Sidekiq's hook).
+  class ThirdsJob < CountJob
+    def each_iteration(item, count)
+      super
+      @steps = (@steps || 0) + 1
+    end
+
+    def interrupted? = @steps == 3
+  end
+
   class ReaderJob
     include Deckhand::IterableJob
 

@@ -118,6 +118,27 @@ class IterableJobTest < Minitest::Test
     assert_empty state(jid)
   end
 
+  def test_a_job_that_says_it_is_interrupted_stops_between_steps_and_resumes
+    jid = IterableJobs::ThirdsJob.perform_async(7)
+    with_server(iterable_config) do
+      wait_for(message: "the job to complete") { IterableJobs.callbacks.include?("complete") }
+    end
+    assert_equal (0...7).to_a, IterableJobs.ledger, "every item once, three a run"
+    assert_equal %w[start stop resume stop resume stop complete], IterableJobs.callbacks
+    assert_empty state(jid)
+    assert_equal [0, 0], [redis.call("ZCARD", "retry"), redis.call("GET", "stat:failed").to_i], "an interruption is no failure"
+  end
+
+  def test_cancel_on_an_instance_is_seen_by_that_instance_at_once
+    job = IterableJobs::CountJob.new
+    job.jid = "c" * 24
+    refute job.cancelled?
+    first = job.cancel!
+    assert job.cancelled?
+    assert_equal first, job.cancel!, "the first cancellation counts"
+    refute IterableJobs::CountJob.new.tap { |other| other.jid = job.jid }.cancelled?, "another instance learns it when it runs"
+  end
+
   def test_cancelled_before_it_runs_it_ends_with_on_cancel
     jid = IterableJobs::CountJob.perform_async(5)
     assert_kind_of Integer, Deckhand::Client.cancel!(jid)

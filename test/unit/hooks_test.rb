@@ -40,9 +40,9 @@ class HooksTest < Minitest::Test
     config.events.fire(:recovered, nil, 3)
     config.events.fire(:poison_pill, nil, 1)
     assert_equal [[:recovered, 3], [:poison_pill, 1]], counts
-    error = assert_raises(Deckhand::ConfigError) { config.events.on(:heartbeat) {} }
+    error = assert_raises(Deckhand::ConfigError) { config.events.on(:leader) {} }
     assert_includes error.message, ":recovered"
-    assert_equal %i[startup quiet shutdown exit], Deckhand::Config::Events::NAMES, "Sidekiq's lifecycle events (Sidekiq 8 added :exit)"
+    assert_equal %i[startup quiet shutdown exit heartbeat beat], Deckhand::Config::Events::NAMES, "Sidekiq's lifecycle events (Sidekiq 8 added :exit)"
   end
 
   def test_a_startup_handler_error_stops_the_boot_and_others_are_logged

@@ -56,18 +56,20 @@ class MigrationCodeRulesTest < Minitest::Test
     assert_equal [:works, ["config/application.rb:5"]], [adapter.verdict, adapter.where]
   end
 
-  def test_sidekiqs_server_internals_are_unsupported_and_deploy_marks_i18n_and_web_helpers_work
+  def test_sidekiqs_server_internals_are_unsupported_and_deploy_marks_i18n_web_helpers_and_the_launcher_work
     findings = check("config/initializers/sidekiq.rb" => <<~RUBY)
       require "sidekiq/middleware/i18n"
       Sidekiq::Deploy.mark!
-      launcher = Sidekiq::Launcher.new(Sidekiq.default_configuration)
+      Sidekiq::Processor.prepend(Timing)
       class Tab; include Sidekiq::WebHelpers; end
+      launcher = Sidekiq::Launcher.new(Sidekiq.default_configuration)
     RUBY
     verdict = ->(start) { findings.find { |finding| finding.what.start_with?(start) }&.then { |f| [f.verdict, f.where] } }
     assert_equal [:works, ["config/initializers/sidekiq.rb:1"]], verdict.call("the I18n middleware")
     assert_equal [:works, ["config/initializers/sidekiq.rb:2"]], verdict.call("Sidekiq::Deploy.mark!")
     assert_equal [:unsupported, ["config/initializers/sidekiq.rb:3"]], verdict.call("Sidekiq's server internals")
     assert_equal [:works, ["config/initializers/sidekiq.rb:4"]], verdict.call("Sidekiq::WebHelpers")
+    assert_equal [:works, ["config/initializers/sidekiq.rb:5"]], verdict.call("Sidekiq::Launcher")
   end
 
   private

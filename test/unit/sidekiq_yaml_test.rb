@@ -53,7 +53,7 @@ class SidekiqYamlTest < Minitest::Test
     assert_includes log.string, "quiet handler raised RuntimeError: boom"
     events.on(:startup) { raise "cannot start" }
     assert_raises(RuntimeError) { events.fire(:startup, Logger.new(log)) }
-    assert_raises(Deckhand::ConfigError) { events.on(:beat) {} }
+    assert_raises(Deckhand::ConfigError) { events.on(:beta) {} }
     events.freeze
     assert_raises(Deckhand::ConfigError) { events.on(:quiet) {} }
   end

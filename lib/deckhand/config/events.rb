@@ -8,10 +8,15 @@ module Deckhand
     # blocks). The points of its life, run in the order added: :startup
     # (booted, before the first job), :quiet (stopped taking jobs),
     # :shutdown (about to hand back what is left and exit), :exit (all
-    # handed back and the process record gone: the last thing it does).
+    # handed back and the process record gone: the last thing it does); and
+    # its heartbeat's, as Sidekiq has them: :heartbeat once, at the first
+    # beat that reached Redis after :startup (the process is visible to the
+    # fleet), :beat at every beat that reached Redis after :startup (on the
+    # heartbeat's thread: keep it short, it delays the next beat).
     #
     #   Deckhand.configure do |config|
     #     config.events.on(:startup) { Metrics.connect }
+    #     config.events.on(:beat) { Metrics.flush }
     #     config.events.on(:shutdown) { Metrics.flush }
     #     config.events.on(:recovered) { |count| Alerts.note("#{count} jobs of a dead process recovered") }
     #   end
@@ -24,8 +29,8 @@ module Deckhand
     # should not run. Blocks are added before boot: the events freeze with
     # the configuration.
     class Events
-      # The points of a server's life (Sidekiq's lifecycle events).
-      NAMES = %i[startup quiet shutdown exit].freeze
+      # The points of a server's life and of its heartbeat (Sidekiq's lifecycle events).
+      NAMES = %i[startup quiet shutdown exit heartbeat beat].freeze
       # What a server tells about its work, with a count.
       NOTICES = %i[recovered poison_pill].freeze
 

@@ -113,6 +113,20 @@ module Deckhand
         @reloading = value ? true : false
       end
 
+      # Whether a server logs a done or fail line for each job (true unless
+      # set). Code that logs each job itself turns them off: a server
+      # middleware of the application's, drop-in mode's custom job logger
+      # (Sidekiq's config[:job_logger]) or Sidekiq's skip_default_job_logging.
+      #
+      #   config.job_log_lines = false
+      def job_log_lines = @job_log_lines != false
+
+      def job_log_lines=(value)
+        change!(:job_log_lines)
+        raise ConfigError, "job_log_lines must be true or false, got #{value.inspect}" unless value == true || value == false
+        @job_log_lines = value
+      end
+
       private
 
       # A partitioned queue's throttle is split over its partitions, each

@@ -14,13 +14,14 @@ module Deckhand
     #   history.to_json # => '[{"run":1,...},{"run":2,"reason":"shutdown",...}]'
     #
     # Reasons: "shutdown" (the server stopping, between steps or cutting a
-    # step short), "time_budget" (max_iteration_runtime), "error" (with
+    # step short), "interrupted" (the job's interrupted? said so),
+    # "time_budget" (max_iteration_runtime), "error" (with
     # "error", the exception's class). A completed or cancelled job's state,
     # history included, is deleted, as in Sidekiq.
     class RunHistory # :nodoc:
       LIMIT = 20
       CURSOR_LIMIT = 200 # characters of the cursor's JSON kept per run
-      REASONS = %w[shutdown time_budget error].freeze
+      REASONS = %w[shutdown interrupted time_budget error].freeze
 
       # What Redis holds, or nil; anything unreadable counts as no history.
       def self.parse(raw)

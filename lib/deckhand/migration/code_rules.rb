@@ -43,7 +43,8 @@ module Deckhand
         [/Sidekiq::IterableJob\b/, :works, "Sidekiq::IterableJob (Deckhand's iterable jobs, the same it-<jid> progress)", nil],
         [/\.delay(_for|_until)?\b|Sidekiq::Extensions/, :unsupported, "Sidekiq's delayed extensions (.delay)", "removed in Sidekiq 7 too: push a job class"],
         [/Sidekiq::Web\.(register|tabs|custom_tabs|locales|custom_job_info_rows)/, :works, "Sidekiq::Web extensions (register, tabs, locales, custom_job_info_rows: served in Deckhand's dashboard)", nil],
-        [/\.on\(:(heartbeat|beat|leader)\)/, :unsupported, "config.on(:heartbeat/:beat/:leader)", "Deckhand fires :startup, :quiet, :shutdown and :exit"],
+        [/\.on\(:(heartbeat|beat|exit)\)/, :works, "config.on(:heartbeat) / config.on(:beat) / config.on(:exit) (Deckhand fires them)", nil],
+        [/\.on\(:leader\)/, :unsupported, "config.on(:leader)", "Deckhand fires :startup, :quiet, :shutdown, :exit, :heartbeat and :beat; leadership is Deckhand::Lifecycle.on(:leader)"],
         [/config\[:fetch(_class)?\]|fetch_class\s*=/, :unsupported, "a custom fetch (config[:fetch])", "Deckhand's reliable fetch cannot be replaced"],
         [/Sidekiq\.configure_embed\b/, :works, "Sidekiq.configure_embed (an embedded Deckhand server: run, quiet, stop)", nil],
         [/Sidekiq\.default_job_options\b/, :works, "Sidekiq.default_job_options (the options every job class starts from)", nil],
@@ -51,8 +52,11 @@ module Deckhand
         # Not Rails' own stack (config.middleware.insert_before ...).
         [/(?<!\bmiddleware)\.insert_(before|after)\b/, :works, "middleware chain insert_before / insert_after", nil],
         [/\.(super_fetch|reliable_scheduler)!/, :change, "Sidekiq Pro's super_fetch! / reliable_scheduler!", "remove the call: Deckhand does it always (drop-in mode only warns)"],
-        [/Sidekiq::(Processor|Manager|Launcher|BasicFetch)\b/, :unsupported, "Sidekiq's server internals (Processor, Manager, Launcher, BasicFetch)",
-          "Deckhand's server is its own: start it with the deckhand command or Sidekiq.configure_embed"],
+        [/Sidekiq::(Processor|Manager|BasicFetch)\b(?!::(WORK_STATE|PROCESSED|FAILURE))/, :unsupported, "Sidekiq's server internals (Processor, Manager, BasicFetch)",
+          "Deckhand's server runs neither Sidekiq's processor, manager nor fetch (a patch of them changes nothing in a server); " \
+            "Sidekiq::Processor#process runs a job handed to it, and a server starts with the deckhand command or Sidekiq.configure_embed"],
+        [/Sidekiq::Launcher\b|Sidekiq::Processor::(WORK_STATE|PROCESSED|FAILURE)/, :works,
+          "Sidekiq::Launcher (a Deckhand server; PROCTITLES name the process), Processor::WORK_STATE and its counters", nil],
         [/Sidekiq::WebHelpers\b/, :works, "Sidekiq::WebHelpers (the helpers of Web extension pages)", nil],
         [/Sidekiq::Deploy\b/, :works, "Sidekiq::Deploy.mark! (deploy marks, stored where Sidekiq keeps them)", nil],
         [%r{sidekiq/middleware/i18n}, :works, "the I18n middleware (a job runs in the locale it was pushed in)", nil]

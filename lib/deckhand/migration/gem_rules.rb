@@ -3,7 +3,7 @@
 module Deckhand
   module Migration
     # What the check says about each Sidekiq-related gem in Gemfile.lock:
-    # name => [verdict, advice]. Other gems named sidekiq-* get UNKNOWN.
+    # name => [verdict, advice]. Other gems named sidekiq-* or sidekiq_* get UNKNOWN.
     module GemRules
       DROP_IN = 'replace it with `gem "deckhand", require: "deckhand/sidekiq"` (drop-in mode)'
       PERIODIC = "remove it: Deckhand's periodic jobs read its schedule as is (this report lists each entry); " \
@@ -20,11 +20,18 @@ module Deckhand
           "in drop-in mode; the other locks are not (the code checks below name what you use; table in docs/migrating-from-sidekiq.md)"],
         "sidekiq-throttled" => [:unsupported, "it replaces Sidekiq's fetch, which Deckhand's reliable fetch does not allow"],
         "sidekiq-limit_fetch" => [:unsupported, "it replaces Sidekiq's fetch, which Deckhand's reliable fetch does not allow"],
-        "sidekiq-failures" => [:unsupported, "not tested with Deckhand: Sidekiq Web extensions' tabs serve in Deckhand's dashboard, its " \
-          "failure-recording middleware has not been tried (Deckhand's Dead and Retries pages show failures)"],
+        "sidekiq-failures" => [:change, "its failure-recording middleware works in drop-in mode (its tests pass there), its " \
+          "Failures tab does not (it reads its set through Sidekiq::SortedEntry's own constructor): leave the tab out " \
+          "(Deckhand's Retries and Dead pages show failures); put `gem \"deckhand\", require: \"deckhand/sidekiq\"` above it"],
         "sidekiq-batch" => [:change, "remove it: Sidekiq::Batch is Deckhand's batches in drop-in mode"],
         "sidekiq-iteration" => [:change, "remove it: include Sidekiq::IterableJob (Deckhand's iterable jobs) in its place"],
-        "sidekiq-status" => [:unsupported, "it relies on Sidekiq internals beyond the public API; not tested with Deckhand"]
+        "sidekiq-status" => [:works, "its suite passes in drop-in mode but for one thing: a retried job is not marked queued " \
+          "again when its retry comes due (Deckhand's scheduler runs no client middleware); put " \
+          "`gem \"deckhand\", require: \"deckhand/sidekiq\"` above it (docs/compatibility.md)"],
+        "rspec-sidekiq" => [:works, "its matchers pass their own specs in drop-in mode (docs/compatibility.md lists the exceptions); " \
+          "put `gem \"deckhand\", require: \"deckhand/sidekiq\"` above it"],
+        "sidekiq_alive" => [:works, "its liveness probe runs in drop-in mode (its suite passes there); put " \
+          "`gem \"deckhand\", require: \"deckhand/sidekiq\"` above it"]
       }.freeze
 
       UNKNOWN = [:unsupported, "a Sidekiq plugin the check does not know: it works only if it uses Sidekiq's public API alone; try it in drop-in mode"].freeze

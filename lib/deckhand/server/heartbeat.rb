@@ -15,6 +15,9 @@ module Deckhand
     # record and logged while it is over a second.
     # After a beat, the eviction watch (Server::EvictionWatch) takes its look
     # at Redis' memory when one is due: far less often than the beats.
+    # Once the launcher announced the server (#announce!, after :startup),
+    # each beat that reached Redis fires the configuration's :beat event, the
+    # first of them :heartbeat too, as Sidekiq's heartbeat fires them.
     class Heartbeat < Component
       attr_reader :process_count, :rtt_us
 
@@ -25,14 +28,16 @@ module Deckhand
       # beside busy on the dashboard.
       # balance: the balancer's last report (auto_balance), written with each beat.
       # watch: the EvictionWatch ticked after each beat of the loop.
+      # before_beat: called before each beat (the launcher names the process).
       def initialize(config:, store:, identity:, stats:, info:, on_signal:, inflight: -> { 0 }, on_paused: nil, on_fatal: nil,
-        on_throttles: nil, balance: nil, watch: nil)
+        on_throttles: nil, balance: nil, watch: nil, before_beat: nil)
         super("heartbeat", logger: config.logger, on_fatal: on_fatal)
         @inflight = inflight
         @on_paused = on_paused
         @on_throttles = on_throttles
         @balance = balance
         @watch = watch
+        @before_beat = before_beat
         @config = config
         @store = store
         @identity = identity
@@ -50,6 +55,10 @@ module Deckhand
         @failed_at = nil
         @placement_epoch = 0 unless store.layout.plain? # cluster mode: no move followed yet
         @outage = Outage.new(@logger, "heartbeat (the process keeps working)")
+        @events_lock = Mutex.new
+        @announced = false
+        @reached = false
+        @greeted = false
       end
 
       def start
@@ -75,6 +84,35 @@ module Deckhand
       end
 
       def beat
+        @before_beat&.call
+        reached = write
+        beaten if reached && @announced
+        reached
+      end
+
+      # From here on each beat that reaches Redis fires :beat (the first
+      # :heartbeat too); at once when one already did, as Sidekiq's first
+      # beat follows :startup.
+      def announce!
+        now = @events_lock.synchronize do
+          next false if @announced
+          @announced = true
+          @reached
+        end
+        beaten if now
+      end
+
+      # Seconds since a beat last reached Redis (or since this heartbeat was built).
+      def silent_for = monotonic - @beat_at
+
+      # Seconds since a beat last failed (infinite when none has): how long
+      # Redis has answered this process without a break (Reaper).
+      def steady_for = @failed_at ? monotonic - @failed_at : Float::INFINITY
+
+      private
+
+      # One beat's round trip; true when it reached Redis.
+      def write
         counts = @stats.take
         metrics = @stats.metrics.take
         started = Monotonic.now
@@ -90,21 +128,21 @@ module Deckhand
         @outage.over
         @on_signal.call(reply.signal) if reply.signal
         follow_fleet
+        @reached = true
       rescue Deckhand::RedisError => e
         @stats.restore(*counts)
         @stats.metrics.restore(metrics) if metrics
         @failed_at = monotonic
         @outage.failed(e)
+        false
       end
 
-      # Seconds since a beat last reached Redis (or since this heartbeat was built).
-      def silent_for = monotonic - @beat_at
-
-      # Seconds since a beat last failed (infinite when none has): how long
-      # Redis has answered this process without a break (Reaper).
-      def steady_for = @failed_at ? monotonic - @failed_at : Float::INFINITY
-
-      private
+      # Config::Events' blocks log their own errors: the beat stands.
+      def beaten
+        first = @events_lock.synchronize { @greeted ? false : (@greeted = true) }
+        @config.events.fire(:heartbeat, @logger) if first
+        @config.events.fire(:beat, @logger)
+      end
 
       def monotonic = Monotonic.now
 

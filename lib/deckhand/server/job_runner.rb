@@ -52,6 +52,7 @@ module Deckhand
         @classes = ClassLookup.new(cache: !config.reloading)
         @timed = config.auto_balance # the balancer learns from each job's CPU time (docs/auto-balance.md)
         @profiler = Profiler.new(config)
+        @lines = config.job_log_lines
       end
 
       # Runs on a processor thread, which masks the shutdown interrupt
@@ -132,7 +133,7 @@ module Deckhand
       def success(unit, job, elapsed)
         @fetcher.done(unit, unlock: @gate.unlock(job, unit.queue))
         @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false)
-        @logger.info("done #{elapsed.round(1)}ms") if @logger.info?
+        @logger.info("done #{elapsed.round(1)}ms") if @lines && @logger.info?
         :success
       end
 
@@ -151,7 +152,7 @@ module Deckhand
       # fetched, unless its outcome is written already.
       def record(unit, job, error, elapsed)
         rescheduled = @over_limit.call(unit, job, error) and return rescheduled # a limiter said "later": not a failure
-        @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @logger.warn?
+        @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @lines && @logger.warn?
         @retries.failed(unit, job, @classes.retry_class(job["class"]), error)
       rescue Deckhand::Shutdown
         raise

@@ -15,19 +15,23 @@ module Deckhand
     #
     # on_fatal is called (once, on a thread of its own) when a component keeps
     # crashing and gives up; the launcher has stopped by then. The CLI exits
-    # with status 1 so the process is replaced.
+    # with status 1 so the process is replaced. stats: what keeps this
+    # process's counts and running jobs (drop-in mode adds Sidekiq's to
+    # them). embedded: a server inside another process (Deckhand.embed),
+    # which says so in its record and leaves the host's process title alone.
     class Launcher
       attr_reader :identity, :config
       attr_reader :capsules, :heartbeat, :stats, :operations, :eviction_watch # read by Operations (health, metrics)
 
       # eviction_told: the eviction concerns (Store::MemoryConcerns) the
       # caller has logged at boot already, not to be said twice.
-      def initialize(config, on_signal: nil, on_fatal: nil, eviction_told: [])
+      def initialize(config, on_signal: nil, on_fatal: nil, eviction_told: [], stats: Activity.new, embedded: false)
         @config = config
         @logger = config.logger
         @store = config.store
         @identity = Identity.generate
-        @stats = Activity.new
+        @stats = stats
+        @embedded = embedded
         @on_fatal = on_fatal
         fatal = ->(component, error) { fatal(component, error) }
         suspects = Suspects.new(@identity, store: @store, logger: @logger, max_recoveries: config.max_recoveries)
@@ -45,7 +49,7 @@ module Deckhand
           info: -> { info }, balance: @balancer && -> { @balancer.report }, on_signal: ->(signal) { remote_signal(signal) }, on_fatal: fatal,
           inflight: -> { @capsules.sum { |capsule| capsule.fetcher.outstanding } },
           on_paused: ->(names) { @capsules.each { |capsule| capsule.fetcher.paused = names } },
-          on_throttles: ->(overrides) { throttles.update(overrides) })
+          on_throttles: ->(overrides) { throttles.update(overrides) }, before_beat: embedded ? nil : -> { retitle })
         @reaper = Reaper.new(config: config, store: @store, identity: @identity, on_fatal: fatal,
           steady_for: -> { @heartbeat.steady_for })
         @scheduler = Scheduler.new(config: config, store: @store, process_count: -> { @heartbeat.process_count },
@@ -77,6 +81,7 @@ module Deckhand
         @logger.info("Deckhand #{VERSION} started as #{@identity}: #{describe_capsules}")
         JRubyAdvice.message&.then { |advice| @logger.info(advice) }
         @config.events.fire(:startup, @logger)
+        @heartbeat.announce! # :heartbeat and :beat follow :startup, as in Sidekiq
         self
       end
 
@@ -134,14 +139,26 @@ module Deckhand
           "tag" => @config.tag, "concurrency" => @config.total_concurrency,
           "queues" => @config.all_capsules.flat_map(&:queues).uniq, "weights" => @config.all_capsules.map { |c| weights(c) },
           "labels" => @config.labels, "identity" => @identity, "version" => VERSION,
-          "embedded" => false, "server" => "deckhand",
+          "embedded" => @embedded, "server" => "deckhand",
           "capsules" => @config.all_capsules.to_h { |c| [c.name, capsule_info(c)] },
           "throttles" => @config.throttle.to_h.transform_values(&:to_h),
           "partitions" => @config.partitions.to_h
         }
       end
 
+      def embedded? = @embedded
+
       private
+
+      # The process title Lifecycle.title gives (Sidekiq's in drop-in mode),
+      # set before each beat as Sidekiq sets it. A title that cannot be made
+      # is logged; the beat goes on.
+      def retitle
+        title = Lifecycle.title&.call(self)
+        $0 = title if title
+      rescue => e
+        @logger.warn("the process title could not be set (#{e.class}: #{e.message})")
+      end
 
       # Every list this process fetches from: each partition of a partitioned queue.
       def all_queues = @config.server_capsules.flat_map(&:queues).uniq

@@ -102,6 +102,13 @@ module Sidekiq
     # The configuration's (Sidekiq 8 keeps one for every capsule).
     def thread_priority = config.thread_priority
 
+    # Sidekiq's fetcher for this capsule (Sidekiq::BasicFetch), what a
+    # Sidekiq::Processor asks for work.
+    def fetcher
+      require_relative "internals/basic_fetch"
+      @fetcher ||= Sidekiq::BasicFetch.new(self)
+    end
+
     private
 
     def default? = @name == "default"

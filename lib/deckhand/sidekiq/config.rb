@@ -3,6 +3,7 @@
 require_relative "configuration"
 require_relative "capsule"
 require_relative "lifecycle_events"
+require_relative "job_logging"
 require "json"
 require_relative "../store/info"
 
@@ -44,8 +45,7 @@ module Sidekiq
     NOT_HONOURED = {
       strict: "Deckhand orders queues by their weights: list them without weights for strict order",
       fetch_class: "Deckhand's fetch is its own (reliable, batched) and cannot be replaced",
-      fetch_setup: "Deckhand's fetch is its own and takes no setup",
-      job_logger: "Deckhand's server logs each job's done and fail lines itself; log more from a server middleware"
+      fetch_setup: "Deckhand's fetch is its own and takes no setup"
     }.freeze
 
     # A Hash of Sidekiq options builds a Deckhand::Config of its own; a
@@ -81,6 +81,7 @@ module Sidekiq
         super
       else
         raise Deckhand::DropIn::Unsupported.new("Sidekiq option config[#{name.inspect}]", NOT_HONOURED[name]) if NOT_HONOURED.key?(name)
+        job_logging(name, value)
         @options[name] = value
         # Stored retries' backtraces go through it too, as in Sidekiq.
         config.backtrace_cleaner = value if name == :backtrace_cleaner
@@ -114,8 +115,10 @@ module Sidekiq
       cap
     end
 
+    # Every capsule, "default" among them. Not through #capsule: code
+    # that wraps that method (a test's double) may call this from inside it.
     def capsules
-      default_capsule
+      @capsules["default"] ||= Sidekiq::Capsule.new("default", self)
       @capsules
     end
 
@@ -224,6 +227,15 @@ module Sidekiq
         logger.warn("#{error.class.name}: #{error.message}")
         cleaner = self[:backtrace_cleaner]
         logger.warn((cleaner ? cleaner.call(error.backtrace) : error.backtrace).join("\n")) if error.backtrace
+      end
+    end
+
+    # A job logger class runs around each job in place of the server's own
+    # lines, which skip_default_job_logging turns off (DropIn::JobLogging).
+    private def job_logging(name, value)
+      case name
+      when :job_logger then Deckhand::DropIn::JobLogging.choose(config, value, self)
+      when :skip_default_job_logging then Deckhand::DropIn::JobLogging.skip(config, value)
       end
     end
 

@@ -96,7 +96,7 @@ module Deckhand
       end
 
       def on(event, &block)
-        raise Unsupported.new("config.on(#{event.inspect})", "Deckhand fires :startup, :quiet, :shutdown and :exit") unless Config::Events::NAMES.include?(event.to_sym)
+        raise Unsupported.new("config.on(#{event.inspect})", "Deckhand fires #{Config::Events::NAMES.map(&:inspect).join(", ")}") unless Config::Events::NAMES.include?(event.to_sym)
         @config.events.on(event, &block)
       end
 

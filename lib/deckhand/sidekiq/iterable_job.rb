@@ -17,7 +17,14 @@ module Sidekiq
     def self.included(base)
       base.include(Sidekiq::Job)
       base.include(Deckhand::IterableJob)
+      base.include(Stopping)
       base.extend(PerformRefusal)
+    end
+
+    # Sidekiq's default interrupted?: what runs the job (a
+    # Sidekiq::Processor) is stopping.
+    module Stopping
+      def interrupted? = _context ? _context.stopping? : super
     end
 
     # Sidekiq refuses #perform in an iterable job with a RuntimeError
@@ -45,6 +52,7 @@ module Sidekiq
       def self.included(base)
         base.include(Sidekiq::Job) unless base.include?(Deckhand::Job)
         base.include(Deckhand::IterableJob)
+        base.include(Sidekiq::IterableJob::Stopping)
         base.extend(Sidekiq::IterableJob::PerformRefusal)
       end
     end

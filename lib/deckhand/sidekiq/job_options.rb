@@ -24,8 +24,13 @@ module Sidekiq
     # are checked where they are declared, since a bad one would fail every push.
     # Sidekiq::Job classes have all of this too.
     module Options
-      # Options Sidekiq itself never reads: Deckhand's features, validated.
+      # Options Sidekiq itself never reads: Deckhand's features, validated
+      # (nil, as Sidekiq stores it, means not set).
       FEATURES = %w[unique_for unique_until on_conflict expires_in encrypt max_iteration_runtime pool].freeze
+      # Of those, the ones Deckhand keeps as Strings in its jobs, which
+      # get_sidekiq_options gives back as declared (unique_until: :success).
+      AS_DECLARED = %w[unique_until on_conflict].freeze
+      DECLARED = :@sidekiq_declared
 
       def self.included(base)
         base.extend(Deckhand::Job::Declarations)
@@ -38,7 +43,9 @@ module Sidekiq
           # are Deckhand's own options, pool: too (docs/sharding.md);
           # sidekiq-unique-jobs' lock: options are translated (UniqueJobsOptions).
           options = Deckhand::DropIn::UniqueJobsOptions.translate(options.transform_keys(&:to_s))
-          options.slice(*FEATURES).each { |key, value| Deckhand::Job::Options.check!(key, value, self) }
+          options.slice(*FEATURES).each { |key, value| Deckhand::Job::Options.check!(key, value, self) unless value.nil? }
+          declared = options.slice(*AS_DECLARED)
+          instance_variable_set(DECLARED, (instance_variable_get(DECLARED) || {}).merge(declared)) unless declared.empty?
           # client_class picks how the class's jobs are pushed, kept apart from
           # what goes into them (DropIn::ClientClass).
           if options.key?(Deckhand::DropIn::ClientClass::KEY)
@@ -52,7 +59,9 @@ module Sidekiq
 
         def get_sidekiq_options
           client = Deckhand::DropIn::ClientClass.of(self)
-          client ? deckhand_options.merge(Deckhand::DropIn::ClientClass::KEY => client) : deckhand_options
+          options = client ? deckhand_options.merge(Deckhand::DropIn::ClientClass::KEY => client) : deckhand_options
+          declared = ancestors.reverse.filter_map { |mod| mod.instance_variable_get(DECLARED) if mod.instance_variable_defined?(DECLARED) }
+          declared.empty? ? options : options.merge(*declared)
         end
 
         def sidekiq_retry_in(&) = deckhand_retry_in(&)

@@ -36,11 +36,13 @@ module Deckhand
       private
 
       # Through the job's client class (Sidekiq.transactional_push!'s, or
-      # sidekiq_options client_class:) when it names one; Deckhand's push otherwise.
+      # sidekiq_options client_class:) when it names one, else through a
+      # Sidekiq::Client, as Sidekiq's perform_async and perform_in push: code
+      # that wraps or stubs Sidekiq::Client#push (a test's stubs, a plugin's
+      # prepend) sees every push.
       def push(method, item)
         DropIn.push_errors do
-          client = ClientClass.for_push(@klass, @options[ClientClass::KEY])
-          next super unless client
+          client = ClientClass.for_push(@klass, @options[ClientClass::KEY]) || Sidekiq::Client
           declared = item.delete("pool")
           # A time not to come goes to the queue, as Sidekiq's perform_in
           # has it (its Client.push files any "at" in the schedule).

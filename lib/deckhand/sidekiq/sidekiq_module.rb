@@ -13,6 +13,7 @@ require_relative "loader"
 module Sidekiq
   # The Sidekiq API level drop-in mode answers to (for gems that check it).
   VERSION = "7.3.0"
+  MAJOR = 7
   NAME = "Sidekiq"
 
   # Marks drop-in mode for code that wants to know: `defined?(Sidekiq::DECKHAND)`.

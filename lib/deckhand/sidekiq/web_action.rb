@@ -4,6 +4,7 @@ require "erb"
 require "json"
 require "rack"
 require_relative "web_helpers"
+require_relative "paginator"
 
 module Sidekiq
   # What a Web extension's route block runs in, in drop-in mode: the request
@@ -17,6 +18,11 @@ module Sidekiq
   #   end
   class WebAction
     include WebHelpers
+    include Paginator
+
+    # Drop-in mode's own partials for the ones of Sidekiq's that extension
+    # pages render (`erb :_paging`), written for Deckhand's dashboard.
+    PARTIALS = File.expand_path("web_partials", __dir__)
 
     RACK_SESSION = "rack.session"
     # The Deckhand dashboard that lays extension pages out (set by WebExtensionRoutes).
@@ -109,13 +115,20 @@ module Sidekiq
 
     def template(content, views)
       return [ERB.new(content.to_s).src, "(erb)"] unless content.is_a?(Symbol)
-      views ||= settings.views or raise ArgumentError,
-        "erb(#{content.inspect}) needs the folder of its template: erb(#{content.inspect}, views: DIR) or Sidekiq::Web.views = DIR " \
-        "(drop-in mode has none of Sidekiq's own templates)"
-      # Sidekiq 7 names a template name.erb, Sidekiq 8 name.html.erb.
-      file = ["#{content}.erb", "#{content}.html.erb"].map { |name| File.join(views, name) }.find { |path| File.file?(path) } ||
-        File.join(views, "#{content}.erb")
+      file = template_file(content, views || settings.views)
       [ERB.new(File.read(file, encoding: "UTF-8")).src, file]
+    end
+
+    # The extension's template, else drop-in mode's partial of that name.
+    # Sidekiq 7 names a template name.erb, Sidekiq 8 name.html.erb.
+    def template_file(name, views)
+      own = views && ["#{name}.erb", "#{name}.html.erb"].map { |file| File.join(views, file) }.find { |path| File.exist?(path) }
+      return own if own
+      own = views && File.join(views, "#{name}.erb")
+      partial = File.join(PARTIALS, "#{name}.erb")
+      return partial if File.exist?(partial)
+      raise ArgumentError, "erb(#{name.inspect}) needs the folder of its template: erb(#{name.inspect}, views: DIR) or " \
+        "Sidekiq::Web.views = DIR (drop-in mode has none of Sidekiq's own templates but _paging)#{" (no #{own})" if own}"
     end
 
     def lay_out(markup)

@@ -42,7 +42,7 @@ module Deckhand
       # Each row's value is the extension's HTML, shown as it is (as in Sidekiq).
       def job_rows(entry, set)
         return [] if Sidekiq::Web.custom_job_info_rows.empty?
-        job = Sidekiq::SortedEntry.new(entry, set)
+        job = Sidekiq::SortedEntry.of(entry, set)
         Sidekiq::Web.custom_job_info_rows.each_with_object([]) do |helper, rows|
           helper.add_pair(job) { |name, value| rows << [name.to_s, value.to_s] }
         end

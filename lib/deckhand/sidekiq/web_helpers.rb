@@ -23,8 +23,9 @@ module Sidekiq
     # A job's own fields; the rest are shown as extra items.
     RETRY_JOB_KEYS = Set.new(%w[queue class args retry_count retried_at failed_at jid error_message error_class backtrace
       error_backtrace enqueued_at retry wrapped created_at tags display_class]).freeze
-    # The query parameters a page's links carry on.
-    SAFE_QPARAMS = %w[page direction only].freeze
+    # The query parameters a page's links carry on. Not frozen: a plugin's
+    # page adds its own, as in Sidekiq (sidekiq-status pushes "per_page").
+    SAFE_QPARAMS = %w[page direction only]
 
     def root_path = "#{env["SCRIPT_NAME"]}/"
 

@@ -22,9 +22,11 @@ module Deckhand
         @session = session
       end
 
+      # A secret the application put in the session itself (of another
+      # length, in URL-safe Base64) is masked as it is, as Sidekiq does.
       def masked
-        secret = (@session[KEY] ||= [SecureRandom.random_bytes(LENGTH)].pack("m0")).unpack1("m0")
-        pad = SecureRandom.random_bytes(LENGTH)
+        secret = decode(@session[KEY] ||= [SecureRandom.random_bytes(LENGTH)].pack("m0"))
+        pad = SecureRandom.random_bytes(secret.bytesize)
         [pad + xor(pad, secret)].pack("m0")
       end
 
@@ -32,8 +34,8 @@ module Deckhand
       def valid?(sent)
         stored = @session[KEY]
         return false unless sent.is_a?(String) && stored.is_a?(String)
-        secret = stored.unpack1("m0")
-        bytes = sent.unpack1("m0")
+        secret = decode(stored)
+        bytes = decode(sent)
         return false unless secret.bytesize == LENGTH && bytes.bytesize == 2 * LENGTH
         OpenSSL.fixed_length_secure_compare(xor(bytes.byteslice(0, LENGTH), bytes.byteslice(LENGTH, LENGTH)), secret)
       rescue ArgumentError
@@ -41,6 +43,9 @@ module Deckhand
       end
 
       private
+
+      # Sidekiq writes its tokens in URL-safe Base64, Deckhand in the standard alphabet.
+      def decode(text) = text.tr("-_", "+/").unpack1("m0")
 
       def xor(a, b) = a.bytes.zip(b.bytes).map { |x, y| x ^ y }.pack("C*")
     end

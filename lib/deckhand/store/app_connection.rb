@@ -42,7 +42,16 @@ module Deckhand
         @client = client
       end
 
-      def call(*command, &) = @client.call(*command, &)
+      # redis-client's own calls, keyword flags included (withscores: true).
+      %i[call call_v call_once call_once_v blocking_call blocking_call_v scan sscan hscan zscan].each do |name|
+        define_method(name) { |*args, **flags, &block| @client.public_send(name, *args, **flags, &block) }
+      end
+
+      # A subscription on this connection's socket, as redis-client hands
+      # it over: the pooled client opens a new one for its next command.
+      def pubsub = @client.pubsub
+
+      def id = @client.id
 
       def pipelined = @client.pipelined { |pipe| yield AppConnection.new(pipe) }
 
@@ -61,8 +70,8 @@ module Deckhand
 
       def evalsha(sha, keys, argv) = @client.call("EVALSHA", sha, keys.size, *keys, *argv)
 
-      def method_missing(name, *args, &)
-        @client.call(name.to_s.upcase, *args, &)
+      def method_missing(name, *args, **flags, &)
+        @client.call(name.to_s.upcase, *args, **flags, &)
       end
 
       def respond_to_missing?(_name, _include_private = false) = true

@@ -183,6 +183,15 @@ module Deckhand
         store.call("LREM", key, -1, raw) == 1
       end
 
+      # Puts jobs back at the front of their queues, taken next (drop-in
+      # mode's Sidekiq::BasicFetch units given back): {queue name => [raw, ...]}.
+      def put_back(store, raws_by_queue)
+        store.pipelined do |pipe|
+          raws_by_queue.each { |name, raws| pipe.call("RPUSH", store.layout.queue(name), *raws) unless raws.empty? }
+        end
+        nil
+      end
+
       # Deletes the entry that is exactly `raw` (a job's JSON as queued),
       # wherever it is in the queue. Returns true when it was there.
       def remove(store, name, raw) = store.call("LREM", store.layout.queue(name), 1, raw) == 1

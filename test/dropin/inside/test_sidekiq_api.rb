@@ -146,7 +146,9 @@ class SidekiqApiInsideTest < Minitest::Test
     assert_same Sidekiq.logger, deckhand.logger
     config.super_fetch!
     assert_includes log.string, "super_fetch!"
-    assert_includes assert_raises(Deckhand::DropIn::Unsupported) { config.on(:beat) {} }.message, "config.on(:beat)"
+    config.on(:beat) { :beaten }
+    assert_equal :beaten, deckhand.events.handlers(:beat).last.call, "the heartbeat's events are Deckhand's"
+    assert_match(/Invalid event name: beta/, assert_raises(ArgumentError) { config.on(:beta) {} }.message)
     assert_includes assert_raises(Deckhand::DropIn::Unsupported) { config.average_scheduled_poll_interval_please }.message, "config.average_scheduled_poll_interval_please"
     assert_includes assert_raises(Deckhand::DropIn::Unsupported) { config[:strict] = true }.message, "config[:strict]"
     config.server_middleware { |chain| chain.insert_before(DropInAuditMiddleware, DropInHardJob) }

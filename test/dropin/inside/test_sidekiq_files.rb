@@ -83,7 +83,10 @@ class SidekiqFilesInsideTest < Minitest::Test
     assert_same config.config.events.handlers(:startup), config[:lifecycle_events][:startup]
     assert_match(/Invalid event name/, assert_raises(ArgumentError) { config.on(:startp) }.message)
     assert_match(/Symbols only/, assert_raises(ArgumentError) { config.on("startup") }.message)
-    assert_raises(Deckhand::DropIn::Unsupported) { config.on(:heartbeat) {} }
+    config.on(:heartbeat) { :visible }
+    config.on(:beat) { :beaten }
+    assert_equal [:visible, :beaten], [config[:lifecycle_events][:heartbeat].first.call, config[:lifecycle_events][:beat].first.call]
+    assert_same config.config.events.handlers(:beat), config[:lifecycle_events][:beat]
   end
 
   def test_handle_exception_runs_every_handler_and_logs_one_that_raises

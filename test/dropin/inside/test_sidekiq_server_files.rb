@@ -67,17 +67,31 @@ class SidekiqServerFilesInsideTest < Minitest::Test
 
   def test_server_internals_load_and_say_what_deckhand_does_instead
     {
-      Sidekiq::BasicFetch => "fetches jobs itself", Sidekiq::BasicFetch::UnitOfWork => "perform_inline",
-      Sidekiq::Processor => "its own processor threads", Sidekiq::Manager => "supervises",
-      Sidekiq::Launcher => "`deckhand` command",
-      Sidekiq::Metrics::Histogram => "histogram", Sidekiq::Scheduled::Enq => "one Lua step"
+      Sidekiq::Manager => "supervises", Sidekiq::Scheduled::Enq => "one Lua step"
     }.each do |klass, hint|
       error = assert_raises(Deckhand::DropIn::Unsupported, klass.name) { klass.new(Sidekiq.default_configuration) }
       assert_includes error.message, "#{klass.name} is not supported in Deckhand's drop-in mode"
       assert_includes error.message, hint
     end
-    assert_includes assert_raises(Deckhand::DropIn::Unsupported) { Sidekiq::Scheduled::Poller.new.start }.message, "polls"
+    fetch = Sidekiq::BasicFetch.new(Sidekiq.default_configuration.default_capsule)
+    assert_includes assert_raises(Deckhand::DropIn::Unsupported) { fetch.retrieve_work }.message, "in-flight record"
+    processor = Sidekiq::Processor.new(Sidekiq.default_configuration.default_capsule)
+    assert_includes assert_raises(Deckhand::DropIn::Unsupported) { processor.start }.message, "its own processor threads"
     assert_equal 2, Sidekiq::BasicFetch::TIMEOUT
+  end
+
+  def test_a_histogram_writes_sidekiq_s_buckets_where_its_metrics_tab_reads_them
+    at = Time.utc(2026, 3, 22, 22, 3, 30)
+    histogram = Sidekiq::Metrics::Histogram.new("App::ReportJob")
+    [10, 46, 47, 300, 400_000].each { |ms| histogram.record_time(ms) }
+    assert_equal 5, histogram.sum
+    assert_equal "App::ReportJob-22-22:3", Sidekiq.redis { |conn| histogram.persist(conn, at) }
+    assert_equal 0, histogram.sum
+    histogram.record_time(12)
+    Sidekiq.redis { |conn| histogram.persist(conn, at) }
+    counts = Sidekiq.redis { |conn| Sidekiq::Metrics::Histogram.new("App::ReportJob").fetch(conn, at) }
+    assert_equal({0 => 2, 3 => 2, 7 => 1, 25 => 1}, counts.each_with_index.to_h { |n, bucket| [bucket, n] }.select { |_, n| n.positive? })
+    assert_operator Sidekiq.redis { |conn| conn.ttl("App::ReportJob-22-22:3") }, :>, 7 * 3600
   end
 
   def test_web_helpers_can_be_included_and_work

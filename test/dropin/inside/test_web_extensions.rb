@@ -22,6 +22,13 @@ class WebExtensionsInsideTest < Minitest::Test
         halt(404) unless route_params(:name).match?(/\A\w+\z/)
         json("name" => route_params(:name), "format" => params[:format])
       end
+      # A plugin's own list, paged as sidekiq-failures and sidekiq-status page theirs.
+      app.get("/audit") do
+        @count = 2
+        @current_page, @total_size, @entries = page("audit:log", params["page"], @count, reverse: true)
+        erb("<ol><% @entries.each do |(raw, score)| %><li data-score=\"<%= score.to_i %>\"><%= raw %></li><% end %></ol>" \
+          "<%= erb :_paging, locals: {url: \"\#{root_path}audit\"} %>")
+      end
       app.post("/reports/:name/run") do
         RUNS << route_params(:name)
         redirect "#{root_path}reports"
@@ -54,6 +61,22 @@ class WebExtensionsInsideTest < Minitest::Test
     file = File.join(Reports::ROOT, path)
     FileUtils.mkdir_p(File.dirname(file))
     File.write(file, text)
+  end
+
+  def test_an_extension_pages_its_own_sorted_set_with_sidekiq_s_paging
+    Sidekiq.redis { |conn| (1..5).each { |i| conn.zadd("audit:log", i, "entry#{i}") } }
+    body = get("/audit?page=2", SAME_ORIGIN).body
+    assert_equal %w[entry3 entry2], body.scan(/<li data-score="\d">(entry\d)</).flatten, "newest first, the second page of two"
+    assert_includes body, %(<span class="here" aria-current="page">2</span>)
+    %w[1 3].each { |number| assert_includes body, %(href="/jobs/audit?page=#{number}") }
+    Sidekiq.redis { |conn| conn.del("audit:log") }
+    refute_includes get("/audit", SAME_ORIGIN).body, "aria-label=\"Pages\"", "nothing to page through"
+    helper = Object.new.extend(Sidekiq::Paginator)
+    assert_equal [2, 5, %w[c d]], helper.page_items(%w[a b c d e], "2", 2)
+    Sidekiq.redis { |conn| conn.rpush("audit:list", %w[a b c]) }
+    assert_equal [1, 3, %w[c b]], helper.page("audit:list", 1, 2, reverse: true)
+    Sidekiq.redis { |conn| conn.set("audit:string", "x") }
+    assert_includes assert_raises(ArgumentError) { helper.page("audit:string") }.message, "only a sorted set or a list can be paged"
   end
 
   def get(path, env = {}, app: Sidekiq::Web.new) = Rack::MockRequest.new(app).get(path, env.merge("SCRIPT_NAME" => "/jobs"))

@@ -31,19 +31,19 @@ module Sidekiq
     def each
       return enum_for(:each) unless block_given?
       set = job_set
-      set.each_entry(reverse: true) { |entry| yield SortedEntry.new(entry, set) }
+      set.each_entry(reverse: true) { |entry| yield SortedEntry.of(entry, set) }
     end
 
     def find_job(jid)
       set = job_set
-      set.find_jid(jid)&.then { |entry| SortedEntry.new(entry, set) }
+      set.find_jid(jid)&.then { |entry| SortedEntry.of(entry, set) }
     end
 
     # The entries at a score (or in a Range of scores), of one jid if given.
     def fetch(score, jid = nil)
       min, max = score.is_a?(Range) ? [score.begin || "-inf", score.end || "+inf"] : [score, score]
       set = job_set
-      entries = set.in_scores(min, max).map { |entry| SortedEntry.new(entry, set) }
+      entries = set.in_scores(min, max).map { |entry| SortedEntry.of(entry, set) }
       jid ? entries.select { |entry| entry.jid == jid } : entries
     end
 
@@ -64,7 +64,7 @@ module Sidekiq
       needle = match.to_s.split("*").max_by(&:size).to_s
       set = job_set
       found = needle.empty? ? set.each_entry.to_a : set.filter(needle, limit: 10_000, budget: 1_000_000).first
-      found.each { |entry| yield SortedEntry.new(entry, set) if pattern.match?(entry.raw) }
+      found.each { |entry| yield SortedEntry.of(entry, set) if pattern.match?(entry.raw) }
     end
 
     # Adds a job (a Hash or its JSON) to the set at `timestamp`.
@@ -105,18 +105,30 @@ module Sidekiq
     end
   end
 
-  # A job in one of the sets, with the actions on it.
+  # A job in one of the sets, with the actions on it. The sets build theirs
+  # with SortedEntry.of; `new` takes Sidekiq's arguments (the set or nil,
+  # the score, the job's JSON or Hash), which a plugin may wrap by
+  # redefining #initialize (sidekiq-failures does) without the sets noticing.
+  #
+  #   entry = Sidekiq::SortedEntry.new(nil, 1_700_000_000.0, json)
+  #   entry.score   # => 1700000000.0
   class SortedEntry < JobRecord
-    # (entry, set) as the sets build one; (parent, score, item) as Sidekiq's
-    # SortedEntry.new takes them.
-    def initialize(entry, set, item = nil)
-      if item
-        parent, score = entry, set
-        set = parent.is_a?(JobSet) ? parent.send(:job_set) : parent
-        entry = Deckhand::API::SetEntry.new(item.is_a?(Hash) ? JSON.generate(item) : item.to_s, score.to_f)
-      end
-      super(entry)
+    def self.of(entry, set) = allocate.tap { |sorted| sorted.send(:bind, entry, set) }
+
+    def initialize(parent, score, item)
+      raw = item.is_a?(String) ? item : JSON.generate(item)
+      bind(Deckhand::API::SetEntry.new(raw, Float(score)), parent&.send(:job_set))
+    end
+
+    # The set it came from (nil for one built by hand).
+    def parent = @set
+
+    private def bind(entry, set)
+      @record = entry
+      @queue_name = nil
       @set = set
+      # Sidekiq's ivar for the job's Hash, which plugins reach (the same Hash).
+      @item = entry.item
     end
 
     def score = @record.score

@@ -13,8 +13,9 @@ module Deckhand
     # dead set. Sidekiq::JobRetry#local runs on it.
     #
     #   DirectRetry.new(Deckhand.config).failed(job_hash, "default", HardJob, error)   # => :retry
+    #   DirectRetry.new(Deckhand.config).unreadable("{\"class\":", "default", "unexpected end of input")   # => :dead
     class DirectRetry < Server::RetryHandler
-      Unit = Struct.new(:queue, :recorded) do
+      Unit = Struct.new(:queue, :recorded, :payload) do
         def place = nil
 
         def payload = nil # no raw bytes: a job that cannot be written raises, as in Sidekiq
@@ -26,6 +27,10 @@ module Deckhand
       end
 
       def failed(job, queue, klass, error) = super(Unit.new(queue), job, klass, error)
+
+      # A job that is not JSON: to the dead set with its raw bytes, as a
+      # server buries a corrupt payload.
+      def unreadable(raw, queue, reason) = corrupt(Unit.new(queue, nil, raw), reason)
 
       private
 

@@ -4,26 +4,25 @@ require_relative "job_retry"
 
 module Sidekiq
   module Job
-    # Raised by an iterable job that stopped between two steps (the server
-    # stopping, or max_iteration_runtime used), its cursor saved.
-    Interrupted = Deckhand::Interrupted
+    # What an interrupted iterable job raises (Deckhand's interruption).
+    Interrupted = Deckhand::Interrupted unless const_defined?(:Interrupted, false)
 
-    # Sidekiq's server middleware for an interrupted iterable job, for code
-    # that runs jobs itself: the job goes back to its queue, then
-    # JobRetry::Skip says no retry was used. Inside a `deckhand` server the
-    # interruption passes through instead: the server puts the job back
-    # itself, in the same step as it lets go of it, so it is never in two
-    # places (the chain of a Deckhand server needs no such middleware).
+    # Sidekiq's server middleware that puts an interrupted iterable job
+    # back in its queue (same jid: it resumes from its saved cursor) and
+    # ends its run without a retry (JobRetry::Skip), for jobs run outside a
+    # Deckhand server: Sidekiq::Processor runs it around every job. Inside a
+    # Deckhand server it stands aside: the server resumes an interrupted
+    # job itself, through the schedule, from its in-flight record.
     #
     #   handler = Sidekiq::Job::InterruptHandler.new
-    #   handler.call(job, payload, "default") { job.perform }   # interrupted: pushed again, raises JobRetry::Skip
+    #   handler.call(job, payload, "default") { job.perform }   # => raises JobRetry::Skip once requeued
     class InterruptHandler
       include Sidekiq::ServerMiddleware
 
-      def call(_instance, payload, _queue)
+      def call(_job, payload, _queue)
         yield
-      rescue Interrupted
-        raise if Sidekiq.server?
+      rescue Deckhand::Interrupted
+        raise if Thread.current[:deckhand_job]
         logger.debug("Interrupted, re-queueing...")
         Sidekiq::Client.new.push(payload)
         raise Sidekiq::JobRetry::Skip

@@ -20,9 +20,16 @@ module Sidekiq
     # Stop without a retry consumed (an interrupted iterable job).
     class Skip < Handled; end
 
-    # A Sidekiq::Capsule, a Sidekiq::Config or a Deckhand::Config.
+    # Sidekiq's number of retries for `retry: true`; plugins read it
+    # (Deckhand's max_retries setting has the same default).
+    DEFAULT_MAX_RETRY_ATTEMPTS = 25
+
+    # A Sidekiq::Capsule, a Sidekiq::Config or a Deckhand::Config; anything
+    # else (sidekiq-failures passes a Hash) means the default configuration,
+    # as Sidekiq reads its settings from there.
     def initialize(capsule_or_config = Sidekiq.default_configuration)
-      @config = Deckhand::DropIn::ServerInternal.config_of(capsule_or_config)
+      source = (capsule_or_config.respond_to?(:config) || capsule_or_config.is_a?(Deckhand::Config)) ? capsule_or_config : Sidekiq.default_configuration
+      @config = Deckhand::DropIn::ServerInternal.config_of(source)
     end
 
     def local(job_instance, payload, queue)
@@ -32,7 +39,9 @@ module Sidekiq
     rescue Exception => e # rubocop:disable Lint/RescueException -- Sidekiq retries any failure but the shutdown
       shutdown = shutdown_in(e)
       raise shutdown if shutdown
-      record(parse(payload), queue, job_class(job_instance), e)
+      # Raised inside the rescue, so the job's error is Handled's cause.
+      process_retry(job_instance, parse(payload), queue, e)
+      raise Handled
     end
 
     # The same for a failure outside the job instance (its class not yet
@@ -44,8 +53,8 @@ module Sidekiq
     rescue Exception => e # rubocop:disable Lint/RescueException -- as #local
       shutdown = shutdown_in(e)
       raise shutdown if shutdown
-      job = parse(payload)
-      record(job, queue, loaded_class(job["class"]), e)
+      process_retry(nil, parse(payload), queue, e)
+      raise Handled
     end
 
     private
@@ -56,6 +65,10 @@ module Sidekiq
     # A backtrace as Sidekiq stores it in error_backtrace (Deckhand's retries write the same).
     def compress_backtrace(lines) = Deckhand::Payload::Backtrace.compress(lines)
 
+    # The retries a job's `retry` option allows: its number, else `default`
+    # (plugins call it as Sidekiq's own helper).
+    def retry_attempts_from(msg_retry, default) = msg_retry.is_a?(Integer) ? msg_retry : default
+
     # Deckhand's decision for the `count`th retry of a job of this class (or
     # instance): [:default, seconds], [:discard, nil] or [:kill, nil].
     def delay_for(job_class, count, error, job)
@@ -64,10 +77,12 @@ module Sidekiq
 
     def exception_caused_by_shutdown?(error) = !shutdown_in(error).nil?
 
-    # Raised inside the rescue, so the job's error is Handled's cause.
-    def record(job, queue, klass, error)
+    # The job's outcome on Deckhand's retry handler (retry set, dead set,
+    # sidekiq_retries_exhausted, death handlers), by the rules of its class
+    # (the instance's, else the class the job names, if loaded).
+    def process_retry(job_instance, job, queue, error)
+      klass = job_instance ? job_class(job_instance) : loaded_class(job["class"])
       Deckhand::DropIn::DirectRetry.new(@config).failed(job, queue, klass, error)
-      raise Handled
     end
 
     # A copy of the job (its JSON, as Sidekiq passes it, or a Hash): the

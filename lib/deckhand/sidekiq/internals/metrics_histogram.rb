@@ -1,18 +1,55 @@
 # frozen_string_literal: true
 
-require_relative "server_internal"
+require "deckhand/store/execution_metrics"
 
 module Sidekiq
   module Metrics
-    # Sidekiq's histogram of one class's times, named only: Deckhand keeps
-    # its own, finer one.
+    # Sidekiq's histogram of one class's execution times, per minute, in
+    # drop-in mode: times counted into Sidekiq's 26 buckets in memory, then
+    # added to the BITFIELD where Sidekiq's Metrics tab reads them (the
+    # layout a Deckhand server also writes, from its own finer histogram).
+    # The connection Sidekiq passes is not used: the histogram is written to
+    # and read from the configuration's Redis (the Client.via block's inside one).
     #
-    #   Sidekiq::Metrics::Histogram.new("ReportJob")   # => Deckhand::DropIn::Unsupported
+    #   histogram = Sidekiq::Metrics::Histogram.new("ReportJob")
+    #   histogram.record_time(48)                  # ms
+    #   Sidekiq.redis { |conn| histogram.persist(conn) }   # => "ReportJob-22-22:3", the counts zeroed
+    #   Sidekiq.redis { |conn| histogram.fetch(conn) }     # => [0, 0, 0, 1, 0, ...] (26 counts)
     class Histogram
-      extend Deckhand::DropIn::ServerInternal
+      include Enumerable
 
-      unsupported "Deckhand keeps its own execution-time histogram per class and minute " \
-        "(Sidekiq::Metrics::Query#for_job returns it as `hist`)"
+      LAYOUT = Deckhand::Store::ExecutionMetrics::SidekiqLayout
+      private_constant :LAYOUT
+
+      def initialize(klass)
+        @klass = klass
+        @buckets = Array.new(LAYOUT::LAST + 1, 0)
+        @lock = Mutex.new
+      end
+
+      def each(&) = @lock.synchronize { @buckets.dup }.each(&)
+
+      def record_time(ms)
+        bucket = LAYOUT.search(ms)
+        @lock.synchronize { @buckets[bucket] += 1 }
+      end
+
+      def sum = @lock.synchronize { @buckets.sum }
+
+      # Adds the counts to the minute of `now` and starts again from zero;
+      # returns the key.
+      def persist(_conn, now = Time.now)
+        counts = @lock.synchronize { @buckets.each_with_index.to_h { |n, bucket| [bucket, n] }.tap { @buckets.fill(0) } }
+        key = LAYOUT.histogram_key(@klass, now)
+        LAYOUT.add_histogram(store, key, counts)
+        key
+      end
+
+      def fetch(_conn, now = Time.now) = LAYOUT.read_histogram(store, LAYOUT.histogram_key(@klass, now))
+
+      private
+
+      def store = Deckhand::Client.current_config.store
     end
   end
 end

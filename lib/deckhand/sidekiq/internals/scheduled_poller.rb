@@ -6,19 +6,23 @@ require "deckhand/server"
 
 module Sidekiq
   module Scheduled
-    # Sidekiq's scheduler loop in drop-in mode. A Deckhand server runs its own
-    # scheduler (Deckhand::Server::Scheduler); this adapter runs one poll of
-    # it on demand, for code that calls `enqueue`: due entries of the schedule
-    # and retry sets move to their queues in one atomic step each. Client
-    # middleware is not run again: it ran when the job was first pushed.
+    # Sidekiq's scheduler loop in drop-in mode, on Deckhand's scheduler
+    # (Deckhand::Server::Scheduler): `enqueue` runs one poll now, `start`
+    # runs it on a thread of its own until `terminate`, as a Deckhand
+    # server runs its own. Due entries of the schedule and retry sets move
+    # to their queues in one atomic step each; client middleware is not run
+    # again (it ran when the job was first pushed). A started poller waits
+    # scheduler_interval seconds, jittered, between polls, as one process.
     #
     #   poller = Sidekiq::Scheduled::Poller.new(Sidekiq.default_configuration)
     #   poller.enqueue      # due jobs are now in their queues
-    #   poller.start        # => Deckhand::DropIn::Unsupported (the server polls by itself)
+    #   poller.start        # and every few seconds from now on
+    #   poller.terminate
     class Poller
       def initialize(config = Sidekiq.default_configuration)
         @config = Deckhand::DropIn::ServerInternal.config_of(config)
         @done = false
+        @started = false
       end
 
       # Moves the jobs due now; nothing once terminated.
@@ -30,11 +34,17 @@ module Sidekiq
 
       def terminate
         @done = true
+        return unless @started
+        scheduler.stop
+        scheduler.join(5)
+        nil
       end
 
       def start
-        raise Deckhand::DropIn::Unsupported.new("Sidekiq::Scheduled::Poller#start",
-          "a Deckhand server polls the schedule and retry sets by itself (scheduler_interval); call #enqueue to move due jobs now")
+        return if @started || @done
+        @started = true
+        scheduler.start
+        nil
       end
 
       private

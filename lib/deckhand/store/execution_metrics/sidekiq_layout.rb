@@ -88,6 +88,15 @@ module Deckhand
           histogram_of(histogram.to_h { |bucket, n| [bucket, n - failed_histogram.fetch(bucket, 0)] })
         end
 
+        # Adds {bucket => n} to the histogram at `key` (drop-in mode's
+        # Sidekiq::Metrics::Histogram#persist), in one round trip.
+        def add_histogram(store, key, buckets) = store.pipelined { |pipe| write_histogram(pipe, key, buckets) }
+
+        # The histogram at `key`: its 26 counters, zeros where nothing was written.
+        def read_histogram(store, key)
+          store.call("BITFIELD_RO", key, *Array.new(LAST + 1) { |index| ["GET", "u16", "##{index}"] }.flatten)
+        end
+
         def write_histogram(pipe, key, buckets)
           increments = buckets.flat_map { |index, n| n.positive? ? ["INCRBY", "u16", "##{index}", n] : [] }
           return if increments.empty?

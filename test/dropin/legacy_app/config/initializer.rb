@@ -3,4 +3,7 @@
 Sidekiq.configure_server do |config|
   config.super_fetch!
   config.on(:heartbeat) { Stats.beat }
+  config.on(:leader) { Stats.lead }
 end
+
+Sidekiq::Launcher::PROCTITLES << proc { "legacy" }

@@ -3,3 +3,4 @@
 # `require "sidekiq/cli"` in drop-in mode.
 require "deckhand/sidekiq"
 require "deckhand/sidekiq/cli"
+require "deckhand/sidekiq/internals/launcher"

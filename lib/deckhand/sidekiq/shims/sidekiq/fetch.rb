@@ -1,5 +1,5 @@
 # frozen_string_literal: true
 
-# `require "sidekiq/fetch"` in drop-in mode: Sidekiq::BasicFetch, named only (Deckhand fetches by itself).
+# `require "sidekiq/fetch"` in drop-in mode: Sidekiq::BasicFetch (it takes no job out of Redis: Deckhand's server fetches).
 require "deckhand/sidekiq"
 require "deckhand/sidekiq/internals/basic_fetch"

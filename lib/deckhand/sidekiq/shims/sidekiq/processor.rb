@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# `require "sidekiq/processor"` in drop-in mode: Sidekiq::Processor, named only (Deckhand runs jobs by itself).
+# `require "sidekiq/processor"` in drop-in mode: Sidekiq::Processor, which runs a job handed to it on Deckhand's parts.
 require "deckhand/sidekiq"
 require "deckhand/sidekiq/job_logger"
 require "deckhand/sidekiq/internals/basic_fetch"
