@@ -37,7 +37,7 @@ module Sidekiq
       raise ArgumentError, "missing queue list" unless capsule.queues
       @config = capsule
       @strict = capsule.mode == :strict
-      @queues = capsule.queues.map { |name| "queue:#{name}" }
+      @queues = capsule.queues.map { |name| Deckhand::Store::Layout::Plain.queue(name) } # Sidekiq's own lists, plain mode
       @queues.uniq! if @strict
     end
 
