@@ -25,7 +25,23 @@ module Deckhand
 
     module_function
 
-    def job?(klass) = klass.is_a?(Class) && klass < Job
+    # A Deckhand job, or one of the sidekiq gem's when that gem is loaded
+    # beside Deckhand (an application moving over runs the same classes on
+    # both: test/compat). In drop-in mode Sidekiq::Job includes Job itself.
+    def job?(klass)
+      return false unless klass.is_a?(Class)
+      return true if klass < Job
+      sidekiq = sidekiq_job
+      !sidekiq.nil? && klass < sidekiq
+    end
+
+    # The sidekiq gem's Sidekiq::Job, when it is loaded (a foreign gem's
+    # constant: asked about, never loaded).
+    def sidekiq_job
+      return nil unless Object.const_defined?(:Sidekiq, false) && ::Sidekiq.const_defined?(:Job, false)
+      job = ::Sidekiq::Job
+      job.is_a?(Module) ? job : nil
+    end
 
     # `klass` when it is a job class, else raises NotAJobClass naming it
     # (as the payload spelled it), the rule and the fix.

@@ -15,10 +15,11 @@ module Deckhand
     #   DirectRetry.new(Deckhand.config).failed(job_hash, "default", HardJob, error)   # => :retry
     #   DirectRetry.new(Deckhand.config).unreadable("{\"class\":", "default", "unexpected end of input")   # => :dead
     class DirectRetry < Server::RetryHandler
+      # payload: the raw bytes of an entry that is not JSON (#unreadable);
+      # nil for a failed job, which has none: one that cannot be written
+      # raises, as in Sidekiq.
       Unit = Struct.new(:queue, :recorded, :payload) do
         def place = nil
-
-        def payload = nil # no raw bytes: a job that cannot be written raises, as in Sidekiq
       end
 
       def initialize(config)
