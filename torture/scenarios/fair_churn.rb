@@ -48,7 +48,8 @@ module Torture
       {
         "jobs" => jobs, "tenants" => 5, "processes" => PROCESSES, "kills" => kills, "lost" => books[:lost],
         "duplicate_runs" => books[:duplicate_starts], "leftover_inflight" => leftover,
-        "tenant_jobs_left" => waiting, "tenants_left" => tenants.size, "quarantined" => redis.call("ZCARD", "dead")
+        "tenant_jobs_left" => waiting, "tenants_left" => tenants.size, "quarantined" => redis.call("ZCARD", "dead"),
+        "boot_wait" => secs(@boot_wait)
       }
     end
   end

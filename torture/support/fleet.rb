@@ -13,6 +13,7 @@ module Torture
   #   fleet = Fleet.new(dir: dir, redis_url: url, ledger_url: lurl, settings: {heartbeat_ttl: 2})
   #   member = fleet.spawn(concurrency: 10)
   #   fleet.kill(member)               # SIGKILL; the time is kept in fleet.kills
+  #   fleet.replace_one(random: Random.new, processes: 3, concurrency: 10) # a churn's step: nil while one boots
   #   fleet.stop_all
   class Fleet
     ROOT = File.expand_path("../..", __dir__)
@@ -73,6 +74,25 @@ module Torture
     # Children that exited since the last call (crashed, killed or stopped).
     def exited
       alive.select { |m| m.status = ::Process.waitpid2(m.pid, ::Process::WNOHANG)&.last }
+    end
+
+    # The members up and working: alive, and booted (their identity logged).
+    def booted = alive.select { |m| identity(m) }
+
+    # One step of a SIGKILL churn: once `processes` members are booted, one
+    # of them, picked with `random`, is SIGKILLed and another spawned in its
+    # place (with `spawn`'s options, not waited for). Returns the member
+    # killed, or nil while one is still booting, and kills nothing then: a
+    # replacement takes 3 to 10 s to boot on a loaded 2-core machine, so a
+    # kill every second would soon kill each server the moment it booted,
+    # leaving none to work or to reap the dead.
+    def replace_one(random:, processes:, **spawn)
+      up = booted
+      return nil if up.empty? || up.size < processes
+      victim = up.sample(random: random)
+      kill(victim)
+      self.spawn(wait: false, **spawn)
+      victim
     end
 
     def kill(member)
