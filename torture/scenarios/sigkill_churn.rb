@@ -24,8 +24,7 @@ module Torture
       fleet.alive.each { |m| fleet.ready(m) }
       random = Random.new(jobs)
       push_work(client(redis_server.url), Array.new(jobs) { random.rand(1..20) })
-      churn(fleet, redis, jobs: jobs, every: every, random: random, processes: PROCESSES, timeout: size(900, 120),
-        concurrency: CONCURRENCY)
+      churn(fleet, redis, jobs: jobs, every: every, random: random, processes: PROCESSES, timeout: size(900, 120))
       figures(@ledger.analysis(kills: fleet.kills), fleet.kills.size, jobs, leftovers(redis), redis)
     end
 

@@ -32,7 +32,7 @@ module Torture
       push_work(client(redis_server.url), Array.new(paced, 0), queue: "paced")
       pushed_in = now - started
       drained_in = churn(fleet, redis, jobs: capped + paced, every: every, random: random, processes: PROCESSES,
-        timeout: size(900, 180), concurrency: CONCURRENCY, queues: QUEUES)
+        timeout: size(900, 180))
       figures(@ledger.analysis(kills: fleet.kills), fleet.kills.size, redis, pushed_in + drained_in)
     end
 

@@ -104,14 +104,14 @@ module Torture
 
     # The SIGKILL churn the churn scenarios share: every `every` seconds, once
     # all `processes` servers are booted, one of them, picked at random, is
-    # killed and another started (with `spawn`'s options), until 90 % of
+    # killed and another like it started, until 90 % of
     # `jobs` are done; then every job must finish within `timeout` and the
     # dead be reaped, and the fleet stops. A kill due while a replacement
     # still boots waits for it (Fleet#replace_one): the time kills waited is
     # kept in @boot_wait. Returns the seconds until every job finished.
     # On JRuby a replacement takes seconds to boot, the drain may take five
     # times as long.
-    def churn(fleet, redis, jobs:, every:, random:, processes:, timeout:, **spawn)
+    def churn(fleet, redis, jobs:, every:, random:, processes:, timeout:)
       started = now
       next_kill = now + every
       @boot_wait = 0.0
@@ -119,7 +119,7 @@ module Torture
       drained = drain(timeout * (jruby? ? 5 : 1)) do
         @ledger.quarantined(poison_pills(redis))
         next unless now >= next_kill && @ledger.done_count < jobs * 0.9
-        next waited = true unless fleet.replace_one(random: random, processes: processes, **spawn)
+        next waited = true unless fleet.replace_one(random: random, processes: processes)
         @boot_wait += now - next_kill if waited
         waited = false
         next_kill = now + every
