@@ -72,6 +72,20 @@ module Torture
     end
   end
 
+  # Counts the runs of its one argument, an id of its own for each job
+  # scenario 18 pushes: a job pushed twice shows as an id run twice.
+  class TaggedJob
+    include Deckhand::Job
+
+    deckhand_options queue: "bulk"
+
+    def perform(id)
+      Record.start(jid)
+      Record.ledger.call("HINCRBY", "ledger:runs", id, 1)
+      Record.finish(jid)
+    end
+  end
+
   # Kills the process running it, as the OOM killer or a segfault would.
   class PillJob
     include Deckhand::Job
