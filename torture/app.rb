@@ -39,12 +39,20 @@ module Torture
 
     def stamped(key, jid, pipe = ledger) = pipe.call("EVAL", STAMP, 1, key, "#{jid} #{Process.pid}", format("%.6f", Time.now.to_f))
 
-    def stamped_start(jid) = stamped("ledger:starts", jid)
+    # Also counts the jobs each process is running (ledger:running), so a
+    # scenario can kill a server while it runs one.
+    def stamped_start(jid)
+      ledger.pipelined do |pipe|
+        stamped("ledger:starts", jid, pipe)
+        pipe.call("HINCRBY", "ledger:running", Process.pid, 1)
+      end
+    end
 
     def stamped_finish(jid)
       ledger.pipelined do |pipe|
         stamped("ledger:finishes", jid, pipe)
         pipe.call("SADD", "ledger:done", jid)
+        pipe.call("HINCRBY", "ledger:running", Process.pid, -1)
       end
     end
   end

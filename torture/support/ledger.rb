@@ -51,6 +51,9 @@ module Torture
 
     def probes = @redis.call("LRANGE", "ledger:probe", 0, -1)
 
+    # Jobs `pid` is running now (of those stamped by the ledger's clock).
+    def running(pid) = @redis.call("HGET", "ledger:running", pid).to_i
+
     # Of each start stamped by the ledger's clock (Record.stamped): the pid,
     # and how far ahead of the ledger's clock the process's own clock read.
     def clock_offsets
