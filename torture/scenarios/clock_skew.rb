@@ -69,6 +69,7 @@ module Torture
       end).start
       churn_for(fleet, ahead + 3)
       stream.stop
+      fleet.alive.each { |m| fleet.ready(m) } # the last replacement's boot, seen as it is logged
       @ledger.enqueued(stream.acked.map(&:jid) + due.keys)
       drained = drain(bound + SLACK + 20)
       reaped = wait_for_reaping(redis, fleet, bound + SLACK)
@@ -128,7 +129,7 @@ module Torture
       logged = fleet.members.select { |m| skewed?(m) }.filter_map { |m| books.log_offset(m) }
       failures = []
       failures << "#{lost} jobs lost" unless drained && lost.zero?
-      failures << "#{doubled} jobs run twice with no kill to explain it" unless doubled.zero?
+      failures << "#{doubled} jobs run twice with no kill to explain it (#{books.doubled_examples.join("; ")})" unless doubled.zero?
       failures << "#{false_recoveries} recoveries of live processes" unless false_recoveries.zero?
       failures << "#{early} of #{due.size} scheduled jobs started early, #{late} late" unless (early + late).zero?
       failures << "no killed skewed server was running a job no other server had started: its recovery unchecked" if orphans.zero?

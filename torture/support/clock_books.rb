@@ -26,16 +26,26 @@ module Torture
 
     # A job may start again only after the server of its previous start was
     # SIGKILLed (its run, or its acknowledgement, died with it); any other
-    # second start counts as doubled.
+    # second start counts as doubled. A killed server's starts all came
+    # before its kill, though the ledger may stamp the last of them a few
+    # milliseconds after the driver noted the kill.
     def doubled
       again = @starts.group_by(&:jid).values.select { |starts| starts.size > 1 }
-      legit = again.count do |starts|
-        starts.sort_by(&:at).each_cons(2).all? do |before, after|
-          killed = @killed[before.pid]
-          killed && before.at <= killed && killed <= after.at
-        end
-      end
+      legit = again.count { |starts| explained?(starts) }
       [again.size - legit, legit]
+    end
+
+    # A few of the doubled jobs, each as its starts (pid@seconds since the
+    # first start, and when its pid was killed), for the failure's message.
+    def doubled_examples(count = 3)
+      @starts.group_by(&:jid).values.select { |starts| starts.size > 1 && !explained?(starts) }.first(count).map do |starts|
+        first = starts.map(&:at).min
+        shown = starts.sort_by(&:at).map do |s|
+          kill = @killed[s.pid]
+          "#{s.pid}@#{format("%.2f", s.at - first)}#{" (killed @#{format("%.2f", kill - first)})" if kill}"
+        end
+        "#{starts.first.jid}: #{shown.join(" ")}"
+      end
     end
 
     # Recoveries logged (by any server) of a process not killed by then: a
@@ -69,9 +79,9 @@ module Torture
       finishes = @ledger.finishes.group_by(&:jid)
       by_jid = @starts.group_by(&:jid)
       orphans = kills.flat_map do |pid, at|
-        @starts.select { |s| s.pid == pid && s.at <= at }.filter_map do |start|
+        @starts.select { |s| s.pid == pid }.filter_map do |start|
           elsewhere = by_jid[start.jid].any? { |s| s.pid != pid && s.at > start.at && s.at <= at }
-          done = finishes.fetch(start.jid, []).any? { |f| f.at <= at }
+          done = finishes.fetch(start.jid, []).any? { |f| f.pid == pid || f.at <= at }
           [start.jid, pid, at] unless elsewhere || done
         end.uniq
       end
@@ -95,6 +105,15 @@ module Torture
       stamp && member.booted_at && (Time.iso8601(stamp).to_f - member.booted_at)
     rescue ArgumentError
       nil
+    end
+
+    private
+
+    def explained?(starts)
+      starts.sort_by(&:at).each_cons(2).all? do |before, after|
+        killed = @killed[before.pid]
+        killed && killed <= after.at
+      end
     end
   end
 end
