@@ -69,18 +69,19 @@ module Torture
     # Waits until the queue is empty, the server holds nothing, and every
     # job ran (or the runs stopped growing for 3 s): true when every job ran.
     def settle(redis, identity)
+      books = RedisClient.new(url: @ledger.url)
       seen = nil
       still_since = now
       wait_until(size(120, 60), step: 0.2) do
-        runs = redis_runs
+        runs = books.call("HLEN", "ledger:runs")
         seen, still_since = runs, now if runs != seen
         idle = redis.call("LLEN", "queue:bulk").zero? && inflight_jobs(redis, identity, queues: ["bulk"]).zero?
         idle && (runs >= JOBS || now - still_since > 3)
       end
-      redis_runs >= JOBS
+      books.call("HLEN", "ledger:runs") >= JOBS
+    ensure
+      books&.close
     end
-
-    def redis_runs = RedisClient.new(url: @ledger.url).then { |c| c.call("HLEN", "ledger:runs").tap { c.close } }
 
     def judge(label, pushed, settled, cuts)
       ledger = RedisClient.new(url: @ledger.url)
