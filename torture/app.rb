@@ -27,6 +27,34 @@ module Torture
         pipe.call("SADD", "ledger:done", jid)
       end
     end
+
+    # An entry stamped by the ledger's clock (its Redis' TIME), with the
+    # process's own Time.now after it: a server run under libfaketime
+    # (scenario 17) reads a skewed clock, so its entries are timed by the
+    # ledger's, and the skew is measured from the two, never assumed.
+    STAMP = <<~LUA
+      local t = redis.call('TIME')
+      redis.call('RPUSH', KEYS[1], ARGV[1] .. ' ' .. t[1] .. '.' .. string.format('%06d', tonumber(t[2])) .. ' ' .. ARGV[2])
+    LUA
+
+    def stamped(key, jid, pipe = ledger) = pipe.call("EVAL", STAMP, 1, key, "#{jid} #{Process.pid}", format("%.6f", Time.now.to_f))
+
+    # Also counts the jobs each process is running (ledger:running), so a
+    # scenario can kill a server while it runs one.
+    def stamped_start(jid)
+      ledger.pipelined do |pipe|
+        stamped("ledger:starts", jid, pipe)
+        pipe.call("HINCRBY", "ledger:running", Process.pid, 1)
+      end
+    end
+
+    def stamped_finish(jid)
+      ledger.pipelined do |pipe|
+        stamped("ledger:finishes", jid, pipe)
+        pipe.call("SADD", "ledger:done", jid)
+        pipe.call("HINCRBY", "ledger:running", Process.pid, -1)
+      end
+    end
   end
 
   # Works for `ms` milliseconds (sleeping, as I/O-bound jobs do).
@@ -36,6 +64,32 @@ module Torture
     def perform(ms)
       Record.start(jid)
       sleep(ms / 1000.0) if ms.positive?
+      Record.finish(jid)
+    end
+  end
+
+  # WorkJob timed by the ledger's clock (Record.stamped): scenario 17's jobs,
+  # some of them on a server whose clock is skewed.
+  class ClockJob
+    include Deckhand::Job
+
+    def perform(ms)
+      Record.stamped_start(jid)
+      sleep(ms / 1000.0) if ms.positive?
+      Record.stamped_finish(jid)
+    end
+  end
+
+  # Counts the runs of its one argument, an id of its own for each job
+  # scenario 18 pushes: a job pushed twice shows as an id run twice.
+  class TaggedJob
+    include Deckhand::Job
+
+    deckhand_options queue: "bulk"
+
+    def perform(id)
+      Record.start(jid)
+      Record.ledger.call("HINCRBY", "ledger:runs", id, 1)
       Record.finish(jid)
     end
   end

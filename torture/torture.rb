@@ -9,9 +9,11 @@
 #   bin/torture --quick 3 6  # only scenarios 3 and 6
 #   bin/torture --record torture/RESULTS.md   # also append the lines there
 #   bin/torture --jruby sigkill-churn         # the servers on JRuby (bin/jruby installs it)
+#   bin/torture --keep tmp/torture 17         # keep the servers' logs and config there
 
 require "optparse"
 require "tmpdir"
+require "fileutils"
 require "etc"
 require "deckhand"
 require "deckhand/dev_redis"
@@ -26,12 +28,13 @@ module Torture
     module_function
 
     def run(argv)
-      options = {quick: false, record: nil, jruby: false}
+      options = {quick: false, record: nil, jruby: false, keep: nil}
       OptionParser.new do |p|
         p.banner = "Usage: bin/torture [--quick] [--record FILE] [SCENARIO NUMBER OR NAME ...]"
         p.on("--quick", "Short sizes and timings (CI)") { options[:quick] = true }
         p.on("--record FILE", "Append the header and figure lines to FILE") { |f| options[:record] = f }
         p.on("--jruby", "Run the servers on JRuby 9.4 (bin/jruby; this runner stays on MRI)") { options[:jruby] = true }
+        p.on("--keep DIR", "Run in DIR (made if missing) and keep it: the servers' logs") { |d| options[:keep] = d }
       end.parse!(argv)
       known = SCENARIOS.flat_map { |s| [s::NUMBER.to_s, s::NAME] }
       unknown = argv - known
@@ -42,6 +45,7 @@ module Torture
       end
       system(File.expand_path("../bin/jruby", __dir__), "--setup-only", exception: true) if options[:jruby]
       chosen = argv.empty? ? SCENARIOS : SCENARIOS.select { |s| argv.include?(s::NUMBER.to_s) || argv.include?(s::NAME) }
+      return run_all(chosen, options, FileUtils.mkdir_p(options[:keep]).first) if options[:keep]
       Dir.mktmpdir("deckhand-torture") { |dir| run_all(chosen, options, dir) }
     end
 

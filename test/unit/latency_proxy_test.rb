@@ -85,6 +85,20 @@ class LatencyProxyTest < Minitest::Test
     client&.close
   end
 
+  def test_cut_replies_cuts_the_reply_to_the_chosen_command_after_redis_ran_it
+    @proxy = start_proxy(Deckhand::RedisHarness.server.port).cut_replies(command: "LPUSH", at: [2])
+    client = RedisClient.new(url: @proxy.url, reconnect_attempts: 0)
+
+    assert_equal 1, client.call("LPUSH", "cut", "a")
+    assert_equal "PONG", client.call("PING") # not an LPUSH: not counted
+    assert_raises(RedisClient::ConnectionError) { client.call("LPUSH", "cut", "b") }
+    assert_equal 3, client.call("LPUSH", "cut", "c") # a new connection; the third LPUSH is not cut
+    assert_equal %w[c b a], redis.call("LRANGE", "cut", 0, -1) # the second ran: only its reply was lost
+    assert_equal 1, @proxy.stats["cut"]
+  ensure
+    client&.close
+  end
+
   def test_stop_leaves_no_thread_behind
     @proxy = start_proxy(Deckhand::RedisHarness.server.port, delay: 0.001)
     3.times { RedisClient.new(url: @proxy.url).call("PING") }

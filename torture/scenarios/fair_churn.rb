@@ -27,8 +27,7 @@ module Torture
       push_tenant(push, "big", Array.new(backlog) { random.rand(1..20) })
       %w[small-1 small-2 small-3 small-4].each { |tenant| push_tenant(push, tenant, Array.new(backlog / 40) { random.rand(1..20) }) }
       jobs = @ledger.enqueued_count
-      churn(fleet, redis, jobs: jobs, every: every, random: random, processes: PROCESSES, timeout: size(900, 180),
-        concurrency: CONCURRENCY, queues: [QUEUE])
+      churn(fleet, redis, jobs: jobs, every: every, random: random, processes: PROCESSES, timeout: size(900, 180))
       figures(@ledger.analysis(kills: fleet.kills), fleet.kills.size, jobs, leftovers(redis), redis)
     end
 
@@ -48,7 +47,8 @@ module Torture
       {
         "jobs" => jobs, "tenants" => 5, "processes" => PROCESSES, "kills" => kills, "lost" => books[:lost],
         "duplicate_runs" => books[:duplicate_starts], "leftover_inflight" => leftover,
-        "tenant_jobs_left" => waiting, "tenants_left" => tenants.size, "quarantined" => redis.call("ZCARD", "dead")
+        "tenant_jobs_left" => waiting, "tenants_left" => tenants.size, "quarantined" => redis.call("ZCARD", "dead"),
+        "boot_wait" => secs(@boot_wait)
       }
     end
   end

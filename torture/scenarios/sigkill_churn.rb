@@ -5,10 +5,9 @@ module Torture
   # picked at random, is SIGKILLed every few seconds and started again. Nothing
   # may be lost and nothing may stay in-flight at the end.
   #
-  # With JRuby servers (bin/torture --jruby) a replacement takes seconds to
-  # boot, a minute or more on a loaded machine: the next kill waits until every
-  # server is up, or the churn would soon leave no server at all, and the
-  # drain gets longer.
+  # A kill waits until every server is up (a replacement takes 3 to 10 s to
+  # boot on a loaded machine, a JRuby one a minute or more), or the churn
+  # would soon leave no server at all; `boot_wait` is how long kills waited.
   class SigkillChurn < Scenario
     NUMBER = 1
     NAME = "sigkill-churn"
@@ -25,8 +24,7 @@ module Torture
       fleet.alive.each { |m| fleet.ready(m) }
       random = Random.new(jobs)
       push_work(client(redis_server.url), Array.new(jobs) { random.rand(1..20) })
-      churn(fleet, redis, jobs: jobs, every: every, random: random, processes: PROCESSES, timeout: size(900, 120),
-        concurrency: CONCURRENCY)
+      churn(fleet, redis, jobs: jobs, every: every, random: random, processes: PROCESSES, timeout: size(900, 120))
       figures(@ledger.analysis(kills: fleet.kills), fleet.kills.size, jobs, leftovers(redis), redis)
     end
 
@@ -45,7 +43,7 @@ module Torture
         "duplicate_runs" => books[:duplicate_starts],
         "per_kill" => kills.zero? ? 0 : (books[:duplicate_starts].to_f / kills).round(1),
         "kill_to_rerun_p50" => secs(percentile(delays, 50)), "max" => secs(delays.max),
-        "leftover_inflight" => leftover, "quarantined" => redis.call("ZCARD", "dead")
+        "leftover_inflight" => leftover, "quarantined" => redis.call("ZCARD", "dead"), "boot_wait" => secs(@boot_wait)
       }
     end
   end

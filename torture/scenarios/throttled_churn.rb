@@ -3,7 +3,8 @@
 module Torture
   # 9. Queue throttles under SIGKILL churn: three servers work a queue capped
   # at 3 running jobs fleet-wide and a queue paced at 50 jobs a second, while
-  # one server is SIGKILLed every few seconds and another started. Nothing may
+  # one server is SIGKILLed every few seconds and another started (the
+  # churn of scenario 1: a kill waits until every server is up). Nothing may
   # be lost, no more than 3 capped jobs may ever run at once, and every slot
   # of the dead must come back (the cap's count ends at 0).
   class ThrottledChurn < Scenario
@@ -13,6 +14,7 @@ module Torture
     CONCURRENCY = 5
     CAP = 3
     RATE = 50
+    QUEUES = %w[capped paced].freeze
     THROTTLE = "throttle:\n  capped: {concurrency: #{CAP}}\n  paced: {rate: #{RATE}, per: second}\n"
 
     def run
@@ -22,25 +24,16 @@ module Torture
       redis_server = start_redis
       redis = RedisClient.new(url: redis_server.url)
       fleet = new_fleet(redis_server.url, settings: timing.merge(yaml: THROTTLE))
-      spawn = -> { fleet.spawn(concurrency: CONCURRENCY, queues: %w[capped paced], wait: false) }
-      PROCESSES.times { spawn.call }
+      PROCESSES.times { fleet.spawn(concurrency: CONCURRENCY, queues: QUEUES, wait: false) }
       fleet.alive.each { |m| fleet.ready(m) }
       random = Random.new(capped)
       started = now
       push_work(client(redis_server.url), Array.new(capped) { random.rand(1..20) }, queue: "capped")
       push_work(client(redis_server.url), Array.new(paced, 0), queue: "paced")
-      next_kill = now + every
-      drained = drain(size(900, 180)) do
-        next unless now >= next_kill && @ledger.done_count < (capped + paced) * 0.9
-        fleet.kill(fleet.alive.select { |m| fleet.identity(m) }.sample(random: random))
-        spawn.call
-        next_kill = now + every
-      end
-      wall = now - started
-      check(drained, "jobs still unfinished after the drain timeout")
-      check(wait_for_reaping(redis, fleet, bound + 30), "dead processes not reaped")
-      fleet.stop_all
-      figures(@ledger.analysis(kills: fleet.kills), fleet.kills.size, redis, wall)
+      pushed_in = now - started
+      drained_in = churn(fleet, redis, jobs: capped + paced, every: every, random: random, processes: PROCESSES,
+        timeout: size(900, 180))
+      figures(@ledger.analysis(kills: fleet.kills), fleet.kills.size, redis, pushed_in + drained_in)
     end
 
     private
@@ -57,7 +50,8 @@ module Torture
         "jobs" => @ledger.enqueued_count, "kills" => kills, "lost" => books[:lost],
         "duplicate_runs" => books[:duplicate_starts], "capped_most_at_once" => most, "cap" => CAP,
         "slots_held_at_end" => held, "paced_rate" => "#{((paced.size - 1) / (paced.last - paced.first)).round(1)}/s",
-        "paced_limit" => "#{RATE}/s", "leftover_inflight" => leftovers(redis), "drained_in" => secs(wall)
+        "paced_limit" => "#{RATE}/s", "leftover_inflight" => leftovers(redis), "drained_in" => secs(wall),
+        "boot_wait" => secs(@boot_wait)
       }
     end
 

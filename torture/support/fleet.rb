@@ -13,6 +13,7 @@ module Torture
   #   fleet = Fleet.new(dir: dir, redis_url: url, ledger_url: lurl, settings: {heartbeat_ttl: 2})
   #   member = fleet.spawn(concurrency: 10)
   #   fleet.kill(member)               # SIGKILL; the time is kept in fleet.kills
+  #   fleet.replace_one(random: Random.new, processes: 3) # a churn's step: nil while one boots
   #   fleet.stop_all
   class Fleet
     ROOT = File.expand_path("../..", __dir__)
@@ -23,7 +24,9 @@ module Torture
     # A JVM boots in 5 to 25 s on a loaded 2-core machine, several at once longer.
     JRUBY_BOOT_TIMEOUT = 180
 
-    Member = Struct.new(:pid, :log, :spawned_at, :status, :identity)
+    # options: what it was spawned with, which its replacement gets
+    # (#replace_one); booted_at: the wall-clock time its boot was first seen.
+    Member = Struct.new(:pid, :log, :spawned_at, :status, :identity, :options, :booted_at)
 
     attr_reader :members, :kills
 
@@ -40,15 +43,17 @@ module Torture
       FileUtils.mkdir_p(dir)
     end
 
-    def spawn(concurrency: 10, queues: ["default"], wait: true)
+    # env: variables added to the child's environment (scenario 17 runs one
+    # server under libfaketime this way).
+    def spawn(concurrency: 10, queues: ["default"], wait: true, env: {})
       @serial += 1
       log = File.join(@dir, "server-#{@serial}.log")
       args = ["-r", @settings.fetch(:app, APP), "-C", config_file, "-c", concurrency.to_s, "-t", @timeout.to_s, *queues.flat_map { |q| ["-q", q] }]
-      env = {"REDIS_URL" => @redis_url, "TORTURE_LEDGER_URL" => @ledger_url,
-             "TORTURE_REAPER_INTERVAL" => @settings[:reaper_interval]&.to_s}
-      pid = ::Process.spawn(env.merge(ruby_env), *ruby, "-I", File.join(ROOT, "lib"), EXE, *args,
+      base = {"REDIS_URL" => @redis_url, "TORTURE_LEDGER_URL" => @ledger_url,
+              "TORTURE_REAPER_INTERVAL" => @settings[:reaper_interval]&.to_s}
+      pid = ::Process.spawn(base.merge(env, ruby_env), *ruby, "-I", File.join(ROOT, "lib"), EXE, *args,
         in: File::NULL, out: log, err: log, chdir: @dir)
-      member = Member.new(pid, log, now, nil, nil)
+      member = Member.new(pid, log, now, nil, nil, {concurrency: concurrency, queues: queues, env: env})
       @members << member
       ready(member) if wait
       member
@@ -75,6 +80,27 @@ module Torture
       alive.select { |m| m.status = ::Process.waitpid2(m.pid, ::Process::WNOHANG)&.last }
     end
 
+    # The members up and working: alive, and booted (their identity logged).
+    def booted = alive.select { |m| identity(m) }
+
+    # One step of a SIGKILL churn: once `processes` members are booted, one
+    # of them, picked with `random` (or by `pick`, given the booted members),
+    # is SIGKILLed and another spawned in its place with the victim's
+    # options, not waited for. Returns the member killed, or nil while one
+    # is still booting, and kills nothing then: a replacement takes 3 to
+    # 10 s to boot on a loaded 2-core machine, so a kill every second would
+    # soon kill each server the moment it booted, leaving none to work or to
+    # reap the dead.
+    def replace_one(random:, processes:, pick: nil)
+      up = booted
+      return nil if up.empty? || up.size < processes
+      victim = pick ? pick.call(up) : up.sample(random: random)
+      return nil unless victim
+      kill(victim)
+      spawn(wait: false, **victim.options)
+      victim
+    end
+
     def kill(member)
       ::Process.kill("KILL", member.pid)
       @kills << [member.pid, Time.now.to_f]
@@ -99,7 +125,9 @@ module Torture
     end
 
     def identity(member)
-      member.identity ||= File.read(member.log)[/started as (\S+?): /, 1]
+      member.identity ||= File.read(member.log)[/started as (\S+?): /, 1].tap do |found|
+        member.booted_at = Time.now.to_f if found
+      end
     end
 
     def log_text = @members.map { |m| File.exist?(m.log) ? File.read(m.log) : "" }.join

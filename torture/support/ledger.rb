@@ -51,6 +51,18 @@ module Torture
 
     def probes = @redis.call("LRANGE", "ledger:probe", 0, -1)
 
+    # Jobs `pid` is running now (of those stamped by the ledger's clock).
+    def running(pid) = @redis.call("HGET", "ledger:running", pid).to_i
+
+    # Of each start stamped by the ledger's clock (Record.stamped): the pid,
+    # and how far ahead of the ledger's clock the process's own clock read.
+    def clock_offsets
+      @redis.call("LRANGE", "ledger:starts", 0, -1).filter_map do |line|
+        _, pid, at, own = line.split(" ")
+        [pid.to_i, own.to_f - at.to_f] if own
+      end
+    end
+
     # Everything a scenario reports about executions. `kills` are [pid, epoch
     # seconds] pairs: for each, the jobs that pid had started and not finished,
     # and how long until they started again elsewhere.

@@ -8,14 +8,19 @@ module Torture
   # anything else: the caller knows it may not have happened).
   #
   #   stream = PushStream.new(client, %w[a b c], pause: 0.002).start
+  #   stream = PushStream.new(client, %w[a], pause: 0.005, job: ->(n) { {"class" => "Torture::ClockJob", "args" => [n]} })
   #   stream.stop
   #   stream.acked            # => [[jid, queue, epoch seconds of the return], ...]
   #   stream.first(queue: "a", after: killed_at)  # => epoch seconds of the first push Redis took, or nil
   class PushStream
     Push = Struct.new(:jid, :queue, :at, :outcome)
 
-    def initialize(client, queues, pause:)
+    WORK = ->(_n) { {"class" => "Torture::WorkJob", "args" => [1]} }
+
+    # job: given the push's number, the job to push (its class and args).
+    def initialize(client, queues, pause:, job: WORK)
       @client = client
+      @job = job
       @queues = queues
       @pause = pause
       @pushes = []
@@ -27,7 +32,7 @@ module Torture
       @thread = Thread.new do
         count = 0
         while @running
-          push(@queues[count % @queues.size])
+          push(@queues[count % @queues.size], count)
           count += 1
           sleep @pause
         end
@@ -59,8 +64,8 @@ module Torture
 
     def outcomes(kind) = pushes.select { |p| p.outcome == kind }
 
-    def push(queue)
-      jid = @client.push("class" => "Torture::WorkJob", "args" => [1], "queue" => queue)
+    def push(queue, count)
+      jid = @client.push(@job.call(count).merge("queue" => queue))
       record(jid, queue, :acked)
     rescue Deckhand::NotReplicated => e
       record(e.jids&.first, queue, :unreplicated)

@@ -102,28 +102,33 @@ module Torture
       end
     end
 
-    # The SIGKILL churn the churn scenarios share: every `every` seconds one
-    # booted server, picked at random, is killed and another started (with
-    # `spawn`'s options), until 90 % of `jobs` are done; then every job must
-    # finish within `timeout` and the dead be reaped, and the fleet stops.
-    # On JRuby a replacement takes seconds to boot: the next kill waits until
-    # all `processes` are up, and the drain may take five times as long.
-    def churn(fleet, redis, jobs:, every:, random:, processes:, timeout:, **spawn)
+    # The SIGKILL churn the churn scenarios share: every `every` seconds, once
+    # all `processes` servers are booted, one of them, picked at random, is
+    # killed and another like it started, until 90 % of
+    # `jobs` are done; then every job must finish within `timeout` and the
+    # dead be reaped, and the fleet stops. A kill due while a replacement
+    # still boots waits for it (Fleet#replace_one): the time kills waited is
+    # kept in @boot_wait. Returns the seconds until every job finished.
+    # On JRuby a replacement takes seconds to boot, the drain may take five
+    # times as long.
+    def churn(fleet, redis, jobs:, every:, random:, processes:, timeout:)
+      started = now
       next_kill = now + every
+      @boot_wait = 0.0
+      waited = false
       drained = drain(timeout * (jruby? ? 5 : 1)) do
         @ledger.quarantined(poison_pills(redis))
         next unless now >= next_kill && @ledger.done_count < jobs * 0.9
-        booted = fleet.alive.select { |m| fleet.identity(m) }
-        next if jruby? && booted.size < processes
-        victim = booted.sample(random: random)
-        next unless victim # every server still booting (a loaded machine): kill one once it is up
-        fleet.kill(victim)
-        fleet.spawn(wait: false, **spawn)
+        next waited = true unless fleet.replace_one(random: random, processes: processes)
+        @boot_wait += now - next_kill if waited
+        waited = false
         next_kill = now + every
       end
+      drained_in = now - started
       check(drained, "jobs still unfinished after the drain timeout")
       check(wait_for_reaping(redis, fleet, bound + 30), "dead processes not reaped")
       fleet.stop_all
+      drained_in
     end
 
     # The jids the fleet quarantined as poison pills (the dead set is small).

@@ -13,6 +13,7 @@ module DeckhandBench
   #   proxy.delay = 0.010                           # for bytes read from now on
   #   proxy.reset_rate = 0.25                       # a quarter of new connections get reset
   #   proxy.reset_all                               # resets every open connection now
+  #   proxy.cut_replies(command: "LPUSH", at: [2, 4]) # cuts the replies to the 2nd and 4th LPUSH halfway
   #   proxy.stop
   #
   # `delay` is the added round trip, half on the way to the upstream and half
@@ -23,6 +24,13 @@ module DeckhandBench
   # With `reset_rate` above zero, each new connection is, with that
   # probability, reset (TCP RST to both sides) at a random moment within
   # `reset_within` seconds of opening, wherever its traffic is at.
+  #
+  # `cut_replies` aims the break: the requests that start with a command
+  # (RESP, as a Redis client sends it) are counted across connections, and
+  # the reply to each one whose number is in `at` gets through halfway
+  # before its connection is reset. Redis has run the command by then; the
+  # client reads half a reply, then a reset: the lost reply of a write that
+  # happened.
   class LatencyProxy
     DIRECTIONS = %i[both upstream downstream].freeze
 
@@ -47,6 +55,7 @@ module DeckhandBench
       @ended = [] # links closed on their own, whose threads may still be finishing
       @lock = Mutex.new
       @counts = Hash.new(0)
+      @cut_marker = nil
     end
 
     def start
@@ -76,9 +85,30 @@ module DeckhandBench
       end
     end
 
-    # Connections accepted, reset (by rate or reset_all) and currently open.
+    # Connections accepted, reset (by rate or reset_all), replies cut, and
+    # connections currently open.
     def stats
-      @lock.synchronize { %w[accepted doomed reset].to_h { |k| [k, @counts[k]] }.merge("open" => @links.size) }
+      @lock.synchronize { %w[accepted doomed reset cut].to_h { |k| [k, @counts[k]] }.merge("open" => @links.size) }
+    end
+
+    # From now on, counts the requests that start with `command` (the first
+    # is 1) and cuts the replies to those numbered in `at` (see above).
+    def cut_replies(command:, at:)
+      @lock.synchronize do
+        @cut_at = Array(at)
+        @commands_seen = 0
+        @cut_marker = "\r\n#{command}\r\n"
+      end
+      self
+    end
+
+    # Called by a Link with each chunk its client sends: true when the reply
+    # to it is to be cut. A request starts a chunk: a client writes one when
+    # it has read the reply to the last.
+    def cut_reply?(chunk)
+      marker = @cut_marker or return false
+      return false unless chunk.byteslice(0, 64).include?(marker)
+      @lock.synchronize { @cut_at.include?(@commands_seen += 1) }
     end
 
     # Resets every open connection; new ones are still accepted.

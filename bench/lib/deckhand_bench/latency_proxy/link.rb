@@ -10,6 +10,10 @@ module DeckhandBench
     #   link = Link.new(client, upstream, proxy: proxy, reset_after: nil)
     #   link.start
     #   link.reset   # TCP RST to both sides
+    #
+    # A chunk the proxy picks to have its reply cut (LatencyProxy#cut_reply?)
+    # arms the link: the next chunk back goes halfway, then both sides get a
+    # reset.
     class Link
       CHUNK = 64 * 1024
       LINGER_RESET = Socket::Option.linger(true, 0)
@@ -24,6 +28,7 @@ module DeckhandBench
         @closed = false
         @open_ways = 2
         @threads = []
+        @cut = false
       end
 
       def start
@@ -64,7 +69,7 @@ module DeckhandBench
         queue = Thread::Queue.new
         (@queues ||= []) << queue
         @threads << spawn("latency-proxy-#{way}-read") { read_into(queue, from, way) }
-        @threads << spawn("latency-proxy-#{way}-write") { write_from(queue, to) }
+        @threads << spawn("latency-proxy-#{way}-write") { write_from(queue, to, way) }
       end
 
       def spawn(name)
@@ -78,25 +83,36 @@ module DeckhandBench
       def read_into(queue, from, way)
         loop do
           data = from.readpartial(CHUNK)
+          @cut = true if way == :upstream && @proxy.cut_reply?(data)
           queue << [now + @proxy.delay_toward(way), data]
         end
       rescue IOError, SystemCallError # EOFError included
         queue << nil # end of this direction: the writer passes the FIN on
       end
 
-      def write_from(queue, to)
+      def write_from(queue, to, way)
         while (item = queue.pop)
           due, data = item
           # sleep may wake a little early; the delay is a floor
           while (wait = due - now).positive?
             sleep(wait)
           end
-          to.write(data)
+          next to.write(data) unless way == :downstream && @cut
+          return cut(to, data)
         end
         to.close_write unless @closed
         finished_one_way
       rescue IOError, SystemCallError
         close # the peer is gone: end the other direction too
+        finished_one_way
+      end
+
+      # Half the reply, then a reset both ways.
+      def cut(to, data)
+        to.write(data.byteslice(0, [data.bytesize / 2, 1].max))
+        to.flush
+        @proxy.tally(:cut)
+        reset
         finished_one_way
       end
 

@@ -1,0 +1,157 @@
+# frozen_string_literal: true
+
+require_relative "../support/faketime"
+require_relative "../support/clock_books"
+require_relative "../support/push_stream"
+
+module Torture
+  # 17. One of three servers runs with its wall clock skewed (libfaketime:
+  # Torture::Faketime), 400 s ahead, then in a second run 400 s behind, while
+  # a stream of jobs is worked and a server is SIGKILLed every few seconds
+  # and another like it started: the skewed one first, then a healthy one,
+  # in turn, the skewed one's replacement skewed too. Jobs scheduled ahead
+  # wait in the schedule meanwhile. Whatever a server's clock says, nothing
+  # may be lost, no job may run twice unless a killed server was running it,
+  # no reaper may take a live process for dead ("recovered N of its jobs"
+  # about a process never killed), no scheduled job may start early or late,
+  # and the jobs a killed skewed server was running must run again within
+  # the documented bound (2 x heartbeat_interval + reaper_interval x 1.2, +5 s
+  # on a shared machine). The skew is measured, not assumed: jobs stamp the
+  # ledger's clock and their server's, and the skewed server's log lines
+  # carry its clock.
+  class ClockSkew < Scenario
+    NUMBER = 17
+    NAME = "clock-skew"
+    SKEWS = {"ahead" => 400, "behind" => -400}.freeze
+    PROCESSES = 3
+    CONCURRENCY = 10
+    SLACK = 5 # seconds, for a shared machine, as scenario 2
+    TOLERANCE = 5 # seconds between the skew set and the skew seen
+    LONG_MS = 1500 # every tenth job: each server is running some when it is killed
+    CAPSULE = "capsules:\n  timed: {concurrency: 2, queues: [timed]}\n"
+
+    def run
+      Faketime.library # a clear error before any server starts
+      @random = Random.new(NUMBER)
+      runs = SKEWS.map { |label, skew| [label, phase(label, skew)] }
+      totals = %w[lost doubled false_recoveries early late].to_h do |key|
+        [key, runs.sum { |_, figures| figures[key] }]
+      end
+      {"runs" => runs.size, **totals}.merge(*runs.map { |label, figures| figures.transform_keys { |k| "#{label}_#{k}" } })
+    end
+
+    private
+
+    def ahead = size(60, 15) # seconds ahead the scheduled jobs are due
+
+    def kill_every = size(8.0, 3.0)
+
+    def min_kills = size(4, 2) # half of them the skewed server
+
+    # The quick timings, but for a heartbeat TTL longer than the bound (as
+    # Deckhand's default is): a killed server's record must not expire
+    # before its jobs are due back, or its expiry alone would bring them
+    # back in time, whatever the reapers made of its beats.
+    def settings = timing.merge(heartbeat_ttl: [timing[:heartbeat_ttl], 20].max, yaml: CAPSULE)
+
+    def phase(label, skew)
+      @ledger.reset
+      redis_server = start_redis("redis-#{label}")
+      redis = RedisClient.new(url: redis_server.url)
+      fleet = new_fleet(redis_server.url, name: "fleet-#{label}", settings: settings)
+      fleet.spawn(concurrency: CONCURRENCY, wait: false, env: Faketime.env(skew))
+      (PROCESSES - 1).times { fleet.spawn(concurrency: CONCURRENCY, wait: false) }
+      fleet.alive.each { |m| fleet.ready(m) }
+      client = client(redis_server.url)
+      due = schedule(client)
+      stream = PushStream.new(client, ["default"], pause: 0.005, job: lambda do |n|
+        {"class" => "Torture::ClockJob", "args" => [(n % 10).zero? ? LONG_MS : 5 + (n % 40)]}
+      end).start
+      churn_for(fleet, ahead + 3)
+      stream.stop
+      fleet.alive.each { |m| fleet.ready(m) } # the last replacement's boot, seen as it is logged
+      @ledger.enqueued(stream.acked.map(&:jid) + due.keys)
+      drained = drain(bound + SLACK + 20)
+      reaped = wait_for_reaping(redis, fleet, bound + SLACK)
+      crashed = fleet.exited.size
+      fleet.stop_all
+      judge(label, skew, fleet, due, stream, drained: drained, reaped: reaped, crashed: crashed)
+    end
+
+    # Jobs due `ahead` seconds from now, a quarter second apart, on a capsule
+    # of their own (the stream's backlog never delays them): jid => time due.
+    def schedule(client)
+      start = Time.now.to_f + ahead
+      Array.new(size(20, 8)) do |i|
+        at = start + (i * 0.25)
+        [client.push("class" => "Torture::ClockJob", "args" => [0], "queue" => "timed", "at" => at), at]
+      end.to_h
+    end
+
+    # Runs for `seconds` and until min_kills kills: every kill_every seconds,
+    # once all three are up, the skewed server, then a healthy one, in turn.
+    def churn_for(fleet, seconds)
+      started = now
+      next_kill = started + kill_every
+      until now - started >= seconds && fleet.kills.size >= min_kills
+        if now - started > seconds + 120
+          @failures << "only #{fleet.kills.size} kills in #{(now - started).round}s (a kill waits for every server up, the skewed one running a job)"
+          break
+        end
+        pick = ->(booted) { victim(booted, fleet.kills.size) }
+        next_kill = now + kill_every if now >= next_kill && fleet.replace_one(random: @random, processes: PROCESSES, pick: pick)
+        fleet.booted # notes when each replacement boots: its log's clock is read against that moment
+        sleep 0.1
+      end
+    end
+
+    # The skewed server while it runs a job (nil until it does: its jobs'
+    # recovery is what the run checks), then a healthy one, in turn.
+    def victim(booted, kills)
+      skewed, healthy = booted.partition { |m| skewed?(m) }
+      return healthy.sample(random: @random) if kills.odd?
+      skewed.find { |m| @ledger.running(m.pid).positive? }
+    end
+
+    def skewed?(member) = !member.options[:env].empty?
+
+    def judge(label, skew, fleet, due, stream, drained:, reaped:, crashed:)
+      books = ClockBooks.new(@ledger, fleet)
+      lost = @ledger.missing.size
+      doubled, killed_running = books.doubled
+      false_recoveries = books.false_recoveries
+      early, late = books.timing(due, late: SLACK)
+      skewed_pids = fleet.members.select { |m| skewed?(m) }.map(&:pid)
+      skewed_kills = fleet.kills.select { |kill| skewed_pids.include?(kill.first) }
+      orphans, delays = books.reruns(skewed_kills)
+      seen = books.clock_offset(skewed_pids)
+      healthy = books.clock_offset(fleet.members.map(&:pid) - skewed_pids)
+      logged = fleet.members.select { |m| skewed?(m) }.filter_map { |m| books.log_offset(m) }
+      failures = []
+      failures << "#{lost} jobs lost" unless drained && lost.zero?
+      failures << "#{doubled} jobs run twice with no kill to explain it (#{books.doubled_examples.join("; ")})" unless doubled.zero?
+      failures << "#{false_recoveries} recoveries of live processes" unless false_recoveries.zero?
+      failures << "#{early} of #{due.size} scheduled jobs started early, #{late} late" unless (early + late).zero?
+      failures << "no killed skewed server was running a job no other server had started: its recovery unchecked" if orphans.zero?
+      failures << "#{delays.count(nil)} jobs of killed skewed servers never ran again" if delays.include?(nil)
+      slow = delays.compact.max.to_f
+      failures << "a killed skewed server's job ran again after #{secs(slow)} (bound #{secs(bound)} + #{SLACK}s)" if slow > bound + SLACK
+      failures << "the skewed server ran no job: its skew unconfirmed" unless seen
+      failures << "the skewed server's jobs read #{secs(seen)} off, not #{skew}s" if seen && (seen - skew).abs > TOLERANCE
+      failures << "the healthy servers' jobs read #{secs(healthy)} off" if healthy && healthy.abs > TOLERANCE
+      failures << "the skewed server's log read #{logged.map { |o| secs(o) }.join(",")} off" unless !logged.empty? && logged.all? { |o| (o - skew).abs <= TOLERANCE }
+      failures << "dead processes not reaped" unless reaped
+      failures << "#{crashed} servers died on their own" unless crashed.zero?
+      @failures.concat(failures.map { |f| "#{label} #{format("%+d", skew)}s: #{f}" })
+      {
+        "skew" => format("%+ds", skew), "skew_seen" => signed(seen), "log_skew" => signed(logged.first),
+        "jobs" => stream.acked.size + due.size, "kills" => fleet.kills.size, "skewed_kills" => skewed_kills.size,
+        "lost" => lost, "doubled" => doubled, "killed_running" => killed_running, "false_recoveries" => false_recoveries,
+        "scheduled" => due.size, "early" => early, "late" => late, "skewed_orphans" => orphans,
+        "skewed_rerun_max" => secs(delays.compact.max), "bound" => secs(bound + SLACK)
+      }
+    end
+
+    def signed(value) = value.nil? ? "n/a" : format("%+.1fs", value)
+  end
+end
