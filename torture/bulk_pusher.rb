@@ -46,13 +46,16 @@ module Torture
       Record.ledger.call("HSET", "ledger:pusher", *books.flatten)
     end
 
-    # What a careful caller makes of a push that raised: [the jids the error
-    # says were pushed, the args it says were not], or, from an error that
-    # does not say (one that carries no `pushed_jids` and `unpushed`), [nil,
-    # every job sent]: nothing known to be pushed, so all of them again.
+    # What a careful caller makes of a push that raised (docs/reliability.md,
+    # "Pushes that fail partway"): [the jids the error says were pushed, the
+    # args it says were not], once Redis has said what became of any slice
+    # in doubt (Deckhand::PushIncomplete#recheck); from an error that does
+    # not say (no PushIncomplete), [nil, every job sent]: nothing known to
+    # be pushed, so all of them again.
     def account(error, sent)
-      return [nil, sent] unless error.respond_to?(:pushed_jids) && error.respond_to?(:unpushed)
-      [error.pushed_jids, error.unpushed]
+      return [nil, sent] unless error.is_a?(Deckhand::PushIncomplete)
+      sleep 0.2 until error.recheck # never guess: ask until Redis says
+      [error.pushed, error.unpushed_args]
     end
   end
 end

@@ -6,7 +6,7 @@ require_relative "../../bench/lib/deckhand_bench/latency_proxy"
 module Torture
   # 18. A pusher (torture/bulk_pusher.rb, a process of its own) calls
   # perform_bulk with 5,000 jobs, five round trips of 1,000, through a TCP
-  # proxy that lets the replies to some of its LPUSHes through halfway and
+  # proxy that lets the replies to some of its slices through halfway and
   # then resets the connection (LatencyProxy#cut_replies): Redis wrote those
   # jobs, the pusher never heard. A server behind works them. The pusher
   # handles a raised push as a careful caller does (keeps what the error
@@ -21,7 +21,7 @@ module Torture
     NUMBER = 18
     NAME = "cut-reply-push"
     JOBS = 5_000
-    CUTS = [2, 4, 7].freeze # which LPUSHes through the proxy lose their reply
+    CUTS = [2, 4, 7].freeze # which slices' round trips through the proxy lose their reply
     MODES = {"plain" => false, "reliable" => true}.freeze
     PUSHER = File.expand_path("../bulk_pusher.rb", __dir__)
     PUSHER_TIMEOUT = 90
@@ -41,7 +41,9 @@ module Torture
       fleet = new_fleet(redis_server.url, name: "fleet-#{label}")
       server = fleet.spawn(concurrency: 10, queues: ["bulk"], wait: false) # boots while the pusher pushes
       proxy = DeckhandBench::LatencyProxy.start(upstream_host: "127.0.0.1", upstream_port: redis_server.port)
-      proxy.cut_replies(command: "LPUSH", at: CUTS)
+      # A bulk push's slice is an LPUSH pipeline, or a MULTI transaction
+      # (the push that can be asked about after a cut reply).
+      proxy.cut_replies(command: %w[LPUSH MULTI], at: CUTS)
       pushed = push(label, proxy.url, reliable)
       fleet.ready(server)
       settled = settle(redis, fleet.identity(server))

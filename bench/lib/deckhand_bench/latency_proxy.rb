@@ -93,11 +93,12 @@ module DeckhandBench
 
     # From now on, counts the requests that start with `command` (the first
     # is 1) and cuts the replies to those numbered in `at` (see above).
+    # `command` may be a list: a request starting with any of them counts.
     def cut_replies(command:, at:)
       @lock.synchronize do
         @cut_at = Array(at)
         @commands_seen = 0
-        @cut_marker = "\r\n#{command}\r\n"
+        @cut_marker = Array(command).map { |name| "\r\n#{name}\r\n" }
       end
       self
     end
@@ -107,7 +108,8 @@ module DeckhandBench
     # it has read the reply to the last.
     def cut_reply?(chunk)
       marker = @cut_marker or return false
-      return false unless chunk.byteslice(0, 64).include?(marker)
+      head = chunk.byteslice(0, 64)
+      return false unless marker.any? { |name| head.include?(name) }
       @lock.synchronize { @cut_at.include?(@commands_seen += 1) }
     end
 
