@@ -38,6 +38,12 @@ module Deckhand
       (choice.nil? || choice.strip.empty?) ? BINARY : choice.strip
     end
 
+    # The binary for a tool's `--server` option: "redis" or "valkey" by
+    # name, anything else as a binary or path.
+    #
+    #   ENV[DevRedis::CHOICE] = DevRedis.binary_for("valkey")   # => "valkey-server"
+    def self.binary_for(name) = %w[redis valkey].include?(name) ? "#{name}-server" : name
+
     # "redis 7.0.15", "valkey 8.1.1": the server's name and own version from
     # the text of its INFO server. Valkey reports redis_version 7.2.4 (the
     # Redis it is compatible with) beside its own valkey_version.
