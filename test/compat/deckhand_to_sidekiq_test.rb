@@ -3,8 +3,9 @@
 require "test_helper"
 require_relative "compat_helper"
 
-# Jobs pushed by Deckhand run on a real Sidekiq 7.3 server (embedded, in a child
-# process), in both timestamp encodings Deckhand can write.
+# Jobs pushed by Deckhand run on a real Sidekiq server, 7.3 or 8.1 as the
+# bundle has it (embedded, in a child process), in both timestamp encodings
+# Deckhand can write.
 class DeckhandToSidekiqTest < Minitest::Test
   include Deckhand::CompatTest
 
@@ -13,19 +14,26 @@ class DeckhandToSidekiqTest < Minitest::Test
   LATER = ["later", 1.5].freeze
 
   # The default, Sidekiq 8's encoding: Integer epoch milliseconds.
-  def test_millisecond_jobs_run_on_sidekiq_7
+  def test_millisecond_jobs_run_on_the_sidekiq_gem
     expected = push_everything
     assert_timestamps Integer
 
-    # Sidekiq 7.3 runs these jobs, but its API reads every timestamp as epoch
-    # seconds: an Integer in milliseconds becomes a Time tens of thousands of
-    # years ahead, and a queue's age a huge negative number. That is why a fleet
-    # that still runs Sidekiq 7 sets `config.timestamps = :float`.
     record = Sidekiq::Queue.new("default").find_job(expected.keys.first)
-    assert_operator record.enqueued_at.year, :>, 10_000
-    assert_operator record.created_at.year, :>, 10_000
-    assert_operator record.latency, :<, -1_000_000_000
-    assert_operator Sidekiq::Queue.new("default").latency, :<, -1_000_000_000
+    if Deckhand::SidekiqHarness.sidekiq_7?
+      # Sidekiq 7.3 runs these jobs, but its API reads every timestamp as epoch
+      # seconds: an Integer in milliseconds becomes a Time tens of thousands of
+      # years ahead, and a queue's age a huge negative number. That is why a fleet
+      # that still runs Sidekiq 7 sets `config.timestamps = :float`.
+      assert_operator record.enqueued_at.year, :>, 10_000
+      assert_operator record.created_at.year, :>, 10_000
+      assert_operator record.latency, :<, -1_000_000_000
+      assert_operator Sidekiq::Queue.new("default").latency, :<, -1_000_000_000
+    else
+      # Sidekiq 8 writes and reads milliseconds itself.
+      assert_in_delta Time.now.to_f, record.enqueued_at.to_f, 60
+      assert_in_delta Time.now.to_f, record.created_at.to_f, 60
+      assert_includes 0.0..60.0, Sidekiq::Queue.new("default").latency
+    end
 
     run_on_sidekiq(expected)
   end
@@ -56,7 +64,7 @@ class DeckhandToSidekiqTest < Minitest::Test
     expected
   end
 
-  # Proves Deckhand wrote these jobs: Sidekiq 7's client would write Floats.
+  # Proves Deckhand wrote these jobs in the encoding asked for.
   def assert_timestamps(type)
     jobs_in("default").each do |job|
       assert_kind_of type, job["created_at"]

@@ -17,7 +17,8 @@ class SidekiqToDeckhandTest < Minitest::Test
     bulk = [[1], [2.5], ["three"], [{"four" => [4]}], [nil]]
     Sidekiq::Client.push_bulk("class" => SidekiqWrittenJob, "args" => bulk).zip(bulk) { |jid, args| expected[jid] = args }
     assert_equal expected.size, redis.call("LLEN", "queue:#{QUEUE}")
-    assert_kind_of Float, jobs_in(QUEUE).first["enqueued_at"], "written by Sidekiq 7, in its encoding"
+    assert_kind_of Deckhand::SidekiqHarness.sidekiq_7? ? Float : Integer, jobs_in(QUEUE).first["enqueued_at"],
+      "written by Sidekiq #{Sidekiq::VERSION}, in its encoding"
 
     with_server(fast_config) do
       wait_for(message: "#{expected.size} jobs") { Deckhand::TestJobs.runs.size >= expected.size }
