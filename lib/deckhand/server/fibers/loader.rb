@@ -30,7 +30,7 @@ module Deckhand
               "serves I/O-bound jobs there"
           end
           require library
-          check_version(capsule, (library == "async") ? ::Async::VERSION : nil)
+          check_version(capsule, (library == "async") ? ::Async::VERSION : nil, ruby: ruby)
         rescue LoadError => e
           raise ConfigError, "capsule #{capsule}: fibers: true runs its jobs under the async gem's fiber scheduler, " \
             "which is not installed (#{e.message}); add #{gem_line(ruby)} to your Gemfile and run bundle install"
