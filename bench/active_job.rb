@@ -64,7 +64,7 @@ module ActiveJobBench
     cpu = {}
     drains = Hash.new { |hash, system| hash[system] = [] }
     DeckhandBench::Lab.open(yjit: true) do |lab|
-      puts "Ruby #{RUBY_VERSION} (YJIT in the children), Redis #{lab.redis_version}, #{Etc.nprocessors} cores, " \
+      puts "Ruby #{RUBY_VERSION} (YJIT in the children), #{lab.server_version}, #{Etc.nprocessors} cores, " \
         "load #{File.read("/proc/loadavg").split.first(3).join(" ")}"
       rounds.times do |round|
         order = round.even? ? %w[deckhand sidekiq] : %w[sidekiq deckhand]

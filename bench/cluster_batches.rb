@@ -49,10 +49,10 @@ module ClusterBatchBench
   end
 
   def info(url, jobs)
-    version = RedisClient.new(url: url).call("INFO", "server")[/redis_version:([\d.]+)/, 1]
+    version = Deckhand::DevRedis.server_version(RedisClient.new(url: url).call("INFO", "server"))
     puts "Batch bookkeeping, plain Redis vs Redis Cluster (3 primaries): #{jobs} outcomes per run, one thread"
     puts "Ruby: #{RUBY_DESCRIPTION}"
-    puts "Redis: #{version}; cores: #{Etc.nprocessors}; load: #{File.read("/proc/loadavg").split.first(3).join(" ")}"
+    puts "Server: #{version}; cores: #{Etc.nprocessors}; load: #{File.read("/proc/loadavg").split.first(3).join(" ")}"
   end
 
   def batch(config, *events)

@@ -76,8 +76,8 @@ dir = Dir.mktmpdir("deckhand-cluster-sets-bench")
 plain = Deckhand::DevRedis.start(dir: File.join(dir, "plain").tap { |d| FileUtils.mkdir_p(d) }, persistent: false)
 cluster = Deckhand::DevRedis::LocalCluster.start(dir: File.join(dir, "cluster").tap { |d| FileUtils.mkdir_p(d) }, primaries: 3, replicas: 0)
 begin
-  version = RedisClient.new(url: plain.url).call("INFO", "server")[/redis_version:([\d.]+)/, 1]
-  puts "Ruby #{RUBY_VERSION}, Redis #{version}, #{Etc.nprocessors} cores, load #{File.read("/proc/loadavg").split.first(3).join(" ")}"
+  version = plain.server_version
+  puts "Ruby #{RUBY_VERSION}, #{version}, #{Etc.nprocessors} cores, load #{File.read("/proc/loadavg").split.first(3).join(" ")}"
   puts "#{per_queue * 3} retries over #{ClusterSetsBench::QUEUES.join(", ")}; milliseconds"
   plain_ms = ClusterSetsBench.run({url: plain.url}, per_queue)
   cluster_ms = ClusterSetsBench.run({cluster: cluster.urls}, per_queue)

@@ -52,7 +52,7 @@ end
 median = ->(list) { list.sort[list.size / 2] }
 load = -> { File.read("/proc/loadavg").split.first(3).join(" ") }
 DeckhandBench::Lab.open(yjit: false) do |lab|
-  puts "Fair fetch cost: Ruby #{RUBY_VERSION}, Redis #{lab.redis_version}, #{JOBS} jobs, #{LIMIT} a fetch, #{ROUNDS} rounds, load average #{load.call}"
+  puts "Fair fetch cost: Ruby #{RUBY_VERSION}, #{lab.server_version}, #{JOBS} jobs, #{LIMIT} a fetch, #{ROUNDS} rounds, load average #{load.call}"
   results = {"plain" => [], "fair" => []}
   ROUNDS.times do
     results.each_key { |kind| results[kind] << drain(lab.url, lab.redis, kind == "fair") }

@@ -109,7 +109,7 @@ def median(list) = list.sort[list.size / 2]
 DeckhandBench::Lab.open(yjit: true) do |lab|
   rounds = ROUNDS || (QUICK ? 1 : 3)
   puts "Deckhand fair queues: Ruby #{RUBY_VERSION}#{" +YJIT" if defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?}, " \
-    "Redis #{lab.redis_version}, #{THREADS} threads, #{rounds} round(s), load average #{File.read("/proc/loadavg").split.first(3).join(" ")}"
+    "#{lab.server_version}, #{THREADS} threads, #{rounds} round(s), load average #{File.read("/proc/loadavg").split.first(3).join(" ")}"
   puts "Starvation: A pushes #{BACKLOG} jobs, then (100 of them started) B pushes 10"
   {"fair queue (by: tenant)" => true, "plain queue (FIFO)" => false}.each do |label, fair|
     samples = Array.new(rounds) { starvation(lab, fair) }

@@ -32,7 +32,7 @@ rows = Hash.new { |h, k| h[k] = [] }
 
 puts "load average at start: #{load.call}"
 DeckhandBench::Lab.open(yjit: DeckhandBench::Runner.yjit_available?) do |lab|
-  puts "Redis #{lab.redis_version}, #{count} no-op jobs, #{rounds} rounds"
+  puts "#{lab.server_version}, #{count} no-op jobs, #{rounds} rounds"
   client = system.client(lab.url)
   rounds.times do |round|
     thread_counts.each do |threads|

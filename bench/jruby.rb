@@ -58,7 +58,7 @@ module DeckhandBench
       @rounds_per_ms = calibrate
       Lab.open(yjit: false) do |lab|
         @lab = lab
-        @redis_version = lab.redis_version
+        @server_version = lab.server_version
         WORKLOADS.each_key { |workload| measure_workload(workload) if @only.nil? || @only.include?(workload) }
       end
       @load_after = load_average
@@ -159,7 +159,7 @@ module DeckhandBench
       lines = ["# Deckhand on JRuby and MRI#{" (quick)" if @quick}", "",
         "- Date: #{Time.now.utc.iso8601}; machine: #{Etc.nprocessors} cores; load average before #{@load_before}, after #{@load_after}",
         "- MRI: #{RUBY_DESCRIPTION}", "- JRuby: #{jruby_version} (JRUBY_OPTS=#{JRUBY_OPTS.inspect})",
-        "- Redis #{@redis_version}; Deckhand #{Deckhand::VERSION}#{"; Sidekiq #{Sidekiq::VERSION}" if defined?(Sidekiq::VERSION)}",
+        "- #{@server_version}; Deckhand #{Deckhand::VERSION}#{"; Sidekiq #{Sidekiq::VERSION}" if defined?(Sidekiq::VERSION)}",
         "- One server process, 10 threads (`-c 10`), queue `bench`; median of #{@rounds} round(s); CPU-bound job: " \
           "#{@rounds_per_ms} rounds of integer arithmetic (#{TARGET_MS.round} ms on this MRI, one thread)",
         "- Command: `bundle exec ruby bench/jruby.rb#{" --rounds #{@rounds}" if @rounds != 1}#{" --only #{@only.join(",")}" if @only}`", "",

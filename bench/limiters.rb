@@ -35,7 +35,7 @@ end
 
 DeckhandBench::Lab.open(yjit: true) do |lab|
   store = Deckhand::Store.new({url: lab.url}, size: 2)
-  puts "Deckhand limiters: #{CHECKS} checks per type, one thread; Ruby #{RUBY_VERSION}, Redis #{lab.redis_version}, " \
+  puts "Deckhand limiters: #{CHECKS} checks per type, one thread; Ruby #{RUBY_VERSION}, #{lab.server_version}, " \
     "load average #{File.read("/proc/loadavg").split.first(3).join(" ")}"
   limiters = {
     "concurrent (take + release)" => Deckhand::Limiter.concurrent("bench", BIG, store: store),

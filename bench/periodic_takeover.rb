@@ -34,7 +34,7 @@ end
 def ledger(redis) = redis.call("LRANGE", "queue:ticks", 0, -1).map { |raw| JSON.parse(raw)["periodic_at"] }.reverse
 
 begin
-  puts "Ruby #{RUBY_VERSION}, Redis #{harness.redis_version}, #{Etc.nprocessors} cores, load #{File.read("/proc/loadavg").split.first}; lease 6 s"
+  puts "Ruby #{RUBY_VERSION}, #{harness.server_version}, #{Etc.nprocessors} cores, load #{File.read("/proc/loadavg").split.first}; lease 6 s"
   servers = {}
   start = lambda do
     pid, log = harness.deckhand("-C", config, "-c", "1", "-q", "default")

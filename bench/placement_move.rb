@@ -87,8 +87,10 @@ module PlacementMoveBench
 end
 
 sizes = ARGV.empty? ? [10_000, 100_000] : ARGV.map { |n| Integer(n) }
-redis = `redis-server --version`[/v=(\S+)/, 1]
+# "Valkey server v=8.1.1 ..." names the server DECKHAND_REDIS_SERVER picked.
+banner = IO.popen([Deckhand::DevRedis.binary, "--version"], &:read)
+redis = "#{banner[/\A\w+/].downcase} #{banner[/v=(\S+)/, 1]}"
 load = File.read("/proc/loadavg").split.first
 puts "placement move, #{Time.now.utc.strftime("%Y-%m-%d %H:%M UTC")}: deckhand #{Deckhand::VERSION}, ruby #{RUBY_VERSION}, " \
-  "redis #{redis}, #{Etc.nprocessors} cores, load #{load}"
+  "#{redis}, #{Etc.nprocessors} cores, load #{load}"
 Dir.mktmpdir("deckhand-placement-move") { |dir| sizes.each { |n| PlacementMoveBench.run(n, dir) } }

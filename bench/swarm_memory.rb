@@ -34,7 +34,7 @@ begin
     .push_bulk("class" => "SwarmBench::NoopJob", "args" => Array.new(2000) { |i| [i] })
   sleep 5
   workers = SwarmBench::Harness.children_of(pid)
-  puts "Ruby #{RUBY_VERSION}, Redis #{harness.redis_version}, #{Etc.nprocessors} cores; app builds ~#{boot_mb} MB at boot; -P #{processes}"
+  puts "Ruby #{RUBY_VERSION}, #{harness.server_version}, #{Etc.nprocessors} cores; app builds ~#{boot_mb} MB at boot; -P #{processes}"
   puts format("%-22s %8s %s", "process", "pid", LABELS.map { |f| format("%8s", f) }.join(" "))
   puts format("%-22s %8s %s", "", "", (["      MB"] * FIELDS.size).join(" "))
   row("supervisor", pid, rollup(pid))

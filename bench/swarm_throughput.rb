@@ -34,7 +34,7 @@ end
 begin
   load = File.read("/proc/loadavg").split.first(3).join(" ")
   puts "Ruby #{RUBY_VERSION} (YJIT #{(defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?) ? "on" : "off"}), " \
-    "Redis #{harness.redis_version}, #{Etc.nprocessors} cores, load #{load} (a machine shared with other work)"
+    "#{harness.server_version}, #{Etc.nprocessors} cores, load #{load} (a machine shared with other work)"
   setups = [["1 process", %w[-c 10]], ["swarm of 2", %w[-P 2 -c 10]]]
   # Rounds alternate between the setups, so a change in the machine's load
   # falls on both alike.

@@ -73,7 +73,7 @@ end
 ruby = "#{RUBY_VERSION}#{" +YJIT" if defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?}"
 load = File.exist?("/proc/loadavg") ? File.read("/proc/loadavg").split.first : "?"
 puts "Unique jobs: #{count} no-op jobs, one pushing thread, one in-process server (10 threads); Ruby #{ruby}, " \
-  "Redis #{`redis-server --version`[/v=(\S+)/, 1]}, #{Etc.nprocessors} cores, load #{load}"
+  "#{server.server_version}, #{Etc.nprocessors} cores, load #{load}"
 puts
 puts "| unique | push wall µs | Redis cmds/push | Redis µs/push | Redis cmds/job | Redis µs/job | run wall µs/job | locks left |"
 puts "|---|---:|---:|---:|---:|---:|---:|---:|"

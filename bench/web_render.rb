@@ -184,8 +184,8 @@ module WebRenderBench
   end
 
   def report(rows, store, runs)
-    version = store.call("INFO", "server")[/redis_version:(\S+)/, 1]
-    puts "Ruby #{RUBY_VERSION}#{" +YJIT" if defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?}, Redis #{version}, " \
+    version = Deckhand::DevRedis.server_version(store.call("INFO", "server"))
+    puts "Ruby #{RUBY_VERSION}#{" +YJIT" if defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?}, #{version}, " \
       "#{Etc.nprocessors} cores; #{runs} renders per page, in process (Rack::MockRequest)"
     puts "#{"page".ljust(48)} median ms    p95 ms    max ms"
     over = rows.select { |_, median| median >= BUDGET_MS }

@@ -10,6 +10,7 @@
 #   bin/torture --record torture/RESULTS.md   # also append the lines there
 #   bin/torture --jruby sigkill-churn         # the servers on JRuby (bin/jruby installs it)
 #   bin/torture --keep tmp/torture 17         # keep the servers' logs and config there
+#   bin/torture --quick --server valkey       # every Redis a valkey-server
 
 require "optparse"
 require "tmpdir"
@@ -35,6 +36,9 @@ module Torture
         p.on("--record FILE", "Append the header and figure lines to FILE") { |f| options[:record] = f }
         p.on("--jruby", "Run the servers on JRuby 9.4 (bin/jruby; this runner stays on MRI)") { options[:jruby] = true }
         p.on("--keep DIR", "Run in DIR (made if missing) and keep it: the servers' logs") { |d| options[:keep] = d }
+        p.on("--server NAME", "redis (default), valkey, or a server binary's path (sets DECKHAND_REDIS_SERVER)") do |name|
+          ENV[Deckhand::DevRedis::CHOICE] = Deckhand::DevRedis.binary_for(name)
+        end
       end.parse!(argv)
       known = SCENARIOS.flat_map { |s| [s::NUMBER.to_s, s::NAME] }
       unknown = argv - known
@@ -50,9 +54,9 @@ module Torture
     end
 
     def run_all(scenarios, options, dir)
-      ledger_server = Deckhand::DevRedis.start(dir: File.join(dir, "ledger"), persistent: false)
+      ledger_server = start_ledger(dir) or return 2
       ledger = Ledger.new(ledger_server.url)
-      lines = [header(options, ledger)]
+      lines = [header(options, ledger_server)]
       puts lines.first
       started = now
       results = scenarios.map do |scenario|
@@ -70,12 +74,22 @@ module Torture
       ledger_server&.stop
     end
 
-    def header(options, ledger)
-      redis = RedisClient.new(url: ledger.url).call("INFO", "server")[/redis_version:(\S+)/, 1]
+    # The first server of the run: a binary that cannot start (not
+    # installed, a bad --server) is told in one line, no backtrace.
+    def start_ledger(dir)
+      Deckhand::DevRedis.start(dir: File.join(dir, "ledger"), persistent: false)
+    rescue Deckhand::ConnectionError => e
+      warn "bin/torture: #{e.message}"
+      nil
+    end
+
+    # The ledger's server is the binary every scenario's servers run.
+    def header(options, ledger_server)
+      redis = ledger_server.server_version
       load = File.exist?("/proc/loadavg") ? File.read("/proc/loadavg").split.first : "?"
       ruby = options[:jruby] ? "servers on #{jruby_version}" : "ruby #{RUBY_VERSION}"
       "deckhand torture #{options[:quick] ? "--quick" : "(full)"} #{Time.now.utc.strftime("%Y-%m-%d %H:%M UTC")}: " \
-        "deckhand #{Deckhand::VERSION}, #{ruby}, redis #{redis}, #{Etc.nprocessors} cores, load #{load}"
+        "deckhand #{Deckhand::VERSION}, #{ruby}, #{redis}, #{Etc.nprocessors} cores, load #{load}"
     end
 
     def jruby_version

@@ -47,7 +47,7 @@ module BatchBench
     def stamp
       puts "Batches benchmark: #{@records} records, #{@threads} threads, one server process, #{@rounds} round(s)"
       puts "Ruby: #{RUBY_DESCRIPTION}"
-      puts "Redis: #{@lab.redis_version}; cores: #{Etc.nprocessors}; load: #{File.read("/proc/loadavg").split.first(3).join(" ")}"
+      puts "Server: #{@lab.server_version}; cores: #{Etc.nprocessors}; load: #{File.read("/proc/loadavg").split.first(3).join(" ")}"
       puts "Commit: #{`git -C #{ROOT} rev-parse --short HEAD`.strip}"
     end
 

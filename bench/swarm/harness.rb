@@ -23,7 +23,7 @@ module SwarmBench
       @redis = RedisClient.new(url: @url)
     end
 
-    def redis_version = @redis.call("INFO", "server")[/redis_version:(\S+)/, 1]
+    def server_version = Deckhand::DevRedis.server_version(@redis.call("INFO", "server"))
 
     # Starts `deckhand -r app.rb *args`; returns [pid, log path].
     def deckhand(*args, env: {})

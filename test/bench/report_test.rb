@@ -77,7 +77,7 @@ class BenchReportTest < Minitest::Test
   private
 
   def report(results)
-    stamp = Bench::Stamp.new(time: Time.utc(2026, 1, 1), ruby: "ruby", yjit: false, redis: "7.0", cores: 2,
+    stamp = Bench::Stamp.new(time: Time.utc(2026, 1, 1), ruby: "ruby", yjit: false, server: "redis 7.0.15", cores: 2,
       cpu: nil, load: nil, systems: ["Deckhand"], plan: Bench::Plan.quick, commit: nil)
     Bench::Report.new(results, stamp)
   end

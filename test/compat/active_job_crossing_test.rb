@@ -8,7 +8,7 @@ require_relative "../dropin/dropin_helper"
 require_relative "../e2e/e2e_helper"
 
 # Active Job jobs cross a mixed fleet both ways on one Redis: the real
-# sidekiq 7.3 gem (its own Active Job adapter) on one side, the Rails test
+# sidekiq gem of the bundle, 7.3 or 8.1 (its own Active Job adapter), on one side, the Rails test
 # app (test/rails/app) on Deckhand without the sidekiq gem on the other, in
 # native mode (`queue_adapter = :deckhand`) and drop-in mode
 # (deckhand/sidekiq, `queue_adapter = :sidekiq`), eager-loaded or not.
@@ -48,10 +48,11 @@ class ActiveJobCrossingTest < Minitest::Test
   include Deckhand::E2EHelpers
 
   RAILS_APP = File.expand_path("../rails/app", __dir__)
-  SIDEKIQ_WRAPPER = "ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper"
+  # The class the sidekiq gem's adapter pushes (Sidekiq 8 names its own).
+  SIDEKIQ_WRAPPER = Deckhand::SidekiqHarness.sidekiq_7? ? "ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper" : "Sidekiq::ActiveJob::Wrapper"
 
-  # What a Sidekiq 7.3 web process does: Rails' `queue_adapter = :sidekiq`
-  # on the sidekiq gem's own adapter, plus a job as Sidekiq 8 writes it.
+  # What a Sidekiq web process does: Rails' `queue_adapter = :sidekiq` on the
+  # sidekiq gem's own adapter, plus a job as Sidekiq 8 writes it.
   SIDEKIQ_PUSH = <<~RUBY
     require "rails"
     require "active_job"
@@ -66,7 +67,7 @@ class ActiveJobCrossingTest < Minitest::Test
         queue_as :crossing
       end
     end
-    RailsJobs::CrossingJob.perform_later("sidekiq 7.3 adapter")
+    RailsJobs::CrossingJob.perform_later("the sidekiq gem's adapter")
     Sidekiq::Client.push("class" => "Sidekiq::ActiveJob::Wrapper", "wrapped" => "RailsJobs::CrossingJob",
       "queue" => "crossing", "args" => [RailsJobs::CrossingJob.new("sidekiq 8 wrapper").serialize])
   RUBY
@@ -125,7 +126,7 @@ class ActiveJobCrossingTest < Minitest::Test
     rescue Minitest::Assertion => e
       raise e.class, "#{e.message}; the server's output:\n#{cli.output}" # a boot error, say
     end
-    assert_equal ["sidekiq 7.3 adapter", "sidekiq 8 wrapper"], ran.map { |entry| entry[1] }.sort
+    assert_equal ["sidekiq 8 wrapper", "the sidekiq gem's adapter"], ran.map { |entry| entry[1] }.sort
     assert_equal queued.map { |job| job["jid"] }.sort, ran.map { |entry| entry[2] }.sort, "Active Job sees the jid as provider_job_id"
     assert_equal [cli.pid], ran.map(&:last).uniq, "run in the Deckhand process"
     cli.signal("TERM")

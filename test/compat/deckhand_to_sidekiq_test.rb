@@ -3,8 +3,9 @@
 require "test_helper"
 require_relative "compat_helper"
 
-# Jobs pushed by Deckhand run on a real Sidekiq 7.3 server (embedded, in a child
-# process), in both timestamp encodings Deckhand can write.
+# Jobs pushed by Deckhand run on a real Sidekiq server, 7.3 or 8.1 as the
+# bundle has it (embedded, in a child process), in both timestamp encodings
+# Deckhand can write.
 class DeckhandToSidekiqTest < Minitest::Test
   include Deckhand::CompatTest
 
@@ -13,7 +14,7 @@ class DeckhandToSidekiqTest < Minitest::Test
   LATER = ["later", 1.5].freeze
 
   # The default, Sidekiq 8's encoding: Integer epoch milliseconds.
-  def test_millisecond_jobs_run_on_sidekiq_7
+  def test_millisecond_jobs_run_on_the_sidekiq_gem
     expected = push_everything
     assert_timestamps Integer
 
@@ -63,7 +64,7 @@ class DeckhandToSidekiqTest < Minitest::Test
     expected
   end
 
-  # Proves Deckhand wrote these jobs: Sidekiq 7's client would write Floats.
+  # Proves Deckhand wrote these jobs in the encoding asked for.
   def assert_timestamps(type)
     jobs_in("default").each do |job|
       assert_kind_of type, job["created_at"]

@@ -14,7 +14,9 @@ require_relative "doc_examples"
 # into a gem home of the test's own.
 class DocsGemfileExamplesTest < Minitest::Test
   ROOT = Deckhand::DocExamples::ROOT
-  BUNDLED = Dir[File.join(ROOT, "vendor/bundle/ruby/*")].first
+  # The gems of the run's own bundle (vendor/bundle, or bin/test --ruby's
+  # under tmp/), where `bundle lock --local` finds the rest.
+  BUNDLED = Bundler.bundle_path.to_s
 
   # A Bundler-free environment for the child processes: the test run's own
   # bundle must not leak into the application's.
@@ -105,9 +107,13 @@ class DocsGemfileExamplesTest < Minitest::Test
       Bundler.require
       require "deckhand/server"
       Deckhand::Server::Fibers::Loader.load!("io")
-      puts Gem::Version.new(Async::VERSION) < Gem::Version.new("2.24")
+      puts Async::VERSION
     RUBY
     out = app_output("concurrency-gemfile", script, extra: %(gem "deckhand"\n))
-    assert_equal "true", out.lines.last.chomp
+    # The loader refuses an async that breaks this Ruby; on Ruby 3.1 the
+    # guide's ceiling holds it below the first that would.
+    version = Gem::Version.new(out.lines.last.chomp)
+    assert_operator version, :<, Gem::Version.new("2.24") if RUBY_VERSION < "3.2"
+    assert_operator version, :>=, Gem::Version.new("2.21")
   end
 end

@@ -20,10 +20,9 @@ class DropInShopTest < Minitest::Test
 
   # The same file passes on the real sidekiq gem: it is written against Sidekiq's API only.
   def test_the_shops_own_tests_pass_on_the_sidekiq_gem
-    # On JRuby, its own bundle (bin/jruby): MRI's holds C extensions. On
-    # MRI, the bundle this run uses (another Ruby's has a Gemfile of its own).
-    gemfile = (RUBY_ENGINE == "jruby") ? File.join(ROOT, "gemfiles/jruby.gemfile") : ENV.fetch("BUNDLE_GEMFILE", File.join(ROOT, "Gemfile"))
-    env = {"REDIS_URL" => Deckhand::RedisHarness.url, "BUNDLE_GEMFILE" => gemfile}
+    # The run's own bundle: the Gemfile's, JRuby's (bin/jruby) or today's
+    # stack's (bin/test --ruby 3.3), each with the sidekiq gem.
+    env = {"REDIS_URL" => Deckhand::RedisHarness.url, "BUNDLE_GEMFILE" => Bundler.default_gemfile.to_s}
     out, status = Open3.capture2e(env, RbConfig.ruby, "-rbundler/setup", "test/test_jobs.rb", chdir: SHOP)
     assert status.success?, out
     assert_match(/5 runs, \d+ assertions, 0 failures, 0 errors/, out)

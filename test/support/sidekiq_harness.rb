@@ -33,6 +33,12 @@ module Deckhand
     EXIT_TIMEOUT = 10
 
     class << self
+      # The bundle's sidekiq gem is 7.3 beside Rails 7.2 (Ruby 3.1's stack),
+      # 8.1 on today's (gemfiles/current.gemfile). Sidekiq 7 writes Float
+      # seconds and wraps Active Job jobs in Rails' adapter's JobWrapper;
+      # Sidekiq 8 writes Integer milliseconds and wraps them in its own.
+      def sidekiq_7? = Sidekiq::VERSION.start_with?("7.")
+
       def client!
         Sidekiq.default_configuration.redis = {url: RedisHarness.url}
         Sidekiq.default_configuration.logger = LOGGER

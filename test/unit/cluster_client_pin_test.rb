@@ -22,11 +22,13 @@ class ClusterClientPinTest < Minitest::Test
   end
 
   def test_every_bundle_pins_it_exactly
-    %w[Gemfile gemfiles/jruby.gemfile].each do |file|
+    %w[Gemfile gemfiles/jruby.gemfile gemfiles/current.gemfile].each do |file|
       pins = File.read(File.join(ROOT, file)).scan(/^\s*gem "redis-cluster-client", "([^"]+)"/).flatten
       assert_equal [VETTED], pins, "#{file} must pin redis-cluster-client to exactly #{VETTED}"
     end
-    assert_includes File.read(File.join(ROOT, "Gemfile.lock")), "redis-cluster-client (= #{VETTED})"
+    %w[Gemfile.lock gemfiles/current.gemfile.lock].each do |lock|
+      assert_includes File.read(File.join(ROOT, lock)), "redis-cluster-client (= #{VETTED})", lock
+    end
   end
 
   def test_the_internals_cluster_wait_uses_are_there

@@ -10,6 +10,7 @@ module DeckhandBench
   #   bench/run                      # every scenario, 3 rounds, medians
   #   bench/run throughput mixed     # or by number: bench/run 1 7
   #   bench/run --quick              # small counts, one round, about a minute; exit 1 if any fails
+  #   bench/run --quick --server valkey   # on a valkey-server
   #
   #   DeckhandBench::Command.run(["--quick"], out: $stdout, err: $stderr)  # => 0
   class Command
@@ -42,6 +43,9 @@ module DeckhandBench
     rescue OptionParser::ParseError, ArgumentError => e
       @err.puts("bench/run: #{e.message} (see bench/run --help)")
       1
+    rescue Deckhand::ConnectionError => e
+      @err.puts("bench/run: #{e.message}")
+      1
     end
 
     private
@@ -61,6 +65,9 @@ module DeckhandBench
           o[:rounds] = v
         end
         p.on("--[no-]yjit", "Run every benchmarked process with YJIT (default: on when this Ruby has it)") { |v| o[:yjit] = v }
+        p.on("--server NAME", "redis (default), valkey, or a server binary's path (sets DECKHAND_REDIS_SERVER)") do |v|
+          ENV[Deckhand::DevRedis::CHOICE] = Deckhand::DevRedis.binary_for(v)
+        end
         p.on("--results DIR", "Where to save the Markdown report (default: bench/results)") { |v| o[:results] = v }
         p.on("--readme FILE", "Also put the table between the FILE's latest-results markers") { |v| o[:readme] = v }
         p.on("-h", "--help", "Show this help") { o[:help] = p.help }

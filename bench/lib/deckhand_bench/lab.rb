@@ -48,7 +48,8 @@ module DeckhandBench
 
     def port = @redis_server.port
 
-    def redis_version = @redis.call("INFO", "server")[/redis_version:(\S+)/, 1]
+    # "redis 7.0.15", "valkey 8.1.1" (DECKHAND_REDIS_SERVER picks the binary).
+    def server_version = Deckhand::DevRedis.server_version(@redis.call("INFO", "server"))
 
     # Empties Redis and its script cache: every run starts from the same state.
     def fresh!

@@ -6,13 +6,13 @@ require_relative "../../../lib/deckhand/version"
 
 module DeckhandBench
   # What the figures were measured on, printed above every results table:
-  # the figures mean little without the Ruby, YJIT, Redis and machine.
+  # the figures mean little without the Ruby, YJIT, Redis (or Valkey) and machine.
   #
   #   stamp = Stamp.collect(lab: lab, systems: systems, plan: plan)
   #   stamp.lines  # => ["Ruby: ruby 3.1.2p20 ...", "YJIT: on ...", ...]
-  Stamp = Struct.new(:time, :ruby, :yjit, :redis, :cores, :cpu, :load, :systems, :plan, :commit, keyword_init: true) do
+  Stamp = Struct.new(:time, :ruby, :yjit, :server, :cores, :cpu, :load, :systems, :plan, :commit, keyword_init: true) do
     def self.collect(lab:, systems:, plan:)
-      new(time: Time.now.utc, ruby: RUBY_DESCRIPTION, yjit: lab.yjit, redis: lab.redis_version,
+      new(time: Time.now.utc, ruby: RUBY_DESCRIPTION, yjit: lab.yjit, server: lab.server_version,
         cores: Etc.nprocessors, cpu: cpu_model, load: load_average, systems: systems.map(&:label),
         plan: plan, commit: commit)
     end
@@ -47,7 +47,7 @@ module DeckhandBench
       [
         "Ruby: #{ruby}",
         "YJIT: #{yjit ? "on" : "off"} (in every server and client process)",
-        "Redis: #{redis} (one fresh private redis-server, no persistence)",
+        "Server: #{server} (one fresh private server, no persistence)",
         "Machine: #{cores} cores#{" (#{cpu})" if cpu}, load average at start #{load || "unknown"}",
         "Systems: #{systems.join(", ")}#{" (commit #{commit})" if commit}",
         "Work: #{plan.describe}"

@@ -10,6 +10,10 @@ module RailsJobs
     RedisClient.new(url: ENV.fetch("REDIS_URL")).then { |r| r.call("RPUSH", "rails:log", JSON.generate(entry)).tap { r.close } }
   end
 
+  # Whether the job runs inside the Rails executor: true or false (Rails
+  # 8.1's answer is nil for a thread the executor never ran on).
+  def self.in_executor? = Rails.application.executor.active? || false
+
   class Flaky < StandardError; end
 
   class Doomed < StandardError; end
@@ -20,7 +24,7 @@ module RailsJobs
     queue_as :mailers
 
     def perform(name, options = {})
-      RailsJobs.record("greet", name, options, executions, provider_job_id, Rails.application.executor.active? == true)
+      RailsJobs.record("greet", name, options, executions, provider_job_id, RailsJobs.in_executor?)
     end
   end
 
@@ -89,7 +93,7 @@ module RailsJobs
     include Deckhand::Job
 
     def perform(label)
-      RailsJobs.record("native", label, Rails.application.executor.active? == true)
+      RailsJobs.record("native", label, RailsJobs.in_executor?)
     end
   end
 
