@@ -8,7 +8,7 @@ require "active_support/testing/time_helpers"
 # stubs Time.now. A delay is counted from the application's now, as Sidekiq
 # counts it: the job is due 60 s after the frozen time, in testing mode and
 # in Redis alike.
-class FrozenTimeTest < Minitest::Test
+class TestingFrozenTimeTest < Minitest::Test
   include Deckhand::TestingHelpers
   include ActiveSupport::Testing::TimeHelpers
 
