@@ -269,6 +269,30 @@ class SidekiqFilesInsideTest < Minitest::Test
     Deckhand.config = Deckhand::Config.new(redis: {url: ENV.fetch("REDIS_URL")})
   end
 
+  # Sidekiq's bin/sidekiqload with WARM=1 runs, stops and runs again the one embedded server.
+  def test_an_embedded_server_runs_again_after_a_stop
+    embedded = Sidekiq.configure_embed do |config|
+      config.redis = {url: ENV.fetch("REDIS_URL")}
+      config.queues = %w[embedded]
+      config.logger.level = Logger::WARN
+    end
+    require "sidekiq/testing"
+    %w[first second].each do |round|
+      assert_same embedded, embedded.run
+      error = assert_raises(Deckhand::Error) { embedded.run }
+      assert_includes error.message, "already running; call stop before running it again"
+      Sidekiq::Testing.disable! { FilesApp::Ping.set(queue: "embedded").perform_async(round) }
+      _, pong = Sidekiq.redis { |conn| conn.call("BLPOP", "files:pong", 10) }
+      assert_match(/\A#{round}:deckhand-default-\d+\z/, pong)
+      embedded.stop
+      refute embedded.running?
+    end
+  ensure
+    embedded&.stop
+    Deckhand::Lifecycle.reset! # a stopped server leaves the process stopping; the other tests run jobs
+    Deckhand.config = Deckhand::Config.new(redis: {url: ENV.fetch("REDIS_URL")})
+  end
+
   def test_sidekiqmon_shows_totals_processes_and_queues
     require "sidekiq/monitor"
     Sidekiq.redis { |conn| conn.sadd("queues", "mon") && conn.lpush("queue:mon", "{}") }
