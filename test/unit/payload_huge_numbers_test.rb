@@ -39,6 +39,21 @@ class PayloadHugeNumbersTest < Minitest::Test
     assert_includes refused(%({"class":"X","args":[],"jid":"a","created_at":1e999})), "at created_at (1e999):"
   end
 
+  # Refusing, and reading back what was refused, say nothing on stderr,
+  # verbose or not: json alone warns of each such number.
+  def test_refusing_and_reading_back_a_huge_number_warns_of_nothing
+    raw = payload("[#{"9" * 400}.5, 1e400, -1e-400, 2.4703282292062327e-324]")
+    assert_output(nil, /out of range/) { with_verbose(true) { JSON.parse(raw) } }
+    [true, false].each do |verbose|
+      assert_silent do
+        with_verbose(verbose) do
+          refused(raw)
+          assert_equal [Float::INFINITY, Float::INFINITY, -0.0, 0.0], Deckhand::Payload::HugeNumbers.parse(raw)["args"]
+        end
+      end
+    end
+  end
+
   def test_large_numbers_a_float_holds_and_integers_of_any_length_pass
     args = Deckhand::Payload.decode(payload("[1.7976931348623157e308, 1e-400, -2.5e-320, 1#{"0" * 400}]"))["args"]
     assert_equal [1.7976931348623157e+308, 0.0, -2.5e-320, 10**400], args

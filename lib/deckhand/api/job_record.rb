@@ -79,7 +79,7 @@ module Deckhand
       private
 
       def parse(raw)
-        item = JSON.parse(raw)
+        item = Payload::HugeNumbers.parse(raw) # a refused job's number beyond a Float reads as Infinity
         return item if item.is_a?(Hash)
         @corrupt = true
         {}

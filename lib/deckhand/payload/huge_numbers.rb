@@ -46,16 +46,69 @@ module Deckhand
       module_function
 
       # json's decimal_class hook: the Float `text` reads as, or TooLarge.
-      # When Ruby is verbose, String#to_f warns of a number out of range
-      # from this file; json, which reads it the same, warns from its own.
       def try_convert(text)
-        value = ($VERBOSE && wide?(text)) ? ::JSON.parse(text) : text.to_f
+        value = read(text)
         value.finite? ? value : raise(TooLarge, text)
       end
+
+      # The Float json reads the number `text` as (Infinity beyond a
+      # Float's range), without the warning String#to_f and json give when
+      # Ruby is verbose about a number that reads as Infinity or, below the
+      # least subnormal, as zero: those are told apart by the number's
+      # decimal magnitude first, exactly (Rational) only at the two edges.
+      def read(text)
+        return text.to_f unless wide?(text)
+        sign, digits, magnitude = decimal(text)
+        return text.to_f if digits.nil? # zero
+        if magnitude > MAX_MAGNITUDE || (magnitude == MAX_MAGNITUDE && exact(digits, magnitude) >= OVERFLOW)
+          sign * Float::INFINITY
+        elsif magnitude < MIN_MAGNITUDE || (magnitude == MIN_MAGNITUDE && exact(digits, magnitude) <= UNDERFLOW)
+          sign * 0.0
+        else
+          text.to_f
+        end
+      end
+
+      # Float::MAX is 1.8e308, the least subnormal 4.9e-324: a number
+      # d.ddd × 10^m reads as Infinity when m > 308, as zero when m < -324,
+      # and is compared exactly at those two magnitudes.
+      MAX_MAGNITUDE = 308
+      MIN_MAGNITUDE = -324
+      # Halfway from Float::MAX to the next power of two rounds up (MAX's
+      # last bit is odd); halfway to the least subnormal rounds to zero.
+      OVERFLOW = Rational(2**1024 - 2**970)
+      UNDERFLOW = Rational(1, 2**1075)
+      NUMBER = /\A(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\z/
+
+      # [sign, significant digits, m] of a number d.ddd × 10^m written as
+      # `text`; digits are nil for zero.
+      def decimal(text)
+        match = NUMBER.match(text) or raise ArgumentError, "not a JSON number: #{text[0, 40]}"
+        sign, whole, fraction, exponent = match.captures
+        all = whole + fraction.to_s
+        first = all.index(/[1-9]/) or return [1, nil, 0]
+        [(sign == "-") ? -1 : 1, all[first..].sub(/0+\z/, ""), whole.size - 1 - first + exponent.to_i]
+      end
+
+      # The exact value of d.ddd × 10^m, with d.ddd `digits`.
+      def exact(digits, magnitude) = Rational(digits.to_i) * Rational(10)**(magnitude - digits.size + 1)
 
       # Whether `text` could be out of a Float's range: only a number with
       # an exponent, or with 300 digits and more, can be.
       def wide?(text) = text.bytesize >= 300 || text.include?("e") || text.include?("E")
+
+      # json's parse of `raw` with numbers beyond a Float's range read as
+      # Infinity, silently: for reading back what was refused or stored.
+      # JRuby's json takes no decimal_class that answers a Float.
+      def parse(raw, **options)
+        return ::JSON.parse(raw, **options) if RUBY_ENGINE == "jruby"
+        ::JSON.parse(raw, decimal_class: Lenient, **options)
+      end
+
+      # The decimal_class of #parse.
+      module Lenient
+        def self.try_convert(text) = HugeNumbers.read(text)
+      end
 
       # Where the first number that is not finite sits in the job Hash, as
       # a path (`args[0]["x"]`), or nil.
@@ -82,7 +135,7 @@ module Deckhand
       # sits (found by reading `raw` again, without the hook) and the fix.
       def reason(raw, text = nil)
         path = begin
-          find(::JSON.parse(raw, max_nesting: Decoder::MAX_NESTING)) # no additions: JSON.parse makes none unless asked
+          find(parse(raw, max_nesting: Decoder::MAX_NESTING)) # no additions: JSON.parse makes none unless asked
         rescue JSON::ParserError
           nil
         end
