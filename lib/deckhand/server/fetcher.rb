@@ -153,7 +153,7 @@ module Deckhand
       rescue Deckhand::RedisError => e
         @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
       ensure
-        @planner.sent
+        @planner.sent(due) if due
       end
 
       private
@@ -188,17 +188,19 @@ module Deckhand
           sources = nil
           deliver(takes, fetched, want)
         end
-        @planner.sent
+        @planner.sent(due)
         @outage.over
         hand_back_buffered if @planner.quiet?
       rescue Exception => e # rubocop:disable Lint/RescueException -- nothing taken from the ledger may be dropped
         @lost.lots(sources) if sources # its reply may be lost, not its work
         @planner.restore(due, throttles)
         raise unless e.is_a?(Deckhand::RedisError) # the component logs it and starts the loop again
-        @planner.sent
+        @planner.sent(due)
         @planner.pause(@outage.failed(e)) { stopping? }
       ensure
-        @planner.sent if @planner.in_flight? # whatever ended this round, the next may send
+        # Whatever ended this round, the next may send; a processor's round
+        # trip begun since stays under way.
+        @planner.sent(due)
       end
 
       def acknowledge(due, throttles = nil)
@@ -212,7 +214,7 @@ module Deckhand
       rescue Deckhand::RedisError
         @planner.restore(due, throttles)
       ensure
-        @planner.sent
+        @planner.sent(due)
       end
 
       # Waits for the next round trip worth making (Fetch::Planner#next_round).

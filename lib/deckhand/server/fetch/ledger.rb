@@ -19,7 +19,7 @@ module Deckhand
       #   ledger.late?(now + 0.01)                                   # => true: send it now
       #   due = ledger.take                                          # acks, landed jobs, unique locks
       #   ledger.restore(due, at: now)                               # the round trip failed
-      #   ledger.arrived
+      #   ledger.arrived(due)
       class Ledger
         MAX_UNREPORTED = 1_000
 
@@ -35,7 +35,7 @@ module Deckhand
         def initialize(queues:, lag: 0.005)
           @lag = lag
           @since = nil # when the oldest news not yet taken arrived
-          @in_flight = false
+          @in_flight = nil # the Due of the round trip under way
           @reports = {}.compare_by_identity
           @landed = []
           @unlocks = []
@@ -75,12 +75,14 @@ module Deckhand
         def wait(at) = @since && [@since + @lag - at, 0.001].max
 
         # A round trip carrying news is under way (taken, not yet #arrived).
-        def in_flight? = @in_flight
+        def in_flight? = !@in_flight.nil?
 
-        def arrived = @in_flight = false
+        # The round trip that took `due` is over. One that took news since
+        # is left under way: an end reported twice, or late, must not let a
+        # third round trip overtake it.
+        def arrived(due) = (@in_flight = nil if @in_flight.equal?(due))
 
         def take
-          @in_flight = true
           @since = nil
           lots = @reports.keys
           @reports.clear
@@ -88,7 +90,7 @@ module Deckhand
           due = Due.new(lots.map(&:report), lots, @landed, @unlocks)
           @landed = []
           @unlocks = []
-          due
+          @in_flight = due
         end
 
         # What was due did not reach Redis: it goes with the next round trip,

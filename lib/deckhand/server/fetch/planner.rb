@@ -12,7 +12,7 @@ module Deckhand
       #   planner = Fetch::Planner.new(concurrency: 5, ledger: ledger, slots: slots, pace: pace, ready: buffer, lost: lost)
       #   due, want = planner.next_round { stopping? }  # waits until a round trip is worth it
       #   planner.delivered(units.size)                 # what it brought
-      #   planner.sent                                  # it is over: the next may carry news
+      #   planner.sent(due)                             # it is over: the next may carry news
       class Planner # :nodoc:
         IDLE_POLL = 2.0
 
@@ -107,10 +107,10 @@ module Deckhand
           end
         end
 
-        # The round trip that carried the news is over (arrived or restored).
-        def sent
+        # The round trip that took `due` is over (arrived or restored).
+        def sent(due)
           @lock.synchronize do
-            @ledger.arrived
+            @ledger.arrived(due)
             @wake.broadcast
           end
         end
