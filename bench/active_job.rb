@@ -8,7 +8,9 @@
 # loop on data parsed from JSON each time, what any server that reads jobs
 # from Redis must at least do. Medians of the rounds.
 # Each figure also comes as CPU time a job (the server process, all its
-# threads), which other load on a shared machine disturbs less than jobs/s.
+# threads), which other load on a shared machine disturbs less than jobs/s,
+# and as Redis' CPU time a job (its main thread, from the server's start to
+# its last job, boot included, as bench/run counts it).
 #
 #   bundle exec ruby bench/active_job.rb [--jobs 30000] [--rounds 3] [--threads 10]
 #
@@ -21,6 +23,7 @@ require_relative "lib/deckhand_bench/lab"
 require "etc"
 require_relative "lib/deckhand_bench/stats"
 require_relative "lib/deckhand_bench/probe"
+require_relative "lib/deckhand_bench/redis_meter"
 
 module ActiveJobBench
   APP = ENV["BENCH_AJ_APP"] || File.expand_path("app/active_job_app.rb", __dir__)
@@ -56,8 +59,9 @@ module ActiveJobBench
   module_function
 
   # One server's drain, per job: jobs/s, CPU µs (all threads), of which
-  # garbage collection and the kernel, and how often its threads went to sleep.
-  Drain = Struct.new(:rate, :cpu, :gc, :kernel, :sleeps)
+  # garbage collection and the kernel, how often its threads went to
+  # sleep, and Redis' CPU µs.
+  Drain = Struct.new(:rate, :cpu, :gc, :kernel, :sleeps, :redis)
 
   def run(jobs:, rounds:, threads:)
     results = {}
@@ -76,7 +80,9 @@ module ActiveJobBench
         ceiling, floor = ceiling(lab, jobs).each_slice(2).to_a
         results["ceiling"], cpu["ceiling"] = record(results["ceiling"], cpu["ceiling"], ceiling)
         results["floor"], cpu["floor"] = record(results["floor"], cpu["floor"], floor)
-        puts "round #{round + 1}: " + results.map { |k, v| "#{k} #{v.last.round}/s (#{cpu[k].last.round(1)} µs CPU)" }.join(", ")
+        puts "round #{round + 1}: " + results.map { |k, v| "#{k} #{v.last.round}/s (#{cpu[k].last.round(1)} µs CPU)" }.join(", ") +
+          "; Redis CPU a job: " + drains.map { |k, v| "#{k} #{v.last.redis.round(2)} µs" }.join(", ") +
+          " (load #{File.read("/proc/loadavg").split.first(3).join(" ")})"
       end
     end
     median = ->(h) { h.transform_values { |v| DeckhandBench::Stats.median(v) } }
@@ -90,12 +96,14 @@ module ActiveJobBench
     lab.fresh!
     env = {"BENCH_SYSTEM" => system, "BENCH_APP" => APP}
     script(lab, PUSH, jobs, env)
+    meter = DeckhandBench::RedisMeter.new(lab.redis).start
     child = lab.server(Struct.new(:name).new(system), [EXE.fetch(system), "-r", APP, "-c", threads, "-q", "bench"],
       expect: jobs, extra_env: env)
     report = JSON.parse(child.wait_report(lab.redis, DeckhandBench::Probe::FINISHED, timeout: 120 + jobs * 0.01))
     done = report["jobs"].to_f
+    redis = meter.finish(jobs: jobs, extra: {"rpush" => 1}).cpu_us_per_job
     Drain.new(done / report["seconds"], report["cpu_seconds"] * 1e6 / done, report["gc_ms"] * 1e3 / done,
-      report["system_seconds"] * 1e6 / done, report["thread_sleeps"] / done)
+      report["system_seconds"] * 1e6 / done, report["thread_sleeps"] / done, redis)
   ensure
     child&.stop
   end
@@ -128,6 +136,7 @@ module ActiveJobBench
       deckhand.gc, sidekiq.gc, deckhand.kernel, sidekiq.kernel)
     puts format("Threads put to sleep a job (waiting for work, a lock, I/O or Ruby's global lock): Deckhand %.3f, Sidekiq %.3f",
       deckhand.sleeps, sidekiq.sleeps)
+    puts format("Redis CPU time a job (its main thread, boot included): Deckhand %.2f µs, Sidekiq %.2f µs", deckhand.redis, sidekiq.redis)
   end
 end
 

@@ -5,7 +5,9 @@
 # threads, Deckhand alone, several rounds; prints per round and as medians
 # the jobs/s, Redis CPU µs per job (INFO cpu, main thread) and the commands
 # Redis ran per job with their time (INFO commandstats), plus the load
-# average before and after, since the machine may be shared.
+# average before and after, since the machine may be shared; and how long
+# acknowledgements waited (the oldest news of each round trip that carried
+# news: median, 99th percentile, largest; DeckhandBench::NewsAges).
 #
 # Redis CPU per job is counted as in `bench/run` (scenario 5): from before the
 # server starts, so it includes Redis' own housekeeping while the server boots
@@ -49,18 +51,20 @@ DeckhandBench::Lab.open(yjit: DeckhandBench::Runner.yjit_available?) do |lab|
       rate = report["jobs"] / report["seconds"]
       ruby_us = report["cpu_seconds"] * 1_000_000 / report["jobs"]
       after_boot = (cost.cpu_seconds - (booted - started)) * 1_000_000 / left
-      rows[threads] << [rate, cost.cpu_us_per_job, cost.commands_per_job, ruby_us, after_boot]
+      rows[threads] << [rate, cost.cpu_us_per_job, cost.commands_per_job, ruby_us, after_boot, report["news_age_p50_ms"], report["news_age_p99_ms"]]
       top = cost.top(8).map { |name, calls, usec| "#{name} #{calls.round(5)}/#{usec.round(3)}" }.join(", ")
       puts format("round %d, %2d threads: %7.0f jobs/s, %.3f µs Redis CPU/job (%.3f after boot), %.2f µs server CPU/job, " \
-        "%.4f commands/job, %.1f jobs/fetch; calls/µs per job: %s (load %s)", round + 1, threads, rate, cost.cpu_us_per_job,
-        after_boot, ruby_us, cost.commands_per_job,
-        1 / (cost.by_command.dig("evalsha", 0) || 1).fdiv(count), top, load.call)
+        "%.4f commands/job, %.1f jobs/round trip, news age p50/p99/max %s/%s/%s ms; calls/µs per job: %s (load %s)", round + 1,
+        threads, rate, cost.cpu_us_per_job, after_boot, ruby_us, cost.commands_per_job,
+        1 / (cost.by_command.dig("evalsha", 0) || 1).fdiv(count), report["news_age_p50_ms"], report["news_age_p99_ms"],
+        report["news_age_max_ms"], top, load.call)
     end
   end
 end
 rows.each do |threads, list|
   puts format("median, %2d threads: %7.0f jobs/s, %.3f µs Redis CPU/job (%.3f after boot), %.2f µs server CPU/job, " \
-    "%.4f commands/job", threads, median.call(list.map(&:first)), median.call(list.map { |r| r[1] }),
-    median.call(list.map { |r| r[4] }), median.call(list.map { |r| r[3] }), median.call(list.map { |r| r[2] }))
+    "%.4f commands/job, news age p50 %s ms, p99 %s ms", threads, median.call(list.map(&:first)), median.call(list.map { |r| r[1] }),
+    median.call(list.map { |r| r[4] }), median.call(list.map { |r| r[3] }), median.call(list.map { |r| r[2] }),
+    median.call(list.map { |r| r[5].to_f }), median.call(list.map { |r| r[6].to_f }))
 end
 puts "load average at end: #{load.call}"

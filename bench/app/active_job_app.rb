@@ -19,6 +19,10 @@ when "deckhand"
   Deckhand.config.logger.level = Logger::WARN
   Deckhand.config.fetch_window = Float(ENV["BENCH_WINDOW"]) if ENV["BENCH_WINDOW"]
   ActiveJob::Base.queue_adapter = :deckhand
+  if ENV["BENCH_EXPECT"].to_i.positive?
+    require_relative "../lib/deckhand_bench/news_ages"
+    DeckhandBench::NewsAges.install
+  end
 when "sidekiq"
   require "sidekiq"
   require "sidekiq/rails" # Sidekiq keeps its Active Job wrapper there

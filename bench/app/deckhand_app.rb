@@ -10,8 +10,11 @@
 require "logger"
 require_relative "../../lib/deckhand"
 require_relative "jobs"
+require_relative "../lib/deckhand_bench/news_ages"
 
 Deckhand.config.logger.level = Logger::WARN
+Deckhand.config.fetch_window = Float(ENV["BENCH_WINDOW"]) if ENV["BENCH_WINDOW"] # seconds: the acknowledgement trade-off's sweep
 DeckhandBench::Probe.install
+DeckhandBench::NewsAges.install
 
 DeckhandBench::Jobs.define(Deckhand::Job)

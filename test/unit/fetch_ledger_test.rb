@@ -59,7 +59,18 @@ class FetchLedgerTest < Minitest::Test
     refute ledger.late?(200.0), "taken news is no longer waiting"
     ledger.restore(due, at: 200.0)
     assert ledger.late?(200.006), "news put back waits from when it came back"
-    ledger.arrived
+    ledger.arrived(due)
+    refute ledger.in_flight?
+  end
+
+  def test_the_end_of_a_round_trip_leaves_a_later_one_under_way
+    ledger = Ledger.new(queues: 1)
+    first = ledger.take
+    ledger.arrived(first)
+    second = ledger.take
+    ledger.arrived(first)
+    assert ledger.in_flight?, "the first one's end, told again, does not end the second"
+    ledger.arrived(second)
     refute ledger.in_flight?
   end
 

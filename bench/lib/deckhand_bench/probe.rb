@@ -76,6 +76,7 @@ module DeckhandBench
           @done += 1
           if @done == @warmup + 1
             @window = snapshot
+            NewsAges.reset if defined?(NewsAges)
             profile_start
           end
           @done == @expected
@@ -171,7 +172,7 @@ module DeckhandBench
           "threads_started" => now[:threads] - @window[:threads],
           "commands" => now[:commands] - @window[:commands],
           "round_trips" => now[:round_trips] - @window[:round_trips], "rss_kb" => rss_kb
-        }
+        }.merge(defined?(NewsAges) ? NewsAges.summary : {})
       end
 
       def report(key, value)

@@ -48,9 +48,13 @@ module Deckhand
       # process sharing the Redis finds it too.
       def fair?(queue) = @queues.key?(queue)
 
+      # No queue is fair: a push need not look at its jobs' tenants.
+      def none? = @queues.empty?
+
       # The tenant of a job of a fair queue: its own "tenant", else what the
       # queue's `by` says; nil for any other queue's job.
       def tenant(job)
+        return nil if @queues.empty?
         setting = @queues[job["queue"]] or return nil
         return self.class.tenant!(job["tenant"], "#{job["class"]} in fair queue #{job["queue"].inspect}") unless job["tenant"].nil?
         by = setting.by or return nil

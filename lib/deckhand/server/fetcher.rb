@@ -23,16 +23,18 @@ module Deckhand
     # moving them atomically into the process's in-flight record as one lot per
     # queue (store/scripts/fetch.lua). A round trip goes out when the jobs
     # waiting to start run below half of what may wait, so acknowledgements
-    # travel in batches; and they never wait longer than the fetch window:
-    # the processor that settles a job once the oldest unsent news is that
-    # old sends the acknowledgements itself (it holds the global lock then,
-    # where waking the fetcher thread could take a time slice), and the loop
-    # sends them when no more settle. One round trip carrying them is under
-    # way at a time, so a lot's news reaches Redis in order. When the queues
-    # run dry, idle waiters block inside Redis and hand a pushed job straight
-    # to a thread, one round trip from push to start; the fetcher still looks
-    # by itself every Fetch::Planner::IDLE_POLL seconds, so a waiter that died
-    # cannot leave the capsule asleep.
+    # travel in batches; and they never wait longer than half the fetch
+    # window: the processor that settles a job once the oldest unsent news
+    # is that old makes the round trip itself (it holds the global lock
+    # then, where waking the fetcher thread could take a time slice), and
+    # fetches with it when a fetch is due (Fetch::Planner); the loop makes
+    # the others (idle, quiet, after a failure) and sends acknowledgements
+    # when no more settle. One round trip is under way at a time, so a lot's
+    # news reaches Redis in order. When the queues run dry, idle waiters
+    # block inside Redis and hand a pushed job straight to a thread, one
+    # round trip from push to start; the fetcher still looks by itself every
+    # Fetch::Planner::IDLE_POLL seconds, so a waiter that died cannot leave
+    # the capsule asleep.
     #
     # Processors call #take for work and #done once a job's outcome is settled.
     # Fetch::Ledger keeps who settled what and what Redis was not told;
@@ -92,11 +94,12 @@ module Deckhand
       # A processor settled a job: it succeeded, or (marked: true) a script
       # wrote its outcome and marked it; either way the news reaches Redis on
       # the next round trip, with the unique lock to release (`unlock`: [key,
-      # jid, TTL ms]) when it succeeded.
+      # jid, TTL ms]) when it succeeded. When that makes a round trip due,
+      # the calling processor makes it.
       def done(unit, marked: false, unlock: nil)
-        @balance&.settled(unit) # first: a capped queue's freed room makes the fetch the planner wakes for
-        send = @planner.settled(unit, marked: marked, unlock: unlock)
-        send_news(*send) if send
+        @balance&.settled(unit) # first: a capped queue's freed room makes the fetch the planner plans
+        due, want = @planner.settled(unit, marked: marked, unlock: unlock)
+        own_round(due, want) if due
       end
 
       # An idle waiter moved `payload` into queue `index`'s landing list, and
@@ -153,7 +156,7 @@ module Deckhand
       rescue Deckhand::RedisError => e
         @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
       ensure
-        @planner.sent
+        @planner.sent(due) if due
       end
 
       private
@@ -168,13 +171,56 @@ module Deckhand
 
       # due: the ledger's acknowledgements due; want: jobs to take (0: none).
       def round(due, want)
-        sources = throttles = nil
+        reclaim_lost(due)
+        trip(due, want)
+        @planner.sent(due, ok: true)
+        @outage.over
+        hand_back_buffered if @planner.quiet?
+      rescue Exception => e # rubocop:disable Lint/RescueException -- the news went back to the ledger (#trip)
+        raise unless e.is_a?(Deckhand::RedisError) # the component logs it and starts the loop again
+        @planner.sent(due)
+        @planner.pause(@outage.failed(e)) { stopping? }
+      ensure
+        # Whatever ended this round, the next may go; a processor's round
+        # trip begun since stays under way.
+        @planner.sent(due)
+      end
+
+      # A processor's round trip (Fetch::Planner#settled). When it fails,
+      # its news is back in the ledger (#trip) and the loop makes the next
+      # round trips, pausing as Redis failures call for; a bug is logged,
+      # and the processor goes on to its next job.
+      def own_round(due, want)
+        trip(due, want)
+        @planner.sent(due, ok: true)
+      rescue => e
+        unless e.is_a?(Deckhand::RedisError)
+          @logger.error("a round trip of the fetcher of capsule #{@capsule.name} failed (#{e.class}: #{e.message}); " \
+            "its fetch loop takes over\n#{e.backtrace&.join("\n")}")
+        end
+        @planner.failed
+      ensure
+        @planner.sent(due)
+      end
+
+      # The lots of fetches whose reply was lost go back once Redis answers;
+      # when it does not, `due` goes back to the ledger.
+      def reclaim_lost(due)
         @lost.reclaim if @lost.due?
+      rescue Exception # rubocop:disable Lint/RescueException -- nothing taken from the ledger may be dropped
+        @planner.restore(due, nil)
+        raise
+      end
+
+      # One round trip: the news in `due` and, when want > 0, a fetch of up
+      # to `want` jobs, delivered to the buffer. Whatever ends it early, the
+      # news and the throttle slots it carried go back to the ledger, and a
+      # fetch's lots that may have been taken are handed back once Redis
+      # answers (LostFetches). Round trips never overlap (Ledger#in_flight?).
+      def trip(due, want)
+        sources = throttles = nil
         if want.zero?
-          unless due.empty?
-            throttles = @planner.throttle_args # the slots of settled jobs go back with their acknowledgements
-            acknowledge(due, throttles)
-          end
+          acknowledge(due, throttles = @planner.throttle_args) unless due.empty? # the slots of settled jobs go back with their acknowledgements
         else
           sources = @sources.next(paused: @planner.paused, limit: want)
           sources = @balance.plan(sources, want) if @balance
@@ -188,31 +234,14 @@ module Deckhand
           sources = nil
           deliver(takes, fetched, want)
         end
-        @planner.sent
-        @outage.over
-        hand_back_buffered if @planner.quiet?
-      rescue Exception => e # rubocop:disable Lint/RescueException -- nothing taken from the ledger may be dropped
+      rescue Exception # rubocop:disable Lint/RescueException -- nothing taken from the ledger may be dropped
         @lost.lots(sources) if sources # its reply may be lost, not its work
         @planner.restore(due, throttles)
-        raise unless e.is_a?(Deckhand::RedisError) # the component logs it and starts the loop again
-        @planner.sent
-        @planner.pause(@outage.failed(e)) { stopping? }
-      ensure
-        @planner.sent if @planner.in_flight? # whatever ended this round, the next may send
+        raise
       end
 
       def acknowledge(due, throttles = nil)
         @fetch.call(limit: 0, sources: [], acks: due.acks, landed: due.landed, unlocks: due.unlocks, throttles: throttles)
-      end
-
-      # A processor sends the news itself; when Redis fails, the loop's next
-      # round trip carries it.
-      def send_news(due, throttles)
-        acknowledge(due, throttles)
-      rescue Deckhand::RedisError
-        @planner.restore(due, throttles)
-      ensure
-        @planner.sent
       end
 
       # Waits for the next round trip worth making (Fetch::Planner#next_round).

@@ -15,6 +15,7 @@ module Deckhand
     module FairPushes # :nodoc:
       # Only a payload holding this may name a tenant: the others skip the parse.
       MARK = "\"tenant\":"
+      NO_TENANTS = {}.freeze
 
       module_function
 
@@ -24,7 +25,7 @@ module Deckhand
       # Config::FairQueues, or nil: no queue is fair) says which queues take
       # fair shares and gives the weights.
       def split(queued, fair)
-        return [queued, {}] unless fair
+        return [queued, NO_TENANTS] if fair.nil? || fair.none?
         tenants = nil
         plain = queued.to_h do |queue, payloads|
           next [queue, payloads] unless fair.fair?(queue) && payloads.any? { |json| json.include?(MARK) }

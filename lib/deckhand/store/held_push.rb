@@ -34,6 +34,9 @@ module Deckhand
 
       NO_DOUBT = [].freeze
 
+      # The outcome of a push Redis took whole.
+      WRITTEN = Outcome.new(nil, nil, nil, nil, NO_DOUBT).freeze
+
       module_function
 
       # Raises Deckhand::ConnectionError when the round trip failed (nothing
@@ -46,21 +49,22 @@ module Deckhand
       # As #write, with the scheduled jobs already grouped by set
       # (Queues.scheduled_sets) and the tenants' jobs split off
       # (FairPushes.split).
-      def write_sets(store, queued, sets, scheduled_queues, tenants = {})
+      def write_sets(store, queued, sets, scheduled_queues, tenants = FairPushes::NO_TENANTS)
         keys = store.layout
         commands = plan(keys, queued, sets, tenants)
-        replies, short = Durability.replies(store) { |pipe| commands.each { |command, _| pipe.call(*command) } }
-        refused = []
-        error = unlisted = nil
-        commands.zip(replies).each do |(_, part), reply|
+        replies, short = Durability.replies(store) { |pipe| commands.each { |command, _| pipe.call_v(command) } }
+        refused = error = unlisted = nil
+        replies.each_with_index do |reply, i|
           next unless reply.is_a?(RedisClient::Error)
+          part = commands[i][1]
           next unlisted ||= reply unless part
-          refused << part
+          (refused ||= []) << part
           error ||= reply
         end
-        left = refused.empty? ? nil : left(keys, queued, sets, scheduled_queues, refused, tenants)
+        return WRITTEN unless refused || short || unlisted # the common case: every job written, nothing to say
+        left = refused && left(keys, queued, sets, scheduled_queues, refused, tenants)
         queued = joined(queued, tenants)
-        Outcome.new(left, error && store.refusal(error), short && not_replicated(store, queued, sets, refused, short),
+        Outcome.new(left, error && store.refusal(error), short && not_replicated(store, queued, sets, refused || NO_DOUBT, short),
           unlisted && store.refusal(unlisted), NO_DOUBT)
       end
 

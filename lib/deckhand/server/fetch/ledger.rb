@@ -4,22 +4,23 @@ module Deckhand
   module Server
     module Fetch
       # The acknowledgement ledger of one capsule: which fetched jobs are
-      # settled, what Redis has not been told yet, since when, and whether a
-      # round trip carrying it is under way. The only writer of that state;
-      # the fetcher calls it under its own lock.
+      # settled, what Redis has not been told yet, since when, and which
+      # round trip is under way. The only writer of that state; the fetcher
+      # calls it under its own lock.
       #
-      # Processors settle jobs (#settle); whoever sends the news (the fetch
-      # loop, or a processor once it is #late?) takes it as one Due (#take),
-      # says when the round trip is over (#arrived), and puts it back when it
-      # failed (#restore), so nothing is acknowledged twice or never. One
-      # round trip with news at a time: a lot's news arrives in order.
+      # Processors settle jobs (#settle); whoever makes the next round trip
+      # (the fetch loop, or a processor, Fetch::Planner#settled) takes the
+      # news as one Due (#take), says when that round trip is over
+      # (#arrived), and puts the news back when it failed (#restore), so
+      # nothing is acknowledged twice or never. One round trip at a time: a
+      # lot's news arrives in order.
       #
       #   ledger = Ledger.new(queues: 2, lag: 0.005)
       #   ledger.settle(unit, marked: false, unlock: nil, at: now)   # => true: news for Redis
-      #   ledger.late?(now + 0.01)                                   # => true: send it now
+      #   ledger.late?(now + 0.006)                                  # => true: send it now
       #   due = ledger.take                                          # acks, landed jobs, unique locks
       #   ledger.restore(due, at: now)                               # the round trip failed
-      #   ledger.arrived
+      #   ledger.arrived(due)
       class Ledger
         MAX_UNREPORTED = 1_000
 
@@ -35,7 +36,7 @@ module Deckhand
         def initialize(queues:, lag: 0.005)
           @lag = lag
           @since = nil # when the oldest news not yet taken arrived
-          @in_flight = false
+          @in_flight = nil # the Due of the round trip under way
           @reports = {}.compare_by_identity
           @landed = []
           @unlocks = []
@@ -74,13 +75,15 @@ module Deckhand
         # Seconds from `at` until the news is late, or nil without news.
         def wait(at) = @since && [@since + @lag - at, 0.001].max
 
-        # A round trip carrying news is under way (taken, not yet #arrived).
-        def in_flight? = @in_flight
+        # A round trip is under way (its news taken, not yet #arrived).
+        def in_flight? = !@in_flight.nil?
 
-        def arrived = @in_flight = false
+        # The round trip that took `due` is over. One that took news since
+        # is left under way: an end reported twice, or late, must not let a
+        # third round trip overtake it.
+        def arrived(due) = (@in_flight = nil if @in_flight.equal?(due))
 
         def take
-          @in_flight = true
           @since = nil
           lots = @reports.keys
           @reports.clear
@@ -88,7 +91,7 @@ module Deckhand
           due = Due.new(lots.map(&:report), lots, @landed, @unlocks)
           @landed = []
           @unlocks = []
-          due
+          @in_flight = due
         end
 
         # What was due did not reach Redis: it goes with the next round trip,

@@ -6,13 +6,24 @@ module Deckhand
       # What one capsule's fetcher thread and its processors share, under one
       # lock: the jobs outstanding, whether the idle waiters are armed, the
       # paused queues, the quiet flag, and through them the ledger's news and
-      # the throttle slots. From that it plans the loop's next round trip:
-      # when it goes out, what news it carries, how many jobs it asks for.
+      # the throttle slots. From that it plans the next round trip: when it
+      # goes out, who makes it, what news it carries, how many jobs it asks
+      # for.
+      #
+      # News of settled jobs leaves with the next round trip, and waits at
+      # most half the fetch window for one: then the processor that settled
+      # a job makes the round trip itself (it holds Ruby's global lock then,
+      # where the loop's thread, woken, could wait for a whole time slice
+      # while short jobs keep the lock), and when a fetch is due by then
+      # that round trip fetches too, instead of the news going alone and the
+      # fetch after it. One round trip is under way at a time
+      # (Ledger#in_flight?).
       #
       #   planner = Fetch::Planner.new(concurrency: 5, ledger: ledger, slots: slots, pace: pace, ready: buffer, lost: lost)
-      #   due, want = planner.next_round { stopping? }  # waits until a round trip is worth it
-      #   planner.delivered(units.size)                 # what it brought
-      #   planner.sent                                  # it is over: the next may carry news
+      #   due, want = planner.next_round { stopping? }  # the loop: waits until a round trip is worth it
+      #   due, want = planner.settled(unit, marked: false, unlock: nil) # a processor: nil, or its round trip to make
+      #   planner.delivered(units.size)                 # what a fetch brought
+      #   planner.sent(due, ok: true)                   # it is over: the next may go
       class Planner # :nodoc:
         IDLE_POLL = 2.0
 
@@ -30,21 +41,22 @@ module Deckhand
           @lock = Mutex.new
           @wake = ConditionVariable.new
           @outstanding = 0
-          @quiet = @quieted = @armed = false
+          @quiet = @quieted = @armed = @failing = false
           @armed_at = 0.0
           @paused = []
         end
 
         def quiet? = @quiet
 
-        # A round trip carrying news is under way.
+        # A round trip is under way.
         def in_flight? = @ledger.in_flight?
 
         def wake = @lock.synchronize { @wake.signal }
 
-        # A processor settled a job. Returns [due, throttles] when that
-        # processor should send the news itself (the oldest unsent news is
-        # late and no round trip carrying news is under way), else nil.
+        # A processor settled a job. Returns [due, want] when that processor
+        # makes the next round trip itself: the news is late, and a fetch of
+        # `want` jobs goes with it when one is due (else want 0). Else nil:
+        # the loop is told.
         def settled(unit, marked:, unlock:)
           @lock.synchronize do
             at = now
@@ -52,8 +64,9 @@ module Deckhand
             @slots.freed(at) unless unit.lot.landing?
             @outstanding -= 1
             @pace.completed
-            @wake.signal
-            [@ledger.take, @slots.args(@ledger)] if !@ledger.in_flight? && !@quiet && @ledger.late?(at)
+            round = (own_round(at) unless @ledger.in_flight? || @quiet || @failing)
+            @wake.signal unless round
+            round
           end
         end
 
@@ -97,8 +110,8 @@ module Deckhand
           end
         end
 
-        # The news still due at shutdown, once a processor's round trip with
-        # news is over (a lot's news arrives in order).
+        # The news still due at shutdown, once a round trip under way is over
+        # (a lot's news arrives in order).
         def last_news
           @lock.synchronize do
             deadline = now + 1.0
@@ -107,11 +120,24 @@ module Deckhand
           end
         end
 
-        # The round trip that carried the news is over (arrived or restored).
-        def sent
+        # The round trip that took `due` is over (arrived or restored);
+        # `ok`: Redis answered it, so processors may make round trips again
+        # after a failure.
+        def sent(due, ok: false)
           @lock.synchronize do
-            @ledger.arrived
+            @ledger.arrived(due)
+            @failing = false if ok
             @wake.broadcast
+          end
+        end
+
+        # A processor's round trip failed: until one of the loop's gets
+        # through (it retries, pausing as Redis failures call for),
+        # processors leave round trips to the loop.
+        def failed
+          @lock.synchronize do
+            @failing = true
+            @wake.signal
           end
         end
 
@@ -157,14 +183,9 @@ module Deckhand
                 return [@ledger.take, 0]
               end
               ahead = @pace.ahead
-              # Jobs held past their queue's cap (auto-balance) leave the threads to the others.
-              want = @quiet ? 0 : @concurrency + ahead - @outstanding + @ready.held
+              want = fetch_want(ahead)
               polled = @armed && (now - @armed_at >= IDLE_POLL || @slots.due?(now))
-              if want.positive? && (!@armed || polled) && @ready.size <= ahead / 2
-                @pace.starved = !@armed && @ready.waiting.positive? # threads ran dry waiting for this fetch
-                @armed = false
-                return [@ledger.take, want]
-              end
+              return fetch(want) if want.positive? && (!@armed || polled)
               acks_due = @ledger.news? && (@armed || @quiet || @ledger.overdue? || @ledger.late?(now))
               return [@ledger.take, 0] if acks_due || @lost.due?
               @wake.wait(@lock, wait_time)
@@ -173,6 +194,29 @@ module Deckhand
         end
 
         private
+
+        # A processor's round trip, or nil: late news (the loop sends an idle
+        # capsule's at once), with a fetch when one is due.
+        def own_round(at)
+          return if @armed || !(@ledger.overdue? || @ledger.late?(at))
+          want = fetch_want(@pace.ahead)
+          want.positive? ? fetch(want) : [@ledger.take, 0]
+        end
+
+        # Jobs a fetch should ask for now, or 0: room beyond the jobs
+        # outstanding (jobs held past their queue's cap, auto-balance,
+        # leave the threads to the others), once the jobs waiting to start
+        # ran down to half of what may wait.
+        def fetch_want(ahead)
+          return 0 if @quiet || @ready.size > ahead / 2
+          @concurrency + ahead - @outstanding + @ready.held
+        end
+
+        def fetch(want)
+          @pace.starved = !@armed && @ready.waiting.positive? # threads ran dry waiting for this fetch
+          @armed = false
+          [@ledger.take, want]
+        end
 
         def wait_time
           times = [@lost.wait_time]
