@@ -43,8 +43,13 @@ module Sidekiq
     # API's files define these constants while loading, and an autoload
     # would have them require their own file again.)
     def const_missing(name)
-      return super unless API_CONSTANTS.include?(name)
-      require "deckhand/sidekiq/api"
+      if name == :Enterprise
+        require "deckhand/sidekiq/enterprise_crypto" # Sidekiq::Enterprise::Crypto.enable in an initializer
+      elsif API_CONSTANTS.include?(name)
+        require "deckhand/sidekiq/api"
+      else
+        return super
+      end
       const_defined?(name, false) ? const_get(name, false) : super
     end
 
@@ -148,11 +153,12 @@ module Sidekiq
       Sidekiq::Testing.public_send(:"#{mode}!", &)
     end
 
-    # nil, as in Sidekiq without Sidekiq Pro or Enterprise. Drop-in mode
-    # names Sidekiq::Enterprise for its Crypto setup only: not Enterprise.
+    # nil, as in Sidekiq without Sidekiq Pro or Enterprise; a constant
+    # defined since answers. Drop-in mode's Sidekiq::Enterprise (defined
+    # when named, for its Crypto setup) is not Enterprise.
     def pro? = defined?(Sidekiq::Pro)
 
-    def ent? = nil
+    def ent? = (defined?(Sidekiq::Enterprise) && !Sidekiq::Enterprise.const_defined?(:DECKHAND, false)) ? "constant" : nil
   end
 
   # Middleware classes include these in Sidekiq 7: they give `config`,
