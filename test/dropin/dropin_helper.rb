@@ -44,9 +44,10 @@ module Deckhand
       [out, status]
     end
 
-    # Runs a minitest file in drop-in mode and fails with its output unless it passed.
-    def assert_dropin_tests_pass(file, chdir: SHOP, preload: true)
-      out, status = dropin_ruby(file, chdir: chdir, preload: preload)
+    # Runs a minitest file in drop-in mode and fails with its output unless
+    # it passed. env: DECKHAND_SIDEKIQ => "7" or "8" for one Sidekiq version.
+    def assert_dropin_tests_pass(file, chdir: SHOP, preload: true, env: {})
+      out, status = dropin_ruby(file, chdir: chdir, preload: preload, env: env)
       assert status.success?, "#{file} failed in drop-in mode:\n#{out}"
       assert_match(/\d+ runs, \d+ assertions, 0 failures, 0 errors/, out)
       refute_match(/warning:/, out.lines.grep(%r{#{Regexp.escape(ROOT)}/(lib|test)}o).join, "Ruby warnings from our code")

@@ -20,8 +20,10 @@ require_relative "rails_reloader" if defined?(::Rails::VERSION)
 #   first): Sidekiq::Testing finds the collected jobs under either.
 # - The class name written into each job follows the fleet sharing the
 #   Redis (DeckhandAdapter.class_name_for); with no Sidekiq process there,
-#   SidekiqAdapter::JobWrapper, which every Sidekiq 7 and 8 runs, so a
-#   rollback finds the queued jobs runnable. A server runs every name.
+#   the name the Sidekiq version drop-in mode stands in for writes
+#   (Sidekiq::ActiveJob::Wrapper for 8, SidekiqAdapter::JobWrapper for 7,
+#   which every Sidekiq 7 runs), so a rollback finds the queued jobs
+#   runnable. A server runs every name.
 # - Active Job classes take sidekiq_options, sidekiq_retry_in and
 #   sidekiq_retries_exhausted (Sidekiq::Job::Options).
 module ActiveJob
@@ -47,7 +49,7 @@ module ActiveJob
   end
 end
 
-ActiveJob::QueueAdapters::DeckhandAdapter.default_class_name = ActiveJob::QueueAdapters::DeckhandAdapter::SIDEKIQ_NAMES.first
+ActiveJob::QueueAdapters::DeckhandAdapter.default_class_name = Deckhand::DropIn.version.active_job_wrapper
 
 ActiveJob::Base.include(Sidekiq::Job::Options) unless ActiveJob::Base.respond_to?(:sidekiq_options)
 

@@ -19,9 +19,12 @@ module Deckhand
         at(interval) if interval
       end
 
-      # Sidekiq's perform_inline checks no arguments: perform gets them as
-      # JSON makes them (Symbols as Strings), where a push would refuse them.
-      def perform_inline(*args) = super(*JSON.parse(JSON.generate(args)))
+      # Sidekiq 8's perform_inline checks the arguments as a push does
+      # (Sidekiq.strict_args!); 7.3's checks none: perform gets them as JSON
+      # makes them (Symbols as Strings), where a push would refuse them.
+      def perform_inline(*args)
+        DropIn.version.perform_inline_checks_arguments? ? super : super(*JSON.parse(JSON.generate(args)))
+      end
 
       alias_method :perform_sync, :perform_inline
 

@@ -11,8 +11,9 @@ require_relative "loader"
 #   Sidekiq.configure_client { |config| config.redis = {url: ENV["REDIS_URL"]} }
 #   Sidekiq.logger.info("hello")
 module Sidekiq
-  # The Sidekiq API level drop-in mode answers to (for gems that check it).
-  VERSION = "7.3.0"
+  # The Sidekiq version drop-in mode stands in for (for gems that check
+  # it): 8.1's or 7.3's (Deckhand::DropIn::Version).
+  VERSION = Deckhand::DropIn.version.sidekiq_version
   NAME = "Sidekiq"
 
   # Marks drop-in mode for code that wants to know: `defined?(Sidekiq::DECKHAND)`.

@@ -18,7 +18,8 @@ module Deckhand
     # - /stats and /stats/queues answer Sidekiq's JSON; /dashboard/stats redirects to /stats.
     # - A method the dashboard never answers gets 404 with x-cascade: pass, so
     #   a Rack router may try its next route.
-    # - HEAD / is the cheap heartbeat: it reads the default queue's size;
+    # - HEAD / is the cheap heartbeat: it reads the default queue's size
+    #   (the answer's body as Sidekiq 7.3 gives it; Sidekiq 8's is empty);
     #   /?days= beyond the year of history Deckhand keeps is a 401, as
     #   Sidekiq answers a number of days beyond its own.
     # - A queue name Sidekiq would not show gets 404; a retry, scheduled or
@@ -94,7 +95,7 @@ module Deckhand
 
       def heartbeat
         size = Deckhand::API.new(@config || Deckhand.config).queue("default").size
-        [200, {"content-type" => "text/plain"}, [size.to_s]]
+        [200, {"content-type" => "text/plain"}, DropIn.version.empty_head_response? ? [] : [size.to_s]]
       end
 
       def translate(env, path)

@@ -1,18 +1,60 @@
 # frozen_string_literal: true
 
-require_relative "server_internal"
+require "deckhand/store/execution_metrics"
 
 module Sidekiq
   module Metrics
-    # Sidekiq's histogram of one class's times, named only: Deckhand keeps
-    # its own, finer one.
+    # Sidekiq's histogram of one class's execution times in drop-in mode:
+    # 26 counters, one per bucket of Sidekiq's (up to 20 ms, 30 ms, ...,
+    # 335 s, and the rest), kept per class and minute where the version
+    # drop-in mode stands in for keeps them (Sidekiq 8: "h|<class>-<D>-<H>:<M>";
+    # 7.3: "<class>-<DD>-<HH>:<M>"), as Deckhand's servers write them beside
+    # their own finer histogram.
     #
-    #   Sidekiq::Metrics::Histogram.new("ReportJob")   # => Deckhand::DropIn::Unsupported
+    #   histogram = Sidekiq::Metrics::Histogram.new("ReportJob")
+    #   histogram.record_time(42)                   # ms
+    #   Sidekiq.redis { |conn| histogram.persist(conn) }   # => "h|ReportJob-22-22:3", and starts over
+    #   Sidekiq.redis { |conn| histogram.fetch(conn) }     # => [0, 0, 1, 0, ...] this minute's counters
     class Histogram
-      extend Deckhand::DropIn::ServerInternal
+      include Enumerable
 
-      unsupported "Deckhand keeps its own execution-time histogram per class and minute " \
-        "(Sidekiq::Metrics::Query#for_job returns it as `hist`)"
+      LAYOUT = Deckhand::Store::ExecutionMetrics::SidekiqLayout
+      # The upper bound (ms) of each bucket; the last takes the rest.
+      BUCKET_INTERVALS = [*LAYOUT::BUCKETS_MS, 1e20].freeze
+      LABELS = BUCKET_INTERVALS.each_with_index.map do |ms, index|
+        next "Slow" if index == LAYOUT::LAST
+        (ms < 1000) ? "#{ms}ms" : "#{(ms / 1000.0).to_s.delete_suffix(".0")}s"
+      end.freeze
+
+      attr_reader :buckets
+
+      def initialize(klass)
+        @klass = klass.to_s
+        @buckets = Array.new(BUCKET_INTERVALS.size, 0)
+      end
+
+      def each(&) = @buckets.each(&)
+
+      def label(index) = LABELS[index]
+
+      def record_time(ms)
+        @buckets[LAYOUT.search(ms)] += 1
+      end
+
+      # This minute's counters in Redis, through a connection Sidekiq.redis lends.
+      def fetch(conn, now = Time.now) = LAYOUT.read_histogram(conn, key(now))
+
+      # Adds the counters to the minute of `now` and starts over; returns the key.
+      def persist(conn, now = Time.now)
+        counts, @buckets = @buckets, Array.new(BUCKET_INTERVALS.size, 0)
+        key = key(now)
+        LAYOUT.write_histogram(conn, key, counts.each_with_index.to_h { |n, index| [index, n] })
+        key
+      end
+
+      private
+
+      def key(now) = Deckhand::Store::ExecutionMetrics::SIDEKIQ_LAYOUTS.fetch(Deckhand::DropIn.version.metrics_layout).histogram_key(@klass, now)
     end
   end
 end

@@ -3,19 +3,20 @@
 require "time"
 require "date"
 require "deckhand/api"
-require_relative "results"
+require_relative "minute_results"
 require_relative "../../store/execution_metrics"
 require_relative "../../store/deploy_marks"
 
 module Sidekiq
   module Metrics
-    # Sidekiq's metrics query in drop-in mode, over Deckhand's per-class
+    # Sidekiq 7.3's metrics query (Sidekiq::Metrics::Query when drop-in mode
+    # stands in for Sidekiq 7), over Deckhand's per-class
     # metrics (Deckhand::API::Metrics): executions ("p", failures included),
     # failures ("f") and execution time ("ms", and "s" in seconds) per class
     # and minute, for the last `minutes` (up to 240, what Deckhand keeps by
     # the minute).
     #
-    #   result = Sidekiq::Metrics::Query.new.top_jobs(class_filter: /Report/)
+    #   result = Sidekiq::Metrics::MinuteQuery.new.top_jobs(class_filter: /Report/)
     #   result.buckets                                  # => ["21:04", ..., "22:03"]
     #   result.job_results["ReportJob"].totals["p"]     # => 120
     #   result.job_results["ReportJob"].series["ms"]    # => {"21:04" => 1530, ...}
@@ -24,7 +25,7 @@ module Sidekiq
     # duration buckets, the slowest first, as Sidekiq's does (failures
     # included); `marks` holds the deploy marks of the period
     # (Sidekiq::Deploy.mark!).
-    class Query
+    class MinuteQuery
       MAX_MINUTES = 240
 
       def initialize(pool: nil, now: Time.now)

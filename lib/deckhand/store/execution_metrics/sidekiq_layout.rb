@@ -27,6 +27,8 @@ module Deckhand
       #   SidekiqLayout.histogram_of({17 => 3})   # => {0 => 3} (13.3 ms and under: "20ms")
       module SidekiqLayout # :nodoc:
         TTL = 8 * 60 * 60
+        # The hashes a flush adds each class's counts to: the minute's.
+        HASHES = 1
         # Upper bounds (ms) of Sidekiq's histogram buckets; the last catches the rest.
         BUCKETS_MS = [20, 30, 45, 65, 100, 150, 225, 335, 500, 750, 1100, 1700, 2500, 3800, 5750,
           8500, 13_000, 20_000, 30_000, 45_000, 65_000, 100_000, 150_000, 225_000, 335_000].freeze
@@ -87,6 +89,14 @@ module Deckhand
           return nil if count == failed
           histogram_of(histogram.to_h { |bucket, n| [bucket, n - failed_histogram.fetch(bucket, 0)] })
         end
+
+        # How many fields `count` writes for a class in one hash (its
+        # executions, its failures if any, its successes' ms if any).
+        def field_count(count, failed) = 1 + (failed.positive? ? 1 : 0) + ((count > failed) ? 1 : 0)
+
+        # The 26 counters of a histogram (`conn`: a store's connection or
+        # pipeline, or the connection Sidekiq.redis lends).
+        def read_histogram(conn, key) = conn.call("BITFIELD_RO", key, *(0..LAST).flat_map { |index| ["GET", "u16", "##{index}"] })
 
         def write_histogram(pipe, key, buckets)
           increments = buckets.flat_map { |index, n| n.positive? ? ["INCRBY", "u16", "##{index}", n] : [] }
