@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../iterable_job"
+require_relative "iterable/cancel_callbacks"
 
 module Sidekiq
   # `include Sidekiq::IterableJob` in drop-in mode: Deckhand's iterable job
@@ -17,6 +18,7 @@ module Sidekiq
     def self.included(base)
       base.include(Sidekiq::Job)
       base.include(Deckhand::IterableJob)
+      base.include(Deckhand::DropIn::CancelCallbacks)
       base.extend(PerformRefusal)
     end
 
@@ -45,6 +47,7 @@ module Sidekiq
       def self.included(base)
         base.include(Sidekiq::Job) unless base.include?(Deckhand::Job)
         base.include(Deckhand::IterableJob)
+        base.include(Deckhand::DropIn::CancelCallbacks)
         base.extend(Sidekiq::IterableJob::PerformRefusal)
       end
     end

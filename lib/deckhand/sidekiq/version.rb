@@ -102,6 +102,10 @@ module Deckhand
       # Time, a record's GlobalID survive); 7.3 writes them as a Hash.
       def cattr_serialized? = eight?
 
+      # A cancelled iterable job: Sidekiq 8 runs on_cancel (then on_stop and
+      # on_complete); 7.3 has no on_cancel.
+      def iterable_on_cancel? = eight?
+
       # Sidekiq's metrics as each version keeps and answers them: the keys
       # of Sidekiq::Metrics::Histogram (Sidekiq 8's start with "h|") and
       # Sidekiq::Metrics::Query's results (Sidekiq 8's ISO-8601 buckets, by

@@ -76,14 +76,17 @@ module Sidekiq
     Config = Deckhand::DropIn::WebSettings
 
     def initialize
-      @middlewares = self.class.middlewares.dup
+      @own_middlewares = []
     end
 
-    attr_reader :middlewares
+    # The class's middleware, as it stands when this app serves its first
+    # request (as Sidekiq builds it), then what `use` added to this app.
+    def middlewares = @built_with || self.class.middlewares + @own_middlewares
 
     def use(middleware, *args, &block)
       @app = nil
-      @middlewares << [middleware, args, block]
+      @built_with = nil
+      @own_middlewares << [middleware, args, block]
     end
 
     def call(env)
@@ -96,7 +99,7 @@ module Sidekiq
     private
 
     def app
-      @app ||= @middlewares.reverse.reduce(dashboard) do |inner, (middleware, args, block)|
+      @app ||= (@built_with = middlewares).reverse.reduce(dashboard) do |inner, (middleware, args, block)|
         middleware.new(inner, *args, &block)
       end
     end

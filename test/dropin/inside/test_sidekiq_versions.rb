@@ -16,6 +16,7 @@ require "sidekiq/metrics/query"
 require "sidekiq/metrics/shared"
 require "sidekiq/middleware/current_attributes"
 require "sidekiq/redis_connection"
+require "sidekiq/testing"
 require "rack/mock"
 require "stringio"
 require "logger"
@@ -50,6 +51,18 @@ class VersionsRetryInDiscardJob
   sidekiq_retry_in { |_count, _error| :discard }
 end
 
+class VersionsIterableJob
+  include Sidekiq::IterableJob
+
+  CALLS = []
+
+  def build_enumerator(cursor:) = array_enumerator([1, 2, 3], cursor: cursor)
+
+  def each_iteration(_item) = nil
+
+  %i[on_start on_resume on_cancel on_stop on_complete].each { |name| define_method(name) { CALLS << name } }
+end
+
 class VersionsCurrent < ActiveSupport::CurrentAttributes
   attribute :user_id, :locale
 end
@@ -62,6 +75,7 @@ end
 
 class SidekiqVersionsTest < Minitest::Test
   def setup
+    Sidekiq::Testing.disable!
     Deckhand.config = Deckhand::Config.new(redis: {url: ENV.fetch("REDIS_URL")})
     Deckhand.config.logger = Logger.new(File::NULL)
     Sidekiq.redis { |conn| conn.call("FLUSHDB") }
@@ -193,6 +207,22 @@ class SidekiqVersionsTest < Minitest::Test
     as_8 = {"cattr" => ActiveJob::Arguments.serialize({user_id: 8})}
     seen = [as_7, as_8].map { |payload| load.call(nil, payload, "default") { VersionsCurrent.user_id } }
     assert_equal [7, 8], seen
+  end
+
+  def test_a_cancelled_iterable_job_runs_the_versions_callbacks_and_fake_mode_keeps_its_progress_in_redis
+    VersionsIterableJob::CALLS.clear
+    Sidekiq::Testing.fake! do
+      jid = VersionsIterableJob.perform_async
+      job = VersionsIterableJob.new
+      job.jid = jid
+      refute job.cancelled?
+      assert job.cancel!
+      assert job.cancelled?
+      refute_nil Sidekiq.redis { |conn| conn.hget("it-#{jid}", "cancelled") }, "in Redis, where Sidekiq's testing keeps it"
+      VersionsIterableJob.drain
+      assert_equal 0, Sidekiq.redis { |conn| conn.exists("it-#{jid}") }, "a job that ends forgets its progress"
+    end
+    assert_equal expected(seven: %i[on_start on_stop on_complete], eight: %i[on_start on_cancel on_stop on_complete]), VersionsIterableJob::CALLS
   end
 
   def test_metrics_are_kept_and_queried_as_the_version_keeps_them
