@@ -75,18 +75,14 @@ module Sidekiq
     Helpers = Sidekiq::WebHelpers
     Config = Deckhand::DropIn::WebSettings
 
-    def initialize
-      @own_middlewares = []
-    end
-
-    # The class's middleware, as it stands when this app serves its first
-    # request (as Sidekiq builds it), then what `use` added to this app.
-    def middlewares = @built_with || self.class.middlewares + @own_middlewares
+    # This app's middleware: a copy of the class's taken when first asked
+    # for (at the latest, when the app serves its first request, as Sidekiq
+    # builds it), then what `use` adds.
+    def middlewares = @middlewares ||= self.class.middlewares.dup
 
     def use(middleware, *args, &block)
       @app = nil
-      @built_with = nil
-      @own_middlewares << [middleware, args, block]
+      middlewares << [middleware, args, block]
     end
 
     def call(env)
@@ -99,7 +95,7 @@ module Sidekiq
     private
 
     def app
-      @app ||= (@built_with = middlewares).reverse.reduce(dashboard) do |inner, (middleware, args, block)|
+      @app ||= middlewares.reverse.reduce(dashboard) do |inner, (middleware, args, block)|
         middleware.new(inner, *args, &block)
       end
     end

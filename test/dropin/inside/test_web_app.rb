@@ -35,6 +35,19 @@ class WebAppInsideTest < Minitest::Test
     assert_equal 200, get(app, "/").status
   end
 
+  def test_an_instance_takes_the_class_middleware_as_it_stands_at_its_first_request
+    app = Sidekiq::Web.new # made first, as a test's rack-test session makes it
+    Sidekiq::Web.use(Rack::Auth::Basic) { |user, password| user == "ops" && password == "secret" }
+    assert_equal 401, get(app, "/").status
+    later = Sidekiq::Web.new
+    assert_equal 1, later.middlewares.size
+    Sidekiq::Web.middlewares.clear
+    assert_equal 401, get(later, "/").status, "its copy was taken when it was first asked for"
+    assert_equal 200, get(Sidekiq::Web.new, "/").status
+  ensure
+    Sidekiq::Web.middlewares.clear
+  end
+
   def test_a_history_beyond_the_kept_year_is_refused_as_sidekiq_refuses_its_own
     assert_equal [200, 200], ["/?days=365", "/?days=7"].map { |path| get(Sidekiq::Web.new, path).status }
     assert_equal [401, 401, 401], ["/?days=1000000", "/?days=0", "/?days=many"].map { |path| get(Sidekiq::Web.new, path).status }
