@@ -34,8 +34,9 @@ module Deckhand
   end
 end
 
-# The Sidekiq version drop-in mode stands in for, chosen now, once.
-Deckhand::DropIn.version
+# The Sidekiq version drop-in mode stands in for, chosen now, once; pushes
+# dated by its clock.
+Deckhand::Payload.host_clock = Deckhand::DropIn.version.push_clock
 
 # Timestamps and discards as the Sidekiq version writes and reports them
 # (DropIn::Version). Deckhand's server and dashboard read either timestamp

@@ -24,6 +24,8 @@ module Deckhand
       SIDEKIQ_VERSIONS = {7 => "7.3.0", 8 => "8.1.7"}.freeze
       ENV_NAME = "DECKHAND_SIDEKIQ"
       SIDEKIQ_8_RUBY = "3.2"
+      TIME_NOW = -> { Time.now.to_f }
+      private_constant :TIME_NOW
 
       # The version asked for by `asked` (a require of deckhand/sidekiq/7 or
       # /8), the environment, or the default for this Ruby.
@@ -63,6 +65,11 @@ module Deckhand
       # unless a Sidekiq 7 shares the Redis (the `auto` rule,
       # Config::FleetVersions); Sidekiq 7 writes Float seconds.
       def timestamps = eight? ? :auto : :float
+
+      # The clock a push is dated by: Sidekiq 8 reads the system's real-time
+      # clock (nil: Deckhand's own way); 7.3 reads Time.now, which a test
+      # may freeze.
+      def push_clock = eight? ? nil : TIME_NOW
 
       # Sidekiq 8 calls the death handlers for a job discarded once its
       # retries are over (`:discard`, `dead: false`), its `discarded_at` set;

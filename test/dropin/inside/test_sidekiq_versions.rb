@@ -5,6 +5,7 @@
 # Sidekiq 8.1 and 7.3 differ, as the version drop-in mode stands in for has
 # it, on real Redis.
 require "minitest/autorun"
+require "minitest/mock"
 require "active_job"
 require "sidekiq"
 require "sidekiq/api"
@@ -109,6 +110,13 @@ class SidekiqVersionsTest < Minitest::Test
     Deckhand.config.fleet_versions.check_every = 0
     VersionsStampJob.perform_async(2)
     assert_kind_of Float, Sidekiq::Queue.new.to_a.find { |entry| entry.args == [2] }["created_at"], "Sidekiq 7 reads Float seconds only"
+  end
+
+  def test_a_push_is_dated_by_time_now_in_7_and_by_the_system_clock_in_8
+    an_hour_ago = Time.now - 3600
+    Time.stub(:now, an_hour_ago) { VersionsStampJob.perform_async(3) }
+    created = Deckhand::Payload.to_time(Sidekiq::Queue.new.first["created_at"]).to_f
+    assert_in_delta expected(seven: an_hour_ago.to_f, eight: Process.clock_gettime(Process::CLOCK_REALTIME)), created, 60
   end
 
   def test_the_active_job_wrapper_written_without_a_sidekiq_process_is_the_versions
