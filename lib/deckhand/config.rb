@@ -56,6 +56,7 @@ module Deckhand
       eviction_check_interval: 30,
       max_recoveries: 3,
       scheduler_interval: 2.0,
+      scheduler_poll_average: nil,
       prefetch: 0.0,
       fetch_window: 0.01,
       tag: "",

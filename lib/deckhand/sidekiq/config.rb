@@ -28,7 +28,6 @@ module Sidekiq
       environment: nil,
       concurrency: 5,
       timeout: 25,
-      poll_interval_average: nil,
       average_scheduled_poll_interval: 2,
       on_complex_arguments: :raise,
       iteration: {max_job_runtime: nil, retry_backoff: 0},
