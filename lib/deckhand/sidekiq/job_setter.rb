@@ -23,7 +23,7 @@ module Deckhand
       # (Sidekiq.strict_args!); 7.3's checks none: perform gets them as JSON
       # makes them (Symbols as Strings), where a push would refuse them.
       def perform_inline(*args)
-        DropIn.version.perform_inline_checks_arguments? ? super : super(*JSON.parse(JSON.generate(args)))
+        DropIn.version.perform_inline_checks_arguments? ? super(*StrictArgs.apply(args, @klass.name)) : super(*JSON.parse(JSON.generate(args)))
       end
 
       alias_method :perform_sync, :perform_inline
@@ -39,24 +39,27 @@ module Deckhand
       private
 
       # Through the job's client class (Sidekiq.transactional_push!'s, or
-      # sidekiq_options client_class:) when it names one; Deckhand's push otherwise.
+      # sidekiq_options client_class:) when it names one; Sidekiq::Client
+      # otherwise, as Sidekiq pushes: it checks the arguments
+      # (Sidekiq.strict_args!) and files a bulk push's "at" in the schedule,
+      # one due already too.
       def push(method, item)
         DropIn.push_errors do
+          # A time not to come goes to the queue, as Sidekiq's perform_in
+          # has it (its Client.push files any "at" in the schedule).
+          item.delete("at") if method == :push && item["at"].is_a?(Numeric) && item["at"] <= Time.now.to_f
           client = ClientClass.for_push(@klass, @options[ClientClass::KEY])
           next super unless client
           declared = item.delete("pool")
-          # A time not to come goes to the queue, as Sidekiq's perform_in
-          # has it (its Client.push files any "at" in the schedule).
-          item.delete("at") if item["at"].is_a?(Numeric) && item["at"] <= Time.now.to_f
           client.new(pool: @options["pool"] || Deckhand::Client.via_target || declared).public_send(method, item)
         end
       end
 
-      # Sidekiq.strict_args! applies to each push's arguments (a bulk
-      # push's list as a whole: JSON makes the same of it). The item names
-      # the class itself, which client middleware gets, as in Sidekiq.
+      def client_class = Sidekiq::Client
+
+      # The item names the class itself, which client middleware gets, as in Sidekiq.
       def item(args)
-        item = super(StrictArgs.apply(args, @klass.name)).merge!("class" => @klass)
+        item = super.merge!("class" => @klass)
         item.delete(ClientClass::KEY)
         item
       end
