@@ -25,6 +25,9 @@ module Deckhand
     # - A queue name Sidekiq would not show gets 404; a retry, scheduled or
     #   dead job that is no longer there redirects (302) to its list, and the
     #   redirect after a form is a 302, as Sidekiq answers them.
+    # - /metrics is the metrics page, as in Sidekiq, for every client but a
+    #   scraper (an Accept naming text/plain or OpenMetrics, as Prometheus
+    #   sends, or ?format=prometheus), which gets Deckhand's Prometheus text.
     # - Sidekiq's forms (WebForms) are answered as Sidekiq answers them.
     # - A POST passes the CSRF check where Sidekiq's would: with the Rack
     #   session's token in "authenticity_token", or with `$TESTING` set
@@ -108,8 +111,14 @@ module Deckhand
           query["direction"] = "desc"
           changed = true
         end
+        if path.delete_suffix("/") == "/metrics" && !query.key?("format") && !scraper?(env)
+          query["format"] = "html"
+          changed = true
+        end
         changed ? env.merge("QUERY_STRING" => Rack::Utils.build_query(query)) : env
       end
+
+      def scraper?(env) = env["HTTP_ACCEPT"].to_s.match?(%r{text/plain|application/openmetrics-text})
 
       def stats
         stats = Sidekiq::Stats.new
