@@ -44,6 +44,12 @@ module Deckhand
       [out, status]
     end
 
+    # Whether a drop-in child stands in for Sidekiq 8 (DECKHAND_SIDEKIQ, else the Ruby's default).
+    def sidekiq_8_child?
+      named = ENV["DECKHAND_SIDEKIQ"].to_s.strip
+      named.empty? ? Gem::Version.new(RUBY_VERSION) >= Gem::Version.new("3.2") : named.start_with?("8")
+    end
+
     # Runs a minitest file in drop-in mode and fails with its output unless
     # it passed. env: DECKHAND_SIDEKIQ => "7" or "8" for one Sidekiq version.
     def assert_dropin_tests_pass(file, chdir: SHOP, preload: true, env: {})

@@ -42,16 +42,17 @@ class DropInSidekiqVersionsTest < Minitest::Test
 
   def test_require_deckhand_sidekiq_7_or_8_chooses_before_drop_in_mode_loads
     script = 'require "deckhand/sidekiq/%s"; require "sidekiq"; require "deckhand/sidekiq/%s"; print Sidekiq::VERSION'
-    out, status = dropin_ruby("-e", format(script, 7, 7), preload: false)
+    unset = {"DECKHAND_SIDEKIQ" => nil}
+    out, status = dropin_ruby("-e", format(script, 7, 7), preload: false, env: unset)
     assert status.success?, out
     assert_equal "7.3.0", out
-    out, status = dropin_ruby("-e", format(script, 8, 8), preload: false)
+    out, status = dropin_ruby("-e", format(script, 8, 8), preload: false, env: unset)
     assert status.success?, out
     assert_equal "8.1.7", out
   end
 
   def test_asking_for_the_other_version_once_drop_in_mode_loaded_is_refused
-    out, status = dropin_ruby("-e", 'require "deckhand/sidekiq/8"; require "deckhand/sidekiq/7"', preload: false)
+    out, status = dropin_ruby("-e", 'require "deckhand/sidekiq/8"; require "deckhand/sidekiq/7"', preload: false, env: {"DECKHAND_SIDEKIQ" => nil})
     refute status.success?
     assert_match(/drop-in mode already loaded as Sidekiq 8.1.7; require "deckhand\/sidekiq\/7" before anything requires/, out)
     out, status = dropin_ruby("-e", 'require "deckhand/sidekiq/7"', preload: false, env: {"DECKHAND_SIDEKIQ" => "8"})

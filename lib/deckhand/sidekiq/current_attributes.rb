@@ -62,7 +62,7 @@ module Sidekiq
     # The attributes as the version writes them into the job.
     def self.dump(attributes)
       return attributes.dup unless Deckhand::DropIn.version.cattr_serialized?
-      require "active_job/arguments"
+      require "active_job" # Arguments and the GlobalID it serializes records with
       ::ActiveJob::Arguments.serialize(attributes)
     end
 
@@ -70,7 +70,7 @@ module Sidekiq
     # 7's Hash.
     def self.load(value)
       return value unless value.is_a?(Array)
-      require "active_job/arguments"
+      require "active_job" # Arguments and the GlobalID it serializes records with
       ::ActiveJob::Arguments.deserialize(value).to_h
     end
 
