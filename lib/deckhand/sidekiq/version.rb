@@ -113,6 +113,11 @@ module Deckhand
       # on_complete); 7.3 has no on_cancel.
       def iterable_on_cancel? = eight?
 
+      # A Web page's language from Accept-Language: Sidekiq 8 looks for a
+      # file of a wanted language and region first, then of a bare
+      # language; 7.3 takes the first wanted whose language has a file.
+      def locale_by_region? = eight?
+
       # Sidekiq's metrics as each version keeps and answers them: the keys
       # of Sidekiq::Metrics::Histogram (Sidekiq 8's start with "h|") and
       # Sidekiq::Metrics::Query's results (Sidekiq 8's ISO-8601 buckets, by
