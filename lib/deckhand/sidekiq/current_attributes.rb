@@ -62,16 +62,22 @@ module Sidekiq
     # The attributes as the version writes them into the job.
     def self.dump(attributes)
       return attributes.dup unless Deckhand::DropIn.version.cattr_serialized?
-      require "active_job" # Arguments and the GlobalID it serializes records with
-      ::ActiveJob::Arguments.serialize(attributes)
+      serializer.serialize(attributes)
     end
 
     # The attributes from either format: Sidekiq 8's serialized pairs, or
     # 7's Hash.
     def self.load(value)
       return value unless value.is_a?(Array)
-      require "active_job" # Arguments and the GlobalID it serializes records with
-      ::ActiveJob::Arguments.deserialize(value).to_h
+      serializer.deserialize(value).to_h
+    end
+
+    # Active Job's argument serializer, loaded when first needed with what
+    # it serializes (GlobalID, times and durations).
+    def self.serializer
+      require "active_support/time"
+      require "active_job"
+      ::ActiveJob::Arguments
     end
 
     # Persists one class (or name), or a list, through `config`'s middleware.
