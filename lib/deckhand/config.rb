@@ -56,6 +56,7 @@ module Deckhand
       eviction_check_interval: 30,
       max_recoveries: 3,
       scheduler_interval: 2.0,
+      scheduler_poll_average: nil,
       prefetch: 0.0,
       fetch_window: 0.01,
       tag: "",
@@ -71,15 +72,16 @@ module Deckhand
       push_replicas: 0,
       push_replicas_timeout: 1.0,
       auto_balance: false,
-      max_iteration_runtime: nil
+      max_iteration_runtime: nil,
+      death_handlers_on_discard: false
     }.freeze
 
     @boot_steps = []
     @defaults = SETTINGS
 
     class << self
-      # The settings a new configuration starts from: SETTINGS, except that
-      # drop-in mode writes timestamps as Sidekiq 7 does (Float seconds).
+      # The settings a new configuration starts from: SETTINGS, except where
+      # drop-in mode starts from the Sidekiq version's (timestamps, threads...).
       attr_reader :defaults
 
       def defaults=(settings)

@@ -79,12 +79,11 @@ module Deckhand
     # The item being processed.
     def current_object = @deckhand_current_object
 
-    # True once this job was cancelled: by #cancel! on this instance, or
-    # (seen when it runs) from anywhere.
-    def cancelled? = !@deckhand_cancelled.nil? || @deckhand_state&.cancelled? || false
+    # Whether this job was cancelled: seen by its run, or asked by #cancel! on this object.
+    def cancelled? = !!(@deckhand_cancelled || @deckhand_state&.cancelled?)
 
-    # Cancels the job (it ends at its next step); returns when it was first cancelled.
-    def cancel! = @deckhand_cancelled = IterableJob.cancel!(jid)
+    # Cancels this job (its jid); returns when it was first cancelled.
+    def cancel! = @deckhand_cancelled ||= IterableJob.cancel!(jid)
 
     def build_enumerator(*, cursor:)
       raise NotImplementedError, "#{self.class} must implement a '#build_enumerator' method: " \
@@ -117,7 +116,7 @@ module Deckhand
       @deckhand_arguments = args.dup.freeze
       state = @deckhand_state = State.new(IterableJob.states_for(Deckhand.config), jid)
       state.start!
-      return deckhand_finish(state, :cancelled) if state.cancelled?
+      return deckhand_cancelled_at_start(state) if state.cancelled?
       enumerator = build_enumerator(*args, cursor: state.cursor)
       if enumerator.nil?
         Deckhand.logger.debug { "#{self.class} jid=#{jid}: '#build_enumerator' returned nil, skipping the job." }
@@ -197,7 +196,7 @@ module Deckhand
       when :interrupted
         raise Interrupted, "#{self.class} jid=#{jid} stopped at cursor #{JSON.generate(state.cursor)[0, 200]}; it resumes from there"
       when :cancelled
-        on_cancel
+        deckhand_cancelled
         state.delete
       when :complete
         on_complete
@@ -208,6 +207,12 @@ module Deckhand
       end
       nil
     end
+
+    # A job cancelled before this run began ends at once: on_cancel only.
+    def deckhand_cancelled_at_start(state) = deckhand_finish(state, :cancelled)
+
+    # What a cancelled job runs as it ends.
+    def deckhand_cancelled = on_cancel
 
     # Saves the cursor; true when the job was cancelled, nil when Redis failed.
     def deckhand_save(state)

@@ -27,11 +27,22 @@ module Deckhand
       Array.new(count) { |i| hex[i * 24, 24] }
     end
 
+    class << self
+      # This host's "now" for `now` without a fleet clock: nil reads the
+      # system's real-time clock; a callable returning epoch seconds stands
+      # in for it (drop-in mode as Sidekiq 7.3: Time.now, as Sidekiq 7.3
+      # dates a push).
+      attr_accessor :host_clock
+    end
+
     # The current time in the configured wire format: by `clock` (the
     # fleet's, Store::Clock) when given, else by this host's.
     def now(format = :millis, clock: nil)
       if clock
         (format == :millis) ? clock.now_ms : clock.now
+      elsif (host = Payload.host_clock)
+        seconds = host.call
+        (format == :millis) ? (seconds * 1000).floor : seconds
       elsif format == :millis
         ::Process.clock_gettime(::Process::CLOCK_REALTIME, :millisecond)
       else

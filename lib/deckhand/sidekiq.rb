@@ -12,13 +12,16 @@
 # applications require load these (the shims folder, sidekiq/shims/, goes
 # first on the load path). Anything not supported raises
 # Deckhand::DropIn::Unsupported naming it. Plain Deckhand never loads this.
+# It stands in for Sidekiq 8.1, or 7.3 (`require "deckhand/sidekiq/7"` in
+# its place, or DECKHAND_SIDEKIQ=7; the default on Ruby 3.1): DropIn::Version.
 # See docs/migrating-from-sidekiq.md.
-if defined?(Sidekiq::VERSION) && !defined?(Deckhand::DropIn)
+if defined?(Sidekiq::VERSION) && !defined?(Sidekiq::DECKHAND)
   require_relative "sidekiq/refusal"
   raise LoadError, Deckhand::DropInRefusal.sidekiq_loaded(Sidekiq::VERSION)
 end
 
 require_relative "../deckhand"
+require_relative "sidekiq/version"
 require_relative "sidekiq/unsupported"
 require_relative "sidekiq/push_errors"
 require_relative "sidekiq/strict_args"
@@ -31,18 +34,21 @@ module Deckhand
   end
 end
 
-# Sidekiq 7 writes created_at and enqueued_at as Float seconds, and code
-# written for it reads them so (Time.at(job["enqueued_at"])): drop-in mode
-# writes them the same way unless the timestamps setting says otherwise.
-# Deckhand's server and dashboard read either format.
-# Sidekiq's default dead_max_jobs of 10,000 keeps 9,999 dead jobs
-# (Sidekiq::Config#[]= explains). Sidekiq 7 runs 5 threads unless told
+# The Sidekiq version drop-in mode stands in for, chosen now, once; pushes
+# dated by its clock.
+Deckhand::Payload.host_clock = Deckhand::DropIn.version.push_clock
+
+# Timestamps and discards as the Sidekiq version writes and reports them
+# (DropIn::Version). Deckhand's server and dashboard read either timestamp
+# format. Sidekiq's default dead_max_jobs of 10,000 keeps 9,999 dead jobs
+# (Sidekiq::Config#[]= explains). Sidekiq runs 5 threads unless told
 # otherwise, what a Rails application's database pool of 5 is sized for.
 # Sidekiq keeps a failure's backtrace only when the job's `backtrace`
 # option asks for it.
 # A Sidekiq process record lives 60 s without a beat, which Sidekiq's tools
 # and a mixed fleet's dashboards expect of every process.
-Deckhand::Config.defaults = Deckhand::Config.defaults.merge(timestamps: :float, dead_max_jobs: 9_999, concurrency: 5,
+Deckhand::Config.defaults = Deckhand::Config.defaults.merge(timestamps: Deckhand::DropIn.version.timestamps,
+  death_handlers_on_discard: Deckhand::DropIn.version.death_handlers_on_discard?, dead_max_jobs: 9_999, concurrency: 5,
   backtrace_lines: 0, heartbeat_ttl: 60)
 
 $LOAD_PATH.unshift(Deckhand::DropIn::SHIMS) unless $LOAD_PATH.include?(Deckhand::DropIn::SHIMS)
@@ -56,7 +62,6 @@ require_relative "sidekiq/job_setter"
 require_relative "sidekiq/job"
 require_relative "sidekiq/iterable_job"
 require_relative "sidekiq/limiter"
-require_relative "sidekiq/enterprise_crypto"
 require_relative "sidekiq/client"
 require_relative "sidekiq/client_middleware_call"
 require_relative "sidekiq/redis_connection"

@@ -23,7 +23,7 @@ class DocsGemfileExamplesTest < Minitest::Test
   def env(gems)
     {"GEM_HOME" => gems, "GEM_PATH" => [gems, BUNDLED].join(File::PATH_SEPARATOR), "BUNDLE_PATH" => nil,
      "BUNDLE_GEMFILE" => nil, "BUNDLE_BIN_PATH" => nil, "RUBYOPT" => nil, "BUNDLE_WITHOUT" => nil,
-     "BUNDLE_APP_CONFIG" => nil, "BUNDLE_FROZEN" => nil, "BUNDLE_DEPLOYMENT" => nil}
+     "BUNDLE_APP_CONFIG" => nil, "BUNDLE_FROZEN" => nil, "BUNDLE_DEPLOYMENT" => nil, "DECKHAND_SIDEKIQ" => nil}
   end
 
   def sh(env, *command, chdir:)
@@ -83,6 +83,11 @@ class DocsGemfileExamplesTest < Minitest::Test
     file, sidekiq_files = out.lines.last(2).map(&:chomp)
     assert_match %r{/gems/deckhand-[^/]+/lib/deckhand/sidekiq}, file, "Sidekiq is Deckhand's drop-in, from the built gem"
     assert_equal "0", sidekiq_files, "the sidekiq gem stays out"
+  end
+
+  def test_the_migration_guides_gemfile_for_a_sidekiq_7_shop_stands_in_for_sidekiq_7
+    out = app_output("migrating-gemfile-7", %(Bundler.require; puts Sidekiq::VERSION))
+    assert_equal "7.3.0", out.lines.last.chomp
   end
 
   def test_the_rails_guides_gemfile_line

@@ -44,9 +44,16 @@ module Deckhand
       [out, status]
     end
 
-    # Runs a minitest file in drop-in mode and fails with its output unless it passed.
-    def assert_dropin_tests_pass(file, chdir: SHOP, preload: true)
-      out, status = dropin_ruby(file, chdir: chdir, preload: preload)
+    # Whether a drop-in child stands in for Sidekiq 8 (DECKHAND_SIDEKIQ, else the Ruby's default).
+    def sidekiq_8_child?
+      named = ENV["DECKHAND_SIDEKIQ"].to_s.strip
+      named.empty? ? Gem::Version.new(RUBY_VERSION) >= Gem::Version.new("3.2") : named.start_with?("8")
+    end
+
+    # Runs a minitest file in drop-in mode and fails with its output unless
+    # it passed. env: DECKHAND_SIDEKIQ => "7" or "8" for one Sidekiq version.
+    def assert_dropin_tests_pass(file, chdir: SHOP, preload: true, env: {})
+      out, status = dropin_ruby(file, chdir: chdir, preload: preload, env: env)
       assert status.success?, "#{file} failed in drop-in mode:\n#{out}"
       assert_match(/\d+ runs, \d+ assertions, 0 failures, 0 errors/, out)
       refute_match(/warning:/, out.lines.grep(%r{#{Regexp.escape(ROOT)}/(lib|test)}o).join, "Ruby warnings from our code")

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "minitest/mock"
 
 # perform_bulk and push_bulk with times: one for all, one per job, or spread
 # at random over an interval; a jid only where one job is pushed.
@@ -33,6 +34,12 @@ class BulkScheduleTest < Minitest::Test
     assert times.all? { |t| t.between?(before, after + 5) }, "within 5 s of the push (2 s is widened to the 5 s floor)"
     assert_operator times.max - times.min, :>, 2, "spread wider than the 2 s asked for"
     assert_equal 0, redis.call("LLEN", "queue:default")
+  end
+
+  def test_spread_interval_counts_from_the_applications_clock
+    later = Time.now + 3600 # a test travelling in time
+    Time.stub(:now, later) { RecordJob.perform_bulk(Array.new(10) { |i| [i] }, spread_interval: 10) }
+    assert scheduled.map(&:last).all? { |t| t.between?(later.to_f, later.to_f + 10) }, "spread over the 10 s after the application's now"
   end
 
   def test_bad_times_are_refused_before_anything_is_pushed

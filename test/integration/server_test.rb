@@ -92,6 +92,25 @@ class ServerTest < Minitest::Test
     assert_empty deaths
   end
 
+  def test_with_death_handlers_on_discard_a_discarded_job_reaches_them_marked_discarded
+    job_class = Class.new(FailJob) do
+      deckhand_options retry: 0
+      deckhand_retries_exhausted { |_payload, _error| :discard }
+    end
+    Object.const_set(:ExhaustDiscardNotifiedJob, job_class) unless defined?(ExhaustDiscardNotifiedJob)
+    deaths = Queue.new
+    Deckhand.config.death_handlers_on_discard = true
+    Deckhand.config.on_death { |payload, error| deaths << [payload["class"], payload["discarded_at"], error.message] }
+    ExhaustDiscardNotifiedJob.perform_async(1)
+    CustomDelayJob.perform_async("discard")
+    with_server { wait_for(message: "two deaths") { deaths.size == 2 } }
+    reported = Array.new(2) { deaths.pop }.sort_by(&:first)
+    assert_equal [["ExhaustDiscardNotifiedJob", "failed on purpose: [1]"], ["ServerTest::CustomDelayJob", "discard"]], reported.map { |klass, _, message| [klass, message] }
+    reported.each { |_, discarded_at, _| assert_in_delta Time.now.to_f * 1000, discarded_at, 60_000 }
+    assert_equal 0, redis.call("ZCARD", "dead") + redis.call("ZCARD", "retry") + redis.call("LLEN", "queue:default")
+    assert_raises(Deckhand::ConfigError) { Deckhand::Config.new(death_handlers_on_discard: "yes") }
+  end
+
   class CustomDelayJob
     include Deckhand::Job
 

@@ -165,6 +165,30 @@ class IterableJobTest < Minitest::Test
     assert_equal [0, 0, 0], [redis.call("ZCARD", "retry"), redis.call("ZCARD", "dead"), redis.call("ZCARD", "schedule")]
   end
 
+  def test_cancel_on_a_job_object_marks_its_jid_and_the_object_says_so
+    job = IterableJobs::CountJob.new
+    job.jid = "0123456789abcdef0123cafe"
+    refute job.cancelled?
+    first = job.cancel!
+    assert_kind_of Integer, first
+    assert job.cancelled?
+    assert_equal first, job.cancel!, "the first cancellation counts"
+    assert_equal first.to_s, state(job.jid)["cancelled"]
+  end
+
+  def test_a_run_shorter_than_a_millisecond_adds_to_the_runtime_saved
+    saved = {}
+    states = Object.new
+    states.define_singleton_method(:load) { |_jid| {} }
+    states.define_singleton_method(:flush) { |_jid, **progress| saved.update(progress) && nil }
+    state = Deckhand::IterableJob::State.new(states, "0123456789abcdef0123cafe")
+    state.start!
+    sleep 0.0001
+    state.flush
+    assert_operator saved.fetch(:runtime), :>, 0
+    assert_operator saved.fetch(:runtime), :<, 1
+  end
+
   def test_throw_abort_ends_the_job_as_complete
     IterableJobs::AbortingJob.perform_async
     with_server(iterable_config) do

@@ -22,6 +22,15 @@ class PayloadTest < Minitest::Test
     assert_in_delta Time.now.to_f, job["created_at"], 5
   end
 
+  def test_a_host_clock_stands_in_for_the_system_clock_where_no_fleet_clock_is_given
+    Deckhand::Payload.host_clock = -> { 1_700_000_000.25 }
+    assert_equal [1_700_000_000_250, 1_700_000_000.25], [Deckhand::Payload.now(:millis), Deckhand::Payload.now(:float)]
+    fleet = Struct.new(:now, :now_ms).new(5.0, 5000)
+    assert_equal 5000, Deckhand::Payload.now(:millis, clock: fleet), "the fleet's clock still wins"
+  ensure
+    Deckhand::Payload.host_clock = nil
+  end
+
   def test_reads_both_timestamp_encodings
     assert_equal Time.at(1_732_000_000, 123, :millisecond), Deckhand::Payload.to_time(1_732_000_000_123)
     assert_in_delta 1_732_000_000.5, Deckhand::Payload.to_time(1_732_000_000.5).to_f, 0.001

@@ -43,7 +43,7 @@ module Deckhand
         unless @spread.is_a?(Numeric) && @spread.positive?
           raise InvalidJob, "push_bulk \"spread_interval\" must be a positive Numeric (seconds), got #{@spread.inspect[0, 80]}"
         end
-        now = ::Process.clock_gettime(::Process::CLOCK_REALTIME)
+        now = Time.now.to_f # the application's now, which a test may freeze, as a time given to "at" is
         seconds = [@spread.to_f, SPREAD_FLOOR].max
         Array.new(count) { now + rand * seconds }
       end

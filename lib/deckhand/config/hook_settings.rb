@@ -15,8 +15,21 @@ module Deckhand
     module HookSettings
       attr_reader :death_handlers, :error_handlers, :expired_handlers
 
-      # Called with (payload_hash, exception) when a job goes to the dead set.
+      # Called with (payload_hash, exception) when a job goes to the dead set,
+      # or is discarded once its retries are over with `dead: false`.
       def on_death(&block) = add_handler(death_handlers, block)
+
+      # Whether a job discarded by its class once its retries are over
+      # (deckhand_retries_exhausted or deckhand_retry_in returning
+      # :discard) reaches the death handlers too, its "discarded_at" set
+      # (Sidekiq 8's rule; false, the default, is Sidekiq 7's).
+      #
+      #   Deckhand::Config.new(death_handlers_on_discard: true)
+      def death_handlers_on_discard=(value)
+        change!(:death_handlers_on_discard)
+        raise ConfigError, "death_handlers_on_discard must be true or false, got #{value.inspect}" unless [true, false].include?(value)
+        @death_handlers_on_discard = value
+      end
 
       # Called with (exception, context_hash) for errors outside job code and for job failures.
       def on_error(&block) = add_handler(error_handlers, block)

@@ -40,6 +40,20 @@ module Deckhand
         end
       end
 
+      # Seconds each server waits on average between two polls of the
+      # schedule and retry sets, however many processes run (Sidekiq's
+      # poll_interval_average); nil, the default: scheduler_interval times
+      # the live processes, so the fleet polls about every scheduler_interval.
+      #
+      #   config.scheduler_poll_average = 15
+      def scheduler_poll_average=(seconds)
+        change!(:scheduler_poll_average)
+        if !seconds.nil? && !(seconds.is_a?(Numeric) && (0.01..3600).cover?(seconds))
+          raise ConfigError, "scheduler_poll_average must be a number of seconds from 0.01 to 3600, or nil (scaled by the processes), got #{seconds.inspect}"
+        end
+        @scheduler_poll_average = seconds
+      end
+
       # Seconds an iterable job runs before it stops and resumes later, for
       # the classes that set no max_iteration_runtime of their own; nil: no limit.
       def max_iteration_runtime=(seconds)

@@ -78,10 +78,12 @@ module Deckhand
 
       def flush_due? = @flushed.nil? || now - @flushed >= FLUSH_INTERVAL
 
-      # Saves the cursor, executions and runtime; returns whether the job was cancelled.
+      # Saves the cursor, executions and runtime (to the microsecond: a run
+      # shorter than a millisecond still adds to it); returns whether the
+      # job was cancelled.
       def flush
         cancelled = @states.flush(@jid, executions: @executions,
-          cursor: JSON.generate(@cursor), runtime: runtime.round(3), steps: @steps, runs: @ended ? @history.to_json : nil)
+          cursor: JSON.generate(@cursor), runtime: runtime.round(6), steps: @steps, runs: @ended ? @history.to_json : nil)
         @flushed = now
         @cancelled ||= !cancelled.nil?
       end

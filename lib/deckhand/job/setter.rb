@@ -76,8 +76,11 @@ module Deckhand
       def push(method, item)
         declared = item.delete("pool")
         pool = @options["pool"] || Client.via_target || declared
-        (pool ? Client.new(pool: pool) : Client.new).public_send(method, item) # keywords through new cost a Hash
+        (pool ? client_class.new(pool: pool) : client_class.new).public_send(method, item) # keywords through new cost a Hash
       end
+
+      # The client a class's pushes go through (drop-in mode's: Sidekiq::Client).
+      def client_class = Client
     end
   end
 end

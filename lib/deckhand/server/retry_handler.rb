@@ -13,7 +13,8 @@ module Deckhand
     #                       default backoff (count**4 + 15 s, plus jitter)
     # - retries exhausted   deckhand_retries_exhausted (dropped if it returns
     #                       :discard), then the dead set (unless dead: false),
-    #                       then the death handlers
+    #                       then the death handlers (for a :discard too, its
+    #                       discarded_at set, with death_handlers_on_discard)
     #
     # The fields written are Sidekiq's (FailedPayload). A job whose payload
     # cannot be written as JSON is written as it was fetched, and when even
@@ -53,7 +54,7 @@ module Deckhand
 
         strategy, delay = delay_for(klass, count, error, job)
         case strategy
-        when :discard then discard(unit, job, "deckhand_retry_in returned :discard")
+        when :discard then discarded(unit, job, error, "deckhand_retry_in returned :discard")
         when :kill then exhausted(unit, job, klass, error, again)
         else
           at = @store.clock.now + delay
@@ -141,8 +142,8 @@ module Deckhand
       def exhausted(unit, job, klass, error, again)
         hook = klass.respond_to?(:deckhand_retries_exhausted) && klass.deckhand_retries_exhausted
         verdict = call_safely("deckhand_retries_exhausted") { hook.call(job, error) } if hook
-        # :discard drops the job: no dead set entry, no death handlers (Sidekiq's rule).
-        return discard(unit, job, "deckhand_retries_exhausted returned :discard") if verdict == :discard
+        # :discard drops the job: no dead set entry (Sidekiq's rule).
+        return discarded(unit, job, error, "deckhand_retries_exhausted returned :discard") if verdict == :discard
         outcome = if job["dead"] == false
           # Sidekiq 8's mark (Integer ms): death handlers tell it from a dead job.
           job["discarded_at"] = @store.clock.now_ms
@@ -154,11 +155,25 @@ module Deckhand
         else
           :dead # kept in the dead set as fetched
         end
-        # Once per death: not again for a write repeated after a lost reply.
-        if unit.recorded == :written
-          @config.death_handlers.each { |handler| call_safely("death handler") { handler.call(job, error) } }
-        end
+        notify_death(unit, job, error)
         outcome
+      end
+
+      # Dropped as its class asked; the death handlers hear of it, marked
+      # discarded, where the configuration says so (Sidekiq 8's rule), else
+      # nothing does (Sidekiq 7's).
+      def discarded(unit, job, error, why)
+        return discard(unit, job, why) unless @config.death_handlers_on_discard
+        job["discarded_at"] = @store.clock.now_ms
+        outcome = discard(unit, job, why)
+        notify_death(unit, job, error)
+        outcome
+      end
+
+      # Once per death: not again for a write repeated after a lost reply.
+      def notify_death(unit, job, error)
+        return unless unit.recorded == :written
+        @config.death_handlers.each { |handler| call_safely("death handler") { handler.call(job, error) } }
       end
 
       def discard(unit, job, why)

@@ -1,15 +1,16 @@
 # frozen_string_literal: true
 
 require_relative "../component"
+require_relative "scheduler_pace"
 
 module Deckhand
   module Server
     # Moves due jobs from the schedule and retry sets to their queues
     # (store/scripts/schedule.lua: each entry leaves its set and enters its
     # queue in one atomic step). Between polls it sleeps a jittered interval
-    # scaled by the number of live processes, so the fleet polls Redis about as
-    # often as one process would, and wakes early when the next scheduled job
-    # is due sooner.
+    # scaled by the number of live processes (SchedulerPace), so the fleet
+    # polls Redis about as often as one process would, and wakes early when
+    # the next scheduled job is due sooner.
     class Scheduler < Component
       BATCH = 100
 
@@ -20,15 +21,18 @@ module Deckhand
         @listing = store.listing_warning
         @clock = store.clock # due by Redis' clock, whatever this host's says
         @process_count = process_count
+        @pace = SchedulerPace.new(config)
         @sleeper = Sleeper.new
         @outage = Outage.new(@logger, "scheduler")
       end
 
       # Runs one poll; returns [moved, corrupt, earliest due score or nil,
-      # whether the set of queue names refused to list their queues].
-      def enqueue_due
-        now = @clock.now
-        moved, corrupt, earliest, unlisted = @script.call(now: now, limit: BATCH, stamp: Payload.now(@config.timestamps, clock: @clock))
+      # whether the set of queue names refused to list their queues]. Due
+      # and stamped by the fleet's clock unless told otherwise (drop-in
+      # mode's Sidekiq::Scheduled::Poller#enqueue, called by application
+      # code, goes by the application's).
+      def enqueue_due(now: @clock.now, stamp: Payload.now(@config.timestamps, clock: @clock))
+        moved, corrupt, earliest, unlisted = @script.call(now: now, limit: BATCH, stamp: stamp)
         @listing.refused("it holds another type than a set", @logger, what: "due scheduled and retried jobs") if unlisted
         @logger.error("#{corrupt} scheduled entries were not valid jobs; moved to the dead set as they were") if corrupt.positive?
         [moved, corrupt, earliest, unlisted]
@@ -52,8 +56,7 @@ module Deckhand
       end
 
       def interval(earliest)
-        average = @config.scheduler_interval * [@process_count.call, 1].max
-        wait = average * (0.5 + rand)
+        wait = @pace.wait(@process_count.call)
         return wait unless earliest
         (earliest - @clock.now).clamp(0.0, wait)
       end

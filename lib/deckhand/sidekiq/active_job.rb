@@ -17,11 +17,15 @@ require_relative "rails_reloader" if defined?(::Rails::VERSION)
 #   that autoload is reached, this file takes the constant's place.
 # - `Sidekiq::ActiveJob::Wrapper` and `SidekiqAdapter::JobWrapper` are one
 #   class, as in Sidekiq 8 (Sidekiq 7.3 made the second a subclass of the
-#   first): Sidekiq::Testing finds the collected jobs under either.
+#   first), named where the version drop-in mode stands in for writes it
+#   (Sidekiq 8: Sidekiq::ActiveJob::Wrapper), so Sidekiq::Testing finds the
+#   collected jobs under either.
 # - The class name written into each job follows the fleet sharing the
 #   Redis (DeckhandAdapter.class_name_for); with no Sidekiq process there,
-#   SidekiqAdapter::JobWrapper, which every Sidekiq 7 and 8 runs, so a
-#   rollback finds the queued jobs runnable. A server runs every name.
+#   the name the Sidekiq version drop-in mode stands in for writes
+#   (Sidekiq::ActiveJob::Wrapper for 8, SidekiqAdapter::JobWrapper for 7,
+#   which every Sidekiq 7 runs), so a rollback finds the queued jobs
+#   runnable. A server runs every name.
 # - Active Job classes take sidekiq_options, sidekiq_retry_in and
 #   sidekiq_retries_exhausted (Sidekiq::Job::Options).
 module ActiveJob
@@ -40,20 +44,29 @@ module ActiveJob
     #   ActiveJob::Base.queue_adapter = :sidekiq
     #   ActiveJob::Base.queue_adapter.stopping?   # => false until TERM
     class SidekiqAdapter < DeckhandAdapter
-      # The wrapper Sidekiq's adapter names; Sidekiq::ActiveJob::Wrapper too.
-      class JobWrapper < DeckhandAdapter::JobWrapper
-      end
     end
   end
 end
 
-ActiveJob::QueueAdapters::DeckhandAdapter.default_class_name = ActiveJob::QueueAdapters::DeckhandAdapter::SIDEKIQ_NAMES.first
-
-ActiveJob::Base.include(Sidekiq::Job::Options) unless ActiveJob::Base.respond_to?(:sidekiq_options)
-
 module Sidekiq
   # Sidekiq's home of the Active Job wrapper (its 7.3.3+ and 8 name).
   module ActiveJob
-    Wrapper = ::ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper
   end
 end
+
+# One wrapper class under both names, set first where the version writes
+# it (a class takes the name it is first given), then at the other.
+wrapper = Class.new(ActiveJob::QueueAdapters::DeckhandAdapter::JobWrapper)
+homes = {
+  "ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper" => [ActiveJob::QueueAdapters::SidekiqAdapter, :JobWrapper],
+  "Sidekiq::ActiveJob::Wrapper" => [Sidekiq::ActiveJob, :Wrapper]
+}
+first = Deckhand::DropIn.version.active_job_wrapper
+[first, *(homes.keys - [first])].each do |name|
+  home, constant = homes.fetch(name)
+  home.const_set(constant, wrapper) unless home.const_defined?(constant, false)
+end
+
+ActiveJob::QueueAdapters::DeckhandAdapter.default_class_name = Deckhand::DropIn.version.active_job_wrapper
+
+ActiveJob::Base.include(Sidekiq::Job::Options) unless ActiveJob::Base.respond_to?(:sidekiq_options)

@@ -29,7 +29,6 @@ module Sidekiq
       environment: nil,
       concurrency: 5,
       timeout: 25,
-      poll_interval_average: nil,
       average_scheduled_poll_interval: 2,
       on_complex_arguments: :raise,
       iteration: {max_job_runtime: nil, retry_backoff: 0},
@@ -37,7 +36,8 @@ module Sidekiq
       dead_timeout_in_seconds: 180 * 24 * 60 * 60,
       reloader: proc { |&block| block.call },
       backtrace_cleaner: ->(backtrace) { backtrace },
-      redis_idle_timeout: nil
+      redis_idle_timeout: nil,
+      logged_job_attributes: ["bid", "tags"]
     }
 
     # Sidekiq's own keys that would change how its server fetches: Deckhand
@@ -58,7 +58,7 @@ module Sidekiq
         super(Deckhand::Config.new(redis: Deckhand.default_redis))
         @sidekiq_logger = true
       end
-      @options = DEFAULTS.except(*KEYS.keys).merge(iteration: DEFAULTS[:iteration].dup)
+      @options = DEFAULTS.except(*KEYS.keys).merge(iteration: DEFAULTS[:iteration].dup, logged_job_attributes: DEFAULTS[:logged_job_attributes].dup)
       @capsules = {}
       @events = Deckhand::DropIn::LifecycleEvents.new(config)
       options.each { |key, value| self[key] = value }

@@ -27,7 +27,7 @@ module Deckhand
         concurrency: :concurrency, queues: :queues, timeout: :timeout, max_retries: :max_retries,
         dead_max_jobs: :dead_max_jobs, dead_timeout_in_seconds: :dead_timeout, tag: :tag, labels: :labels,
         environment: :environment, average_scheduled_poll_interval: :scheduler_interval,
-        max_iteration_runtime: :max_iteration_runtime
+        poll_interval_average: :scheduler_poll_average, max_iteration_runtime: :max_iteration_runtime
       }.freeze
       # Sidekiq Pro calls for what Deckhand always does: a warning, nothing to change.
       BUILT_IN = {

@@ -1,7 +1,13 @@
 # frozen_string_literal: true
 
 module Sidekiq
+  # Defined when first named (Sidekiq.const_missing), for its Crypto setup
+  # alone: `defined?(Sidekiq::Enterprise)` stays nil until then, and
+  # Sidekiq.ent? answers nil, as without Sidekiq Enterprise.
   module Enterprise
+    # Marks drop-in mode's stand-in (Sidekiq.ent? tells it from the gem).
+    DECKHAND = true
+
     # Sidekiq Enterprise's encryption setup in drop-in mode: Deckhand's
     # encrypted arguments (docs/job-options.md), with the same key versions
     # (positive Integers) and the same key block (32 key bytes of a version).

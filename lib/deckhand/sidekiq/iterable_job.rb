@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../iterable_job"
+require_relative "iterable/cancel_callbacks"
 
 module Sidekiq
   # `include Sidekiq::IterableJob` in drop-in mode: Deckhand's iterable job
@@ -18,6 +19,7 @@ module Sidekiq
       base.include(Sidekiq::Job)
       base.include(Deckhand::IterableJob)
       base.include(Stopping)
+      base.include(Deckhand::DropIn::CancelCallbacks)
       base.extend(PerformRefusal)
     end
 
@@ -53,6 +55,7 @@ module Sidekiq
         base.include(Sidekiq::Job) unless base.include?(Deckhand::Job)
         base.include(Deckhand::IterableJob)
         base.include(Sidekiq::IterableJob::Stopping)
+        base.include(Deckhand::DropIn::CancelCallbacks)
         base.extend(Sidekiq::IterableJob::PerformRefusal)
       end
     end

@@ -5,10 +5,13 @@ require_relative "logger"
 module Sidekiq
   # Sidekiq's job logger in drop-in mode, for code that logs around a job the
   # way Sidekiq's processor does: `prepare` puts the job's class and jid (and
-  # bid, tags) in the log context and honours its `log_level`, `call` logs
-  # start and done (or fail) with the elapsed seconds. Deckhand's server logs
-  # its own done and fail lines; a Sidekiq::JobLogger subclass cannot replace
-  # them (config[:job_logger] raises Unsupported).
+  # the job's fields config[:logged_job_attributes] names: bid and tags
+  # unless changed) in the log context and honours its `log_level` (on any
+  # Logger as Sidekiq 8 does, with Logger#with_level; on one answering
+  # log_at as 7.3 does), `call` logs start and done (or fail) with the
+  # elapsed seconds. Deckhand's server logs its own done and fail lines; a
+  # Sidekiq::JobLogger subclass cannot replace them (config[:job_logger]
+  # raises Unsupported).
   #
   #   job_logger = Sidekiq::JobLogger.new(Sidekiq.default_configuration)
   #   job_logger.prepare(payload) { job_logger.call(payload, "default") { work } }
@@ -31,18 +34,27 @@ module Sidekiq
       raise
     end
 
-    def prepare(job)
+    def prepare(job, &)
       fields = {class: job["display_class"] || job["wrapped"] || job["class"], jid: job["jid"]}
-      fields[:bid] = job["bid"] if job.key?("bid")
-      fields[:tags] = job["tags"] if job.key?("tags")
+      Array(@config[:logged_job_attributes]).each { |name| fields[name.to_sym] = job[name] if job.key?(name) }
       Context.replace(fields)
-      level = job["log_level"]
-      (level && @logger.respond_to?(:log_at)) ? @logger.log_at(level) { yield } : yield
+      at_level(job["log_level"], &)
     ensure
       Context.replace(nil)
     end
 
     private
+
+    def at_level(level, &)
+      return yield unless level
+      if Deckhand::DropIn.version.job_log_level_on_any_logger? && @logger.respond_to?(:with_level)
+        @logger.with_level(level, &)
+      elsif @logger.respond_to?(:log_at)
+        @logger.log_at(level, &)
+      else
+        yield
+      end
+    end
 
     def now = Deckhand::Monotonic.now
 

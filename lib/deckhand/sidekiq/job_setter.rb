@@ -19,9 +19,12 @@ module Deckhand
         at(interval) if interval
       end
 
-      # Sidekiq's perform_inline checks no arguments: perform gets them as
-      # JSON makes them (Symbols as Strings), where a push would refuse them.
-      def perform_inline(*args) = super(*JSON.parse(JSON.generate(args)))
+      # Sidekiq 8's perform_inline checks the arguments as a push does
+      # (Sidekiq.strict_args!); 7.3's checks none: perform gets them as JSON
+      # makes them (Symbols as Strings), where a push would refuse them.
+      def perform_inline(*args)
+        DropIn.version.perform_inline_checks_arguments? ? super(*StrictArgs.apply(args, @klass.name)) : super(*JSON.parse(JSON.generate(args)))
+      end
 
       alias_method :perform_sync, :perform_inline
 
@@ -39,23 +42,25 @@ module Deckhand
       # sidekiq_options client_class:) when it names one, else through a
       # Sidekiq::Client, as Sidekiq's perform_async and perform_in push: code
       # that wraps or stubs Sidekiq::Client#push (a test's stubs, a plugin's
-      # prepend) sees every push.
+      # prepend) sees every push, and the client checks the arguments
+      # (Sidekiq.strict_args!) and files a bulk push's "at" in the schedule,
+      # one due already too.
       def push(method, item)
         DropIn.push_errors do
           client = ClientClass.for_push(@klass, @options[ClientClass::KEY]) || Sidekiq::Client
-          declared = item.delete("pool")
           # A time not to come goes to the queue, as Sidekiq's perform_in
           # has it (its Client.push files any "at" in the schedule).
-          item.delete("at") if item["at"].is_a?(Numeric) && item["at"] <= Time.now.to_f
+          item.delete("at") if method == :push && item["at"].is_a?(Numeric) && item["at"] <= Time.now.to_f
+          declared = item.delete("pool")
           client.new(pool: @options["pool"] || Deckhand::Client.via_target || declared).public_send(method, item)
         end
       end
 
-      # Sidekiq.strict_args! applies to each push's arguments (a bulk
-      # push's list as a whole: JSON makes the same of it). The item names
-      # the class itself, which client middleware gets, as in Sidekiq.
+      def client_class = Sidekiq::Client
+
+      # The item names the class itself, which client middleware gets, as in Sidekiq.
       def item(args)
-        item = super(StrictArgs.apply(args, @klass.name)).merge!("class" => @klass)
+        item = super.merge!("class" => @klass)
         item.delete(ClientClass::KEY)
         item
       end

@@ -9,11 +9,17 @@ module Sidekiq
     # Sidekiq's log formatters in drop-in mode, set in initializers
     # (`config.logger.formatter = Sidekiq::Logger::Formatters::JSON.new`).
     # They print the running job (class, jid) and the log context
-    # (Sidekiq::Context) as Deckhand's own formatters do, in Sidekiq's layout.
+    # (Sidekiq::Context) as Deckhand's own formatters do, in the layout of
+    # the Sidekiq version drop-in mode stands in for: Sidekiq 8's Pretty
+    # line leads with its level, coloured; 7.3's puts it before the message.
     #
-    #   2026-11-22T10:00:00.123Z pid=4242 tid=2ft class=HardJob jid=ab12 INFO: done
+    #   \e[1;34mINFO \e[0m 2026-11-22T10:00:00.123Z pid=4242 tid=2ft class=HardJob jid=ab12: done   (8)
+    #   2026-11-22T10:00:00.123Z pid=4242 tid=2ft class=HardJob jid=ab12 INFO: done                  (7)
     module Formatters
       class Base < ::Logger::Formatter
+        # ANSI colours of Sidekiq 8's levels.
+        COLOURS = {"DEBUG" => 32, "INFO" => 34, "WARN" => 33, "ERROR" => 31, "FATAL" => 35}.freeze
+
         def tid = Deckhand::Logging::Formatters.tid
 
         # The running job and the log context (Sidekiq::Context.current first
@@ -32,7 +38,17 @@ module Sidekiq
 
       class Pretty < Base
         def call(severity, time, _program, message)
-          "#{time.utc.iso8601(3)} pid=#{::Process.pid} tid=#{tid}#{format_context} #{severity}: #{message}\n"
+          line("#{time.utc.iso8601(3)} ", severity, message)
+        end
+
+        private
+
+        def line(stamp, severity, message)
+          if Deckhand::DropIn.version.level_first_log_lines?
+            "\e[1;#{COLOURS.fetch(severity, 0)}m#{severity.ljust(5)}\e[0m #{stamp}pid=#{::Process.pid} tid=#{tid}#{format_context}: #{message}\n"
+          else
+            "#{stamp}pid=#{::Process.pid} tid=#{tid}#{format_context} #{severity}: #{message}\n"
+          end
         end
       end
 
@@ -45,9 +61,7 @@ module Sidekiq
 
       # For hosts that stamp each line themselves (Heroku).
       class WithoutTimestamp < Pretty
-        def call(severity, _time, _program, message)
-          "pid=#{::Process.pid} tid=#{tid}#{format_context} #{severity}: #{message}\n"
-        end
+        def call(severity, _time, _program, message) = line("", severity, message)
       end
 
       class JSON < Base

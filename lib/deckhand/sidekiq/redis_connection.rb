@@ -55,6 +55,9 @@ module Sidekiq
         options[:role] = options[:role].to_sym if options.key?(:role)
         options[:driver] = options[:driver].to_sym if options.key?(:driver)
         options[:reconnect_attempts] ||= 1
+        # How Sidekiq 8 names its connections to Redis (CLIENT SETINFO lib-name).
+        driver_info = Deckhand::DropIn.version.driver_info
+        options[:driver_info] ||= driver_info if driver_info
         options
       end
 

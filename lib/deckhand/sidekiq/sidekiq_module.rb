@@ -11,9 +11,10 @@ require_relative "loader"
 #   Sidekiq.configure_client { |config| config.redis = {url: ENV["REDIS_URL"]} }
 #   Sidekiq.logger.info("hello")
 module Sidekiq
-  # The Sidekiq API level drop-in mode answers to (for gems that check it).
-  VERSION = "7.3.0"
-  MAJOR = 7
+  # The Sidekiq version drop-in mode stands in for (for gems that check
+  # it): 8.1's or 7.3's (Deckhand::DropIn::Version).
+  VERSION = Deckhand::DropIn.version.sidekiq_version
+  MAJOR = Deckhand::DropIn.version.major
   NAME = "Sidekiq"
 
   # Marks drop-in mode for code that wants to know: `defined?(Sidekiq::DECKHAND)`.
@@ -44,8 +45,13 @@ module Sidekiq
     # API's files define these constants while loading, and an autoload
     # would have them require their own file again.)
     def const_missing(name)
-      return super unless API_CONSTANTS.include?(name)
-      require "deckhand/sidekiq/api"
+      if name == :Enterprise
+        require "deckhand/sidekiq/enterprise_crypto" # Sidekiq::Enterprise::Crypto.enable in an initializer
+      elsif API_CONSTANTS.include?(name)
+        require "deckhand/sidekiq/api"
+      else
+        return super
+      end
       const_defined?(name, false) ? const_get(name, false) : super
     end
 
@@ -149,11 +155,12 @@ module Sidekiq
       Sidekiq::Testing.public_send(:"#{mode}!", &)
     end
 
-    # nil, as in Sidekiq without Sidekiq Pro or Enterprise. Drop-in mode
-    # names Sidekiq::Enterprise for its Crypto setup only: not Enterprise.
+    # nil, as in Sidekiq without Sidekiq Pro or Enterprise; a constant
+    # defined since answers. Drop-in mode's Sidekiq::Enterprise (defined
+    # when named, for its Crypto setup) is not Enterprise.
     def pro? = defined?(Sidekiq::Pro)
 
-    def ent? = nil
+    def ent? = (defined?(Sidekiq::Enterprise) && !Sidekiq::Enterprise.const_defined?(:DECKHAND, false)) ? "constant" : nil
   end
 
   # Middleware classes include these in Sidekiq 7: they give `config`,

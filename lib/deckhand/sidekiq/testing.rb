@@ -50,6 +50,10 @@ module Sidekiq
     end
   end
 
+  # Sidekiq's testing modes keep an iterable job's progress in Redis
+  # (it-<jid>), where a test that interrupts and resumes one reads it.
+  Deckhand::Testing.iterations.keep_in_redis!
+
   # perform_one found no job to run.
   EmptyQueueError = Deckhand::Testing::EmptyQueue
 

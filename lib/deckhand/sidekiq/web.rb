@@ -75,15 +75,14 @@ module Sidekiq
     Helpers = Sidekiq::WebHelpers
     Config = Deckhand::DropIn::WebSettings
 
-    def initialize
-      @middlewares = self.class.middlewares.dup
-    end
-
-    attr_reader :middlewares
+    # This app's middleware: a copy of the class's taken when first asked
+    # for (at the latest, when the app serves its first request, as Sidekiq
+    # builds it), then what `use` adds.
+    def middlewares = @middlewares ||= self.class.middlewares.dup
 
     def use(middleware, *args, &block)
       @app = nil
-      @middlewares << [middleware, args, block]
+      middlewares << [middleware, args, block]
     end
 
     def call(env)
@@ -96,7 +95,7 @@ module Sidekiq
     private
 
     def app
-      @app ||= @middlewares.reverse.reduce(dashboard) do |inner, (middleware, args, block)|
+      @app ||= middlewares.reverse.reduce(dashboard) do |inner, (middleware, args, block)|
         middleware.new(inner, *args, &block)
       end
     end

@@ -135,7 +135,7 @@ module Sidekiq
       dashboard = env[DASHBOARD] or return markup
       page = Deckhand::Web::Pages::ExtensionPage.new(dashboard, request, {})
       tab = Deckhand::DropIn::WebExtension.tab_for(env)
-      _, @rendered_headers, body = page.show(markup, section: tab&.last, title: tab&.first || "Extension")
+      _, @rendered_headers, body = page.show(markup, section: tab&.last, title: tab&.first || "Extension", head: display_custom_head)
       @rendered = body.first
     end
   end

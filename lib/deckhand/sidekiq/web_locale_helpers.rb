@@ -19,6 +19,14 @@ module Sidekiq
 
     def find_locale_files(lang) = locale_files.select { |file| File.basename(file, ".yml") == lang }
 
+    # A locale file's table, {lang => {key => text}}, read as YAML (plain
+    # Strings and Hashes only).
+    def parse_yaml(path) = Deckhand::DropIn::WebLocales.parse(path)
+
+    # The language's own name, from its locale file ("Português" for pt),
+    # else the locale itself.
+    def language_name(locale) = strings(locale).fetch("LanguageName", locale)
+
     # The files are read again on next use.
     def clear_caches = Deckhand::DropIn::WebLocales.clear
 
@@ -53,11 +61,33 @@ module Sidekiq
       chosen if available_locales.include?(chosen)
     end
 
-    # "pt-br" gets pt-br; "pt-pt" the shortest of its language's (pt).
+    # The language of the first wanted that a locale file names, as the
+    # Sidekiq version matches it (DropIn::Version#locale_by_region?):
+    #
+    # - Sidekiq 8: the first whose language and region a file names, case
+    #   aside ("pt-BR" for pt-br; "en-GB-oxendict" is en-gb), else the first
+    #   whose bare language one names ("pt" for pt-pt; "ja" for
+    #   zh-HK,ja-JP without a zh file);
+    # - Sidekiq 7.3: for each wanted in turn, its own file, else the
+    #   shortest of its language's ("pt-pt" gets pt, "en-us,sv" en).
     def preferred_locale
-      user_preferred_languages.each do |wanted|
-        family = available_locales.select { |known| known.split("-", 2).first == wanted.split("-", 2).first }
-        found = family.include?(wanted) ? wanted : family.min_by(&:length)
+      wanted = user_preferred_languages
+      known = available_locales.to_a
+      return by_language_family(wanted, known) unless Deckhand::DropIn.version.locale_by_region?
+      [->(tag) { tag.split("-").first(2).join("-") }, ->(tag) { tag.split("-", 2).first }].each do |trim|
+        wanted.each do |tag|
+          found = known.find { |locale| locale.casecmp?(trim.call(tag)) }
+          return found if found
+        end
+      end
+      nil
+    end
+
+    def by_language_family(wanted, known)
+      wanted.each do |tag|
+        tag = tag.downcase
+        family = known.select { |locale| locale.split("-", 2).first.casecmp?(tag.split("-", 2).first) }
+        found = family.find { |locale| locale.casecmp?(tag) } || family.min_by(&:length)
         return found if found
       end
       nil

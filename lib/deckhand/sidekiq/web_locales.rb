@@ -25,12 +25,17 @@ module Deckhand
       def strings(dirs, lang)
         cached([:strings, dirs, lang]) do
           files(dirs).select { |file| File.basename(file, ".yml") == lang }.each_with_object({}) do |file, all|
-            require "yaml"
-            table = YAML.safe_load(File.read(file, encoding: "UTF-8"))
+            table = parse(file)
             texts = table.is_a?(Hash) && table[lang]
             all.merge!(texts) if texts.is_a?(Hash)
           end
         end
+      end
+
+      # One file's table as YAML reads it.
+      def parse(file)
+        require "yaml"
+        YAML.safe_load(File.read(file, encoding: "UTF-8"))
       end
 
       # Forgets what was read (a folder added or changed).

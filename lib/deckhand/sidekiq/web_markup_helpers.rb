@@ -25,9 +25,12 @@ module Sidekiq
       cookie_token ? session_token + %(<input type='hidden' name='_csrf' value='#{h(cookie_token)}'/>) : session_token
     end
 
+    # The stylesheet's tag; as Sidekiq 8 has it, added to the page's head
+    # and the head's tags returned (`<% style_tag "ext.css" %>`).
     # Attributes are written as given: pass no user input in them.
     def style_tag(location, **attributes)
-      tag(:link, {type: "text/css", media: "screen", rel: "stylesheet", nonce: csp_nonce, href: asset_location(location)}.merge(attributes))
+      link = tag(:link, {type: "text/css", media: "screen", rel: "stylesheet", nonce: csp_nonce, href: asset_location(location)}.merge(attributes))
+      Deckhand::DropIn.version.style_tag_adds_to_head? ? add_to_head { link } : link
     end
 
     def script_tag(location, **attributes)

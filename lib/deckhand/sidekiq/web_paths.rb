@@ -18,12 +18,16 @@ module Deckhand
     # - /stats and /stats/queues answer Sidekiq's JSON; /dashboard/stats redirects to /stats.
     # - A method the dashboard never answers gets 404 with x-cascade: pass, so
     #   a Rack router may try its next route.
-    # - HEAD / is the cheap heartbeat: it reads the default queue's size;
+    # - HEAD / is the cheap heartbeat: it reads the default queue's size
+    #   (the answer's body as Sidekiq 7.3 gives it; Sidekiq 8's is empty);
     #   /?days= beyond the year of history Deckhand keeps is a 401, as
     #   Sidekiq answers a number of days beyond its own.
     # - A queue name Sidekiq would not show gets 404; a retry, scheduled or
     #   dead job that is no longer there redirects (302) to its list, and the
     #   redirect after a form is a 302, as Sidekiq answers them.
+    # - /metrics is the metrics page, as in Sidekiq, for every client but a
+    #   scraper (an Accept naming text/plain or OpenMetrics, as Prometheus
+    #   sends, or ?format=prometheus), which gets Deckhand's Prometheus text.
     # - Sidekiq's forms (WebForms) are answered as Sidekiq answers them.
     # - A POST passes the CSRF check where Sidekiq's would: with the Rack
     #   session's token in "authenticity_token", or with `$TESTING` set
@@ -94,7 +98,7 @@ module Deckhand
 
       def heartbeat
         size = Deckhand::API.new(@config || Deckhand.config).queue("default").size
-        [200, {"content-type" => "text/plain"}, [size.to_s]]
+        [200, {"content-type" => "text/plain"}, DropIn.version.empty_head_response? ? [] : [size.to_s]]
       end
 
       def translate(env, path)
@@ -107,8 +111,14 @@ module Deckhand
           query["direction"] = "desc"
           changed = true
         end
+        if path.delete_suffix("/") == "/metrics" && !query.key?("format") && !scraper?(env)
+          query["format"] = "html"
+          changed = true
+        end
         changed ? env.merge("QUERY_STRING" => Rack::Utils.build_query(query)) : env
       end
+
+      def scraper?(env) = env["HTTP_ACCEPT"].to_s.match?(%r{text/plain|application/openmetrics-text})
 
       def stats
         stats = Sidekiq::Stats.new

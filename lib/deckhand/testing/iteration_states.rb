@@ -5,6 +5,8 @@ module Deckhand
     # Keeps iterable jobs' progress (IterableJob) in memory in fake and inline
     # mode, so drain and inline runs need no Redis; in disable mode it is
     # Redis, as in production. Same methods as IterableJob::RedisStates.
+    # Drop-in mode keeps it in Redis in every mode (keep_in_redis!), as
+    # Sidekiq's testing modes do: a test reads it at it-<jid>.
     #
     #   Deckhand::Testing.iterations["b4a5..."]   # => {"ex" => "1", "c" => "3", ...}, while saved
     class IterationStates
@@ -12,7 +14,11 @@ module Deckhand
         @testing = testing
         @lock = Mutex.new
         @saved = {}
+        @in_redis = false
       end
+
+      # From now on, progress is kept in Redis whatever the mode.
+      def keep_in_redis! = @in_redis = true
 
       # A copy of what is kept for `jid` ({} when nothing).
       def [](jid) = @lock.synchronize { (@saved[jid] || {}).dup }
@@ -43,7 +49,7 @@ module Deckhand
 
       private
 
-      def redis? = @testing.disabled?
+      def redis? = @in_redis || @testing.disabled?
 
       def redis = IterableJob::RedisStates.new(Deckhand.config.store)
     end

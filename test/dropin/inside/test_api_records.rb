@@ -3,6 +3,7 @@
 # Runs in a drop-in child (test/dropin/sidekiq_public_api_test.rb starts it):
 # Sidekiq's data API as Sidekiq 7.3 has it, on Deckhand's data.
 require "minitest/autorun"
+require "minitest/mock"
 require "json"
 require "socket"
 require "sidekiq"
@@ -82,6 +83,18 @@ class ApiRecordsInsideTest < Minitest::Test
     assert dead.find_job("d4")
   ensure
     Deckhand.config.dead_max_jobs = 10_000
+  end
+
+  def test_dead_set_kill_dates_and_trims_by_the_callers_clock
+    Deckhand.config.dead_timeout = 10
+    dead = Sidekiq::DeadSet.new
+    an_hour_ago = Time.now - 3600
+    Time.stub(:now, an_hour_ago) { dead.kill(JSON.generate("class" => "X", "args" => [], "jid" => "old"), notify_failure: false) }
+    assert_in_delta an_hour_ago.to_f, dead.find_job("old").score, 1
+    dead.kill(JSON.generate("class" => "X", "args" => [], "jid" => "new"), notify_failure: false)
+    assert_equal %w[new], dead.map(&:jid), "older than dead_timeout by the caller's clock: trimmed"
+  ensure
+    Deckhand.config.dead_timeout = 180 * 24 * 60 * 60
   end
 
   def test_process_set_lookup_fields_and_embedded_processes

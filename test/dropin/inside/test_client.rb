@@ -26,7 +26,10 @@ class ClientInsideTest < Minitest::Test
     jid = Sidekiq::Client.push("class" => ClientPushJob, "args" => [3], "at" => Time.now.to_f - 5)
     assert Sidekiq::ScheduledSet.new.find_job(jid)
     ClientPushJob.perform_at(Time.now - 5, 4)
-    assert_equal [[4]], Sidekiq::Queue.new.map(&:args), "perform_at a past time pushes to the queue, as in Sidekiq"
+    ClientPushJob.perform_in(-5, 5)
+    assert_equal [[5], [4]], Sidekiq::Queue.new.map(&:args), "perform_at and perform_in a past time push to the queue, as in Sidekiq"
+    bulk = ClientPushJob.perform_bulk([[6], [7]], at: [Time.now.to_f - 5, 1])
+    assert bulk.all? { |bulk_jid| Sidekiq::ScheduledSet.new.find_job(bulk_jid) }, "perform_bulk's times go through the schedule, as Sidekiq::Client.push_bulk's"
   end
 
   def test_bulk_args_may_be_lazy

@@ -4,6 +4,7 @@
 # helpers Sidekiq 8 added for plugins and the data API (load hooks,
 # ApiUtils, RingBuffer, Paginator, IterableJobQuery), on real Redis.
 require "minitest/autorun"
+require "json"
 require "sidekiq"
 
 Sidekiq.loader.on_load(:api) { Sidekiq::Queue.define_method(:loaded_by_hook?) { true } }
@@ -115,6 +116,29 @@ class Sidekiq8ApiTest < Minitest::Test
     assert Sidekiq::Testing.disabled?, "the mode before the block is back"
     Sidekiq8Mailer.jobs.clear
     assert_nil Sidekiq.pro?
+  end
+
+  def test_a_process_with_capsules_lists_their_queues_and_weights
+    info = {"hostname" => "box", "pid" => 1, "identity" => "box:1", "version" => Sidekiq::VERSION, "started_at" => Time.now.to_f,
+            "capsules" => {"default" => {"mode" => "weighted", "concurrency" => 5, "weights" => {"a" => 2, "b" => 1}},
+                           "single" => {"mode" => "strict", "concurrency" => 1, "weights" => {"c" => 0}}}}
+    Sidekiq.redis do |conn|
+      conn.sadd("processes", ["box:1"])
+      conn.hset("box:1", "info", JSON.generate(info), "busy", 0, "beat", Time.now.to_f)
+    end
+    process = Sidekiq::ProcessSet["box:1"]
+    assert_equal %w[a b c], process.queues
+    assert_equal({"a" => 2, "b" => 1, "c" => 0}, process.weights)
+    assert_equal %w[default single], process.capsules.keys
+    old = Sidekiq::Process.new("queues" => %w[x], "weights" => {"x" => 1})
+    assert_equal [%w[x], {"x" => 1}, nil], [old.queues, old.weights, old.capsules], "a record without capsules (before Sidekiq 8.0.8)"
+  end
+
+  def test_sidekiq_enterprise_is_there_once_named_and_is_not_enterprise
+    assert_nil defined?(Sidekiq::Enterprise), "not defined until an application names it"
+    assert_nil Sidekiq.ent?
+    assert_respond_to Sidekiq::Enterprise::Crypto, :enable
+    assert_nil Sidekiq.ent?, "drop-in mode's stand-in is not Sidekiq Enterprise"
   end
 
   def test_queue_summaries_leader_and_dump_threads

@@ -74,6 +74,38 @@ class Sidekiq8WebTest < Minitest::Test
     assert_equal "page=2&only=jobs", page.to_query_string("page" => "2", "jid" => "abc", "only" => "jobs")
   end
 
+  # A helper object as plugins build one: locale folders, a request's env.
+  class LocaleHelpers
+    include Sidekiq::WebHelpers
+
+    def initialize(dir, accept) = (@dir, @accept = dir, accept)
+
+    def settings = Struct.new(:locales).new([@dir])
+
+    def env = {"HTTP_ACCEPT_LANGUAGE" => @accept}
+
+    def session = {}
+  end
+
+  def test_the_language_follows_accept_language_region_first_then_the_bare_language
+    Dir.mktmpdir do |dir|
+      {"en" => "English", "pt" => "Português", "pt-BR" => "Português (Brasil)", "zh-CN" => "简体中文", "zh-TW" => "正體中文", "ja" => "日本語"}.each do |lang, name|
+        File.write(File.join(dir, "#{lang}.yml"), "#{lang}:\n  LanguageName: #{name}\n  Dashboard: #{lang}-board\n")
+      end
+      # Sidekiq 8 looks for a language and region first, then a bare language;
+      # 7.3 takes the first wanted language with a file (its own, else the shortest).
+      expected = {"zh-TW,zh;q=0.8,en-US;q=0.6" => "zh-TW", "pt-br" => "pt-BR", "pt-PT,pt;q=0.8" => "pt", "en-GB-oxendict" => "en",
+                  "sv-SE,fr;q=0.5" => "en", "*" => "en"}
+      expected.merge!(Sidekiq::VERSION.start_with?("8.") ? {"zh-HK,zh;q=0.9,ja-JP;q=0.8" => "ja", "en-US,ja;q=0.8" => "ja"} :
+        {"zh-HK,zh;q=0.9,ja-JP;q=0.8" => "zh-CN", "en-US,ja;q=0.8" => "en"})
+      expected.each { |accept, locale| assert_equal locale, LocaleHelpers.new(dir, accept).locale, accept }
+      helpers = LocaleHelpers.new(dir, "pt")
+      assert_equal ["Português", "missing"], [helpers.language_name("pt"), helpers.language_name("missing")]
+      assert_equal({"ja" => {"LanguageName" => "日本語", "Dashboard" => "ja-board"}}, helpers.parse_yaml(File.join(dir, "ja.yml")))
+      assert_equal "pt-board", helpers.t("Dashboard")
+    end
+  end
+
   def test_the_scheduled_sets_all_forms
     Sidekiq.redis { |conn| conn.call("FLUSHDB") }
     3.times { |i| Sidekiq::Client.push("class" => "X", "args" => [i], "at" => Time.now.to_f + 600) }

@@ -69,8 +69,12 @@ class SidekiqApiInsideTest < Minitest::Test
     assert_equal 4, redis("LLEN", "queue:low")
     DropInHardJob.perform_inline(8)
     assert_match(/:8\z/, redis("LRANGE", "inside:done", 0, -1).first)
-    DropInHardJob.perform_inline(mike: 456)
-    assert_match(/:\{"mike" ?=> ?456\}\z/, redis("LRANGE", "inside:done", 0, -1).last, "perform_inline passes arguments as JSON makes them, as Sidekiq's")
+    if Sidekiq::VERSION.start_with?("8.")
+      assert_raises(ArgumentError, "Sidekiq 8's perform_inline checks its arguments") { DropInHardJob.perform_inline(mike: 456) }
+    else
+      DropInHardJob.perform_inline(mike: 456)
+      assert_match(/:\{"mike" ?=> ?456\}\z/, redis("LRANGE", "inside:done", 0, -1).last, "Sidekiq 7.3's perform_inline passes arguments as JSON makes them")
+    end
     assert_raises(ArgumentError) { DropInHardJob.perform_async(mike: 456) }
     assert DropInWorker.perform_async
   end

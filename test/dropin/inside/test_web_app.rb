@@ -35,6 +35,34 @@ class WebAppInsideTest < Minitest::Test
     assert_equal 200, get(app, "/").status
   end
 
+  def test_an_instance_takes_the_class_middleware_as_it_stands_at_its_first_request
+    app = Sidekiq::Web.new # made first, as a test's rack-test session makes it
+    Sidekiq::Web.use(Rack::Auth::Basic) { |user, password| user == "ops" && password == "secret" }
+    assert_equal 401, get(app, "/").status
+    later = Sidekiq::Web.new
+    assert_equal 1, later.middlewares.size
+    Sidekiq::Web.middlewares.clear
+    assert_equal 401, get(later, "/").status, "its copy was taken when it was first asked for"
+    assert_equal 200, get(Sidekiq::Web.new, "/").status
+  ensure
+    Sidekiq::Web.middlewares.clear
+  end
+
+  def test_metrics_is_the_page_but_for_a_scraper_and_substr_filters_its_classes
+    tally = Deckhand::Store::ExecutionMetrics::Tally.new
+    %w[MikeJob OtherJob].each { |klass| tally.record(klass, 3.0, false) }
+    Deckhand::Store::ExecutionMetrics.write(Deckhand.config.store, tally.take)
+    page = get(Sidekiq::Web.new, "/metrics")
+    assert_match(%r{\Atext/html}, page.headers["content-type"])
+    assert_includes page.body, "MikeJob"
+    filtered = get(Sidekiq::Web.new, "/metrics?substr=mike").body
+    assert_includes filtered, "/metrics/MikeJob"
+    refute_includes filtered, "/metrics/OtherJob"
+    scrape = get(Sidekiq::Web.new, "/metrics", "HTTP_ACCEPT" => "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5")
+    assert_includes scrape.body, "deckhand_enqueued_jobs"
+    assert_includes get(Sidekiq::Web.new, "/metrics?format=prometheus").body, "deckhand_enqueued_jobs"
+  end
+
   def test_a_history_beyond_the_kept_year_is_refused_as_sidekiq_refuses_its_own
     assert_equal [200, 200], ["/?days=365", "/?days=7"].map { |path| get(Sidekiq::Web.new, path).status }
     assert_equal [401, 401, 401], ["/?days=1000000", "/?days=0", "/?days=many"].map { |path| get(Sidekiq::Web.new, path).status }
@@ -82,7 +110,8 @@ class WebAppInsideTest < Minitest::Test
   def test_head_is_the_heartbeat_reading_the_default_queue
     2.times { Sidekiq::Client.push("class" => "HeartbeatJob", "args" => []) }
     response = Rack::MockRequest.new(Sidekiq::Web.new).request("HEAD", "/")
-    assert_equal [200, "2"], [response.status, response.body]
+    # The default queue's size in Sidekiq 7.3's answer; Sidekiq 8 answers with no body.
+    assert_equal [200, Sidekiq::VERSION.start_with?("8.") ? "" : "2"], [response.status, response.body]
   end
 
   def test_queue_names_sidekiq_would_not_show_are_not_found

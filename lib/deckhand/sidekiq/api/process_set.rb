@@ -54,9 +54,22 @@ module Sidekiq
 
       def labels = self["labels"].to_a
 
-      def queues = self["queues"]
+      # Each capsule's queues where the record has capsules (Sidekiq 8.0.8
+      # and later, Deckhand), else the record's own list.
+      def queues
+        caps = capsules
+        caps ? caps.values.flat_map { |cap| cap["weights"].to_h.keys }.uniq : self["queues"]
+      end
 
-      def weights = self["weights"]
+      # queue => weight across the capsules (a queue two capsules work: the
+      # last one's), else the record's own.
+      def weights
+        caps = capsules
+        caps ? caps.values.each_with_object({}) { |cap, all| all.update(cap["weights"].to_h) } : self["weights"]
+      end
+
+      # name => {"concurrency", "mode", "weights"}, or nil for a record without.
+      def capsules = self["capsules"]
 
       def version = self["version"]
 

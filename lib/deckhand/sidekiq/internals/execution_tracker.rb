@@ -15,7 +15,7 @@ module Sidekiq
     #
     #   tracker = Sidekiq::Metrics::ExecutionTracker.new(Sidekiq.default_configuration)
     #   tracker.track("default", "ReportJob") { build_report }
-    #   tracker.flush   # => 1, the executions written
+    #   tracker.flush   # => 4, the fields of Sidekiq 8's metrics written (p and ms, in two hashes)
     class ExecutionTracker
       def initialize(config = Sidekiq.default_configuration)
         @config = Deckhand::DropIn::ServerInternal.config_of(config)
@@ -23,7 +23,7 @@ module Sidekiq
       end
 
       def track(_queue, klass)
-        started = Deckhand::Monotonic.now * 1000
+        started = mono_ms
         failed = false
         begin
           yield
@@ -33,16 +33,24 @@ module Sidekiq
           failed = true
           raise
         ensure
-          @tally.record(klass.to_s, Deckhand::Monotonic.now * 1000 - started, failed)
+          @tally.record(klass.to_s, mono_ms - started, failed)
         end
       end
 
-      # Writes what was tracked as the minute of `time`; returns how many executions.
+      # Writes what was tracked as the minute of `time`; returns how many
+      # fields of Sidekiq's metrics it wrote, as Sidekiq's tracker does (in
+      # the layout of the version drop-in mode stands in for).
       def flush(time = Time.now)
         taken = @tally.take
         Deckhand::Store::ExecutionMetrics.write(@config.store, taken, now: time)
-        taken.sum { |_, (count, *)| count }
+        layout = Deckhand::Store::ExecutionMetrics::SIDEKIQ_LAYOUTS.fetch(Deckhand::DropIn.version.metrics_layout)
+        taken.sum { |_, (count, failed)| Deckhand::Store::ExecutionMetrics::SidekiqLayout.field_count(count, failed) } * layout::HASHES
       end
+
+      private
+
+      # The monotonic clock in ms, read at a job's start and end.
+      def mono_ms = Deckhand::Monotonic.now * 1000
     end
   end
 end

@@ -28,6 +28,8 @@ module Deckhand
       #   Sidekiq8Layout.rollup_key(Time.utc(2025, 2, 14, 8, 43))   # => "j|250214|8:4"
       module Sidekiq8Layout # :nodoc:
         MINUTE_TTL = 8 * 60 * 60
+        # The hashes a flush adds each class's counts to: a minute's and 10 minutes'.
+        HASHES = 2
         ROLLUP_TTL = 72 * 60 * 60
 
         module_function
@@ -37,6 +39,19 @@ module Deckhand
         def rollup_key(time) = minute_key(time).chop
 
         def histogram_key(klass, time) = "h|#{klass}-#{time.utc.strftime("%-d-%-H:%-M")}"
+
+        # The fields of each hash, in one round trip: every field, or the
+        # `fields` named ([nil, ...] where a hash lacks one).
+        def read(store, keys, fields: nil)
+          store.pipelined do |pipe|
+            keys.each { |key| fields ? pipe.call("HMGET", key, *fields) : pipe.call("HGETALL", key) }
+          end
+        end
+
+        # The histograms of `klass` at `times`, in one round trip.
+        def read_histograms(store, klass, times)
+          store.pipelined { |pipe| times.each { |time| SidekiqLayout.read_histogram(pipe, histogram_key(klass, time)) } }
+        end
 
         def flush(pipe, aggregates, now: Time.now)
           [[minute_key(now), MINUTE_TTL], [rollup_key(now), ROLLUP_TTL]].each do |key, ttl|

@@ -27,6 +27,8 @@ module Deckhand
       #   SidekiqLayout.histogram_of({17 => 3})   # => {0 => 3} (13.3 ms and under: "20ms")
       module SidekiqLayout # :nodoc:
         TTL = 8 * 60 * 60
+        # The hashes a flush adds each class's counts to: the minute's.
+        HASHES = 1
         # Upper bounds (ms) of Sidekiq's histogram buckets; the last catches the rest.
         BUCKETS_MS = [20, 30, 45, 65, 100, 150, 225, 335, 500, 750, 1100, 1700, 2500, 3800, 5750,
           8500, 13_000, 20_000, 30_000, 45_000, 65_000, 100_000, 150_000, 225_000, 335_000].freeze
@@ -92,10 +94,12 @@ module Deckhand
         # Sidekiq::Metrics::Histogram#persist), in one round trip.
         def add_histogram(store, key, buckets) = store.pipelined { |pipe| write_histogram(pipe, key, buckets) }
 
-        # The histogram at `key`: its 26 counters, zeros where nothing was written.
-        def read_histogram(store, key)
-          store.call("BITFIELD_RO", key, *Array.new(LAST + 1) { |index| ["GET", "u16", "##{index}"] }.flatten)
-        end
+        # How many fields `count` writes for a class in one hash (its
+        # executions, its failures if any, its successes' ms if any).
+        def field_count(count, failed) = 1 + (failed.positive? ? 1 : 0) + ((count > failed) ? 1 : 0)
+
+        # The 26 counters of a histogram (`conn`: a store, or its pipeline).
+        def read_histogram(conn, key) = conn.call("BITFIELD_RO", key, *(0..LAST).flat_map { |index| ["GET", "u16", "##{index}"] })
 
         def write_histogram(pipe, key, buckets)
           increments = buckets.flat_map { |index, n| n.positive? ? ["INCRBY", "u16", "##{index}", n] : [] }

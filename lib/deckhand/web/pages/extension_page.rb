@@ -9,6 +9,7 @@ module Deckhand
       # carry the nonce the host put in env[:csp_nonce], which the policy names.
       #
       #   ExtensionPage.new(web, request, {}).show("<h2>Cron</h2>", section: "/deckhand/cron", title: "Cron")
+      #   page.show(markup, section: "/deckhand/cron", title: "Cron", head: %(<link rel="stylesheet" nonce="..." href="...">))
       class ExtensionPage < Action # :nodoc:
         # Where the host keeps the CSRF token its forms carry: the cookie
         # this page sets holds the same one.
@@ -22,8 +23,11 @@ module Deckhand
 
         def csrf_token = @csrf_token ||= request.env[CSRF_TOKEN] || super
 
-        def show(markup, section:, title:)
+        # head: markup for the page's <head> (its stylesheets, as Sidekiq 8's
+        # style_tag adds them), given by the host as it is.
+        def show(markup, section:, title:, head: nil)
           @section = section
+          @head = html(head.to_s) if head
           @markup = html(markup.to_s)
           render :extension, title: title
         end

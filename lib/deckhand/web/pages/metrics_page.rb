@@ -8,11 +8,14 @@ module Deckhand
       class MetricsPage < Action # :nodoc:
         PERIODS = API::Metrics::PERIODS.keys.freeze
 
+        # Every class of the period, or those whose name holds `q` (any case).
         def index
           @section = "metrics"
           @period = choice_param("period", PERIODS, "1h")
+          @query = text_param("q").strip
           @metrics = api.metrics(period: @period)
           @classes = @metrics.classes
+          @classes = @classes.select { |m| m.name.downcase.include?(@query.downcase) } unless @query.empty?
           render :metrics, title: "Metrics"
         end
 

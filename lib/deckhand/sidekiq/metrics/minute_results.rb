@@ -2,7 +2,7 @@
 
 module Sidekiq
   module Metrics
-    class Query
+    class MinuteQuery
       # What a query returns: the minutes asked for ("HH:MM", oldest first)
       # and a JobResult per class.
       class Result < Struct.new(:starts_at, :ends_at, :size, :buckets, :job_results, :marks)
