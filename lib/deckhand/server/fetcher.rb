@@ -12,6 +12,7 @@ require_relative "fetch/throttle_slots"
 require_relative "fetch/buffer"
 require_relative "fetch/sources"
 require_relative "fetch/planner"
+require_relative "fetch/round_trip"
 require_relative "balance/capped_buffer"
 require_relative "balance/cap_slots"
 
@@ -40,7 +41,8 @@ module Deckhand
     # Fetch::Ledger keeps who settled what and what Redis was not told;
     # Fetch::Buffer the jobs waiting to start; Fetch::Sources what a fetch asks
     # for and brings; Fetch::ThrottleSlots the throttles; Pace how far ahead;
-    # Fetch::Planner what they share and when to go. This class is the loop.
+    # Fetch::Planner what they share and when to go; Fetch::RoundTrip makes a
+    # round trip. This class is the loop.
     #
     #   fetcher = Fetcher.new(capsule, store: store, identity: identity, sequence: sequence, suspects: suspects, logger: logger)
     #   fetcher.start
@@ -72,6 +74,8 @@ module Deckhand
         slots = Fetch::ThrottleSlots.new(throttles, @queues).then { |s| @balance ? Balance::CapSlots.new(s, @balance) : s }
         @planner = Fetch::Planner.new(concurrency: capsule.concurrency, ledger: ledger,
           slots: slots, pace: @pace, ready: @ready, lost: @lost)
+        @trip = Fetch::RoundTrip.new(fetch: @fetch, sources: @sources, planner: @planner, pace: @pace, lost: @lost,
+          ready: @ready, balance: @balance, on_short: -> { arm_waiters })
       end
 
       # Jobs taken from Redis and not yet settled (running or waiting to start).
@@ -212,52 +216,14 @@ module Deckhand
         raise
       end
 
-      # One round trip: the news in `due` and, when want > 0, a fetch of up
-      # to `want` jobs, delivered to the buffer. Whatever ends it early, the
-      # news and the throttle slots it carried go back to the ledger, and a
-      # fetch's lots that may have been taken are handed back once Redis
-      # answers (LostFetches). Round trips never overlap (Ledger#in_flight?).
-      def trip(due, want)
-        sources = throttles = nil
-        if want.zero?
-          acknowledge(due, throttles = @planner.throttle_args) unless due.empty? # the slots of settled jobs go back with their acknowledgements
-        else
-          sources = @sources.next(paused: @planner.paused, limit: want)
-          sources = @balance.plan(sources, want) if @balance
-          started = now
-          throttles = @planner.throttle_args
-          takes = @fetch.call(limit: want, sources: sources, acks: due.acks, landed: due.landed, unlocks: due.unlocks,
-            throttles: throttles)
-          takes = @planner.held_back(*takes) if throttles
-          @pace.round_trip(now - started)
-          fetched = sources
-          sources = nil
-          deliver(takes, fetched, want)
-        end
-      rescue Exception # rubocop:disable Lint/RescueException -- nothing taken from the ledger may be dropped
-        @lost.lots(sources) if sources # its reply may be lost, not its work
-        @planner.restore(due, throttles)
-        raise
-      end
+      # One round trip (Fetch::RoundTrip): the news in `due` and, when
+      # want > 0, a fetch of up to `want` jobs.
+      def trip(due, want) = @trip.call(due, want)
 
-      def acknowledge(due, throttles = nil)
-        @fetch.call(limit: 0, sources: [], acks: due.acks, landed: due.landed, unlocks: due.unlocks, throttles: throttles)
-      end
+      def acknowledge(due) = @trip.acknowledge(due)
 
       # Waits for the next round trip worth making (Fetch::Planner#next_round).
       def next_round = @planner.next_round { stopping? }
-
-      def deliver(takes, sources, want)
-        lots = @sources.lots(takes, sources)
-      rescue Deckhand::RedisError
-        @lost.lots(takes.map { |take| sources[take.source] }) # taken, but not safely handed out
-        raise
-      else
-        count = lots.sum(&:size)
-        @planner.delivered(count)
-        @ready.push_lots(lots)
-        arm_waiters if count < want && !@planner.quiet?
-      end
 
       # Cluster mode: a later queue's call of a fetch failed (FetchByQueue);
       # what came before stands, its lot is handed back once Redis answers.
@@ -272,8 +238,6 @@ module Deckhand
       # Jobs fetched but not started when the capsule went quiet go back to the
       # front of their queues, for other processes to run.
       def hand_back_buffered = @ready.hand_back { |unit| done(unit, marked: true) }
-
-      def now = Monotonic.now
     end
   end
 end
