@@ -27,7 +27,7 @@ Gem::Specification.new do |spec|
 
   spec.add_dependency "connection_pool", ">= 2.4"
   # 2.6 is the json Ruby 3.1 ships, which many Rails applications keep
-  # locked; the suite runs Deckhand on it (test/unit/json_floor_test.rb).
+  # locked; the suite runs Deckhand on it (test/unit/payload/json_floor_test.rb).
   spec.add_dependency "json", ">= 2.6"
   spec.add_dependency "redis-client", ">= 0.22"
 

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 # What acknowledgements cost Redis, without a server: the fetch script
-# (store/scripts/fetch.lua, through Store::Scripts::Fetch) called from this
+# (store/scripts/fetch/fetch.lua, through Store::Scripts::Fetch) called from this
 # process on a private redis-server, and Redis' own CPU time per call and
 # per job (INFO cpu, its main thread). Two tables, medians of the rounds:
 #
@@ -37,8 +37,8 @@ payload = lambda do |i|
     "retry" => true, "created_at" => 1_795_000_000_000, "enqueued_at" => 1_795_000_000_000)
 end
 bits = lambda do |size, settled|
-  map = Deckhand::Store::LotBits.empty_bits(size)
-  settled.times { |p| Deckhand::Store::LotBits.settle!(map, p) }
+  map = Deckhand::Store::Inflight::LotBits.empty_bits(size)
+  settled.times { |p| Deckhand::Store::Inflight::LotBits.settle!(map, p) }
   map
 end
 

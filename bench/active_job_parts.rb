@@ -78,11 +78,11 @@ module ActiveJobParts
     config = Deckhand.config
     store = Deckhand::Store.new({url: "redis://127.0.0.1:1/0"}) # never connected: a no-op job sends no command
     identity = "bench" # only a failure reads it
-    suspects = Deckhand::Server::Suspects.new(identity, store: store, logger: config.logger, max_recoveries: 3)
-    runner = Deckhand::Server::JobRunner.new(config: config, store: store, identity: identity, fetcher: Settles.new,
-      stats: Deckhand::Server::Activity.new, suspects: suspects)
+    suspects = Deckhand::Server::Recovery::Suspects.new(identity, store: store, logger: config.logger, max_recoveries: 3)
+    runner = Deckhand::Server::Run::JobRunner.new(config: config, store: store, identity: identity, fetcher: Settles.new,
+      stats: Deckhand::Server::Chores::Activity.new, suspects: suspects)
     lot = Struct.new(:queue, :queue_name).new("bench", "bench")
-    -> { Thread.handle_interrupt(Deckhand::Server::JobRunner::MASKED) { runner.run(Deckhand::Server::UnitOfWork.new(lot, 0, payload.dup, false)) } }
+    -> { Thread.handle_interrupt(Deckhand::Server::Run::JobRunner::MASKED) { runner.run(Deckhand::Server::Fetch::UnitOfWork.new(lot, 0, payload.dup, false)) } }
   end
 
   def measure(part, jobs)

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# What recording one job's metrics costs a server thread (Store::ExecutionMetrics::Tally#record,
+# What recording one job's metrics costs a server thread (Store::Records::ExecutionMetrics::Tally#record,
 # the only per-job metrics work; Redis is written once per heartbeat):
 #
 #   ruby bench/metrics_tally.rb [LIB]      # LIB: another checkout's lib/ to compare
@@ -15,11 +15,11 @@ lib = File.expand_path(ARGV[0] || "../lib", ARGV[0] ? Dir.pwd : __dir__)
 $LOAD_PATH.reject! { |path| File.expand_path(path) == File.expand_path("../lib", __dir__) }
 $LOAD_PATH.unshift(lib)
 require "deckhand"
-require "deckhand/store/execution_metrics"
+require "deckhand/store/records/execution_metrics"
 
 JOBS = 1_000_000
 CLASSES = %w[A B C D E].freeze
-tally = Deckhand::Store::ExecutionMetrics::Tally.new
+tally = Deckhand::Store::Records::ExecutionMetrics::Tally.new
 best = Array.new(5) do
   started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   JOBS.times { |i| tally.record(CLASSES[i % 5], (i % 300) * 0.7, (i % 50).zero?) }

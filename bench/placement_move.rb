@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 # How long moving a queue to another primary takes while jobs flow
-# (Store::QueueMove, docs/cluster.md "Moving a queue"): a Redis Cluster of 3
+# (Store::Tags::QueueMove, docs/cluster.md "Moving a queue"): a Redis Cluster of 3
 # primaries, a backlog of N jobs in one queue, a server in this process
 # working it (4 threads, jobs of 2 ms) and a client pushing to it; the queue
 # moves, then every job must run exactly once. Prints, per N, the move's

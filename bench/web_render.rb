@@ -125,16 +125,16 @@ module WebRenderBench
 
   # 72 hours of minutes and a year of days, 20 classes each, as heartbeats write them.
   def seed_metrics(store)
-    tally = Deckhand::Store::ExecutionMetrics::Tally.new
+    tally = Deckhand::Store::Records::ExecutionMetrics::Tally.new
     now = Time.now
     fill = lambda do
       CLASSES.each_with_index { |klass, c| 6.times { |n| tally.record(klass, (c + 1) * (1.5**n), n == 5) } }
       tally.take
     end
     (0...(72 * 60)).each_slice(60) do |minutes|
-      store.pipelined { |pipe| minutes.each { |m| Deckhand::Store::ExecutionMetrics.flush(pipe, fill.call, now: now - (m * 60)) } }
+      store.pipelined { |pipe| minutes.each { |m| Deckhand::Store::Records::ExecutionMetrics.flush(pipe, fill.call, now: now - (m * 60)) } }
     end
-    store.pipelined { |pipe| (3..365).each { |d| Deckhand::Store::ExecutionMetrics.flush(pipe, fill.call, now: now - (d * 86_400)) } }
+    store.pipelined { |pipe| (3..365).each { |d| Deckhand::Store::Records::ExecutionMetrics.flush(pipe, fill.call, now: now - (d * 86_400)) } }
   end
 
   def pages(store)

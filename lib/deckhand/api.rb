@@ -1,14 +1,14 @@
 # frozen_string_literal: true
 
 require_relative "../deckhand"
-require_relative "store/queues"
+require_relative "store/jobs/queues"
 require_relative "store/sets/one_set"
-require_relative "store/execution_metrics"
-require_relative "store/stat_counters"
-require_relative "store/process_record"
-require_relative "store/info"
-require_relative "store/redis_memory"
-require_relative "store/memory_concerns"
+require_relative "store/records/execution_metrics"
+require_relative "store/records/stat_counters"
+require_relative "store/records/process_record"
+require_relative "store/connection/info"
+require_relative "store/connection/redis_memory"
+require_relative "store/connection/memory_concerns"
 require_relative "api/stats"
 require_relative "api/history"
 require_relative "api/queue"
@@ -58,7 +58,7 @@ module Deckhand
     def stats = Stats.new(@config)
 
     # Now by Redis' clock (a Time), which the fleet writes its times by
-    # (Store::Clock): how long ago a process beat or a job was queued,
+    # (Store::Records::Clock): how long ago a process beat or a job was queued,
     # counted right even where this host's clock is off. Asks Redis when
     # the clock was last read a minute ago or more.
     def now

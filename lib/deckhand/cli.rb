@@ -110,11 +110,11 @@ module Deckhand
     end
 
     # The eviction policy is looked at by each server as it starts (and
-    # warned about there, Server::EvictionWatch); a refusal comes here
+    # warned about there, Server::Chores::EvictionWatch); a refusal comes here
     # first, before a swarm forks workers that would each refuse.
     def check_redis(config)
       config.store.verify!
-      Server::EvictionWatch.refuse!(config.store) if config.refuse_evicting_redis
+      Server::Chores::EvictionWatch.refuse!(config.store) if config.refuse_evicting_redis
     end
 
     # Exit status 1 when the server gave up on a crashing part of itself, so

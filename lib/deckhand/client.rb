@@ -9,8 +9,8 @@ require_relative "client/bulk_push"
 require_relative "client/bulk_times"
 require_relative "unique"
 require_relative "encryption"
-require_relative "store/unique_locks"
-require_relative "store/queues"
+require_relative "store/features/unique_locks"
+require_relative "store/jobs/queues"
 
 module Deckhand
   # Pushes jobs to Redis in Sidekiq's format. Job classes call it for you;

@@ -29,7 +29,7 @@ module Deckhand
   # A configuration value is missing, malformed or set too late.
   class ConfigError < Error; end
 
-  # A queue move (Store::QueueMove) could not go on: the message says why
+  # A queue move (Store::Tags::QueueMove) could not go on: the message says why
   # and what to do.
   class PlacementError < Error; end
 
@@ -71,7 +71,7 @@ module Deckhand
   end
 
   # A push reached the Redis primary but fewer replicas than push_replicas
-  # acknowledged it in time (Store::Durability): the jobs are queued and
+  # acknowledged it in time (Store::Connection::Durability): the jobs are queued and
   # will run, but a failover before replication catches up could lose them.
   # Pushing again would queue them twice.
   #

@@ -4,7 +4,7 @@ module Deckhand
   # The host's monotonic clock, in seconds: what durations, deadlines and
   # pauses inside one process are measured with, since a jump of the wall
   # clock (NTP, a resumed VM) never moves it. A time another host compares
-  # is Redis' instead (Store::Clock, docs/internals.md "One clock").
+  # is Redis' instead (Store::Records::Clock, docs/internals.md "One clock").
   #
   #   started = Deckhand::Monotonic.now
   #   sleep 0.1

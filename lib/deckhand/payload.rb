@@ -36,7 +36,7 @@ module Deckhand
     end
 
     # The current time in the configured wire format: by `clock` (the
-    # fleet's, Store::Clock) when given, else by this host's.
+    # fleet's, Store::Records::Clock) when given, else by this host's.
     def now(format = :millis, clock: nil)
       if clock
         (format == :millis) ? clock.now_ms : clock.now

@@ -8,18 +8,18 @@ require_relative "store/layout/placed_cluster"
 require_relative "store/layout/partition_names"
 require_relative "store/layout/plain_batches"
 require_relative "store/layout/cluster_batches"
-require_relative "store/cluster_mode"
-require_relative "store/translation"
+require_relative "store/connection/cluster_mode"
+require_relative "store/connection/translation"
 require_relative "store/script"
-require_relative "store/dedicated"
-require_relative "store/durability"
-require_relative "store/cluster_wait"
-require_relative "store/queue_placement"
-require_relative "store/queue_move"
-require_relative "store/server_checks"
+require_relative "store/connection/dedicated"
+require_relative "store/connection/durability"
+require_relative "store/connection/cluster_wait"
+require_relative "store/tags/queue_placement"
+require_relative "store/tags/queue_move"
+require_relative "store/connection/server_checks"
 require_relative "store/script_runs"
-require_relative "store/listing_warning"
-require_relative "store/clock"
+require_relative "store/jobs/listing_warning"
+require_relative "store/records/clock"
 
 module Deckhand
   # The one door to Redis: a connection pool, the key names and the Lua scripts.
@@ -38,7 +38,7 @@ module Deckhand
   #
   #   Deckhand::Store.new({cluster: ["redis://10.0.0.1:7000", "redis://10.0.0.2:7000"]})
   class Store
-    include ServerChecks
+    include Connection::ServerChecks
     include ScriptRuns
 
     attr_reader :location
@@ -46,7 +46,7 @@ module Deckhand
     # The pool's size and how long a checkout waits (seconds).
     attr_reader :size, :pool_timeout
 
-    # What a push waits for after it is written (Store::Durability), or nil.
+    # What a push waits for after it is written (Store::Connection::Durability), or nil.
     attr_accessor :durability
 
     def initialize(options, size: 5, pool_timeout: 5)
@@ -54,14 +54,14 @@ module Deckhand
       @naming = nil # {id: name} once #name_connections named them
       @size = size
       @pool_timeout = pool_timeout
-      @cluster = ClusterMode.new(options) if ClusterMode.nodes(options)
+      @cluster = Connection::ClusterMode.new(options) if Connection::ClusterMode.nodes(options)
       @redis_config = @cluster ? @cluster.config : client_config(options)
       @location = @cluster ? @cluster.location : describe(@redis_config)
-      @translation = Translation.new(@location)
+      @translation = Connection::Translation.new(@location)
       @pool = new_pool
-      @layout = @cluster ? Layout::PlacedCluster.new(QueuePlacement.new(self)) : Layout::Plain
-      @listing_warning = ListingWarning.new(@layout::QUEUES)
-      @clock = Clock.new(self)
+      @layout = @cluster ? Layout::PlacedCluster.new(Tags::QueuePlacement.new(self)) : Layout::Plain
+      @listing_warning = Jobs::ListingWarning.new(@layout::QUEUES)
+      @clock = Records::Clock.new(self)
     end
 
     # Never the options: they may hold a password.
@@ -74,7 +74,7 @@ module Deckhand
 
     # Names every connection of this store (CLIENT SETNAME), those opened from
     # now on and those already open (closed, to reopen with the name): how a
-    # reaper tells a dead process from a paused one (Store::Clients).
+    # reaper tells a dead process from a paused one (Store::Connection::Clients).
     def name_connections(name)
       @naming = {id: name}
       if @cluster
@@ -93,11 +93,11 @@ module Deckhand
     # (Store::Layout::PlacedCluster).
     attr_reader :layout
 
-    # Where a push whose queue could not be listed says so (Store::Queues.push).
+    # Where a push whose queue could not be listed says so (Store::Jobs::Queues.push).
     attr_reader :listing_warning
 
     # Redis' clock, the one every host's times are written and compared by
-    # (Store::Clock).
+    # (Store::Records::Clock).
     attr_reader :clock
 
     # Yields a pooled connection for several commands in a row.
@@ -128,16 +128,16 @@ module Deckhand
     # An error reply of a pipeline run with `exception: false`, as the store
     # raises its errors (a Deckhand::RedisError naming the Redis and, for a
     # Store::Script subclass's refusal, the script).
-    def refusal(error, script: nil) = @translation.call(error, script: script&.script_name)
+    def refusal(error, script: nil) = @translation.call(error, script: script && File.basename(script.script_name))
 
-    # How this store words Redis' errors (Store::Translation: #wrong_type
+    # How this store words Redis' errors (Store::Connection::Translation: #wrong_type
     # and #lost_write for what a push learned without a reply of its own).
     attr_reader :translation
 
     # A connection outside the pool, for a thread that blocks in Redis (the idle
     # fetch) and must not hold a pooled connection the processors need.
     def dedicated
-      Dedicated.new(@translation, cluster: cluster?) do |middlewares:, custom:|
+      Connection::Dedicated.new(@translation, cluster: cluster?) do |middlewares:, custom:|
         extra = {**@naming.to_h, middlewares: [*@options[:middlewares], *middlewares], custom: {**@options[:custom].to_h, **custom}}
         @cluster ? @cluster.config(**extra) : client_config(@options.merge(extra))
       end

@@ -22,7 +22,7 @@ class DashboardBrowserTest < Minitest::Test
     {"class" => "FailJob", "args" => [jid, {"note" => "<b>not bold</b>"}], "jid" => jid, "queue" => queue, "retry" => true,
      "retry_count" => 3, "error_class" => "ArgumentError", "error_message" => "failed on purpose: \"quoted\" <i>",
      "failed_at" => Deckhand::Payload.now, "created_at" => Deckhand::Payload.now,
-     "error_backtrace" => Deckhand::Payload::Backtrace.compress(["app/jobs/fail_job.rb:9:in `perform'", "lib/deckhand/server/job_runner.rb:60"])}
+     "error_backtrace" => Deckhand::Payload::Backtrace.compress(["app/jobs/fail_job.rb:9:in `perform'", "lib/deckhand/server/run/job_runner.rb:60"])}
   end
 
   def seed
@@ -35,10 +35,10 @@ class DashboardBrowserTest < Minitest::Test
       redis.call("ZADD", "schedule", now + (600 * i), JSON.generate(failed_job(format("s%023d", i)).slice("class", "args", "jid", "queue")))
     end
     30.times { |d| redis.call("SET", "stat:processed:#{(Time.now.utc - (d * 86_400)).strftime("%Y-%m-%d")}", 1000 + (d * 37)) }
-    tally = Deckhand::Store::ExecutionMetrics::Tally.new
+    tally = Deckhand::Store::Records::ExecutionMetrics::Tally.new
     5.times do |m|
       40.times { |i| tally.record("RecordJob", 2.0 + (i % 7), i.zero?) }
-      Deckhand.config.store.pipelined { |pipe| Deckhand::Store::ExecutionMetrics.flush(pipe, tally.take, now: Time.now - (m * 60)) }
+      Deckhand.config.store.pipelined { |pipe| Deckhand::Store::Records::ExecutionMetrics.flush(pipe, tally.take, now: Time.now - (m * 60)) }
     end
   end
 

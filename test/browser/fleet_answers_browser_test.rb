@@ -74,10 +74,10 @@ class FleetAnswersBrowserTest < Minitest::Test
 
   # 10 runs that took 2.0 s and 90 that failed in 0.06 ms.
   def record_slow_successes_and_fast_failures
-    tally = Deckhand::Store::ExecutionMetrics::Tally.new
+    tally = Deckhand::Store::Records::ExecutionMetrics::Tally.new
     10.times { tally.record("SlowWhenItWorks", 2000.0, false) }
     90.times { tally.record("SlowWhenItWorks", 0.06, true) }
-    Deckhand::Store::ExecutionMetrics.write(Deckhand.config.store, tally.take)
+    Deckhand::Store::Records::ExecutionMetrics.write(Deckhand.config.store, tally.take)
   end
 
   def seconds(text)

@@ -18,7 +18,7 @@ class PeriodicBrowserTest < Minitest::Test
 
   def test_the_periodic_page_loads_clean_and_its_buttons_work
     entries = {"nightly" => {"cron" => "0 2 * * *", "timezone" => "Europe/Paris", "class" => "RecordJob", "queue" => "reports", "args" => ["<b>daily</b>"]}}
-    Deckhand::Store::PeriodicState.write_schedule(Deckhand.config.store, {"leader" => "host:1:abc", "entries" => entries})
+    Deckhand::Store::Features::PeriodicState.write_schedule(Deckhand.config.store, {"leader" => "host:1:abc", "entries" => entries})
     visit("/periodic")
     assert_includes page.body, "every day at 02:00"
     screenshot("periodic")

@@ -24,7 +24,7 @@ class TriageBrowserTest < Minitest::Test
     {"class" => klass, "args" => args, "jid" => jid, "queue" => "default", "retry" => true, "retry_count" => 2,
      "error_class" => error, "error_message" => "#{error} on purpose", "failed_at" => Deckhand::Payload.now,
      "created_at" => Deckhand::Payload.now,
-     "error_backtrace" => Deckhand::Payload::Backtrace.compress(["app/jobs/report_job.rb:12:in `perform'", "lib/deckhand/server/job_runner.rb:60"])}
+     "error_backtrace" => Deckhand::Payload::Backtrace.compress(["app/jobs/report_job.rb:12:in `perform'", "lib/deckhand/server/run/job_runner.rb:60"])}
   end
 
   # 25 timeouts among 40 other failures, a few dead, a queue with long arguments.
@@ -120,9 +120,9 @@ class TriageBrowserTest < Minitest::Test
   def test_every_page_at_desktop_and_phone_width
     seed
     # Limits and Periodic with a line each, so their tables are measured too.
-    Deckhand::Store::Throttles.set(Deckhand.config.store, "mailers", {"rate" => 20, "per" => 1, "concurrency" => 3})
+    Deckhand::Store::Features::Throttles.set(Deckhand.config.store, "mailers", {"rate" => 20, "per" => 1, "concurrency" => 3})
     entries = {"nightly" => {"cron" => "0 2 * * *", "timezone" => "Europe/Paris", "class" => "RecordJob", "queue" => "reports", "args" => ["daily"]}}
-    Deckhand::Store::PeriodicState.write_schedule(Deckhand.config.store, {"leader" => "host:1:abc", "entries" => entries})
+    Deckhand::Store::Features::PeriodicState.write_schedule(Deckhand.config.store, {"leader" => "host:1:abc", "entries" => entries})
     dead_key = ERB::Util.url_encode(api.dead.page(1, 1).first.key)
     pages = {
       "retries" => "/retries", "retries-grouped" => "/retries?view=groups", "retries-filtered" => "/retries?q=Net::ReadTimeout",

@@ -107,7 +107,7 @@ class TriageStoriesBrowserTest < Minitest::Test
     jid = "b" * 24
     payload = JSON.generate("class" => klass, "args" => [{"merchant_ids" => (1..40).to_a}], "jid" => jid, "queue" => "default")
     store.pipelined do |pipe|
-      Deckhand::Store::ProcessRecord.write(pipe, store.layout, identity, info: info, running: {"tid1" => work.new("default", payload, Time.now.to_i)},
+      Deckhand::Store::Records::ProcessRecord.write(pipe, store.layout, identity, info: info, running: {"tid1" => work.new("default", payload, Time.now.to_i)},
         inflight: 1, rtt_us: 100, quiet: false, rss_kb: 120_000, ttl: 60)
     end
     redis.call("HSET", "it-#{jid}", "ex", "1", "c", "40", "rt", "2.5")
@@ -117,7 +117,7 @@ class TriageStoriesBrowserTest < Minitest::Test
     seed_retries
     running_process(LONG_CLASS)
     entries = {"nightly" => {"cron" => "0 2 * * *", "timezone" => "America/New_York", "class" => "RecordJob", "queue" => "reports", "args" => ["daily"]}}
-    Deckhand::Store::PeriodicState.write_schedule(Deckhand.config.store, {"leader" => "phone-host:4242:abcdef", "entries" => entries})
+    Deckhand::Store::Features::PeriodicState.write_schedule(Deckhand.config.store, {"leader" => "phone-host:4242:abcdef", "entries" => entries})
     redis.call("HSET", "deckhand:periodic:entry:nightly", "next", Time.utc(2030, 1, 2, 7).to_i, "last_tick", Time.now.to_i - 60, "last_jid", "a" * 24)
     visit("/")
     WIDTHS.each do |label, width, height, mobile|

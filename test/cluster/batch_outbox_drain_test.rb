@@ -7,7 +7,7 @@ require_relative "../support/cluster_helpers"
 require_relative "../support/cluster_batch_helpers"
 
 # A running server pushes the batch callbacks a crashed caller left in the
-# outbox (Server::BatchOutboxDrain), with no batch call and no boot needed;
+# outbox (Server::Chores::BatchOutboxDrain), with no batch call and no boot needed;
 # it leaves alone those a live caller is still pushing, and two servers
 # draining at once push each callback once. The drains here look every
 # 50 ms instead of every 30 s.
@@ -17,7 +17,7 @@ class ClusterBatchOutboxDrainTest < Minitest::Test
 
   BatchKeys = Deckhand::Store::Layout::ClusterBatches
   Ops = Deckhand::Store::Scripts::BatchOps
-  Drain = Deckhand::Server::BatchOutboxDrain
+  Drain = Deckhand::Server::Chores::BatchOutboxDrain
 
   # Holds each pass that took entries from the outbox until a second one
   # took them too, so two drains are known to push the same callbacks.

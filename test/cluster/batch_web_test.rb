@@ -4,7 +4,7 @@ require "test_helper"
 require "deckhand/batch"
 require_relative "../support/cluster_helpers"
 require_relative "../support/cluster_batch_helpers"
-require_relative "../web/web_helpers"
+require_relative "../support/web/web_helpers"
 
 # The dashboard's Batches pages in cluster mode, through Rack.
 class ClusterBatchWebTest < Minitest::Test

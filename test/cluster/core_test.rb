@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "deckhand/store/stat_counters"
+require "deckhand/store/records/stat_counters"
 require_relative "../support/cluster_helpers"
 
 # A job's life in cluster mode: pushed into its queue's slot, fetched queue by
@@ -76,7 +76,7 @@ class ClusterCoreTest < Minitest::Test
     assert_equal [1, 2, 1], [zcard(keys.scheduled_set("mail")), zcard(keys.scheduled_set("low")), zcard(keys.scheduled_set("default"))]
     assert_equal QUEUES.sort, cluster.call("SMEMBERS", keys::QUEUES).sort, "the scheduler finds the shards by the queues' names"
     assert_equal 0, llen("mail")
-    assert_equal 4, Deckhand::Store::StatCounters.totals(store)[:scheduled], "the shards add up"
+    assert_equal 4, Deckhand::Store::Records::StatCounters.totals(store)[:scheduled], "the shards add up"
   end
 
   # A pusher stands between the client and Redis: the store reads each
@@ -179,16 +179,16 @@ class ClusterCoreTest < Minitest::Test
 
   # The idle waiter's wait: the move, then the recovery counts' version.
   def test_a_blocking_move_lands_a_job_and_reads_the_recovery_version
-    cluster.call("HSET", keys.recoveries("mail"), Deckhand::Store::Recoveries::VERSION, "3")
+    cluster.call("HSET", keys.recoveries("mail"), Deckhand::Store::Inflight::Recoveries::VERSION, "3")
     RecordJob.set(queue: "mail").perform_async("woken")
     conn = store.dedicated
     moved, version = conn.wait_move(keys.queue("mail"), keys.landing(IDENTITY, "mail"), 1,
-      hash: keys.recoveries("mail"), field: Deckhand::Store::Recoveries::VERSION)
+      hash: keys.recoveries("mail"), field: Deckhand::Store::Inflight::Recoveries::VERSION)
     assert_equal ["woken"], JSON.parse(moved)["args"]
     assert_equal "3", version
     assert_equal [moved], cluster.call("LRANGE", keys.landing(IDENTITY, "mail"), 0, -1)
     assert_equal [nil, "3"], conn.wait_move(keys.queue("mail"), keys.landing(IDENTITY, "mail"), 0.1,
-      hash: keys.recoveries("mail"), field: Deckhand::Store::Recoveries::VERSION)
+      hash: keys.recoveries("mail"), field: Deckhand::Store::Inflight::Recoveries::VERSION)
   ensure
     conn&.close
   end
@@ -200,7 +200,7 @@ class ClusterCoreTest < Minitest::Test
     end
     ran = Deckhand::TestJobs.runs.map(&:last)
     assert_equal QUEUES.flat_map { |queue| (1..20).map { |n| [queue, n] } }, ran
-    assert_equal 0, Deckhand::Store::StatCounters.totals(store)[:enqueued]
+    assert_equal 0, Deckhand::Store::Records::StatCounters.totals(store)[:enqueued]
   end
 
   def test_a_server_runs_weighted_queues
@@ -239,7 +239,7 @@ class ClusterCoreTest < Minitest::Test
     with_server(config) do
       ClusterFlakyJob.set(queue: "mail").perform_async("flaky")
       wait_for(message: "the retry in mail's shard") { zcard(keys.retry_set("mail")) == 1 }
-      assert_equal 1, Deckhand::Store::StatCounters.totals(store)[:retries]
+      assert_equal 1, Deckhand::Store::Records::StatCounters.totals(store)[:retries]
       raw = cluster.call("ZRANGE", keys.retry_set("mail"), 0, -1).first
       assert_equal "mail", JSON.parse(raw)["queue"]
       cluster.call("ZADD", keys.retry_set("mail"), "XX", "1", raw) # due now
@@ -281,7 +281,7 @@ class ClusterCoreTest < Minitest::Test
     end
     dead = JSON.parse(cluster.call("ZRANGE", keys.dead_set("low"), 0, -1).first)
     assert_equal ["bytes ✓ \u0000"], dead["args"]
-    assert_equal 1, Deckhand::Store::StatCounters.totals(store)[:dead]
+    assert_equal 1, Deckhand::Store::Records::StatCounters.totals(store)[:dead]
   end
 
   # The gate job runs first (strict order), the others wait fetched behind

@@ -10,7 +10,7 @@ class ClusterDurabilityTest < Minitest::Test
   include Deckhand::ClusterHelpers
 
   def store = @store ||= Deckhand::Store.new({cluster: Deckhand::RedisClusterHarness.urls}).tap do |s|
-    s.durability = Deckhand::Store::Durability.new(replicas: 1, timeout: 1.0)
+    s.durability = Deckhand::Store::Connection::Durability.new(replicas: 1, timeout: 1.0)
   end
 
   def teardown
@@ -21,7 +21,7 @@ class ClusterDurabilityTest < Minitest::Test
   def test_the_wait_runs_on_each_node_a_push_wrote_to_and_nowhere_else
     queues = spread_queues
     reset_stats
-    replies = Deckhand::Store::Durability.pipelined(store) do |pipe|
+    replies = Deckhand::Store::Connection::Durability.pipelined(store) do |pipe|
       queues.each { |queue| pipe.call("LPUSH", keys.queue(queue), "job-#{queue}") }
     end
     assert_equal [1, 1], replies, "the WAIT replies are not the caller's"
@@ -32,9 +32,9 @@ class ClusterDurabilityTest < Minitest::Test
   end
 
   def test_more_replicas_than_a_shard_has_raise_with_the_job_in_its_primary
-    store.durability = Deckhand::Store::Durability.new(replicas: 2, timeout: 0.05)
+    store.durability = Deckhand::Store::Connection::Durability.new(replicas: 2, timeout: 0.05)
     error = assert_raises(Deckhand::NotReplicated) do
-      Deckhand::Store::Durability.pipelined(store) { |pipe| pipe.call("LPUSH", keys.queue("mail"), "job") }
+      Deckhand::Store::Connection::Durability.pipelined(store) { |pipe| pipe.call("LPUSH", keys.queue("mail"), "job") }
     end
     assert_equal [1, 2], [error.acknowledged, error.wanted]
     assert_equal ["job"], cluster.call("LRANGE", keys.queue("mail"), 0, -1)
@@ -111,7 +111,7 @@ class ClusterDurabilityTest < Minitest::Test
   # periodic_push.lua runs on the queue's node; a push short of replicas
   # is in its queue, its record cleared: nobody pushes it again.
   def test_a_periodic_tick_short_of_replicas_raises_and_is_not_pushed_again
-    store.durability = Deckhand::Store::Durability.new(replicas: 2, timeout: 0.2)
+    store.durability = Deckhand::Store::Connection::Durability.new(replicas: 2, timeout: 0.2)
     scripts = Deckhand::Store::Scripts
     _, token = scripts::PeriodicLease.new(store).acquire("a", ttl_ms: 5_000)
     tick = lambda do |at|
@@ -123,7 +123,7 @@ class ClusterDurabilityTest < Minitest::Test
     assert_equal ["j102"], error.jids
     assert_nil cluster.call("HGET", keys.periodic("e"), "pending_jid"), "the pushed tick's record is cleared"
     assert_equal :done, tick.call(102)
-    assert_equal 0, Deckhand::Store::PeriodicTicks.complete(store)
+    assert_equal 0, Deckhand::Store::Features::PeriodicTicks.complete(store)
     assert_equal ["j102"], jobs_in("reports").map { |job| job["jid"] }
   end
 

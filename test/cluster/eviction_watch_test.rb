@@ -21,7 +21,7 @@ class ClusterEvictionWatchTest < Minitest::Test
     @lru = primaries[1]
     node_call(@lru, "CONFIG", "SET", "maxmemory-policy", "allkeys-lru")
     address = "127.0.0.1:#{@lru.port}"
-    nodes = Deckhand::Store::RedisMemory.read(Deckhand.config.store)
+    nodes = Deckhand::Store::Connection::RedisMemory.read(Deckhand.config.store)
     assert_equal primaries.map { |node| "127.0.0.1:#{node.port}" }.sort, nodes.map(&:address).sort
     assert_equal({address => "allkeys-lru"}, nodes.select(&:evicting?).to_h { |node| [node.address, node.policy] })
     log = StringIO.new

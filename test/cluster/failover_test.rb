@@ -17,7 +17,7 @@ class ClusterFailoverTest < Minitest::Test
 
   def test_every_acknowledged_push_survives_the_failover_of_its_primary
     store = Deckhand::Store.new({cluster: Deckhand::RedisClusterHarness.urls}, size: 2)
-    store.durability = Deckhand::Store::Durability.new(replicas: 1, timeout: 0.5)
+    store.durability = Deckhand::Store::Connection::Durability.new(replicas: 1, timeout: 0.5)
     key = store.layout.queue(QUEUE)
     victim = harness.primary_for(key)
     pusher = Pusher.new(store, key).start
@@ -46,7 +46,7 @@ class ClusterFailoverTest < Minitest::Test
   # in the new primary; the next push goes there and is acknowledged.
   def test_a_push_to_a_primary_turned_replica_lands_in_the_new_primary
     store = Deckhand::Store.new({cluster: Deckhand::RedisClusterHarness.urls}, size: 1)
-    store.durability = Deckhand::Store::Durability.new(replicas: 1, timeout: 0.5)
+    store.durability = Deckhand::Store::Connection::Durability.new(replicas: 1, timeout: 0.5)
     key = store.layout.queue(QUEUE)
     push(store, key, "before")
     old = harness.primary_for(key)
@@ -92,7 +92,7 @@ class ClusterFailoverTest < Minitest::Test
     private
 
     def push(jid)
-      Deckhand::Store::Durability.pipelined(@store) { |pipe| pipe.call("LPUSH", @key, jid) }
+      Deckhand::Store::Connection::Durability.pipelined(@store) { |pipe| pipe.call("LPUSH", @key, jid) }
       @acked << jid
     rescue Deckhand::NotReplicated
       @unreplicated << jid
@@ -105,7 +105,7 @@ class ClusterFailoverTest < Minitest::Test
 
   def harness = Deckhand::RedisClusterHarness.cluster
 
-  def push(store, key, value) = Deckhand::Store::Durability.pipelined(store) { |pipe| pipe.call("LPUSH", key, value) }
+  def push(store, key, value) = Deckhand::Store::Connection::Durability.pipelined(store) { |pipe| pipe.call("LPUSH", key, value) }
 
   # The queue's entries, or nil while the client still finds its way.
   def read(key)

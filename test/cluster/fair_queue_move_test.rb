@@ -5,7 +5,7 @@ require "deckhand/api"
 require "deckhand/server"
 require_relative "../support/cluster_helpers"
 
-# A fair queue's tenants' jobs move with their queue (Store::QueueMove,
+# A fair queue's tenants' jobs move with their queue (Store::Tags::QueueMove,
 # Scripts::MoveFairTake and MoveFairPut): each job lands once under the new
 # tag, keeps its lead over the queue's virtual time, and its tenant's count
 # and last score come along, so the tenants keep their turns.
@@ -25,7 +25,7 @@ class ClusterFairQueueMoveTest < Minitest::Test
 
   PLACEMENT = Deckhand::Store::Layout::Cluster::PLACEMENT
   Scripts = Deckhand::Store::Scripts
-  Moves = Deckhand::Store::QueuePlacement::Moves
+  Moves = Deckhand::Store::Tags::QueuePlacement::Moves
 
   def setup
     super
@@ -95,7 +95,7 @@ class ClusterFairQueueMoveTest < Minitest::Test
     assert_equal({old => ["reports", 4]}, Deckhand::API.new.queue_moves.stranded)
 
     config = new_config
-    assert_equal({"reports" => 4}, Deckhand::Server::RetiredSweeper.build(config: config, store: config.store).sweep)
+    assert_equal({"reports" => 4}, Deckhand::Server::Chores::RetiredSweeper.build(config: config, store: config.store).sweep)
     assert_equal 1, cluster.call("LLEN", now)
     assert_equal [["a", 1.0], ["b", 1.0], ["a", 2.0]], fair(now).map { |member, score| [member.split("\n").first, score] }
     assert_equal({"n:a" => "2", "f:a" => "2", "n:b" => "1", "f:b" => "1"}, tenants(now))

@@ -3,7 +3,7 @@
 require "test_helper"
 require "deckhand/server"
 require_relative "../support/cluster_helpers"
-require_relative "../fair/fair_returns_shared"
+require_relative "../support/fair/fair_returns_shared"
 
 # Due retries and scheduled jobs of a fair queue in cluster mode: each
 # queue's sets, tenants' jobs and tenants hash share its slot, so the move
@@ -36,7 +36,7 @@ class ClusterFairReturnsTest < Minitest::Test
     backlog("reports", "a", 5)
     job = JSON.generate(Deckhand::Payload.normalize({"class" => "RecordJob", "queue" => "reports", "args" => [1], "tenant" => "b"}))
     other = JSON.generate(Deckhand::Payload.normalize({"class" => "RecordJob", "queue" => "mail", "args" => [2]}))
-    outcome = Deckhand::Store::HeldPush.write(Deckhand.config.store, {"reports" => [job], "mail" => [other]}, [], fair: Deckhand.config.fair_queues)
+    outcome = Deckhand::Store::Jobs::HeldPush.write(Deckhand.config.store, {"reports" => [job], "mail" => [other]}, [], fair: Deckhand.config.fair_queues)
     assert_nil outcome.left
     assert_includes cluster.call("ZRANGE", keys.fair_jobs("reports"), 0, -1), "b\n#{job}"
     assert_equal [other], cluster.call("LRANGE", keys.queue("mail"), 0, -1)

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "deckhand/store/held_push"
+require "deckhand/store/jobs/held_push"
 require_relative "../support/cluster_helpers"
 
 # The reliable-push buffer's write in cluster mode: scheduled jobs go to their
@@ -16,7 +16,7 @@ class ClusterHeldPushTest < Minitest::Test
     cluster.call("SET", keys.scheduled_set("mail"), "not a set")
     at = Time.now.to_f + 60
     now, low, mail = job("default"), job("low"), job("mail")
-    outcome = Deckhand::Store::HeldPush.write(Deckhand.config.store, {"default" => [now]}, [at, low, at, mail], %w[low mail])
+    outcome = Deckhand::Store::Jobs::HeldPush.write(Deckhand.config.store, {"default" => [now]}, [at, low, at, mail], %w[low mail])
     assert_equal [{}, [at, mail], ["mail"]], outcome.left
     assert_equal "WRONGTYPE", outcome.refusal.code
     assert_equal [now], cluster.call("LRANGE", keys.queue("default"), 0, -1)

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../iterable/iterable_helper"
+require_relative "../support/iterable/iterable_helper"
 require "support/cluster_helpers"
 
 # Iterable jobs in cluster mode: a job that runs out of its time budget is put

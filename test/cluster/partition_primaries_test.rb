@@ -5,7 +5,7 @@ require "deckhand/api"
 require "deckhand/cli/top/snapshot"
 require "deckhand/cli/top/screen"
 require_relative "../support/cluster_helpers"
-require_relative "../web/web_helpers"
+require_relative "../support/web/web_helpers"
 
 # Where a partitioned queue lives in cluster mode: `deckhand top` says on
 # how many primaries and how many partitions each holds, and the queue's
@@ -24,7 +24,7 @@ class ClusterPartitionPrimariesTest < Minitest::Test
     Deckhand::Client.push("class" => "RecordJob", "queue" => "mail", "args" => [1])
   end
 
-  def slots = Deckhand::Store::QueuePlacement::Slots.read(Deckhand.config.store)
+  def slots = Deckhand::Store::Tags::QueuePlacement::Slots.read(Deckhand.config.store)
 
   # list => "host:port", from the cluster's slot map, not from the placement report.
   def primaries = LISTS.to_h { |list| [list, slots.primary_of(keys.queue(list))] }

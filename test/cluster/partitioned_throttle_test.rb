@@ -28,7 +28,7 @@ class ClusterPartitionedThrottleTest < Minitest::Test
 
   def test_a_throttled_partitioned_queue_drains_with_its_cap_held_across_the_primaries
     jids = Probe.perform_bulk(Array.new(18) { |i| [i] })
-    slots = Deckhand::Store::QueuePlacement::Slots.read(Deckhand.config.store)
+    slots = Deckhand::Store::Tags::QueuePlacement::Slots.read(Deckhand.config.store)
     assert_equal 3, LISTS.map { |list| slots.primary_of(keys.throttle(list)) }.uniq.size, "the throttle hashes spread with their partitions"
     LISTS.each { |list| assert_equal cluster.call("CLUSTER", "KEYSLOT", keys.queue(list)), cluster.call("CLUSTER", "KEYSLOT", keys.throttle(list)) }
     with_server do

@@ -20,7 +20,7 @@ class ClusterPartitionsTest < Minitest::Test
       scheduler_interval: 0.05, timeout: 2)
   end
 
-  def slots = Deckhand::Store::QueuePlacement::Slots.read(Deckhand.config.store)
+  def slots = Deckhand::Store::Tags::QueuePlacement::Slots.read(Deckhand.config.store)
 
   def sizes = LISTS.map { |list| cluster.call("LLEN", keys.queue(list)) }
 

@@ -80,7 +80,7 @@ class ClusterPeriodicTest < Minitest::Test
     record_only(token, 102)
     # The leader pushed, then died before clearing the record (or its reply was lost).
     assert Scripts::PeriodicPush.new(store).call(queue: "reports", name: "e", tick: 102, jid: "j102", payload: payload("j102"))
-    assert_equal 0, Deckhand::Store::PeriodicTicks.complete(store), "a second process finds it pushed"
+    assert_equal 0, Deckhand::Store::Features::PeriodicTicks.complete(store), "a second process finds it pushed"
     refute Scripts::PeriodicPush.new(store).call(queue: "reports", name: "e", tick: 100, jid: "j100", payload: payload("j100")),
       "an older tick is never pushed after a newer one"
     assert_equal ["j102"], jids
@@ -127,7 +127,7 @@ class ClusterPeriodicTest < Minitest::Test
   private
 
   def start_loop(config, identity)
-    loop = Deckhand::Server::PeriodicLoop.new(config: config, store: store, identity: identity, lease: 1)
+    loop = Deckhand::Server::Chores::PeriodicLoop.new(config: config, store: store, identity: identity, lease: 1)
     (@loops ||= []) << loop
     loop.start
   end

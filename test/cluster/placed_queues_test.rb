@@ -11,7 +11,7 @@ require_relative "recovery_test"
 module PlacedAway
   def setup
     super
-    slots = Deckhand::Store::QueuePlacement::Slots.read(Deckhand.config.store)
+    slots = Deckhand::Store::Tags::QueuePlacement::Slots.read(Deckhand.config.store)
     primaries = slots.primaries
     self.class::QUEUES.each_with_index do |queue, index|
       tag = (1..).lazy.map { |n| "{queue~#{n}:#{queue}}" }.find { |t| slots.primary_of(t) == primaries[index % primaries.size] }

@@ -9,13 +9,13 @@ require "deckhand/server"
 require_relative "../support/cluster_helpers"
 
 # Moving a queue to another primary while a server works it and a client
-# pushes to it (Store::QueueMove): every job runs once, scheduled entries
+# pushes to it (Store::Tags::QueueMove): every job runs once, scheduled entries
 # follow, and `deckhand placement` shows, plans and makes the moves. A fair
 # queue's tenants' jobs: fair_queue_move_test.rb.
 class ClusterPlacementMoveTest < Minitest::Test
   include Deckhand::ClusterHelpers
 
-  Slots = Deckhand::Store::QueuePlacement::Slots
+  Slots = Deckhand::Store::Tags::QueuePlacement::Slots
   PLACEMENT = Deckhand::Store::Layout::Cluster::PLACEMENT
 
   def setup
@@ -89,7 +89,7 @@ class ClusterPlacementMoveTest < Minitest::Test
     assert_equal ["dead-mover-1", jobs[4], jobs[3]], [id, *taken], "the two newest, held"
     assert_equal 2, scripts::MovePut.new(store).call(to, "#{to}:moved:#{id}", "list", taken, 60)
     scripts::MoveTake.new(store).call("#{from}:retry", "zset", 1, "dead-mover-2")
-    Deckhand::Store::QueuePlacement::Moves.record(store, "mail", "from" => from, "to" => to, "step" => "copy")
+    Deckhand::Store::Tags::QueuePlacement::Moves.record(store, "mail", "from" => from, "to" => to, "step" => "copy")
     cluster.call("HSET", PLACEMENT, "mail", to)
 
     result = Deckhand::API.new.queue_moves(timeout: 5).move("mail")
@@ -107,11 +107,11 @@ class ClusterPlacementMoveTest < Minitest::Test
   # move's first step, not those being copied (worked under the new tag).
   def test_a_beat_pauses_a_queue_only_in_its_move_s_first_step
     store = Deckhand.config.store
-    moves = Deckhand::Store::QueuePlacement::Moves
+    moves = Deckhand::Store::Tags::QueuePlacement::Moves
     record = {info: "{}", running: {}, inflight: 0, rtt_us: 0, quiet: false, rss_kb: 0, ttl: 60, placement: 0}
     epoch = moves.record(store, "mail", "from" => "{queue:mail}", "to" => "{queue~1:mail}", "step" => "pause")
     moves.record(store, "low", "from" => "{queue:low}", "to" => "{queue~1:low}", "step" => "copy")
-    beat = Deckhand::Store::Heartbeats.beat(store, "h:1:a", counts: [0, 0], metrics: {}, record: record)
+    beat = Deckhand::Store::Records::Heartbeats.beat(store, "h:1:a", counts: [0, 0], metrics: {}, record: record)
     assert_equal ["mail"], beat.paused
     assert_equal [epoch + 1, ["mail"]], beat.placement
     assert_equal "0", cluster.call("HGET", keys.process("h:1:a"), "placement"), "the epoch the process follows, in its record"
@@ -123,14 +123,14 @@ class ClusterPlacementMoveTest < Minitest::Test
     old = Deckhand::Store::Layout::Cluster.tag("mail")
     now = Deckhand::Store::Layout::Cluster.candidate("mail", 2)
     cluster.call("HSET", PLACEMENT, "mail", now)
-    cluster.call("HSET", Deckhand::Store::QueuePlacement::Moves::RETIRED, old, "mail")
+    cluster.call("HSET", Deckhand::Store::Tags::QueuePlacement::Moves::RETIRED, old, "mail")
     job = JSON.generate("class" => "RecordJob", "queue" => "mail", "args" => [1], "jid" => "a" * 24)
     cluster.call("LPUSH", old, job)
     cluster.call("ZADD", "#{old}:schedule", 99, job)
     log = StringIO.new
     config = new_config
     config.logger = Logger.new(log)
-    sweeper = Deckhand::Server::RetiredSweeper.build(config: config, store: config.store)
+    sweeper = Deckhand::Server::Chores::RetiredSweeper.build(config: config, store: config.store)
 
     assert_equal({"mail" => 2}, sweeper.sweep)
     assert_equal [job], cluster.call("LRANGE", now, 0, -1)

@@ -13,7 +13,7 @@ class ClusterPlacementTest < Minitest::Test
 
   # The benchmark's queues: hashed by name they sit 4/1/1 on three primaries.
   QUEUES = %w[default mail reports critical low bulk].freeze
-  Slots = Deckhand::Store::QueuePlacement::Slots
+  Slots = Deckhand::Store::Tags::QueuePlacement::Slots
   Unplaced = Deckhand::Store::Layout::Cluster
   PLACEMENT = Deckhand::Store::Layout::Cluster::PLACEMENT
 
@@ -34,7 +34,7 @@ class ClusterPlacementTest < Minitest::Test
     assert_equal [2, 2, 2], by_primary.values.map(&:size)
     QUEUES.each { |queue| assert_equal 1, cluster.call("LLEN", placed[queue]), "#{queue}'s job is under its tag" }
     assert_equal "{queue:default}", placed["default"], "the first queue takes its own name where it can"
-    assert_equal QUEUES.sort, Deckhand::Store::Queues.names(store), "the queues set names them"
+    assert_equal QUEUES.sort, Deckhand::Store::Jobs::Queues.names(store), "the queues set names them"
     assert_equal QUEUES.sort, Deckhand::API.new.queues.map(&:name).sort
   end
 
@@ -71,7 +71,7 @@ class ClusterPlacementTest < Minitest::Test
     # counted when the pushes take longer, as on a loaded machine or JRuby).
     own = calls.keys.select { |name| name.start_with?("info") || name == "hello" || name == "replconf" }
     epoch_reads = calls.delete("get").to_i
-    assert_operator epoch_reads, :<=, (elapsed / Deckhand::Store::QueuePlacement::REFRESH).ceil
+    assert_operator epoch_reads, :<=, (elapsed / Deckhand::Store::Tags::QueuePlacement::REFRESH).ceil
     assert_equal({"sadd" => 20, "lpush" => 20}, calls.except(*own))
   end
 

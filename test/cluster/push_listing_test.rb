@@ -37,7 +37,7 @@ class ClusterPushListingTest < Minitest::Test
     jid = ListedJob.perform_at(Time.now.to_f + 0.2, 1)
     assert_equal 1, cluster.call("ZCARD", keys.scheduled_set("default"))
     wait_for(message: "the job due") { cluster.call("ZRANGE", keys.scheduled_set("default"), "-inf", Time.now.to_f, "BYSCORE").any? }
-    scheduler = Deckhand::Server::Scheduler.new(config: Deckhand.config, store: Deckhand.config.store, process_count: -> { 1 })
+    scheduler = Deckhand::Server::Chores::Scheduler.new(config: Deckhand.config, store: Deckhand.config.store, process_count: -> { 1 })
     moved, _, _, unlisted = scheduler.enqueue_due
     assert_equal [1, true], [moved, unlisted]
     assert_equal [jid], jobs_in("default").map { |job| job["jid"] }

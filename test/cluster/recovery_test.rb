@@ -80,12 +80,12 @@ class ClusterRecoveryTest < Minitest::Test
 
   def test_the_named_connections_of_a_process_are_seen_on_every_primary
     other = Deckhand::Store.new({cluster: Deckhand::RedisClusterHarness.urls})
-    other.name_connections(Deckhand::Store::Clients.name_of("web-1:4242:ab12cd"))
+    other.name_connections(Deckhand::Store::Connection::Clients.name_of("web-1:4242:ab12cd"))
     QUEUES.each { |q| other.call("LLEN", keys.queue(q)) } # connects to each queue's primary
-    assert_includes Deckhand::Store::Clients.names(store), "deckhand:web-1:4242:ab12cd"
+    assert_includes Deckhand::Store::Connection::Clients.names(store), "deckhand:web-1:4242:ab12cd"
     other.shutdown
     wait_for(message: "the closed connections to leave CLIENT LIST") do
-      !Deckhand::Store::Clients.names(store).include?("deckhand:web-1:4242:ab12cd")
+      !Deckhand::Store::Connection::Clients.names(store).include?("deckhand:web-1:4242:ab12cd")
     end
   end
 end

@@ -27,13 +27,13 @@ class ClusterThrottleTest < Minitest::Test
   end
 
   def test_run_time_limits_and_usage_work_against_the_cluster
-    Deckhand::Store::Throttles.set(store, "mail", {"concurrency" => 2})
-    assert_equal({"mail" => {"concurrency" => 2}}, Deckhand::Store::Throttles.overrides(store))
+    Deckhand::Store::Features::Throttles.set(store, "mail", {"concurrency" => 2})
+    assert_equal({"mail" => {"concurrency" => 2}}, Deckhand::Store::Features::Throttles.overrides(store))
     cluster.call("HSET", keys.throttle("mail"), "~held", 2, "t", "1.5")
-    assert_equal({held: 2, tokens: 1.5}, Deckhand::Store::Throttles.usage(store, "mail"))
-    assert_equal({"mail" => 2, "reports" => 0, "default" => 0}, Deckhand::Store::Throttles.held(store, %w[mail reports default]), "one pipeline over several slots")
-    Deckhand::Store::Throttles.reset(store, "mail")
-    assert_empty Deckhand::Store::Throttles.overrides(store)
+    assert_equal({held: 2, tokens: 1.5}, Deckhand::Store::Features::Throttles.usage(store, "mail"))
+    assert_equal({"mail" => 2, "reports" => 0, "default" => 0}, Deckhand::Store::Features::Throttles.held(store, %w[mail reports default]), "one pipeline over several slots")
+    Deckhand::Store::Features::Throttles.reset(store, "mail")
+    assert_empty Deckhand::Store::Features::Throttles.overrides(store)
   end
 
   # fetch.lua with one queue and its throttle, its KEYS laid out by

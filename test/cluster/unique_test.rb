@@ -85,7 +85,7 @@ class ClusterUniqueTest < Minitest::Test
   def test_a_lock_of_another_queues_slot_is_released_apart_from_the_acknowledgement
     SyncJob.set(queue: "default", retry_queue: "mail").perform_async(4)
     job = jobs_in("default").first.merge("queue" => "mail")
-    gate = Deckhand::Server::JobGate.new(config: Deckhand.config, store: store, fetcher: nil, stats: nil)
+    gate = Deckhand::Server::Run::JobGate.new(config: Deckhand.config, store: store, fetcher: nil, stats: nil)
     assert_equal [job["unique_key"], job["jid"]], gate.unlock(job, "default").first(2), "its own queue's acknowledgement takes it"
     assert_equal 1, cluster.call("EXISTS", job["unique_key"])
     assert_nil gate.unlock(job, "mail")
@@ -100,7 +100,7 @@ class ClusterUniqueTest < Minitest::Test
     lock = Deckhand::API::UniqueLock.of(job, Deckhand.config)
     assert_equal key, lock.key
     assert_equal "other", lock.holder
-    assert Deckhand::Store::UniqueLocks.release(store, key)
+    assert Deckhand::Store::Features::UniqueLocks.release(store, key)
     assert_nil Deckhand::API::UniqueLock.of(job, Deckhand.config).holder
   end
 end

@@ -2,7 +2,7 @@
 
 require "test_helper"
 require_relative "../support/cluster_helpers"
-require_relative "../web/web_helpers"
+require_relative "../support/web/web_helpers"
 
 # The dashboard over cluster mode, through Rack: the set pages list, page,
 # show and act on entries spread over queues that live on different primaries.
@@ -136,7 +136,7 @@ class ClusterWebTest < Minitest::Test
     running = {"t1" => Struct.new(:queue, :payload, :run_at).new("mail", JSON.generate(retry_job("b" * 24, "queue" => "mail")), Time.now.to_i)}
     info = JSON.generate("hostname" => "box", "pid" => 7, "concurrency" => 5, "queues" => QUEUES, "tag" => "app")
     store.pipelined do |pipe|
-      Deckhand::Store::ProcessRecord.write(pipe, store.layout, "box:7:abc", info: info, running: running, inflight: 1, rtt_us: 100,
+      Deckhand::Store::Records::ProcessRecord.write(pipe, store.layout, "box:7:abc", info: info, running: running, inflight: 1, rtt_us: 100,
         quiet: false, rss_kb: 1000, ttl: 60)
     end
     body = get("/busy").body

@@ -37,7 +37,7 @@ class DocsExamplesTest < Minitest::Test
     "docs/embedding.md: on_booted do |   deckhand = Deckhand.embed { |c| c.concurrency = 2 }.start" =>
       "Puma's configuration DSL: Puma is not in the bundle (Deckhand.embed itself runs in embedding-start)",
     "docs/profiling.md: Deckhand::Web.profile_viewer = Deckhand::Web::FIREFOX_PROFILER" =>
-      "uploads profiles to Firefox Profiler's service, which no test may reach (the upload runs against a local store in test/web/profiles_test.rb)"
+      "uploads profiles to Firefox Profiler's service, which no test may reach (the upload runs against a local store in test/unit/web/pages/profiles_page_test.rb)"
   }.freeze
 
   def setup
@@ -255,7 +255,7 @@ class DocsExamplesTest < Minitest::Test
   def test_the_periodic_api_reads_and_acts_on_the_leaders_schedule
     store = Deckhand::RedisHarness.store
     entries = {"nightly_report" => {"cron" => "0 2 * * *", "timezone" => "Europe/Paris", "class" => "RecordJob", "queue" => "reports", "args" => ["daily"]}}
-    Deckhand::Store::PeriodicState.write_schedule(store, {"leader" => "web-1:812:ab12cd", "entries" => entries})
+    Deckhand::Store::Features::PeriodicState.write_schedule(store, {"leader" => "web-1:812:ab12cd", "entries" => entries})
     Deckhand::Store::Scripts::PeriodicLease.new(store).acquire("web-1:812:ab12cd", ttl_ms: 60_000)
     out, = capture_io { run_example("periodic-api") }
     assert_match(/\Anightly_report 0 2 \* \* \* Europe\/Paris/, out)
@@ -324,9 +324,9 @@ class DocsExamplesTest < Minitest::Test
       "queue" => "mailers", "error_class" => "Net::ReadTimeout", "error_message" => "timed out", "retry_count" => 1))
     redis.call("SADD", "processes", "h:1:a")
     redis.call("HSET", "h:1:a", "info", JSON.generate("hostname" => "h", "concurrency" => 10, "queues" => ["mailers"]), "busy", "0", "beat", Time.now.to_f.to_s)
-    tally = Deckhand::Store::ExecutionMetrics::Tally.new
+    tally = Deckhand::Store::Records::ExecutionMetrics::Tally.new
     tally.record("ReportJob", 12.0, false)
-    Deckhand::Store::ExecutionMetrics.write(Deckhand.config.store, tally.take)
+    Deckhand::Store::Records::ExecutionMetrics.write(Deckhand.config.store, tally.take)
     key = Deckhand::API.new.retries.find_jid("b4a577edbccf1d805744efa9").key
     DocsSandbox.define_singleton_method(:jid) { jobs[40].jid }
     DocsSandbox.define_singleton_method(:job) { jobs[41] }
@@ -376,7 +376,7 @@ class DocsExamplesTest < Minitest::Test
 
   def test_a_partitioned_queue_s_throttle_is_split_over_its_partitions
     run_example("limits-throttle-partitioned")
-    limits = Deckhand::Server::ThrottleLimits.new(Deckhand.config.throttle, logger: QUIET_LOGGER, partitions: Deckhand.config.partitions).limits
+    limits = Deckhand::Server::Fetch::ThrottleLimits.new(Deckhand.config.throttle, logger: QUIET_LOGGER, partitions: Deckhand.config.partitions).limits
     names = Deckhand.config.partitions.names("default")
     assert_equal [2, 2, 1, 1, 1, 1], names.map { |name| limits[name].concurrency }
     assert_equal [100.0] * 6, names.map { |name| limits[name].rate }

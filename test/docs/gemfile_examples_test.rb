@@ -107,7 +107,7 @@ class DocsGemfileExamplesTest < Minitest::Test
   end
 
   def test_the_concurrency_guides_gemfile_lets_a_fiber_capsule_load_async
-    skip_on_jruby("fiber capsules refuse to start there (test/unit/fiber_config_test.rb)")
+    skip_on_jruby("fiber capsules refuse to start there (test/unit/server/fibers/fiber_config_test.rb)")
     script = <<~RUBY
       Bundler.require
       require "deckhand/server"

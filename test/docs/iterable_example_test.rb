@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../iterable/iterable_helper"
+require_relative "../support/iterable/iterable_helper"
 require "active_record"
 require "deckhand/api"
 require_relative "doc_examples"

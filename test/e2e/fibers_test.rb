@@ -10,7 +10,7 @@ class FibersTest < Minitest::Test
 
   def setup
     super
-    skip_on_jruby("fiber capsules refuse to start there (test/unit/fiber_config_test.rb)")
+    skip_on_jruby("fiber capsules refuse to start there (test/unit/server/fibers/fiber_config_test.rb)")
   end
 
   def started = redis.call("LRANGE", "e2e:started", 0, -1)

@@ -110,5 +110,5 @@ class LimitsE2ETest < Minitest::Test
 
   private
 
-  def throttle_held(queue) = Deckhand::Store::Throttles.usage(Deckhand.config.store, queue)[:held]
+  def throttle_held(queue) = Deckhand::Store::Features::Throttles.usage(Deckhand.config.store, queue)[:held]
 end

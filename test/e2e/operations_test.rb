@@ -72,7 +72,7 @@ class OperationsTest < Minitest::Test
   end
 
   def test_each_worker_of_a_swarm_listens_on_the_port_plus_its_index
-    skip_on_jruby("the swarm forks its workers; there it refuses to start (test/unit/swarm_slot_test.rb)")
+    skip_on_jruby("the swarm forks its workers; there it refuses to start (test/unit/swarm/slot_test.rb)")
     port = free_ports_at([0, 1, 10, 11])
     file = config_file("metrics_port: #{port}\nhealth_check: #{port + 10}\n")
     cli = deckhand("-C", file, "-P", "2")

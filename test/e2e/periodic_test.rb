@@ -20,10 +20,10 @@ class PeriodicE2ETest < Minitest::Test
 
   def ledger = jobs_in("ticks").map { |job| job["periodic_at"] }.reverse
 
-  def leader = Deckhand::Store::PeriodicState.leader(Deckhand::RedisHarness.store)
+  def leader = Deckhand::Store::Features::PeriodicState.leader(Deckhand::RedisHarness.store)
 
   def test_three_servers_enqueue_each_tick_once_through_the_leaders_death
-    Deckhand::Store::PeriodicState.pause(Deckhand::RedisHarness.store, "paused")
+    Deckhand::Store::Features::PeriodicState.pause(Deckhand::RedisHarness.store, "paused")
     started = Time.now.to_f
     config = config_file(SCHEDULE)
     servers = Array.new(3) { boot("-C", config, "-c", "1", "-q", "default") }

@@ -11,7 +11,7 @@ class SystemdTest < Minitest::Test
 
   def setup
     super
-    skip_on_jruby("systemd's socket is a UNIX datagram socket, which JRuby cannot open; there it refuses (test/operations/systemd_refusal_test.rb)")
+    skip_on_jruby("systemd's socket is a UNIX datagram socket, which JRuby cannot open; there it refuses (test/unit/operations/systemd_refusal_test.rb)")
     @dir = Dir.mktmpdir("deckhand-systemd")
   end
 

@@ -85,7 +85,7 @@ class ScriptConservationTest < Minitest::Test
     redis.call("HSET", Keys.inflight(identity, "default"), "1", "2")
     redis.call("HSET", Keys.recoveries("default"), "pill", "2")
     redis.call("SADD", Keys.suspects(identity, "default"), "pill")
-    Deckhand::Store::Owners.register(store, identity, {"queues" => ["default"]})
+    Deckhand::Store::Inflight::Owners.register(store, identity, {"queues" => ["default"]})
     redis.call("SET", Keys.poison("default"), "x")
     recover = Scripts::Recover.new(store)
     refused { recover.call(identity: identity, beat: "", queues: ["default"], limit: 3, ttl: 60) }

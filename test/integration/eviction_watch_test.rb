@@ -108,7 +108,7 @@ class EvictionWatchTest < Minitest::Test
     conn = admin(tight)
     config = config_on(tight)
     conn.call("SETRANGE", "ballast", (8 << 20) - 1, "x") # so that connections coming and going barely move the share
-    used = -> { Deckhand::Store::Info.parse(conn.call("INFO", "memory"))["used_memory"].to_i }
+    used = -> { Deckhand::Store::Connection::Info.parse(conn.call("INFO", "memory"))["used_memory"].to_i }
     with_server(config) do
       conn.call("CONFIG", "SET", "maxmemory", (used.call / 0.93).to_i.to_s)
       line = wait_for(message: "the 90% warning") { lines(/WARN.*is 9\d% full/).first }

@@ -2,9 +2,9 @@
 
 require "test_helper"
 
-# store/scripts/fetch.lua on its own: the atomic move that reliable fetch rests on.
+# store/scripts/fetch/fetch.lua on its own: the atomic move that reliable fetch rests on.
 class FetchScriptTest < Minitest::Test
-  LotBits = Deckhand::Store::LotBits
+  LotBits = Deckhand::Store::Inflight::LotBits
 
   def fetch(queues = ["default"]) = Deckhand::Store::Scripts::Fetch.new(Deckhand.config.store, identity: "test", queues: queues)
 

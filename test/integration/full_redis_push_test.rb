@@ -27,7 +27,7 @@ class FullRedisPushTest < Minitest::Test
   def test_a_push_refused_for_memory_names_the_cause_and_the_fix_and_queued_nothing
     client = Deckhand::Client.new(config: @config)
     client.push("class" => "RecordJob", "args" => [1])
-    assert_equal "noeviction", Deckhand::Store::Info.parse(@conn.call("INFO", "memory"))["maxmemory_policy"]
+    assert_equal "noeviction", Deckhand::Store::Connection::Info.parse(@conn.call("INFO", "memory"))["maxmemory_policy"]
     @conn.call("CONFIG", "SET", "maxmemory", "1") # under what Redis uses: every write is refused
     error = assert_raises(Deckhand::CommandError) { client.push("class" => "RecordJob", "args" => [2]) }
     assert_equal "OOM", error.code
@@ -53,7 +53,7 @@ class FullRedisPushTest < Minitest::Test
     @conn.call("SET", "queue:b", "not a list")
     store = @config.store
     error = assert_raises(Deckhand::CommandError) do
-      Deckhand::Store::Queues.push(store, {"a" => [JSON.generate("class" => "A", "jid" => "a1", "args" => [])],
+      Deckhand::Store::Jobs::Queues.push(store, {"a" => [JSON.generate("class" => "A", "jid" => "a1", "args" => [])],
                                            "b" => [JSON.generate("class" => "B", "jid" => "b1", "args" => [])]}, [])
     end
     assert_equal "WRONGTYPE", error.code

@@ -27,8 +27,8 @@ class HeartbeatEventsTest < Minitest::Test
     config = new_config
     config.events.on(:heartbeat) { seen << :heartbeat }
     config.events.on(:beat) { seen << :beat }
-    heartbeat = Deckhand::Server::Heartbeat.new(config: config, store: config.store, identity: "host:1:events",
-      stats: Deckhand::Server::Activity.new, info: {}, on_signal: ->(_) {})
+    heartbeat = Deckhand::Server::Chores::Heartbeat.new(config: config, store: config.store, identity: "host:1:events",
+      stats: Deckhand::Server::Chores::Activity.new, info: {}, on_signal: ->(_) {})
     assert heartbeat.beat
     assert_equal [], seen, "a beat before :startup fires nothing"
     heartbeat.announce!
@@ -44,15 +44,15 @@ class HeartbeatEventsTest < Minitest::Test
     config.events.on(:heartbeat) { seen << :heartbeat }
     config.events.on(:beat) { seen << :beat }
     down = Deckhand::Store.new({url: "redis://127.0.0.1:1/0", connect_timeout: 0.1})
-    unreachable = Deckhand::Server::Heartbeat.new(config: config, store: down, identity: "host:1:down",
-      stats: Deckhand::Server::Activity.new, info: {}, on_signal: ->(_) {})
+    unreachable = Deckhand::Server::Chores::Heartbeat.new(config: config, store: down, identity: "host:1:down",
+      stats: Deckhand::Server::Chores::Activity.new, info: {}, on_signal: ->(_) {})
     unreachable.announce!
     refute unreachable.beat
     refute unreachable.beat
     assert_equal [], seen, "no beat reached Redis"
 
-    reachable = Deckhand::Server::Heartbeat.new(config: config, store: config.store, identity: "host:1:up",
-      stats: Deckhand::Server::Activity.new, info: {}, on_signal: ->(_) {})
+    reachable = Deckhand::Server::Chores::Heartbeat.new(config: config, store: config.store, identity: "host:1:up",
+      stats: Deckhand::Server::Chores::Activity.new, info: {}, on_signal: ->(_) {})
     reachable.announce!
     assert_equal [], seen
     reachable.beat
@@ -67,8 +67,8 @@ class HeartbeatEventsTest < Minitest::Test
     ran = []
     config.events.on(:beat) { raise "flush failed" }
     config.events.on(:beat) { ran << :second }
-    heartbeat = Deckhand::Server::Heartbeat.new(config: config, store: config.store, identity: "host:1:raises",
-      stats: Deckhand::Server::Activity.new, info: {}, on_signal: ->(_) {})
+    heartbeat = Deckhand::Server::Chores::Heartbeat.new(config: config, store: config.store, identity: "host:1:raises",
+      stats: Deckhand::Server::Chores::Activity.new, info: {}, on_signal: ->(_) {})
     heartbeat.announce!
     assert heartbeat.beat
     assert_equal [:second], ran

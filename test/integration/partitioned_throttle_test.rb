@@ -54,10 +54,10 @@ class PartitionedThrottleIntegrationTest < Minitest::Test
     redis.call("HSET", "deckhand:throttle:default", "~held", 2, "t", "0.5")
     redis.call("HSET", "deckhand:throttle:default~p2", "~held", 1, "t", "1.25")
     store = Deckhand.config.store
-    assert_equal({held: 3, tokens: 1.75}, Deckhand::Store::Throttles.usage(store, "default", lists: LISTS))
-    assert_equal({held: 2, tokens: 0.5}, Deckhand::Store::Throttles.usage(store, "default"), "one list when none given")
-    assert_equal({held: 0, tokens: nil}, Deckhand::Store::Throttles.usage(store, "mail"))
-    assert_equal({"default" => 3, "mail" => 0}, Deckhand::Store::Throttles.held(store, %w[default mail], lists: Deckhand.config.partitions.method(:names)))
+    assert_equal({held: 3, tokens: 1.75}, Deckhand::Store::Features::Throttles.usage(store, "default", lists: LISTS))
+    assert_equal({held: 2, tokens: 0.5}, Deckhand::Store::Features::Throttles.usage(store, "default"), "one list when none given")
+    assert_equal({held: 0, tokens: nil}, Deckhand::Store::Features::Throttles.usage(store, "mail"))
+    assert_equal({"default" => 3, "mail" => 0}, Deckhand::Store::Features::Throttles.held(store, %w[default mail], lists: Deckhand.config.partitions.method(:names)))
     assert_equal 3, api.throttle("default").held
   end
 end

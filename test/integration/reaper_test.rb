@@ -41,7 +41,7 @@ class ReaperTest < Minitest::Test
     assert_equal [payload("d"), odd, payload("a")], redis.call("LRANGE", "queue:default", 0, -1), "every payload goes back as it was"
     ttl = redis.call("TTL", Keys.recoveries("default"))
     assert_operator ttl, :>, 0, "recovery counts must expire"
-    assert_operator ttl, :<=, Deckhand::Server::Reaper::COUNTER_TTL
+    assert_operator ttl, :<=, Deckhand::Server::Recovery::Reaper::COUNTER_TTL
     refute_nil redis.call("HGET", Keys.recoveries("default"), "~v"), "a version tells fetchers the counts changed"
   end
 

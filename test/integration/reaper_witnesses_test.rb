@@ -24,7 +24,7 @@ class ReaperWitnessesTest < Minitest::Test
 
   # A connection as the process's own store names them.
   def connect_as(identity)
-    conn = RedisClient.new(url: Deckhand::RedisHarness.url, id: Deckhand::Store::Clients.name_of(identity))
+    conn = RedisClient.new(url: Deckhand::RedisHarness.url, id: Deckhand::Store::Connection::Clients.name_of(identity))
     conn.call("PING")
     @connections << conn
     conn
@@ -84,7 +84,7 @@ class ReaperWitnessesTest < Minitest::Test
     dead_process(IDENTITY, lots: {"default" => [[payload("a")]]})
     beat(IDENTITY, 2)
     steady = 1.0 # seconds since this reaper's own heartbeat last failed; 3 intervals are 1.5 s
-    reaper = Deckhand::Server::Reaper.new(config: Deckhand.config, store: Deckhand.config.store, identity: "reaper:2:abc",
+    reaper = Deckhand::Server::Recovery::Reaper.new(config: Deckhand.config, store: Deckhand.config.store, identity: "reaper:2:abc",
       steady_for: -> { steady })
     redis.call("DEL", Keys::REAPER_LOCK)
     assert_equal 0, reaper.reap, "a stall or cut may have silenced everyone: no judgment yet"
@@ -97,8 +97,8 @@ class ReaperWitnessesTest < Minitest::Test
 
   def test_a_failed_beat_restarts_the_heartbeat_s_steady_time
     store = Deckhand::Store.new({url: "redis://127.0.0.1:1/0", connect_timeout: 0.1})
-    heartbeat = Deckhand::Server::Heartbeat.new(config: Deckhand.config, store: store, identity: IDENTITY,
-      stats: Deckhand::Server::Activity.new, info: {}, on_signal: ->(_) {})
+    heartbeat = Deckhand::Server::Chores::Heartbeat.new(config: Deckhand.config, store: store, identity: IDENTITY,
+      stats: Deckhand::Server::Chores::Activity.new, info: {}, on_signal: ->(_) {})
     assert_equal Float::INFINITY, heartbeat.steady_for, "no beat has failed"
     heartbeat.beat
     assert_operator heartbeat.steady_for, :<, 1

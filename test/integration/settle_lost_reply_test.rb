@@ -47,13 +47,13 @@ class SettleLostReplyTest < Minitest::Test
     payload = JSON.generate(JOB)
     redis.call("RPUSH", layout.lot(IDENTITY, "default", 3), payload)
     redis.call("HSET", layout.inflight(IDENTITY, "default"), "3", "1")
-    lot = Deckhand::Server::Lot.new("default", 0, 3, 1)
-    Deckhand::Server::UnitOfWork.new(lot, 0, payload)
+    lot = Deckhand::Server::Fetch::Lot.new("default", 0, 3, 1)
+    Deckhand::Server::Fetch::UnitOfWork.new(lot, 0, payload)
   end
 
   def test_a_death_whose_reply_was_lost_is_recorded_once_and_its_handlers_run_once
     store = ReplyLost.new(Deckhand.config.store)
-    handler = Deckhand::Server::RetryHandler.new(config: Deckhand.config, store: store, identity: IDENTITY)
+    handler = Deckhand::Server::Run::RetryHandler.new(config: Deckhand.config, store: store, identity: IDENTITY)
     work = unit
     outcome = handler.failed(work, JSON.parse(work.payload), DoomedJob, RuntimeError.new("boom"))
     assert_equal :dead, outcome

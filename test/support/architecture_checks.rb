@@ -53,7 +53,7 @@ module Deckhand
 
     # The test folders whose files test one part each, listed in
     # test/map.txt with what they test.
-    MAPPED_TESTS = %w[api batch dropin fair fibers iterable limiter operations periodic profiling store testing unique unit web].freeze
+    MAPPED_TESTS = %w[unit].freeze
 
     module_function
 
@@ -70,13 +70,13 @@ module Deckhand
     # the scripts' own folder (not, say, an anonymous one).
     def unwrapped_scripts(lua_paths, classes)
       wrapped = classes.select { |klass| klass < Store::Script && wrapper_file?(klass) }.map(&:script_name)
-      lua_paths.map { |path| File.basename(path, ".lua") } - wrapped
+      lua_paths.map { |path| path.delete_prefix("#{Store::Script::DIR}/").delete_suffix(".lua").sub(%r{\A/.*/}, "") } - wrapped
     end
 
     def wrapper_file?(klass)
       return false unless klass.name
       file, = Object.const_source_location(klass.name)
-      !file.nil? && File.dirname(file) == Store::Script::DIR
+      !file.nil? && File.dirname(file, 2) == Store::Script::DIR
     end
 
     # What is wrong with each redis.call/pcall of a Lua source whose key

@@ -7,7 +7,7 @@ module Deckhand
   # For batch tests in cluster mode (include after ClusterHelpers): batches
   # installed, their jobs written straight to Redis even where an earlier test
   # loaded Deckhand::Testing's pusher, and the process's memory of callbacks it
-  # could not push (Store::BatchOutbox) empty.
+  # could not push (Store::Features::BatchOutbox) empty.
   module ClusterBatchHelpers
     # A caller that dies right after the batch step: the callbacks it fired
     # stay in the outbox, never pushed.
@@ -20,7 +20,7 @@ module Deckhand
       Deckhand::Batch.install(Deckhand.config)
       @pusher = Deckhand::Client.pusher
       Deckhand::Client.pusher = nil
-      outbox = Deckhand::Store::BatchOutbox
+      outbox = Deckhand::Store::Features::BatchOutbox
       outbox::LOCK.synchronize { [outbox::DOUBTS, outbox::UNPUSHED].each(&:clear) }
     end
 

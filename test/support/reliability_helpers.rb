@@ -34,8 +34,8 @@ module Deckhand
           redis.call("RPUSH", keys.lot(identity, queue, id), *payloads)
           redis.call("HSET", keys.inflight(identity, queue), id.to_s, payloads.size)
           next if settled.empty?
-          bits = Deckhand::Store::LotBits.empty_bits(payloads.size)
-          settled.each { |p| Deckhand::Store::LotBits.settle!(bits, p) }
+          bits = Deckhand::Store::Inflight::LotBits.empty_bits(payloads.size)
+          settled.each { |p| Deckhand::Store::Inflight::LotBits.settle!(bits, p) }
           redis.call("HSET", keys.inflight(identity, queue), "#{id}~", bits)
         end
       end
@@ -54,7 +54,7 @@ module Deckhand
     end
 
     def reaper(config = Deckhand.config, identity: "reaper:1:#{SecureRandom.hex(3)}")
-      Deckhand::Server::Reaper.new(config: config, store: config.store, identity: identity)
+      Deckhand::Server::Recovery::Reaper.new(config: config, store: config.store, identity: identity)
     end
 
     def queue_jids(queue) = jobs_in(queue).map { |job| job["jid"] }

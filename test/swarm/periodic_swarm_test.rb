@@ -17,7 +17,7 @@ class PeriodicSwarmTest < Minitest::Test
     YAML
     cli = swarm("-P", "2", "-c", "1", "-C", config)
     wait_for(timeout: 60, message: "5 ticks") { fail_unless_alive(cli) || ledger.size >= 5 }
-    leader = Deckhand::Store::PeriodicState.leader(Deckhand::RedisHarness.store)
+    leader = Deckhand::Store::Features::PeriodicState.leader(Deckhand::RedisHarness.store)
     pid = leader.split(":")[-2].to_i
     assert_includes children_of(cli.pid), pid, "the leader is not a worker of this swarm"
     ::Process.kill("KILL", pid)

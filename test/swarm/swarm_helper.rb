@@ -13,7 +13,7 @@ module Deckhand
     SWARM_APP = File.expand_path("apps/swarm_app.rb", __dir__)
 
     def setup
-      skip_on_jruby("the swarm forks its workers; there it refuses to start (test/unit/swarm_slot_test.rb)")
+      skip_on_jruby("the swarm forks its workers; there it refuses to start (test/unit/swarm/slot_test.rb)")
       super
     end
 

@@ -69,7 +69,7 @@ module Torture
 
     # A queue on each primary, the first on a primary that does not hold
     # the fleet's records (the one to kill). The candidates are placed here
-    # (Store::QueuePlacement), before any process pushes to them.
+    # (Store::Tags::QueuePlacement), before any process pushes to them.
     def spread_queues(cluster)
       fleet_node = cluster.primary_for(Deckhand::Store::Layout::Cluster::PROCESSES).port
       by_node = CANDIDATES.group_by { |q| cluster.primary_for(keys(cluster).queue(q)).port }

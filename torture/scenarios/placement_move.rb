@@ -8,7 +8,7 @@ module Torture
   # 14. A Redis Cluster of 3 primaries and two server processes (the real
   # CLI) working one queue while a client pushes to it one job at a time;
   # mid-flow the queue moves to another primary (`deckhand placement move`,
-  # Store::QueueMove), then (full run) on to the third, pushes and work
+  # Store::Tags::QueueMove), then (full run) on to the third, pushes and work
   # going on throughout. During the last move's first step one server is
   # SIGKILLed and another started: the move waits until the reaper gave the
   # dead server's jobs back. Every acknowledged push must run: nothing may be

@@ -62,7 +62,7 @@ module Torture
 
     # The documented recovery bound for these timings.
     # How soon a SIGKILLed process's jobs are back: two silent heartbeat
-    # intervals and no connection left, then a reaper pass (Server::Reaper).
+    # intervals and no connection left, then a reaper pass (Server::Recovery::Reaper).
     def bound = (2 * timing[:heartbeat_interval]) + (timing[:reaper_interval] * 1.2)
 
     def start_redis(name = "redis", persistent: false, extra: [], port: nil)

@@ -69,7 +69,7 @@ module Deckhand
         succeeded.zero? ? 0.0 : (@total_ms - @failed_ms) / succeeded
       end
 
-      def percentile_ms(p) = Store::ExecutionMetrics::Histogram.percentile(succeeded_histogram, p)
+      def percentile_ms(p) = Store::Records::ExecutionMetrics::Histogram.percentile(succeeded_histogram, p)
 
       def p50_ms = percentile_ms(0.5)
 
@@ -79,7 +79,7 @@ module Deckhand
 
       def failed_average_ms = (split? && @failed.positive?) ? @failed_ms / @failed : nil
 
-      def failed_percentile_ms(p) = Store::ExecutionMetrics::Histogram.percentile(@failed_histogram, p)
+      def failed_percentile_ms(p) = Store::Records::ExecutionMetrics::Histogram.percentile(@failed_histogram, p)
 
       def failed_p50_ms = failed_percentile_ms(0.5)
 

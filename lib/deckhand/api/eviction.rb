@@ -17,8 +17,8 @@ module Deckhand
       attr_reader :primaries
 
       def initialize(config)
-        @primaries = Store::RedisMemory.read(config.store)
-        @warnings = Store::MemoryConcerns.of(@primaries).map(&:text)
+        @primaries = Store::Connection::RedisMemory.read(config.store)
+        @warnings = Store::Connection::MemoryConcerns.of(@primaries).map(&:text)
       end
 
       def warnings = @warnings.dup

@@ -17,7 +17,7 @@ module Deckhand
       def initialize(config, days:, today: Time.now.utc.to_date)
         days = days.to_i.clamp(1, MAX_DAYS)
         dates = (0...days).map { |n| (today - n).strftime("%Y-%m-%d") }.reverse
-        counts = Store::StatCounters.daily(config.store, dates)
+        counts = Store::Records::StatCounters.daily(config.store, dates)
         @days = dates.zip(counts).map { |date, (processed, failed)| Day.new(date, processed, failed) }
       end
 

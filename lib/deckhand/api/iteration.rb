@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
-require_relative "../store/iterations"
+require_relative "../store/features/iterations"
 require_relative "../iterable_job/run_history"
 require_relative "iteration_run"
 
@@ -19,7 +19,7 @@ module Deckhand
       # jid => Iteration, for those of `jids` that have saved progress.
       def self.for_jids(config, jids)
         jids = jids.uniq
-        jids.zip(Store::Iterations.load_many(config.store, jids)).each_with_object({}) do |(jid, fields), found|
+        jids.zip(Store::Features::Iterations.load_many(config.store, jids)).each_with_object({}) do |(jid, fields), found|
           found[jid] = new(fields) unless fields.nil? || fields.empty?
         end
       end

@@ -81,7 +81,7 @@ module Deckhand
 
       private
 
-      # The time of a death by the fleet's clock (Store::Clock), measured
+      # The time of a death by the fleet's clock (Store::Records::Clock), measured
       # again when the last look is a minute old: the dead set is trimmed by
       # it, and every server reads its scores.
       def fleet_now
@@ -91,7 +91,7 @@ module Deckhand
 
       def note_paused(entries, moved)
         return if moved.zero?
-        @paused ||= Store::Queues.paused(@store)
+        @paused ||= Store::Jobs::Queues.paused(@store)
         entries.first(moved).each { |entry| sent_to_paused[entry.queue] += 1 if @paused.include?(entry.queue) }
       end
 

@@ -64,7 +64,7 @@ module Deckhand
       #
       #   api.retries.paused_among("Timeout")   # => [{"mailers" => 12}, true]
       def paused_among(text, limit: JobSet::GROUP_BUDGET)
-        paused = Store::Queues.paused(@store)
+        paused = Store::Jobs::Queues.paused(@store)
         return [{}, true] if paused.empty?
         counts = Hash.new(0)
         read = 0

@@ -5,7 +5,7 @@ require_relative "class_metrics"
 module Deckhand
   class API
     # Per-class execution metrics over a period, from the layout in
-    # Store::ExecutionMetrics: minute hashes for the last hours, hour hashes for the
+    # Store::Records::ExecutionMetrics: minute hashes for the last hours, hour hashes for the
     # last days, day hashes for the last year.
     #
     #   metrics = api.metrics(period: "24h")
@@ -17,7 +17,7 @@ module Deckhand
         "72h" => [:hour, 72], "30d" => [:day, 30], "365d" => [:day, 365]
       }.freeze
       STEP = {minute: 60, hour: 3600, day: 86_400}.freeze
-      HISTOGRAM = (0..Store::ExecutionMetrics::Histogram::LAST).to_a.freeze
+      HISTOGRAM = (0..Store::Records::ExecutionMetrics::Histogram::LAST).to_a.freeze
       # What a class's chart reads from each hash: [kind, bucket] per field;
       # the failures' histogram (GUARDED) only where the hash counts failures
       # and executions in that bucket.
@@ -34,18 +34,18 @@ module Deckhand
         unit, points = PERIODS.fetch(@period)
         start = align(now.utc, unit) - (STEP[unit] * (points - 1))
         @times = Array.new(points) { |i| start + (STEP[unit] * i) }
-        @keys = @times.map { |time| Store::ExecutionMetrics.public_send(:"#{unit}_key", time, @store.layout::METRICS) }
+        @keys = @times.map { |time| Store::Records::ExecutionMetrics.public_send(:"#{unit}_key", time, @store.layout::METRICS) }
       end
 
       # Totals per class over the whole period, the classes that took the most
       # time first, each with its executions per point (ClassMetrics#timeline).
-      # Summed inside Redis (store/scripts/metrics_totals.lua): a few hundred
+      # Summed inside Redis (store/scripts/metrics/metrics_totals.lua): a few hundred
       # numbers come back instead of every field of every hash.
       def classes
         sums, lines = Store::Scripts::MetricsTotals.new(@store).call(@keys)
         totals = {}
         sums.each_slice(2) do |field, value|
-          klass, kind, bucket = Store::ExecutionMetrics.parse_field(field)
+          klass, kind, bucket = Store::Records::ExecutionMetrics.parse_field(field)
           (totals[klass] ||= ClassMetrics.new(klass)).add(kind, bucket, value)
         end
         lines.each_slice(2) { |klass, counts| totals[klass]&.timeline&.replace(counts.split(",").map(&:to_i)) }

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../store/periodic_state"
+require_relative "../store/features/periodic_state"
 require_relative "periodic_entry"
 require_relative "../periodic/job_builder"
 
@@ -21,16 +21,16 @@ module Deckhand
       def initialize(config)
         @config = config
         @store = config.store
-        @schedule = Store::PeriodicState.schedule(@store) || {}
+        @schedule = Store::Features::PeriodicState.schedule(@store) || {}
         specs = @schedule["entries"].is_a?(Hash) ? @schedule["entries"] : {}
         names = specs.keys.sort
-        @entries = names.zip(Store::PeriodicState.states(@store, names)).map do |name, state|
+        @entries = names.zip(Store::Features::PeriodicState.states(@store, names)).map do |name, state|
           PeriodicEntry.new(name, specs[name].is_a?(Hash) ? specs[name] : {}, state, config)
         end
       end
 
       # The identity of the process that holds the lease now, or nil.
-      def leader = Store::PeriodicState.leader(@store)
+      def leader = Store::Features::PeriodicState.leader(@store)
 
       # The process that wrote the schedule shown (the last leader).
       def scheduled_by = @schedule["leader"]

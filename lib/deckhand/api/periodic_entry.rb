@@ -44,15 +44,15 @@ module Deckhand
 
       def manual_at = time("manual_at")
 
-      def pause = Store::PeriodicState.pause(@config.store, @name)
+      def pause = Store::Features::PeriodicState.pause(@config.store, @name)
 
-      def resume = Store::PeriodicState.resume(@config.store, @name)
+      def resume = Store::Features::PeriodicState.resume(@config.store, @name)
 
       # Pushes the entry's job now, as a push from this process would (see
       # Periodic::JobBuilder); returns its jid. The ticks are unchanged.
       def enqueue_now
         jid = Periodic::JobBuilder.new(@config).push_now(self) or return nil
-        Store::PeriodicState.record_manual(@config.store, @name, jid)
+        Store::Features::PeriodicState.record_manual(@config.store, @name, jid)
         jid
       end
 

@@ -25,7 +25,7 @@ module Deckhand
         store = config.store
         keys = store.layout
         @cluster = !keys.plain?
-        holders = @cluster ? keys.placement.report : {store.location => Store::Queues.names(store)}
+        holders = @cluster ? keys.placement.report : {store.location => Store::Jobs::Queues.names(store)}
         total = holders.sum { |_, queues| queues.size }
         @primaries = holders.map do |address, queues|
           Primary.new(address, queues, total.zero? ? 0.0 : (queues.size.to_f / total).round(3))

@@ -3,7 +3,7 @@
 module Deckhand
   class API
     # One server process, as its last heartbeat described it (a Deckhand or a
-    # Sidekiq process: both write the same record, Store::ProcessRecord).
+    # Sidekiq process: both write the same record, Store::Records::ProcessRecord).
     #
     #   process = api.processes.first
     #   process.busy          # => 7 of process.concurrency threads running jobs
@@ -27,7 +27,7 @@ module Deckhand
       # over wall time), "backlog", "running", "cores", "busy"; {} without it.
       attr_reader :balance
 
-      # entry: a Store::ProcessRecord::Entry.
+      # entry: a Store::Records::ProcessRecord::Entry.
       def initialize(entry, store:)
         @identity = entry.identity
         @info = entry.info
@@ -90,9 +90,9 @@ module Deckhand
       # No heartbeat for a while: the process is likely gone, its record about to expire.
       def stale?(now = Time.at(@store.clock.now)) = @beat.nil? || now - @beat > 60
 
-      def quiet! = Store::ProcessRecord.signal(@store, @identity, "TSTP")
+      def quiet! = Store::Records::ProcessRecord.signal(@store, @identity, "TSTP")
 
-      def stop! = Store::ProcessRecord.signal(@store, @identity, "TERM")
+      def stop! = Store::Records::ProcessRecord.signal(@store, @identity, "TERM")
 
       def [](field) = @info[field]
 

@@ -37,13 +37,13 @@ module Deckhand
       # dashboard says it was sent.
       def pending_signals
         identities = @processes.map(&:identity)
-        identities.zip(Store::ProcessRecord.pending_signals(@store, identities)).to_h
+        identities.zip(Store::Records::ProcessRecord.pending_signals(@store, identities)).to_h
       end
 
       # The jobs running now in every process, longest-running first.
       def running
         return [] if @processes.empty?
-        works = Store::ProcessRecord.work(@store, @processes.map(&:identity))
+        works = Store::Records::ProcessRecord.work(@store, @processes.map(&:identity))
         list = @processes.zip(works).flat_map do |process, work|
           work.map { |running| RunningJob.new(process.identity, running) }
         end
@@ -55,9 +55,9 @@ module Deckhand
       # A process whose record expired (it died without cleaning up) is dropped
       # from the set here, as Sidekiq does; a live one re-adds itself each beat.
       def load
-        identities = Store::ProcessRecord.identities(@store)
-        entries = Store::ProcessRecord.read(@store, identities)
-        Store::ProcessRecord.forget(@store, identities.zip(entries).filter_map { |identity, entry| identity unless entry })
+        identities = Store::Records::ProcessRecord.identities(@store)
+        entries = Store::Records::ProcessRecord.read(@store, identities)
+        Store::Records::ProcessRecord.forget(@store, identities.zip(entries).filter_map { |identity, entry| identity unless entry })
         entries.compact.map { |entry| ProcessInfo.new(entry, store: @store) }
       end
     end

@@ -4,7 +4,7 @@ module Deckhand
   class API
     # The queue throttles the live server processes say they enforce: each
     # Deckhand process publishes its configuration's throttles with its
-    # heartbeat (the "throttles" field of its record, Store::ProcessRecord),
+    # heartbeat (the "throttles" field of its record, Store::Records::ProcessRecord),
     # so a dashboard started without the application's configuration still
     # knows them, and how many partitions each queue spreads over (its slots
     # are added up over them). Processes that disagree are kept apart.

@@ -22,10 +22,10 @@ module Deckhand
 
       def self.all(config)
         store = config.store
-        names = Store::Queues.names(store)
+        names = Store::Jobs::Queues.names(store)
         lists = names.group_by { |name| Store::Layout::PartitionNames.base(name) }
           .to_h { |base, found| [base, config.partitions.names(base) | found.sort_by { |name| name.delete_prefix(base).size }] }
-        rows = Store::Queues.summaries(store, lists.values.flatten).to_h { |row| [row[0], row] }
+        rows = Store::Jobs::Queues.summaries(store, lists.values.flatten).to_h { |row| [row[0], row] }
         lists.keys.sort.map do |base|
           parts = lists[base].map { |list| rows.fetch(list) }
           listed = parts.map { |list, size, oldest| new(list, config, size: size, oldest: oldest, paused: false, lists: []) }
@@ -43,7 +43,7 @@ module Deckhand
         @lists = (lists&.size == 1) ? [] : lists # []: one list
       end
 
-      def size = @size ||= partitioned? ? partitions.sum(&:size) : Store::Queues.size(@store, @name)
+      def size = @size ||= partitioned? ? partitions.sum(&:size) : Store::Jobs::Queues.size(@store, @name)
 
       # Seconds the next job to run has been waiting (0 when empty); of a
       # partitioned queue, the longest any partition's next job has waited.
@@ -53,7 +53,7 @@ module Deckhand
         JobRecord.new(raw).latency(now)
       end
 
-      def paused? = @paused.nil? ? (@paused = Store::Queues.paused?(@store, @name)) : @paused
+      def paused? = @paused.nil? ? (@paused = Store::Jobs::Queues.paused?(@store, @name)) : @paused
 
       # Each list of a partitioned queue, partition 0 (the queue's own)
       # first, as a Queue of its own; [] for a queue that is not partitioned.
@@ -61,7 +61,7 @@ module Deckhand
         @lists ||= begin
           names = @config.partitions.names(@name)
           names = [] if names.size == 1
-          Store::Queues.summaries(@store, names).map { |list, size, oldest| Queue.new(list, @config, size: size, oldest: oldest, paused: false, lists: []) }
+          Store::Jobs::Queues.summaries(@store, names).map { |list, size, oldest| Queue.new(list, @config, size: size, oldest: oldest, paused: false, lists: []) }
         end
       end
 
@@ -72,7 +72,7 @@ module Deckhand
       def jobs(page: 1, per_page: 25)
         offset = (page - 1) * per_page
         return across(offset, per_page) if partitioned?
-        Store::Queues.page(@store, @name, offset, per_page).each_with_index.map do |raw, i|
+        Store::Jobs::Queues.page(@store, @name, offset, per_page).each_with_index.map do |raw, i|
           QueuedJob.new(raw, offset + i, @name)
         end
       end
@@ -80,7 +80,7 @@ module Deckhand
       # Deletes the job with this jid; `position` (from QueuedJob#position) says
       # where to look. Returns true when it was found and deleted.
       def delete_job(jid, position: 0)
-        lists.any? { |list| Store::Queues.delete(@store, list, jid, position: position) }
+        lists.any? { |list| Store::Jobs::Queues.delete(@store, list, jid, position: position) }
       end
 
       # Deletes the entry with this QueuedJob#digest, looking around `position`:
@@ -88,22 +88,22 @@ module Deckhand
       #
       #   queue.delete_entry(job.digest, position: job.position)
       def delete_entry(digest, position: 0)
-        lists.any? { |list| Store::Queues.delete_entry(@store, list, digest, position: position) }
+        lists.any? { |list| Store::Jobs::Queues.delete_entry(@store, list, digest, position: position) }
       end
 
-      def clear = lists.reverse_each { |list| Store::Queues.clear(@store, list) } && nil
+      def clear = lists.reverse_each { |list| Store::Jobs::Queues.clear(@store, list) } && nil
 
       # A fair queue's tenants with the most jobs waiting (API::QueueTenant),
       # deepest first; none for a queue without tenants.
       def tenants(count = 10) = QueueTenant.top(@store, @name, count)
 
       def pause
-        Store::Queues.pause(@store, @name)
+        Store::Jobs::Queues.pause(@store, @name)
         @paused = true
       end
 
       def resume
-        Store::Queues.resume(@store, @name)
+        Store::Jobs::Queues.resume(@store, @name)
         @paused = false
       end
 
@@ -126,7 +126,7 @@ module Deckhand
       end
 
       def oldest
-        @oldest = Store::Queues.oldest(@store, @name) if @oldest == :unknown
+        @oldest = Store::Jobs::Queues.oldest(@store, @name) if @oldest == :unknown
         @oldest
       end
     end

@@ -20,7 +20,7 @@ module Deckhand
         @timeout = timeout
       end
 
-      def plan = Store::QueuePlacement::Rebalance.new(@store).moves
+      def plan = Store::Tags::QueuePlacement::Rebalance.new(@store).moves
 
       def rebalance = plan.map { |move| mover.call(move.queue, to: move.tag) }
 
@@ -30,7 +30,7 @@ module Deckhand
         queue = Store::Layout::Cluster.valid_name(queue)
         state = under_way[queue]
         return mover.call(queue, to: state["to"]) if state
-        rebalance = Store::QueuePlacement::Rebalance.new(@store)
+        rebalance = Store::Tags::QueuePlacement::Rebalance.new(@store)
         holders = @store.layout.placement.report
         unless holders.values.flatten.include?(queue)
           raise PlacementError, "no queue #{queue.inspect} in this cluster; `deckhand placement` lists them"
@@ -42,15 +42,15 @@ module Deckhand
         mover.call(queue, to: rebalance.tag_on(queue, to))
       end
 
-      def under_way = Store::QueuePlacement::Moves.under_way(@store)
+      def under_way = Store::Tags::QueuePlacement::Moves.under_way(@store)
 
       # Tags a move retired that hold jobs again (pushed by a process that
       # had not followed the move): tag => [queue, jobs].
-      def stranded = Store::QueuePlacement::Moves.stranded(@store)
+      def stranded = Store::Tags::QueuePlacement::Moves.stranded(@store)
 
       private
 
-      def mover = Store::QueueMove.new(@store, timeout: @timeout)
+      def mover = Store::Tags::QueueMove.new(@store, timeout: @timeout)
     end
   end
 end

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../store/fair_tenants"
+require_relative "../store/jobs/fair_tenants"
 
 module Deckhand
   class API
@@ -15,7 +15,7 @@ module Deckhand
 
       # The `count` tenants of queue `name` with the most jobs waiting, deepest first.
       def self.top(store, name, count)
-        Store::FairTenants.top(store, name, count).map { |tenant, size, at| new(tenant, size, at) }
+        Store::Jobs::FairTenants.top(store, name, count).map { |tenant, size, at| new(tenant, size, at) }
       end
 
       def initialize(name, size, enqueued_at)

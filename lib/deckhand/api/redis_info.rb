@@ -16,7 +16,7 @@ module Deckhand
       def initialize(config)
         store = config.store
         @location = store.location
-        @fields = Store::Info.fields(store).slice(*SHOWN)
+        @fields = Store::Connection::Info.fields(store).slice(*SHOWN)
       end
 
       def version = @fields["redis_version"]

@@ -11,7 +11,7 @@ module Deckhand
     class RunningJob
       attr_reader :identity, :thread, :queue, :run_at, :job
 
-      # work: a Store::ProcessRecord::Work.
+      # work: a Store::Records::ProcessRecord::Work.
       def initialize(identity, work)
         @identity = identity
         @thread = work.thread

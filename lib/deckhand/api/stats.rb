@@ -16,7 +16,7 @@ module Deckhand
 
       def initialize(config)
         @processed, @failed, @enqueued, @busy, @processes, @scheduled, @retries, @dead, @expired =
-          Store::StatCounters.totals(config.store, lists: config.partitions.method(:names)).values_at(*FIELDS)
+          Store::Records::StatCounters.totals(config.store, lists: config.partitions.method(:names)).values_at(*FIELDS)
       end
 
       def to_h = FIELDS.to_h { |field| [field, public_send(field)] }

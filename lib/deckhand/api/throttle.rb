@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../store/throttles"
+require_relative "../store/features/throttles"
 require_relative "published_throttles"
 
 module Deckhand
@@ -29,11 +29,11 @@ module Deckhand
       # The queues throttled at run time, by the servers' configuration or
       # by this process's. processes: an API::ProcessSet already read.
       def self.all(config, processes: nil)
-        overrides = Store::Throttles.overrides(config.store)
+        overrides = Store::Features::Throttles.overrides(config.store)
         published = PublishedThrottles.new(processes || ProcessSet.new(config))
         names = config.throttle.to_h.keys | overrides.keys | published.queues
         throttles = names.sort.map { |name| new(name, config, overrides: overrides, published: published) }.select(&:limit)
-        held = Store::Throttles.held(config.store, throttles.map(&:queue), lists: ->(queue) { lists(config, published, queue) })
+        held = Store::Features::Throttles.held(config.store, throttles.map(&:queue), lists: ->(queue) { lists(config, published, queue) })
         throttles.each { |throttle| throttle.held = held[throttle.queue] }
       end
 
@@ -45,7 +45,7 @@ module Deckhand
         Store::Layout::PartitionNames.list(queue, published.partitions(queue))
       end
 
-      # overrides: the run-time limits already read (Store::Throttles.overrides);
+      # overrides: the run-time limits already read (Store::Features::Throttles.overrides);
       # published: the servers' (PublishedThrottles).
       def initialize(queue, config, overrides: nil, published: nil)
         @queue = queue.to_s
@@ -85,7 +85,7 @@ module Deckhand
 
       # Slots in use across the fleet (read with the list by Throttle.all); a
       # partitioned queue's partitions each count their own, added up here.
-      def held = @held ||= Store::Throttles.usage(@store, @queue, lists: lists)[:held]
+      def held = @held ||= Store::Features::Throttles.usage(@store, @queue, lists: lists)[:held]
 
       # Every list of the queue (Throttle.lists).
       def lists = self.class.lists(@config, published, @queue)
@@ -99,17 +99,17 @@ module Deckhand
         if base != @queue && self.class.lists(@config, published, base).size > 1 # the servers would ignore it
           raise ConfigError, "#{@queue.inspect} is a partition of queue #{base.inspect}: throttle #{base.inspect}, whose limit its partitions share"
         end
-        Store::Throttles.set(@store, @queue, limit.to_h)
+        Store::Features::Throttles.set(@store, @queue, limit.to_h)
         forget
       end
 
-      def remove = Store::Throttles.set(@store, @queue, {}).then { forget }
+      def remove = Store::Features::Throttles.set(@store, @queue, {}).then { forget }
 
-      def reset = Store::Throttles.reset(@store, @queue).then { forget }
+      def reset = Store::Features::Throttles.reset(@store, @queue).then { forget }
 
       private
 
-      def overrides = @overrides ||= Store::Throttles.overrides(@store)
+      def overrides = @overrides ||= Store::Features::Throttles.overrides(@store)
 
       def published = @published ||= PublishedThrottles.new(ProcessSet.new(@config))
 

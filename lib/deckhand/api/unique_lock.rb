@@ -37,12 +37,12 @@ module Deckhand
 
       def release
         @state = nil
-        Store::UniqueLocks.release(@store, @key, @jid)
+        Store::Features::UniqueLocks.release(@store, @key, @jid)
       end
 
       private
 
-      def state = (@state ||= [Store::UniqueLocks.holder(@store, @key)]).first
+      def state = (@state ||= [Store::Features::UniqueLocks.holder(@store, @key)]).first
     end
   end
 end

@@ -4,7 +4,7 @@
 # may require this file without enabling batches in its process
 # (`require "deckhand/batch"` does that).
 require_relative "../../deckhand"
-require_relative "../store/batch_records"
+require_relative "../store/features/batch_records"
 require_relative "status"
 
 module Deckhand
@@ -26,11 +26,11 @@ module Deckhand
       end
 
       # Batches whose data has not expired (the index may lag by a few).
-      def size = Store::BatchRecords.count(@config.store)
+      def size = Store::Features::BatchRecords.count(@config.store)
 
       # Summaries: counts, no jids (Status.load).
       def page(offset: 0, limit: 25)
-        bids = Store::BatchRecords.newest(@config.store, offset, limit)
+        bids = Store::Features::BatchRecords.newest(@config.store, offset, limit)
         Status.load(bids, config: @config, summary: true).select(&:exists?)
       end
 
@@ -47,13 +47,13 @@ module Deckhand
       # as failure_info describes them: [next cursor or nil, failures]. A
       # small hash comes whole in one stretch.
       def failure_page(bid, cursor: 0, count: 25)
-        cursor, found = Store::BatchRecords.failures(@config.store, bid, cursor: cursor, count: count)
+        cursor, found = Store::Features::BatchRecords.failures(@config.store, bid, cursor: cursor, count: count)
         [cursor, found.map { |jid, raw, dead| Status.failure_entry(jid, raw, dead) }]
       end
 
       # Up to about `limit` child batches (one SSCAN stretch), as summaries.
       def children(bid, limit: 100)
-        bids = Store::BatchRecords.children(@config.store, bid, limit: limit)
+        bids = Store::Features::BatchRecords.children(@config.store, bid, limit: limit)
         Status.load(bids, config: @config, summary: true).select(&:exists?)
       end
     end

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../store/scripts/batch_ops"
+require_relative "../store/scripts/batch/batch_ops"
 
 module Deckhand
   class Batch
@@ -20,7 +20,7 @@ module Deckhand
       # outbox, whatever their age (a server does it as it boots). Those
       # older than BatchOps::OUTBOX_AGE are also taken by any batch call and,
       # every 30 s, by each running server's outbox drain
-      # (Server::BatchOutboxDrain). A Redis failure is logged: the drain or
+      # (Server::Chores::BatchOutboxDrain). A Redis failure is logged: the drain or
       # the next batch call will take them.
       def deliver_left(config)
         return 0 unless config.store.layout.batches.outbox?

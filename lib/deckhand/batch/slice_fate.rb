@@ -33,8 +33,8 @@ module Deckhand
       def incomplete(error, detail, slice)
         doubts = doubts(detail, slice)
         unsure = doubts.flat_map(&:last)
-        unwritten = (detail.is_a?(Store::HeldPush::Outcome) && detail.left) ? jids_of(*detail.left.first(2)) : []
-        landed = detail.is_a?(Store::HeldPush::Outcome) ? slice.jids - unwritten - unsure : []
+        unwritten = (detail.is_a?(Store::Jobs::HeldPush::Outcome) && detail.left) ? jids_of(*detail.left.first(2)) : []
+        landed = detail.is_a?(Store::Jobs::HeldPush::Outcome) ? slice.jids - unwritten - unsure : []
         after = @jobs.keys.drop(@jobs.keys.index(slice.jids.last) + 1)
         since = Monotonic.now
         checker = doubts.empty? ? nil : ->(_) { recheck(doubts, since) }
@@ -48,7 +48,7 @@ module Deckhand
       def doubts(detail, slice)
         case detail
         when String then [[detail, slice.jids]]
-        when Store::HeldPush::Outcome then detail.doubt.map { |doubt| [doubt, jids_of(*doubt.push.first(2))] }
+        when Store::Jobs::HeldPush::Outcome then detail.doubt.map { |doubt| [doubt, jids_of(*doubt.push.first(2))] }
         else []
         end
       end
@@ -78,7 +78,7 @@ module Deckhand
 
       def jids_of(queued, scheduled)
         payloads = queued.values.flatten(1) + scheduled.each_slice(2).map(&:last)
-        payloads.filter_map { |json| Store::Queues.jid_of(json) }
+        payloads.filter_map { |json| Store::Jobs::Queues.jid_of(json) }
       end
     end
   end

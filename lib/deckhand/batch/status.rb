@@ -2,7 +2,7 @@
 
 require "json"
 require_relative "../payload"
-require_relative "../store/batch_records"
+require_relative "../store/features/batch_records"
 
 module Deckhand
   class Batch
@@ -30,7 +30,7 @@ module Deckhand
       # for a list of batches. A summary reads the jids and errors it left
       # out when one of them is asked for.
       def self.load(bids, config: Deckhand.config, summary: false)
-        states = Store::BatchRecords.states(config.store, bids, summary: summary)
+        states = Store::Features::BatchRecords.states(config.store, bids, summary: summary)
         bids.zip(states).map { |bid, state| new(bid, config: config, replies: state, summary: summary) }
       end
 
@@ -43,11 +43,11 @@ module Deckhand
       def initialize(bid, config: Deckhand.config, replies: nil, summary: false)
         @bid = bid
         @config = config
-        replies ||= Store::BatchRecords.states(@config.store, [@bid], summary: summary).first
+        replies ||= Store::Features::BatchRecords.states(@config.store, [@bid], summary: summary).first
         read(replies, summary)
       end
 
-      def reload = read(Store::BatchRecords.states(@config.store, [@bid]).first, false)
+      def reload = read(Store::Features::BatchRecords.states(@config.store, [@bid]).first, false)
 
       def exists? = !@fields.empty?
 

@@ -97,7 +97,7 @@ module Deckhand
       # Cluster mode: the jobs, in their queues' slots, as a marked push.
       def pushed_apart(slice)
         queues = slice.scheduled_queues
-        Store::Queues.push_marked(@config.store, slice.queued, slice.scheduled_flat, queues.all? ? queues : nil, logger: @config.logger)
+        Store::Jobs::Queues.push_marked(@config.store, slice.queued, slice.scheduled_flat, queues.all? ? queues : nil, logger: @config.logger)
       end
 
       # Through a pusher: the outcome of the marked write Client.write made

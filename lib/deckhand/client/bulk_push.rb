@@ -128,7 +128,7 @@ module Deckhand
 
       def jids_of(queued, scheduled)
         payloads = queued.values.flatten(1) + scheduled.each_slice(2).map(&:last)
-        payloads.filter_map { |json| Store::Queues.jid_of(json) }
+        payloads.filter_map { |json| Store::Jobs::Queues.jid_of(json) }
       end
 
       # push_replicas: every slice whose replicas came short, in one error.

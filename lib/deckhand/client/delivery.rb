@@ -33,7 +33,7 @@ module Deckhand
         fair = config.fair_queues
         jobs.each_with_index do |job, i|
           at = ats && ats[i]
-          tenant = fair.tenant(job) and job["tenant"] = tenant # a fair queue's (Store::FairPushes)
+          tenant = fair.tenant(job) and job["tenant"] = tenant # a fair queue's (Store::Jobs::FairPushes)
           if at
             # The time lives in the score only, as Sidekiq stores it: Sidekiq's
             # client sends a payload that carries "at" back to the schedule, so
@@ -88,7 +88,7 @@ module Deckhand
       end
 
       # Client.write: a plain push in one pipelined round trip
-      # (Store::Queues.push). A slice of push_bulk (Client::BulkPush) and a
+      # (Store::Jobs::Queues.push). A slice of push_bulk (Client::BulkPush) and a
       # reliable push (Client::PushBuffer) are written as marked pushes
       # (Store::MarkedPush), whose outcome is known even when the reply is
       # lost: a slice's goes to its BulkPush instead of being raised.
@@ -102,9 +102,9 @@ module Deckhand
         if config.reliable_push
           outcome = PushBuffer.for(config).write(queued, scheduled, scheduled_queues)
         elsif slice
-          outcome = Store::Queues.push_marked(config.store, queued, scheduled, scheduled_queues, fair: config.fair_queues, logger: config.logger)
+          outcome = Store::Jobs::Queues.push_marked(config.store, queued, scheduled, scheduled_queues, fair: config.fair_queues, logger: config.logger)
         else
-          return Store::Queues.push(config.store, queued, scheduled, scheduled_queues, fair: config.fair_queues, logger: config.logger)
+          return Store::Jobs::Queues.push(config.store, queued, scheduled, scheduled_queues, fair: config.fair_queues, logger: config.logger)
         end
         return slice.written(queued, scheduled, outcome) if slice
         raise outcome.refusal if outcome.left

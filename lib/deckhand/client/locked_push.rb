@@ -3,7 +3,7 @@
 module Deckhand
   class Client
     # Pushes unique jobs: each with its lock, in one round trip
-    # (Store::UniqueLocks.push). A job whose lock another job holds is not
+    # (Store::Features::UniqueLocks.push). A job whose lock another job holds is not
     # pushed: its place in the answer is nil and the holder's jid is logged,
     # or with on_conflict: :raise, Deckhand::NotUnique names it.
     #
@@ -42,7 +42,7 @@ module Deckhand
         end
         slice = Thread.current[SLICE] # a push_bulk's (Client::BulkPush)
         begin
-          holders = Store::UniqueLocks.push(@config.store, jobs.first["queue"], entries, fair: @config.fair_queues)
+          holders = Store::Features::UniqueLocks.push(@config.store, jobs.first["queue"], entries, fair: @config.fair_queues)
         rescue ConnectionError
           slice&.scripted(jobs.map { |job| job["jid"] }, nil) # the script may have run: no mark tells
           raise
@@ -83,7 +83,7 @@ module Deckhand
       def write_one(json, at)
         job = Payload.decode(json)
         lock = Unique.lock_for(job, at: at, layout: @config.layout) or return false
-        holder = Store::UniqueLocks.push(@config.store, job["queue"], [[lock, at, json]], fair: @config.fair_queues).first
+        holder = Store::Features::UniqueLocks.push(@config.store, job["queue"], [[lock, at, json]], fair: @config.fair_queues).first
         return true unless holder
         watching = Thread.current[CONFLICTS]
         watching ? watching[job["jid"]] = holder : @config.logger.info(message(job, holder))

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../store/held_push"
+require_relative "../store/jobs/held_push"
 require_relative "push_flusher"
 
 module Deckhand
@@ -35,7 +35,7 @@ module Deckhand
     # once, as everywhere in Deckhand).
     #
     #   buffer = PushBuffer.for(config)   # the configuration's one buffer
-    #   buffer.write(queued, scheduled)   # => the outcome of what it did not accept (Store::HeldPush::Outcome)
+    #   buffer.write(queued, scheduled)   # => the outcome of what it did not accept (Store::Jobs::HeldPush::Outcome)
     class PushBuffer
       FLUSH_AT_EXIT = 5.0
 
@@ -92,9 +92,9 @@ module Deckhand
         push = [queued, scheduled, scheduled_queues]
         unless @lock.synchronize { @pending.empty? }
           refusal = hold([Held.new(push, count(push), nil)], nil)
-          return Store::HeldPush::Outcome.new(refusal && push, refusal, nil, nil, NONE)
+          return Store::Jobs::HeldPush::Outcome.new(refusal && push, refusal, nil, nil, NONE)
         end
-        outcome = Store::Queues.push_marked(@config.store, *push, fair: @config.fair_queues, logger: @logger, patience: 0)
+        outcome = Store::Jobs::Queues.push_marked(@config.store, *push, fair: @config.fair_queues, logger: @logger, patience: 0)
         keep(outcome)
       end
 
@@ -144,7 +144,7 @@ module Deckhand
         entries << held(outcome.left) if waits
         refusal = entries.empty? ? nil : hold(entries, error)
         left, error = waits ? [refusal && outcome.left, refusal] : [outcome.left, outcome.left && error]
-        Store::HeldPush::Outcome.new(left, error, outcome.not_replicated, nil, NONE)
+        Store::Jobs::HeldPush::Outcome.new(left, error, outcome.not_replicated, nil, NONE)
       end
 
       # Holds the entries, in order; returns the error of a push refused at

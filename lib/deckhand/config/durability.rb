@@ -2,7 +2,7 @@
 
 module Deckhand
   class Config
-    # The writers of the push durability settings (Store::Durability,
+    # The writers of the push durability settings (Store::Connection::Durability,
     # docs/cluster.md): how many replicas must acknowledge a push, and how
     # long it waits for them, before the push returns.
     #
@@ -42,7 +42,7 @@ module Deckhand
         @store.durability = durability if @store
       end
 
-      def durability = Store::Durability.for(@push_replicas || 0, @push_replicas_timeout || 1.0)
+      def durability = Store::Connection::Durability.for(@push_replicas || 0, @push_replicas_timeout || 1.0)
     end
   end
 end

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../store/process_record"
+require_relative "../store/records/process_record"
 require_relative "../redis_stand_in"
 
 module Deckhand
@@ -105,7 +105,7 @@ module Deckhand
       # The Sidekiq processes registered, as [older than 8, 8 or later]:
       # [["host:12:ab (Sidekiq 7.3.10)", ...], [...]].
       def sidekiqs(store)
-        entries = Store::ProcessRecord.read(store, Store::ProcessRecord.identities(store)).compact
+        entries = Store::Records::ProcessRecord.read(store, Store::Records::ProcessRecord.identities(store)).compact
         entries.each_with_object([[], []]) do |entry, (older, newer)|
           info = entry.info
           next if info["server"] == "deckhand"

@@ -46,7 +46,7 @@ module Deckhand
 
       # true: a server does not start on a Redis whose maxmemory-policy may
       # delete keys (any but noeviction) or that does not say its policy
-      # (Server::EvictionWatch). false (the default): it starts and warns.
+      # (Server::Chores::EvictionWatch). false (the default): it starts and warns.
       #
       #   config.refuse_evicting_redis = true   # config/deckhand.yml: refuse_evicting_redis: true
       def refuse_evicting_redis=(value)
@@ -71,7 +71,7 @@ module Deckhand
 
       # The store's layout (Store::Layout::Plain, or in cluster mode the
       # store's own, which needs the store for the queues' placements).
-      def layout = Store::ClusterMode.nodes(@redis) ? store.layout : Store::Layout::Plain
+      def layout = Store::Connection::ClusterMode.nodes(@redis) ? store.layout : Store::Layout::Plain
     end
   end
 end

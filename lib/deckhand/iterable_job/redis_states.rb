@@ -1,11 +1,11 @@
 # frozen_string_literal: true
 
-require_relative "../store/iterations"
+require_relative "../store/features/iterations"
 
 module Deckhand
   module IterableJob
     # Where iterable jobs keep their progress: Redis, at `it-<jid>`
-    # (Store::Iterations). Deckhand::Testing puts an in-memory keeper with
+    # (Store::Features::Iterations). Deckhand::Testing puts an in-memory keeper with
     # the same methods in its place (IterableJob.states) in fake and inline mode.
     #
     #   states = RedisStates.new(config.store)
@@ -15,13 +15,13 @@ module Deckhand
         @store = store
       end
 
-      def load(jid) = Store::Iterations.load(@store, jid)
+      def load(jid) = Store::Features::Iterations.load(@store, jid)
 
-      def flush(jid, **progress) = Store::Iterations.flush(@store, jid, **progress)
+      def flush(jid, **progress) = Store::Features::Iterations.flush(@store, jid, **progress)
 
-      def cancel!(jid, now:) = Store::Iterations.cancel!(@store, jid, now: now)
+      def cancel!(jid, now:) = Store::Features::Iterations.cancel!(@store, jid, now: now)
 
-      def delete(jid) = Store::Iterations.delete(@store, jid)
+      def delete(jid) = Store::Features::Iterations.delete(@store, jid)
     end
   end
 end

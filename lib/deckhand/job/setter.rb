@@ -45,7 +45,7 @@ module Deckhand
         lock = Unique.lock_for(job, layout: Deckhand.config.layout) unless RedisStandIn.active?
         return run_inline(job) unless lock
         store = Deckhand.config.store
-        if (holder = Store::UniqueLocks.take(store, lock))
+        if (holder = Store::Features::UniqueLocks.take(store, lock))
           message = "#{@klass} not run inline: job #{holder} holds its unique lock #{lock.key}"
           raise NotUnique.new(message, holder: holder, key: lock.key) if job["on_conflict"] == "raise"
           Deckhand.config.logger.info(message)
@@ -54,7 +54,7 @@ module Deckhand
         begin
           run_inline(job)
         ensure
-          Store::UniqueLocks.release(store, lock.key, lock.jid)
+          Store::Features::UniqueLocks.release(store, lock.key, lock.jid)
         end
       end
 

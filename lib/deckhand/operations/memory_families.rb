@@ -6,7 +6,7 @@ module Deckhand
     # (label `redis`), written alike by a server process's /metrics (from
     # its eviction watch's last look) and the fleet's (read at the scrape).
     #
-    #   MemoryFamilies.write(out, Store::RedisMemory.read(store))
+    #   MemoryFamilies.write(out, Store::Connection::RedisMemory.read(store))
     module MemoryFamilies
       FAMILIES = [
         ["deckhand_redis_evicting_policy", :gauge, "1 when the Redis primary's maxmemory-policy may delete Deckhand's keys " \
@@ -19,7 +19,7 @@ module Deckhand
 
       module_function
 
-      # nodes: Store::RedisMemory::Node of each primary.
+      # nodes: Store::Connection::RedisMemory::Node of each primary.
       def write(out, nodes)
         FAMILIES.each do |name, type, help, value_of|
           out.family(name, type, help)

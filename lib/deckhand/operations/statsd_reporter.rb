@@ -20,7 +20,7 @@ module Deckhand
     #   statsd.flush
     #   # => "sidekiq.jobs.count:1|c|#worker:HardJob,queue:default\nsidekiq.jobs.success:1|c|#..."
     #
-    # Each look of the eviction watch (Server::EvictionWatch) goes out with
+    # Each look of the eviction watch (Server::Chores::EvictionWatch) goes out with
     # the next flush: the gauges redis.eviction_warnings, and per primary
     # (tag redis:<address>) redis.evicting_policy and redis.memory_used_ratio,
     # and the counter redis.evicted_keys (keys evicted since the look before).

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "../store/foreign_schedules"
-require_relative "../store/process_record"
+require_relative "../store/features/foreign_schedules"
+require_relative "../store/records/process_record"
 
 module Deckhand
   module Periodic
@@ -14,7 +14,7 @@ module Deckhand
     # leader looks at most every EVERY seconds.
     #
     #   foreign = ForeignSchedulers.new(store, logger)
-    #   foreign.owner(entry)   # => nil (Deckhand enqueues it) or the other scheduler's Store::ForeignSchedules::Entry
+    #   foreign.owner(entry)   # => nil (Deckhand enqueues it) or the other scheduler's Store::Features::ForeignSchedules::Entry
     class ForeignSchedulers
       EVERY = 5
 
@@ -38,14 +38,14 @@ module Deckhand
 
       def refresh
         @checked = monotonic
-        foreign = Store::ForeignSchedules.read(@store)
+        foreign = Store::Features::ForeignSchedules.read(@store)
         @sidekiqs = foreign.empty? ? [] : sidekiq_processes
         @by_class = @sidekiqs.empty? ? {} : foreign.group_by(&:klass).transform_values(&:first)
         @stale = @sidekiqs.empty? ? foreign : []
       end
 
       def sidekiq_processes
-        records = Store::ProcessRecord.read(@store, Store::ProcessRecord.identities(@store)).compact
+        records = Store::Records::ProcessRecord.read(@store, Store::Records::ProcessRecord.identities(@store)).compact
         records.reject { |record| record.info["server"] == "deckhand" }.map(&:identity)
       end
 
@@ -83,7 +83,7 @@ module Deckhand
             "in a Sidekiq process) or remove sidekiq-cron from the Sidekiq processes and delete #{other.key}"
         else
           "disable it in sidekiq-scheduler (its Recurring Jobs tab, or `enabled: false`) or remove it from the schedule " \
-            "the Sidekiq processes load and delete its field #{other.name.inspect} of the hash #{Store::ForeignSchedules::SCHEDULES}"
+            "the Sidekiq processes load and delete its field #{other.name.inspect} of the hash #{Store::Features::ForeignSchedules::SCHEDULES}"
         end
       end
 

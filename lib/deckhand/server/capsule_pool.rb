@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "fetcher"
-require_relative "processor"
+require_relative "fetch/fetcher"
+require_relative "run/processor"
 require_relative "fibers/pool"
 require_relative "fibers/watchdog"
 
@@ -16,13 +16,13 @@ module Deckhand
       attr_reader :spec, :fetcher, :processors
 
       def initialize(spec, config:, store:, identity:, sequence:, stats:, suspects:, on_fatal: nil, throttles: nil,
-        landings: LandingWatch.new)
+        landings: Fetch::Idle::LandingWatch.new)
         @spec = spec
-        @fetcher = Fetcher.new(spec, store: store, identity: identity, sequence: sequence, suspects: suspects,
+        @fetcher = Fetch::Fetcher.new(spec, store: store, identity: identity, sequence: sequence, suspects: suspects,
           logger: config.logger, prefetch: config.prefetch, window: config.fetch_window, on_fatal: on_fatal,
           throttles: throttles, landings: landings, balanced: config.auto_balance)
         runner = ->(shield = nil) do
-          JobRunner.new(config: config, store: store, identity: identity, fetcher: @fetcher, stats: stats,
+          Run::JobRunner.new(config: config, store: store, identity: identity, fetcher: @fetcher, stats: stats,
             suspects: suspects, middleware: spec.server_middleware || config.server_middleware, shield: shield)
         end
         @processors = spec.fibers? ? fiber_pool(spec, runner, config.logger) : threads(spec, runner.call, config.logger)
@@ -52,7 +52,7 @@ module Deckhand
       private
 
       def threads(spec, runner, logger)
-        Array.new(spec.concurrency) { |i| Processor.new("#{spec.name}-#{i}", @fetcher, runner, logger: logger) }
+        Array.new(spec.concurrency) { |i| Run::Processor.new("#{spec.name}-#{i}", @fetcher, runner, logger: logger) }
       end
 
       def fiber_pool(spec, runner, logger)

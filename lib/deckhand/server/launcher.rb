@@ -23,9 +23,9 @@ module Deckhand
       attr_reader :identity, :config
       attr_reader :capsules, :heartbeat, :stats, :operations, :eviction_watch # read by Operations (health, metrics)
 
-      # eviction_told: the eviction concerns (Store::MemoryConcerns) the
+      # eviction_told: the eviction concerns (Store::Connection::MemoryConcerns) the
       # caller has logged at boot already, not to be said twice.
-      def initialize(config, on_signal: nil, on_fatal: nil, eviction_told: [], stats: Activity.new, embedded: false)
+      def initialize(config, on_signal: nil, on_fatal: nil, eviction_told: [], stats: Chores::Activity.new, embedded: false)
         @config = config
         @logger = config.logger
         @store = config.store
@@ -34,29 +34,29 @@ module Deckhand
         @embedded = embedded
         @on_fatal = on_fatal
         fatal = ->(component, error) { fatal(component, error) }
-        suspects = Suspects.new(@identity, store: @store, logger: @logger, max_recoveries: config.max_recoveries)
-        sequence = Sequence.new
-        throttles = ThrottleLimits.new(config.throttle, logger: @logger, partitions: config.partitions)
-        landings = LandingWatch.new # shared: two capsules may wait on one queue's landing list
+        suspects = Recovery::Suspects.new(@identity, store: @store, logger: @logger, max_recoveries: config.max_recoveries)
+        sequence = Fetch::Sequence.new
+        throttles = Fetch::ThrottleLimits.new(config.throttle, logger: @logger, partitions: config.partitions)
+        landings = Fetch::Idle::LandingWatch.new # shared: two capsules may wait on one queue's landing list
         @capsules = config.server_capsules.map do |spec|
           CapsulePool.new(spec, config: config, store: @store, identity: @identity, sequence: sequence,
             stats: @stats, suspects: suspects, on_fatal: fatal, throttles: throttles, landings: landings)
         end
         @on_signal = on_signal || ->(signal) { ::Process.kill(signal, ::Process.pid) }
-        @balancer = Balancer.build(config: config, store: @store, times: @stats.class_times, capsules: @capsules, on_fatal: fatal)
-        @eviction_watch = EvictionWatch.new(config: config, store: @store, told: eviction_told)
-        @heartbeat = Heartbeat.new(config: config, store: @store, identity: @identity, stats: @stats, watch: @eviction_watch,
+        @balancer = Balance::Balancer.build(config: config, store: @store, times: @stats.class_times, capsules: @capsules, on_fatal: fatal)
+        @eviction_watch = Chores::EvictionWatch.new(config: config, store: @store, told: eviction_told)
+        @heartbeat = Chores::Heartbeat.new(config: config, store: @store, identity: @identity, stats: @stats, watch: @eviction_watch,
           info: -> { info }, balance: @balancer && -> { @balancer.report }, on_signal: ->(signal) { remote_signal(signal) }, on_fatal: fatal,
           inflight: -> { @capsules.sum { |capsule| capsule.fetcher.outstanding } },
           on_paused: ->(names) { @capsules.each { |capsule| capsule.fetcher.paused = names } },
           on_throttles: ->(overrides) { throttles.update(overrides) }, before_beat: embedded ? nil : -> { retitle })
-        @reaper = Reaper.new(config: config, store: @store, identity: @identity, on_fatal: fatal,
+        @reaper = Recovery::Reaper.new(config: config, store: @store, identity: @identity, on_fatal: fatal,
           steady_for: -> { @heartbeat.steady_for })
-        @scheduler = Scheduler.new(config: config, store: @store, process_count: -> { @heartbeat.process_count },
+        @scheduler = Chores::Scheduler.new(config: config, store: @store, process_count: -> { @heartbeat.process_count },
           on_fatal: fatal)
-        @periodic = PeriodicLoop.build(config: config, store: @store, identity: @identity, on_fatal: fatal)
-        @outbox = BatchOutboxDrain.build(config: config, store: @store, on_fatal: fatal)
-        @sweeper = RetiredSweeper.build(config: config, store: @store, on_fatal: fatal)
+        @periodic = Chores::PeriodicLoop.build(config: config, store: @store, identity: @identity, on_fatal: fatal)
+        @outbox = Chores::BatchOutboxDrain.build(config: config, store: @store, on_fatal: fatal)
+        @sweeper = Chores::RetiredSweeper.build(config: config, store: @store, on_fatal: fatal)
         @requeue = Store::Scripts::Requeue.new(@store, identity: @identity, queues: all_queues)
         @stopped = false
         @fatal = Mutex.new
@@ -67,7 +67,7 @@ module Deckhand
       def start
         @eviction_watch.boot # warns at boot (or refuses) before the first job
         @operations = Operations.start(self) # metrics_port, health_check: bound before anything runs
-        @store.name_connections(Store::Clients.name_of(@identity))
+        @store.name_connections(Store::Connection::Clients.name_of(@identity))
         @store.clock.measure # every time this process writes or compares is Redis' (docs/internals.md, "One clock")
         @reaper.register
         @heartbeat.start
@@ -193,7 +193,7 @@ module Deckhand
       def hand_back
         count = @requeue.all
         @logger.info("handed #{count} unfinished jobs back to their queues") if count.positive?
-        Store::Owners.forget(@store, @identity)
+        Store::Inflight::Owners.forget(@store, @identity)
       rescue Deckhand::RedisError => e
         @logger.error("could not hand jobs back (#{e.message}); they stay in flight for the reaper to recover")
       end

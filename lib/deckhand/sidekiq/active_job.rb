@@ -2,7 +2,7 @@
 
 require "active_job"
 require "active_job/queue_adapters/deckhand_adapter"
-require_relative "job_options"
+require_relative "job/options"
 require_relative "rails_reloader" if defined?(::Rails::VERSION)
 
 # Active Job in drop-in mode, with the constants the sidekiq gem defines

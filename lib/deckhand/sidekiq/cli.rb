@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "deckhand/cli"
-require_relative "cli_options"
+require_relative "cli/options"
 
 module Sidekiq
   # `Sidekiq::CLI` in drop-in mode: the sidekiq command's object, parsing
@@ -81,8 +81,8 @@ module Sidekiq
     def warn_eviction
       store = config.config.store
       return if store.cluster?
-      node = Deckhand::Store::RedisMemory.from_fields(store.location, config.redis_info)
-      concern = Deckhand::Store::MemoryConcerns.policy(node) or return
+      node = Deckhand::Store::Connection::RedisMemory.from_fields(store.location, config.redis_info)
+      concern = Deckhand::Store::Connection::MemoryConcerns.policy(node) or return
       logger.warn(concern.text)
       @eviction_told = [concern]
     end

@@ -1,11 +1,11 @@
 # frozen_string_literal: true
 
-require_relative "configuration"
-require_relative "capsule"
-require_relative "lifecycle_events"
+require_relative "config/configuration"
+require_relative "config/capsule"
+require_relative "config/lifecycle_events"
 require_relative "job_logging"
 require "json"
-require_relative "../store/info"
+require_relative "../store/connection/info"
 
 module Sidekiq
   # Sidekiq 7's configuration class in drop-in mode: what
@@ -165,7 +165,7 @@ module Sidekiq
       Deckhand::DropIn::RedisPool.for(store).tap { |built| @own_pools[name] = [built, options] }
     end
 
-    def redis_info = Deckhand::Store::Info.fields(config.store)
+    def redis_info = Deckhand::Store::Connection::Info.fields(config.store)
 
     # A new Sidekiq::Config logs as Sidekiq does, built on first use (without
     # timestamps on Heroku, whose router stamps each line).

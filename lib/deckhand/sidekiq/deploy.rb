@@ -2,7 +2,7 @@
 
 require "time"
 require "date"
-require_relative "../store/deploy_marks"
+require_relative "../store/records/deploy_marks"
 
 module Sidekiq
   # Deploy marks in drop-in mode: a label on the minute of a deploy, which
@@ -34,10 +34,10 @@ module Sidekiq
       label ||= LABEL_MAKER.call
       whence = at.utc
       minute = Time.utc(whence.year, whence.month, whence.day, whence.hour, whence.min)
-      Deckhand::Store::DeployMarks.mark(@config.store, minute, label)
+      Deckhand::Store::Records::DeployMarks.mark(@config.store, minute, label)
     end
 
     # The marks of a UTC day: {"2026-03-01T12:05:00Z" => label}.
-    def fetch(date = Time.now.utc.to_date) = Deckhand::Store::DeployMarks.day(@config.store, date)
+    def fetch(date = Time.now.utc.to_date) = Deckhand::Store::Records::DeployMarks.day(@config.store, date)
   end
 end

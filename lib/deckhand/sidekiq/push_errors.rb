@@ -17,7 +17,7 @@ module Deckhand
     rescue Deckhand::InvalidJob => e
       raise ArgumentError, e.message
     rescue Deckhand::RedisError => e
-      raise Store::Translation.native(e)
+      raise Store::Connection::Translation.native(e)
     end
   end
 end

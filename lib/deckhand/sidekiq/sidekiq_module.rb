@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "redis_pool"
-require_relative "default_job_options"
+require_relative "config/redis_pool"
+require_relative "config/default_job_options"
 require_relative "loader"
 
 # Sidekiq's top-level module in drop-in mode: configuration, logger and Redis

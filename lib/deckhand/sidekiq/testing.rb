@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "deckhand/testing"
-require_relative "testing_job_methods"
+require_relative "testing/job_methods"
 
 module Sidekiq
   # Sidekiq::Testing in drop-in mode, on Deckhand::Testing: requiring

@@ -122,7 +122,7 @@ module Deckhand
       # of Sidekiq::Metrics::Histogram (Sidekiq 8's start with "h|") and
       # Sidekiq::Metrics::Query's results (Sidekiq 8's ISO-8601 buckets, by
       # the minute or by 10 minutes with `hours:`; 7.3's "HH:MM" minutes).
-      # The Store::ExecutionMetrics::SIDEKIQ_LAYOUTS key.
+      # The Store::Records::ExecutionMetrics::SIDEKIQ_LAYOUTS key.
       def metrics_layout = @major
 
       private

@@ -2,9 +2,9 @@
 
 require "securerandom"
 require "deckhand/web"
-require_relative "web_paths"
-require_relative "web_settings"
-require_relative "web_extension_routes"
+require_relative "web/paths"
+require_relative "web/settings"
+require_relative "web/extension_routes"
 
 module Sidekiq
   # `mount Sidekiq::Web => "/sidekiq"` in drop-in mode mounts Deckhand's

@@ -1,11 +1,11 @@
 # frozen_string_literal: true
 
-require_relative "lot_bits"
+require_relative "inflight/lot_bits"
 
 module Deckhand
   class Store
     # Reads a process's in-flight record: per queue, the lots it took (see
-    # Store::LotBits) less the jobs already settled, plus its landing list.
+    # Store::Inflight::LotBits) less the jobs already settled, plus its landing list.
     #
     #   Inflight.lots(store, identity, %w[default mail])       # => [["default", ["3", "4"]], ["mail", []]]
     #   Inflight.payloads(store, identity, %w[default mail])   # => {"default" => ["{...}"], "mail" => []}

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 %w[limit_check limit_concurrent limit_release limit_bucket limit_window limit_leaky limit_points].each do |script|
-  require_relative "scripts/#{script}"
+  require_relative "scripts/limit/#{script}"
 end
 
 module Deckhand

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "securerandom"
-require_relative "held_push"
+require_relative "jobs/held_push"
 require_relative "push_marks"
 require_relative "scripts/push_mark"
 
@@ -33,10 +33,10 @@ module Deckhand
     #   outcome.left      # => nil, or [queued, scheduled, scheduled_queues] Redis did not take
     #   outcome.refusal   # => why (a Deckhand::RedisError), or nil
     #   outcome.doubt     # => [] or the PushMarks::Doubt of writes Redis did not say it ran
-    #   outcome.unlisted, outcome.not_replicated   # as Store::HeldPush's
+    #   outcome.unlisted, outcome.not_replicated   # as Store::Jobs::HeldPush's
     module MarkedPush # :nodoc:
       # One transaction: its mark, what the mark checks ([key, type, part]
-      # each) and its commands ([command, part] each, Store::HeldPush.plan's).
+      # each) and its commands ([command, part] each, Store::Jobs::HeldPush.plan's).
       Group = Struct.new(:mark, :checks, :commands) do
         def parts = commands.map(&:last)
       end
@@ -47,16 +47,16 @@ module Deckhand
       # transaction whose reply was lost (what it does not answer meanwhile
       # is in `doubt`).
       def write(store, queued, scheduled, scheduled_queues = nil, fair: nil, patience: PushMarks::PATIENCE)
-        queued, tenants = FairPushes.split(queued, fair)
+        queued, tenants = Jobs::FairPushes.split(queued, fair)
         keys = store.layout
-        sets = Queues.scheduled_sets(keys, scheduled, scheduled_queues)
+        sets = Jobs::Queues.scheduled_sets(keys, scheduled, scheduled_queues)
         begin
           keys.place(queued.keys | sets.keys | tenants.keys) unless keys.plain?
         rescue Deckhand::RedisError => e # a new queue's placement: nothing was written
-          return HeldPush::Outcome.new([HeldPush.joined(queued, tenants), scheduled, scheduled_queues], e, nil, nil, HeldPush::NO_DOUBT)
+          return Jobs::HeldPush::Outcome.new([Jobs::HeldPush.joined(queued, tenants), scheduled, scheduled_queues], e, nil, nil, Jobs::HeldPush::NO_DOUBT)
         end
-        commands = HeldPush.plan(keys, queued, sets, tenants)
-        return HeldPush::Outcome.new(nil, nil, nil, nil, HeldPush::NO_DOUBT) if commands.empty?
+        commands = Jobs::HeldPush.plan(keys, queued, sets, tenants)
+        return Jobs::HeldPush::Outcome.new(nil, nil, nil, nil, Jobs::HeldPush::NO_DOUBT) if commands.empty?
         names = commands.pop unless keys.plain? || commands.last&.last # cluster: the set of queue names apart
         refusals, doubts, marks = {}, [], []
         groups(keys, commands).each do |group|
@@ -71,11 +71,11 @@ module Deckhand
         unlisted = nil if marks.empty?
         unlisted ||= list(store, names) if names && !(marks.empty? && doubts.empty?)
         unwritten = refusals.keys + doubts.flat_map(&:parts).compact
-        left = refusals.empty? ? nil : HeldPush.left(keys, queued, sets, scheduled_queues, refusals.keys, tenants)
+        left = refusals.empty? ? nil : Jobs::HeldPush.left(keys, queued, sets, scheduled_queues, refusals.keys, tenants)
         short = PushMarks.replicated(store, marks)
         marks.each { |mark| PushMarks.answered(store, mark) } # after the WAIT: its write is the mark's
-        not_replicated = short && HeldPush.not_replicated(store, HeldPush.joined(queued, tenants), sets, unwritten, short)
-        HeldPush::Outcome.new(left, refusals.values.first || doubts.first&.error, not_replicated, unlisted, doubts)
+        not_replicated = short && Jobs::HeldPush.not_replicated(store, Jobs::HeldPush.joined(queued, tenants), sets, unwritten, short)
+        Jobs::HeldPush::Outcome.new(left, refusals.values.first || doubts.first&.error, not_replicated, unlisted, doubts)
       end
 
       # Plain mode: one group. Cluster mode: one per slot, by the queue each

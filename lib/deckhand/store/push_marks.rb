@@ -142,7 +142,7 @@ module Deckhand
       # [acknowledged, failure] when fewer replicas than wanted had it, else nil.
       def replicated(store, marks)
         return nil if store.durability.nil? || marks.empty?
-        Durability.replies(store) { |pipe| marks.each { |mark| pipe.call("EXPIRE", mark, TTL) } }.last
+        Connection::Durability.replies(store) { |pipe| marks.each { |mark| pipe.call("EXPIRE", mark, TTL) } }.last
       end
 
       # The parts a mark's value says Redis refused, each with its error;

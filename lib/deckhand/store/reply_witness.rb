@@ -2,7 +2,7 @@
 
 module Deckhand
   class Store
-    # A redis-client middleware of cluster stores (Store::ClusterMode): it
+    # A redis-client middleware of cluster stores (Store::Connection::ClusterMode): it
     # remembers, on the fiber, the last connection error a pipeline or a
     # transaction met. redis-cluster-client sends a watched transaction
     # again after its connection was lost, and the error of the first try

@@ -48,7 +48,7 @@ module Deckhand
       def run(keys, argv, conn: nil) = @store.evalsha(self.class, keys, argv, conn: conn)
 
       # Runs a script that pushes jobs: as #run, and when push_replicas is set
-      # (Store::Durability#evalsha) followed on its connection by WAIT; the
+      # (Store::Connection::Durability#evalsha) followed on its connection by WAIT; the
       # block gets the reply and names the jids it pushed, for the
       # NotReplicated raised when fewer replicas acknowledged them in time.
       # Without push_replicas it is #run: the block is never called.

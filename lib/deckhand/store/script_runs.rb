@@ -59,7 +59,7 @@ module Deckhand
         end
       rescue RedisClient::CommandError => e
         types = e.is_a?(RedisClient::WrongTypeError) ? key_types(conn, keys) : nil
-        raise @translation.call(e, script: script.script_name, types: types)
+        raise @translation.call(e, script: File.basename(script.script_name), types: types)
       end
 
       def eval_then(conn, script, keys, argv, reads)
@@ -73,13 +73,13 @@ module Deckhand
         replies
       rescue RedisClient::CommandError => e
         types = e.is_a?(RedisClient::WrongTypeError) ? key_types(conn, keys) : nil
-        raise @translation.call(e, script: script.script_name, types: types)
+        raise @translation.call(e, script: File.basename(script.script_name), types: types)
       end
 
       # A call's part of #evalsha_many's replies, as that method returns it.
       def one_of_many(conn, script, keys, argv, reads, mine)
         if (error = mine.find { |reply| reply.is_a?(RedisClient::Error) })
-          raise @translation.call(error, script: script.script_name) unless mine.first.is_a?(RedisClient::NoScriptError)
+          raise @translation.call(error, script: File.basename(script.script_name)) unless mine.first.is_a?(RedisClient::NoScriptError)
           mine = reads ? eval_then(conn, script, keys, argv, reads) : [eval_on(conn, script, keys, argv)]
         end
         reads ? mine : mine.first

@@ -94,7 +94,7 @@ class ClusterSidekiqApiInsideTest < Minitest::Test
   def test_process_set_reads_the_fleets_records
     info = JSON.generate("hostname" => "box", "pid" => 7, "concurrency" => 5, "queues" => QUEUES, "tag" => "app")
     store.pipelined do |pipe|
-      Deckhand::Store::ProcessRecord.write(pipe, keys, "box:7:abc", info: info, running: {}, inflight: 0, rtt_us: 100,
+      Deckhand::Store::Records::ProcessRecord.write(pipe, keys, "box:7:abc", info: info, running: {}, inflight: 0, rtt_us: 100,
         quiet: false, rss_kb: 1000, ttl: 60)
     end
     processes = Sidekiq::ProcessSet.new

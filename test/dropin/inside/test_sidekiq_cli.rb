@@ -76,7 +76,7 @@ class SidekiqCliInsideTest < Minitest::Test
     # The server's eviction watch, at its boot, does not say it twice.
     deckhand = @config.config
     told = launched.instance_variable_get(:@eviction_told)
-    Deckhand::Server::EvictionWatch.new(config: deckhand, store: deckhand.store, told: told).boot
+    Deckhand::Server::Chores::EvictionWatch.new(config: deckhand, store: deckhand.store, told: told).boot
     assert_equal 1, @log.string.scan("has maxmemory-policy allkeys-lru").size, @log.string
   ensure
     @config.redis { |conn| conn.call("CONFIG", "SET", "maxmemory-policy", "noeviction") }

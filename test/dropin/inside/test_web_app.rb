@@ -49,9 +49,9 @@ class WebAppInsideTest < Minitest::Test
   end
 
   def test_metrics_is_the_page_but_for_a_scraper_and_substr_filters_its_classes
-    tally = Deckhand::Store::ExecutionMetrics::Tally.new
+    tally = Deckhand::Store::Records::ExecutionMetrics::Tally.new
     %w[MikeJob OtherJob].each { |klass| tally.record(klass, 3.0, false) }
-    Deckhand::Store::ExecutionMetrics.write(Deckhand.config.store, tally.take)
+    Deckhand::Store::Records::ExecutionMetrics.write(Deckhand.config.store, tally.take)
     page = get(Sidekiq::Web.new, "/metrics")
     assert_match(%r{\Atext/html}, page.headers["content-type"])
     assert_includes page.body, "MikeJob"

@@ -3,7 +3,7 @@
 require "json"
 require "deckhand"
 require "deckhand/store/inflight"
-require "deckhand/store/lot_bits"
+require "deckhand/store/inflight/lot_bits"
 
 module Torture
   module Faults
@@ -79,7 +79,7 @@ module Torture
           queues = record["queues"] || ["default"]
           Deckhand::Store::Inflight.payloads(@store, identity, queues).each_value { |list| list.each { |raw| found(raw, "inflight") } }
           queues.each do |queue|
-            Deckhand::Store::LotBits.ids(@redis.call("HKEYS", "deckhand:inflight:#{identity}:#{queue}")).each do |id|
+            Deckhand::Store::Inflight::LotBits.ids(@redis.call("HKEYS", "deckhand:inflight:#{identity}:#{queue}")).each do |id|
               named["deckhand:lot:#{identity}:#{queue}:#{id}"] = true
             end
             named["deckhand:landing:#{identity}:#{queue}"] = true

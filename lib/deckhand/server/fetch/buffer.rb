@@ -8,7 +8,7 @@ module Deckhand
       # The jobs one capsule fetched and has not started: processors take
       # from it, the fetch loop fills it, and when the capsule goes quiet what
       # is left goes back to the front of its queues for other processes to
-      # run (store/scripts/requeue.lua, each job marked settled in its lot or
+      # run (store/scripts/fetch/requeue.lua, each job marked settled in its lot or
       # taken out of its landing list in the same step).
       #
       # A fetched lot waits here as itself, once a job, and its payloads wait

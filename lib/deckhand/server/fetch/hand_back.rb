@@ -4,7 +4,7 @@ module Deckhand
   module Server
     module Fetch
       # Unstarted jobs back to the front of their queues in one call
-      # (store/scripts/requeue.lua: each marked settled in its lot, or taken
+      # (store/scripts/fetch/requeue.lua: each marked settled in its lot, or taken
       # out of its landing list, in the same step), then each yielded to be
       # counted settled. When Redis fails they stay in the in-flight record,
       # for the shutdown's hand-back of everything (or a reaper) to return.

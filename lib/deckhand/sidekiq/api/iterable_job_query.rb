@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../../store/iterations"
+require_relative "../../store/features/iterations"
 
 module Sidekiq
   # The saved progress of iterable jobs, many at once (Sidekiq 8's
@@ -16,7 +16,7 @@ module Sidekiq
     def initialize(jids)
       raise ArgumentError, "Sidekiq::IterableJobQuery.new takes the jids to look up, got nil" if jids.nil?
       wanted = Array(jids).compact.uniq
-      found = Deckhand::Store::Iterations.load_many(Deckhand.config.store, wanted)
+      found = Deckhand::Store::Features::Iterations.load_many(Deckhand.config.store, wanted)
       @states = wanted.zip(found).each_with_object({}) do |(jid, fields), states|
         states[jid] = State.new(jid, fields) unless fields.nil? || fields.empty?
       end

@@ -29,7 +29,7 @@ module Sidekiq
     def total_rss_in_kb = sum { |process| process["rss"].to_i }
 
     # Sidekiq Enterprise's leader's identity, "" without one; read once.
-    def leader = @leader ||= Deckhand::Store::ProcessRecord.sidekiq_leader(Deckhand.config.store).to_s
+    def leader = @leader ||= Deckhand::Store::Records::ProcessRecord.sidekiq_leader(Deckhand.config.store).to_s
 
     alias_method :total_rss, :total_rss_in_kb
 
@@ -93,13 +93,13 @@ module Sidekiq
       def dump_threads = signal("TTIN")
 
       # Whether this process leads a Sidekiq Enterprise fleet.
-      def leader? = identity == Deckhand::Store::ProcessRecord.sidekiq_leader(Deckhand.config.store)
+      def leader? = identity == Deckhand::Store::Records::ProcessRecord.sidekiq_leader(Deckhand.config.store)
 
       private
 
       def signal(name)
         config = Deckhand.config
-        Deckhand::Store::ProcessRecord.signal(config.store, identity, name)
+        Deckhand::Store::Records::ProcessRecord.signal(config.store, identity, name)
       end
     end
   end

@@ -52,7 +52,7 @@ module Sidekiq
     def reset(*stats)
       all = %w[processed failed]
       names = stats.empty? ? all : all & stats.flatten.compact.map(&:to_s)
-      Deckhand::Store::StatCounters.reset(Deckhand.config.store, names.map(&:to_sym))
+      Deckhand::Store::Records::StatCounters.reset(Deckhand.config.store, names.map(&:to_sym))
     end
 
     # Daily processed and failed counts, newest first, keyed "YYYY-MM-DD",

@@ -18,8 +18,8 @@ module Sidekiq
 
     def each(&block)
       return enum_for(:each) unless block
-      identities = Deckhand::Store::ProcessRecord.identities(@store)
-      works = Deckhand::Store::ProcessRecord.work(@store, identities)
+      identities = Deckhand::Store::Records::ProcessRecord.identities(@store)
+      works = Deckhand::Store::Records::ProcessRecord.work(@store, identities)
       list = identities.zip(works).flat_map do |identity, records|
         records.map { |work| [identity, work.thread, Work.new(identity, work.thread, work)] }
       end

@@ -25,7 +25,7 @@ module Sidekiq
       def queue_name = queue.delete_prefix("queue:")
 
       # Back to the front of its list, taken next.
-      def requeue = Deckhand::Store::Queues.put_back(BasicFetch.store_of(config), queue_name => [job])
+      def requeue = Deckhand::Store::Jobs::Queues.put_back(BasicFetch.store_of(config), queue_name => [job])
     end
 
     # The Deckhand store behind a capsule or configuration (the default one's without).
@@ -55,7 +55,7 @@ module Sidekiq
     # Each unit's job back at the front of its list, one round trip.
     def bulk_requeue(units)
       return if units.empty?
-      Deckhand::Store::Queues.put_back(BasicFetch.store_of(@config), units.group_by(&:queue_name).transform_values { |group| group.map(&:job) })
+      Deckhand::Store::Jobs::Queues.put_back(BasicFetch.store_of(@config), units.group_by(&:queue_name).transform_values { |group| group.map(&:job) })
       @config.logger.info("Pushed #{units.size} jobs back to Redis")
     rescue Deckhand::RedisError => e
       @config.logger.warn("Failed to requeue #{units.size} jobs: #{e.message}")

@@ -34,7 +34,7 @@ module Deckhand
       end
 
       def release(lock)
-        Store::UniqueLocks.release(@store, lock[0], lock[1]) if lock
+        Store::Features::UniqueLocks.release(@store, lock[0], lock[1]) if lock
       end
     end
   end

@@ -6,7 +6,7 @@ require_relative "direct_outcomes"
 
 module Deckhand
   module DropIn
-    # Deckhand's retry decision (Server::RetryHandler: retry, retry_for,
+    # Deckhand's retry decision (Server::Run::RetryHandler: retry, retry_for,
     # sidekiq_retry_in, sidekiq_retries_exhausted, the dead set, the death
     # handlers) for a job that failed outside a server, so in no process's
     # in-flight record: the outcome goes straight to the retry, schedule or
@@ -14,7 +14,7 @@ module Deckhand
     #
     #   DirectRetry.new(Deckhand.config).failed(job_hash, "default", HardJob, error)   # => :retry
     #   DirectRetry.new(Deckhand.config).unreadable("{\"class\":", "default", "unexpected end of input")   # => :dead
-    class DirectRetry < Server::RetryHandler
+    class DirectRetry < Server::Run::RetryHandler
       # payload: the raw bytes of an entry that is not JSON (#unreadable);
       # nil for a failed job, which has none: one that cannot be written
       # raises, as in Sidekiq.

@@ -3,12 +3,12 @@
 require_relative "server_internal"
 require_relative "metrics_histogram"
 require_relative "job_retry"
-require "deckhand/store/execution_metrics"
+require "deckhand/store/records/execution_metrics"
 
 module Sidekiq
   module Metrics
     # Sidekiq's per-job metrics recorder in drop-in mode, on what a Deckhand
-    # server records with: executions timed into a Store::ExecutionMetrics::Tally,
+    # server records with: executions timed into a Store::Records::ExecutionMetrics::Tally,
     # written on #flush as the heartbeat writes it, so Sidekiq::Metrics::Query
     # reads them. A server needs none of this; code that times its own work
     # can. An interrupted iterable job (JobRetry::Skip) counts as no failure.
@@ -19,7 +19,7 @@ module Sidekiq
     class ExecutionTracker
       def initialize(config = Sidekiq.default_configuration)
         @config = Deckhand::DropIn::ServerInternal.config_of(config)
-        @tally = Deckhand::Store::ExecutionMetrics::Tally.new
+        @tally = Deckhand::Store::Records::ExecutionMetrics::Tally.new
       end
 
       def track(_queue, klass)
@@ -42,9 +42,9 @@ module Sidekiq
       # the layout of the version drop-in mode stands in for).
       def flush(time = Time.now)
         taken = @tally.take
-        Deckhand::Store::ExecutionMetrics.write(@config.store, taken, now: time)
-        layout = Deckhand::Store::ExecutionMetrics::SIDEKIQ_LAYOUTS.fetch(Deckhand::DropIn.version.metrics_layout)
-        taken.sum { |_, (count, failed)| Deckhand::Store::ExecutionMetrics::SidekiqLayout.field_count(count, failed) } * layout::HASHES
+        Deckhand::Store::Records::ExecutionMetrics.write(@config.store, taken, now: time)
+        layout = Deckhand::Store::Records::ExecutionMetrics::SIDEKIQ_LAYOUTS.fetch(Deckhand::DropIn.version.metrics_layout)
+        taken.sum { |_, (count, failed)| Deckhand::Store::Records::ExecutionMetrics::SidekiqLayout.field_count(count, failed) } * layout::HASHES
       end
 
       private

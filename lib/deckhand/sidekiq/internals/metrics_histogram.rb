@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "deckhand/store/execution_metrics"
+require "deckhand/store/records/execution_metrics"
 
 module Sidekiq
   module Metrics
@@ -20,7 +20,7 @@ module Sidekiq
     class Histogram
       include Enumerable
 
-      LAYOUT = Deckhand::Store::ExecutionMetrics::SidekiqLayout
+      LAYOUT = Deckhand::Store::Records::ExecutionMetrics::SidekiqLayout
       private_constant :LAYOUT
 
       # The upper bound (ms) of each bucket; the last takes the rest.
@@ -66,7 +66,7 @@ module Sidekiq
 
       def store = Deckhand::Client.current_config.store
 
-      def key(now) = Deckhand::Store::ExecutionMetrics::SIDEKIQ_LAYOUTS.fetch(Deckhand::DropIn.version.metrics_layout).histogram_key(@klass, now)
+      def key(now) = Deckhand::Store::Records::ExecutionMetrics::SIDEKIQ_LAYOUTS.fetch(Deckhand::DropIn.version.metrics_layout).histogram_key(@klass, now)
     end
   end
 end

@@ -6,7 +6,7 @@ require_relative "basic_fetch"
 require_relative "job_retry"
 require_relative "interrupt_handler"
 require_relative "../component"
-require_relative "../job_logger"
+require_relative "../job/logger"
 
 module Sidekiq
   # Sidekiq's processor in drop-in mode: `process(unit_of_work)` runs one

@@ -7,7 +7,7 @@ require "deckhand/server"
 module Sidekiq
   module Scheduled
     # Sidekiq's scheduler loop in drop-in mode, on Deckhand's scheduler
-    # (Deckhand::Server::Scheduler): `enqueue` runs one poll now, `start`
+    # (Deckhand::Server::Chores::Scheduler): `enqueue` runs one poll now, `start`
     # runs it on a thread of its own until `terminate`, as a Deckhand
     # server runs its own. Due entries of the schedule and retry sets move
     # to their queues in one atomic step each, due by the application's
@@ -68,10 +68,10 @@ module Sidekiq
       # The average wait when `count` processes share the polling.
       def scaled_poll_interval(count) = @pace.average(count)
 
-      def process_count = Deckhand::Store::ProcessRecord.identities(@config.store).size
+      def process_count = Deckhand::Store::Records::ProcessRecord.identities(@config.store).size
 
       def scheduler
-        @scheduler ||= Deckhand::Server::Scheduler.new(config: @config, store: @config.store, process_count: -> { 1 })
+        @scheduler ||= Deckhand::Server::Chores::Scheduler.new(config: @config, store: @config.store, process_count: -> { 1 })
       end
     end
   end

@@ -13,7 +13,7 @@ module Deckhand
     #   activity = SidekiqActivity.new(Sidekiq::Processor)
     #   Sidekiq::Processor::WORK_STATE.set("t1", {queue: "default", payload: json, run_at: 1_700_000_000})
     #   activity.running.keys   # => ["t1", and this server's busy threads]
-    class SidekiqActivity < Server::Activity # :nodoc:
+    class SidekiqActivity < Server::Chores::Activity # :nodoc:
       Entry = Struct.new(:queue, :payload, :run_at)
       private_constant :Entry
 

@@ -37,7 +37,7 @@ module Deckhand
       # The entries set here only (what Sidekiq::Processor runs).
       def own = @lock.synchronize { @entries.dup }
 
-      # Counts the jobs a server's activity (Server::Activity) runs. One whose
+      # Counts the jobs a server's activity (Server::Chores::Activity) runs. One whose
       # own `running` includes these entries (SidekiqActivity) is read
       # through `server_running`.
       def watch(activity) = @lock.synchronize { @watched << activity unless @watched.include?(activity) }

@@ -4,8 +4,8 @@ require "time"
 require "date"
 require "deckhand/api"
 require_relative "minute_results"
-require_relative "../../store/execution_metrics"
-require_relative "../../store/deploy_marks"
+require_relative "../../store/records/execution_metrics"
+require_relative "../../store/records/deploy_marks"
 
 module Sidekiq
   module Metrics
@@ -74,7 +74,7 @@ module Sidekiq
       def add_marks(result)
         return unless result.starts_at
         (result.starts_at.to_date..result.ends_at.to_date).each do |date|
-          Deckhand::Store::DeployMarks.day(@api.config.store, date).sort.each do |stamp, label|
+          Deckhand::Store::Records::DeployMarks.day(@api.config.store, date).sort.each do |stamp, label|
             time = Time.iso8601(stamp)
             result.marks << MarkResult.new(time, label) if time.between?(result.starts_at, result.ends_at)
           end
@@ -82,10 +82,10 @@ module Sidekiq
       end
 
       # Sidekiq's layout: its 26 buckets, the slowest first (derived from
-      # Deckhand's finer buckets, Store::ExecutionMetrics::SidekiqLayout).
+      # Deckhand's finer buckets, Store::Records::ExecutionMetrics::SidekiqLayout).
       def histogram(point)
-        counts = Deckhand::Store::ExecutionMetrics::SidekiqLayout.histogram_of(point.histogram)
-        (0..Deckhand::Store::ExecutionMetrics::SidekiqLayout::LAST).map { |bucket| counts[bucket] }.reverse
+        counts = Deckhand::Store::Records::ExecutionMetrics::SidekiqLayout.histogram_of(point.histogram)
+        (0..Deckhand::Store::Records::ExecutionMetrics::SidekiqLayout::LAST).map { |bucket| counts[bucket] }.reverse
       end
     end
   end

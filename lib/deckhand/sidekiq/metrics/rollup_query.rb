@@ -4,15 +4,15 @@ require "time"
 require "date"
 require_relative "rollup_results"
 require_relative "../internals/metrics_histogram"
-require_relative "../../store/execution_metrics"
-require_relative "../../store/deploy_marks"
+require_relative "../../store/records/execution_metrics"
+require_relative "../../store/records/deploy_marks"
 
 module Sidekiq
   module Metrics
     # Sidekiq 8's metrics query (Sidekiq::Metrics::Query when drop-in mode
     # stands in for Sidekiq 8), over the metrics Deckhand's servers and
     # Sidekiq::Metrics::ExecutionTracker write in Sidekiq 8's layout
-    # (Store::ExecutionMetrics::Sidekiq8Layout): per class, executions
+    # (Store::Records::ExecutionMetrics::Sidekiq8Layout): per class, executions
     # ("p"), failures ("f") and the successful ones' time ("ms", and "s" in
     # seconds), by the minute for the last `minutes` (60 unless given, at
     # most 480) or by 10 minutes for the last `hours` (at most 72). Buckets
@@ -28,7 +28,7 @@ module Sidekiq
     # executions in each of Sidekiq's 26 duration buckets, the slowest
     # first. `marks` holds the deploy marks of the period (Sidekiq::Deploy.mark!).
     class RollupQuery
-      LAYOUT = Deckhand::Store::ExecutionMetrics::Sidekiq8Layout
+      LAYOUT = Deckhand::Store::Records::ExecutionMetrics::Sidekiq8Layout
       # granularity => [seconds per bucket, the layout's key for a time]
       ROLLUPS = {minutely: [60, :minute_key], hourly: [600, :rollup_key]}.freeze
       MAX_MINUTES = 480
@@ -98,7 +98,7 @@ module Sidekiq
       def add_marks(result)
         range = result.starts_at..result.ends_at
         (range.begin.to_date..range.end.to_date).each do |date|
-          Deckhand::Store::DeployMarks.day(@store, date).each do |stamp, label|
+          Deckhand::Store::Records::DeployMarks.day(@store, date).each do |stamp, label|
             time = Time.parse(stamp)
             result.marks << RollupResult::Mark.new(time, label, RollupQuery.bkt_time_s(time, result.granularity)) if range.cover?(time)
           end

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../middleware_chain"
+require_relative "drop_in_chain"
 
 module Sidekiq
   module Middleware

@@ -16,7 +16,7 @@ module Deckhand
       # The same methods as Layout::Plain, minus the unsharded SCHEDULE, RETRY
       # and DEAD: code that must iterate the shards cannot silently read one.
       #
-      # Which tag a queue carries is the placement's choice (Store::QueuePlacement,
+      # Which tag a queue carries is the placement's choice (Store::Tags::QueuePlacement,
       # docs/cluster.md "Placement"): a store's layout is a Layout::PlacedCluster,
       # these names with each queue's recorded tag. This module's own `tag` is
       # the tag a queue has without a placement, `{queue:<name>}`, which every
@@ -44,9 +44,9 @@ module Deckhand
         METRICS = "#{FLEET}:metrics"
         PERIODIC_PENDING = "#{FLEET}:periodic:pending"
         LIMITS = "#{FLEET}:limits"
-        # Hash of queue name => the hash tag its keys carry (Store::QueuePlacement).
+        # Hash of queue name => the hash tag its keys carry (Store::Tags::QueuePlacement).
         PLACEMENT = "#{FLEET}:placement"
-        # Queue moves (Store::QueuePlacement::Moves): the placement epoch,
+        # Queue moves (Store::Tags::QueuePlacement::Moves): the placement epoch,
         # the moves under way, the tags they retired, and the lock that lets
         # one move run at a time.
         PLACEMENT_EPOCH = "#{FLEET}:placement:epoch"
@@ -62,7 +62,7 @@ module Deckhand
         # raises for a name that cannot be one.
         def self.tag(queue) = "{queue:#{valid_name(queue)}}"
 
-        # The n-th hash tag a new queue may be placed under (Store::QueuePlacement):
+        # The n-th hash tag a new queue may be placed under (Store::Tags::QueuePlacement):
         # `{queue:<name>}` first, then `{queue~<n>:<name>}`, never another
         # queue's tag (the `~n` sits before the colon).
         def self.candidate(queue, n) = n.zero? ? tag(queue) : "{queue~#{n}:#{valid_name(queue)}}"

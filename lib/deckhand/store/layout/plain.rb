@@ -9,7 +9,7 @@ module Deckhand
       # that matters and a script may touch any of them. Every question of
       # "which key, which script, how many calls" a mode answers differently
       # is answered here and by Layout::Cluster, which responds to the same
-      # methods (test/unit/layout_test.rb holds them to it); `store.layout`
+      # methods (test/unit/store/layout/layout_test.rb holds them to it); `store.layout`
       # is the one for the store's mode.
       #
       # The unprefixed names are Sidekiq's layout, which Deckhand shares so
@@ -47,14 +47,14 @@ module Deckhand
         PERIODIC_FENCE = "deckhand:periodic:fence"
         PERIODIC_SCHEDULE = "deckhand:periodic:schedule"
         # Set of the periodic entries whose recorded tick is not pushed yet
-        # (cluster mode only: see store/scripts/periodic_enqueue.lua).
+        # (cluster mode only: see store/scripts/periodic/periodic_enqueue.lua).
         PERIODIC_PENDING = "deckhand:periodic:pending"
 
         # Zset of limiter name => last use (epoch ms), for the dashboard
         # (Store::Limits describes every limiter key).
         LIMITS = "deckhand:limits"
 
-        # The prefix of the per-class metrics hashes (Store::ExecutionMetrics).
+        # The prefix of the per-class metrics hashes (Store::Records::ExecutionMetrics).
         METRICS = "deckhand:metrics"
 
         module_function
@@ -107,7 +107,7 @@ module Deckhand
 
         # Hash of the lots a process took from `queue` and has not finished:
         # lot id => its number of jobs, and "<lot id>~" => the bitmap of those
-        # already settled (see Store::LotBits). An entry leaves only once every job
+        # already settled (see Store::Inflight::LotBits). An entry leaves only once every job
         # of its lot has its outcome in Redis.
         def inflight(identity, queue) = "deckhand:inflight:#{identity}:#{queue}"
 
@@ -163,11 +163,11 @@ module Deckhand
         # last tick enqueued), last_jid, last_at, since (ticks at or before it
         # never run), paused, next (the leader's next tick); in cluster mode,
         # while its push is pending, pending_queue, pending_tick, pending_jid
-        # and pending_payload (store/scripts/periodic_enqueue.lua).
+        # and pending_payload (store/scripts/periodic/periodic_enqueue.lua).
         def periodic(name) = "deckhand:periodic:entry:#{name}"
 
         # String: the latest tick of a periodic entry pushed to `queue` (cluster
-        # mode only: see store/scripts/periodic_push.lua).
+        # mode only: see store/scripts/periodic/periodic_push.lua).
         def periodic_pushed(queue, name) = "deckhand:periodic:pushed:#{queue}:#{name}"
 
         # String holding the jid of the unique job (Deckhand::Unique) that owns

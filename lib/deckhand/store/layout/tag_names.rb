@@ -6,7 +6,7 @@ module Deckhand
       # Cluster mode: the keys of a queue under a given hash tag. Most code
       # names a queue's keys from its placement (Layout::Cluster's methods
       # take a queue and call these with its tag); a queue move
-      # (Store::QueueMove) and the sweep of retired tags name them from a
+      # (Store::Tags::QueueMove) and the sweep of retired tags name them from a
       # tag, since they name a queue's keys under its old tag and its new
       # one at once. A move's batch is held beside its source until it is
       # written under the new tag once (the marker of its id).

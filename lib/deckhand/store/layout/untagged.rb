@@ -6,7 +6,7 @@ module Deckhand
       # Keys named alike in plain and cluster mode: each is read and written
       # by one command at a time, never by a script beside other keys, so it
       # needs no hash tag; and the names of the per-class metrics hashes
-      # under a layout's METRICS prefix (Store::ExecutionMetrics).
+      # under a layout's METRICS prefix (Store::Records::ExecutionMetrics).
       #
       #   Untagged::PAUSED                                     # => "deckhand:paused"
       #   Untagged.metrics_minute("deckhand:metrics", Time.utc(2026, 1, 2, 3, 4))   # => "deckhand:metrics:m:202601020304"
@@ -16,7 +16,7 @@ module Deckhand
         PAUSED = "deckhand:paused"
         SIDEKIQ_PAUSED = "paused"
 
-        # Hash of queue => the throttle set at run time (Store::Throttles).
+        # Hash of queue => the throttle set at run time (Store::Features::Throttles).
         THROTTLES = "deckhand:throttles"
 
         module_function

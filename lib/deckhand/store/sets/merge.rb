@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "seek"
-require_relative "../scripts/zset_window"
+require_relative "../scripts/sets/zset_window"
 require_relative "windows"
 
 module Deckhand

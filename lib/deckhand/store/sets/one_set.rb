@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
-require_relative "../scripts/zset_move"
-require_relative "../scripts/zset_kill"
-require_relative "../scripts/zset_scan"
-require_relative "../scripts/zset_count"
-require_relative "../scripts/zset_groups"
+require_relative "../scripts/sets/zset_move"
+require_relative "../scripts/sets/zset_kill"
+require_relative "../scripts/sets/zset_scan"
+require_relative "../scripts/sets/zset_count"
+require_relative "../scripts/sets/zset_groups"
 
 module Deckhand
   class Store

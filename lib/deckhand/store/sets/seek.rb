@@ -1,9 +1,9 @@
 # frozen_string_literal: true
 
 require_relative "one_set"
-require_relative "../scripts/zset_sample"
-require_relative "../scripts/zset_scores"
-require_relative "../scripts/zset_counts"
+require_relative "../scripts/sets/zset_sample"
+require_relative "../scripts/sets/zset_scores"
+require_relative "../scripts/sets/zset_counts"
 
 module Deckhand
   class Store

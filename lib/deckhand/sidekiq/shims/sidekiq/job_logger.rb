@@ -2,4 +2,4 @@
 
 # `require "sidekiq/job_logger"` in drop-in mode.
 require "deckhand/sidekiq"
-require "deckhand/sidekiq/job_logger"
+require "deckhand/sidekiq/job/logger"

@@ -2,4 +2,4 @@
 
 # `require "sidekiq/web/csrf_protection"` in drop-in mode: Sidekiq::Web::CsrfProtection on Deckhand's check.
 require "deckhand/sidekiq"
-require "deckhand/sidekiq/web_csrf_protection"
+require "deckhand/sidekiq/web/csrf_protection"

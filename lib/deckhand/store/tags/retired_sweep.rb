@@ -1,0 +1,63 @@
+# frozen_string_literal: true
+
+require "securerandom"
+require_relative "queue_placement"
+require_relative "../scripts/move/queue_move_batch"
+
+module Deckhand
+  class Store
+    module Tags
+      # Cluster mode: jobs pushed under a tag a queue move retired, by a
+      # process that does not follow placement (an earlier Deckhand version,
+      # docs/cluster.md "Out-of-date processes"), go to the queue's current
+      # tag, list, a fair queue's tenants' jobs and scheduled, retry and dead
+      # sets, batch by batch as a move
+      # copies them (Scripts::QueueMoveBatch: each job written once). Under the
+      # move lock, so one process sweeps at a time and never during a move.
+      #
+      #   Deckhand::Store::Tags::RetiredSweep.new(store).call   # => {"mail" => 3} (jobs and entries moved, by queue)
+      class RetiredSweep # :nodoc:
+        LOCK_TTL = 60
+
+        def initialize(store)
+          @store = store
+        end
+
+        def call
+          token = SecureRandom.hex(8)
+          return {} unless Moves.lock(@store, token, LOCK_TTL)
+          begin
+            sweep(Moves.retired(@store))
+          ensure
+            Moves.unlock(@store, token)
+          end
+        end
+
+        private
+
+        Moves = Tags::QueuePlacement::Moves
+
+        def sweep(retired)
+          return {} if retired.empty?
+          current = @store.call("HMGET", Tags::QueuePlacement::KEY, *retired.values)
+          batch = Scripts::QueueMoveBatch.new(@store)
+          moved = Hash.new(0)
+          retired.zip(current).each do |(tag, queue), now|
+            next if now.nil? || now == tag
+            sources(tag).zip(sources(now)) do |(from, kind), (to, _)|
+              while (taken = batch.call(from, to, kind: kind, limit: Tags::QueueMove::BATCH)).positive?
+                moved[queue] += taken
+              end
+            end
+          end
+          moved
+        end
+
+        # What a sweep moves from each tag, and how: the queue's list and its
+        # tenants' jobs (named by the tag itself, Scripts::QueueMoveBatch),
+        # then its scheduled, retry and dead sets.
+        def sources(tag) = [[tag, "list"], [tag, "fair"], *Layout::TagNames::SETS.map { |set| [Layout::TagNames.set(tag, set), "zset"] }]
+      end
+    end
+  end
+end

@@ -1,0 +1,35 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# What a capsule's fetch asks each queue for: strict queues the whole
+# limit in order, weighted queues a share by weight.
+class FetchSourcesTest < Minitest::Test
+  def sources(queues, seed: 1)
+    capsule = Deckhand::Config::Capsule.new("default", concurrency: 5, queues: queues)
+    Deckhand::Server::Fetch::Sources.new(capsule, sequence: Deckhand::Server::Fetch::Sequence.new, suspects: nil,
+      random: Random.new(seed))
+  end
+
+  def test_strict_queues_each_ask_for_the_whole_limit_in_order
+    asked = sources(%w[critical default low]).next(paused: [1], limit: 20)
+    assert_equal [[0, 1, 20], [2, 2, 20]], asked
+  end
+
+  def test_weighted_shares_add_up_to_the_limit_in_proportion_to_the_weights
+    fetch = sources(["heavy,3", "light,1"])
+    shares = Array.new(50) { fetch.next(paused: [], limit: 100).to_h { |index, _, share| [index, share] } }
+    assert_equal [{0 => 75, 1 => 25}], shares.uniq
+  end
+
+  def test_units_left_after_the_split_go_to_a_queue_picked_by_weight
+    fetch = sources(["heavy,3", "light,1"], seed: 7)
+    heavy = Array.new(4_000) { fetch.next(paused: [], limit: 1).find { |index, _, _| index.zero? }[2] }.sum
+    assert_includes 2_800..3_200, heavy, "a one-job fetch picks the heavy queue about three times in four"
+  end
+
+  def test_a_paused_queue_leaves_its_share_to_the_others
+    asked = sources(["heavy,3", "light,1"]).next(paused: [0], limit: 10)
+    assert_equal [[1, 1, 10]], asked
+  end
+end
