@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../component"
-require_relative "../scheduler_pace"
+require_relative "scheduler_pace"
 
 module Deckhand
   module Server

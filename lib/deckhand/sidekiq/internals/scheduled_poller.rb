@@ -15,7 +15,7 @@ module Sidekiq
     # Sidekiq version is, as Sidekiq's poller does. Client middleware is not
     # run again (it ran when the job was first pushed).
     #
-    # Its pace is the server's (Deckhand::Server::SchedulerPace): the
+    # Its pace is the server's (Deckhand::Server::Chores::SchedulerPace): the
     # private random_poll_interval and scaled_poll_interval answer what a
     # Deckhand server would wait, from Sidekiq's poll_interval_average and
     # average_scheduled_poll_interval (config[:...]) and the processes
@@ -30,7 +30,7 @@ module Sidekiq
         @config = Deckhand::DropIn::ServerInternal.config_of(config)
         @done = false
         @started = false
-        @pace = Deckhand::Server::SchedulerPace.new(@config)
+        @pace = Deckhand::Server::Chores::SchedulerPace.new(@config)
       end
 
       # The random source of the waits (a seeded Random makes them repeat).

@@ -8,7 +8,7 @@ require "test_helper"
 class SchedulerPaceTest < Minitest::Test
   def test_the_average_is_the_interval_times_the_processes_unless_one_is_set
     config = Deckhand::Config.new(scheduler_interval: 2.0)
-    pace = Deckhand::Server::SchedulerPace.new(config)
+    pace = Deckhand::Server::Chores::SchedulerPace.new(config)
     assert_equal [2.0, 2.0, 20.0], [pace.average(0), pace.average(1), pace.average(10)]
     config.scheduler_poll_average = 15
     assert_equal [15, 15], [pace.average(1), pace.average(40)], "the same whatever the fleet's size"
@@ -16,7 +16,7 @@ class SchedulerPaceTest < Minitest::Test
 
   def test_each_wait_is_half_to_one_and_a_half_of_the_average_and_a_seed_repeats_them
     config = Deckhand::Config.new(scheduler_interval: 10.0)
-    pace = Deckhand::Server::SchedulerPace.new(config, random: Random.new(7))
+    pace = Deckhand::Server::Chores::SchedulerPace.new(config, random: Random.new(7))
     waits = Array.new(1000) { pace.wait(3) }
     assert waits.all? { |wait| wait.between?(15.0, 45.0) }
     assert_in_delta 30.0, waits.sum / waits.size, 1.0
