@@ -30,8 +30,14 @@ module Deckhand
     # Vernier and stackprof sample the whole process, one profile at a time.
     ONE_AT_A_TIME = Mutex.new
 
+    # JRuby has no sampling profiler gem: Vernier and stackprof are C
+    # extensions.
+    UNAVAILABLE = "a job asked to be profiled (profile: ...) but JRuby has no profiler Deckhand can use (Vernier and " \
+      "stackprof are C extensions); the job ran unprofiled: profile it on MRI, or use a Java profiler (docs/jruby.md)"
+
     # nil when the gem could be loaded; else the message (logged once).
     def self.missing(gem_name)
+      return UNAVAILABLE if gem_name == "none"
       return @missing[gem_name] if @missing.key?(gem_name)
       require gem_name
       @missing[gem_name] = nil
@@ -40,8 +46,11 @@ module Deckhand
         "add gem \"#{gem_name}\" to the Gemfile (docs/profiling.md); the job ran unprofiled"
     end
 
-    # The backend for this Ruby: :vernier or :stackprof.
-    def self.backend = (Gem::Version.new(RUBY_VERSION) >= VERNIER_RUBY) ? :vernier : :stackprof
+    # The backend for this Ruby: :vernier or :stackprof; :none on JRuby.
+    def self.backend
+      return :none if RUBY_ENGINE == "jruby"
+      (Gem::Version.new(RUBY_VERSION) >= VERNIER_RUBY) ? :vernier : :stackprof
+    end
 
     def initialize(config, backend: self.class.backend)
       @config = config

@@ -41,6 +41,7 @@ class ProfilingTest < Minitest::Test
   end
 
   def test_a_job_pushed_with_a_token_leaves_its_profile_and_a_plain_one_none
+    skip_on_jruby("Vernier and stackprof, the profilers, are C extensions")
     profiled = BusyJob.set(profile: "mike").perform_async(1)
     plain = BusyJob.perform_async(2)
     nightly = NightlyJob.perform_async(3)
@@ -64,6 +65,7 @@ class ProfilingTest < Minitest::Test
   end
 
   def test_the_api_lists_profiles_newest_first_and_drops_expired_ones
+    skip_on_jruby("Vernier and stackprof, the profilers, are C extensions")
     first = BusyJob.set(profile: "a").perform_async(1)
     with_server { wait_for(message: "a profile") { redis.call("ZCARD", "profiles") == 1 } }
     redis.call("ZADD", "profiles", Time.now.to_f - 1, "old-gone")
@@ -91,6 +93,7 @@ class ProfilingTest < Minitest::Test
   end
 
   def test_a_job_asking_while_another_is_profiled_runs_unprofiled
+    skip_on_jruby("Vernier and stackprof, the profilers, are C extensions")
     log = StringIO.new
     config = new_config
     config.logger = Logger.new(log)
@@ -119,6 +122,17 @@ class ProfilingTest < Minitest::Test
     assert_equal :ran, profiler.call({"profile" => "mike", "jid" => "j1", "class" => "X"}) { :ran }
     assert_equal :ran, profiler.call({"profile" => "mike", "jid" => "j2", "class" => "X"}) { :ran }
     assert_equal 1, log.string.scan('add gem "deckhand-no-such-profiler" to the Gemfile').size
+    assert_equal 0, redis.call("ZCARD", "profiles")
+  end
+
+  # JRuby's backend: none, and the log says why, once.
+  def test_where_no_profiler_can_run_the_job_runs_and_the_log_says_why
+    log = StringIO.new
+    config = new_config
+    config.logger = Logger.new(log)
+    profiler = Deckhand::Profiler.new(config, backend: :none)
+    2.times { |i| assert_equal :ran, profiler.call({"profile" => "mike", "jid" => "j#{i}", "class" => "X"}) { :ran } }
+    assert_equal 1, log.string.scan("JRuby has no profiler Deckhand can use").size
     assert_equal 0, redis.call("ZCARD", "profiles")
   end
 end
