@@ -2,6 +2,7 @@
 
 require_relative "dropin_helper"
 require_relative "../support/cli_process"
+require "deckhand/sidekiq/version"
 
 # A `deckhand` server in drop-in mode names its process as Sidekiq does
 # (Sidekiq::Launcher::PROCTITLES, a plugin's proc included) and fires
@@ -10,7 +11,8 @@ class DropInServerTitleTest < Minitest::Test
   include Deckhand::DropInHelpers
 
   APP = File.expand_path("title_app", __dir__)
-  DROP_IN_VERSION = "7.3.0" # Sidekiq::VERSION in drop-in mode
+  # Sidekiq::VERSION in the child's drop-in mode, which runs on this Ruby.
+  DROP_IN_VERSION = Deckhand::DropIn::Version.choose.sidekiq_version
 
   def teardown
     @cli&.kill
