@@ -5,9 +5,10 @@ require "tmpdir"
 require "active_record"
 
 # As a Rails 7.2 application's defaults set it: left unset, Active Support
-# warns whenever any library turns a DateTime into a Time (fugit does, for
-# periodic jobs' zones), and this suite treats warnings as errors.
-ActiveSupport.to_time_preserves_timezone = true
+# 7.2 warns whenever any library turns a DateTime into a Time (fugit does,
+# for periodic jobs' zones), and this suite treats warnings as errors. Rails
+# 8.1 preserves the zone always and deprecates the setting itself.
+ActiveSupport.to_time_preserves_timezone = true if ActiveSupport.gem_version < Gem::Version.new("8.1")
 
 # Models of their own on a SQLite file, apart from any other Active Record
 # connection the suite holds (test/rails' app).
