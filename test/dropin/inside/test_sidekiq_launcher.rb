@@ -36,7 +36,7 @@ class SidekiqLauncherInsideTest < Minitest::Test
     launcher = Sidekiq::Launcher.new(@config)
     Sidekiq::Processor::WORK_STATE.set("t1", {queue: "default", payload: JSON.generate("class" => "X", "jid" => "j1"), run_at: 1})
     launcher.beat
-    assert_equal "sidekiq 7.3.0 shop [1 of 4 busy]", $0
+    assert_equal "sidekiq #{Sidekiq::VERSION} shop [1 of 4 busy]", $0
     busy, beat = record(launcher.identity, "busy", "beat")
     assert_equal "1", busy
     assert_in_delta Time.now.to_f, beat.to_f, 5
@@ -51,7 +51,7 @@ class SidekiqLauncherInsideTest < Minitest::Test
     launcher = Sidekiq::Launcher.new(@config)
     launcher.quiet
     launcher.beat
-    assert_equal "sidekiq 7.3.0 shop [0 of 4 busy] stopping true xyz", $0
+    assert_equal "sidekiq #{Sidekiq::VERSION} shop [0 of 4 busy] stopping true xyz", $0
     assert_equal ["true"], record(launcher.identity, "quiet")
   ensure
     Sidekiq::Launcher::PROCTITLES.pop
@@ -98,7 +98,7 @@ class SidekiqLauncherInsideTest < Minitest::Test
 
   def test_the_title_of_a_server_the_deckhand_command_built
     server = Deckhand::Server::Launcher.new(Deckhand.config)
-    assert_equal "sidekiq 7.3.0 shop [0 of 4 busy]", Deckhand::Lifecycle.title.call(server)
+    assert_equal "sidekiq #{Sidekiq::VERSION} shop [0 of 4 busy]", Deckhand::Lifecycle.title.call(server)
     assert_same Sidekiq::Launcher.of(server), Sidekiq::Launcher.of(server)
     assert_same Sidekiq.default_configuration, Sidekiq::Launcher.of(server).config
   end
@@ -106,5 +106,26 @@ class SidekiqLauncherInsideTest < Minitest::Test
   def test_memory_grabber_reads_this_process
     assert_operator Sidekiq::Launcher::MEMORY_GRABBER.call(Process.pid), :>, 0
     assert_equal 10, Sidekiq::Launcher::BEAT_PAUSE
+  end
+
+  def test_memory_grabber_reads_the_process_it_is_given
+    launcher = Sidekiq::Launcher.new(@config)
+    assert_operator launcher.send(:memory_usage, Process.ppid), :>, 0
+    gone = Process.spawn(RbConfig.ruby, "-e", "exit")
+    Process.wait(gone)
+    if File.directory?("/proc/self")
+      assert_raises(Errno::ENOENT) { Sidekiq::Launcher::MEMORY_GRABBER.call(gone) }
+    else
+      assert_equal 0, Sidekiq::Launcher::MEMORY_GRABBER.call(gone)
+    end
+  end
+
+  def test_a_plugin_s_work_state_entry_of_any_shape_is_counted_and_beats
+    launcher = Sidekiq::Launcher.new(@config)
+    Sidekiq::Processor::WORK_STATE.set("t9", {"b" => 1})
+    launcher.beat
+    assert_equal ["1"], record(launcher.identity, "busy")
+    work = Sidekiq.redis { |conn| conn.hget("#{launcher.identity}:work", "t9") }
+    assert_equal({"b" => 1}, JSON.parse(work)["payload"])
   end
 end
