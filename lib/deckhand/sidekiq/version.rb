@@ -125,6 +125,11 @@ module Deckhand
       # The Store::Records::ExecutionMetrics::SIDEKIQ_LAYOUTS key.
       def metrics_layout = @major
 
+      # The dashboard's Content-Security-Policy: Sidekiq's of each version
+      # (8 takes styles by nonce, 7.3 inline ones and from any https
+      # origin). The DropIn::WebPolicy::POLICIES key.
+      def web_policy = @major
+
       private
 
       def eight? = @major == 8

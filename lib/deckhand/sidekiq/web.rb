@@ -5,6 +5,7 @@ require "deckhand/web"
 require_relative "web/paths"
 require_relative "web/settings"
 require_relative "web/extension_routes"
+require_relative "web/policy"
 
 module Sidekiq
   # `mount Sidekiq::Web => "/sidekiq"` in drop-in mode mounts Deckhand's
@@ -110,7 +111,8 @@ module Sidekiq
     def dashboard
       config = self.class.pool&.config_for(Deckhand.config)
       web = Deckhand::Web.new(config: config, extension: Deckhand::DropIn::WebExtension.new, profile_viewer: -> { profile_viewer })
-      Deckhand::DropIn::WebExtensionRoutes.new(Deckhand::DropIn::WebPaths.new(web, config: config), dashboard: web)
+      routes = Deckhand::DropIn::WebExtensionRoutes.new(Deckhand::DropIn::WebPaths.new(web, config: config), dashboard: web)
+      Deckhand::DropIn::WebPolicy.new(routes)
     end
   end
 end

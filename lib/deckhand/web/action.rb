@@ -51,7 +51,9 @@ module Deckhand
         @web = web
         @request = request
         @params = params
-        @nonce = SecureRandom.base64(16)
+        # A nonce the host chose for this request (Sidekiq::Web's
+        # env[:csp_nonce] in drop-in mode, whose policy names it) is the page's.
+        @nonce = request.env[:csp_nonce] || SecureRandom.base64(16)
       end
 
       def api = @api ||= API.new(@web.config)

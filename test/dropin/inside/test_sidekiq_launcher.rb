@@ -107,4 +107,25 @@ class SidekiqLauncherInsideTest < Minitest::Test
     assert_operator Sidekiq::Launcher::MEMORY_GRABBER.call(Process.pid), :>, 0
     assert_equal 10, Sidekiq::Launcher::BEAT_PAUSE
   end
+
+  def test_memory_grabber_reads_the_process_it_is_given
+    launcher = Sidekiq::Launcher.new(@config)
+    assert_operator launcher.send(:memory_usage, Process.ppid), :>, 0
+    gone = Process.spawn(RbConfig.ruby, "-e", "exit")
+    Process.wait(gone)
+    if File.directory?("/proc/self")
+      assert_raises(Errno::ENOENT) { Sidekiq::Launcher::MEMORY_GRABBER.call(gone) }
+    else
+      assert_equal 0, Sidekiq::Launcher::MEMORY_GRABBER.call(gone)
+    end
+  end
+
+  def test_a_plugin_s_work_state_entry_of_any_shape_is_counted_and_beats
+    launcher = Sidekiq::Launcher.new(@config)
+    Sidekiq::Processor::WORK_STATE.set("t9", {"b" => 1})
+    launcher.beat
+    assert_equal ["1"], record(launcher.identity, "busy")
+    work = Sidekiq.redis { |conn| conn.hget("#{launcher.identity}:work", "t9") }
+    assert_equal({"b" => 1}, JSON.parse(work)["payload"])
+  end
 end

@@ -36,7 +36,14 @@ module Sidekiq
       proc { |launcher, _data| "[#{Processor::WORK_STATE.size} of #{launcher.config.total_concurrency} busy]" },
       proc { |launcher, _data| "stopping" if launcher.stopping? }
     ]
-    MEMORY_GRABBER = ->(pid) { Deckhand::Server::ResidentMemory.rss_kb(pid) || 0 }
+    # The resident memory of process `pid` in KB. Where /proc is (Linux) a
+    # process that is gone raises Errno::ENOENT, as Sidekiq's grabber does:
+    # a caller checking on another process learns it is gone, not "0 KB".
+    MEMORY_GRABBER = lambda do |pid|
+      status = "/proc/#{Integer(pid)}/status"
+      raise Errno::ENOENT, status if File.directory?("/proc/self") && !File.exist?(status)
+      Deckhand::Server::ResidentMemory.rss_kb(pid) || 0
+    end
 
     @views = {}.compare_by_identity
     @views_lock = Mutex.new
@@ -117,6 +124,9 @@ module Sidekiq
     def to_data = @server.info
 
     private
+
+    # Sidekiq's private reader of a process's memory, which plugins call (send).
+    def memory_usage(pid) = MEMORY_GRABBER.call(pid)
 
     # A remote signal (the dashboard's quiet or stop) reaches the process,
     # as Sidekiq has it; an embedded launcher leaves its host alone.

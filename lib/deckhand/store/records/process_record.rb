@@ -54,10 +54,12 @@ module Deckhand
           pipe.call("UNLINK", work)
           unless running.empty?
             # run_at is this host's time (Server::Chores::Activity stamps it per job):
-            # the fleet's once the clock is off by more than noise.
+            # the fleet's once the clock is off by more than noise. A job a
+            # plugin described without one (drop-in's WORK_STATE) keeps none.
             shift = (clock && clock.abs >= Records::Clock::SYNCED) ? clock.round : 0
             fields = running.flat_map do |thread, job|
-              [thread, JSON.generate({"queue" => job.queue, "payload" => job.payload, "run_at" => job.run_at + shift})]
+              run_at = job.run_at && job.run_at + shift
+              [thread, JSON.generate({"queue" => job.queue, "payload" => job.payload, "run_at" => run_at})]
             end
             pipe.call("HSET", work, *fields)
             pipe.call("EXPIRE", work, ttl)

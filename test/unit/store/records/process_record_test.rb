@@ -37,6 +37,15 @@ class ProcessRecordTest < Minitest::Test
     assert_equal 400.4, Record.read(store, ["h:1:a"]).first.clock_offset
   end
 
+  # A job a plugin described without a start (drop-in's WORK_STATE takes
+  # any Hash) is written without one, on a skewed host too.
+  def test_a_running_job_without_a_start_is_written_without_one
+    write("h:1:a", running: {"t1" => Running.new(nil, {"b" => 1}, nil)}, clock: 400.4)
+    work = Record.work(store, ["h:1:a"]).first
+    assert_equal [["t1", {"b" => 1}, nil]], work.map { |job| [job.thread, job.payload, job.run_at] }
+    assert_equal 1, Record.read(store, ["h:1:a"]).first.busy
+  end
+
   # Sidekiq 8.1.2 and later keep the thread count in a field of its own, not
   # in the info (which still says it when an older process wrote it).
   def test_the_concurrency_field_is_written_and_wins_over_the_info
