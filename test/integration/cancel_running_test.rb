@@ -1,0 +1,118 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "deckhand/api"
+
+# Client.cancel reaches a running job through its process's heartbeat: the
+# job sees cancelled? and stops, or is interrupted with Deckhand::Cancelled
+# once its grace period is over; either way its one outcome is "cancelled":
+# never retried, nothing left in flight, the thread goes on to the next job.
+class CancelRunningTest < Minitest::Test
+  # Works in small steps, asking between them.
+  class CheckingJob
+    include Deckhand::Job
+
+    def perform
+      Deckhand::TestJobs.record([:started, jid])
+      sleep 0.01 until cancelled?
+      Deckhand::TestJobs.record([:stopped, jid])
+    end
+  end
+
+  # Never asks: only the interrupt stops it.
+  class StuckJob
+    include Deckhand::Job
+
+    deckhand_options retry: 5
+
+    def perform
+      Deckhand::TestJobs.record([:started, jid])
+      loop { sleep 0.05 }
+    ensure
+      Deckhand::TestJobs.record([:ensure, jid])
+    end
+  end
+
+  def setup
+    super
+    Deckhand::TestJobs.reset
+    @log = StringIO.new
+    Deckhand.config = new_config(concurrency: 1, heartbeat_interval: 0.1, cancel_grace: 30)
+    Deckhand.config.logger = Logger.new(@log)
+  end
+
+  def api = Deckhand::API.new
+
+  def runs(what) = Deckhand::TestJobs.runs.select { |event, _| event == what }.map(&:last)
+
+  def wait_running(jid)
+    wait_for(message: "#{jid} running and reported by the heartbeat") { api.running.any? { |r| r.job.jid == jid } }
+  end
+
+  def assert_cancelled_once(jid, launcher)
+    wait_for(message: "the cancellation recorded") { api.cancellation(jid) }
+    assert_equal ["running", "default"], [api.cancellation(jid).where, api.cancellation(jid).queue]
+    wait_for(message: "nothing left in flight") { inflight_keys(launcher.identity).empty? }
+    assert_equal 0, redis.call("ZCARD", "retry"), "never retried"
+    assert_equal 0, redis.call("ZCARD", "dead")
+    assert_equal 0, redis.call("LLEN", "queue:default")
+    RecordJob.perform_async("next")
+    wait_for(message: "the thread runs the next job") { Deckhand::TestJobs.runs.any? { |_, args| args == ["next"] } }
+    assert_equal [jid], runs(:started), "it ran once"
+  end
+
+  def test_a_job_that_checks_cancelled_stops_at_the_next_heartbeat
+    with_server do |launcher|
+      jid = CheckingJob.perform_async
+      wait_running(jid)
+      started = monotonic
+      assert_equal :cancelling_running, Deckhand::Client.cancel(jid)
+      wait_for(message: "the job saw cancelled?") { runs(:stopped) == [jid] }
+      assert_operator monotonic - started, :<, 5, "within a few heartbeats (0.1 s here), not at the grace period (30 s)"
+      assert_cancelled_once(jid, launcher)
+    end
+    assert_match(/job \w+ was cancelled: it stops by itself, or is interrupted after 30s/, @log.string)
+    refute_match(/interrupting it/, @log.string)
+  end
+
+  def test_a_job_that_never_checks_is_interrupted_after_its_grace_period
+    with_server do |launcher|
+      jid = StuckJob.perform_async
+      wait_running(jid)
+      assert_equal :cancelling_running, Deckhand::Client.cancel(jid, grace: 0.5)
+      sleep 0.3
+      assert_empty runs(:ensure), "still inside its grace period"
+      wait_for(message: "the interrupt ran its ensure block") { runs(:ensure) == [jid] }
+      assert_cancelled_once(jid, launcher)
+    end
+    assert_match(/did not stop within the grace period of its cancel: interrupting it/, @log.string)
+  end
+
+  # Jobs ending on their own just as their process sees their cancel (the
+  # marks are set before they start; beats every 50 ms, jobs of 0 to 180 ms,
+  # no grace): some end first, some are told, some interrupted. Each has one
+  # outcome, written once: no failure, no retry, no death, one record at
+  # most, and no cancel interrupt lands in the job its thread runs next
+  # (that job would fail).
+  def test_a_cancel_racing_the_jobs_own_end_records_one_outcome
+    Deckhand.config = new_config(concurrency: 4, heartbeat_interval: 0.05, cancel_grace: 0)
+    Deckhand.config.logger = Logger.new(@log)
+    store = Deckhand.config.store
+    jids = Array.new(60) { |i| "race#{i.to_s.rjust(20, "0")}" }
+    jids.each { |jid| Deckhand::Store::Jobs::Cancellations.mark(store, jid, grace: 0, at: Time.now.to_f) }
+    with_server do |launcher|
+      jids.each_with_index { |jid, i| Deckhand::Client.push("class" => "SleepJob", "args" => [0.03 * (i % 7)], "jid" => jid) }
+      wait_for(message: "every job settled") do
+        redis.call("GET", "stat:processed").to_i == jids.size && inflight_keys(launcher.identity).empty?
+      end
+    end
+    assert_equal 0, redis.call("GET", "stat:failed").to_i, "no job failed: no interrupt reached a job not cancelled"
+    assert_equal 0, redis.call("ZCARD", "retry") + redis.call("ZCARD", "dead") + redis.call("LLEN", "queue:default")
+    logged = @log.string.scan(/jid=(race\d+) cancelled$/).flatten
+    recorded = jids.select { |jid| api.cancellation(jid) }
+    assert_equal logged.uniq.size, logged.size, "each cancellation recorded once"
+    assert_equal recorded.sort, logged.sort
+    refute_empty recorded, "the longer jobs were cancelled"
+    assert_operator recorded.size, :<, jids.size, "the shortest ended first"
+  end
+end
