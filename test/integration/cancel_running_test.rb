@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "deckhand/api"
+require "deckhand/batch"
 
 # Client.cancel reaches a running job through its process's heartbeat: the
 # job sees cancelled? and stops, or is interrupted with Deckhand::Cancelled
@@ -86,6 +87,35 @@ class CancelRunningTest < Minitest::Test
       assert_cancelled_once(jid, launcher)
     end
     assert_match(/did not stop within the grace period of its cancel: interrupting it/, @log.string)
+  end
+
+  # Batches have no cancelled count (docs/cancelling.md): a job that
+  # returns after cancelled? is a success, one interrupted a failure never
+  # retried, a waiting one taken out is never counted, so the batch stays
+  # pending: not complete, not a success.
+  def test_what_a_batch_counts_of_its_cancelled_jobs
+    Deckhand::Batch.install(Deckhand.config)
+    batch = Deckhand::Batch.new
+    checking = stuck = waiting = nil
+    batch.jobs do
+      checking = CheckingJob.perform_async
+      stuck = StuckJob.perform_async
+      waiting = RecordJob.perform_in(3600, "waiting")
+    end
+    Deckhand.config.concurrency = 2
+    with_server do
+      [checking, stuck].each { |jid| wait_running(jid) }
+      assert_equal :cancelling_running, Deckhand::Client.cancel(checking)
+      assert_equal :cancelling_running, Deckhand::Client.cancel(stuck, grace: 0)
+      assert_equal :removed_from_schedule, Deckhand::Client.cancel(waiting)
+      wait_for(message: "both settled") { api.cancellation(checking) && api.cancellation(stuck) && api.running.empty? }
+    end
+    status = Deckhand::Batch::Status.new(batch.bid)
+    assert_equal [3, 2, 1], [status.total, status.pending, status.failures], "one success, one failure, one never counted"
+    assert_equal [stuck], status.failed_jids
+    refute status.complete?
+    refute status.success?
+    assert_equal 0, redis.call("ZCARD", "retry")
   end
 
   # Jobs ending on their own just as their process sees their cancel (the
