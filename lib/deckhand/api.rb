@@ -111,6 +111,10 @@ module Deckhand
     # What became of a job cancelled in the last day (API::Cancellation), or nil.
     def cancellation(jid) = Cancellation.find(@config, jid)
 
+    # Those of `jids` someone cancelled in the last day (their cancel mark is
+    # set): running ones are being stopped.
+    def cancelling(jids) = Store::Jobs::Cancellations.marked_among(@config.store, jids)
+
     def metrics(period: "1h") = Metrics.new(@config, period: period)
 
     def redis_info = RedisInfo.new(@config)

@@ -52,6 +52,12 @@ module Deckhand
           end
         end
 
+        # Those of `jids` whose cancel mark is set.
+        def marked_among(store, jids)
+          return [] if jids.empty?
+          jids.zip(store.call("MGET", *jids.map { |jid| store.layout.cancel_mark(jid) })).filter_map { |jid, mark| jid if mark }
+        end
+
         # The entry of `key` (a queue's list) that is the job `jid`, or nil.
         # Read from the newest end, where pushes add: a push meanwhile moves
         # the entries read so far further along, so none is ever skipped.
