@@ -89,6 +89,24 @@ class CancelRunningTest < Minitest::Test
     assert_match(/did not stop within the grace period of its cancel: interrupting it/, @log.string)
   end
 
+  # A stop within the grace period: the shutdown interrupt ends the job,
+  # which ends cancelled, not handed back to run again after the deploy.
+  def test_a_cancelled_job_interrupted_by_a_stop_is_not_handed_back
+    Deckhand.config = new_config(concurrency: 1, heartbeat_interval: 0.1, cancel_grace: 30, timeout: 0.5)
+    Deckhand.config.logger = Logger.new(@log)
+    jid = StuckJob.perform_async
+    with_server do
+      wait_running(jid)
+      assert_equal :cancelling_running, Deckhand::Client.cancel(jid)
+      wait_for(message: "the job told") { @log.string.include?("job #{jid} was cancelled") }
+    end
+    assert_equal [jid], runs(:ensure)
+    assert_equal "running", api.cancellation(jid).where
+    assert_equal [0, 0, 0], [redis.call("LLEN", "queue:default"), redis.call("ZCARD", "retry"), redis.call("ZCARD", "schedule")],
+      "not handed back, not retried"
+    refute_match(/handed \d+ unfinished jobs back/, @log.string)
+  end
+
   # Batches have no cancelled count (docs/cancelling.md): a job that
   # returns after cancelled? is a success, one interrupted a failure never
   # retried, a waiting one taken out is never counted, so the batch stays

@@ -85,7 +85,8 @@ module Deckhand
             else success(unit, job, elapsed)
             end
           ensure
-            @cancels.cancelled?(cancel) if cancelled.nil? # a Shutdown went through: no cancel may interrupt the next job
+            # A Shutdown went through: a cancelled job ends cancelled, not handed back.
+            outcome = @cancels.settle(unit, job) if cancelled.nil? && @cancels.cancelled?(cancel)
             # A suspect that will run again keeps its count: it may crash a process yet.
             @suspects.leave(unit.queue, job["jid"], forget: FINAL.include?(outcome)) if recovered
             @stats.finished(tid, !NOT_FAILED.include?(outcome))
