@@ -107,6 +107,22 @@ class CancelRunningTest < Minitest::Test
     refute_match(/handed \d+ unfinished jobs back/, @log.string)
   end
 
+  # Its process died before the cancelled job's outcome reached Redis: the
+  # reaper hands it back, counted as recovered, and the next process finds
+  # its mark before it starts it again.
+  def test_a_cancelled_job_recovered_from_a_dead_process_never_starts_again
+    jid = "c" * 24
+    Deckhand::Store::Jobs::Cancellations.mark(Deckhand.config.store, jid, grace: nil, at: Time.now.to_f)
+    redis.call("HSET", "deckhand:recoveries:default", jid, 1, "~v", 7)
+    redis.call("LPUSH", "queue:default", JSON.generate("class" => "#{self.class}::CheckingJob", "args" => [], "jid" => jid, "queue" => "default"))
+    with_server do |launcher|
+      wait_for(message: "the cancellation recorded") { api.cancellation(jid) }
+      wait_for(message: "nothing left in flight") { inflight_keys(launcher.identity).empty? }
+    end
+    assert_empty runs(:started), "never started again"
+    assert_equal [0, 0], [redis.call("LLEN", "queue:default"), redis.call("ZCARD", "retry")]
+  end
+
   # Batches have no cancelled count (docs/cancelling.md): a job that
   # returns after cancelled? is a success, one interrupted a failure never
   # retried, a waiting one taken out is never counted, so the batch stays

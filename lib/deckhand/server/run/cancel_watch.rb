@@ -53,6 +53,16 @@ module Deckhand
           !state.nil?
         end
 
+        # Whether the job's cancel mark is set: asked of a job recovered from a
+        # process that died while it may have been running it (rare), so a job
+        # cancelled then never starts again. Unknown (Redis failed) counts as
+        # no: the job starts, and the heartbeat reads its mark.
+        def marked?(jid)
+          !Store::Jobs::Cancellations.marked_among(@store, [jid]).empty?
+        rescue Deckhand::RedisError
+          false
+        end
+
         # Records the cancelled job's one outcome.
         def settle(unit, job)
           record = {"jid" => job["jid"], "class" => job["wrapped"] || job["class"], "queue" => unit.queue_name,

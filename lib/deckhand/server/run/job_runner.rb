@@ -64,10 +64,11 @@ module Deckhand
         def run(unit)
           job = decode(unit) or return
           return if @gate.expired(unit, job)
+          recovered = @suspects.count(unit.queue, job["jid"])
+          return @cancels.settle(unit, job) if recovered && @cancels.marked?(job["jid"]) # cancelled, then its process died
           tid = Logging::Formatters.tid
           Thread.current[:deckhand_job] = job # logged as class=... jid=...
           @stats.started(tid, unit.queue_name, unit.payload)
-          recovered = @suspects.count(unit.queue, job["jid"])
           outcome = nil
           cancel = @cancels.enter(job["jid"])
           begin
