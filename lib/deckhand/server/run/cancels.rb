@@ -45,8 +45,8 @@ module Deckhand
           end
         end
 
-        # The jids running now.
-        def jids = @lock.synchronize { @entries.keys }
+        # The jids running now (a payload without one has no mark to read).
+        def jids = @lock.synchronize { @entries.keys.grep(String) }
 
         # marks: {jid => grace or nil} read from Redis; grace: the server's
         # cancel_grace, for a cancel that named none. Returns the jids told now.

@@ -50,6 +50,13 @@ class CancelsTest < Minitest::Test
     assert job.cancelled?
   end
 
+  def test_only_jobs_with_a_jid_are_looked_up
+    cancels = Cancels.new
+    cancels.enter(nil, Thread.current, interruptible: true)
+    cancels.enter("a", Thread.current, interruptible: true)
+    assert_equal ["a"], cancels.jids
+  end
+
   def test_a_fiber_capsules_job_is_told_but_never_interrupted
     cancels = Cancels.new
     entry = cancels.enter("a", Thread.current, interruptible: false)
