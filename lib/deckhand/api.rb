@@ -25,6 +25,7 @@ require_relative "api/throttle"
 require_relative "api/profile"
 require_relative "api/placement"
 require_relative "api/queue_moves"
+require_relative "api/cancellation"
 require_relative "store/limits"
 
 module Deckhand
@@ -102,6 +103,17 @@ module Deckhand
 
     # jid => API::Iteration: the saved progress of those jobs that iterate.
     def iterations(jids) = Iteration.for_jids(@config, jids)
+
+    # Cancels a job by its jid, wherever it is (Client.cancel): returns what
+    # happened, :removed_from_queue ... :cancelling_running or :not_found.
+    def cancel(jid, grace: nil) = Client.new(config: @config).cancel(jid, grace: grace)
+
+    # What became of a job cancelled in the last day (API::Cancellation), or nil.
+    def cancellation(jid) = Cancellation.find(@config, jid)
+
+    # Those of `jids` someone cancelled in the last day (their cancel mark is
+    # set): running ones are being stopped.
+    def cancelling(jids) = Store::Jobs::Cancellations.marked_among(@config.store, jids)
 
     def metrics(period: "1h") = Metrics.new(@config, period: period)
 

@@ -27,7 +27,8 @@ module Deckhand
       "migrate" => ["cli/migrate_command", :MigrateCommand],
       "dev-redis" => ["cli/dev_redis_command", :DevRedisCommand],
       "top" => ["cli/top_command", :TopCommand],
-      "placement" => ["cli/placement_command", :PlacementCommand]
+      "placement" => ["cli/placement_command", :PlacementCommand],
+      "cancel" => ["cli/cancel_command", :CancelCommand]
     }.freeze
 
     include Command

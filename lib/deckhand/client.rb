@@ -7,6 +7,7 @@ require_relative "client/scopes"
 require_relative "client/delivery"
 require_relative "client/bulk_push"
 require_relative "client/bulk_times"
+require_relative "client/job_cancel"
 require_relative "unique"
 require_relative "encryption"
 require_relative "store/features/unique_locks"
@@ -39,6 +40,17 @@ module Deckhand
     # Cancels an iterable job (Deckhand::IterableJob): it stops at its next
     # check and ends without error. Returns when it was first cancelled.
     def self.cancel!(jid) = new.cancel!(jid)
+
+    # Cancels any job by its jid, wherever it is, and says what happened
+    # (docs/cancelling.md): :removed_from_queue, :removed_from_schedule,
+    # :removed_from_retries or :removed_from_dead (it never runs),
+    # :cancelling_running (its process sees the cancel with its next
+    # heartbeat; the job reads cancelled? and stops, or is interrupted after
+    # `grace` seconds, the server's cancel_grace by default), or :not_found.
+    #
+    #   jid = ReportJob.perform_in(3600, 42)
+    #   Deckhand::Client.cancel(jid)   # => :removed_from_schedule
+    def self.cancel(jid, grace: nil) = new.cancel(jid, grace: grace)
 
     class << self
       # Where encoded jobs go instead of Redis, when set: anything that answers
@@ -124,6 +136,8 @@ module Deckhand
     end
 
     def cancel!(jid) = IterableJob.cancel!(jid, config: @config)
+
+    def cancel(jid, grace: nil) = JobCancel.new(@config).call(jid, grace: grace)
 
     private
 

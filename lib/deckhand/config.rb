@@ -50,6 +50,7 @@ module Deckhand
       heartbeat_ttl: 40,
       reaper_interval: 2,
       hung_after: 300,
+      cancel_grace: 10,
       reliable_push: false,
       reliable_push_limit: 1_000,
       refuse_evicting_redis: false,

@@ -218,6 +218,12 @@ module Deckhand
   # not swallow it.
   class Shutdown < ::Interrupt; end
 
+  # Raised inside a running job that was cancelled (Deckhand::Client.cancel)
+  # and did not stop within its grace period: its ensure blocks run, and the
+  # job is recorded as cancelled, never retried. Like Shutdown, no
+  # StandardError, so `rescue => e` in a job does not swallow it.
+  class Cancelled < ::Interrupt; end
+
   # Matches what code an application hands Deckhand (a handler, a hook, a
   # block) may raise and Deckhand contains: any exception but the shutdown
   # interrupt. A NotImplementedError (a ScriptError) is no StandardError, so

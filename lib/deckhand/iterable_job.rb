@@ -40,8 +40,13 @@ module Deckhand
   module IterableJob
     include Enumerators
 
-    def self.included(base)
+    # Job goes in first, so IterableJob's cancelled? comes before Job's.
+    def self.append_features(base)
       base.include(Job)
+      super
+    end
+
+    def self.included(base)
       base.extend(ClassMethods)
       ClassMethods.refuse_perform!(base) if base.method_defined?(:perform, false) || base.private_method_defined?(:perform, false)
     end
@@ -80,7 +85,8 @@ module Deckhand
     def current_object = @deckhand_current_object
 
     # Whether this job was cancelled: seen by its run, or asked by #cancel! on this object.
-    def cancelled? = !!(@deckhand_cancelled || @deckhand_state&.cancelled?)
+    # A cancel the server saw (Client.cancel) counts too.
+    def cancelled? = !!(@deckhand_cancelled || @deckhand_cancel_seen || @deckhand_state&.cancelled?)
 
     # Cancels this job (its jid); returns when it was first cancelled.
     def cancel! = @deckhand_cancelled ||= IterableJob.cancel!(jid)
@@ -144,7 +150,7 @@ module Deckhand
           state.stopped!(why)
           return :interrupted
         end
-        return :cancelled if state.flush_due? && state.flush
+        return :cancelled if @deckhand_cancel_seen || (state.flush_due? && state.flush)
         @deckhand_current_object = object
         deckhand_step(object, args)
         state.step!

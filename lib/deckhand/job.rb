@@ -34,6 +34,21 @@ module Deckhand
     # The decoded job Hash this instance was built from (read-only by convention).
     attr_accessor :deckhand_payload
 
+    # Whether someone cancelled this job while it runs (Deckhand::Client.cancel):
+    # a long job asks between steps and returns early; one that does not is
+    # interrupted with Deckhand::Cancelled after the cancel's grace period.
+    #
+    #   def perform(ids)
+    #     ids.each do |id|
+    #       return if cancelled?
+    #       Report.build(id)
+    #     end
+    #   end
+    def cancelled? = !@deckhand_cancel_seen.nil?
+
+    # Called by the server when it sees the job's cancel (a monotonic time).
+    def deckhand_cancel_seen!(at) = @deckhand_cancel_seen ||= at
+
     module ClassMethods
       include Declarations
 

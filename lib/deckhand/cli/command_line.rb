@@ -14,6 +14,7 @@ module Deckhand
                deckhand dev-redis cluster           a development Redis Cluster, until Ctrl-C
                deckhand top                         a live view of queues and processes (q quits)
                deckhand placement [rebalance|move]  cluster mode: which primary holds each queue
+               deckhand cancel JID...               cancels jobs wherever they are, running ones too
 
         Runs a Deckhand server: loads your application and works its job queues.
         Redis comes from REDIS_URL, the config file, or (outside production, when

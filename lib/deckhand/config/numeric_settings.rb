@@ -26,7 +26,8 @@ module Deckhand
         scheduler_interval: [Numeric, 0.01..600],
         prefetch: [Numeric, 0..10],
         fetch_window: [Numeric, 0..1],
-        eviction_check_interval: [Numeric, 0.05..3600]
+        eviction_check_interval: [Numeric, 0.05..3600],
+        cancel_grace: [Numeric, 0..86_400]
       }.freeze
 
       NUMBERS.each do |name, (type, range)|

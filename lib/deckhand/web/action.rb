@@ -40,10 +40,15 @@ module Deckhand
         "stopped" => "Stop sent: processes shut down within their timeout", "gone" => "That job is no longer there",
         "unlocked" => "Unique lock released: the same job may be pushed again",
         "not_locked" => "This job no longer holds its unique lock",
-        "cancelled" => "Cancel sent: the job stops at its next save, within a few seconds",
+        "cancelled" => "Cancel sent: the job is told within a few seconds, and interrupted if it does not stop within its grace period",
+        "cancelled_waiting" => "Cancelled: the job had not started, and will not run",
         "changed" => "More entries match now than you confirmed: nothing was done. Check the count and confirm again",
         "not_in_sets" => "That job is in neither the retry set nor the dead set now: it may be queued, running, or done"
       }.freeze
+
+      # The notice of each outcome of API#cancel: a job that left the
+      # place the page showed may have been taken out elsewhere, or be gone.
+      CANCEL_NOTICES = Hash.new("cancelled_waiting").merge(cancelling_running: "cancelled", not_found: "gone").freeze
 
       attr_reader :request, :params, :nonce
 

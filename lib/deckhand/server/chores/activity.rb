@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../balance/class_times"
+require_relative "../run/cancels"
 
 module Deckhand
   module Server
@@ -18,9 +19,13 @@ module Deckhand
         # Per queue and class, wall and CPU time, taken by the balancer (auto_balance).
         attr_reader :class_times
 
+        # The running jobs a cancel may reach (Run::Cancels), read by the heartbeat.
+        attr_reader :cancels
+
         def initialize
           @metrics = Store::Records::ExecutionMetrics::Tally.new
           @class_times = Balance::ClassTimes.new
+          @cancels = Run::Cancels.new
           @lock = Mutex.new
           @processed = 0
           @failed = 0

@@ -10,7 +10,10 @@ module Deckhand
       # Every few seconds, in one round trip: publishes this process's record
       # (Sidekiq's `processes` set and identity hash, with a TTL), the jobs its
       # threads are running, the processed/failed counts since the last beat, and
-      # picks up a remote signal (quiet, stop, dump) sent from the dashboard or API.
+      # picks up a remote signal (quiet, stop, dump) sent from the dashboard or API
+      # and the cancels of the jobs it runs (Run::Cancels: a cancelled job is
+      # told at once and interrupted once its grace period is over, at the
+      # first beat after it).
       # Each beat also reads Redis' clock, which the store's clock follows
       # (Store::Records::Clock): the offset of this host's clock is published with the
       # record and logged while it is over a second.
@@ -87,6 +90,7 @@ module Deckhand
         def beat
           @before_beat&.call
           reached = write
+          interrupt_overdue
           beaten if reached && @announced
           reached
         end
@@ -117,8 +121,9 @@ module Deckhand
           counts = @stats.take
           metrics = @stats.metrics.take
           started = Monotonic.now
+          cancels = @stats.cancels
           reply = Store::Records::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record,
-            sidekiq_metrics: @config.fleet_versions.sidekiq_metrics)
+            sidekiq_metrics: @config.fleet_versions.sidekiq_metrics, running: cancels.jids)
           @skew.observe(@store.clock.offset)
           follow_placement(reply.placement) if reply.placement
           @on_paused&.call(reply.paused)
@@ -128,6 +133,7 @@ module Deckhand
           @beat_at = monotonic
           @outage.over
           @on_signal.call(reply.signal) if reply.signal
+          told(cancels, reply.cancels)
           follow_fleet
           @reached = true
         rescue Deckhand::RedisError => e
@@ -146,6 +152,20 @@ module Deckhand
         end
 
         def monotonic = Monotonic.now
+
+        def told(cancels, marks)
+          grace = @config.cancel_grace
+          cancels.seen(marks, now: monotonic, grace: grace).each do |jid|
+            @logger.info("job #{jid} was cancelled: it stops by itself, or is interrupted after #{marks[jid] || grace}s")
+          end
+        end
+
+        # Whether or not the beat reached Redis: a cancel seen is carried out.
+        def interrupt_overdue
+          @stats.cancels.overdue(now: monotonic).each do |jid|
+            @logger.warn("job #{jid} did not stop within the grace period of its cancel: interrupting it (Deckhand::Cancelled)")
+          end
+        end
 
         def wake = @sleeper.stop
 

@@ -3,6 +3,7 @@
 require_relative "retry_handler"
 require_relative "job_gate"
 require_relative "over_limit_handler"
+require_relative "cancel_watch"
 require_relative "../class_lookup"
 require_relative "../balance/class_times"
 
@@ -25,14 +26,14 @@ module Deckhand
       # Whatever raises while a failure is recorded leaves the job in the dead
       # set as fetched, never the thread dead (#record).
       class JobRunner
-        FINAL = %i[success dead dropped].freeze
-        # Outcomes that are no failure: an interruption (IterableJob) or a
-        # limiter's "later" (Limiter::OverLimit) reschedules the job as it is.
-        NOT_FAILED = %i[success interrupted rescheduled].freeze
-        # The shutdown interrupt waits while a job's outcome is recorded, and is
-        # let through while the job itself runs (Processor masks it otherwise).
-        MASKED = {Deckhand::Shutdown => :never}.freeze
-        UNMASKED = {Deckhand::Shutdown => :immediate}.freeze
+        FINAL = %i[success dead dropped cancelled].freeze
+        # Outcomes that are no failure: an interruption (IterableJob) or a limiter's
+        # "later" (Limiter::OverLimit) reschedules the job as it is; a cancel ends it.
+        NOT_FAILED = %i[success interrupted rescheduled cancelled].freeze
+        # The shutdown and cancel interrupts wait while a job's outcome is recorded,
+        # and are let through while the job itself runs (Processor masks them otherwise).
+        MASKED = {Deckhand::Shutdown => :never, Deckhand::Cancelled => :never}.freeze
+        UNMASKED = {Deckhand::Shutdown => :immediate, Deckhand::Cancelled => :immediate}.freeze
 
         # `middleware`: the capsule's own server chain, when it has one.
         # `shield`: a fiber capsule's Fibers::Shield, which marks where its
@@ -50,6 +51,8 @@ module Deckhand
           @retries = Run::RetryHandler.new(config: config, store: store, identity: identity)
           @gate = Run::JobGate.new(config: config, store: store, fetcher: fetcher, stats: stats)
           @over_limit = Run::OverLimitHandler.new(retries: @retries, logger: @logger)
+          @cancels = Run::CancelWatch.new(cancels: stats.cancels, store: store, fetcher: fetcher, gate: @gate, logger: @logger,
+            interruptible: shield.nil?)
           @classes = ClassLookup.new(cache: !config.reloading)
           @timed = config.auto_balance # the balancer learns from each job's CPU time (docs/auto-balance.md)
           @profiler = Profiler.new(config)
@@ -61,24 +64,30 @@ module Deckhand
         def run(unit)
           job = decode(unit) or return
           return if @gate.expired(unit, job)
+          recovered = @suspects.count(unit.queue, job["jid"])
+          return @cancels.settle(unit, job) if recovered && @cancels.marked?(job["jid"]) # cancelled, then its process died
           tid = Logging::Formatters.tid
           Thread.current[:deckhand_job] = job # logged as class=... jid=...
           @stats.started(tid, unit.queue_name, unit.payload)
-          recovered = @suspects.count(unit.queue, job["jid"])
           outcome = nil
+          cancel = @cancels.enter(job["jid"])
           begin
             @suspects.enter(unit.queue, job["jid"], recovered) if recovered
             started = now
             cpu = Balance::ClassTimes.cpu_ms if @timed
-            error = @shield ? @shield.interruptible { execute(unit, job) } : Thread.handle_interrupt(UNMASKED) { execute(unit, job) }
+            error = @cancels.interruptible(@shield) { execute(unit, job, cancel) }
             elapsed = ms_since(started)
             @stats.class_times.record(unit.queue_name, job["wrapped"] || job["class"], elapsed, Balance::ClassTimes.cpu_ms - cpu) if cpu
-            outcome = if error.is_a?(Deckhand::Interrupted) then handed_back(unit, job, error)
-            elsif error.is_a?(NotAJobClass) then refused(unit, error)
+            cancelled = @cancels.cancelled?(cancel)
+            outcome = if error.is_a?(NotAJobClass) then refused(unit, error)
+            elsif cancelled then @cancels.settle(unit, job)
+            elsif error.is_a?(Deckhand::Interrupted) then handed_back(unit, job, error)
             elsif error then failure(unit, job, error, elapsed)
             else success(unit, job, elapsed)
             end
           ensure
+            # A Shutdown went through: a cancelled job ends cancelled, not handed back.
+            outcome = @cancels.settle(unit, job) if cancelled.nil? && @cancels.cancelled?(cancel)
             # A suspect that will run again keeps its count: it may crash a process yet.
             @suspects.leave(unit.queue, job["jid"], forget: FINAL.include?(outcome)) if recovered
             @stats.finished(tid, !NOT_FAILED.include?(outcome))
@@ -103,11 +112,11 @@ module Deckhand
 
         # The job's error, or nil when it succeeded. A job with a profile
         # token runs under the profiler (docs/profiling.md).
-        def execute(unit, job)
+        def execute(unit, job, cancel)
           if job["profile"]
-            @profiler.call(job) { wrapped_perform(unit, job) }
+            @profiler.call(job) { wrapped_perform(unit, job, cancel) }
           else
-            wrapped_perform(unit, job)
+            wrapped_perform(unit, job, cancel)
           end
           nil
         rescue Deckhand::Shutdown
@@ -116,12 +125,13 @@ module Deckhand
           e
         end
 
-        def wrapped_perform(unit, job) = @executor ? @executor.wrap { perform(unit, job) } : perform(unit, job)
+        def wrapped_perform(unit, job, cancel) = @executor ? @executor.wrap { perform(unit, job, cancel) } : perform(unit, job, cancel)
 
-        def perform(unit, job)
+        def perform(unit, job, cancel)
           instance = @classes.job_class(job["class"]).new
           instance.jid = job["jid"] if instance.respond_to?(:jid=)
           instance.deckhand_payload = job if instance.respond_to?(:deckhand_payload=)
+          @cancels.attach(cancel, instance)
           @gate.starting(job)
           args = @gate.args(job)
           if @middleware.empty?

@@ -144,6 +144,12 @@ module Deckhand
 
           def iteration(jid) = "it-#{jid}"
 
+          # In the fleet's slot, so a heartbeat reads the marks of all the
+          # jobs its process runs with one MGET.
+          def cancel_mark(jid) = "#{FLEET}:cancel:#{jid}"
+
+          def cancelled(jid) = "#{FLEET}:cancelled:#{jid}"
+
           def profiles = "profiles"
 
           def sidekiq_leader = "dear-leader"

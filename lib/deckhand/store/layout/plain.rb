@@ -147,6 +147,17 @@ module Deckhand
         # cancelled. Expires 30 days after the last write.
         def iteration(jid) = "it-#{jid}"
 
+        # String: a job's cancel mark (Store::Jobs::Cancellations), JSON with
+        # "at" (when it was cancelled) and "grace" (seconds a running job is
+        # given before it is interrupted). A server process reads the marks of
+        # the jobs it runs with each heartbeat. Expires a day after the cancel.
+        def cancel_mark(jid) = "deckhand:cancel:#{jid}"
+
+        # String: what became of a cancelled job, JSON with "jid", "class",
+        # "queue", "where" (queue, schedule, retry, dead or running) and "at".
+        # Expires a day after it was written.
+        def cancelled(jid) = "deckhand:cancelled:#{jid}"
+
         # Job profiles, Sidekiq 8's layout: a sorted set of profile keys
         # scored by when each expires, and per profile a hash (started_at,
         # jid, type, token, size, elapsed, data: the gzipped profile, sid:

@@ -3,6 +3,7 @@
 require_relative "process_record"
 require_relative "execution_metrics"
 require_relative "../features/throttles"
+require_relative "../jobs/cancellations"
 
 module Deckhand
   class Store
@@ -10,18 +11,20 @@ module Deckhand
       # What a server process's heartbeat writes and reads, in one round trip:
       # the processed/failed counters since the last beat (all time and per UTC
       # day, as Sidekiq keeps them), the per-class metrics, the process record;
-      # and back the paused queues, how many processes are registered and the
-      # oldest signal sent to this one.
+      # and back the paused queues, how many processes are registered, the
+      # oldest signal sent to this one and which of the jobs it runs someone
+      # cancelled (one MGET of their cancel marks, when it runs any).
       #
       #   Heartbeats.beat(store, identity, counts: [12, 1], metrics: tally, record: {info: json, ...})
-      #   # => #<struct Beat paused=["mail"], processes=2, signal=nil>
+      #   # => #<struct Beat paused=["mail"], processes=2, signal=nil, cancels={}>
       #   Heartbeats.forget(store, identity)   # a clean shutdown
       module Heartbeats # :nodoc:
         DAILY_TTL = 5 * 365 * 24 * 60 * 60
 
         # placement: [epoch, queues being moved] in cluster mode (Store::Tags::QueueMove),
         # nil in plain mode; the queues being moved are among the paused.
-        Beat = Struct.new(:paused, :processes, :signal, :throttles, :placement)
+        # cancels: {jid => grace or nil} of the `running` jids cancelled.
+        Beat = Struct.new(:paused, :processes, :signal, :throttles, :placement, :cancels)
 
         module_function
 
@@ -29,8 +32,9 @@ module Deckhand
         # Sidekiq versions whose metrics layouts are written too. The round
         # trip also reads Redis' clock, which the store's clock (Store::Records::Clock)
         # follows; what it writes is timed by that clock as it stood before.
+        # running: the jids of the jobs the process runs.
         def beat(store, identity, counts:, metrics:, record:, sidekiq_metrics: Records::ExecutionMetrics::SIDEKIQ_LAYOUTS.keys,
-          now: Time.at(store.clock.now))
+          now: Time.at(store.clock.now), running: [])
           sent = Monotonic.now
           replies = store.pipelined do |pipe|
             pipe.call("TIME")
@@ -42,11 +46,13 @@ module Deckhand
             Records::ProcessRecord.count(pipe, store.layout)
             Records::ProcessRecord.take_signal(pipe, store.layout, identity)
             Tags::QueuePlacement::Moves.read(pipe) unless store.layout.plain?
+            Jobs::Cancellations.read_marks(pipe, store.layout, running) unless running.empty?
           end
           store.clock.observe(replies.shift, sent, Monotonic.now)
+          cancels = running.empty? ? {} : Jobs::Cancellations.marked(running, replies.pop)
           placement = Tags::QueuePlacement::Moves.parse(*replies.pop(2)) unless store.layout.plain?
           paused = Jobs::Queues.merge_paused(replies.first(2)) | (placement&.last || [])
-          Beat.new(paused, replies[-2].to_i, replies.last, Features::Throttles.parse(replies[2]), placement)
+          Beat.new(paused, replies[-2].to_i, replies.last, Features::Throttles.parse(replies[2]), placement, cancels)
         end
 
         # Removes the process record: out of the set, its hashes gone.

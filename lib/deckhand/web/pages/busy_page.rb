@@ -5,7 +5,8 @@ module Deckhand
     module Pages
       # The live processes, their memory and the jobs they run, with buttons
       # that send quiet (TSTP) or stop (TERM) through each process's signal
-      # list, and cancel an iterable job (docs/iterable.md).
+      # list, and cancel a running job (docs/cancelling.md; an iterable job's
+      # state says so too, docs/iterable.md).
       class BusyPage < Action # :nodoc:
         RUNNING_SHOWN = 500
 
@@ -20,6 +21,7 @@ module Deckhand
           @running_total = running.size
           @running = running.first(RUNNING_SHOWN)
           @iterations = api.iterations(@running.map { |work| work.job.jid })
+          @cancelling = api.cancelling(@running.map { |work| work.job.jid })
           render :busy, title: "Busy"
         end
 
@@ -38,8 +40,8 @@ module Deckhand
 
         def cancel(jid)
           return not_found("jid") unless jid.match?(/\A[\w-]{1,64}\z/)
-          IterableJob.cancel!(jid, config: @web.config)
-          redirect_to(path("busy"), notice: "cancelled")
+          IterableJob.cancel!(jid, config: @web.config) if api.iterations([jid]).key?(jid)
+          redirect_to(path("busy"), notice: CANCEL_NOTICES[api.cancel(jid)])
         end
       end
     end

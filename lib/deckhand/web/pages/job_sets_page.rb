@@ -16,6 +16,9 @@ module Deckhand
           "retries" => %w[retry delete kill], "scheduled" => %w[retry delete kill], "dead" => %w[retry delete]
         }.freeze
         DONE = {"retry" => "retried", "delete" => "deleted", "kill" => "killed"}.freeze
+        # The sets whose job page offers Cancel (docs/cancelling.md): the job
+        # is taken out and recorded as cancelled, wherever it went meanwhile.
+        CANCELLABLE = %w[retries scheduled].freeze
         SAMPLE = 10
         # Up to this size, a filtered list counts every match in the set (one
         # bounded script call); above it, on request.
@@ -41,6 +44,7 @@ module Deckhand
           @entry = @set.fetch(params["key"]) or return gone
           @iteration = api.iterations([@entry.jid])[@entry.jid] if @entry.jid.is_a?(String)
           @destinations = RetryDestinations.entry(api, @entry)
+          @cancellable = CANCELLABLE.include?(@name) && @entry.jid.is_a?(String)
           render :job, title: "#{@title}: #{@entry.display_class}"
         end
 
@@ -57,6 +61,7 @@ module Deckhand
         def act
           setup_set
           return unlock if request.POST["action"] == "unlock"
+          return cancel if request.POST["action"] == "cancel" && CANCELLABLE.include?(@name)
           action = choice_param("action", ACTIONS.fetch(@name), nil) or return not_found("action")
           entry = @set.fetch(params["key"]) or return redirect_to(back, notice: "gone")
           done(action, apply(action, [entry]))
@@ -70,6 +75,13 @@ module Deckhand
           entry = @set.fetch(params["key"]) or return redirect_to(path(@name), notice: "gone")
           released = api.unique_lock(entry)&.release
           redirect_to(path(@name, entry.key), notice: released ? "unlocked" : "not_locked")
+        end
+
+        # "Cancel" on a job's page: the job, by its jid, wherever it is now (it
+        # may have left for its queue or started since the page was drawn).
+        def cancel
+          entry = @set.fetch(params["key"]) or return redirect_to(path(@name), notice: "gone")
+          redirect_to(path(@name), notice: CANCEL_NOTICES[api.cancel(entry.jid)])
         end
 
         # The filter of the request: a text ("q") and exact job and error

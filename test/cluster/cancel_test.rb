@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "deckhand/api"
+require "support/cluster_helpers"
+
+# Client.cancel in cluster mode: a job is found in its queue's list and its
+# queue's scheduled, retry and dead sets, each in the queue's own slot, taken
+# out, and recorded in the fleet's slot; a running job hears of its cancel
+# through its process's heartbeat, whose MGET of the marks reads one slot.
+class ClusterCancelTest < Minitest::Test
+  include Deckhand::ClusterHelpers
+
+  class CheckingJob
+    include Deckhand::Job
+
+    deckhand_options queue: "mail"
+
+    def perform = (sleep 0.01 until cancelled?)
+  end
+
+  def api = Deckhand::API.new
+
+  def test_a_waiting_job_is_taken_out_of_its_queues_list_and_sets
+    queued = RecordJob.set(queue: "mail").perform_async(1)
+    kept = RecordJob.set(queue: "mail").perform_async(2)
+    scheduled = RecordJob.set(queue: "mail").perform_in(600, 3)
+    dead = JSON.generate("class" => "RecordJob", "args" => [4], "jid" => "d" * 24, "queue" => "mail")
+    cluster.call("ZADD", keys.dead_set("mail"), Time.now.to_f, dead)
+
+    assert_equal :removed_from_queue, Deckhand::Client.cancel(queued)
+    assert_equal :removed_from_schedule, Deckhand::Client.cancel(scheduled)
+    assert_equal :removed_from_dead, Deckhand::Client.cancel("d" * 24)
+    assert_equal [kept], jobs_in("mail").map { |job| job["jid"] }
+    assert_equal [0, 0], [keys.scheduled_set("mail"), keys.dead_set("mail")].map { |set| cluster.call("ZCARD", set) }
+    assert_equal %w[queue schedule dead], [queued, scheduled, "d" * 24].map { |jid| api.cancellation(jid).where }
+    assert_equal 0, cluster.call("EXISTS", keys.cancel_mark(queued)), "the mark goes with the job"
+  end
+
+  def test_a_running_job_sees_its_cancel
+    jid = CheckingJob.perform_async
+    with_server(new_config(queues: %w[mail], heartbeat_interval: 0.1)) do
+      wait_for(message: "the job running") { api.running.any? { |r| r.job.jid == jid } }
+      assert_equal :cancelling_running, Deckhand::Client.cancel(jid)
+      wait_for(message: "the job cancelled") { api.cancellation(jid) && api.running.empty? }
+    end
+    assert_equal "running", api.cancellation(jid).where
+    assert_equal [0, 0], [cluster.call("LLEN", keys.queue("mail")), cluster.call("ZCARD", keys.retry_set("mail"))]
+  end
+end
