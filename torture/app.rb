@@ -5,6 +5,7 @@
 # a start before its work and a finish after it.
 require "deckhand"
 require "redis_client"
+require_relative "support/driver_redis"
 
 Deckhand.configure do |config|
   config.reaper_interval = Float(ENV["TORTURE_REAPER_INTERVAL"]) if ENV["TORTURE_REAPER_INTERVAL"]
@@ -15,7 +16,7 @@ module Torture
     module_function
 
     # One connection per processor thread; they live as long as the process.
-    def ledger = Thread.current[:torture_ledger] ||= RedisClient.new(url: ENV.fetch("TORTURE_LEDGER_URL"))
+    def ledger = Thread.current[:torture_ledger] ||= Torture.redis(ENV.fetch("TORTURE_LEDGER_URL"))
 
     def entry(jid) = "#{jid} #{Process.pid} #{Time.now.to_f}"
 

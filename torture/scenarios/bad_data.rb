@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "securerandom"
+require_relative "../support/driver_redis"
 
 module Torture
   # 6. Thousands of malformed entries pushed straight into a queue, mixed with
@@ -13,7 +14,7 @@ module Torture
     def run
       n = size(1_000, 200)
       redis_server = start_redis
-      redis = RedisClient.new(url: redis_server.url)
+      redis = Torture.redis(redis_server.url)
       fleet = new_fleet(redis_server.url)
       2.times { fleet.spawn(concurrency: 10, wait: false) }
       fleet.alive.each { |m| fleet.ready(m) }

@@ -3,6 +3,7 @@
 require_relative "../support/faketime"
 require_relative "../support/clock_books"
 require_relative "../support/push_stream"
+require_relative "../support/driver_redis"
 
 module Torture
   # 17. One of three servers runs with its wall clock skewed (libfaketime:
@@ -57,7 +58,7 @@ module Torture
     def phase(label, skew)
       @ledger.reset
       redis_server = start_redis("redis-#{label}")
-      redis = RedisClient.new(url: redis_server.url)
+      redis = Torture.redis(redis_server.url)
       fleet = new_fleet(redis_server.url, name: "fleet-#{label}", settings: settings)
       fleet.spawn(concurrency: CONCURRENCY, wait: false, env: Faketime.env(skew))
       (PROCESSES - 1).times { fleet.spawn(concurrency: CONCURRENCY, wait: false) }

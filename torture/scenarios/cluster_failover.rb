@@ -2,6 +2,7 @@
 
 require "deckhand/dev_redis/local_cluster"
 require_relative "../support/push_stream"
+require_relative "../support/driver_redis"
 
 module Torture
   # 10. A Redis Cluster (3 primaries, 3 replicas, cluster-node-timeout 1 s)
@@ -119,7 +120,7 @@ module Torture
     # Where the lost jobs are at the end: "<jid> in <key>@<port>" or "<jid> nowhere".
     def whereabouts(cluster, jids)
       found = cluster.nodes.select(&:running?).flat_map do |node|
-        redis = RedisClient.new(url: node.url)
+        redis = Torture.redis(node.url)
         redis.call("READONLY") # a replica answers reads of its slots instead of MOVED
         redis.call("KEYS", "*").flat_map do |key|
           text = contents(redis, key).join("\n")

@@ -2,6 +2,7 @@
 
 require "rbconfig"
 require_relative "../../bench/lib/deckhand_bench/latency_proxy"
+require_relative "../support/driver_redis"
 
 module Torture
   # 18. A pusher (torture/bulk_pusher.rb, a process of its own) calls
@@ -37,7 +38,7 @@ module Torture
     def phase(label, reliable)
       @ledger.reset
       redis_server = start_redis("redis-#{label}")
-      redis = RedisClient.new(url: redis_server.url)
+      redis = Torture.redis(redis_server.url)
       fleet = new_fleet(redis_server.url, name: "fleet-#{label}")
       server = fleet.spawn(concurrency: 10, queues: ["bulk"], wait: false) # boots while the pusher pushes
       proxy = DeckhandBench::LatencyProxy.start(upstream_host: "127.0.0.1", upstream_port: redis_server.port)
@@ -71,7 +72,7 @@ module Torture
     # Waits until the queue is empty, the server holds nothing, and every
     # job ran (or the runs stopped growing for 3 s): true when every job ran.
     def settle(redis, identity)
-      books = RedisClient.new(url: @ledger.url)
+      books = Torture.redis(@ledger.url)
       seen = nil
       still_since = now
       wait_until(size(120, 60), step: 0.2) do
@@ -86,7 +87,7 @@ module Torture
     end
 
     def judge(label, pushed, settled, cuts)
-      ledger = RedisClient.new(url: @ledger.url)
+      ledger = Torture.redis(@ledger.url)
       runs = ledger.call("HVALS", "ledger:runs").map(&:to_i)
       pusher = ledger.call("HGETALL", "ledger:pusher")
       ledger.close

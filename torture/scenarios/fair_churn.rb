@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../support/driver_redis"
 module Torture
   # 12. A fair queue (docs/fair-queues.md) under SIGKILL churn: one tenant
   # pushes a big backlog, four others small ones, while three servers work
@@ -18,7 +19,7 @@ module Torture
       backlog = size(30_000, 6_000)
       every = size(3.0, 1.0)
       redis_server = start_redis
-      redis = RedisClient.new(url: redis_server.url)
+      redis = Torture.redis(redis_server.url)
       fleet = new_fleet(redis_server.url)
       PROCESSES.times { fleet.spawn(concurrency: CONCURRENCY, queues: [QUEUE], wait: false) }
       fleet.alive.each { |m| fleet.ready(m) }

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../support/driver_redis"
 module Torture
   # 3. A job that SIGKILLs its own process, among innocent jobs, on two
   # servers that are restarted whenever they die. The pill must be quarantined
@@ -12,7 +13,7 @@ module Torture
     def run
       innocents = size(2_000, 300)
       redis_server = start_redis
-      redis = RedisClient.new(url: redis_server.url)
+      redis = Torture.redis(redis_server.url)
       fleet = new_fleet(redis_server.url)
       2.times { fleet.spawn(concurrency: 4, wait: false) }
       fleet.alive.each { |m| fleet.ready(m) }

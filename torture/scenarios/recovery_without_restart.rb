@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../support/driver_redis"
 module Torture
   # 2. Two servers, long jobs running on one of them; that one is SIGKILLed and
   # nothing is started in its place. The survivor alone must run its jobs,
@@ -13,7 +14,7 @@ module Torture
     def run
       seconds = size(15, 3)
       redis_server = start_redis
-      redis = RedisClient.new(url: redis_server.url)
+      redis = Torture.redis(redis_server.url)
       fleet = new_fleet(redis_server.url)
       pair = Array.new(2) { fleet.spawn(concurrency: JOBS, wait: false) }.each { |m| fleet.ready(m) }
       push_work(client(redis_server.url), Array.new(JOBS, seconds * 1000))

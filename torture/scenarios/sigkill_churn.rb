@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../support/driver_redis"
 module Torture
   # 1. Three servers work through a pile of 1-20 ms jobs while one of them,
   # picked at random, is SIGKILLed every few seconds and started again. Nothing
@@ -18,7 +19,7 @@ module Torture
       jobs = job_count
       every = kill_every
       redis_server = start_redis
-      redis = RedisClient.new(url: redis_server.url)
+      redis = Torture.redis(redis_server.url)
       fleet = new_fleet(redis_server.url)
       PROCESSES.times { fleet.spawn(concurrency: CONCURRENCY, wait: false) }
       fleet.alive.each { |m| fleet.ready(m) }

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../support/driver_redis"
 module Torture
   # 8. Two servers run long jobs; one of them is frozen with SIGSTOP for longer
   # than its heartbeat TTL (a long GC pause, a starved or suspended host), then
@@ -14,7 +15,7 @@ module Torture
       frozen_for = size(30, 6)
       job_ms = (frozen_for + 4) * 1000
       redis_server = start_redis
-      redis = RedisClient.new(url: redis_server.url)
+      redis = Torture.redis(redis_server.url)
       fleet = new_fleet(redis_server.url)
       pair = Array.new(2) { fleet.spawn(concurrency: JOBS, wait: false) }.each { |m| fleet.ready(m) }
       push_work(client(redis_server.url), Array.new(JOBS, job_ms))

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../support/driver_redis"
 module Torture
   # 9. Queue throttles under SIGKILL churn: three servers work a queue capped
   # at 3 running jobs fleet-wide and a queue paced at 50 jobs a second, while
@@ -22,7 +23,7 @@ module Torture
       paced = size(1500, 300)
       every = size(4.0, 1.5)
       redis_server = start_redis
-      redis = RedisClient.new(url: redis_server.url)
+      redis = Torture.redis(redis_server.url)
       fleet = new_fleet(redis_server.url, settings: timing.merge(yaml: THROTTLE))
       PROCESSES.times { fleet.spawn(concurrency: CONCURRENCY, queues: QUEUES, wait: false) }
       fleet.alive.each { |m| fleet.ready(m) }

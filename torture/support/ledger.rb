@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "redis_client"
+require_relative "driver_redis"
 
 module Torture
   # The books of a torture run, kept in a Redis of their own (the system under
@@ -19,7 +20,7 @@ module Torture
 
     def initialize(url)
       @url = url
-      @redis = RedisClient.new(url: url)
+      @redis = Torture.redis(url)
     end
 
     def reset = @redis.call("FLUSHDB")

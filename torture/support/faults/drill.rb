@@ -5,6 +5,7 @@ require_relative "stream"
 require_relative "tick_watch"
 require_relative "injector"
 require_relative "census"
+require_relative "../driver_redis"
 
 module Torture
   module Faults
@@ -56,9 +57,9 @@ module Torture
       # own look, every 2 s, to meet it).
       def initialize(redis_url:, ledger_url:, hold:, long_hold: [hold * 3, 2.5].max, pause: 0.004, drain_timeout: 30, gap: 0.2)
         @redis_url = redis_url
-        @redis = RedisClient.new(url: redis_url)
+        @redis = Torture.redis(redis_url)
         @store = Deckhand::Store.new({url: redis_url}, size: 2)
-        @ledger = RedisClient.new(url: ledger_url)
+        @ledger = Torture.redis(ledger_url)
         @injector = Injector.new(@redis)
         @hold = hold
         @long_hold = long_hold

@@ -4,6 +4,7 @@ require "deckhand"
 require "deckhand/batch"
 require "redis_client"
 require_relative "setup"
+require_relative "../driver_redis"
 
 module Torture
   module Faults
@@ -18,7 +19,7 @@ module Torture
       module_function
 
       # One connection per processor thread, as long as the thread lives.
-      def ledger = Thread.current[:deckhand_faults_ledger] ||= RedisClient.new(url: ENV.fetch("TORTURE_LEDGER_URL"))
+      def ledger = Thread.current[:deckhand_faults_ledger] ||= Torture.redis(ENV.fetch("TORTURE_LEDGER_URL"))
 
       FINISHED_AT = "faults:finished_at"
       FIRST_FINISHED_AT = "faults:first_finished_at"

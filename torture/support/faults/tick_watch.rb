@@ -2,6 +2,7 @@
 
 require "redis_client"
 require_relative "setup"
+require_relative "../driver_redis"
 
 module Torture
   module Faults
@@ -17,7 +18,7 @@ module Torture
       STATE = "deckhand:periodic:entry:#{Setup::TICK}"
 
       def initialize(redis_url, every: 0.05)
-        @redis = RedisClient.new(url: redis_url)
+        @redis = Torture.redis(redis_url)
         @every = every
         @jids = {}
         @lock = Mutex.new
