@@ -93,6 +93,13 @@ class DocsExamplesTest < Minitest::Test
     (NOT_RUN.keys - keys).each { |key| flunk("NOT_RUN lists #{key}, which no doc holds any more (or whose first line changed)") }
   end
 
+  # `require "deckhand"` does not load the data API (a server never needs
+  # it): an example that names it, copied into a script, must require it.
+  def test_every_example_naming_the_data_api_requires_it
+    missing = self.class.blocks.select { |block| block.code.include?("Deckhand::API") && !block.code.include?(%(require "deckhand/api")) }
+    assert_empty missing.map { |block| "#{block.file}:#{block.line}" }
+  end
+
   def test_every_named_example_is_run_by_a_test
     source = Dir[File.join(__dir__, "*_test.rb")].map { |file| File.read(file) }.join
     Deckhand::DocExamples.named.each_key do |name|
