@@ -7,7 +7,7 @@ require "tmpdir"
 # A Redis that speaks TLS only (a real redis-server with tls-port), and a
 # client that does not trust its certificate: the error keeps the rediss://
 # scheme, says TLS and the certificate, and does not ask whether
-# redis-server is running.
+# redis-server is running. A client certificate, when given, is checked.
 class RedisTlsTest < Minitest::Test
   def setup
     super
@@ -20,7 +20,7 @@ class RedisTlsTest < Minitest::Test
     @port = Deckhand::DevRedis.free_port
     @pid = Process.spawn("redis-server", "--port", "0", "--tls-port", @port.to_s, "--save", "", "--appendonly", "no",
       "--dir", @dir, "--tls-cert-file", File.join(@dir, "server.pem"), "--tls-key-file", File.join(@dir, "server.key"),
-      "--tls-ca-cert-file", File.join(@dir, "ca.pem"), "--tls-auth-clients", "no", out: File::NULL, err: File::NULL)
+      "--tls-ca-cert-file", File.join(@dir, "ca.pem"), "--tls-auth-clients", "optional", out: File::NULL, err: File::NULL)
     wait_for(message: "the TLS redis-server") { Socket.tcp("127.0.0.1", @port, connect_timeout: 0.2) { true } rescue false } # standard:disable Style/RescueModifier
   end
 
@@ -69,6 +69,24 @@ class RedisTlsTest < Minitest::Test
     assert_equal "#<Deckhand::Store rediss://127.0.0.1:#{@port}/0>", trusting.inspect
   ensure
     trusting&.shutdown
+  end
+
+  # As a config file gives them: String keys, the certificate and key as paths.
+  def test_ssl_params_from_a_config_file_connect_with_a_client_certificate
+    key, cert = certificate("deckhand client", issuer: [@ca_key, @ca])
+    File.write(File.join(@dir, "client.pem"), cert.to_pem)
+    File.write(File.join(@dir, "client.key"), key.to_pem)
+    config = Deckhand::Config.new(redis: {"url" => "rediss://127.0.0.1:#{@port}/0", "connect_timeout" => 2,
+                                          "ssl_params" => {"ca_file" => File.join(@dir, "ca.pem"), "cert" => File.join(@dir, "client.pem"), "key" => File.join(@dir, "client.key")}})
+    assert_equal "PONG", config.store.call("PING")
+    assert_equal({ca_file: File.join(@dir, "ca.pem"), cert: File.join(@dir, "client.pem"), key: File.join(@dir, "client.key")}, config.redis[:ssl_params])
+  ensure
+    config&.store&.shutdown
+  end
+
+  def test_sentinels_from_a_config_file_read_as_redis_client_wants_them
+    config = Deckhand::Config.new(redis: {"sentinels" => [{"host" => "10.0.0.1", "port" => 26379}], "name" => "mymaster"})
+    assert_equal "redis+sentinel://10.0.0.1:26379/mymaster", config.store.location
   end
 
   def test_nothing_listening_still_asks_whether_redis_server_runs
