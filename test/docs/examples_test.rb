@@ -236,6 +236,24 @@ class DocsExamplesTest < Minitest::Test
     assert_equal 200, Rack::MockRequest.new(app).get("/metrics?format=prometheus", "HTTP_AUTHORIZATION" => "Bearer s3cret").status
   end
 
+  def test_redis_connections_over_tls_and_through_sentinels
+    assert_equal "rediss://redis.internal:6380/0", run_example("operations-redis-tls")
+    assert_equal({ca_file: "/etc/ssl/redis/ca.pem", cert: "/etc/ssl/redis/client.pem", key: "/etc/ssl/redis/client.key"}, Deckhand.config.redis[:ssl_params])
+    Deckhand.config = new_config # each guide's example stands alone
+    assert_equal "redis+sentinel://10.0.0.1:26379,10.0.0.2:26379,10.0.0.3:26379/mymaster", run_example("operations-redis-sentinel")
+  end
+
+  def test_a_json_log_line_has_the_documented_fields
+    assert_equal({"tenant" => "acme"}, run_example("operations-json-log"))
+    block = Deckhand::DocExamples.fetch("operations-json-log")
+    assert_equal %w[ts pid tid lvl ctx msg], JSON.parse(block.code[/^line.keys\s+# => (.*)$/, 1])
+    documented = File.read(File.join(Deckhand::DocExamples::ROOT, "docs/operations.md"))[/^\| Field \| Always.*?\n\n/m].scan(/^\| `(\w+)`/).flatten
+    assert_equal %w[ts pid tid lvl ctx msg], documented, "the table names every field"
+    io = StringIO.new
+    Deckhand::Logging::Logger.build(io, format: :json).info("x")
+    assert_equal %w[ts pid tid lvl msg], JSON.parse(io.string).keys, "ctx only with context"
+  end
+
   def test_operations_eviction_settings
     run_example("operations-eviction")
     assert_equal [true, 60], [Deckhand.config.refuse_evicting_redis, Deckhand.config.eviction_check_interval]
