@@ -130,6 +130,14 @@ class WebRoutesTest < Minitest::Test
     assert_equal "5", response.headers["retry-after"]
   end
 
+  def test_redis_down_answers_a_scrape_with_a_line_of_text
+    config = Deckhand::Config.new(redis: {url: "redis://127.0.0.1:#{Deckhand::DevRedis.free_port}/0", connect_timeout: 0.2})
+    response = Rack::MockRequest.new(Deckhand::Web.new(config: config)).get("/metrics", "HTTP_ACCEPT" => "application/openmetrics-text;version=1.0.0,text/plain;q=0.5")
+    assert_equal 503, response.status
+    assert_equal "text/plain; charset=utf-8", response.headers["content-type"]
+    assert_match %r{\ARedis cannot be reached: .*refused.* \(redis://127\.0\.0\.1:\d+/0\)\. Retry in 5 s\.\n\z}, response.body
+  end
+
   def test_redis_down_answers_json_to_json
     config = Deckhand::Config.new(redis: {url: "redis://:s3cret-pass@127.0.0.1:#{Deckhand::DevRedis.free_port}/0", connect_timeout: 0.2})
     app = Deckhand::Web.new(config: config)

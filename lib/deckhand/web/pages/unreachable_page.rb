@@ -7,7 +7,8 @@ module Deckhand
       # address, never a password), why, and that the pages come back by
       # themselves, with the navigation, rendered without touching Redis. A
       # request for JSON (stats.json, or an Accept that names JSON and not
-      # HTML) gets the same in JSON. Retry-After says when to ask again.
+      # HTML) gets the same in JSON, one that asks for neither (a Prometheus
+      # scrape) a line of text. Retry-After says when to ask again.
       #
       #   Pages::UnreachablePage.new(web, request, {}).show(error)  # => [503, headers, [html or json]]
       class UnreachablePage < Action # :nodoc:
@@ -19,7 +20,12 @@ module Deckhand
           @redis = Config::RedisUrl.redact(@web.config.store.location)
           @reached = !error.is_a?(Deckhand::ConnectionError) # it answered, with a refusal
           @reason = redact(@reached ? error.message : error.reason)
-          status, headers, body = json? ? outage_json : render(:unreachable, status: 503, title: heading)
+          status, headers, body =
+            case answer_kind
+            when :json then outage_json
+            when :text then [503, Headers.text(@nonce), ["#{heading}: #{@reason} (#{@redis}). Retry in #{RETRY_AFTER} s.\n"]]
+            else render(:unreachable, status: 503, title: heading)
+            end
           [status, headers.merge("retry-after" => RETRY_AFTER.to_s), body]
         end
 
@@ -27,10 +33,14 @@ module Deckhand
 
         private
 
-        def json?
-          return true if request.path_info.end_with?(".json")
+        # JSON for stats.json and a client that asks for JSON, a page for a
+        # browser (or a client that names nothing), text for the rest (a
+        # Prometheus scrape of /metrics, curl).
+        def answer_kind
           accept = request.get_header("HTTP_ACCEPT").to_s
-          accept.include?("json") && !accept.match?(%r{text/html|application/xhtml\+xml})
+          html = accept.empty? || accept.match?(%r{text/html|application/xhtml\+xml})
+          return :json if request.path_info.end_with?(".json") || (accept.include?("json") && !html)
+          html ? :html : :text
         end
 
         def outage_json
