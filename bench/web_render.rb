@@ -146,6 +146,7 @@ module WebRenderBench
       "/queues/default?page=#{last_queue_page}", "/retries", "/retries?page=2000", "/retries?page=4000&per_page=25",
       "/retries?q=Worker7Job", "/retries?q=no-such-text", "/retries/#{retry_key}", "/scheduled", "/dead",
       "/retries?view=groups", "/dead?view=groups", "/dead?q=Worker7Job", "/find?jid=#{format("%024x", 5)}",
+      "/find?jid=user-5@example.com", "/find?jid=no-such-argument",
       "/metrics", "/metrics?period=4h", "/metrics?period=72h", "/metrics?period=365d",
       "/metrics/App::Jobs::Worker3Job?period=4h", "/metrics/App::Jobs::Worker3Job?period=365d",
       *WebRenderBatches.pages(Deckhand.config)

@@ -21,8 +21,12 @@ module Deckhand
             @message = "Type a job's jid (24 hex characters) or the value of one of its arguments."
             return render(:gone, title: "Find a job")
           end
+          # A text that is no Sidekiq jid (24 hex digits) is most likely an
+          # argument, which many jobs may carry: only the exact "jid" field
+          # is looked for, not every mention, one round trip each.
+          exact = !@jid.match?(/\A\h{24}\z/)
           SETS.each do |set, name|
-            entry = api.job_set(set).find_jid(@jid) and return see(path(name, entry.key))
+            entry = api.job_set(set).find_jid(@jid, exact: exact) and return see(path(name, entry.key))
           end
           return see(path("busy", jid: @jid)) if api.running.any? { |running| running.job.jid == @jid }
           @search = api.find_by_argument(@jid)
