@@ -48,12 +48,15 @@ class JobTest < Minitest::Test
     assert_equal 0, redis.call("ZCARD", "schedule"), "nothing scheduled"
   end
 
-  def test_numbers_and_times_schedule_as_before
+  def test_numbers_durations_and_times_schedule_as_before
+    require "active_support"
+    require "active_support/duration"
     ChildJob.perform_in(300, 1, 2)
     ChildJob.perform_in(1.5, 1, 2)
+    ChildJob.perform_in(ActiveSupport::Duration.build(90), 1, 2)
     ChildJob.perform_at(Time.now + 600, 1, 2)
     now = Time.now.to_f
     dues = redis.call("ZRANGE", "schedule", 0, -1, "WITHSCORES").flatten.each_slice(2).map { |_, score| Float(score) - now }
-    [1.5, 300, 600].zip(dues) { |want, due| assert_in_delta want, due, 1.0 }
+    [1.5, 90, 300, 600].zip(dues) { |want, due| assert_in_delta want, due, 1.0 }
   end
 end
