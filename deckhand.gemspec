@@ -25,11 +25,23 @@ Gem::Specification.new do |spec|
   spec.executables = ["deckhand"]
   spec.require_paths = ["lib"]
 
-  spec.add_dependency "connection_pool", ">= 2.4"
+  # Each bounded below the next major version the suite has not run on:
+  # connection_pool 2.5 and 3.0 (Gemfile.lock, gemfiles/current.gemfile.lock),
+  # json 2.6 to 3.1, redis-client 0.x (test/unit/gemspec_test.rb holds it).
+  spec.add_dependency "connection_pool", ">= 2.4", "< 4"
   # 2.6 is the json Ruby 3.1 ships, which many Rails applications keep
   # locked; the suite runs Deckhand on it (test/unit/payload/json_floor_test.rb).
-  spec.add_dependency "json", ">= 2.6"
-  spec.add_dependency "redis-client", ">= 0.22"
+  spec.add_dependency "json", ">= 2.6", "< 4"
+  spec.add_dependency "redis-client", ">= 0.22", "< 1"
 
+  # Not published yet: the README's Install section names this placeholder
+  # too; put the real address in both when the repository is public.
+  repository = "https://github.com/OWNER/deckhand"
+  spec.homepage = repository
+  spec.metadata["homepage_uri"] = repository
+  spec.metadata["source_code_uri"] = repository
+  spec.metadata["changelog_uri"] = "#{repository}/blob/main/CHANGES.md"
+  spec.metadata["documentation_uri"] = "#{repository}/tree/main/docs"
+  spec.metadata["bug_tracker_uri"] = "#{repository}/issues"
   spec.metadata["rubygems_mfa_required"] = "true"
 end

@@ -14,6 +14,7 @@ require_relative "api/history"
 require_relative "api/queue"
 require_relative "api/iteration"
 require_relative "api/job_set"
+require_relative "api/job_search"
 require_relative "api/process_set"
 require_relative "api/metrics"
 require_relative "api/redis_info"
@@ -41,6 +42,7 @@ module Deckhand
   #   api.queue("mailers").pause
   #   api.retries.filter("Net::ReadTimeout").first.then { |found| api.retries.retry(found) }
   #   api.dead.delete_all
+  #   api.find_by_argument("98431").hits.map(&:place)   # => [:retries, "mailers"]
   #   api.processes.each(&:quiet!)
   #   api.metrics(period: "24h").classes.first.p95_ms
   #   api.placement.primaries.map { |p| [p.address, p.queues, p.share] }
@@ -90,6 +92,10 @@ module Deckhand
     def dead = JobSet.new(:dead, @config)
 
     def job_set(name) = JobSet.new(name, @config)
+
+    # Jobs with an argument equal to `text` in the sets and queues, each
+    # searched a bounded way (API::JobSearch: its limits, and what it left).
+    def find_by_argument(text, limit: JobSearch::LIMIT) = JobSearch.new(@config, text, limit: limit)
 
     def processes = ProcessSet.new(@config)
 

@@ -54,6 +54,11 @@ module Deckhand
   # connection. Transient.
   class ConnectionError < RedisError
     def transient? = true
+
+    # What the Redis client saw ("Connection refused - connect(2) for
+    # 10.0.0.5:6379"), without the advice the message adds for a process
+    # that starts; the message when nothing is behind it.
+    def reason = cause ? cause.message : message
   end
 
   # Redis answered with an error that retrying alone will not cure: out of

@@ -166,7 +166,7 @@ module Deckhand
         return "redis+sentinel://#{config.sentinels.map { |s| "#{s.host}:#{s.port}" }.join(",")}/#{config.name}"
       end
       return "unix://#{config.path}" if config.path
-      "redis://#{config.host}:#{config.port}/#{config.db}"
+      "#{config.ssl ? "rediss" : "redis"}://#{config.host}:#{config.port}/#{config.db}"
     end
   end
 end

@@ -64,6 +64,7 @@ module Deckhand
       prepare_to_fork
       limit = @max_rss_kb ? ", replacing any over #{@max_rss_kb / 1024} MB" : ""
       @logger.info("swarm supervisor (pid #{::Process.pid}) starting #{@roster.slots.size} workers#{limit}")
+      check_limit_at_start
       @lifeline, @lifeline_writer = IO.pipe
       @roster.slots.each { |slot| spawn(slot) }
       supervise
@@ -132,10 +133,29 @@ module Deckhand
     # The new worker starts at once; the old one finishes its running jobs (up
     # to the timeout) and exits.
     def replace(slot, rss_kb)
+      if slot.age(now) <= 2 * MEMORY_CHECK_INTERVAL
+        warn_limit_once(Memory.fresh_over(@max_rss_kb, rss_kb, "worker #{slot.index} (pid #{slot.pid}) was over it " \
+          "#{slot.age(now).round(1)}s after it started, at"))
+      end
       @logger.warn("swarm: worker #{slot.index} (pid #{slot.pid}) uses #{rss_kb / 1024} MB, over the " \
         "#{@max_rss_kb / 1024} MB limit: replacing it")
       @roster.retire(slot)
       spawn(slot)
+    end
+
+    # A worker starts from the supervisor's memory (the application loaded,
+    # shared copy-on-write, which a worker's RSS counts): a limit below it
+    # is one no worker can meet.
+    def check_limit_at_start
+      rss = @max_rss_kb && Server::ResidentMemory.rss_kb(::Process.pid)
+      return unless rss && rss > @max_rss_kb
+      warn_limit_once(Memory.fresh_over(@max_rss_kb, rss, "the supervisor, which each worker starts from, uses"))
+    end
+
+    def warn_limit_once(message)
+      return if @limit_warned
+      @limit_warned = true
+      @logger.warn(message)
     end
 
     def report

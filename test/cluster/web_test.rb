@@ -57,6 +57,18 @@ class ClusterWebTest < Minitest::Test
     assert_redirect get("/find?jid=#{jids[13]}"), "/retries/#{key_of(:retries, jids[13])}"
   end
 
+  def test_find_by_argument_reads_every_shard_and_every_queue
+    put(:retry_set, "mail", retry_job("r" * 24, "queue" => "mail", "args" => [98431]))
+    put(:dead_set, "billing", retry_job("d" * 24, "queue" => "billing", "args" => ["98431"]))
+    cluster.call("SADD", keys::QUEUES, "default")
+    cluster.call("LPUSH", keys.queue("default"), JSON.generate(retry_job("q" * 24, "args" => [{"id" => 98431}])))
+    search = api.find_by_argument("98431")
+    assert_equal [[:retries, "r" * 24], [:dead, "d" * 24], ["default", "q" * 24]], search.hits.map { |hit| [hit.place, hit.record.jid] }
+    body = get("/find?jid=98431").body
+    assert_includes body, %(href="/retries/#{ERB::Util.url_encode(key_of(:retries, "r" * 24))}")
+    assert_includes body, %(href="/queues/default?page=1#jobs")
+  end
+
   def test_retry_delete_and_kill_one_entry_act_on_its_shard
     jids = spread(count: 6)
     assert_redirect post("/retries/#{key_of(:retries, jids[1])}", "action" => "retry"), "/retries#entries", notice: "retried.1"

@@ -93,6 +93,13 @@ class DocsExamplesTest < Minitest::Test
     (NOT_RUN.keys - keys).each { |key| flunk("NOT_RUN lists #{key}, which no doc holds any more (or whose first line changed)") }
   end
 
+  # `require "deckhand"` does not load the data API (a server never needs
+  # it): an example that names it, copied into a script, must require it.
+  def test_every_example_naming_the_data_api_requires_it
+    missing = self.class.blocks.select { |block| block.code.include?("Deckhand::API") && !block.code.include?(%(require "deckhand/api")) }
+    assert_empty missing.map { |block| "#{block.file}:#{block.line}" }
+  end
+
   def test_every_named_example_is_run_by_a_test
     source = Dir[File.join(__dir__, "*_test.rb")].map { |file| File.read(file) }.join
     Deckhand::DocExamples.named.each_key do |name|
@@ -227,6 +234,24 @@ class DocsExamplesTest < Minitest::Test
     app = Deckhand::Web.new(config: Deckhand.config)
     assert_equal 403, Rack::MockRequest.new(app).get("/metrics?format=prometheus").status
     assert_equal 200, Rack::MockRequest.new(app).get("/metrics?format=prometheus", "HTTP_AUTHORIZATION" => "Bearer s3cret").status
+  end
+
+  def test_redis_connections_over_tls_and_through_sentinels
+    assert_equal "rediss://redis.internal:6380/0", run_example("operations-redis-tls")
+    assert_equal({ca_file: "/etc/ssl/redis/ca.pem", cert: "/etc/ssl/redis/client.pem", key: "/etc/ssl/redis/client.key"}, Deckhand.config.redis[:ssl_params])
+    Deckhand.config = new_config # each guide's example stands alone
+    assert_equal "redis+sentinel://10.0.0.1:26379,10.0.0.2:26379,10.0.0.3:26379/mymaster", run_example("operations-redis-sentinel")
+  end
+
+  def test_a_json_log_line_has_the_documented_fields
+    assert_equal({"tenant" => "acme"}, run_example("operations-json-log"))
+    block = Deckhand::DocExamples.fetch("operations-json-log")
+    assert_equal %w[ts pid tid lvl ctx msg], JSON.parse(block.code[/^line.keys\s+# => (.*)$/, 1])
+    documented = File.read(File.join(Deckhand::DocExamples::ROOT, "docs/operations.md"))[/^\| Field \| Always.*?\n\n/m].scan(/^\| `(\w+)`/).flatten
+    assert_equal %w[ts pid tid lvl ctx msg], documented, "the table names every field"
+    io = StringIO.new
+    Deckhand::Logging::Logger.build(io, format: :json).info("x")
+    assert_equal %w[ts pid tid lvl msg], JSON.parse(io.string).keys, "ctx only with context"
   end
 
   def test_operations_eviction_settings

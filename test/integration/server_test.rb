@@ -168,6 +168,10 @@ class ServerTest < Minitest::Test
     job = zset("retry").first.first
     assert_equal "Deckhand::UnknownJobClass", job["error_class"]
     assert_includes job["error_message"], "NoSuchJobHere"
+    require "deckhand/web"
+    row = Rack::MockRequest.new(Deckhand::Web.new(config: Deckhand.config)).get("/retries").body[%r{<td class="error-cell">.*?</td>}m]
+    assert_includes row, "NoSuchJobHere is not a class this process knows: is it loaded (deckhand -r)?", "the retries list shows the fix"
+    refute_match(/const_get|synchronize|\^\^/, row)
   end
 
   # Rails' autoload of ActiveJob::QueueAdapters::SidekiqAdapter without the

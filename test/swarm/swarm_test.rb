@@ -93,6 +93,26 @@ class SwarmTest < Minitest::Test
     refute running?(hog)
   end
 
+  # A limit below a fresh worker's size replaces every worker at each check:
+  # said once, with the size to give instead.
+  def test_a_limit_below_a_fresh_worker_is_said_once
+    cli = swarm("-P", "1", "-c", "1", "--max-memory", "1")
+    line = cli.wait_for_log(/WARN: swarm: --max-memory 1 MB is below what a fresh worker uses.*$/)[0]
+    assert_match(/the supervisor, which each worker starts from, uses \d+ MB\. Every worker would be replaced at its first check, every 2s/, line)
+    assert_match(/Set --max-memory \(max_memory:\) above \d+ MB/, line)
+    2.times { |i| cli.wait_for_log(/(?:uses \d+ MB, over the 1 MB limit: replacing it.*){#{i + 2}}/m, timeout: 10) }
+    assert_equal 1, cli.output.scan("is below what a fresh worker uses").size, "said once"
+  end
+
+  # The supervisor under the limit, its workers over it from their boot.
+  def test_a_worker_over_the_limit_from_its_boot_is_said_once
+    cli = swarm("-P", "1", "-c", "1", "--max-memory", "400", env: {"SWARM_BOOT_BALLAST" => "500"})
+    line = cli.wait_for_log(/WARN: swarm: --max-memory 400 MB is below what a fresh worker uses.*$/, timeout: 15)[0]
+    assert_match(/worker 0 \(pid \d+\) was over it [\d.]+s after it started, at \d+ MB\. Every worker would be replaced/, line)
+    cli.wait_for_log(/(?:over the 400 MB limit: replacing it.*){3}/m, timeout: 15)
+    assert_equal 1, cli.output.scan("is below what a fresh worker uses").size, "said once"
+  end
+
   def test_tstp_and_ttin_reach_every_worker
     cli = swarm("-P", "2", "-c", "1", "-C", config_file("heartbeat_interval: 0.2\n"))
     workers = wait_for_workers(cli, 2)

@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "open3"
+require "tmpdir"
 
 # The gem holds what users run: the library, the executable and the docs. The
 # comparison with Sidekiq, its latency proxy, the torture suite and the tests
@@ -36,6 +38,28 @@ class GemspecTest < Minitest::Test
     elsewhere = Dir.chdir(Dir.tmpdir) { TOPLEVEL_BINDING.eval(File.read(GEMSPEC), GEMSPEC) }
 
     assert_equal files, elsewhere.files
+  end
+
+  # An open-ended requirement lets a future major version in untested, and
+  # `gem build` warns of it, as of a missing homepage.
+  def test_every_runtime_dependency_stops_before_the_next_major_version
+    spec.runtime_dependencies.each do |dependency|
+      operators = dependency.requirement.requirements.map(&:first)
+      assert_includes operators, "<", "#{dependency.name} #{dependency.requirement} has no upper bound"
+    end
+    assert_equal({"connection_pool" => ">= 2.4, < 4", "json" => ">= 2.6, < 4", "redis-client" => ">= 0.22, < 1"},
+      spec.runtime_dependencies.to_h { |d| [d.name, d.requirement.to_s] })
+  end
+
+  def test_the_gem_builds_without_a_warning_and_names_its_home
+    Dir.mktmpdir("deckhand-gem") do |dir|
+      output, status = Open3.capture2e("gem", "build", GEMSPEC, "--output", File.join(dir, "deckhand.gem"), chdir: ROOT)
+      assert status.success?, output
+      refute_match(/WARNING/, output)
+    end
+    assert_match(%r{\Ahttps://}, spec.homepage)
+    %w[source_code_uri changelog_uri bug_tracker_uri].each { |key| assert_match(%r{\A#{Regexp.escape(spec.homepage)}}, spec.metadata[key], key) }
+    assert File.read(File.join(ROOT, "README.md")).include?(spec.homepage), "the README names #{spec.homepage} too"
   end
 
   private

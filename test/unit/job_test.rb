@@ -36,4 +36,27 @@ class JobTest < Minitest::Test
     assert_equal({"k" => [1.5, nil]}, b)
     assert_raises(Deckhand::InvalidJob) { ChildJob.perform_inline(:a, 1) }
   end
+
+  # A String answers to_f with its leading number: "5 minutes" would be 5 s.
+  def test_a_string_interval_or_time_is_refused_at_the_call_with_the_fix
+    error = assert_raises(ArgumentError) { ChildJob.perform_in("5 minutes", 1, 2) }
+    assert_equal "JobTest::ChildJob.perform_in got the String \"5 minutes\", which would be read as 5.0 seconds: " \
+      "give a number of seconds as a Numeric (300) or an ActiveSupport::Duration (5.minutes)", error.message
+    assert_match(/perform_at got the String "2026-12-01".*or a Time \(Time.parse\(string\)\)/, assert_raises(ArgumentError) { ChildJob.perform_at("2026-12-01", 1, 2) }.message)
+    assert_raises(ArgumentError) { ChildJob.set(queue: "q").perform_in("300", 1, 2) }
+    assert_includes error.backtrace_locations.find { |l| !l.path.include?("lib/deckhand") }.path, "job_test.rb", "raised from the call"
+    assert_equal 0, redis.call("ZCARD", "schedule"), "nothing scheduled"
+  end
+
+  def test_numbers_durations_and_times_schedule_as_before
+    require "active_support"
+    require "active_support/duration"
+    ChildJob.perform_in(300, 1, 2)
+    ChildJob.perform_in(1.5, 1, 2)
+    ChildJob.perform_in(ActiveSupport::Duration.build(90), 1, 2)
+    ChildJob.perform_at(Time.now + 600, 1, 2)
+    now = Time.now.to_f
+    dues = redis.call("ZRANGE", "schedule", 0, -1, "WITHSCORES").flatten.each_slice(2).map { |_, score| Float(score) - now }
+    [1.5, 90, 300, 600].zip(dues) { |want, due| assert_in_delta want, due, 1.0 }
+  end
 end

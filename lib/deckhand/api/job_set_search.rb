@@ -79,11 +79,17 @@ module Deckhand
 
       # The entry with this jid, searching the whole set (in bounded steps).
       # Each step stops at the first entry containing the jid, which is nearly
-      # always the job itself; one that only mentions it is stepped over.
-      def find_jid(jid)
+      # always the job itself; one that only mentions it is stepped over, a
+      # round trip each. exact: true looks for `"jid":"<jid>"` as compact
+      # JSON writes it (Ruby's, Sidekiq's clients), which no mention inside
+      # an argument matches: for a text that may fill many jobs' arguments.
+      #
+      #   api.retries.find_jid("98431", exact: true)   # one step per 50,000 entries, however many mention it
+      def find_jid(jid, exact: false)
+        needle = exact ? %("jid":#{JSON.generate(jid)}) : jid
         from = 0
         while from
-          found, from = filter(jid, from: from, limit: 1, budget: 50_000)
+          found, from = filter(needle, from: from, limit: 1, budget: 50_000)
           match = found.find { |entry| entry.jid == jid }
           return match if match
         end

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "shellwords"
 require_relative "../api"
 
 module Deckhand
@@ -19,7 +20,7 @@ module Deckhand
       def warn_unworked
         API::UnworkedQueues.new(@config, also_worked: @own).each do |queue|
           @config.logger.warn("queue #{queue.name} holds #{count(queue.size)} that no running process works " \
-            "(this one works #{@own.join(", ")}): they wait until a process works it (deckhand -q #{queue.name}, " \
+            "(this one works #{@own.join(", ")}): they wait until a process works it (#{Shellwords.join(["deckhand", "-q", queue.name])}, " \
             "or queues: in config/deckhand.yml)")
         end
       rescue RedisError => e # a warning must not stop a boot

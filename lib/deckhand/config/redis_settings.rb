@@ -15,11 +15,24 @@ module Deckhand
       def redis=(options)
         change!(:redis)
         raise ConfigError, "redis must be a Hash of redis-client options, like {url: \"redis://host:6379/0\"}" unless options.is_a?(Hash)
-        options = options.transform_keys(&:to_sym)
+        options = symbolize(options)
         RedisUrl.check!(options[:url]) unless options[:url].nil?
         RedisUrl.check_cluster!(options[:cluster], options[:url]) unless options[:cluster].nil?
         @redis = options.freeze
       end
+
+      # The options as redis-client reads them: Symbol keys, also inside
+      # ssl_params and each Sentinel's Hash, where a config file's YAML gives
+      # Strings (redis-client would skip a "cert" given as a path).
+      def symbolize(options)
+        options = options.transform_keys(&:to_sym)
+        options[:ssl_params] = options[:ssl_params].transform_keys(&:to_sym) if options[:ssl_params].is_a?(Hash)
+        if options[:sentinels].is_a?(Array)
+          options[:sentinels] = options[:sentinels].map { |sentinel| sentinel.is_a?(Hash) ? sentinel.transform_keys(&:to_sym) : sentinel }
+        end
+        options
+      end
+      private :symbolize
 
       # What fills in the Redis options when the store is built: a block
       # called with (redis_options, environment) that returns the options to

@@ -18,8 +18,12 @@ module Deckhand
       def perform_async(*args) = push(:push, item(args))
 
       # Runs after `interval` seconds (a Numeric, or an ActiveSupport::Duration).
+      #
+      #   WelcomeJob.perform_in(300, user.id)
+      #   WelcomeJob.perform_in(5.minutes, user.id)
+      #   WelcomeJob.perform_in("5 minutes", user.id)   # raises ArgumentError: give 300 or 5.minutes
       def perform_in(interval, *args)
-        raise ArgumentError, "#{@klass}.perform_in needs a number of seconds, got #{interval.inspect}" unless interval.respond_to?(:to_f)
+        check_time!(interval, "perform_in", "a number of seconds")
         at = interval.to_f
         # A delay, not a time: from the application's now (Time.now, which a
         # test may freeze), as Sidekiq counts it.
@@ -29,7 +33,7 @@ module Deckhand
 
       # Runs at `time` (a Time, or epoch seconds).
       def perform_at(time, *args)
-        raise ArgumentError, "#{@klass}.perform_at needs a Time or epoch seconds, got #{time.inspect}" unless time.respond_to?(:to_f)
+        check_time!(time, "perform_at", "a Time or epoch seconds")
         push(:push, item(args).merge("at" => time.to_f))
       end
 
@@ -59,6 +63,18 @@ module Deckhand
       end
 
       private
+
+      # A String answers to_f with its leading number ("5 minutes" is 5.0,
+      # "2026-12-01" is 2026.0), so taking it would schedule the job quietly
+      # at the wrong time: refused at the call, with the fix.
+      def check_time!(value, method, wanted)
+        if value.is_a?(String)
+          time = (method == "perform_at") ? ", or a Time (Time.parse(string))" : nil
+          raise ArgumentError, "#{@klass}.#{method} got the String #{value[0, 40].inspect}, which would be read as " \
+            "#{value.to_f} seconds: give #{wanted} as a Numeric (300) or an ActiveSupport::Duration (5.minutes)#{time}"
+        end
+        raise ArgumentError, "#{@klass}.#{method} needs #{wanted}, got #{value.inspect}" unless value.respond_to?(:to_f)
+      end
 
       def run_inline(job)
         job = Payload.decode(JSON.generate(job))

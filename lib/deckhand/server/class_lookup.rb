@@ -44,11 +44,21 @@ module Deckhand
       def resolve(name)
         JobClasses.check!(ClassAliases[name] || Object.const_get(name), name)
       rescue NameError => e
-        raise UnknownJobClass, "#{name} is not a class this process knows (#{e.message}); is it loaded " \
-          "(deckhand -r)? During a deploy, old processes may see new jobs: it will be retried"
+        raise UnknownJobClass, unknown(name, e)
       rescue LoadError => e # an autoload that needs a gem this bundle lacks: a failure of this job, not of the thread
         raise UnknownJobClass, "looking #{name} up loaded a file that failed (#{e.class}: #{e.message}); " \
           "it will be retried"
+      end
+
+      # The name and the fix first, where a list cut short still shows them.
+      # NameError#message is not repeated: on Ruby 3.1 error_highlight puts
+      # the line of source that looked the constant up (this file's) into it.
+      def unknown(name, error)
+        shown = (name.to_s.length > JobClasses::NAME_LIMIT) ? "#{name.to_s[0, JobClasses::NAME_LIMIT]}..." : name.to_s
+        missing = error.name.to_s
+        detail = (missing.empty? || missing == shown || shown.end_with?("::#{missing}")) ? "" : " (#{missing} is not defined)"
+        "#{shown} is not a class this process knows: is it loaded (deckhand -r)?#{detail} " \
+          "During a deploy, old processes may see new jobs: it will be retried"
       end
     end
   end

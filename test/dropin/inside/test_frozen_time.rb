@@ -116,4 +116,15 @@ class FrozenTimeInsideTest < Minitest::Test
     travel_to(PAST) { FrozenMailJob.set(wait: 600).perform_later(1) }
     assert_due_at(PAST + 600, "Active Job set(wait:)")
   end
+
+  # Sidekiq reads an interval with to_f, a String's leading number
+  # included; plain Deckhand refuses a String, drop-in mode reads it as
+  # Sidekiq does.
+  def test_a_string_interval_is_read_as_sidekiq_reads_it
+    travel_to(PAST) { FrozenReportJob.perform_in("300", 1) }
+    assert_due_at(PAST + 300, "perform_in(\"300\")")
+    Sidekiq.redis { |conn| conn.call("DEL", "schedule") }
+    travel_to(PAST) { FrozenReportJob.set(queue: "low").perform_in("5 minutes", 1) }
+    assert_due_at(PAST + 5, "perform_in(\"5 minutes\"): Sidekiq's 5 s")
+  end
 end

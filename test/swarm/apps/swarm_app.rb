@@ -19,6 +19,9 @@ module SwarmApp
   Deckhand::Swarm.on_worker_boot do |index|
     gate = ENV["SWARM_BOOT_GATE"]
     exit!(3) if gate && !File.exist?(gate)
+    # A worker that outgrows the supervisor as it boots (the application's
+    # own connections, caches): SWARM_BOOT_BALLAST megabytes more.
+    HogJob::HELD << ("x" * (Integer(ENV["SWARM_BOOT_BALLAST"]) * 1024 * 1024)) if ENV["SWARM_BOOT_BALLAST"]
     redis.call("HSET", "swarm:booted", Process.pid, index)
   end
 

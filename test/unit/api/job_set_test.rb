@@ -70,6 +70,23 @@ class JobSetTest < Minitest::Test
     assert_equal %w[j0009 j0006 j0003 j0000], found.map(&:jid)
   end
 
+  # A text many jobs carry as an argument: the exact search steps over
+  # none of them one by one (one script call per 50,000 entries).
+  def test_find_jid_exact_looks_only_at_jid_fields
+    redis.call("ZADD", "retry", *(1..300).flat_map { |i| [i, job(format("m%023d", i), "args" => ["98431"])] })
+    redis.call("ZADD", "retry", 301, job("98431"))
+    scans = lambda do |**options|
+      redis.call("CONFIG", "RESETSTAT")
+      found = api.retries.find_jid("98431", **options)
+      [found&.score, redis.call("INFO", "commandstats")[/cmdstat_evalsha:calls=(\d+)/, 1].to_i]
+    end
+    assert_equal [301.0, 1], scans.call(exact: true)
+    score, calls = scans.call
+    assert_equal 301.0, score
+    assert_operator calls, :>, 300, "the loose search steps over each mention"
+    assert_nil api.retries.find_jid("98432", exact: true)
+  end
+
   def test_find_jid_ignores_a_jid_that_only_appears_in_args
     target = "f" * 24
     redis.call("ZADD", "retry", 1, JSON.generate("class" => "X", "args" => [target], "jid" => "other", "queue" => "q"))

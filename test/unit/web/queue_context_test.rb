@@ -28,7 +28,7 @@ class WebQueueContextTest < Minitest::Test
     assert_includes rows.grep(/mail</).first, ">paused</span>"
     refute_includes rows.grep(/mail</).first, "no process works it"
     assert_includes rows.grep(/orphan/).first, "no process works it"
-    assert_includes rows.grep(/orphan/).first, "deckhand -q &lt;b&gt;orphan&lt;/b&gt;"
+    assert_includes rows.grep(/orphan/).first, "deckhand -q \\&lt;b\\&gt;orphan\\&lt;/b\\&gt;", "quoted for a shell"
     refute_match(/paused|no process/, rows.grep(/default</).first)
     assert_includes get("/queues/mail").body, "Paused: its job waits here until the queue is resumed"
     orphan = get("/queues/%3Cb%3Eorphan%3C%2Fb%3E").body

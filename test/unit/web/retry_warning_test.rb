@@ -30,7 +30,7 @@ class WebRetryWarningTest < Minitest::Test
     add_to("schedule", retry_job("a" * 24, "queue" => "<b>exports</b>"), score: Time.now.to_f + 60)
     page = get("/scheduled/#{key_of(:scheduled, "a" * 24)}").body
     assert_equal ["Warning: no live process works this job's queue, &lt;b&gt;exports&lt;/b&gt;: Enqueue now sends the job there to wait until " \
-      "a process is started with it (<code>deckhand -q &lt;b&gt;exports&lt;/b&gt;</code>)."], warnings(page)
+      "a process is started with it (<code>deckhand -q \\&lt;b\\&gt;exports\\&lt;/b\\&gt;</code>)."], warnings(page)
   end
 
   def test_a_jobs_page_in_a_worked_running_queue_says_nothing

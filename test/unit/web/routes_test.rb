@@ -117,12 +117,40 @@ class WebRoutesTest < Minitest::Test
   end
 
   def test_redis_down_answers_503_not_a_stack_trace
-    config = Deckhand::Config.new(redis: {url: "redis://127.0.0.1:#{Deckhand::DevRedis.free_port}/0", connect_timeout: 0.2})
-    response = Rack::MockRequest.new(Deckhand::Web.new(config: config)).get("/queues")
+    config = Deckhand::Config.new(redis: {url: "redis://:s3cret-pass@127.0.0.1:#{Deckhand::DevRedis.free_port}/0", connect_timeout: 0.2})
+    response = Rack::MockRequest.new(Deckhand::Web.new(config: config)).get("/queues", "HTTP_ACCEPT" => "text/html")
     assert_equal 503, response.status
-    assert_includes response.body, "Redis is unreachable"
+    assert_includes response.body, "<h2>Redis cannot be reached</h2>"
+    assert_match %r{The dashboard reads <code>redis://127\.0\.0\.1:\d+/0</code>, and it does not answer: <span id="outage-reason">[^<]*refused}, response.body
+    assert_includes response.body, "reload in a few seconds"
     assert_includes response.body, %(<a href="/retries">Retries</a>), "a way on, not a dead end"
-    assert_includes response.body, %(action="/find"), "and the jid search"
+    refute_includes response.body, %(action="/find"), "no search of a Redis that does not answer"
+    refute_match(/Not here|Set REDIS_URL|s3cret/, response.body)
     assert_equal "no-store", response.headers["cache-control"]
+    assert_equal "5", response.headers["retry-after"]
+  end
+
+  def test_redis_down_answers_a_scrape_with_a_line_of_text
+    config = Deckhand::Config.new(redis: {url: "redis://127.0.0.1:#{Deckhand::DevRedis.free_port}/0", connect_timeout: 0.2})
+    response = Rack::MockRequest.new(Deckhand::Web.new(config: config)).get("/metrics", "HTTP_ACCEPT" => "application/openmetrics-text;version=1.0.0,text/plain;q=0.5")
+    assert_equal 503, response.status
+    assert_equal "text/plain; charset=utf-8", response.headers["content-type"]
+    assert_match %r{\ARedis cannot be reached: .*refused.* \(redis://127\.0\.0\.1:\d+/0\)\. Retry in 5 s\.\n\z}, response.body
+  end
+
+  def test_redis_down_answers_json_to_json
+    config = Deckhand::Config.new(redis: {url: "redis://:s3cret-pass@127.0.0.1:#{Deckhand::DevRedis.free_port}/0", connect_timeout: 0.2})
+    app = Deckhand::Web.new(config: config)
+    [["/stats.json", "text/html"], ["/stats.json", "*/*"], ["/queues", "application/json"]].each do |path, accept|
+      response = Rack::MockRequest.new(app).get(path, "HTTP_ACCEPT" => accept)
+      assert_equal 503, response.status, path
+      assert_equal "application/json", response.headers["content-type"], "#{path} #{accept}"
+      body = JSON.parse(response.body)
+      assert_equal "redis_unreachable", body["error"]
+      assert_match %r{\ARedis cannot be reached: .*refused}, body["message"]
+      assert_match %r{\Aredis://127\.0\.0\.1:\d+/0\z}, body["redis"]
+      assert_equal 5, body["retry_after"]
+      refute_includes response.body, "s3cret"
+    end
   end
 end

@@ -28,4 +28,11 @@ class WebUnworkedQueuesTest < Minitest::Test
     2.times { Deckhand::Client.push("class" => "RecordJob", "args" => [1], "queue" => "mailers") }
     assert_equal [{"name" => "mailers", "size" => 2}], JSON.parse(get("/stats.json").body)["unworked_queues"]
   end
+
+  def test_the_suggested_command_is_quoted_for_a_shell
+    Deckhand::Client.push("class" => "RecordJob", "args" => [1], "queue" => "my queue")
+    assert_includes get("/").body, %{(<code>deckhand -q my\\ queue</code>)}
+    assert_includes get("/queues/my%20queue").body, %(<code>deckhand -q my\\ queue</code>)
+    assert_includes get("/queues").body, %{(deckhand -q my\\ queue)">no process works it}
+  end
 end

@@ -98,9 +98,10 @@ class WebXssTest < Minitest::Test
   def test_dead_ends_print_a_hostile_jid_as_text
     plant
     enc = ERB::Util.url_encode(HOSTILE)
-    ["/find?jid=#{enc}", "/retries/1.5-#{enc}"].each do |path|
+    # The planted jobs carry the text as an argument: /find lists them.
+    [["/find?jid=#{enc}", 200], ["/retries/1.5-#{enc}", 404]].each do |path, status|
       response = get(path)
-      assert_equal 404, response.status, path
+      assert_equal status, response.status, path
       assert_inert(response.body, path)
       assert_includes response.body, %(name="jid" value="#{ESCAPED}"), path
     end

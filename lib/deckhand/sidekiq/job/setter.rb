@@ -38,6 +38,12 @@ module Deckhand
 
       private
 
+      # Sidekiq reads any interval or time with to_f, a String's leading
+      # number included ("300" is 300 s, "5 minutes" 5 s): drop-in mode takes
+      # what Sidekiq takes and reads it as Sidekiq does (plain Deckhand
+      # refuses a String).
+      def check_time!(value, method, wanted) = value.is_a?(String) || super
+
       # Through the job's client class (Sidekiq.transactional_push!'s, or
       # sidekiq_options client_class:) when it names one, else through a
       # Sidekiq::Client, as Sidekiq's perform_async and perform_in push: code

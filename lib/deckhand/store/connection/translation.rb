@@ -39,6 +39,13 @@ module Deckhand
         # cluster mode.
         CLUSTER_UNREACHABLE = %w[RedisClient::Cluster::InitialSetupError RedisClient::Cluster::NodeMightBeDown].freeze
 
+        # What to check when TLS (rediss://) fails: the server answered, so
+        # "is redis-server running?" would send the reader the wrong way.
+        TLS_FIX = "check the server's certificate: this host must trust the CA that signed it " \
+          "(`redis: {url: \"rediss://...\", ssl_params: {ca_file: \"/path/to/ca.pem\"}}`, or the system's CA store), " \
+          "it must name the host in the URL and be in date; a server that asks for a client certificate " \
+          "needs `ssl_params: {cert:, key:}` (docs/operations.md, Redis connections)"
+
         # Codes worth a plain retry: the condition passes by itself.
         TRANSIENT_CODES = %w[LOADING BUSY MASTERDOWN TRYAGAIN CLUSTERDOWN].freeze
 
@@ -71,6 +78,8 @@ module Deckhand
           return call(inner, script: script, types: types) if inner.is_a?(RedisClient::Error)
           case error
           when Deckhand::Error then error
+          when ->(e) { e.is_a?(RedisClient::CannotConnectError) && tls_failure?(e) }
+            connection("the TLS handshake with Redis at #{@location} failed (#{error.message}): #{TLS_FIX}", error)
           when RedisClient::CannotConnectError
             connection("Redis at #{@location} refused the connection (#{error.message}); is redis-server " \
               "running? Set REDIS_URL or `redis: {url: ...}` to point at it", error)
@@ -118,6 +127,13 @@ module Deckhand
         private
 
         def connection(message, _error) = ConnectionError.new(message)
+
+        # A connection that failed in its TLS handshake: redis-client raises
+        # CannotConnectError with OpenSSL's message, the SSLError its cause.
+        # Named, not referenced: OpenSSL loads only when TLS is used.
+        def tls_failure?(error)
+          error.cause&.class&.name == "OpenSSL::SSL::SSLError" || error.message.match?(/\bSSL_connect\b|certificate/)
+        end
 
         def command(error, script, types)
           code = (error.respond_to?(:code) && error.code) ? error.code.to_s : error.message.to_s.split(" ", 2).first.to_s

@@ -155,6 +155,20 @@
     });
   }
 
+  // A long error message shows its first lines; its button unfolds it all
+  // and folds it again.
+  function clampedMessages() {
+    document.querySelectorAll("button[aria-controls][data-more]").forEach(function (button) {
+      var target = document.getElementById(button.getAttribute("aria-controls"));
+      if (!target) return;
+      button.addEventListener("click", function () {
+        var open = target.classList.toggle("open");
+        button.setAttribute("aria-expanded", String(open));
+        button.textContent = button.getAttribute(open ? "data-less" : "data-more");
+      });
+    });
+  }
+
   // Calls `step` every `interval` ms while the tab is visible; a hidden tab
   // makes no requests, and showing it again runs a step at once.
   function whileVisible(interval, step) {
@@ -269,6 +283,7 @@
   function start() {
     ranges();
     confirmations();
+    clampedMessages();
     keepScroll();
     checkAll();
     liveHeader();

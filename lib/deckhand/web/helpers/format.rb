@@ -70,6 +70,9 @@ module Deckhand
         # Plain text escaped, its `quoted` parts (a command to run) as <code>.
         def code_spans(text) = html(h(text).gsub(/`([^`]+)`/, '<code>\1</code>'))
 
+        # A class name that a narrow column breaks after each "::" first.
+        def class_name(name) = html(h(name).gsub("::", "::<wbr>"))
+
         # Arguments as JSON, shortened for a list.
         def args_preview(args, length = 120) = truncate(args.map { |arg| JSON.generate(arg) }.join(", "), length)
 

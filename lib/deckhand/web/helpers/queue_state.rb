@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "shellwords"
+
 module Deckhand
   class Web
     module Helpers
@@ -15,10 +17,14 @@ module Deckhand
           badges = []
           badges << %(<span class="badge warn" title="Paused: its jobs wait until it is resumed">paused</span>) if queue.paused?
           unless worked.include?(queue.name)
-            badges << %(<span class="badge bad unworked-badge" title="No live process works this queue: its jobs wait until one is started with it (deckhand -q #{h(queue.name)})">no process works it</span>)
+            badges << %(<span class="badge bad unworked-badge" title="No live process works this queue: its jobs wait until one is started with it (#{h(start_command(queue.name))})">no process works it</span>)
           end
           html(badges.map { |badge| " #{badge}" }.join)
         end
+
+        # The command that starts a process working `queue`, quoted for a
+        # shell: "deckhand -q my\\ queue" for a name with a space.
+        def start_command(queue) = Shellwords.join(["deckhand", "-q", queue.to_s])
 
         # A process's capsules as it published them: "default 10 threads,
         # weighted: critical 3, default 1 · cpu 1 thread, strict: reports".

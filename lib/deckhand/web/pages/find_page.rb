@@ -3,31 +3,47 @@
 module Deckhand
   class Web
     module Pages
-      # A job by its jid, from the search box on every page: straight to its
-      # detail page when it waits in the retry, scheduled or dead set, to Busy
-      # when it is running, else a page that says where it looked.
+      # A job by its jid or by an argument's value, from the search box on
+      # every page. A jid goes straight to the job's detail page when it waits
+      # in the retry, scheduled or dead set, to Busy when it is running. Any
+      # other text lists the jobs with an argument equal to it in the sets and
+      # the queues (API::JobSearch, bounded: the page says how far it looked),
+      # else a page that says where it looked.
       #
       #   GET /find?jid=b4a577edbccf1d805744efa9   # => 303 to /retries/1732000000.5-b4a5...
+      #   GET /find?jid=98431                      # => the jobs with an argument 98431
       class FindPage < Action # :nodoc:
         SETS = {retries: "retries", scheduled: "scheduled", dead: "dead"}.freeze
 
         def show
           @jid = text_param("jid", max: 100)
           if @jid.empty?
-            @message = "Type a job's jid (24 hex characters)."
+            @message = "Type a job's jid (24 hex characters) or the value of one of its arguments."
             return render(:gone, title: "Find a job")
           end
+          # A text that is no Sidekiq jid (24 hex digits) is most likely an
+          # argument, which many jobs may carry: only the exact "jid" field
+          # is looked for, not every mention, one round trip each.
+          exact = !@jid.match?(/\A\h{24}\z/)
           SETS.each do |set, name|
-            entry = api.job_set(set).find_jid(@jid) and return see(path(name, entry.key))
+            entry = api.job_set(set).find_jid(@jid, exact: exact) and return see(path(name, entry.key))
           end
           return see(path("busy", jid: @jid)) if api.running.any? { |running| running.job.jid == @jid }
-          @message = "No job with jid “#{@jid}” is in the retry, scheduled or dead sets or running now. " \
-            "It may be waiting in a queue (queues are not searched: they can hold millions), or it has finished."
+          @search = api.find_by_argument(@jid)
+          return render(:find, title: "Jobs with argument #{@jid}") unless @search.hits.empty?
+          @message = "No job with jid “#{@jid}” is in the retry, scheduled or dead sets or running now, " \
+            "and no job with an argument “#{@jid}” in #{reach}. It may wait further back, or it has finished."
           stuck_queues
           render :gone, status: 404, title: "Not found"
         end
 
         private
+
+        # How far an argument search looks, in words for the page.
+        def reach
+          "the first #{number(API::JobSearch::SET_BUDGET)} entries of each set and the next " \
+            "#{number(API::JobSearch::QUEUE_BUDGET)} jobs of each queue (the first #{API::JobSearch::QUEUES} queues by name)"
+        end
 
         # Where a job that is "not here" may be waiting without running:
         # paused queues and queues no live process works, with jobs in them.
