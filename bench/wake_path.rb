@@ -1,13 +1,15 @@
 # frozen_string_literal: true
 
 # Push-to-start on an idle server, step by step: scenario 3 (one job at a
-# time, each after the last one's report and 2 ms) with the Deckhand server's
-# wake-up path stamped (DeckhandBench::WakeTrace), then the same pushes to a
-# Sidekiq server for its total. Prints, for each step, the µs it took after
-# the step before (median and 90th percentile) and the objects it allocated,
-# then both systems' push-to-start p50 and p99:
+# time, each after the last one's report and 2 ms) on Deckhand and on
+# Sidekiq, each server's wake-up path stamped (DeckhandBench::WakeTrace).
+# Prints for each system the push-to-start p50 and p99 (the probe's
+# reports), split where the blocking pop answers (Deckhand's idle waiter's
+# BLMOVE, Sidekiq's BRPOP): push to that answer, then that answer to the
+# job's start; then Deckhand's steps from there, each the µs after the step
+# before (median and 90th percentile) with the objects it allocated:
 #
-#   ruby bench/wake_path.rb          # 2,000 jobs
+#   ruby bench/wake_path.rb          # 2,000 jobs each
 #   ruby bench/wake_path.rb 500      # fewer
 $stdout.sync = true
 ENV["BUNDLE_GEMFILE"] ||= File.expand_path("../Gemfile", __dir__)
@@ -19,6 +21,7 @@ require_relative "lib/deckhand_bench/wake_trace"
 jobs = Integer(ARGV[0] || 2_000)
 warmup = 20
 stats = DeckhandBench::Stats
+steps = DeckhandBench::WakeTrace::STEPS
 
 # Pushes `count` jobs one at a time; returns each push-to-start in µs.
 push_one_by_one = lambda do |lab, system, child, count|
@@ -31,31 +34,29 @@ push_one_by_one = lambda do |lab, system, child, count|
   end
 end
 
-totals = {}
+p50_p90 = ->(spans) { format("p50 %5d  p90 %5d", stats.median(spans), stats.percentile(spans, 90)) }
+
 Dir.mktmpdir("wake-path") do |dir|
-  trace = File.join(dir, "trace.txt")
   DeckhandBench::Lab.open(yjit: DeckhandBench::Runner.yjit_available?) do |lab|
     puts "load average #{File.read("/proc/loadavg").split.first(3).join(" ")}" if File.exist?("/proc/loadavg")
     [DeckhandBench::Systems::DeckhandSystem.new, DeckhandBench::Systems::SidekiqSystem.load].compact.each do |system|
+      trace = File.join(dir, "#{system.name}.txt")
       lab.fresh!
-      env = (system.name == "deckhand") ? {"BENCH_WAKE_TRACE" => trace} : {}
-      child = lab.server(system, system.server(threads: 10, queues: ["bench"]), expect: 0, extra_env: env)
+      child = lab.server(system, system.server(threads: 10, queues: ["bench"]), expect: 0, extra_env: {"BENCH_WAKE_TRACE" => trace})
       begin
-        totals[system.name] = push_one_by_one.call(lab, system, child, warmup + jobs).drop(warmup)
+        totals = push_one_by_one.call(lab, system, child, warmup + jobs).drop(warmup)
       ensure
         child.stop
       end
+      rows = DeckhandBench::WakeTrace.read(trace).drop(warmup).select { |row| row["moved"].between?(0, row["started"]) }
+      puts format("%-8s push-to-start p50 %.3f ms, p99 %.3f ms; push -> pop answered %s µs; -> started %s µs (%d jobs through the pop)",
+        system.name, stats.median(totals) / 1000.0, stats.percentile(totals, 99) / 1000.0,
+        p50_p90.call(rows.map { |row| row["moved"] }), p50_p90.call(rows.map { |row| row["started"] - row["moved"] }), rows.size)
+      next unless system.name == "deckhand"
+      steps.each_cons(2) do |before, after|
+        spans = rows.map { |row| row[after] - row[before] }
+        puts format("  %-9s -> %-9s %s µs  %d objects", before, after, p50_p90.call(spans), stats.median(rows.map { |row| row["objects:#{after}"] }).round)
+      end
     end
   end
-  rows = DeckhandBench::WakeTrace.read(trace).drop(warmup)
-  steps = ["pushed", *DeckhandBench::WakeTrace::STEPS]
-  puts "Deckhand's wake-up path, #{rows.size} jobs (µs after the step before; objects allocated in the step):"
-  steps.each_cons(2) do |before, after|
-    spans = rows.map { |row| row[after] - (row[before] || 0) }
-    objects = (before == "pushed") ? "" : "  #{stats.median(rows.map { |row| row["objects:#{after}"] }).round} objects"
-    puts format("  %-9s -> %-9s p50 %5d  p90 %5d%s", before, after, stats.median(spans), stats.percentile(spans, 90), objects)
-  end
-end
-totals.each do |name, samples|
-  puts format("%-9s push-to-start p50 %.3f ms, p99 %.3f ms", name, stats.median(samples) / 1000.0, stats.percentile(samples, 99) / 1000.0)
 end
