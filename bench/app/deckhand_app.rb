@@ -11,10 +11,12 @@ require "logger"
 require_relative "../../lib/deckhand"
 require_relative "jobs"
 require_relative "../lib/deckhand_bench/news_ages"
+require_relative "../lib/deckhand_bench/wake_trace"
 
 Deckhand.config.logger.level = Logger::WARN
 Deckhand.config.fetch_window = Float(ENV["BENCH_WINDOW"]) if ENV["BENCH_WINDOW"] # seconds: the acknowledgement trade-off's sweep
 DeckhandBench::Probe.install
 DeckhandBench::NewsAges.install
+DeckhandBench::WakeTrace.install(ENV["BENCH_WAKE_TRACE"]) if ENV["BENCH_WAKE_TRACE"] # bench/wake_path.rb
 
 DeckhandBench::Jobs.define(Deckhand::Job)

@@ -10,8 +10,10 @@
 require "logger"
 require "sidekiq"
 require_relative "jobs"
+require_relative "../lib/deckhand_bench/wake_trace"
 
 Sidekiq.configure_server { |config| config.logger.level = Logger::WARN }
 DeckhandBench::Probe.install
+DeckhandBench::WakeTrace.install(ENV["BENCH_WAKE_TRACE"], system: :sidekiq) if ENV["BENCH_WAKE_TRACE"] # bench/wake_path.rb
 
 DeckhandBench::Jobs.define(Sidekiq::Job)

@@ -92,7 +92,7 @@ module Deckhand
     # ConnectionError says the job may have been queued: Redis may have run
     # it before its reply was lost (docs/reliability.md).
     def push(item)
-      item, by = partition_by(item)
+      item, by = partition_by(item) if partitioned?(item)
       given = item.is_a?(Hash) ? (item["class"] || item[:class]) : nil
       job = Payload.normalize(item, timestamps: @config.timestamps)
       own_queue!(job)
@@ -169,11 +169,12 @@ module Deckhand
     # callable given the job's args that returns one. It is not stored in
     # the job. Returns the item without it, and it.
     def partition_by(item)
-      return [item, nil] unless item.is_a?(Hash)
-      return [item, nil] unless item.key?("partition_by") || item.key?(:partition_by)
+      return [item, nil] unless partitioned?(item)
       by = item["partition_by"] || item[:partition_by]
       [item.except("partition_by", :partition_by), by]
     end
+
+    def partitioned?(item) = item.is_a?(Hash) && (item.key?("partition_by") || item.key?(:partition_by))
 
     # Names ending like a partition's list are Deckhand's own
     # (Store::Layout::PartitionNames): no queue can be another's partition.

@@ -28,6 +28,24 @@ class JobTest < Minitest::Test
     assert_raises(ArgumentError) { Class.new { include Deckhand::Job }.deckhand_options(args: [1]) }
   end
 
+  class PlainJob
+    include Deckhand::Job
+  end
+
+  # The push builds its job from the class's options without changing them:
+  # a class with none of its own shares the defaults with every other class.
+  def test_a_push_leaves_the_options_it_was_built_from_as_they_were
+    defaults = Deckhand::Job::Options.defaults.dup
+    inherited = ChildJob.deckhand_options
+    PlainJob.perform_async(1)
+    ChildJob.perform_async(1, 2)
+    ChildJob.set(queue: "other").perform_async(3, 4)
+    assert_equal defaults, Deckhand::Job::Options.defaults
+    assert_equal defaults, PlainJob.deckhand_options
+    assert_equal inherited, ChildJob.deckhand_options
+    assert_equal [[1], [1, 2], [3, 4]], %w[default child other].map { |q| JSON.parse(Deckhand.config.store.call("LINDEX", Deckhand.config.store.layout.queue(q), 0))["args"] }
+  end
+
   def test_perform_inline_round_trips_through_json
     ChildJob.perform_inline(1, {"k" => [1.5, nil]})
     jid, a, b = Deckhand::TestJobs.runs.first

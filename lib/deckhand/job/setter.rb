@@ -84,7 +84,14 @@ module Deckhand
         instance.perform(*job["args"])
       end
 
-      def item(args) = @klass.deckhand_options.merge(@options).merge("class" => @klass.name, "args" => args)
+      # One new Hash per push: the class's options may be shared (the
+      # defaults), so they are copied, never changed.
+      def item(args)
+        item = @options.empty? ? @klass.deckhand_options.dup : @klass.deckhand_options.merge(@options)
+        item["class"] = @klass.name
+        item["args"] = args
+        item
+      end
 
       # To Redis, to the one Sidekiq would choose: set(pool:), else the
       # innermost Client.via block's, else deckhand_options pool:, else the

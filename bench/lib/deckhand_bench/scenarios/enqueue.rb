@@ -27,7 +27,8 @@ module DeckhandBench
         rates = JSON.parse(lab.run(SCRIPT, system.name, plan.enqueue_single, plan.enqueue_bulk).lines.last)
         results.add(:enqueue_single, system.name, rates.fetch("single"))
         results.add(:enqueue_bulk, system.name, rates.fetch("bulk"))
-        say("#{system.name}: perform_async #{rates["single"].round} jobs/s, perform_bulk #{rates["bulk"].round} jobs/s")
+        say("#{system.name}: perform_async #{rates["single"].round} jobs/s (#{rates["single_cpu_us"].round(1)} µs of CPU, " \
+          "#{rates["single_objects"].round(1)} objects a push), perform_bulk #{rates["bulk"].round} jobs/s")
       end
     end
   end

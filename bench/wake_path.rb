@@ -1,0 +1,62 @@
+# frozen_string_literal: true
+
+# Push-to-start on an idle server, step by step: scenario 3 (one job at a
+# time, each after the last one's report and 2 ms) on Deckhand and on
+# Sidekiq, each server's wake-up path stamped (DeckhandBench::WakeTrace).
+# Prints for each system the push-to-start p50 and p99 (the probe's
+# reports), split where the blocking pop answers (Deckhand's idle waiter's
+# BLMOVE, Sidekiq's BRPOP): push to that answer, then that answer to the
+# job's start; then Deckhand's steps from there, each the µs after the step
+# before (median and 90th percentile) with the objects it allocated:
+#
+#   ruby bench/wake_path.rb          # 2,000 jobs each
+#   ruby bench/wake_path.rb 500      # fewer
+$stdout.sync = true
+ENV["BUNDLE_GEMFILE"] ||= File.expand_path("../Gemfile", __dir__)
+require "bundler/setup"
+require "tmpdir"
+require_relative "lib/deckhand_bench/runner"
+require_relative "lib/deckhand_bench/wake_trace"
+
+jobs = Integer(ARGV[0] || 2_000)
+warmup = 20
+stats = DeckhandBench::Stats
+steps = DeckhandBench::WakeTrace::STEPS
+
+# Pushes `count` jobs one at a time; returns each push-to-start in µs.
+push_one_by_one = lambda do |lab, system, child, count|
+  client = system.client(lab.url)
+  Array.new(count) do |i|
+    sleep 0.002
+    args = DeckhandBench::Probe.args(i, "pushed_at" => Process.clock_gettime(Process::CLOCK_REALTIME))
+    system.push(client, "BenchLatencyJob", "bench", args)
+    child.wait_report(lab.redis, DeckhandBench::Probe::LATENCY, timeout: i.zero? ? 60 : 10).to_i
+  end
+end
+
+p50_p90 = ->(spans) { format("p50 %5d  p90 %5d", stats.median(spans), stats.percentile(spans, 90)) }
+
+Dir.mktmpdir("wake-path") do |dir|
+  DeckhandBench::Lab.open(yjit: DeckhandBench::Runner.yjit_available?) do |lab|
+    puts "load average #{File.read("/proc/loadavg").split.first(3).join(" ")}" if File.exist?("/proc/loadavg")
+    [DeckhandBench::Systems::DeckhandSystem.new, DeckhandBench::Systems::SidekiqSystem.load].compact.each do |system|
+      trace = File.join(dir, "#{system.name}.txt")
+      lab.fresh!
+      child = lab.server(system, system.server(threads: 10, queues: ["bench"]), expect: 0, extra_env: {"BENCH_WAKE_TRACE" => trace})
+      begin
+        totals = push_one_by_one.call(lab, system, child, warmup + jobs).drop(warmup)
+      ensure
+        child.stop
+      end
+      rows = DeckhandBench::WakeTrace.read(trace).drop(warmup).select { |row| row["moved"].between?(0, row["started"]) }
+      puts format("%-8s push-to-start p50 %.3f ms, p99 %.3f ms; push -> pop answered %s µs; -> started %s µs (%d jobs through the pop)",
+        system.name, stats.median(totals) / 1000.0, stats.percentile(totals, 99) / 1000.0,
+        p50_p90.call(rows.map { |row| row["moved"] }), p50_p90.call(rows.map { |row| row["started"] - row["moved"] }), rows.size)
+      next unless system.name == "deckhand"
+      steps.each_cons(2) do |before, after|
+        spans = rows.map { |row| row[after] - row[before] }
+        puts format("  %-9s -> %-9s %s µs  %d objects", before, after, p50_p90.call(spans), stats.median(rows.map { |row| row["objects:#{after}"] }).round)
+      end
+    end
+  end
+end
