@@ -8,6 +8,24 @@ module Deckhand
     # (ForeignError: what drop-in mode raises), so that `rescue
     # Deckhand::ConnectionError` still catches it.
     def self.===(other) = super || (other.is_a?(ForeignError) && super(other.deckhand_error))
+
+    # A copy of any exception with another message, its cause and
+    # backtrace kept, for messages that add what Deckhand knows. MRI's
+    # Exception#exception keeps the cause; JRuby's copy has none, and
+    # raising it with `cause:` is the one way to give it back.
+    #
+    #   Deckhand::Error.reworded(error, "#{error.message}: more")   # same class, cause and backtrace
+    def self.reworded(error, message)
+      copy = error.exception(message)
+      return copy if copy.cause.equal?(error.cause)
+      copy = begin
+        raise copy, cause: error.cause
+      rescue Exception => raised # rubocop:disable Lint/RescueException -- the copy raised just above, whatever its class
+        raised
+      end
+      copy.set_backtrace(error.backtrace) if error.backtrace
+      copy
+    end
   end
 
   # Mixed into redis-client's own error when drop-in mode raises it in place

@@ -37,7 +37,7 @@ module Deckhand
     # doubt with [pushed, unpushed] or nil while Redis cannot tell.
     def self.attach(error, pushed:, unpushed:, in_doubt: [], total: nil, recheck: nil)
       total ||= pushed.size + unpushed.size + in_doubt.size
-      error = error.exception("#{error.message} (#{summary(pushed.size, unpushed.size, in_doubt.size, total)})") if error.is_a?(Error)
+      error = Error.reworded(error, "#{error.message} (#{summary(pushed.size, unpushed.size, in_doubt.size, total)})") if error.is_a?(Error)
       error.extend(self)
       error.instance_variable_set(:@pushed, pushed)
       error.instance_variable_set(:@unpushed, unpushed)

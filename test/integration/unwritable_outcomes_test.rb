@@ -62,7 +62,7 @@ class UnwritableOutcomesTest < Minitest::Test
       -> { redis.call("ZCARD", "dead") == raw.size }
     end
     assert_equal raw.sort, dead.map { |entry| entry["raw"].unpack1("m0") }.sort
-    assert_equal [["args[0]"], ['args[0]["n"][1]'], ["args[0]"]].sort, dead.map { |entry| entry["error_message"].scan(/at (\S+) \(/).first }.sort
+    assert_equal [["args[0]"], ['args[0]["n"][1]'], ["args[0]"]].sort, dead.map { |entry| entry["error_message"].scan(/at (\S+?)(?: \(|:)/).first }.sort
     dead.each { |entry| assert_includes entry["error_message"], "number too large for a Float" }
     assert_equal 0, redis.call("ZCARD", "retry")
     refute Deckhand::TestJobs.runs.any? { |label, _| label.is_a?(String) && label.start_with?("h") }, "FailJob ran"

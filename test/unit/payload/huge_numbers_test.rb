@@ -24,31 +24,37 @@ class PayloadHugeNumbersTest < Minitest::Test
     $VERBOSE = verbose
   end
 
+  # Where the number sits, and on MRI the number as written: JRuby's json
+  # reads the payload whole before the decoder can look (HugeNumbers).
+  def shown(where, literal) = (RUBY_ENGINE == "jruby") ? where : "#{where} (#{literal})"
+
   def test_a_number_too_large_for_a_float_is_refused_with_where_it_sits
     {
-      "[1e400]" => "args[0] (1e400)",
-      "[1, 2.5, -1E+0400]" => "args[2] (-1E+0400)",
-      %([{"a":[1,{"b":1.5e309}]}]) => %(args[0]["a"][1]["b"] (1.5e309)),
-      "[#{"9" * 400}.5]" => "args[0] (#{"9" * 40}...)",
-      "[#{"1" * 300}e10]" => "args[0] (#{"1" * 40}...)"
-    }.each do |args, where|
+      "[1e400]" => ["args[0]", "1e400"],
+      "[1, 2.5, -1E+0400]" => ["args[2]", "-1E+0400"],
+      %([{"a":[1,{"b":1.5e309}]}]) => [%(args[0]["a"][1]["b"]), "1.5e309"],
+      "[#{"9" * 400}.5]" => ["args[0]", "#{"9" * 40}..."],
+      "[#{"1" * 300}e10]" => ["args[0]", "#{"1" * 40}..."]
+    }.each do |args, (where, literal)|
       message = refused(payload(args))
-      assert_includes message, "number too large for a Float at #{where}:", args[0, 40]
+      assert_includes message, "number too large for a Float at #{shown(where, literal)}:", args[0, 40]
       assert_includes message, "send such a number as a String", args[0, 40]
     end
-    assert_includes refused(%({"class":"X","args":[],"jid":"a","created_at":1e999})), "at created_at (1e999):"
+    assert_includes refused(%({"class":"X","args":[],"jid":"a","created_at":1e999})), "at #{shown("created_at", "1e999")}:"
   end
 
   # Refusing, and reading back what was refused, say nothing on stderr,
-  # verbose or not: json alone warns of each such number.
+  # verbose or not: json alone warns of each such number on MRI.
   def test_refusing_and_reading_back_a_huge_number_warns_of_nothing
     raw = payload("[#{"9" * 400}.5, 1e400, -1e-400, 2.4703282292062327e-324]")
-    assert_output(nil, /out of range/) { with_verbose(true) { JSON.parse(raw) } }
+    assert_output(nil, /out of range/) { with_verbose(true) { JSON.parse(raw) } } unless RUBY_ENGINE == "jruby"
     [true, false].each do |verbose|
       assert_silent do
         with_verbose(verbose) do
           refused(raw)
-          assert_equal [Float::INFINITY, Float::INFINITY, -0.0, 0.0], Deckhand::Payload::HugeNumbers.parse(raw)["args"]
+          args = Deckhand::Payload::HugeNumbers.parse(raw)["args"]
+          assert_equal [Float::INFINITY, Float::INFINITY], args.first(2)
+          assert_equal [-0.0, 0.0], args.last(2) unless RUBY_ENGINE == "jruby" # JRuby's json reads them as Java does
         end
       end
     end

@@ -67,11 +67,11 @@ module Deckhand
           return error unless Encryption.envelope?(job["args"].last)
           message = error.message.to_s
           secrets(args(job).last).sort_by { |s| -s.size }.each { |secret| message = message.gsub(secret, Encryption::MASK) }
-          (message == error.message.to_s) ? error : error.exception(message)
+          (message == error.message.to_s) ? error : Error.reworded(error, message)
         rescue DecryptionError
           error
         rescue Deckhand::AppError => e
-          error.exception("(message withheld: it could not be cleared of the job's secrets, #{e.class})")
+          Error.reworded(error, "(message withheld: it could not be cleared of the job's secrets, #{e.class})")
         end
 
         private

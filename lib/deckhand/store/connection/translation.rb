@@ -61,7 +61,7 @@ module Deckhand
           cause = error.cause
           cause = cause.errors.values.first if cause.respond_to?(:errors) && cause.errors.is_a?(Hash)
           return error unless cause.is_a?(RedisClient::Error)
-          native = cause.exception(error.message)
+          native = Error.reworded(cause, error.message)
           native.extend(ForeignError)
           native.instance_variable_set(:@deckhand_error, error)
           return native unless error.is_a?(PushIncomplete)
@@ -112,7 +112,7 @@ module Deckhand
           cause = cause.errors.values.first if cause.respond_to?(:errors) && cause.errors.is_a?(Hash)
           return error unless cause.is_a?(RedisClient::ConnectionError) && !cause.respond_to?(:code) # READONLY, MASTERDOWN: refused
           return error if cause.is_a?(RedisClient::CannotConnectError) || cause.is_a?(RedisClient::CheckoutTimeoutError)
-          error.exception("#{error.message}. #{what} was sent and its reply lost: Redis may have run it, so the job may " \
+          Error.reworded(error, "#{error.message}. #{what} was sent and its reply lost: Redis may have run it, so the job may " \
             "have been queued, and pushing it again may queue it twice (docs/reliability.md)")
         end
 
