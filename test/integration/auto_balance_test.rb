@@ -121,7 +121,7 @@ class AutoBalanceTest < Minitest::Test
       Deckhand::Client.push_bulk("class" => WaitJob.name, "queue" => "io", "args" => Array.new(800) { [5] })
     with_server(config) do |launcher|
       wait_for(timeout: 60, message: "the cpu queue capped") { balance_of(launcher)["caps"]&.key?("cpu") }
-      wait_for(message: "capped jobs held in the process") { held(launcher).positive? }
+      wait_for(timeout: 60, message: "capped jobs held in the process") { held(launcher).positive? }
     end
     left = jobs_in("cpu").size + jobs_in("io").size
     assert_operator left, :>, 0, "the stop handed unfinished jobs back"

@@ -139,6 +139,7 @@ class EvictionWatchTest < Minitest::Test
   end
 
   def test_the_command_refuses_before_it_forks_with_the_setting_in_its_config_file
+    skip_on_jruby("the swarm (-P) forks, which JRuby cannot")
     lru = server(:lru)
     Dir.mktmpdir("deckhand-refuse") do |dir|
       File.write(File.join(dir, "deckhand.yml"), "refuse_evicting_redis: true\n")

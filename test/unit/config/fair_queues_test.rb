@@ -23,7 +23,9 @@ class FairDurabilityTest < Minitest::Test
   def push(count) = Deckhand::Client.push_bulk("class" => "RecordJob", "queue" => "reports", "tenant" => "acme", "args" => Array.new(count) { |i| [i] })
 
   def test_a_tenant_s_push_returns_once_the_replica_has_it
-    Deckhand.config = new_config(redis: {url: primary_url}, push_replicas: 1, fair_queues: {"reports" => {}})
+    # The replica's acknowledgement may take a while on a loaded machine:
+    # the push waits for it, up to push_replicas_timeout.
+    Deckhand.config = new_config(redis: {url: primary_url}, push_replicas: 1, push_replicas_timeout: 10, fair_queues: {"reports" => {}})
     push(1) # the first job goes straight onto the empty queue
     jids = push(3)
     assert_equal 3, replica.call("ZCARD", "deckhand:fair:reports")
