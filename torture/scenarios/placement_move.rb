@@ -3,6 +3,7 @@
 require "deckhand/api"
 require "deckhand/dev_redis/local_cluster"
 require_relative "../support/push_stream"
+require_relative "../support/doubles"
 
 module Torture
   # 14. A Redis Cluster of 3 primaries and two server processes (the real
@@ -12,8 +13,10 @@ module Torture
   # going on throughout. During the last move's first step one server is
   # SIGKILLed and another started: the move waits until the reaper gave the
   # dead server's jobs back. Every acknowledged push must run: nothing may be
-  # lost, no job may start twice except those the killed server had started
-  # and not finished, and nothing may be left under a tag the queue left.
+  # lost, no job may start twice unless it started again after its server
+  # was killed (Doubles: its run, or the acknowledgement of its finished
+  # run, died with it), no more such jobs than the reaper gave back from the
+  # killed server, and nothing may be left under a tag the queue left.
   class PlacementMove < Scenario
     NUMBER = 14
     NAME = "placement-move"
@@ -22,6 +25,8 @@ module Torture
 
     # Seconds into the last move when a server is killed.
     KILL_AFTER = 0.3
+
+    RECOVERED = /process (\S+) .*: recovered (\d+) of its jobs/
 
     def run
       cluster = Deckhand::DevRedis::LocalCluster.start(dir: File.join(@dir, "cluster"), primaries: 3, replicas: 0)
@@ -58,29 +63,31 @@ module Torture
       fleet.spawn(concurrency: 5, queues: [QUEUE], wait: false)
     end
 
-    # Jobs the killed servers had started and not finished: the only ones
-    # that may start twice.
-    def orphans(fleet)
-      finished = @ledger.finishes.to_h { |f| [[f.jid, f.pid], true] }
-      fleet.kills.sum do |pid, at|
-        @ledger.starts.select { |s| s.pid == pid && s.at <= at && !finished[[s.jid, pid]] }.map(&:jid).uniq.size
-      end
+    # The jobs a reaper logged it gave back from the killed servers: the
+    # most that may start again after the kill.
+    def recovered(fleet)
+      killed = fleet.kills.map(&:first)
+      identities = fleet.members.filter_map { |m| m.identity if killed.include?(m.pid) }
+      fleet.log_text.scan(RECOVERED).sum { |identity, count| identities.include?(identity) ? count.to_i : 0 }
     end
 
     def figures(moves, stream, fleet, config, drained)
       books = @ledger.analysis
-      orphaned = orphans(fleet)
+      doubles = Doubles.new(@ledger.starts, fleet.kills)
+      after_kill = doubles.after_kill.values.sum
+      given_back = recovered(fleet)
       store = config.store
       left = moves.sum { |move| store.call("LLEN", move.from) }
       check(books[:lost].zero?, "#{books[:lost]} acknowledged pushes never ran")
       check(drained, "jobs still unfinished after the drain")
-      check(books[:duplicate_starts] <= orphaned, "#{books[:duplicate_starts]} jobs started twice, #{orphaned} were running on the killed server")
+      check(doubles.unexplained.zero?, "#{doubles.unexplained} jobs started twice with no kill to explain it (#{doubles.examples.join("; ")})")
+      check(after_kill <= given_back, "#{after_kill} jobs of the killed server started again, #{given_back} were given back from it")
       check(left.zero?, "#{left} jobs left under a tag the queue left")
       check(fleet.exited.empty?, "#{fleet.exited.size} server processes died")
       check(moves.map(&:to).uniq.size == moves.size, "the queue did not move to a new tag each time")
       {
         "acked" => stream.acked.size, "failed" => stream.failed.size, "lost" => books[:lost],
-        "duplicates" => books[:duplicate_starts], "killed_running" => orphaned, "moves" => moves.size,
+        "duplicates" => books[:duplicate_starts], "after_kill" => after_kill, "given_back" => given_back, "moves" => moves.size,
         "copied" => moves.map(&:jobs).join("+"), "move_time" => moves.map { |m| secs(m.seconds) }.join("+"),
         "paused" => moves.map { |m| secs(m.paused) }.join("+"),
         "left_behind" => left

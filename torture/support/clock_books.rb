@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "time"
+require_relative "doubles"
 
 module Torture
   # The books of one run of scenario 17 (clock skew), kept apart from the
@@ -24,29 +25,15 @@ module Torture
       @killed = fleet.kills.to_h
     end
 
-    # A job may start again only after the server of its previous start was
-    # SIGKILLed (its run, or its acknowledgement, died with it); any other
-    # second start counts as doubled. A killed server's starts all came
-    # before its kill, though the ledger may stamp the last of them a few
-    # milliseconds after the driver noted the kill.
+    # Jobs run twice with no kill to explain it, and jobs rerun after a kill
+    # (Doubles).
     def doubled
-      again = @starts.group_by(&:jid).values.select { |starts| starts.size > 1 }
-      legit = again.count { |starts| explained?(starts) }
-      [again.size - legit, legit]
+      doubles = Doubles.new(@starts, @killed)
+      [doubles.unexplained, doubles.explained]
     end
 
-    # A few of the doubled jobs, each as its starts (pid@seconds since the
-    # first start, and when its pid was killed), for the failure's message.
-    def doubled_examples(count = 3)
-      @starts.group_by(&:jid).values.select { |starts| starts.size > 1 && !explained?(starts) }.first(count).map do |starts|
-        first = starts.map(&:at).min
-        shown = starts.sort_by(&:at).map do |s|
-          kill = @killed[s.pid]
-          "#{s.pid}@#{format("%.2f", s.at - first)}#{" (killed @#{format("%.2f", kill - first)})" if kill}"
-        end
-        "#{starts.first.jid}: #{shown.join(" ")}"
-      end
-    end
+    # A few of the doubled jobs, for the failure's message (Doubles#examples).
+    def doubled_examples = Doubles.new(@starts, @killed).examples
 
     # Recoveries logged (by any server) of a process not killed by then: a
     # reaper took a live process for dead. Each line is timed by the clock
@@ -105,15 +92,6 @@ module Torture
       stamp && member.booted_at && (Time.iso8601(stamp).to_f - member.booted_at)
     rescue ArgumentError
       nil
-    end
-
-    private
-
-    def explained?(starts)
-      starts.sort_by(&:at).each_cons(2).all? do |before, after|
-        killed = @killed[before.pid]
-        killed && killed <= after.at
-      end
     end
   end
 end
