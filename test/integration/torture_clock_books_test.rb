@@ -35,6 +35,8 @@ class TortureClockBooksTest < Minitest::Test
   def test_a_rerun_after_a_logged_failure_is_a_retry_not_a_double
     books = Torture::ClockBooks.new(@ledger, @fleet)
     assert_equal [0, 0, 1], books.doubled
+    assert books.books_failed?(JID)
+    refute books.books_failed?("0123456789abcdef01234567")
     assert_equal ["Torture::BooksUnreachable: a write to the books failed: RedisClient::ReadTimeoutError: Waited 1.0 seconds"],
       books.failure_messages
   end
@@ -59,7 +61,7 @@ class TortureClockBooksTest < Minitest::Test
     due = {JID => 999.5, "0123456789abcdef01234567" => 1014.0, "ffffffffffffffffffffffff" => 1014.0}
     early, lates = Torture::ClockBooks.new(@ledger, @fleet).timing(due, late: 5)
     assert_equal 0, early, "its first start counts: the on-time one is neither early nor late"
-    assert_equal [[1014.0, 6.5, 6.2], [1014.0, nil, nil]], lates.map { |at, late, moved| [at, late&.round(2), moved&.round(2)] }
+    assert_equal [[1014.0, 6.5, 6.2], [1014.0, nil, nil]], lates.map { |_, at, late, moved| [at, late&.round(2), moved&.round(2)] }
     early, = Torture::ClockBooks.new(@ledger, @fleet).timing(due.merge(JID => 1001.5), late: 5)
     assert_equal 1, early, "more than a second before its time"
   end

@@ -160,7 +160,8 @@ module Torture
       doubled, killed_running, retried = books.doubled
       false_recoveries = books.false_recoveries
       early, lates = books.timing(due, late: SLACK)
-      starved, lates = lates.partition { |at, started, _| started && started <= SLACK + @beats.silence(at, at + started) }
+      starved, lates = lates.partition { |_, at, started, _| started && started <= SLACK + @beats.silence(at, at + started) }
+      unbooked, lates = lates.partition { |jid, *| books.books_failed?(jid) }
       late = lates.size
       skewed_pids = fleet.members.select { |m| skewed?(m) }.map(&:pid)
       skewed_kills = fleet.kills.select { |kill| skewed_pids.include?(kill.first) }
@@ -171,7 +172,7 @@ module Torture
       failures = []
       failures << unfinished_text(unfinished, drained) unless drained[:done] && unfinished.zero?
       failures << "#{doubled} jobs run twice with no kill or failure to explain it (#{books.doubled_examples.join("; ")})" unless doubled.zero?
-      foreign = books.failure_messages.reject { |message| message.start_with?("Torture::BooksUnreachable") }
+      foreign = books.failure_messages.reject { |message| message.start_with?(ClockBooks::BOOKS_FAILED) }
       failures << "#{retried} jobs failed and ran again (#{foreign.first(2).join("; ")})" unless foreign.empty?
       failures << "#{false_recoveries} recoveries of live processes" unless false_recoveries.zero?
       failures << "#{early} of #{due.size} scheduled jobs started early, #{late} late#{late_text(lates)}" unless (early + late).zero?
@@ -191,7 +192,7 @@ module Torture
         "jobs" => stream.acked.size + due.size, "kills" => fleet.kills.size, "skewed_kills" => skewed_kills.size,
         "lost" => lost, "unfinished" => unfinished, "drained_in" => secs(drained[:waited]),
         "doubled" => doubled, "killed_running" => killed_running, "retried" => retried, "false_recoveries" => false_recoveries,
-        "scheduled" => due.size, "early" => early, "late" => late, "late_starved" => starved.size, "skewed_orphans" => orphans,
+        "scheduled" => due.size, "early" => early, "late" => late, "late_starved" => starved.size, "late_unbooked" => unbooked.size, "skewed_orphans" => orphans,
         "skewed_rerun_max" => secs(delays.compact.max), "bound" => secs(bound + SLACK)
       }
     end
@@ -206,7 +207,7 @@ module Torture
     # queue, and how long no server beat meanwhile, with the load.
     def late_text(lates)
       return "" if lates.empty?
-      shown = lates.map do |at, started, moved|
+      shown = lates.map do |_, at, started, moved|
         "#{secs(started)} (moved #{secs(moved)}, no server beating for #{secs(@beats.silence(at, at + started.to_f))})"
       end
       " by #{shown.join(", ")}, load #{File.read("/proc/loadavg").split.first}"

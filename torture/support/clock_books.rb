@@ -11,12 +11,13 @@ module Torture
   #   books = ClockBooks.new(ledger, fleet)
   #   books.doubled                 # => [run twice with no kill or failure to explain it, rerun after a kill, retried after a failure]
   #   books.false_recoveries        # => recoveries logged of processes never killed
-  #   books.timing(jid => at, late: 5) # => [started early, [[due at, seconds late, of which the scheduler's], ...]]
+  #   books.timing(jid => at, late: 5) # => [started early, [[jid, due at, seconds late, of which the scheduler's], ...]]
   #   books.reruns(skewed_kills)    # => [jobs the killed were running, seconds until each ran again]
   class ClockBooks
     EARLY = 1.0 # seconds before its time a scheduled job may not start
     RECOVERY = /^(\S+) .*process (\S+) .*recovered \d+ of its jobs/
     FAILED = /jid=(\h+) WARN: fail [\d.]+ms: (.*)$/
+    BOOKS_FAILED = "Torture::BooksUnreachable"
 
     # crashed: the members that exited on their own.
     def initialize(ledger, fleet, crashed: [])
@@ -43,6 +44,11 @@ module Torture
 
     # The messages of the failures logged for jobs run again after them.
     def failure_messages = failures.values.flat_map(&:values).uniq
+
+    # Whether a run of `jid` failed because its write to the books did
+    # (Torture::BooksUnreachable): its start may be unrecorded, its retry
+    # the first start the books saw.
+    def books_failed?(jid) = failures.fetch(jid, {}).values.any? { |message| message.start_with?(BOOKS_FAILED) }
 
     # A few of the doubled jobs, each as its starts (pid@seconds since the
     # first start, and what became of that pid: killed when, exited on its
@@ -75,16 +81,16 @@ module Torture
 
     # Of the scheduled jobs (jid => the time they were due): how many first
     # started more than EARLY seconds before it, and, for each that started
-    # more than `late` after it (or never), [its due time, seconds late or
-    # nil, seconds after its due time it entered its queue (the scheduler's
-    # part) or nil].
+    # more than `late` after it (or never), [jid, its due time, seconds late
+    # or nil, seconds after its due time it entered its queue (the
+    # scheduler's part) or nil].
     def timing(due, late:)
       first = @starts.group_by(&:jid).transform_values { |starts| starts.map(&:at).min }
       queued = @ledger.queued_at
       early = due.count { |jid, at| first[jid] && first[jid] < at - EARLY }
       lates = due.filter_map do |jid, at|
         next if first[jid] && first[jid] <= at + late
-        [at, first[jid] && first[jid] - at, queued[jid] && queued[jid] - at]
+        [jid, at, first[jid] && first[jid] - at, queued[jid] && queued[jid] - at]
       end
       [early, lates]
     end
