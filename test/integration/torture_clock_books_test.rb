@@ -41,6 +41,13 @@ class TortureClockBooksTest < Minitest::Test
       books.failure_messages
   end
 
+  def test_a_job_failed_before_its_server_was_killed_waits_for_its_retry_not_for_recovery
+    @fleet.kills << [2582, 1001.0]
+    assert_equal [0, []], Torture::ClockBooks.new(@ledger, @fleet).reruns(@fleet.kills)
+    File.write(@first.log, "")
+    assert_equal [1, [21.81]], Torture::ClockBooks.new(@ledger, @fleet).reruns(@fleet.kills).then { |n, d| [n, d.map { |x| x.round(2) }] }
+  end
+
   def test_a_rerun_with_no_kill_nor_failure_is_a_double_told_with_each_servers_fate_and_lines
     File.write(@first.log, line(2582, "done 5.0ms"))
     books = Torture::ClockBooks.new(@ledger, @fleet)

@@ -97,15 +97,15 @@ module Torture
 
     # For `kills` ([pid, at] pairs): the jobs each killed server was running
     # alone (started there, not started elsewhere since, finished nowhere by
-    # the kill), and the seconds until each started on another server (nil:
-    # never). A job a reaper had already taken from it is counted doubled.
+    # the kill, not failed there: a failed job waits for its retry), and the
+    # seconds until each started on another server (nil: never). A job a reaper had already taken from it is counted doubled.
     def reruns(kills)
       finishes = @ledger.finishes.group_by(&:jid)
       by_jid = @starts.group_by(&:jid)
       orphans = kills.flat_map do |pid, at|
         @starts.select { |s| s.pid == pid }.filter_map do |start|
           elsewhere = by_jid[start.jid].any? { |s| s.pid != pid && s.at > start.at && s.at <= at }
-          done = finishes.fetch(start.jid, []).any? { |f| f.pid == pid || f.at <= at }
+          done = finishes.fetch(start.jid, []).any? { |f| f.pid == pid || f.at <= at } || failures.dig(start.jid, pid)
           [start.jid, pid, at] unless elsewhere || done
         end.uniq
       end
