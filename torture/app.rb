@@ -38,13 +38,19 @@ module Torture
       redis.call('RPUSH', KEYS[1], ARGV[1] .. ' ' .. t[1] .. '.' .. string.format('%06d', tonumber(t[2])) .. ' ' .. ARGV[2])
     LUA
 
-    def stamped(key, jid, pipe = ledger) = pipe.call("EVAL", STAMP, 1, key, "#{jid} #{Process.pid}", format("%.6f", Time.now.to_f))
+    # `extra`: a last field after the process's clock.
+    def stamped(key, jid, pipe = ledger, extra: nil)
+      pipe.call("EVAL", STAMP, 1, key, "#{jid} #{Process.pid}", [format("%.6f", Time.now.to_f), extra].compact.join(" "))
+    end
 
     # Also counts the jobs each process is running (ledger:running), so a
-    # scenario can kill a server while it runs one.
-    def stamped_start(jid)
+    # scenario can kill a server while it runs one. `queued`: when the job
+    # entered its queue (its enqueued_at, by the fleet's clock), kept after
+    # the start: a scheduled job's lateness is told apart into the
+    # scheduler's part and the fetch's.
+    def stamped_start(jid, queued: nil)
       ledger.pipelined do |pipe|
-        stamped("ledger:starts", jid, pipe)
+        stamped("ledger:starts", jid, pipe, extra: queued && format("%.6f", queued))
         pipe.call("HINCRBY", "ledger:running", Process.pid, 1)
       end
     end
@@ -69,15 +75,32 @@ module Torture
     end
   end
 
+  # Raised by a job whose write to the books failed (on a loaded machine
+  # the ledger's reply can come past its connection's timeout, the write
+  # made): the job fails and is retried, as any failed job is, and its
+  # second start is told from a double by this class in its server's log.
+  class BooksUnreachable < StandardError; end
+
   # WorkJob timed by the ledger's clock (Record.stamped): scenario 17's jobs,
   # some of them on a server whose clock is skewed.
   class ClockJob
     include Deckhand::Job
 
     def perform(ms)
-      Record.stamped_start(jid)
+      Record.stamped_start(jid, queued: enqueued_at)
       sleep(ms / 1000.0) if ms.positive?
       Record.stamped_finish(jid)
+    rescue RedisClient::Error => e
+      raise BooksUnreachable, "a write to the books failed: #{e.class}: #{e.message}"
+    end
+
+    private
+
+    # Seconds since the epoch (the payload may carry milliseconds).
+    def enqueued_at
+      at = deckhand_payload&.fetch("enqueued_at", nil)
+      return nil unless at.is_a?(Numeric)
+      (at > 10_000_000_000) ? at / 1000.0 : at.to_f
     end
   end
 

@@ -64,6 +64,15 @@ module Torture
       end
     end
 
+    # jid => when the job entered its queue, as its runs stamped it
+    # (Record.stamped_start's `queued`): the earliest, for a job run twice.
+    def queued_at
+      @redis.call("LRANGE", "ledger:starts", 0, -1).each_with_object({}) do |line, found|
+        jid, _, _, _, queued = line.split(" ")
+        found[jid] = [found[jid], queued.to_f].compact.min if queued
+      end
+    end
+
     # Everything a scenario reports about executions. `kills` are [pid, epoch
     # seconds] pairs: for each, the jobs that pid had started and not finished,
     # and how long until they started again elsewhere.
