@@ -37,8 +37,9 @@ Gem::Specification.new do |spec|
   # Not published yet: the README's Install section names this placeholder
   # too; put the real address in both when the repository is public.
   repository = "https://github.com/OWNER/deckhand"
+  # The homepage is the repository: a homepage_uri repeating it would make
+  # newer RubyGems warn that two keys share one address.
   spec.homepage = repository
-  spec.metadata["homepage_uri"] = repository
   spec.metadata["source_code_uri"] = repository
   spec.metadata["changelog_uri"] = "#{repository}/blob/main/CHANGES.md"
   spec.metadata["documentation_uri"] = "#{repository}/tree/main/docs"
