@@ -80,7 +80,12 @@ module Torture
       stream.stop
       fleet.alive.each { |m| fleet.ready(m) } # the last replacement's boot, seen as it is logged
       @ledger.enqueued(stream.acked.map(&:jid) + due.keys)
-      drained = drain_on_progress(stall) { beat_sample(fleet) }
+      # A job running at three kills is quarantined as a poison pill, as the
+      # churn scenarios' are: in the dead set with its bytes, accounted for.
+      drained = drain_on_progress(stall) do
+        beat_sample(fleet)
+        @ledger.quarantined(poison_pills(redis))
+      end
       drained[:where] = where(redis) unless drained[:done]
       reaped = wait_for_reaping(redis, fleet, bound + SLACK)
       crashed = fleet.exited
@@ -194,7 +199,7 @@ module Torture
       {
         "skew" => format("%+ds", skew), "skew_seen" => signed(seen), "log_skew" => signed(logged.first),
         "jobs" => stream.acked.size + due.size, "kills" => fleet.kills.size, "skewed_kills" => skewed_kills.size,
-        "lost" => lost, "unfinished" => unfinished, "drained_in" => secs(drained[:waited]),
+        "lost" => lost, "unfinished" => unfinished, "quarantined" => @ledger.quarantined_count, "drained_in" => secs(drained[:waited]),
         "doubled" => doubled, "killed_running" => killed_running, "retried" => retried, "false_recoveries" => false_recoveries,
         "scheduled" => due.size, "early" => early, "late" => late, "late_starved" => starved.size, "late_unbooked" => unbooked.size, "skewed_orphans" => orphans,
         "skewed_rerun_max" => secs(delays.compact.max), "bound" => secs(bound + SLACK)
