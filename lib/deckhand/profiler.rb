@@ -37,7 +37,6 @@ module Deckhand
 
     # nil when the gem could be loaded; else the message (logged once).
     def self.missing(gem_name)
-      return UNAVAILABLE if gem_name == "none"
       return @missing[gem_name] if @missing.key?(gem_name)
       require gem_name
       @missing[gem_name] = nil
@@ -63,7 +62,7 @@ module Deckhand
     def call(job, &block)
       token = job["profile"]
       return yield unless token.is_a?(String) && TOKEN.match?(token)
-      if (message = self.class.missing(@backend.to_s))
+      if (message = (@backend == :none) ? UNAVAILABLE : self.class.missing(@backend.to_s))
         @config.logger.error(message) unless @warned
         @warned = true
         return yield
