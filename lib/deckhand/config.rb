@@ -112,6 +112,8 @@ module Deckhand
 
     def initialize(**settings)
       @frozen = false
+      @attachments = {}
+      @attachments_lock = Mutex.new
       @capsules = {}
       @periodic = PeriodicSchedule.new
       @client_middleware = Middleware::Chain.new
@@ -202,6 +204,15 @@ module Deckhand
     # True once a server booted on this configuration (#freeze!). Not
     # Object#frozen?: the configuration object itself stays a live object.
     def booted? = @frozen
+
+    # State another part keeps for this configuration (Operations' hub, a
+    # drop-in job logger's choice), built by the block on the first ask and
+    # held as long as the configuration is. The block must not ask again.
+    #
+    #   config.attachment(:metrics_hub) { Operations::Hub.new(config) }
+    def attachment(name)
+      @attachments_lock.synchronize { @attachments.fetch(name) { @attachments[name] = yield } }
+    end
 
     # Called when a server boots: from here on every setter raises.
     def freeze!

@@ -17,12 +17,9 @@ module Deckhand
   #     c.statsd = {host: "127.0.0.1", port: 8125}
   #   end
   module Operations
-    @hubs = ObjectSpace::WeakMap.new
-    @lock = Mutex.new
-
     class << self
       # The hub of a configuration's job events (one per Config).
-      def hub(config) = @lock.synchronize { @hubs[config] ||= Hub.new(config) }
+      def hub(config) = config.attachment(:operations_hub) { Hub.new(config) }
 
       # Called once as the configuration freezes at boot (Config.on_boot,
       # below), when metrics_port or statsd is set: the middleware counting

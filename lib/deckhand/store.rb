@@ -49,6 +49,10 @@ module Deckhand
     # What a push waits for after it is written (Store::Connection::Durability), or nil.
     attr_accessor :durability
 
+    # {slot => [mark, ...]}: marks of pushes Redis answered for, for the
+    # next push to the slot to unlink (Store::PushMarks.answered).
+    attr_reader :answered_marks
+
     def initialize(options, size: 5, pool_timeout: 5)
       @options = options
       @naming = nil # {id: name} once #name_connections named them
@@ -62,6 +66,7 @@ module Deckhand
       @layout = @cluster ? Layout::PlacedCluster.new(Tags::QueuePlacement.new(self)) : Layout::Plain
       @listing_warning = Jobs::ListingWarning.new(@layout::QUEUES)
       @clock = Records::Clock.new(self)
+      @answered_marks = {}
     end
 
     # Never the options: they may hold a password.

@@ -73,4 +73,14 @@ class ConfigTest < Minitest::Test
   ensure
     Deckhand::Config.defaults = saved
   end
+
+  def test_an_attachment_is_built_once_and_held_as_long_as_the_configuration
+    config = Deckhand::Config.new
+    built = 0
+    first = config.attachment(:audit) { built += 1 and Object.new }
+    GC.start
+    assert_same first, config.attachment(:audit) { built += 1 and Object.new }
+    assert_equal 1, built
+    refute_same first, Deckhand::Config.new.attachment(:audit) { Object.new }, "each configuration has its own"
+  end
 end

@@ -47,6 +47,8 @@ module Deckhand
       NONE = [].freeze
       private_constant :NONE
 
+      # Weak on both sides, and safe so: a buffer's at_exit flush holds it
+      # for the life of the process, so the map never loses one it gave out.
       @buffers = ObjectSpace::WeakMap.new
       @lock = Mutex.new
 

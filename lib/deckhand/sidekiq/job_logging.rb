@@ -18,9 +18,6 @@ module Deckhand
       Choice = Struct.new(:logger_class, :sidekiq_config, :skip)
       private_constant :Choice
 
-      @choices = ObjectSpace::WeakMap.new
-      @lock = Mutex.new
-
       class << self
         # logger_class nil: the server's own lines, no middleware.
         def choose(config, logger_class, sidekiq_config)
@@ -35,16 +32,20 @@ module Deckhand
 
         # Config.on_boot: the middleware, first in every chain the server runs.
         def install(config)
-          choice = @lock.synchronize { @choices[config] }
-          return unless choice&.logger_class
+          choice = choice(config)
+          return unless choice.logger_class
           chains = [config.server_middleware, *config.capsules.values.filter_map(&:server_middleware)]
           chains.each { |chain| chain.prepend(JobLoggerMiddleware, choice.logger_class, choice.sidekiq_config) }
         end
 
         private
 
+        # On the configuration itself: a weak map would let the choice be
+        # collected before the server boots, and the logger be left out.
+        def choice(config) = config.attachment(:dropin_job_logger) { Choice.new(nil, nil, false) }
+
         def update(config)
-          choice = @lock.synchronize { @choices[config] ||= Choice.new(nil, nil, false) }
+          choice = choice(config)
           yield choice
           config.job_log_lines = choice.logger_class.nil? && !choice.skip
         end

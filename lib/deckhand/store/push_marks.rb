@@ -52,14 +52,13 @@ module Deckhand
       # at most CLEAN at a time, rather than leave one key per push (a
       # reliable push's) for TTL seconds.
       CLEAN = 100
-      @answered = ObjectSpace::WeakMap.new # store => {slot => [mark, ...]}
       @lock = Mutex.new
 
       class << self
         # Remembers a mark Redis answered for.
         def answered(store, mark)
           @lock.synchronize do
-            marks = ((@answered[store] ||= {})[slot(mark)] ||= [])
+            marks = (store.answered_marks[slot(mark)] ||= [])
             marks << mark
             marks.shift while marks.size > CLEAN * 10 # more than pushes ever leave between two: they expire
           end
@@ -68,7 +67,7 @@ module Deckhand
         # Takes the answered marks of `mark`'s slot, for its transaction to unlink.
         def answered_in_slot(store, mark)
           @lock.synchronize do
-            marks = @answered[store]&.[](slot(mark)) or return []
+            marks = store.answered_marks[slot(mark)] or return []
             marks.shift(CLEAN)
           end
         end

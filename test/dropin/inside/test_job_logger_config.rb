@@ -66,6 +66,7 @@ class JobLoggerConfigInsideTest < Minitest::Test
     @config[:job_logger] = AuditJobLogger
     @config.server_middleware { |chain| chain.prepend(InnerMiddleware) }
     assert_same AuditJobLogger, @config[:job_logger]
+    GC.start # the choice outlives a collection before the server boots
     jid = LoggedJob.perform_async(false)
     run_jobs(1)
     assert_equal ["start LoggedJob default true", "middleware", "perform", "done #{jid}"], lines
