@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "tag_names"
+require_relative "sidekiq_names"
 
 module Deckhand
   class Store
@@ -84,6 +85,8 @@ module Deckhand
         # Every key name, from `tag(queue)`: Cluster's own (the unplaced
         # tag) or a PlacedCluster's (the placement's).
         module Names # :nodoc:
+          include SidekiqNames
+
           # False: cluster mode. Each queue's keys share a slot of their own
           # (its placement's tag), the fleet's records another, so a script
           # touches one queue at a time.
@@ -127,34 +130,17 @@ module Deckhand
 
           def landing(identity, queue) = TagNames.landing(tag(queue), identity)
 
-          def daily(stat, date) = "#{stat}:#{date}"
-
-          # Hash of a UTC day's deploy marks (minute as ISO 8601 => label), and
-          # the lock that keeps one label from being marked twice a minute;
-          # Sidekiq's names, so its Metrics tab shows them too.
-          def deploy_marks(date) = "#{date}-marks"
-
-          def deploy_lock(label) = "deploylock-#{label}"
-
           def recoveries(queue) = "#{tag(queue)}:recoveries"
 
           def suspects(identity, queue) = "#{tag(queue)}:suspects:#{identity}"
 
           def poison(queue) = "#{tag(queue)}:poison"
 
-          def iteration(jid) = "it-#{jid}"
-
           # In the fleet's slot, so a heartbeat reads the marks of all the
           # jobs its process runs with one MGET.
           def cancel_mark(jid) = "#{FLEET}:cancel:#{jid}"
 
           def cancelled(jid) = "#{FLEET}:cancelled:#{jid}"
-
-          def profiles = "profiles"
-
-          def sidekiq_leader = "dear-leader"
-
-          def profile(token, jid) = "#{token}-#{jid}"
 
           def periodic(name) = "#{FLEET}:periodic:entry:#{name}"
 

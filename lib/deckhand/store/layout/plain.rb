@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "untagged"
+require_relative "sidekiq_names"
 
 module Deckhand
   class Store
@@ -56,6 +57,8 @@ module Deckhand
 
         # The prefix of the per-class metrics hashes (Store::Records::ExecutionMetrics).
         METRICS = "deckhand:metrics"
+
+        extend SidekiqNames
 
         module_function
 
@@ -119,15 +122,6 @@ module Deckhand
         # fetch files it into the in-flight hash. Part of the in-flight record.
         def landing(identity, queue) = "deckhand:landing:#{identity}:#{queue}"
 
-        def daily(stat, date) = "#{stat}:#{date}"
-
-        # Hash of a UTC day's deploy marks (minute as ISO 8601 => label), and
-        # the lock that keeps one label from being marked twice a minute;
-        # Sidekiq's names, so its Metrics tab shows them too.
-        def deploy_marks(date) = "#{date}-marks"
-
-        def deploy_lock(label) = "deploylock-#{label}"
-
         # Hash of jid => how many times the job was recovered from a process
         # that died while it may have been running it, for the jobs of `queue`;
         # field "~v" counts recoveries, so a process sees a change in one read.
@@ -142,11 +136,6 @@ module Deckhand
         # of a dead process's in-flight record, waiting to be written to the dead set.
         def poison(queue) = "deckhand:poison:#{queue}"
 
-        # Hash of an iterable job's progress, Sidekiq's layout: "ex" executions,
-        # "c" the JSON cursor, "rt" seconds run, "cancelled" epoch seconds once
-        # cancelled. Expires 30 days after the last write.
-        def iteration(jid) = "it-#{jid}"
-
         # String: a job's cancel mark (Store::Jobs::Cancellations), JSON with
         # "at" (when it was cancelled) and "grace" (seconds a running job is
         # given before it is interrupted). A server process reads the marks of
@@ -157,18 +146,6 @@ module Deckhand
         # "queue", "where" (queue, schedule, retry, dead or running) and "at".
         # Expires a day after it was written.
         def cancelled(jid) = "deckhand:cancelled:#{jid}"
-
-        # Job profiles, Sidekiq 8's layout: a sorted set of profile keys
-        # scored by when each expires, and per profile a hash (started_at,
-        # jid, type, token, size, elapsed, data: the gzipped profile, sid:
-        # the viewer's id once uploaded) at "<token>-<jid>", expiring with it.
-        def profiles = "profiles"
-
-        # String: the identity of the Sidekiq Enterprise process that leads the
-        # fleet (its periodic jobs and chores); Sidekiq's ProcessSet#leader reads it.
-        def sidekiq_leader = "dear-leader"
-
-        def profile(token, jid) = "#{token}-#{jid}"
 
         # Hash of a periodic entry's state: last_tick (epoch seconds of the
         # last tick enqueued), last_jid, last_at, since (ticks at or before it
