@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "optparse"
 require_relative "../../deckhand"
 require_relative "../api"
 require_relative "command"
@@ -32,20 +31,12 @@ module Deckhand
       private
 
       def parse
-        options = {}
-        jids = OptionParser.new do |p|
-          p.banner = "Usage: deckhand cancel JID... [options]\n\n" \
-            "Cancels jobs wherever they are: a waiting job is removed and never runs; a running one is told\n" \
-            "(cancelled? in the job) at its process's next heartbeat and interrupted after the grace period.\n" \
-            "Redis comes from REDIS_URL or --redis.\n\n"
+        parse_options("deckhand cancel", "Usage: deckhand cancel JID... [options]\n\n" \
+          "Cancels jobs wherever they are: a waiting job is removed and never runs; a running one is told\n" \
+          "(cancelled? in the job) at its process's next heartbeat and interrupted after the grace period.\n" \
+          "Redis comes from REDIS_URL or --redis.\n\n") do |p, options|
           p.on("--grace SECONDS", Float, "Seconds a running job has to stop by itself (default: the server's cancel_grace)") { |v| options[:grace] = v }
-          p.on("--redis URL", "Redis URL(s), comma-separated for a cluster (default: REDIS_URL)") { |v| options[:redis_url] = v }
-          p.on("-r", "--require FILE", "File to load first (Deckhand.configure)") { |v| options[:require] = v }
-          p.on("-h", "--help", "Show this help") { options[:help] = p.help }
-        end.parse(@argv)
-        [options, jids]
-      rescue OptionParser::ParseError => e
-        raise ConfigError, "#{e.message} (see deckhand cancel --help)"
+        end
       end
     end
   end

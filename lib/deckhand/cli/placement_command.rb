@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "optparse"
 require_relative "../../deckhand"
 require_relative "../api"
 require_relative "command"
@@ -35,21 +34,15 @@ module Deckhand
       private
 
       def parse
-        options = {}
-        rest = OptionParser.new do |p|
-          p.banner = "Usage: deckhand placement [rebalance [--dry-run] | move QUEUE [--to HOST:PORT]] [options]\n\n" \
-            "Shows, or evens out, which cluster primary holds which queue. Redis comes from REDIS_URL or --redis.\n\n"
-          p.on("--redis URL", "Redis URL(s), comma-separated for a cluster (default: REDIS_URL)") { |v| options[:redis_url] = v }
-          p.on("-r", "--require FILE", "File to load first (Deckhand.configure)") { |v| options[:require] = v }
+        options, rest = parse_options("deckhand placement",
+          "Usage: deckhand placement [rebalance [--dry-run] | move QUEUE [--to HOST:PORT]] [options]\n\n" \
+          "Shows, or evens out, which cluster primary holds which queue. Redis comes from REDIS_URL or --redis.\n\n") do |p, options|
           p.on("--dry-run", "rebalance: print the moves, make none") { options[:dry_run] = true }
           p.on("--to HOST:PORT", "move: the primary to move to (default: the one holding the fewest queues)") { |v| options[:to] = v }
           p.on("--timeout SECONDS", Float, "Seconds to wait for every process to follow a step (default: 60)") { |v| options[:timeout] = v }
-          p.on("-h", "--help", "Show this help") { options[:help] = p.help }
-        end.parse(@argv)
+        end
         raise ConfigError, "deckhand placement move needs a QUEUE" if rest.first == "move" && rest[1].nil?
         [options, rest[0], rest[1]]
-      rescue OptionParser::ParseError => e
-        raise ConfigError, "#{e.message} (see deckhand placement --help)"
       end
 
       def show

@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "optparse"
 require "io/console"
 require_relative "../../deckhand"
 require_relative "../api"
@@ -40,19 +39,13 @@ module Deckhand
       private
 
       def parse
-        options = {}
-        OptionParser.new do |p|
-          p.banner = "Usage: deckhand top [options]\n\nA live view of queues and processes; q quits. Redis comes from REDIS_URL or --redis.\n\n"
-          p.on("--redis URL", "Redis URL (default: REDIS_URL, else 127.0.0.1:6379)") { |v| options[:redis_url] = v }
-          p.on("-r", "--require FILE", "File to load first (Deckhand.configure)") { |v| options[:require] = v }
+        options, = parse_options("deckhand top",
+          "Usage: deckhand top [options]\n\nA live view of queues and processes; q quits. Redis comes from REDIS_URL or --redis.\n\n") do |p, options|
           p.on("-i", "--interval SECONDS", Float, "Seconds between refreshes (default: 1)") { |v| options[:interval] = v }
           p.on("--once", "Print one frame as plain text and exit") { options[:once] = true }
-          p.on("-h", "--help", "Show this help") { options[:help] = p.help }
-        end.parse!(@argv.dup)
+        end
         raise ConfigError, "--interval must be from 0.1 to 60 seconds" if options[:interval] && !(0.1..60).cover?(options[:interval])
         options
-      rescue OptionParser::ParseError => e
-        raise ConfigError, "#{e.message} (see deckhand top --help)"
       end
 
       def once

@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "optparse"
 require_relative "../../deckhand"
 require_relative "command"
 require_relative "../component"
@@ -32,18 +31,13 @@ module Deckhand
       private
 
       def parse
-        options = {}
-        OptionParser.new do |p|
-          p.banner = "Usage: deckhand web [options]\n\nServes the Deckhand dashboard. Redis comes from REDIS_URL or --redis.\n\n"
+        options, = parse_options("deckhand web",
+          "Usage: deckhand web [options]\n\nServes the Deckhand dashboard. Redis comes from REDIS_URL or --redis.\n\n",
+          require_help: "File to load first: Deckhand.configure, Deckhand::Web.authorize, ...") do |p, options|
           p.on("-p", "--port PORT", Integer, "Port to listen on (default: #{DEFAULT_PORT}; 0 picks a free one)") { |v| options[:port] = v }
           p.on("-b", "--bind HOST", "Address to listen on (default: 127.0.0.1)") { |v| options[:host] = v }
-          p.on("--redis URL", "Redis URL (default: REDIS_URL, else 127.0.0.1:6379)") { |v| options[:redis_url] = v }
-          p.on("-r", "--require FILE", "File to load first: Deckhand.configure, Deckhand::Web.authorize, ...") { |v| options[:require] = v }
-          p.on("-h", "--help", "Show this help") { options[:help] = p.help }
-        end.parse!(@argv.dup)
+        end
         options
-      rescue OptionParser::ParseError => e
-        raise ConfigError, "#{e.message} (see deckhand web --help)"
       end
 
       def serve(host, port)
