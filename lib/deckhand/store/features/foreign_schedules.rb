@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "json"
+require_relative "../json_object"
 
 module Deckhand
   class Store
@@ -61,12 +61,7 @@ module Deckhand
           end
         end
 
-        def parse(raw)
-          value = raw && JSON.parse(raw)
-          value.is_a?(Hash) ? value : {}
-        rescue JSON::ParserError
-          {}
-        end
+        def parse(raw) = JsonObject.parse(raw) || {}
       end
     end
   end

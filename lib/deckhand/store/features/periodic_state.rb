@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "../json_object"
 
 module Deckhand
   class Store
@@ -19,13 +20,7 @@ module Deckhand
 
         def write_schedule(store, record) = store.call("SET", store.layout::PERIODIC_SCHEDULE, JSON.generate(record))
 
-        def schedule(store)
-          raw = store.call("GET", store.layout::PERIODIC_SCHEDULE) or return nil
-          record = JSON.parse(raw)
-          record.is_a?(Hash) ? record : nil
-        rescue JSON::ParserError
-          nil
-        end
+        def schedule(store) = JsonObject.parse(store.call("GET", store.layout::PERIODIC_SCHEDULE))
 
         # The identity of the process holding the lease (its token is "<fence>:<identity>").
         def leader(store)

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "../json_object"
 
 module Deckhand
   class Store
@@ -36,12 +37,7 @@ module Deckhand
         def overrides(store) = parse(store.call("HGETALL", SETTINGS))
 
         def parse(flat)
-          flat.to_h.filter_map do |queue, json|
-            limits = JSON.parse(json)
-            [queue, limits] if limits.is_a?(Hash)
-          rescue JSON::ParserError
-            nil
-          end.to_h
+          flat.to_h.filter_map { |queue, json| (limits = JsonObject.parse(json)) && [queue, limits] }.to_h
         end
 
         # Slots held across the fleet for each queue, in one round trip:

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../json_object"
+
 module Deckhand
   class Store
     module Inflight
@@ -25,12 +27,7 @@ module Deckhand
 
         # identity => the record as a Hash (an unreadable record reads as {}).
         def all(store)
-          store.call("HGETALL", store.layout::OWNERS).transform_values do |raw|
-            record = JSON.parse(raw)
-            record.is_a?(Hash) ? record : {}
-          rescue JSON::ParserError
-            {}
-          end
+          store.call("HGETALL", store.layout::OWNERS).transform_values { |raw| JsonObject.parse(raw) || {} }
         end
 
         # Redis' time (epoch seconds) and each identity's last heartbeat

@@ -4,6 +4,7 @@ require "json"
 require_relative "queues"
 require_relative "../records/process_record"
 require_relative "../scripts/cancel/cancel_take"
+require_relative "../json_object"
 
 module Deckhand
   class Store
@@ -42,12 +43,7 @@ module Deckhand
         def marked(jids, reply)
           jids.zip(reply).each_with_object({}) do |(jid, raw), found|
             next unless raw
-            mark = begin
-              JSON.parse(raw)
-            rescue JSON::ParserError
-              {}
-            end
-            grace = mark.is_a?(Hash) ? mark["grace"] : nil
+            grace = JsonObject.parse(raw)&.[]("grace")
             found[jid] = grace.is_a?(Numeric) ? grace : nil
           end
         end
@@ -116,13 +112,7 @@ module Deckhand
         end
 
         # The record of the job's cancellation, or nil.
-        def read(store, jid)
-          raw = store.call("GET", store.layout.cancelled(jid)) or return nil
-          record = JSON.parse(raw)
-          record.is_a?(Hash) ? record : nil
-        rescue JSON::ParserError
-          nil
-        end
+        def read(store, jid) = JsonObject.parse(store.call("GET", store.layout.cancelled(jid)))
 
         def job?(raw, jid) = raw.include?(jid) && Queues.jid_of(raw) == jid
       end

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "json"
+require_relative "../json_object"
 
 module Deckhand
   class Store
@@ -46,12 +46,7 @@ module Deckhand
           firsts
         end
 
-        def enqueued_at(payload)
-          job = JSON.parse(payload)
-          job["enqueued_at"] if job.is_a?(Hash)
-        rescue JSON::ParserError
-          nil
-        end
+        def enqueued_at(payload) = JsonObject.parse(payload)&.[]("enqueued_at")
       end
     end
   end

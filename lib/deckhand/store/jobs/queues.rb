@@ -6,6 +6,7 @@ require "json"
 require_relative "fair_pushes"
 require_relative "held_push"
 require_relative "../marked_push"
+require_relative "../json_object"
 
 module Deckhand
   class Store
@@ -232,12 +233,7 @@ module Deckhand
           nil
         end
 
-        def jid_of(raw)
-          job = JSON.parse(raw)
-          job["jid"] if job.is_a?(Hash)
-        rescue JSON::ParserError
-          nil
-        end
+        def jid_of(raw) = JsonObject.parse(raw)&.[]("jid")
       end
     end
   end

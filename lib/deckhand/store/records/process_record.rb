@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "../json_object"
 
 module Deckhand
   class Store
@@ -148,12 +149,7 @@ module Deckhand
         end
 
         # The JSON object stored, leniently: {} for anything else.
-        def parse(raw)
-          parsed = JSON.parse(raw)
-          parsed.is_a?(Hash) ? parsed : {}
-        rescue JSON::ParserError
-          {}
-        end
+        def parse(raw) = JsonObject.parse(raw) || {}
       end
     end
   end
