@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "forwardable"
 require "deckhand/api"
 
 module Sidekiq
@@ -26,24 +27,12 @@ module Sidekiq
   # One profile: started_at (a Time), jid, type (an Active Job's own
   # class), token, size (bytes), elapsed (seconds), key and data.
   class ProfileRecord
+    extend Forwardable
+
+    def_delegators :@profile, :started_at, :jid, :type, :token, :size, :elapsed, :key, :data
+
     def initialize(profile)
       @profile = profile
     end
-
-    def started_at = @profile.started_at
-
-    def jid = @profile.jid
-
-    def type = @profile.type
-
-    def token = @profile.token
-
-    def size = @profile.size
-
-    def elapsed = @profile.elapsed
-
-    def key = @profile.key
-
-    def data = @profile.data
   end
 end

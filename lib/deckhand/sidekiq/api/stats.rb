@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "forwardable"
+
 module Sidekiq
   # Sidekiq::Stats in drop-in mode, on Deckhand::API::Stats (one read when
   # built, as Sidekiq's).
@@ -9,26 +11,19 @@ module Sidekiq
   #   stats.queues                      # => {"default" => 12, "mailers" => 0}
   #   Sidekiq::Stats::History.new(7).processed   # => {"2026-11-23" => 1200, ...}
   class Stats
+    extend Forwardable
+
+    def_delegators :@stats, :processed, :failed, :enqueued
+    def_delegator :@stats, :scheduled, :scheduled_size
+    def_delegator :@stats, :retries, :retry_size
+    def_delegator :@stats, :dead, :dead_size
+    def_delegator :@stats, :processes, :processes_size
+    def_delegator :@stats, :busy, :workers_size
+
     def initialize
       @api = Deckhand::API.new
       @stats = @api.stats
     end
-
-    def processed = @stats.processed
-
-    def failed = @stats.failed
-
-    def enqueued = @stats.enqueued
-
-    def scheduled_size = @stats.scheduled
-
-    def retry_size = @stats.retries
-
-    def dead_size = @stats.dead
-
-    def processes_size = @stats.processes
-
-    def workers_size = @stats.busy
 
     def queues = @api.queues.to_h { |queue| [queue.name, queue.size] }
 
