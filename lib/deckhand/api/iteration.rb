@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "json"
 require_relative "../store/features/iterations"
 require_relative "../iterable_job/run_history"
 require_relative "iteration_run"
@@ -26,7 +25,7 @@ module Deckhand
 
       def initialize(fields)
         @executions = fields["ex"].to_i
-        @cursor = parse(fields["c"])
+        @cursor = (fields["c"].nil? || fields["c"].empty?) ? nil : IterationRun.cursor(fields["c"])
         @runtime = fields["rt"].to_f
         @steps = fields["dh_steps"]&.to_i
         @cancelled = !fields["cancelled"].nil?
@@ -37,14 +36,6 @@ module Deckhand
 
       # Runs recorded as interrupted (the history keeps the last 20).
       def interruptions = @runs.size
-
-      private
-
-      def parse(raw)
-        (raw.nil? || raw.empty?) ? nil : JSON.parse(raw)
-      rescue JSON::ParserError
-        raw
-      end
     end
   end
 end

@@ -14,6 +14,14 @@ module Deckhand
     class IterationRun
       attr_reader :number, :started_at, :ended_at, :reason, :error, :steps, :cursor, :cursor_json
 
+      # A saved cursor: its JSON parsed, or the text itself when it is not
+      # JSON (a cursor cut short in a run's history, or written by hand).
+      def self.cursor(json)
+        JSON.parse(json)
+      rescue JSON::ParserError
+        json
+      end
+
       def initialize(fields)
         @number = int(fields["run"])
         @started_at = time(fields["start"])
@@ -22,7 +30,7 @@ module Deckhand
         @error = fields["error"]&.to_s
         @steps = int(fields["steps"])
         @cursor_json = fields["cursor"].is_a?(String) ? fields["cursor"] : "null"
-        @cursor = parse(@cursor_json)
+        @cursor = IterationRun.cursor(@cursor_json)
       end
 
       private
@@ -31,13 +39,6 @@ module Deckhand
       def int(value) = value.is_a?(Numeric) ? value.to_i : 0
 
       def time(value) = value.is_a?(Numeric) ? Time.at(value) : nil
-
-      # The cursor's JSON, cut short when long: its text then.
-      def parse(raw)
-        JSON.parse(raw)
-      rescue JSON::ParserError
-        raw
-      end
     end
   end
 end
