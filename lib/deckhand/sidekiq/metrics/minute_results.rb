@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "job_totals"
+
 module Sidekiq
   module Metrics
     class MinuteQuery
@@ -24,6 +26,8 @@ module Sidekiq
 
       # One class's numbers: per metric, the total and a value per minute.
       class JobResult < Struct.new(:series, :hist, :totals)
+        include JobTotals
+
         def initialize
           super
           self.series = Hash.new { |all, metric| all[metric] = Hash.new(0) }
@@ -31,24 +35,17 @@ module Sidekiq
           self.totals = Hash.new(0)
         end
 
-        def add_metric(metric, time, value)
-          totals[metric] += value
-          series[metric][time.strftime("%H:%M")] += value
-          add_metric("s", time, value / 1000.0) if metric == "ms"
-        end
-
-        # Average of a metric per successful execution, overall or per minute.
-        def total_avg(metric = "ms")
-          completed = totals["p"] - totals["f"]
-          completed.zero? ? 0 : totals[metric].to_f / completed
-        end
-
+        # Average of a metric per successful execution, per minute.
         def series_avg(metric = "ms")
           series[metric].to_h do |bucket, value|
             completed = series["p"][bucket] - series.fetch("f", {}).fetch(bucket, 0)
             [bucket, completed.zero? ? 0 : value.to_f / completed]
           end
         end
+
+        private
+
+        def bucket_of(time) = time.strftime("%H:%M")
       end
 
       # A deploy mark in the period: its minute, its label, its bucket ("HH:MM").

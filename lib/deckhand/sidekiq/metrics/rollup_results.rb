@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "job_totals"
+
 module Sidekiq
   module Metrics
     class RollupQuery
@@ -20,6 +22,8 @@ module Sidekiq
       # One class's numbers: per metric, the total and a value per bucket;
       # per minute, the histogram's counters (the slowest first).
       class JobResult < Struct.new(:granularity, :series, :hist, :totals)
+        include JobTotals
+
         def initialize(granularity = :minutely)
           super
           self.granularity = granularity
@@ -28,28 +32,21 @@ module Sidekiq
           self.totals = Hash.new(0)
         end
 
-        def add_metric(metric, time, value)
-          totals[metric] += value
-          series[metric][RollupQuery.bkt_time_s(time, granularity)] += value
-          add_metric("s", time, value / 1000.0) if metric == "ms"
-        end
-
         def add_hist(time, counts)
-          hist[RollupQuery.bkt_time_s(time, granularity)] = counts
+          hist[bucket_of(time)] = counts
         end
 
-        # Average of a metric per successful execution, overall or per bucket.
-        def total_avg(metric = "ms")
-          completed = totals["p"] - totals["f"]
-          completed.zero? ? 0 : totals[metric].to_f / completed
-        end
-
+        # Average of a metric per successful execution, per bucket.
         def series_avg(metric = "ms")
           series[metric].each_with_object(Hash.new(0)) do |(bucket, value), averages|
             completed = series.fetch("p", {}).fetch(bucket, 0) - series.fetch("f", {}).fetch(bucket, 0)
             averages[bucket] = completed.zero? ? 0 : value.to_f / completed
           end
         end
+
+        private
+
+        def bucket_of(time) = RollupQuery.bkt_time_s(time, granularity)
       end
     end
   end
