@@ -131,8 +131,6 @@ module Deckhand
            "ratios" => @classifier.ratios,
            "running" => @buffers.values.map(&:state).reduce({}, :merge).transform_values { |_, running, _| running }}
         end
-
-        def now = Monotonic.now
       end
     end
   end
