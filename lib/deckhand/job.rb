@@ -52,21 +52,27 @@ module Deckhand
     module ClassMethods
       include Declarations
 
-      def set(options) = Setter.new(self, options)
+      def set(options) = deckhand_setter.new(self, options)
 
-      def perform_async(*args) = Setter.new(self).perform_async(*args)
+      def perform_async(*args) = deckhand_setter.new(self).perform_async(*args)
 
-      def perform_in(interval, *args) = Setter.new(self).perform_in(interval, *args)
+      def perform_in(interval, *args) = deckhand_setter.new(self).perform_in(interval, *args)
 
-      def perform_at(time, *args) = Setter.new(self).perform_at(time, *args)
+      def perform_at(time, *args) = deckhand_setter.new(self).perform_at(time, *args)
 
       # at: one time (epoch seconds) or one per job; spread_interval: seconds
       # to spread the jobs over at random (docs/job-options.md).
-      def perform_bulk(args_list, **options) = Setter.new(self).perform_bulk(args_list, **options)
+      def perform_bulk(args_list, **options) = deckhand_setter.new(self).perform_bulk(args_list, **options)
 
       # Runs the job now, in this thread, after a round trip through JSON (so the
       # args it sees are the args a server would see).
-      def perform_inline(*args) = Setter.new(self).perform_inline(*args)
+      def perform_inline(*args) = deckhand_setter.new(self).perform_inline(*args)
+
+      private
+
+      # What `set` and the perform_ methods push through: drop-in mode's
+      # Sidekiq::Job answers its own, which takes Sidekiq's options.
+      def deckhand_setter = Setter
     end
   end
 end

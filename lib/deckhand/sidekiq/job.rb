@@ -51,19 +51,9 @@ module Sidekiq
       # Sidekiq 7.3's name for sidekiq_options queue:.
       def queue_as(queue) = sidekiq_options("queue" => queue.to_s)
 
-      def set(options) = Setter.new(self, options)
-
-      def perform_async(*args) = Setter.new(self).perform_async(*args)
-
-      def perform_in(interval, *args) = Setter.new(self).perform_in(interval, *args)
-
-      def perform_at(time, *args) = Setter.new(self).perform_at(time, *args)
-
-      def perform_bulk(args_list, **options) = Setter.new(self).perform_bulk(args_list, **options)
-
-      def perform_inline(*args) = Setter.new(self).perform_inline(*args)
-
-      alias_method :perform_sync, :perform_inline
+      # set and the perform_ methods are Deckhand::Job's, through
+      # Sidekiq's Setter (#deckhand_setter).
+      def perform_sync(*args) = perform_inline(*args)
 
       # Sidekiq's delayed extensions are gone (since Sidekiq 7): each says
       # what to call instead, as Sidekiq 8's do.
@@ -84,6 +74,10 @@ module Sidekiq
         client = Deckhand::DropIn::ClientClass.for_push(self) || Sidekiq::Client
         client.new(pool: pool).push(options.except("pool").merge(item).merge("class" => self))
       end
+
+      private
+
+      def deckhand_setter = Setter
     end
   end
 
