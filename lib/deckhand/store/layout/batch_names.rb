@@ -3,7 +3,7 @@
 module Deckhand
   class Store
     module Layout
-      # The names of a batch's keys under a layout's PREFIX and PARTS: what
+      # The names of a batch's keys under a layout's PREFIX: what
       # PlainBatches (plain mode) and ClusterBatches (one hash tag) share.
       # Each extends it.
       #
@@ -20,7 +20,8 @@ module Deckhand
 
         def kids(bid) = "#{self::PREFIX}#{bid}:kids"
 
-        def all(bid) = [batch(bid), *self::PARTS.map { |part| "#{self::PREFIX}#{bid}:#{part}" }]
+        # Every key of a batch, in the order the batch scripts take them.
+        def all(bid) = [batch(bid), jids(bid), failed(bid), dead(bid), kids(bid)]
       end
     end
   end

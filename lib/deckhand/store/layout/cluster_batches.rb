@@ -29,8 +29,6 @@ module Deckhand
         OUTBOX = "#{TAG}:outbox"
         OUTBOX_JOBS = "#{TAG}:outbox:jobs"
 
-        PARTS = %w[jids failed dead kids].freeze
-
         extend BatchNames
 
         module_function

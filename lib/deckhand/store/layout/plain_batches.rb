@@ -33,8 +33,6 @@ module Deckhand
         # bid => when its data expires (epoch milliseconds): pruned as it goes.
         EXPIRIES = "deckhand:batches:expiry"
 
-        PARTS = %w[jids failed dead kids].freeze
-
         extend BatchNames
 
         module_function
