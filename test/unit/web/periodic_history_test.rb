@@ -45,7 +45,8 @@ class WebPeriodicHistoryTest < Minitest::Test
     assert_equal 4, items.size
     assert_match(/\A2 min ago running for 4\d\.\d s #{"e" * 24}\z/, items[0])
     assert_equal "1 d 0 h ago succeeded in 1 min #{"d" * 24}", items[1]
-    assert_equal "2 d 0 h ago failed Net::ReadTimeout, after 0.0 s #{"c" * 24}", items[2]
+    assert_equal "2 d 0 h ago failed Net::ReadTimeout, after 0.0 s #{"c" * 24} retries · dead", items[2]
+    assert_includes body, %(<a href="/retries?q=#{"c" * 24}">retries</a>)
     assert_equal "3 d 0 h ago skipped paused", items[3]
     assert_includes body, %(<span class="badge bad tick-state">failed</span>)
     assert_includes body, %(<span class="badge good tick-state">succeeded</span>)
