@@ -84,7 +84,7 @@ class OpsAnswersBrowserTest < Minitest::Test
     history = Deckhand::Store::Scripts::PeriodicHistory.new(store)
     at = now
     history.call(name: "nightly_report", record: {"tick" => (at - 172_800).to_i, "state" => "failed", "jid" => "c" * 24, "error" => "PG::ConnectionBad",
-      "started_at" => at - 172_700, "at" => at - 172_690})
+                                                  "started_at" => at - 172_700, "at" => at - 172_690})
     history.call(name: "nightly_report", record: {"tick" => (at - 86_400).to_i, "state" => "succeeded", "jid" => "d" * 24, "started_at" => at - 86_000, "at" => at - 85_000})
     history.call(name: "nightly_report", record: {"tick" => (at - 360).to_i, "state" => "enqueued", "jid" => "e" * 24, "queue" => "reports", "at" => at - 360})
     redis.call("HSET", "deckhand:periodic:entry:nightly_report", "last_tick", (at - 360).to_i, "last_jid", "e" * 24, "next", (at + 86_000).to_i)
