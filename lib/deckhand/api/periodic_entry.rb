@@ -22,6 +22,8 @@ module Deckhand
     class PeriodicEntry
       attr_reader :name, :cron, :timezone, :klass, :queue, :args, :options
 
+      # history: the entry's records as PeriodicEntries read them (one round
+      # trip for every entry); read on first use when not given.
       def initialize(name, spec, state, config, history: nil)
         @name = name
         @cron = spec["cron"].to_s
@@ -32,15 +34,15 @@ module Deckhand
         @options = spec["options"].is_a?(Hash) ? spec["options"] : {} # job options over the class's own
         @state = state || {}
         @config = config
-        @history = history
+        @records = history
       end
 
       # Its last ticks (Store::Scripts::PeriodicHistory::KEPT), newest first:
       # enqueued, running, succeeded, failed (with the error's class) or
       # skipped (with why), as the leader and the servers recorded them.
       def history
-        @history ||= Store::Scripts::PeriodicHistory.read(@config.store, [@name]).first
-        @history_ticks ||= @history.map { |record| PeriodicTick.new(record) }
+        @records ||= Store::Scripts::PeriodicHistory.read(@config.store, [@name]).first
+        @history ||= @records.map { |record| PeriodicTick.new(record) }
       end
 
       def paused? = @state.key?("paused")

@@ -30,6 +30,14 @@ class WebQueueHoldersTest < Minitest::Test
     assert_includes body, "Running now: 10 jobs of this queue, in the processes' records (as on Busy). Waiting: all 14 jobs in the list."
   end
 
+  def test_an_emptied_queue_still_names_what_runs_from_it
+    running("h:1:a", 2, "ReportJob")
+    redis.call("SADD", "queues", "reports")
+    body = get("/queues/reports").body
+    assert_includes body, "Running now: 2 jobs of this queue, in the processes' records (as on Busy). Waiting: none."
+    assert_includes body, "<strong>ReportJob</strong>"
+  end
+
   def test_a_long_queue_s_waiting_side_says_it_is_a_sample
     redis.call("LPUSH", "queue:huge", *Array.new(1_500) { |i| JSON.generate("class" => "BulkJob", "jid" => "j#{i}", "args" => [i]) })
     redis.call("SADD", "queues", "huge")
