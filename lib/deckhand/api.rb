@@ -12,6 +12,7 @@ require_relative "store/connection/memory_concerns"
 require_relative "api/stats"
 require_relative "api/history"
 require_relative "api/queue"
+require_relative "api/queue_holders"
 require_relative "api/iteration"
 require_relative "api/job_set"
 require_relative "api/job_search"
@@ -84,6 +85,13 @@ module Deckhand
     def queues = Queue.all(@config)
 
     def queue(name) = Queue.new(name, @config)
+
+    # The job classes holding each queue (QueueHolders), the running ones
+    # and a sample of `sample` jobs at each head, in one round trip:
+    # api.queue_holders(api.queues) # => {"reports" => QueueHolders, ...}
+    def queue_holders(queues = self.queues, sample: QueueHolders::LIST_SAMPLE, running: self.running)
+      QueueHolders.read(@config, queues, running: running, sample: sample)
+    end
 
     def scheduled = JobSet.new(:scheduled, @config)
 

@@ -28,6 +28,14 @@ class ClusterAPIQueuesTest < Minitest::Test
     assert_equal %w[m3], api.queue("mail").jobs(page: 2, per_page: 2).map(&:jid)
   end
 
+  def test_the_classes_holding_queues_in_other_slots_are_read_in_one_go
+    enqueue("mail", %w[m1 m2 m3])
+    enqueue("billing", %w[b1])
+    all = api.queue_holders(api.queues, running: [])
+    assert_equal({"billing" => [["RecordJob", 1]], "mail" => [["RecordJob", 3]]}, all.transform_values { |h| h.waiting.map { |w| [w.name, w.waiting] } })
+    assert_equal [["RecordJob", 2, 1.0]], api.queue("mail").holders(sample: 2, running: []).waiting.map { |w| [w.name, w.waiting, w.waiting_share] }
+  end
+
   def test_a_queued_job_is_deleted_and_a_queue_paused_and_resumed
     enqueue("mail", %w[m1 m2 m3])
     job = api.queue("mail").jobs.find { |j| j.jid == "m2" }

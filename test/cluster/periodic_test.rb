@@ -60,6 +60,14 @@ class ClusterPeriodicTest < Minitest::Test
     assert_equal "104", cluster.call("HGET", keys.periodic("e"), "last_tick")
   end
 
+  def test_an_entry_s_history_lives_in_the_fleet_s_slot
+    history = Scripts::PeriodicHistory.new(store)
+    assert history.call(name: "e", record: {"tick" => 102, "state" => "enqueued", "jid" => "j102"}, first: true)
+    assert history.call(name: "e", record: {"tick" => 102, "state" => "succeeded", "jid" => "j102"})
+    assert_equal "{deckhand}:periodic:history:e", keys.periodic_history("e")
+    assert_equal [[102, "succeeded"]], Scripts::PeriodicHistory.read(store, ["e"]).first.map { |r| r.values_at("tick", "state") }
+  end
+
   def test_a_tick_recorded_by_a_leader_that_died_is_pushed_once_by_the_next
     _, dead = lease.acquire("dead", ttl_ms: 5_000)
     push(dead, 50)

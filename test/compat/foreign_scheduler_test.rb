@@ -36,6 +36,9 @@ class ForeignSchedulerTest < Minitest::Test
           ticked("FreeTickJob").size >= before[0] + 2 && ticked("PausedTickJob").size >= before[1] + 2
         end
         assert_equal left, [ticked("CronTickJob").size, ticked("SchedulerTickJob").size], "enqueued by the other scheduler and by Deckhand"
+        skipped = history("CronTickJob").select { |tick| tick["state"] == "skipped" }
+        refute_empty skipped, "the ticks left to sidekiq-cron are in the entry's history"
+        assert_equal ["sidekiq-cron enqueues it (its entry \"ticker\", in a Sidekiq process)"], skipped.map { |tick| tick["reason"] }.uniq
         @left = left
       end
       wait_for(message: "Deckhand to take the entries over") do
@@ -53,4 +56,6 @@ class ForeignSchedulerTest < Minitest::Test
   private
 
   def ticked(klass) = jobs_in("ticks").select { |job| job["class"] == klass }
+
+  def history(name) = Deckhand::Store::Scripts::PeriodicHistory.read(Deckhand::RedisHarness.store, [name]).first
 end

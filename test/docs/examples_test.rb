@@ -288,6 +288,18 @@ class DocsExamplesTest < Minitest::Test
     assert_equal [["daily"]], queued("reports").map { |j| j["args"] }
   end
 
+  def test_the_periodic_history_lists_each_tick_with_what_became_of_it
+    store = Deckhand::RedisHarness.store
+    entries = {"nightly_report" => {"cron" => "0 2 * * *", "timezone" => "UTC", "class" => "RecordJob", "queue" => "reports"}}
+    Deckhand::Store::Features::PeriodicState.write_schedule(store, {"leader" => "web-1:812:ab12cd", "entries" => entries})
+    history = Deckhand::Store::Scripts::PeriodicHistory.new(store)
+    history.call(name: "nightly_report", record: {"tick" => 1_764_000_000, "state" => "failed", "jid" => "c" * 24, "error" => "PG::ConnectionBad"})
+    history.call(name: "nightly_report", record: {"tick" => 1_764_086_400, "state" => "skipped", "reason" => "paused"})
+    out, = capture_io { run_example("periodic-history") }
+    lines = out.lines.map(&:split)
+    assert_equal [["skipped", nil, "paused"], ["failed", "c" * 24, "PG::ConnectionBad"]], lines.map { |l| [l[3], (l[4] if l.size > 5), l[-1]] }
+  end
+
   def test_an_apis_own_too_many_requests_error_is_treated_as_over_a_limit
     DocsSandbox.const_set(:Faraday, Module.new)
     DocsSandbox::Faraday.const_set(:TooManyRequestsError, Class.new(StandardError))

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../store/features/periodic_state"
+require_relative "../store/scripts/periodic/periodic_history"
 require_relative "periodic_entry"
 require_relative "../periodic/job_builder"
 
@@ -24,8 +25,9 @@ module Deckhand
         @schedule = Store::Features::PeriodicState.schedule(@store) || {}
         specs = @schedule["entries"].is_a?(Hash) ? @schedule["entries"] : {}
         names = specs.keys.sort
-        @entries = names.zip(Store::Features::PeriodicState.states(@store, names)).map do |name, state|
-          PeriodicEntry.new(name, specs[name].is_a?(Hash) ? specs[name] : {}, state, config)
+        histories = Store::Scripts::PeriodicHistory.read(@store, names)
+        @entries = names.zip(Store::Features::PeriodicState.states(@store, names), histories).map do |name, state, history|
+          PeriodicEntry.new(name, specs[name].is_a?(Hash) ? specs[name] : {}, state, config, history: history)
         end
       end
 

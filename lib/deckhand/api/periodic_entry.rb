@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "periodic_tick"
+
 module Deckhand
   class API
     # One periodic job as the leader stored it, with its state in Redis:
@@ -15,10 +17,14 @@ module Deckhand
     #   entry.pause; entry.resume
     #   entry.enqueue_now       # => jid of a job pushed at once (the schedule is unchanged)
     #   entry.target_queue      # => "reports", where that job goes
+    #   entry.history           # => [PeriodicTick, ...]: its last 20 ticks, newest first, with what became of each
+    #   entry.history.first.then { |t| [t.at, t.state, t.jid, t.error] }   # => [Time, "failed", "b4a5...", "Net::ReadTimeout"]
     class PeriodicEntry
       attr_reader :name, :cron, :timezone, :klass, :queue, :args, :options
 
-      def initialize(name, spec, state, config)
+      # history: the entry's records as PeriodicEntries read them (one round
+      # trip for every entry); read on first use when not given.
+      def initialize(name, spec, state, config, history: nil)
         @name = name
         @cron = spec["cron"].to_s
         @timezone = spec["timezone"].to_s
@@ -28,6 +34,15 @@ module Deckhand
         @options = spec["options"].is_a?(Hash) ? spec["options"] : {} # job options over the class's own
         @state = state || {}
         @config = config
+        @records = history
+      end
+
+      # Its last ticks (Store::Scripts::PeriodicHistory::KEPT), newest first:
+      # enqueued, running, succeeded, failed (with the error's class) or
+      # skipped (with why), as the leader and the servers recorded them.
+      def history
+        @records ||= Store::Scripts::PeriodicHistory.read(@config.store, [@name]).first
+        @history ||= @records.map { |record| PeriodicTick.new(record) }
       end
 
       def paused? = @state.key?("paused")

@@ -15,6 +15,7 @@ module Deckhand
     #   queue.latency    # => 12.5 (seconds the next job has waited)
     #   queue.jobs(page: 2, per_page: 25)   # => [QueuedJob, ...] in the order they will run
     #   queue.partitions # => [] or, partitioned, [Queue "mailers", Queue "mailers~p1", ...]
+    #   queue.holders    # => QueueHolders: the classes running and waiting at its head (a sample)
     #   queue.pause      # server processes skip it until #resume (every partition)
     #   queue.clear
     class Queue
@@ -96,6 +97,13 @@ module Deckhand
       # A fair queue's tenants with the most jobs waiting (API::QueueTenant),
       # deepest first; none for a queue without tenants.
       def tenants(count = 10) = QueueTenant.top(@store, @name, count)
+
+      # The job classes holding the queue (API::QueueHolders): those running
+      # now (`running`: api.running, read once for many queues) and those of
+      # the next `sample` jobs waiting.
+      def holders(sample: QueueHolders::SAMPLE, running: ProcessSet.new(@config).running)
+        QueueHolders.read(@config, [self], running: running, sample: sample).fetch(@name)
+      end
 
       def pause
         Store::Jobs::Queues.pause(@store, @name)

@@ -8,6 +8,7 @@ require_relative "../../store/scripts/periodic/periodic_enqueue"
 require_relative "../../periodic/job_builder"
 require_relative "../../periodic/schedule_check"
 require_relative "../../periodic/foreign_schedulers"
+require_relative "../../periodic/tick_history"
 
 module Deckhand
   module Server
@@ -51,6 +52,7 @@ module Deckhand
           @enqueue = Store::Scripts::PeriodicEnqueue.new(store)
           @builder = Periodic::JobBuilder.new(config)
           @foreign = Periodic::ForeignSchedulers.new(store, @logger)
+          @history = Periodic::TickHistory.new(store, @logger)
           @sleeper = Sleeper.new
           @outage = Outage.new(@logger, "periodic")
           @tried = {}
@@ -134,8 +136,9 @@ module Deckhand
           @entries.map do |entry|
             following = entry.timing.next_after(now.floor)
             ticks = pending(entry, now)
-            if !ticks.empty? && leader? && @foreign.owner(entry)
+            if !ticks.empty? && leader? && (owner = @foreign.owner(entry))
               @tried[entry.name] = ticks.last
+              @history.skipped(entry.name, ticks.last, "#{owner.scheduler} enqueues it (its entry #{owner.name.inspect}, in a Sidekiq process)")
             else
               ticks.each { |due| attempt(entry, due, following, now) if leader? }
             end
@@ -157,7 +160,8 @@ module Deckhand
         end
 
         def attempt(entry, due, following, now)
-          job = (now - due <= @grace) ? @builder.build(entry) : nil
+          late = now - due > @grace
+          job = late ? nil : @builder.build(entry)
           job&.merge!("periodic" => entry.name, "periodic_at" => due) # which tick: the entry and its scheduled time
           outcome = @enqueue.call(token: @leadership.token, name: entry.name, tick: job ? due : 0, next_tick: following,
             queue: job ? job["queue"] : entry.queue || "default", jid: job ? job["jid"] : "",
@@ -165,6 +169,7 @@ module Deckhand
           return @leadership.lost!("another process took the lease") if outcome == :not_leader
           return if outcome == :pending # another push of the entry to complete first: this tick next round
           @tried[entry.name] = due
+          record(entry, due, job, outcome, late ? "missed: #{(now - due).round} s late, past the grace of #{@grace.round} s" : nil)
           @logger.debug("periodic #{entry.name}: enqueued #{entry.klass} for #{Time.at(due).utc} as #{job["jid"]}") if outcome == :enqueued
         rescue Deckhand::NotReplicated => e
           # push_replicas: the job is in its queue, only not yet proven on the
@@ -179,6 +184,22 @@ module Deckhand
         rescue Deckhand::AppError => e # the application's (a middleware, an Active Job serializer): this tick is lost, not the loop
           @tried[entry.name] = due
           @logger.error("periodic #{entry.name}: could not build #{entry.klass}'s job for #{Time.at(due).utc}: #{e.class}: #{e.message}")
+        end
+
+        # The tick in its entry's history: enqueued, or skipped and why. A
+        # tick without a job is recorded only when it is later than the
+        # entry's last enqueued and its first sighting: after a takeover the
+        # latest tick is often a past one, which the last leader enqueued.
+        def record(entry, due, job, outcome, late)
+          if outcome == :enqueued then @history.enqueued(entry.name, due, job["jid"], job["queue"])
+          elsif outcome == :paused then @history.skipped(entry.name, due, "paused")
+          elsif !job && unseen?(entry, due) then @history.skipped(entry.name, due, late || "a client middleware stopped its push")
+          end
+        end
+
+        def unseen?(entry, due)
+          state = Store::Features::PeriodicState.states(@store, [entry.name]).first || {}
+          due > state["last_tick"].to_f && state["since"] && due > state["since"].to_f
         end
 
         # A follower names once how its entries differ from the leader's.

@@ -144,6 +144,8 @@ module Deckhand
 
           def periodic(name) = "#{FLEET}:periodic:entry:#{name}"
 
+          def periodic_history(name) = "#{FLEET}:periodic:history:#{name}"
+
           # In the queue's slot, where periodic_push.lua pushes the entry's ticks.
           def periodic_pushed(queue, name) = "#{tag(queue)}:periodic:#{name}"
 

@@ -154,6 +154,10 @@ module Deckhand
         # and pending_payload (store/scripts/periodic/periodic_enqueue.lua).
         def periodic(name) = "deckhand:periodic:entry:#{name}"
 
+        # List of a periodic entry's last ticks, newest first, capped
+        # (JSON each: tick, jid, state, at...; store/scripts/periodic/periodic_history.lua).
+        def periodic_history(name) = "deckhand:periodic:history:#{name}"
+
         # String: the latest tick of a periodic entry pushed to `queue` (cluster
         # mode only: see store/scripts/periodic/periodic_push.lua).
         def periodic_pushed(queue, name) = "deckhand:periodic:pushed:#{queue}:#{name}"

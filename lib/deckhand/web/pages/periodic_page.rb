@@ -2,15 +2,17 @@
 
 require_relative "../helpers/cron_words"
 require_relative "../helpers/zone_time"
+require_relative "../helpers/tick_outcome"
 
 module Deckhand
   class Web
     module Pages
       # The periodic (cron) jobs as the leader runs them: schedule, zone,
-      # next and last run; pause, resume and enqueue now per entry.
+      # next and last run, what became of the last ticks; pause, resume and enqueue now per entry.
       class PeriodicPage < Action # :nodoc:
         include Helpers::CronWords
         include Helpers::ZoneTime
+        include Helpers::TickOutcome
 
         ROUTES = [
           ["GET", "periodic", self, :index],
@@ -27,6 +29,7 @@ module Deckhand
         def index
           @section = "periodic"
           @periodic = api.periodic
+          @now = api.now
           render :periodic, title: "Periodic"
         end
 

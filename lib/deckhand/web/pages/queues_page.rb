@@ -1,13 +1,18 @@
 # frozen_string_literal: true
 
+require_relative "../helpers/holders"
+
 module Deckhand
   class Web
     module Pages
-      # Every queue with its size and latency; one queue's jobs page by page,
+      # Every queue with its size and latency and the classes holding it
+      # (running, and the chief one at its head); one queue's jobs page by page,
       # in the order they will run (newest first with direction=desc) (a partitioned queue's partitions above
       # them, in cluster mode with the primary of each); pause, resume,
       # clear, delete a job.
       class QueuesPage < Action # :nodoc:
+        include Helpers::Holders
+
         ACTIONS = %w[pause resume clear delete].freeze
 
         def index
@@ -15,6 +20,7 @@ module Deckhand
           @live = true
           @queues = api.queues
           read_processes
+          @holders = api.queue_holders(@queues, running: @running)
           render :queues, title: "Queues"
         end
 
@@ -31,6 +37,7 @@ module Deckhand
           # In cluster mode each partition is on a primary of its own choosing.
           @placement = api.placement if @queue.partitioned?
           read_processes
+          @holders = @queue.holders(running: @running)
           render :queue, title: "Queue #{@queue.name}"
         end
 
@@ -55,9 +62,10 @@ module Deckhand
         private
 
         # One read of the process records serves the "no process works it"
-        # badges and the throttles the servers publish.
+        # badges, the throttles the servers publish and the running jobs.
         def read_processes
           processes = api.processes
+          @running = processes.running
           @worked = processes.worked_queues
           @throttles = api.throttles(processes: processes).to_h { |t| [t.queue, t] }
         end
