@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "untagged"
+require_relative "plain_workflows"
 
 module Deckhand
   class Store
@@ -80,6 +81,9 @@ module Deckhand
 
         # The batches' key names (Layout::PlainBatches).
         def batches = PlainBatches
+
+        # The workflows' key names (Layout::PlainWorkflows).
+        def workflows = PlainWorkflows
 
         # The fetch script's wrapper: one script call fetches from every
         # queue of a capsule.
