@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "deckhand/api"
 require_relative "../support/workflow/workflow_app"
 
 # Workflows worked by a real server in this process, on the test's Redis:
@@ -73,6 +74,26 @@ class WorkflowTest < Minitest::Test
     assert_equal %w[drop fine on-drop], labels.sort
     assert_equal 0, redis.call("ZCARD", "dead"), "retry: false drops the job"
     assert_equal %w[1 0 1], Deckhand::Workflow.status(flow.id).values_at("failed", "dead", "cancelled")
+  end
+
+  def test_a_retrying_step_killed_by_hand_dies_and_an_expired_step_fails_each_releasing_what_waits_for_it
+    flow = Deckhand::Workflow.new("killed")
+    retried = flow.add(App::Retried, "retried")
+    flow.add(App::Note, "on-kill", after: retried, on: :failure, name: "on_kill")
+    first = flow.add(App::Note, "first", name: "first")
+    late = flow.add(App::Note.set(expires_in: 0.05), "late", after: first, name: "late")
+    flow.add(App::Note, "on-expiry", after: late, on: :failure, name: "on_expiry")
+    flow.push
+    sleep 0.1 # the late step's time to start passes before it is released
+    with_server do
+      wait_for(message: "the retry") { redis.call("ZCARD", "retry") == 1 }
+      assert_equal "y", states(flow)[retried.jid]
+      retries = Deckhand::API.new.retries
+      assert_equal 1, retries.kill(retries.page(1, 10))
+      assert_equal "failed", flow.wait(timeout: 20)["state"]
+    end
+    assert_equal %w[first on-expiry on-kill retried], labels.sort, "the late step expired unrun"
+    assert_equal({retried.jid => "d", late.jid => "x"}, states(flow).slice(retried.jid, late.jid))
   end
 
   # What a process that dies between a step's settle and its job's

@@ -20,10 +20,12 @@ module Deckhand
       def on_death(&block) = add_handler(death_handlers, block)
 
       # Called with (payload_hash, exception, :dead or :dropped) when a failed
-      # job is out of retries (or had none), before that outcome is written:
-      # what a handler records comes first, so a crash in between runs the
-      # job again rather than losing the news (Deckhand::Workflow's steps).
-      # A handler that must not miss one waits out Redis failures itself.
+      # job is out of retries (or had none), or is a poison pill, before that
+      # outcome is written: what a handler records comes first, so a crash in
+      # between tells it again rather than losing the news
+      # (Deckhand::Workflow's steps). A job killed by hand is told after the
+      # kill, in the process that killed it. A handler that must not miss one
+      # waits out Redis failures itself; one told twice must change nothing.
       def on_final_failure(&block) = add_handler(final_handlers, block)
 
       # Whether a job discarded by its class once its retries are over

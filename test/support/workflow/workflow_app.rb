@@ -75,6 +75,18 @@ module WorkflowApp
     end
   end
 
+  # Fails every time, retried (the first retry is due in 15 s or more).
+  class Retried
+    include Deckhand::Job
+
+    deckhand_options retry: 5
+
+    def perform(label)
+      WorkflowApp.ran(label, [])
+      raise ArgumentError, "#{label} fails on purpose"
+    end
+  end
+
   # Keeps its value a minute.
   class Square
     include Deckhand::Job
