@@ -87,6 +87,25 @@ module WorkflowApp
     end
   end
 
+  def self.first?(label) = call("INCR", "app:kills:#{label}") == 1
+
+  # SIGKILLs this process, as the OOM killer would: no ensure block runs.
+  def self.die!
+    Process.kill("KILL", Process.pid)
+    sleep 10 # the signal arrives within microseconds
+  end
+
+  # Dies while it runs, the first time (only the end-to-end tests run it).
+  class KilledWhileRunning
+    include Deckhand::Job
+
+    def perform(label)
+      WorkflowApp.ran(label, [Process.pid])
+      WorkflowApp.die! if WorkflowApp.first?(label)
+      label
+    end
+  end
+
   # Keeps its value a minute.
   class Square
     include Deckhand::Job
