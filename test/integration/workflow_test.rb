@@ -2,7 +2,11 @@
 
 require "test_helper"
 require "deckhand/api"
+require "deckhand/testing"
 require_relative "../support/workflow/workflow_app"
+
+# Requiring deckhand/testing turned its fake mode on for the whole process: Redis back.
+Deckhand::Testing.disable!
 
 # Workflows worked by a real server in this process, on the test's Redis:
 # fan-out and fan-in, conditions, cancellation, results read by children
@@ -12,6 +16,7 @@ class WorkflowTest < Minitest::Test
 
   def setup
     super
+    Deckhand::Testing.disable!
     Deckhand.config = new_config(concurrency: 4, scheduler_interval: 0.02)
     Deckhand::Workflow.install(Deckhand.config)
   end
@@ -152,5 +157,17 @@ class WorkflowTest < Minitest::Test
     assert_match(/no step named "WorkflowApp::Note" in this workflow/, error.message)
     assert_raises(ArgumentError) { other.add(App::Note, "z", on: :sometimes) }
     assert_raises(ArgumentError) { Deckhand::Workflow.new("empty").push }
+  end
+
+  def test_the_testing_modes_refuse_a_push_naming_the_fix
+    flow = Deckhand::Workflow.new("in a test")
+    flow.add(App::Note, "never")
+    Deckhand::Testing.fake! do
+      error = assert_raises(Deckhand::Error) { flow.push }
+      assert_match(/fake and inline modes do not run workflows; .*Deckhand::Testing.disable!/, error.message)
+    end
+    assert_equal 0, redis.call("EXISTS", "deckhand:workflow:#{flow.id}")
+    Deckhand::Testing.disable! { flow.push }
+    assert_equal 1, redis.call("LLEN", "queue:default")
   end
 end
