@@ -37,17 +37,23 @@ class WorkflowKillTest < Minitest::Test
     flow.add(WorkflowApp::Note, "end", after: fan, name: "end")
     flow.push
     clis = [worker, worker]
-    kills = 0
-    ending = wait_for(timeout: 60, message: "the workflow's end") do
-      clis.reject(&:alive?).each do |dead|
-        kills += 1
-        clis[clis.index(dead)] = worker
+    dead = []
+    # The workflow may end before the process killed after its step's
+    # success was recorded is seen dead: wait for both.
+    ending = wait_for(timeout: 60, message: "the workflow's end and two processes killed") do
+      clis.reject(&:alive?).each do |cli|
+        dead << cli
+        clis[clis.index(cli)] = worker
       end
       raw = redis.call("LINDEX", "deckhand:workflow:#{flow.id}:done", 0)
-      raw && JSON.parse(raw)
+      raw && dead.size == 2 && JSON.parse(raw)
+    end
+    wait_for(timeout: 30, message: "the killed processes' jobs recovered and settled") do
+      dead.all? { |cli| inflight_keys(cli.identity).empty? } && redis.call("LLEN", "queue:default").zero? &&
+        clis.all? { |cli| inflight_count(cli.identity).zero? }
     end
     assert_equal "succeeded", ending["state"]
-    assert_equal 2, kills
+    assert_equal 2, dead.size
     labels = WorkflowApp.runs.map(&:first)
     assert_equal %w[during during end fan-0 fan-1 fan-2 kill-after start], labels.sort,
       "the step killed while it ran ran twice; the one killed after its success was recorded, once; every other step once"
