@@ -129,6 +129,22 @@ module Deckhand
   # missing fields). Never raised into application code.
   class CorruptPayload < Error; end
 
+  # A wait for a job's kept result (Deckhand::JobResult.wait) or for a
+  # workflow's end (Deckhand::Workflow#wait) ran out of time: the job has not
+  # run yet or runs still, or its value expired, or its class keeps none.
+  class ResultTimeout < Error; end
+
+  # The job waited for (Deckhand::JobResult.wait) failed for good: it died,
+  # or was dropped. `error_class` names its error's class.
+  class JobFailed < Error
+    attr_reader :error_class
+
+    def initialize(message, error_class: nil)
+      super(message)
+      @error_class = error_class
+    end
+  end
+
   # Recorded as the error_class of a job that kept killing the process running it.
   class PoisonPill < Error; end
 

@@ -6,6 +6,7 @@ require "active_support"
 require "active_support/core_ext/numeric/time"
 require "deckhand/api"
 require "deckhand/batch"
+require "deckhand/workflow"
 require "deckhand/embedded"
 require "deckhand/web"
 require_relative "doc_examples"
@@ -418,6 +419,20 @@ class DocsExamplesTest < Minitest::Test
     assert_equal [2, 2, 1, 1, 1, 1], names.map { |name| limits[name].concurrency }
     assert_equal [100.0] * 6, names.map { |name| limits[name].rate }
     assert_equal({"rate" => 600, "per" => 60, "concurrency" => 8}, Deckhand::API.new.throttle("default").limit)
+  end
+
+  def test_a_workflow_fans_out_and_in_and_a_caller_waits_for_a_result
+    run_example("workflows-jobs")
+    config = Deckhand::Workflow.install(new_config(concurrency: 4))
+    status = nil
+    with_server(config) do
+      status = run_example("workflows-push")
+      assert_equal %w[succeeded 12 12 0], status.values_at("state", "total", "succeeded", "cancelled")
+      assert_equal({"url" => "/thumbs/7.png"}, run_example("workflows-result"))
+    end
+    results = redis.call("HVALS", "deckhand:workflow:#{status["id"]}:results")
+    assert_includes results, (0...8).sum { |part| 100 + part }.to_s, "the merge summed its parts' results"
+    assert_equal 2, results.count((0...8).sum { |part| 100 + part }.to_s), "and the notification read it"
   end
 
   def test_a_child_batch_inside_its_parents_block

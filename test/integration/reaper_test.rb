@@ -79,6 +79,18 @@ class ReaperTest < Minitest::Test
     assert_equal 0, redis.call("HLEN", Keys.poison("default"))
   end
 
+  def test_final_failure_handlers_hear_of_a_poison_pill_before_it_is_buried
+    heard = []
+    Deckhand.config.on_final_failure do |job, error, outcome|
+      heard << [job["jid"], error.class, outcome, redis.call("ZCARD", "dead"), redis.call("HLEN", Keys.poison("default"))]
+    end
+    dead_process(lots: {"default" => [[payload("pill"), payload("innocent")]]},
+      recoveries: {"default" => {"pill" => 2}}, suspects: {"default" => ["pill"]})
+    reaper.reap
+    assert_equal [["pill", Deckhand::PoisonPill, :dead, 0, 1]], heard, "told while the pill waits in its poison hash"
+    assert_equal 1, redis.call("ZCARD", "dead")
+  end
+
   # A NotImplementedError is no StandardError: the reaper logs it and goes on
   # to the next pill and the next handler.
   def test_death_handlers_raising_any_exception_leave_the_reaper_and_the_other_handlers_alone

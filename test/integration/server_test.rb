@@ -111,6 +111,29 @@ class ServerTest < Minitest::Test
     assert_raises(Deckhand::ConfigError) { Deckhand::Config.new(death_handlers_on_discard: "yes") }
   end
 
+  # Before the outcome is written: a handler that records the news first
+  # loses nothing when the process dies in between.
+  def test_final_failure_handlers_hear_each_death_and_drop_before_it_is_written
+    heard = Queue.new
+    Deckhand.config.on_final_failure do |payload, error, outcome|
+      probe = RedisClient.new(url: Deckhand::RedisHarness.url)
+      written = probe.call("ZRANGE", "dead", 0, -1).any? { |raw| JSON.parse(raw)["jid"] == payload["jid"] }
+      probe.close
+      heard << [payload["args"].first, outcome, error.message, written]
+    end
+    CustomDelayJob.perform_async("discard")
+    CustomDelayJob.perform_async("kill")
+    CustomDelayJob.perform_async("later")
+    with_server do
+      wait_for(message: "two final failures") { heard.size == 2 }
+      wait_for(message: "the retry") { redis.call("ZCARD", "retry") == 1 }
+      sleep 0.2
+    end
+    assert_equal [["discard", :dropped, "discard", false], ["kill", :dead, "kill", false]], Array.new(2) { heard.pop }.sort
+    assert heard.empty?, "a job retried later is not a final failure"
+    assert_equal 1, redis.call("ZCARD", "dead")
+  end
+
   class CustomDelayJob
     include Deckhand::Job
 

@@ -41,14 +41,14 @@ module Deckhand
     # What each top folder of lib/deckhand must not name: the layers above
     # it, and the features that plug into it (they register themselves).
     LAYERS = {
-      "store" => %w[Server Client API Web CLI Swarm Operations Sidekiq Testing Batch Periodic Limiter IterableJob],
-      "payload" => %w[Store Server Client API Web CLI Swarm Operations Sidekiq Testing Batch],
-      "server" => %w[API Web CLI Swarm Sidekiq Testing Batch],
-      "client" => %w[Server API Web CLI Swarm Operations Batch],
+      "store" => %w[Server Client API Web CLI Swarm Operations Sidekiq Testing Batch Workflow Periodic Limiter IterableJob],
+      "payload" => %w[Store Server Client API Web CLI Swarm Operations Sidekiq Testing Batch Workflow],
+      "server" => %w[API Web CLI Swarm Sidekiq Testing Batch Workflow],
+      "client" => %w[Server API Web CLI Swarm Operations Batch Workflow],
       "api" => %w[Server Web CLI Swarm Operations Testing],
       "web" => %w[Server Store CLI Swarm Sidekiq Testing],
-      "config" => %w[Server Client API Web CLI Swarm Operations Sidekiq Testing Batch DevRedis],
-      "operations" => %w[Server CLI Swarm Sidekiq Testing Batch]
+      "config" => %w[Server Client API Web CLI Swarm Operations Sidekiq Testing Batch Workflow DevRedis],
+      "operations" => %w[Server CLI Swarm Sidekiq Testing Batch Workflow]
     }.freeze
 
     # The test folders whose files test one part each, listed in

@@ -77,4 +77,16 @@ class JobTest < Minitest::Test
     dues = redis.call("ZRANGE", "schedule", 0, -1, "WITHSCORES").flatten.each_slice(2).map { |_, score| Float(score) - now }
     [1.5, 90, 300, 600].zip(dues) { |want, due| assert_in_delta want, due, 1.0 }
   end
+
+  # How long a job keeps its return value: seconds in the job, as JSON carries them.
+  def test_the_result_option_travels_as_seconds_and_a_bad_one_is_refused_with_the_fix
+    ChildJob.set(result: {ttl: 90}).perform_async(1, 2)
+    ChildJob.set(result: true).perform_async(1, 2)
+    ChildJob.set(result: {"ttl" => 1.5}).perform_async(1, 2)
+    assert_equal [{"ttl" => 90}, {"ttl" => 86_400}, {"ttl" => 1.5}], jobs_in("child").reverse.map { |job| job["result"] }
+    [{ttl: 0}, {ttl: "60"}, 60, "yes"].each do |bad|
+      error = assert_raises(ArgumentError) { ChildJob.set(result: bad) }
+      assert_includes error.message, "use {ttl: seconds}"
+    end
+  end
 end

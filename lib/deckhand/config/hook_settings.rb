@@ -13,11 +13,20 @@ module Deckhand
     #   config.on_error { |error, context| Bugsnag.notify(error, context) }
     #   config.events.on(:startup) { Metrics.connect }
     module HookSettings
-      attr_reader :death_handlers, :error_handlers, :expired_handlers
+      attr_reader :death_handlers, :error_handlers, :expired_handlers, :final_handlers
 
       # Called with (payload_hash, exception) when a job goes to the dead set,
       # or is discarded once its retries are over with `dead: false`.
       def on_death(&block) = add_handler(death_handlers, block)
+
+      # Called with (payload_hash, exception, :dead or :dropped) when a failed
+      # job is out of retries (or had none), or is a poison pill, before that
+      # outcome is written: what a handler records comes first, so a crash in
+      # between tells it again rather than losing the news
+      # (Deckhand::Workflow's steps). A job killed by hand is told after the
+      # kill, in the process that killed it. A handler that must not miss one
+      # waits out Redis failures itself; one told twice must change nothing.
+      def on_final_failure(&block) = add_handler(final_handlers, block)
 
       # Whether a job discarded by its class once its retries are over
       # (deckhand_retries_exhausted or deckhand_retry_in returning
@@ -50,12 +59,14 @@ module Deckhand
         @death_handlers = []
         @error_handlers = []
         @expired_handlers = []
+        @final_handlers = []
       end
 
       def freeze_handlers
         @death_handlers.freeze
         @error_handlers.freeze
         @expired_handlers.freeze
+        @final_handlers.freeze
         events.freeze
       end
 

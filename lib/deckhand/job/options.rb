@@ -53,6 +53,7 @@ module Deckhand
         when "tenant" then Config::FairQueues.tenant!(value, "#{owner}: tenant:")
         when "profile" then value == false || (value.is_a?(String) && Profiler::TOKEN.match?(value))
         when "profiler_options" then value.is_a?(Hash)
+        when "result" then value == false || value == true || result_ttl(value)&.positive?
         when "class", "args", "jid" then raise ArgumentError, "#{owner}: #{key} is set per push, not in deckhand_options"
         else true
         end
@@ -89,7 +90,8 @@ module Deckhand
         "partition_by" => "give a key (String, Symbol or Integer) or a callable taking the job's args, like ->(args) { args.first } (docs/cluster.md)",
         "tenant" => "name the tenant whose fair share the job takes (docs/fair-queues.md)",
         "profile" => "give a token naming the profile (letters, digits, _ . @ -, up to 64), like \"nightly\", or false (docs/profiling.md)",
-        "profiler_options" => "give a Hash of the profiler's options, like {mode: :cpu, interval: 500} (docs/profiling.md)"
+        "profiler_options" => "give a Hash of the profiler's options, like {mode: :cpu, interval: 500} (docs/profiling.md)",
+        "result" => "use {ttl: seconds} (how long its return value is kept for Deckhand::JobResult.wait), true (a day) or false (docs/workflows.md)"
       }.freeze
 
       # Durations travel as plain seconds (JSON carries no ActiveSupport), and
@@ -102,12 +104,23 @@ module Deckhand
           # A Duration (48.hours) would go to JSON as a String, which the retry handler cannot compare.
           when "retry_for" then [key, value.is_a?(Numeric) ? plain(value.to_f) : value]
           when "pool" then [key, Client::Target.for(value)] # shared, and no password in inspect
+          # {"ttl" => seconds} in the job, as the server reads it back from JSON.
+          when "result" then [key, value && {"ttl" => (value == true) ? RESULT_TTL : plain(result_ttl(value))}]
           else [key, value]
           end
         end
       end
 
       def plain(float) = (float % 1).zero? ? float.to_i : float
+
+      # A day: how long `result: true` keeps a job's return value.
+      RESULT_TTL = 86_400
+
+      # The seconds of a `result:` option ({ttl: 60}, {"ttl" => 60}), or nil.
+      def result_ttl(value)
+        ttl = value.is_a?(Hash) ? (value[:ttl] || value["ttl"]) : nil
+        ttl.to_f if ttl.respond_to?(:to_f) && !ttl.is_a?(String)
+      end
     end
   end
 end

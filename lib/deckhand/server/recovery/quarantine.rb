@@ -10,6 +10,8 @@ module Deckhand
       # dead process's recovery; this writes each one to the dead set and removes
       # it from the hash in one transaction (so a reaper dying in between loses
       # nothing: the next pass finishes the job), then calls the death handlers.
+      # The final-failure handlers hear of it before it is written, so a
+      # reaper dying in between tells them again on the next pass.
       #
       #   Quarantine.new(config: config, store: store).bury_all(%w[default])   # => number buried
       class Quarantine
@@ -32,6 +34,7 @@ module Deckhand
           job = parse(raw)
           error = PoisonPill.new(message(job, identity))
           entry = job ? annotate(job, error) : corrupt(raw, error)
+          @config.final_handlers.each { |handler| call_handler(handler, entry, error, :dead) } if job
           now = @store.clock.now.round(3)
           Store::Inflight::Poison.bury(@store, queue, key, JSON.generate(entry), now: now, timeout: @config.dead_timeout,
             max_jobs: @config.dead_max_jobs)
@@ -80,8 +83,8 @@ module Deckhand
            "error_message" => error.message, "raw" => [raw].pack("m0"), "raw_encoding" => "base64"}
         end
 
-        def call_handler(handler, entry, error)
-          handler.call(entry, error)
+        def call_handler(handler, entry, error, *outcome)
+          handler.call(entry, error, *outcome)
         rescue Deckhand::AppError => e # whatever its class: the reaper goes on
           @logger.error("death handler raised #{e.class}: #{e.message}")
         end

@@ -15,7 +15,8 @@ module Deckhand
       # - retries exhausted   deckhand_retries_exhausted (dropped if it returns
       #                       :discard), then the dead set (unless dead: false),
       #                       then the death handlers (for a :discard too, its
-      #                       discarded_at set, with death_handlers_on_discard)
+      #                       discarded_at set, with death_handlers_on_discard);
+      #                       the final-failure handlers before it is written
       #
       # The fields written are Sidekiq's (FailedPayload). A job whose payload
       # cannot be written as JSON is written as it was fetched, and when even
@@ -41,7 +42,7 @@ module Deckhand
         def failed(unit, job, klass, error)
           retry_option = job["retry"]
           retry_option = (klass.respond_to?(:deckhand_options) ? klass.deckhand_options["retry"] : true) if retry_option.nil?
-          return discard(unit, job, "retry is disabled") unless retry_option
+          return discard(unit, job, "retry is disabled", error) unless retry_option
 
           now = Payload.now(@config.timestamps, clock: @store.clock)
           queue = Store::Layout::PartitionNames.base(unit.queue)
@@ -148,27 +149,25 @@ module Deckhand
           outcome = if job["dead"] == false
             # Sidekiq 8's mark (Integer ms): death handlers tell it from a dead job.
             job["discarded_at"] = @store.clock.now_ms
-            discard(unit, job, "retries exhausted and dead: false")
+            discard(unit, job, "retries exhausted and dead: false", error)
           elsif (payload = encode(unit, job, error, &again))
+            final(job, error, :dead)
             bury(unit, payload, job)
             @logger.warn("dead: retries exhausted, moved to the dead set") if unit.recorded == :written
             :dead
           else
             :dead # kept in the dead set as fetched
           end
-          notify_death(unit, job, error)
-          outcome
+          outcome.tap { notify_death(unit, job, error) }
         end
 
         # Dropped as its class asked; the death handlers hear of it, marked
         # discarded, where the configuration says so (Sidekiq 8's rule), else
         # nothing does (Sidekiq 7's).
         def discarded(unit, job, error, why)
-          return discard(unit, job, why) unless @config.death_handlers_on_discard
+          return discard(unit, job, why, error) unless @config.death_handlers_on_discard
           job["discarded_at"] = @store.clock.now_ms
-          outcome = discard(unit, job, why)
-          notify_death(unit, job, error)
-          outcome
+          discard(unit, job, why, error).tap { notify_death(unit, job, error) }
         end
 
         # Once per death: not again for a write repeated after a lost reply.
@@ -177,11 +176,14 @@ module Deckhand
           @config.death_handlers.each { |handler| call_safely("death handler") { handler.call(job, error) } }
         end
 
-        def discard(unit, job, why)
+        def discard(unit, job, why, error)
           @logger.info("discarded (#{why})")
+          final(job, error, :dropped)
           write(unit) { |settle| settle.drop(unit.place, unlock: lock(unit, job)) }
           :dropped
         end
+
+        def final(job, error, outcome) = @config.final_handlers.each { |h| call_safely("final failure handler") { h.call(job, error, outcome) } }
 
         # The unique lock that goes with the job's outcome (Store::Features::UniqueLocks.within).
         def lock(unit, job) = Store::Features::UniqueLocks.within(@store, Unique.held_by(job, @store.layout), unit.queue)

@@ -107,6 +107,14 @@ module Deckhand
           # The batches' key names (Layout::ClusterBatches).
           def batches = ClusterBatches
 
+          # Workflows run in plain mode only, for now: their scripts push
+          # released steps to queues in the same atomic step, and in cluster
+          # mode those queues are in other slots (docs/workflows.md).
+          def workflows
+            raise Deckhand::ConfigError, "Deckhand::Workflow runs on a single Redis for now, not in cluster mode: " \
+              "push the workflow through a plain store (Deckhand::Client.via(PLAIN_REDIS) { flow.push }) (docs/workflows.md)"
+          end
+
           # The fetch script's wrapper: one script call per queue, pipelined.
           def fetch_script = Scripts::FetchByQueue
 

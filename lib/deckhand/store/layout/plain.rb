@@ -2,6 +2,7 @@
 
 require_relative "untagged"
 require_relative "sidekiq_names"
+require_relative "plain_workflows"
 
 module Deckhand
   class Store
@@ -83,6 +84,9 @@ module Deckhand
 
         # The batches' key names (Layout::PlainBatches).
         def batches = PlainBatches
+
+        # The workflows' key names (Layout::PlainWorkflows).
+        def workflows = PlainWorkflows
 
         # The fetch script's wrapper: one script call fetches from every
         # queue of a capsule.

@@ -29,6 +29,18 @@ class LayoutTest < Minitest::Test
     assert cluster.outbox?
   end
 
+  # Workflows push released steps to their queues in the script that
+  # releases them: one slot in plain mode only, so cluster mode refuses them
+  # where they are named, with the fix.
+  def test_workflows_name_their_keys_in_plain_mode_and_cluster_mode_refuses_them
+    plain = Deckhand::Store::Layout::PlainWorkflows
+    assert_same plain, Plain.workflows
+    assert_equal "deckhand:workflow:w1:state", plain.state("w1")
+    assert_equal ["deckhand:workflow:w1", *plain::PARTS.map { |part| "deckhand:workflow:w1:#{part}" }], plain.all("w1")
+    error = assert_raises(Deckhand::ConfigError) { Cluster.workflows }
+    assert_match(/not in cluster mode: push the workflow through a plain store/, error.message)
+  end
+
   # A cluster store's layout: the same names and constants, each queue's tag
   # from its placement (no Redis here: the placement is a stand-in that
   # answers from a hash).

@@ -1,0 +1,58 @@
+# frozen_string_literal: true
+
+require "json"
+require_relative "job_results"
+
+module Deckhand
+  class Store
+    module Features
+      # Reads of workflows (their changes are Scripts::WorkflowOps'): a
+      # workflow's record, its steps, their parents' results, the list of
+      # workflows, and the wait for one to end. Hash fields named "~" are the
+      # keys' placeholders (Layout::PlainWorkflows), never steps.
+      #
+      #   WorkflowRecords.meta(store, "Wf7x")    # => {"state" => "running", "total" => "12", ...}, or nil
+      #   WorkflowRecords.steps(store, "Wf7x")   # => {jid => {"state" => "s", "on" => "sdefault", ...}}
+      #   WorkflowRecords.wait(store, "Wf7x", 5) # => '{"state":"succeeded",...}' once it ended, or nil
+      module WorkflowRecords # :nodoc:
+        PLACEHOLDER = Layout::PlainWorkflows::PLACEHOLDER
+        STEP_PARTS = %w[state on wait parents info].freeze
+
+        module_function
+
+        def meta(store, wid)
+          found = store.call("HGETALL", store.layout.workflows.meta(wid))
+          found.empty? ? nil : found
+        end
+
+        # Every step: jid => {part => value} for the parts of STEP_PARTS.
+        def steps(store, wid)
+          names = store.layout.workflows
+          hashes = store.pipelined { |pipe| STEP_PARTS.each { |part| pipe.call("HGETALL", names.public_send(part, wid)) } }
+          by_part = STEP_PARTS.zip(hashes).to_h
+          by_part["state"].keys.reject { |jid| jid == PLACEHOLDER }.to_h do |jid|
+            [jid, STEP_PARTS.to_h { |part| [part, by_part[part][jid]] }]
+          end
+        end
+
+        # The parents of step `jid`, in the order they were declared, each
+        # [jid, its info (JSON), its result (JSON or nil)], in one round trip
+        # after the read of the parents.
+        def parents_of(store, wid, jid)
+          names = store.layout.workflows
+          parents = store.call("HGET", names.parents(wid), jid).to_s.split
+          return [] if parents.empty?
+          info, results = store.pipelined do |pipe|
+            pipe.call("HMGET", names.info(wid), *parents)
+            pipe.call("HMGET", names.results(wid), *parents)
+          end
+          parents.zip(info, results)
+        end
+
+        # The ending (JSON) once the workflow ended; waits up to `timeout`
+        # seconds for it (JobResults.wait_on), nil when it has not.
+        def wait(store, wid, timeout) = JobResults.wait_on(store, store.layout.workflows.done(wid), timeout)
+      end
+    end
+  end
+end

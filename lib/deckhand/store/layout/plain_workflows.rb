@@ -1,0 +1,62 @@
+# frozen_string_literal: true
+
+module Deckhand
+  class Store
+    module Layout
+      # The Redis keys of workflows (Deckhand::Workflow), in Deckhand's own
+      # names: a Sidekiq process sharing the Redis never reads them. The
+      # workflow scripts (store/scripts/workflow/) build none:
+      # Store::Scripts::WorkflowScript declares them, in the order of #all.
+      #
+      #   deckhand:workflow:<wid>           hash: description, times, TTLs, state, counts, queues
+      #   deckhand:workflow:<wid>:state     hash: step jid => its state's letter (lib/workflow.lua)
+      #   deckhand:workflow:<wid>:on        hash: jid => what it waits for (s, c or f) and its queue
+      #   deckhand:workflow:<wid>:wait      hash: jid => how many of its parents have not ended
+      #   deckhand:workflow:<wid>:kids      hash: jid => the jids waiting for it
+      #   deckhand:workflow:<wid>:parents   hash: jid => the jids it waits for
+      #   deckhand:workflow:<wid>:jobs      hash: jid => its job, pushed once released
+      #   deckhand:workflow:<wid>:results   hash: jid => its return value (JSON)
+      #   deckhand:workflow:<wid>:errors    hash: jid => its error (JSON), once it failed for good
+      #   deckhand:workflow:<wid>:info      hash: jid => JSON of its name and class
+      #   deckhand:workflow:<wid>:names     hash: step name => its jids
+      #   deckhand:workflow:<wid>:done      list: one entry once it ended (waiters
+      #                                     read it with a blocking move onto itself)
+      #   deckhand:result:<jid>             list: one job's kept return value (Deckhand::JobResult)
+      #
+      # Every hash holds a placeholder field, "~", from the push on, so none is
+      # made later without the workflow's TTL. Two sorted sets index the
+      # workflows, for listing and for expiry.
+      #
+      #   Deckhand::Store::Layout::PlainWorkflows.state("Wf7x")  # => "deckhand:workflow:Wf7x:state"
+      module PlainWorkflows # :nodoc:
+        PREFIX = "deckhand:workflow:"
+
+        # wid => creation time (epoch ms): the list, newest first.
+        INDEX = "deckhand:workflows"
+
+        # wid => when its keys expire (epoch ms): pruned as it goes.
+        EXPIRIES = "deckhand:workflows:expiry"
+
+        RESULT = "deckhand:result:"
+
+        PARTS = %w[state on wait kids parents jobs results errors info names done].freeze
+
+        # The placeholder field every workflow hash holds.
+        PLACEHOLDER = "~"
+
+        module_function
+
+        def meta(wid) = "#{PREFIX}#{wid}"
+
+        PARTS.each { |part| define_method(part) { |wid| "#{PREFIX}#{wid}:#{part}" } }
+
+        # Every key of the workflow, in the order its scripts declare them.
+        def all(wid) = [meta(wid), *PARTS.map { |part| public_send(part, wid) }]
+
+        # List: one job's return value, a single entry that waiters read with
+        # a blocking move onto itself, so each of them sees it.
+        def result(jid) = "#{RESULT}#{jid}"
+      end
+    end
+  end
+end

@@ -1,0 +1,45 @@
+# frozen_string_literal: true
+
+require_relative "../../script"
+require_relative "../../layout/plain_workflows"
+
+module Deckhand
+  class Store
+    module Scripts
+      # The contract every workflow script (workflow/*.lua) shares,
+      # lib/workflow.lua: KEYS declare the workflow's keys
+      # (Layout::PlainWorkflows.all), the queues set, the two indexes, then
+      # one key per queue the call may push to; ARGV starts with now (epoch
+      # ms), now as payloads write it (a released job's enqueued_at), the
+      # number of queues and their names, then the operation's own
+      # arguments. Each subclass names its script, which documents those
+      # arguments and its reply; WorkflowOps runs them.
+      #
+      #   step = WorkflowStep.new(store, now_ms: 1_764_000_000_000, stamp: 1_764_000_000_000)
+      #   step.call("Wf7x", ["default"], ["s", jid, "42"])   # => "ok"
+      class WorkflowScript < Script # :nodoc:
+        # The Lua each workflow script needs, in the order each builds on the
+        # last: every one reads the workflow (CORE), those that write steps
+        # flush a plan (PLAN), and an end travels down the graph (GRAPH).
+        CORE = %w[guard workflow].freeze
+        PLAN = [*CORE, "workflow_end", "workflow_flush"].freeze
+        GRAPH = [*CORE, "workflow_finish", "workflow_end", "workflow_flush"].freeze
+
+        def initialize(store, now_ms:, stamp:)
+          super(store)
+          @now_ms = now_ms
+          @stamp = stamp
+        end
+
+        # Runs the script for workflow `wid` with the `queues` it may push to
+        # and the operation's `args`; returns its reply.
+        def call(wid, queues, args)
+          layout = keys
+          names = layout.workflows
+          declared = [*names.all(wid), layout::QUEUES, names::INDEX, names::EXPIRIES, *queues.map { |queue| layout.queue(queue) }]
+          run(declared, [@now_ms, @stamp, queues.size, *queues, *args])
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,34 @@
+-- One step's news from the server running its job; the same news told twice
+-- (a job run again after a crash) changes nothing. ARGV after the queues:
+-- the news (r started, y failed and will be retried, s succeeded, x failed
+-- and was dropped, d died), the jid, and its data (s: the return value as
+-- JSON, x and d: the error as JSON). Replies, besides 'gone' and 'stale':
+-- r: 'run', 'done' (it succeeded before: do not run it again) or
+-- 'cancelled'; s, x, d: 'ok' (its end is written, what waits for it
+-- released or cancelled) or 'seen' (it ended before: nothing changed); y:
+-- 'ok'; 'unknown' for a jid the workflow does not have.
+local function step()
+  local closed = wf_open()
+  if closed then return closed end
+  local news, j, data = wf_arg(1), wf_arg(2), wf_arg(3)
+  local s = wf_get('state', j)
+  if not s or s == 'w' then return 'unknown' end
+  if news == 'r' then
+    if s == 's' then return 'done' elseif s == 'c' then return 'cancelled' end
+    -- Running again after a crash, or a failed job retried by hand: it runs, its news changes nothing.
+    if s ~= 'q' and s ~= 'y' then return 'run' end
+    wf_move(j, 'r')
+  elseif news == 'y' then
+    if s ~= 'q' and s ~= 'r' then return 'ok' end
+    wf_move(j, 'y')
+  elseif news == 's' or news == 'x' or news == 'd' then
+    if WF_ENDED[s] then return 'seen' end
+    wf_finish(j, news)
+    if data ~= '' then wf_put((news == 's') and 'results' or 'errors', j, data) end
+  else
+    return redis.error_reply('ERR workflow_step: unknown news ' .. tostring(news))
+  end
+  return wf_flush() or ((news == 'r') and 'run' or 'ok')
+end
+
+return step()

@@ -1,0 +1,145 @@
+# frozen_string_literal: true
+
+require "json"
+require "securerandom"
+require_relative "../deckhand"
+require_relative "job_result"
+require_relative "store/scripts/workflow/workflow_ops"
+require_relative "store/features/workflow_records"
+require_relative "workflow/graph"
+require_relative "workflow/step_writer"
+require_relative "workflow/outcomes"
+require_relative "workflow/step_middleware"
+
+module Deckhand
+  # Jobs that run in an order: each step is an ordinary job that waits for
+  # the steps it names (`after:`) to end as it asks (`on:`), and the whole
+  # graph is pushed as one unit.
+  #
+  #   flow = Deckhand::Workflow.new("import 7")
+  #   fetch = flow.add(FetchFileJob, 7)
+  #   parts = flow.add_many(ParsePartJob, (0...8).map { |i| [7, i] }, after: fetch)
+  #   merge = flow.add(MergeJob, 7, after: parts)
+  #   flow.add(NotifyJob, 7, after: merge, on: :success)
+  #   flow.add(CleanupJob, 7, after: merge, on: :complete)   # runs whatever happened
+  #   flow.push                                             # nothing runs until every step is written
+  #   flow.wait(timeout: 60)                                # => {"state" => "succeeded", ...}
+  #
+  # A step runs once every step it waits for ended as its `on:` asks
+  # (:success, the default; :complete, any end; :failure, its job died or
+  # was dropped); a step whose condition can no longer hold is cancelled,
+  # and so are the steps waiting for it that can no longer run. Inside a
+  # step, `Deckhand::Workflow.results_of` reads what its parents returned.
+  # Servers need `require "deckhand/workflow"` (docs/workflows.md).
+  class Workflow
+    # How long a workflow's keys live while it runs, and once it ended.
+    TTL = 7 * 86_400
+    DONE_TTL = 86_400
+
+    attr_reader :id, :description
+
+    class << self
+      # Enables workflows and kept results for a Config: the step middleware
+      # and the final-failure handler. `require "deckhand/workflow"` does it
+      # for Deckhand.config.
+      def install(config = Deckhand.config)
+        if config.booted?
+          raise ConfigError, "workflows must be installed before the server boots: require \"deckhand/workflow\" " \
+            "in the file `deckhand -r` loads, or call Deckhand::Workflow.install(config) before starting it"
+        end
+        return config if config.server_middleware.include?(StepMiddleware)
+        config.server_middleware.prepend(StepMiddleware, config)
+        outcomes = Outcomes.new(config)
+        config.on_final_failure do |job, error, outcome|
+          outcomes.failed(job, error, outcome)
+          StepMiddleware.new(config).failed_for_good(job, error)
+        end
+        config.on_expired { |job| outcomes.expired(job) }
+        config
+      end
+
+      # Inside a step: what the steps it waits for returned (through JSON),
+      # in the order they were named; with `name`, only those steps of that
+      # name. A step that did not succeed gives nil.
+      #
+      #   parts = Deckhand::Workflow.results_of("ParsePartJob")   # => [{"rows" => 120}, ...]
+      def results_of(name = nil)
+        wid, jid, config = Thread.current[StepMiddleware::CURRENT]
+        raise Deckhand::Error, "Deckhand::Workflow.results_of is for a workflow step's perform, on a server that loaded deckhand/workflow" unless wid
+        parents = Store::Features::WorkflowRecords.parents_of(config.store, wid, jid)
+        parents = parents.select { |_, info, _| info && JSON.parse(info)["name"] == name.to_s } if name
+        parents.map { |_, _, result| result && JSON.parse(result) }
+      end
+
+      # The workflow scripts with their clock set to now: the fleet's (Redis')
+      # time, and a released job's enqueued_at as the configuration writes it.
+      def ops(config) # :nodoc:
+        clock = config.store.clock
+        Store::Scripts::WorkflowOps.new(config.store, now_ms: clock.now_ms, stamp: Payload.now(config.timestamps, clock: clock))
+      end
+    end
+
+    def initialize(description = nil, ttl: TTL, done_ttl: DONE_TTL, config: Client.current_config)
+      [[ttl, "ttl"], [done_ttl, "done_ttl"]].each { |value, what| JobResult.seconds!(value, "Deckhand::Workflow.new(#{what}:)") }
+      @description = description
+      @ttl = ttl
+      @done_ttl = done_ttl
+      @config = config
+      @id = SecureRandom.urlsafe_base64(12)
+      @graph = Graph.new
+      @pushed = false
+    end
+
+    # One step: `job` (a job class, or MyJob.set(...)) with `args`, waiting
+    # for `after` (a StepRef, a step's name, or an Array of them) as `on`
+    # says. Returns its StepRef.
+    def add(job, *args, after: nil, on: :success, name: nil) = add_many(job, [args], after: after, on: on, name: name)
+
+    # One step per args Array, each waiting for `after`; one StepRef for them all.
+    def add_many(job, args_list, after: nil, on: :success, name: nil)
+      raise Deckhand::Error, "workflow #{@id} was pushed: add its steps before #push" if @pushed
+      raise ArgumentError, "add_many takes an Array of args Arrays, like [[1], [2]]" unless args_list.is_a?(Array) && args_list.all?(Array)
+      @graph.add(job, args_list, after: after, on: on, name: name)
+    end
+
+    # Writes every step and starts the workflow: the steps waiting for
+    # nothing are released as it starts. Returns its id. Pushing again
+    # after a push that raised writes what is missing, once.
+    def push
+      raise ArgumentError, "workflow #{@id} has no steps: add them before #push" if @graph.empty?
+      raise Deckhand::Error, "workflow #{@id} was pushed already" if @pushed
+      if RedisStandIn.active?
+        raise Deckhand::Error, "Deckhand::Workflow#push needs Redis: Deckhand::Testing's fake and inline modes do not run " \
+          "workflows; push it where Redis runs them (Deckhand::Testing.disable! { flow.push }) (docs/workflows.md)"
+      end
+      @config.store.layout.workflows # refuses cluster mode, naming the fix
+      StepWriter.new(@config).write(@id, @graph, description: @description, ttl: @ttl, done_ttl: @done_ttl)
+      @pushed = true
+      @id
+    end
+
+    # Waits up to `timeout` seconds for the workflow to end, with a
+    # blocking Redis read: {"state" => "succeeded" or "failed", "ended_at"
+    # => epoch ms}. Raises ResultTimeout when it has not ended by then.
+    def wait(timeout:) = Workflow.wait(@id, timeout: timeout, config: @config)
+
+    # The same, for a workflow pushed elsewhere: its id.
+    def self.wait(id, timeout:, config: Client.current_config)
+      JobResult.seconds!(timeout, "Deckhand::Workflow#wait(timeout:)")
+      raw = Store::Features::WorkflowRecords.wait(config.store, id, timeout)
+      raise ResultTimeout, "workflow #{id} did not end within #{timeout} s" unless raw
+      JSON.parse(raw)
+    end
+
+    # Its record: state ("held", "running", "succeeded", "failed"), counts
+    # of steps by how they ended, times; nil once its keys expired.
+    def self.status(id, config: Client.current_config) = Store::Features::WorkflowRecords.meta(config.store, id)
+
+    # Every step: jid => {"state", "on", "wait", "parents", "info"} (docs/workflows.md).
+    def self.steps(id, config: Client.current_config) = Store::Features::WorkflowRecords.steps(config.store, id)
+
+    def inspect = "#<Deckhand::Workflow #{@id} #{@description.inspect} (#{@graph.records.size} steps#{", pushed" if @pushed})>"
+  end
+end
+
+Deckhand::Workflow.install(Deckhand.config)

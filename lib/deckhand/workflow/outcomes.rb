@@ -1,0 +1,72 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Deckhand
+  class Workflow
+    # Records, from the server running a step's job, what became of it: one
+    # atomic call of workflow_step.lua each, told twice (a job run again
+    # after a crash) changing nothing. What decides the steps after it (its
+    # success, its death, its drop) is written before the job is
+    # acknowledged or its failure settled, and waits out Redis failures as
+    # the retry handler does: the job stays in flight meanwhile, and a
+    # shutdown hands it back.
+    #
+    #   outcomes = Outcomes.new(config)
+    #   outcomes.starting(wid, jid)           # => "run", or "done"/"cancelled": do not run it
+    #   outcomes.succeeded(wid, jid, "42")    # its return value, as JSON
+    #   outcomes.failed(job, error, :dead)    # a final-failure handler (Config#on_final_failure)
+    class Outcomes
+      def initialize(config)
+        @config = config
+      end
+
+      def starting(wid, jid) = persist("recording a workflow step's start") { Workflow.ops(@config).step(wid, "r", jid) }
+
+      # The job raised and may be retried: for the step's state only, so a
+      # Redis failure here is logged and the failure goes on.
+      def failing(wid, jid)
+        Workflow.ops(@config).step(wid, "y", jid)
+      rescue Deckhand::RedisError => e
+        @config.logger.warn("could not mark workflow #{wid}'s step #{jid} as failing (#{e.message})")
+      end
+
+      def succeeded(wid, jid, value_json)
+        persist("recording a workflow step's success") { Workflow.ops(@config).step(wid, "s", jid, value_json) }
+      end
+
+      # outcome: :dead or :dropped (Server::Run::RetryHandler, before it writes it).
+      def failed(job, error, outcome)
+        wid = job["wf"] or return
+        news = (outcome == :dead) ? "d" : "x"
+        persist("recording a workflow step's failure") { Workflow.ops(@config).step(wid, news, job["jid"], info(job, error)) }
+      end
+
+      # Its expires_in passed before it started: it failed, unrun.
+      def expired(job) = failed(job, Deckhand::Error.new("expired before it started (expires_in)"), :dropped)
+
+      # The error as a reader of the workflow sees it.
+      def info(job, error)
+        JSON.generate({"class" => job["class"], "error_class" => error.class.name,
+                       "error_message" => error.message.to_s.scrub[0, JobResult::MAX_MESSAGE],
+                       "failed_at" => @config.store.clock.now_ms, "retry_count" => job["retry_count"]})
+      end
+
+      # Waits out Redis failures as Server::Outage says. A shutdown
+      # interrupts the wait; the job is handed back and told again.
+      def persist(what)
+        outage = nil
+        begin
+          result = yield
+          outage&.over
+          result
+        rescue Deckhand::RedisError => e
+          outage ||= Server::Outage.new(@config.logger, what)
+          delay = outage.failed(e)
+          Thread.handle_interrupt(Deckhand::Shutdown => :immediate) { sleep delay }
+          retry
+        end
+      end
+    end
+  end
+end

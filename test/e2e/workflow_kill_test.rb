@@ -1,0 +1,64 @@
+# frozen_string_literal: true
+
+require_relative "e2e_helper"
+require "support/reliability_helpers"
+require "support/workflow/workflow_app"
+
+# Real server processes SIGKILLed inside a workflow: while a step runs, and
+# between the record of a step's success (which released what waits for
+# it) and its job's acknowledgement. Survivors recover the job; every step
+# after it runs once, and the workflow ends.
+class WorkflowKillTest < Minitest::Test
+  include Deckhand::E2EHelpers
+  include Deckhand::ReliabilityHelpers
+
+  APP = File.expand_path("../support/workflow/workflow_kill_app.rb", __dir__)
+  TTL = 1
+
+  def setup
+    super
+    wait_for_redis_uptime(TTL)
+    @config = config_file("heartbeat_interval: 0.2\nheartbeat_ttl: #{TTL}\n")
+    Deckhand::Workflow.install(Deckhand.config)
+  end
+
+  def worker
+    cli = deckhand("-C", @config, "-c", "2", app: APP)
+    cli.identity
+    cli
+  end
+
+  def test_steps_after_a_step_whose_process_was_killed_run_once_and_the_workflow_ends
+    flow = Deckhand::Workflow.new("killed")
+    start = flow.add(WorkflowApp::Note, "start", name: "start")
+    during = flow.add(WorkflowApp::KilledWhileRunning, "during", after: start)
+    after = flow.add(WorkflowApp::Note, "kill-after", after: during, name: "kill_after")
+    fan = flow.add_many(WorkflowApp::Note, [["fan-0"], ["fan-1"], ["fan-2"]], after: after, name: "fan")
+    flow.add(WorkflowApp::Note, "end", after: fan, name: "end")
+    flow.push
+    clis = [worker, worker]
+    dead = []
+    # The workflow may end before the process killed after its step's
+    # success was recorded is seen dead: wait for both.
+    ending = wait_for(timeout: 60, message: "the workflow's end and two processes killed") do
+      clis.reject(&:alive?).each do |cli|
+        dead << cli
+        clis[clis.index(cli)] = worker
+      end
+      raw = redis.call("LINDEX", "deckhand:workflow:#{flow.id}:done", 0)
+      raw && dead.size == 2 && JSON.parse(raw)
+    end
+    wait_for(timeout: 30, message: "the killed processes' jobs recovered and settled") do
+      dead.all? { |cli| inflight_keys(cli.identity).empty? } && redis.call("LLEN", "queue:default").zero? &&
+        clis.all? { |cli| inflight_count(cli.identity).zero? }
+    end
+    assert_equal "succeeded", ending["state"]
+    assert_equal 2, dead.size
+    labels = WorkflowApp.runs.map(&:first)
+    assert_equal %w[during during end fan-0 fan-1 fan-2 kill-after start], labels.sort,
+      "the step killed while it ran ran twice; the one killed after its success was recorded, once; every other step once"
+    assert_equal %w[during], WorkflowApp.runs.map(&:first).select { |label| labels.count(label) > 1 }.uniq
+    assert_equal "7", Deckhand::Workflow.status(flow.id)["succeeded"]
+    assert_equal 0, redis.call("LLEN", "queue:default")
+  end
+end
