@@ -9,6 +9,7 @@ require_relative "config/numeric_settings"
 require_relative "config/hook_settings"
 require_relative "config/feature_settings"
 require_relative "config/redis_settings"
+require_relative "config/setting_readers"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 
@@ -32,6 +33,7 @@ module Deckhand
     include FeatureSettings
     include OperationsSettings
     include DurabilitySettings
+    include SettingReaders
 
     TIMESTAMP_FORMATS = %i[auto millis float].freeze
 
@@ -107,7 +109,6 @@ module Deckhand
       attr_reader :boot_steps
     end
 
-    attr_reader(*(SETTINGS.keys - %i[periodic timestamps]))
     attr_reader :client_middleware, :server_middleware, :capsules
 
     def initialize(**settings)
