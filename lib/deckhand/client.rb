@@ -26,15 +26,23 @@ module Deckhand
   class Client
     extend Scopes
 
+    # Jobs push_bulk writes per round trip unless told (`batch_size:`).
     BULK_BATCH = 1_000
     # Thread (fiber) locals of Client::Scopes: the collector, the via target.
     COLLECTOR = :deckhand_client_collector
+    # The thread (fiber) local of Client.via's target.
     VIA = :deckhand_client_via
     # Fiber local of a push_bulk's slice being written (Client::BulkPush).
     SLICE = :deckhand_client_slice
 
+    # Pushes one job with the default configuration (#push).
+    #
+    #   Deckhand::Client.push("class" => "HardJob", "args" => [1, "bob"])   # => "b4a5..." (its jid)
     def self.push(item) = new.push(item)
 
+    # Pushes many jobs of one class with the default configuration (#push_bulk).
+    #
+    #   Deckhand::Client.push_bulk("class" => "HardJob", "args" => [[1], [2], [3]])   # => their jids
     def self.push_bulk(item) = new.push_bulk(item)
 
     # Cancels an iterable job (Deckhand::IterableJob): it stops at its next
@@ -135,8 +143,15 @@ module Deckhand
       end
     end
 
+    # Asks the iterable job `jid` to stop at its next check; it runs on_cancel and ends (IterableJob.cancel!).
     def cancel!(jid) = IterableJob.cancel!(jid, config: @config)
 
+    # Cancels the job `jid` wherever it is: a waiting one leaves its queue or set, a running one is told
+    # (`cancelled?`) and interrupted after `grace` seconds (nil: Config#cancel_grace). docs/cancelling.md.
+    #
+    #   Deckhand::Client.new.cancel(jid)   # => :removed_from_queue
+    #
+    # @return [Symbol] what became of the job
     def cancel(jid, grace: nil) = JobCancel.new(@config).call(jid, grace: grace)
 
     private

@@ -35,8 +35,11 @@ module Deckhand
     include DurabilitySettings
     include SettingReaders
 
+    # The values of #timestamps=.
     TIMESTAMP_FORMATS = %i[auto millis float].freeze
 
+    # Every setting and its default (Config.defaults: the ones a new configuration starts from).
+    # Each reads back through Config::SettingReaders.
     SETTINGS = {
       redis: {},
       concurrency: 10,
@@ -126,12 +129,16 @@ module Deckhand
       end
     end
 
+    # The default capsule's queues: names, "name,weight" for weighted-random order.
+    #
+    #   config.queues = ["critical,3", "default,1"]
     def queues=(list)
       change!(:queues)
       Capsule.new("default", concurrency: 1, queues: list) # validates, names the bad entry
       @queues = Array(list).dup.freeze
     end
 
+    # How job timestamps are written: :auto (follow the fleet), :millis (Sidekiq 8) or :float (Sidekiq 7).
     def timestamps=(format)
       change!(:timestamps)
       format = format.to_sym
@@ -148,22 +155,26 @@ module Deckhand
       fleet_versions.timestamps
     end
 
+    # The timestamps setting as given (:auto included).
     def timestamps_setting = @timestamps
 
     # The Sidekiq versions sharing this configuration's Redis, and what is
     # written for them (timestamps, Active Job's wrapper class, metrics).
     def fleet_versions = @fleet_versions ||= FleetVersions.new(self)
 
+    # A name shown beside the process in the dashboard.
     def tag=(value)
       change!(:tag)
       @tag = value.to_s.freeze
     end
 
+    # Labels shown beside the process in the dashboard.
     def labels=(value)
       change!(:labels)
       @labels = Array(value).map(&:to_s).freeze
     end
 
+    # The application's environment; nil reads APP_ENV, RAILS_ENV, RACK_ENV, else "development".
     def environment=(value)
       change!(:environment)
       @environment = (value || ENV["APP_ENV"] || ENV["RAILS_ENV"] || ENV["RACK_ENV"] || "development").to_s.freeze
@@ -189,14 +200,19 @@ module Deckhand
       [Capsule.new("default", concurrency: concurrency, queues: queues), *@capsules.values]
     end
 
+    # Threads over every capsule.
     def total_concurrency = all_capsules.sum(&:concurrency)
 
     # The capsules a server runs: each partitioned queue in place of its
     # partitions (Config::Partitions#expand).
     def server_capsules = all_capsules.map { |capsule| partitions.expand(capsule) }
 
+    # The logger everything of this configuration logs to (to $stdout unless set).
     def logger = @logger ||= Logging::Logger.build
 
+    # Sets the logger (any Logger-like object).
+    #
+    #   config.logger = Rails.logger
     def logger=(logger)
       change!(:logger)
       @logger = logger

@@ -21,6 +21,7 @@ module Deckhand
         @warnings = Store::Connection::MemoryConcerns.of(@primaries).map(&:text)
       end
 
+      # The warnings about Redis' eviction policy, each a String naming the fix.
       def warnings = @warnings.dup
 
       def safe? = @warnings.empty?

@@ -21,9 +21,13 @@ module Deckhand
     # Arrays and Hashes, inside Active Job's wrapper too. Encrypted arguments
     # are never read.
     class JobSearch
+      # Entries of each set a search reads at most.
       SET_BUDGET = 10_000
+      # Jobs of each queue a search reads at most.
       QUEUE_BUDGET = 10_000
+      # Queues a search reads at most, the first by name.
       QUEUES = 100
+      # Hits a search returns at most.
       LIMIT = 50
 
       # A job found: place is :retries, :scheduled or :dead, or the name of

@@ -20,6 +20,9 @@ module Deckhand
     class Queue
       attr_reader :name
 
+      # Every queue Redis knows, by name.
+      #
+      # @return [Array<Queue>]
       def self.all(config)
         store = config.store
         names = Store::Jobs::Queues.names(store)
@@ -43,6 +46,7 @@ module Deckhand
         @lists = (lists&.size == 1) ? [] : lists # []: one list
       end
 
+      # Jobs waiting in the queue (every partition of a partitioned one).
       def size = @size ||= partitioned? ? partitions.sum(&:size) : Store::Jobs::Queues.size(@store, @name)
 
       # Seconds the next job to run has been waiting (0 when empty); of a
@@ -91,17 +95,20 @@ module Deckhand
         lists.any? { |list| Store::Jobs::Queues.delete_entry(@store, list, digest, position: position) }
       end
 
+      # Deletes every job waiting in the queue (not the running ones).
       def clear = lists.reverse_each { |list| Store::Jobs::Queues.clear(@store, list) } && nil
 
       # A fair queue's tenants with the most jobs waiting (API::QueueTenant),
       # deepest first; none for a queue without tenants.
       def tenants(count = 10) = QueueTenant.top(@store, @name, count)
 
+      # Pauses the queue across the fleet: its jobs wait until #resume.
       def pause
         Store::Jobs::Queues.pause(@store, @name)
         @paused = true
       end
 
+      # Lets a paused queue's jobs run again.
       def resume
         Store::Jobs::Queues.resume(@store, @name)
         @paused = false

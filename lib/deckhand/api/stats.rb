@@ -37,6 +37,7 @@ module Deckhand
           Store::Records::StatCounters.totals(config.store, lists: config.partitions.method(:names)).values_at(*FIELDS)
       end
 
+      # The counts as a Hash, for JSON.
       def to_h = FIELDS.to_h { |field| [field, public_send(field)] }
     end
   end

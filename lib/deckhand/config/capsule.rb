@@ -24,6 +24,7 @@ module Deckhand
     # jobs: each fetch splits its batch by weight (Server::Fetch::Sources), and
     # a fetch of one job picks its queue at random by weight, as Sidekiq does.
     class Capsule
+      # What a capsule's name may hold.
       NAME = /\A[\w.-]+\z/
       # Fibers of one capsule that may hold a pooled Redis connection at once
       # (Config#store's pool size): a thousand fibers share these.

@@ -60,6 +60,7 @@ module Deckhand
         end
       end
 
+      # Freezes the hooks with the configuration at boot.
       def freeze
         @hooks.freeze
         super

@@ -77,6 +77,7 @@ module Deckhand
         @periodic
       end
 
+      # Periodic jobs from a Hash, as config/deckhand.yml gives them (docs/periodic.md).
       def periodic=(settings)
         change!(:periodic)
         @periodic.apply(settings)
