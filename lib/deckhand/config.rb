@@ -38,8 +38,7 @@ module Deckhand
     # The values of #timestamps=.
     TIMESTAMP_FORMATS = %i[auto millis float].freeze
 
-    # Every setting and its default (Config.defaults: the ones a new configuration starts from).
-    # Each reads back through Config::SettingReaders.
+    # Every setting and its default; each reads back through Config::SettingReaders.
     SETTINGS = {
       redis: {},
       concurrency: 10,
@@ -129,9 +128,7 @@ module Deckhand
       end
     end
 
-    # The default capsule's queues: names, "name,weight" for weighted-random order.
-    #
-    #   config.queues = ["critical,3", "default,1"]
+    # The default capsule's queues: names, or "name,weight" for weighted-random order.
     def queues=(list)
       change!(:queues)
       Capsule.new("default", concurrency: 1, queues: list) # validates, names the bad entry
@@ -210,9 +207,7 @@ module Deckhand
     # The logger everything of this configuration logs to (to $stdout unless set).
     def logger = @logger ||= Logging::Logger.build
 
-    # Sets the logger (any Logger-like object).
-    #
-    #   config.logger = Rails.logger
+    # Sets the logger (any Logger-like object): `config.logger = Rails.logger`.
     def logger=(logger)
       change!(:logger)
       @logger = logger

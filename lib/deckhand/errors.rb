@@ -190,6 +190,7 @@ module Deckhand
   #     logger.error("death handler raised #{e.class}: #{e.message}")
   #   end
   module AppError
+    # Any exception but Deckhand's shutdown signal.
     def self.===(error) = error.is_a?(::Exception) && !error.is_a?(Shutdown)
   end
 

@@ -49,15 +49,36 @@ module Deckhand
     # Called by the server when it sees the job's cancel (a monotonic time).
     def deckhand_cancel_seen!(at) = @deckhand_cancel_seen ||= at
 
+    # The class side of a job: `MyJob.perform_async(...)` and the declarations (deckhand_options...).
     module ClassMethods
       include Declarations
 
+      # Per-push options over the class's.
+      #
+      #   HardJob.set(queue: "critical", retry: 3).perform_async(1)
+      #
+      # @return [Job::Setter]
       def set(options) = Setter.new(self, options)
 
+      # Pushes a job of this class with `args` (JSON-safe values) to run now.
+      #
+      #   HardJob.perform_async(1, "bob")   # => its jid
+      #
+      # @return [String, nil] the jid, nil when a client middleware stopped the push
       def perform_async(*args) = Setter.new(self).perform_async(*args)
 
+      # Pushes a job to run after `interval` seconds (a Numeric or an ActiveSupport::Duration).
+      #
+      #   HardJob.perform_in(300, 1)
+      #
+      # @return [String, nil] the jid
       def perform_in(interval, *args) = Setter.new(self).perform_in(interval, *args)
 
+      # Pushes a job to run at `time` (a Time, or epoch seconds).
+      #
+      #   HardJob.perform_at(Time.now + 3600, 1)
+      #
+      # @return [String, nil] the jid
       def perform_at(time, *args) = Setter.new(self).perform_at(time, *args)
 
       # at: one time (epoch seconds) or one per job; spread_interval: seconds

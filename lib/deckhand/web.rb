@@ -56,6 +56,7 @@ module Deckhand
     FIREFOX_PROFILER = {store_url: "https://api.profiler.firefox.com/compressed-store",
                         view_url: "https://profiler.firefox.com/public/%s"}.freeze
 
+    # Each page's method, path, page class and action.
     ROUTES = [
       ["GET", "", Pages::DashboardPage, :show],
       ["GET", "stats.json", Pages::DashboardPage, :stats],
@@ -82,8 +83,10 @@ module Deckhand
     ].freeze
 
     class << self
+      # Serves a request with the dashboard of the class's settings (`run Deckhand::Web`).
       def call(env) = app.call(env)
 
+      # The dashboard the class's settings make.
       def app = @app ||= new
 
       # The Deckhand::Config whose Redis the dashboard reads (default: Deckhand.config).
@@ -116,6 +119,7 @@ module Deckhand
       # FIREFOX_PROFILER; nil (the default) offers the download only.
       attr_accessor :profile_viewer
 
+      # The request's CSRF cookie, or nil.
       def csrf_cookie(request) = request.cookies[Guard::COOKIE]
 
       # HttpOnly and SameSite=Strict: no other site's page can send it along.
@@ -139,6 +143,7 @@ module Deckhand
       @router = Router.new(ROUTES)
     end
 
+    # The configuration this dashboard reads: its own, else the class's.
     def config = @config || self.class.config
 
     attr_reader :extension
@@ -150,6 +155,7 @@ module Deckhand
       viewer || self.class.profile_viewer
     end
 
+    # The Redis servers this dashboard switches between (docs/sharding.md), or nil.
     def shards = @shards || self.class.shards
 
     # The shard's name on a shard's pages (ShardRouter::View); none here.
@@ -160,6 +166,7 @@ module Deckhand
       hook.nil? || !!hook.call(env)
     end
 
+    # Serves a request (a Rack app).
     def call(env)
       env, web = shards ? shards.enter(self, env) : [env, self]
       return refuse("No such shard") unless web

@@ -50,18 +50,6 @@ class ApiReferenceTest < Minitest::Test
     %w[probe_with_docs hidden_method HiddenProbe\  HiddenAll inner_method].each { |name| refute_includes report, name }
   end
 
-  def test_a_listed_object_that_is_documented_now_must_leave_the_list
-    Dir.mktmpdir("deckhand-owed") do |dir|
-      owed = File.join(dir, "undocumented.txt")
-      File.write(owed, "# listed\nDeckhand::Client.push_bulk_of_old\n")
-
-      passed, report = ReferenceCheck.new(owed: owed).run
-
-      refute passed, report
-      assert_match(/documented or gone, so remove them from .*\n  Deckhand::Client\.push_bulk_of_old/, report)
-    end
-  end
-
   private
 
   def check_with(source)

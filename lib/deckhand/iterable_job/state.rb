@@ -57,6 +57,7 @@ module Deckhand
 
       def first_run? = @executions == 1
 
+      # Counts one more step of this run.
       def step! = @steps += 1
 
       def cancelled? = @cancelled
@@ -88,6 +89,7 @@ module Deckhand
         @cancelled ||= !cancelled.nil?
       end
 
+      # Forgets the job's saved state.
       def delete = @states.delete(@jid)
 
       private

@@ -7,6 +7,7 @@ module Deckhand
     # Validates job options where they are declared, so a typo fails at boot
     # rather than when the first job fails.
     module Options
+      # The options of a class that sets none.
       DEFAULTS = {"retry" => true, "queue" => "default"}.freeze
       @defaults = DEFAULTS
 
@@ -72,6 +73,7 @@ module Deckhand
         end
       end
 
+      # The known job options, each with the fix its error names for a bad value.
       HINTS = {
         "queue" => "give a non-empty queue name",
         "retry_queue" => "give a non-empty queue name",
@@ -107,7 +109,7 @@ module Deckhand
         end
       end
 
-      def plain(float) = (float % 1).zero? ? float.to_i : float
+      def plain(float) = (float % 1).zero? ? float.to_i : float # :nodoc:
     end
   end
 end
