@@ -153,6 +153,7 @@ module Deckhand
     # one and those created or reopened inside its block).
     def held_over!(batches) = @held_over = batches # :nodoc:
 
+    # Whether the batch was written to Redis (by its first #jobs block).
     def created? = @created
 
     # The batch's state as Redis has it now.

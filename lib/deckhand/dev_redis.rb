@@ -135,6 +135,7 @@ module Deckhand
       @pid = nil
     end
 
+    # Whether this object started the server and has not stopped it.
     def running? = !@pid.nil?
 
     private

@@ -49,6 +49,7 @@ module Deckhand
       self
     end
 
+    # Whether the server runs and is not stopping.
     def running? = !@launcher.nil? && !@launcher.stopping?
 
     # The running server's identity in Redis (as the dashboard shows it), or nil before #start.

@@ -46,6 +46,7 @@ module Deckhand
       super
     end
 
+    # Makes the including class a job (Deckhand::Job) that iterates.
     def self.included(base)
       base.extend(ClassMethods)
       ClassMethods.refuse_perform!(base) if base.method_defined?(:perform, false) || base.private_method_defined?(:perform, false)
@@ -65,7 +66,7 @@ module Deckhand
 
     # The class side of an iterable job (extended into it).
     module ClassMethods
-      def self.refuse_perform!(klass)
+      def self.refuse_perform!(klass) # :nodoc:
         raise ArgumentError, "#{klass} is an iterable job and must not define #perform: define " \
           "build_enumerator(*args, cursor:) and each_iteration(item, *args) instead"
       end
@@ -92,11 +93,13 @@ module Deckhand
     # Cancels this job (its jid); returns when it was first cancelled.
     def cancel! = @deckhand_cancelled ||= IterableJob.cancel!(jid)
 
+    # Override it: an Enumerator of [item, cursor] pairs from `cursor` on (nil: the start).
     def build_enumerator(*, cursor:)
       raise NotImplementedError, "#{self.class} must implement a '#build_enumerator' method: " \
         "build_enumerator(*args, cursor:) returning an Enumerator"
     end
 
+    # Override it: does one step with `item` (and the job's arguments).
     def each_iteration(*)
       raise NotImplementedError, "#{self.class} must implement an '#each_iteration' method: each_iteration(item, *args)"
     end
@@ -116,11 +119,7 @@ module Deckhand
     # Called once the job sees it was cancelled; it then ends without error.
     def on_cancel = nil
 
-    # Wraps each step (a transaction, a tag): must yield.
-    #
-    #   def around_iteration
-    #     ActiveRecord::Base.transaction { yield }
-    #   end
+    # Wraps each step, and must yield: `def around_iteration = ActiveRecord::Base.transaction { yield }`.
     def around_iteration = yield
 
     # Asked before each step: true stops this run between two steps, and

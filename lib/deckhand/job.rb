@@ -24,6 +24,7 @@ module Deckhand
   #   WelcomeEmailJob.set(queue: "critical", retry: false).perform_async(42)
   #   WelcomeEmailJob.perform_bulk([[1], [2], [3]])
   module Job
+    # Gives the including class the class side (ClassMethods).
     def self.included(base)
       base.extend(ClassMethods)
     end

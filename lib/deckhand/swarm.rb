@@ -42,7 +42,7 @@ module Deckhand
 
       attr_reader :boot_hooks
 
-      def wanted?(settings) = Settings.wanted?(settings)
+      def wanted?(settings) = Settings.wanted?(settings) # :nodoc:
 
       def from_settings(config, settings) # :nodoc:
         new(config, processes: Settings.processes(settings.fetch(:processes, 1)), max_memory_mb: settings[:max_memory])

@@ -67,10 +67,13 @@ module Deckhand
       # The mode in force for the calling thread.
       def mode = Thread.current[THREAD_KEY] || @mode
 
+      # Whether pushed jobs are collected here.
       def fake? = mode == :fake
 
+      # Whether pushed jobs run at once here.
       def inline? = mode == :inline
 
+      # Whether pushes go to Redis here.
       def disabled? = mode == :disable
 
       # Every collected job, of every class, oldest first.

@@ -92,6 +92,7 @@ module Deckhand
       # The Deckhand::Config whose Redis the dashboard reads (default: Deckhand.config).
       attr_writer :config
 
+      # The configuration whose Redis the dashboard reads.
       def config = @config || Deckhand.config
 
       # The Redis servers the dashboard switches between (Web::ShardRouter): a
@@ -161,6 +162,7 @@ module Deckhand
     # The shard's name on a shard's pages (ShardRouter::View); none here.
     def shard = nil
 
+    # Whether the request may see the dashboard (Web.authorize's block, if any, says).
     def authorized?(env)
       hook = @authorizer || self.class.authorizer
       hook.nil? || !!hook.call(env)

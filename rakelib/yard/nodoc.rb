@@ -35,5 +35,8 @@ module DeckhandNodoc
     end
   end
 
-  def source(file) = (@sources ||= {})[file] ||= File.exist?(file) ? File.readlines(file) : []
+  def source(file)
+    path = File.expand_path(file, File.expand_path("../..", __dir__))
+    (@sources ||= {})[file] ||= File.exist?(path) ? File.readlines(path) : []
+  end
 end

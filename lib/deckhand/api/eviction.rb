@@ -24,6 +24,7 @@ module Deckhand
       # The warnings about Redis' eviction policy, each a String naming the fix.
       def warnings = @warnings.dup
 
+      # True when no primary calls for a warning: noeviction, memory under 90% of maxmemory, nothing evicted.
       def safe? = @warnings.empty?
     end
   end

@@ -75,6 +75,7 @@ module Deckhand
       # The message of the job's last error, or nil.
       def error_message = string("error_message")
 
+      # Whether the job carries an error (it failed at least once).
       def error? = !error_class.nil?
 
       # The lines of the job's last error's backtrace it kept, or nil.

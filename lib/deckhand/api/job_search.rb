@@ -54,6 +54,7 @@ module Deckhand
       # True when every place was searched to its end.
       def complete? = @unread.empty?
 
+      # Whether the search stopped at its limit of hits (more may match).
       def full? = @hits.size >= @limit
 
       private

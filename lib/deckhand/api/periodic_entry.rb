@@ -30,6 +30,7 @@ module Deckhand
         @config = config
       end
 
+      # Whether the entry is paused (#pause).
       def paused? = @state.key?("paused")
 
       # When the entry is next due (a Time, or nil).

@@ -91,6 +91,7 @@ module Deckhand
       # When the process started (a Time, or nil).
       def started_at = @info["started_at"] && Time.at(@info["started_at"].to_f)
 
+      # Whether the process is quiet: finishing its jobs, taking no more.
       def quiet? = @quiet
 
       # True when the process's host clock is off Redis' by more than CLOCK_WARNING.

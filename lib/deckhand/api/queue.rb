@@ -57,6 +57,7 @@ module Deckhand
         JobRecord.new(raw).latency(now)
       end
 
+      # Whether the queue is paused (#pause).
       def paused? = @paused.nil? ? (@paused = Store::Jobs::Queues.paused?(@store, @name)) : @paused
 
       # Each list of a partitioned queue, partition 0 (the queue's own)
@@ -69,6 +70,7 @@ module Deckhand
         end
       end
 
+      # Whether the queue is spread over several lists (Config#partitions).
       def partitioned? = !partitions.empty?
 
       # One page (1-based) of jobs in the order they will run; a partitioned

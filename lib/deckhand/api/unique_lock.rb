@@ -34,6 +34,7 @@ module Deckhand
       # Milliseconds the lock has left (nil once free).
       def ttl_ms = state&.last
 
+      # Whether this lock's jid still holds it.
       def held? = holder == @jid
 
       # Frees the lock if this lock's jid still holds it.

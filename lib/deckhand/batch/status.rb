@@ -50,6 +50,7 @@ module Deckhand
       # Reads the batch again, its jids included.
       def reload = read(Store::Features::BatchRecords.states(@config.store, [@bid]).first, false)
 
+      # Whether Redis still has the batch.
       def exists? = !@fields.empty?
 
       # The batch's description, or nil.
@@ -76,10 +77,13 @@ module Deckhand
       # The queue the batch's callback jobs go to.
       def callback_queue = @fields["callback_queue"]
 
+      # Whether every job ran once and every child batch is complete (on_complete fired).
       def complete? = @fields.key?("complete_at")
 
+      # Whether every job succeeded and every child batch too (on_success fired).
       def success? = @fields.key?("success_at")
 
+      # Whether a job of the batch died (on_death fired).
       def death? = @fields.key?("death_at")
 
       # When the batch was created (a Time).

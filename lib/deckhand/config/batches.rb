@@ -34,7 +34,7 @@ module Deckhand
         freeze
       end
 
-      def self.queue!(name)
+      def self.queue!(name) # :nodoc:
         valid = (name.is_a?(String) || name.is_a?(Symbol)) && !name.to_s.empty?
         raise ConfigError, "batch callback_queue must be a non-empty queue name, got #{name.inspect}" unless valid
         name.to_s

@@ -51,6 +51,7 @@ module Deckhand
         freeze
       end
 
+      # Whether the queues are taken in strict order (no weights given).
       def strict? = @weights.nil?
 
       # True when its jobs run as fibers (Server::FiberPool), not threads.

@@ -35,6 +35,7 @@ module Deckhand
         @lock = Mutex.new
       end
 
+      # Whether no queue is partitioned.
       def empty? = @counts.empty?
 
       # queue => number of partitions.

@@ -102,6 +102,7 @@ module Deckhand
       # The entry named `name`, or nil.
       def [](name) = @entries[name]
 
+      # Whether any entry is registered.
       def any? = !@entries.empty?
 
       # How many entries.

@@ -68,7 +68,7 @@ module Deckhand
           "(each partition runs its own share); raise concurrency to at least #{count} or use fewer partitions"
       end
 
-      def self.positive!(queue, key, value)
+      def self.positive!(queue, key, value) # :nodoc:
         return nil if value.nil?
         return value if value.is_a?(Integer) && value.positive?
         raise ConfigError, "throttle for queue #{queue.inspect}: #{key} must be a positive Integer, got #{value.inspect}"
@@ -97,6 +97,7 @@ module Deckhand
       # The limit of `queue`, or nil.
       def [](queue) = @limits[queue]
 
+      # Whether no queue is throttled.
       def empty? = @limits.empty?
 
       # queue => Limit.

@@ -36,7 +36,7 @@ module Deckhand
         current.merge(seconds(options)).freeze
       end
 
-      def check!(key, value, owner)
+      def check!(key, value, owner) # :nodoc:
         valid = case key
         when "queue", "retry_queue" then (value.is_a?(String) || value.is_a?(Symbol)) && !value.to_s.empty?
         when "retry" then value == true || value == false || (value.is_a?(Integer) && value >= 0)

@@ -30,6 +30,7 @@ module Deckhand
       # The jobs that match.
       def matching(jobs) = jobs.select { |job| match?(job) }
 
+      # Whether `job` (a payload Hash) matches.
       def match?(job)
         job["class"] == @name &&
           (@args.equal?(ANY) || job["args"] == @args) &&

@@ -40,6 +40,7 @@ module Deckhand
       # Reads on: `exactly(3).times`.
       def times = self
 
+      # RSpec's `to`: true when such a job was pushed (the count too, if given).
       def matches?(klass)
         @klass = klass
         @spec = Criteria.new(klass, **@criteria)
@@ -48,6 +49,7 @@ module Deckhand
         @count ? @found.size == @count : !@found.empty?
       end
 
+      # RSpec's `not_to`: true when no such job was pushed.
       def does_not_match?(klass)
         raise ArgumentError, "not_to have_enqueued_deckhand_job cannot take exactly(n)" if @count
         !matches?(klass)
