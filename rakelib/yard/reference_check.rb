@@ -26,12 +26,16 @@ class ReferenceCheck
   end
 
   def run
+    yard = Gem.bin_path("yard", "yard")
     Dir.mktmpdir("deckhand-yardoc") do |db|
-      output, status = Open3.capture2e(Gem.ruby, Gem.bin_path("yard", "yard"), "stats", "--list-undoc", "--compact",
+      output, status = Open3.capture2e(Gem.ruby, yard, "stats", "--list-undoc", "--compact",
         "--no-cache", "--db", db, *@extra, chdir: ROOT)
       return [false, "yard stats failed (#{status}):\n#{output}"] unless status.success?
       judge(output, db)
     end
+  rescue Gem::GemNotFoundException, Gem::MissingSpecError => e
+    [false, "the API reference check needs the yard gem: it is in the Gemfile's development group " \
+      "(and gemfiles/current.gemfile's); run bundle install (#{e.message})"]
   end
 
   private
