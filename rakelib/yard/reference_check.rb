@@ -26,16 +26,14 @@ class ReferenceCheck
   end
 
   def run
-    yard = Gem.bin_path("yard", "yard")
+    yard = yard_executable or return [false, "the API reference check needs the yard gem: it is in the Gemfile's " \
+      "development group (and gemfiles/current.gemfile's); run bundle install"]
     Dir.mktmpdir("deckhand-yardoc") do |db|
       output, status = Open3.capture2e(Gem.ruby, yard, "stats", "--list-undoc", "--compact",
         "--no-cache", "--db", db, *@extra, chdir: ROOT)
       return [false, "yard stats failed (#{status}):\n#{output}"] unless status.success?
       judge(output, db)
     end
-  rescue Gem::GemNotFoundException, Gem::MissingSpecError => e
-    [false, "the API reference check needs the yard gem: it is in the Gemfile's development group " \
-      "(and gemfiles/current.gemfile's); run bundle install (#{e.message})"]
   end
 
   private
@@ -66,6 +64,14 @@ class ReferenceCheck
     end.sort_by(&:path)
   ensure
     YARD::Registry.clear
+  end
+
+  # Bundler raises Gem::Exception for a gem outside the bundle, RubyGems a
+  # Gem::MissingSpecError (a LoadError) for one not installed.
+  def yard_executable
+    Gem.bin_path("yard", "yard")
+  rescue Gem::Exception, Gem::MissingSpecError
+    nil
   end
 
   def public?(object) = !object.respond_to?(:visibility) || object.visibility == :public
