@@ -57,6 +57,7 @@ module Deckhand
       @config_lock.synchronize { @config = config }
     end
 
+    # The logger of the default configuration (Deckhand.config.logger).
     def logger = config.logger
 
     # A fresh default configuration (see #config).

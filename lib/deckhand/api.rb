@@ -59,6 +59,11 @@ module Deckhand
       @config = config
     end
 
+    # The dashboard's headline numbers.
+    #
+    #   api.stats.enqueued   # => jobs waiting in all queues
+    #
+    # @return [Stats]
     def stats = Stats.new(@config)
 
     # Now by Redis' clock (a Time), which the fleet writes its times by
@@ -80,31 +85,60 @@ module Deckhand
     # Limiters used in the last day with their metrics (Hashes), name containing `filter`.
     def limiters(filter: nil) = Store::Limits.list(@config.store, filter: filter)
 
+    # Processed and failed jobs per day, newest first, for `days` days to `today`.
+    #
+    # @return [History]
     def history(days: 30, today: Time.now.utc.to_date) = History.new(@config, days: days, today: today)
 
+    # Every known queue, by name.
+    #
+    #   api.queues.map { |queue| [queue.name, queue.size] }
+    #
+    # @return [Array<Queue>]
     def queues = Queue.all(@config)
 
+    # The queue of that name, whether or not it holds jobs.
+    #
+    # @return [Queue]
     def queue(name) = Queue.new(name, @config)
 
     # The job classes holding each queue (QueueHolders), the running ones
-    # and a sample of `sample` jobs at each head, in one round trip:
-    # api.queue_holders(api.queues) # => {"reports" => QueueHolders, ...}
+    # and a sample of `sample` jobs at each head, in one round trip.
+    #
+    #   api.queue_holders(api.queues) # => {"reports" => QueueHolders, ...}
+    #
+    # @return [Hash{String => QueueHolders}]
     def queue_holders(queues = self.queues, sample: QueueHolders::LIST_SAMPLE, running: self.running)
       QueueHolders.read(@config, queues, running: running, sample: sample)
     end
 
+    # The scheduled jobs.
+    #
+    # @return [JobSet]
     def scheduled = JobSet.new(:scheduled, @config)
 
+    # The jobs waiting for a retry.
+    #
+    # @return [JobSet]
     def retries = JobSet.new(:retries, @config)
 
+    # The dead jobs, newest death first.
+    #
+    # @return [JobSet]
     def dead = JobSet.new(:dead, @config)
 
+    # The set named :scheduled, :retries or :dead.
+    #
+    # @return [JobSet]
     def job_set(name) = JobSet.new(name, @config)
 
     # Jobs with an argument equal to `text` in the sets and queues, each
     # searched a bounded way (API::JobSearch: its limits, and what it left).
     def find_by_argument(text, limit: JobSearch::LIMIT) = JobSearch.new(@config, text, limit: limit)
 
+    # The live server processes.
+    #
+    # @return [ProcessSet]
     def processes = ProcessSet.new(@config)
 
     # Which primary holds which queue, each one's share (API::Placement).
@@ -113,6 +147,7 @@ module Deckhand
     # Moves queues between a cluster's primaries (API::QueueMoves).
     def queue_moves(timeout: 60) = QueueMoves.new(@config, timeout: timeout)
 
+    # The jobs running now, over every live process.
     def running = processes.running
 
     # jid => API::Iteration: the saved progress of those jobs that iterate.
@@ -129,8 +164,16 @@ module Deckhand
     # set): running ones are being stopped.
     def cancelling(jids) = Store::Jobs::Cancellations.marked_among(@config.store, jids)
 
+    # Per-class execution metrics over `period` ("1h", "4h", "24h", "72h", "30d", "365d").
+    #
+    #   api.metrics(period: "24h").classes.first.p95_ms
+    #
+    # @return [Metrics]
     def metrics(period: "1h") = Metrics.new(@config, period: period)
 
+    # Redis' own figures (version, memory, clients).
+    #
+    # @return [RedisInfo]
     def redis_info = RedisInfo.new(@config)
 
     # Whether Redis may evict Deckhand's keys, per primary, and the warnings (API::Eviction).

@@ -36,6 +36,7 @@ module Deckhand
   # to it (Deckhand::Batch.current.jobs { }); a batch created inside another's
   # `jobs { }` is its child, and the parent succeeds only after it.
   class Batch
+    # The callbacks a batch may have: on_complete, on_success, on_death.
     EVENTS = %w[complete success death].freeze
 
     # A batch's jobs cannot be added: it succeeded already, or it expired.
@@ -152,8 +153,14 @@ module Deckhand
     # one and those created or reopened inside its block).
     def held_over!(batches) = @held_over = batches # :nodoc:
 
+    # Whether the batch was written to Redis (by its first #jobs block).
     def created? = @created
 
+    # The batch's state as Redis has it now.
+    #
+    #   batch.status.pending   # => jobs not yet succeeded
+    #
+    # @return [Batch::Status]
     def status = Status.new(@bid, config: @config)
 
     # What Batch::Writer sends to create the batch in Redis.

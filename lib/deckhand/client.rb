@@ -8,6 +8,7 @@ require_relative "client/delivery"
 require_relative "client/bulk_push"
 require_relative "client/bulk_times"
 require_relative "client/job_cancel"
+require_relative "client/cancelling"
 require_relative "unique"
 require_relative "encryption"
 require_relative "store/features/unique_locks"
@@ -22,35 +23,31 @@ module Deckhand
   #   Deckhand::Client.push_bulk("class" => "WelcomeEmailJob", "args" => [[1], [2], [3]]) # => [jid, jid, jid]
   #
   # Client.via and Client.collecting (Client::Scopes) send the pushes of a
-  # block elsewhere; Client::Delivery encodes and hands on what is ready.
+  # block elsewhere; Client::Delivery encodes and hands on what is ready;
+  # Client.cancel and #cancel (Client::Cancelling) cancel a job by its jid.
   class Client
     extend Scopes
+    include Cancelling
+    extend Cancelling::ClassSide
 
+    # Jobs push_bulk writes per round trip unless told (`batch_size:`).
     BULK_BATCH = 1_000
     # Thread (fiber) locals of Client::Scopes: the collector, the via target.
     COLLECTOR = :deckhand_client_collector
+    # The thread (fiber) local of Client.via's target.
     VIA = :deckhand_client_via
     # Fiber local of a push_bulk's slice being written (Client::BulkPush).
     SLICE = :deckhand_client_slice
 
+    # Pushes one job with the default configuration (#push).
+    #
+    #   Deckhand::Client.push("class" => "HardJob", "args" => [1, "bob"])   # => "b4a5..." (its jid)
     def self.push(item) = new.push(item)
 
-    def self.push_bulk(item) = new.push_bulk(item)
-
-    # Cancels an iterable job (Deckhand::IterableJob): it stops at its next
-    # check and ends without error. Returns when it was first cancelled.
-    def self.cancel!(jid) = new.cancel!(jid)
-
-    # Cancels any job by its jid, wherever it is, and says what happened
-    # (docs/cancelling.md): :removed_from_queue, :removed_from_schedule,
-    # :removed_from_retries or :removed_from_dead (it never runs),
-    # :cancelling_running (its process sees the cancel with its next
-    # heartbeat; the job reads cancelled? and stops, or is interrupted after
-    # `grace` seconds, the server's cancel_grace by default), or :not_found.
+    # Pushes many jobs of one class with the default configuration (#push_bulk).
     #
-    #   jid = ReportJob.perform_in(3600, 42)
-    #   Deckhand::Client.cancel(jid)   # => :removed_from_schedule
-    def self.cancel(jid, grace: nil) = new.cancel(jid, grace: grace)
+    #   Deckhand::Client.push_bulk("class" => "HardJob", "args" => [[1], [2], [3]])   # => their jids
+    def self.push_bulk(item) = new.push_bulk(item)
 
     class << self
       # Where encoded jobs go instead of Redis, when set: anything that answers
@@ -134,10 +131,6 @@ module Deckhand
         push_slice(base, slice, slice_ats, item["class"], by, jids)
       end
     end
-
-    def cancel!(jid) = IterableJob.cancel!(jid, config: @config)
-
-    def cancel(jid, grace: nil) = JobCancel.new(@config).call(jid, grace: grace)
 
     private
 

@@ -9,6 +9,7 @@ require_relative "config/numeric_settings"
 require_relative "config/hook_settings"
 require_relative "config/feature_settings"
 require_relative "config/redis_settings"
+require_relative "config/setting_readers"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 
@@ -32,9 +33,12 @@ module Deckhand
     include FeatureSettings
     include OperationsSettings
     include DurabilitySettings
+    include SettingReaders
 
+    # The values of #timestamps=.
     TIMESTAMP_FORMATS = %i[auto millis float].freeze
 
+    # Every setting and its default; each reads back through Config::SettingReaders.
     SETTINGS = {
       redis: {},
       concurrency: 10,
@@ -107,7 +111,6 @@ module Deckhand
       attr_reader :boot_steps
     end
 
-    attr_reader(*(SETTINGS.keys - %i[periodic timestamps]))
     attr_reader :client_middleware, :server_middleware, :capsules
 
     def initialize(**settings)
@@ -125,12 +128,14 @@ module Deckhand
       end
     end
 
+    # The default capsule's queues: names, or "name,weight" for weighted-random order.
     def queues=(list)
       change!(:queues)
       Capsule.new("default", concurrency: 1, queues: list) # validates, names the bad entry
       @queues = Array(list).dup.freeze
     end
 
+    # How job timestamps are written: :auto (follow the fleet), :millis (Sidekiq 8) or :float (Sidekiq 7).
     def timestamps=(format)
       change!(:timestamps)
       format = format.to_sym
@@ -147,22 +152,26 @@ module Deckhand
       fleet_versions.timestamps
     end
 
+    # The timestamps setting as given (:auto included).
     def timestamps_setting = @timestamps
 
     # The Sidekiq versions sharing this configuration's Redis, and what is
     # written for them (timestamps, Active Job's wrapper class, metrics).
     def fleet_versions = @fleet_versions ||= FleetVersions.new(self)
 
+    # A name shown beside the process in the dashboard.
     def tag=(value)
       change!(:tag)
       @tag = value.to_s.freeze
     end
 
+    # Labels shown beside the process in the dashboard.
     def labels=(value)
       change!(:labels)
       @labels = Array(value).map(&:to_s).freeze
     end
 
+    # The application's environment; nil reads APP_ENV, RAILS_ENV, RACK_ENV, else "development".
     def environment=(value)
       change!(:environment)
       @environment = (value || ENV["APP_ENV"] || ENV["RAILS_ENV"] || ENV["RACK_ENV"] || "development").to_s.freeze
@@ -188,14 +197,17 @@ module Deckhand
       [Capsule.new("default", concurrency: concurrency, queues: queues), *@capsules.values]
     end
 
+    # Threads over every capsule.
     def total_concurrency = all_capsules.sum(&:concurrency)
 
     # The capsules a server runs: each partitioned queue in place of its
     # partitions (Config::Partitions#expand).
     def server_capsules = all_capsules.map { |capsule| partitions.expand(capsule) }
 
+    # The logger everything of this configuration logs to (to $stdout unless set).
     def logger = @logger ||= Logging::Logger.build
 
+    # Sets the logger (any Logger-like object): `config.logger = Rails.logger`.
     def logger=(logger)
       change!(:logger)
       @logger = logger

@@ -23,13 +23,21 @@ module Deckhand
   # is configured, none answers on 127.0.0.1:6379, and the environment is not
   # production, and it says so in the log.
   class DevRedis
+    # The server binary run unless DECKHAND_REDIS_SERVER names another.
     BINARY = "redis-server"
+    # The environment variable naming another server binary (valkey-server, a path).
     CHOICE = "DECKHAND_REDIS_SERVER"
+    # What the error says to do when the binary is missing.
     INSTALL_HINT = "install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) " \
       "or point REDIS_URL at a running Redis"
 
     attr_reader :port, :dir, :pid, :binary
 
+    # Builds one (see #initialize) and starts it.
+    #
+    #   redis = Deckhand::DevRedis.start(dir: "tmp/redis", persistent: false)
+    #
+    # @return [DevRedis] the running server
     def self.start(...) = new(...).start
 
     # The server binary a new DevRedis runs: DECKHAND_REDIS_SERVER when set
@@ -64,6 +72,7 @@ module Deckhand
       client&.close
     end
 
+    # A TCP port free on 127.0.0.1 now.
     def self.free_port
       server = TCPServer.new("127.0.0.1", 0)
       server.addr[1]
@@ -82,6 +91,7 @@ module Deckhand
       @ready_timeout = ready_timeout
     end
 
+    # The server's redis:// URL, database 0.
     def url = "redis://127.0.0.1:#{@port}/0"
 
     # detach: true leaves it running when this process exits (it is reaped
@@ -107,6 +117,7 @@ module Deckhand
       client&.close
     end
 
+    # Stops the server (TERM) and waits for it; nothing when it is not running.
     def stop
       return unless @pid
       ::Process.kill("TERM", @pid)
@@ -124,6 +135,7 @@ module Deckhand
       @pid = nil
     end
 
+    # Whether this object started the server and has not stopped it.
     def running? = !@pid.nil?
 
     private

@@ -32,6 +32,7 @@ module Deckhand
     # Called after the server has started, and after it has stopped.
     def on_start(&block) = add(@start_hooks, block)
 
+    # Runs the block after the server has stopped.
     def on_stop(&block) = add(@stop_hooks, block)
 
     # Starts the server's threads and returns self. Freezes the configuration.
@@ -48,8 +49,10 @@ module Deckhand
       self
     end
 
+    # Whether the server runs and is not stopping.
     def running? = !@launcher.nil? && !@launcher.stopping?
 
+    # The running server's identity in Redis (as the dashboard shows it), or nil before #start.
     def identity = @launcher&.identity
 
     # Finish running jobs, take no more.

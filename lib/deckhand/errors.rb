@@ -41,6 +41,7 @@ module Deckhand
   module ForeignError
     attr_reader :deckhand_error
 
+    # Whether trying again later may succeed (the Deckhand error's answer).
     def transient? = deckhand_error.transient?
   end
 
@@ -71,6 +72,7 @@ module Deckhand
   # Redis could not be reached, did not answer in time, or dropped the
   # connection. Transient.
   class ConnectionError < RedisError
+    # True: trying again later may succeed.
     def transient? = true
 
     # What the Redis client saw ("Connection refused - connect(2) for
@@ -206,6 +208,7 @@ module Deckhand
   #     logger.error("death handler raised #{e.class}: #{e.message}")
   #   end
   module AppError
+    # Any exception but Deckhand's shutdown signal.
     def self.===(error) = error.is_a?(::Exception) && !error.is_a?(Shutdown)
   end
 

@@ -46,6 +46,7 @@ module Deckhand
       super
     end
 
+    # Makes the including class a job (Deckhand::Job) that iterates.
     def self.included(base)
       base.extend(ClassMethods)
       ClassMethods.refuse_perform!(base) if base.method_defined?(:perform, false) || base.private_method_defined?(:perform, false)
@@ -60,16 +61,17 @@ module Deckhand
       # in-memory keeper); nil means Redis.
       attr_accessor :states
 
-      def states_for(config) = states || RedisStates.new(config.store)
+      def states_for(config) = states || RedisStates.new(config.store) # :nodoc:
     end
 
+    # The class side of an iterable job (extended into it).
     module ClassMethods
-      def self.refuse_perform!(klass)
+      def self.refuse_perform!(klass) # :nodoc:
         raise ArgumentError, "#{klass} is an iterable job and must not define #perform: define " \
           "build_enumerator(*args, cursor:) and each_iteration(item, *args) instead"
       end
 
-      def method_added(name)
+      def method_added(name) # :nodoc:
         ClassMethods.refuse_perform!(self) if name == :perform
         super
       end
@@ -91,25 +93,33 @@ module Deckhand
     # Cancels this job (its jid); returns when it was first cancelled.
     def cancel! = @deckhand_cancelled ||= IterableJob.cancel!(jid)
 
+    # Override it: an Enumerator of [item, cursor] pairs from `cursor` on (nil: the start).
     def build_enumerator(*, cursor:)
       raise NotImplementedError, "#{self.class} must implement a '#build_enumerator' method: " \
         "build_enumerator(*args, cursor:) returning an Enumerator"
     end
 
+    # Override it: does one step with `item` (and the job's arguments).
     def each_iteration(*)
       raise NotImplementedError, "#{self.class} must implement an '#each_iteration' method: each_iteration(item, *args)"
     end
 
+    # Called before the first step of the job's first run. Override it; the default does nothing (docs/iterable.md).
     def on_start = nil
 
+    # Called before the first step of every later run, which resumes from the saved cursor.
     def on_resume = nil
 
+    # Called at the end of every run: completed, interrupted (a shutdown, max_iteration_runtime) or cancelled.
     def on_stop = nil
 
+    # Called after the last step (or a `throw :abort`, which ends the job as complete).
     def on_complete = nil
 
+    # Called once the job sees it was cancelled; it then ends without error.
     def on_cancel = nil
 
+    # Wraps each step, and must yield: `def around_iteration = ActiveRecord::Base.transaction { yield }`.
     def around_iteration = yield
 
     # Asked before each step: true stops this run between two steps, and

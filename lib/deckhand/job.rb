@@ -24,6 +24,7 @@ module Deckhand
   #   WelcomeEmailJob.set(queue: "critical", retry: false).perform_async(42)
   #   WelcomeEmailJob.perform_bulk([[1], [2], [3]])
   module Job
+    # Gives the including class the class side (ClassMethods).
     def self.included(base)
       base.extend(ClassMethods)
     end
@@ -49,15 +50,36 @@ module Deckhand
     # Called by the server when it sees the job's cancel (a monotonic time).
     def deckhand_cancel_seen!(at) = @deckhand_cancel_seen ||= at
 
+    # The class side of a job: `MyJob.perform_async(...)` and the declarations (deckhand_options...).
     module ClassMethods
       include Declarations
 
+      # Per-push options over the class's.
+      #
+      #   HardJob.set(queue: "critical", retry: 3).perform_async(1)
+      #
+      # @return [Job::Setter]
       def set(options) = deckhand_setter.new(self, options)
 
+      # Pushes a job of this class with `args` (JSON-safe values) to run now.
+      #
+      #   HardJob.perform_async(1, "bob")   # => its jid
+      #
+      # @return [String, nil] the jid, nil when a client middleware stopped the push
       def perform_async(*args) = deckhand_setter.new(self).perform_async(*args)
 
+      # Pushes a job to run after `interval` seconds (a Numeric or an ActiveSupport::Duration).
+      #
+      #   HardJob.perform_in(300, 1)
+      #
+      # @return [String, nil] the jid
       def perform_in(interval, *args) = deckhand_setter.new(self).perform_in(interval, *args)
 
+      # Pushes a job to run at `time` (a Time, or epoch seconds).
+      #
+      #   HardJob.perform_at(Time.now + 3600, 1)
+      #
+      # @return [String, nil] the jid
       def perform_at(time, *args) = deckhand_setter.new(self).perform_at(time, *args)
 
       # at: one time (epoch seconds) or one per job; spread_interval: seconds

@@ -20,6 +20,7 @@ module Deckhand
   # asked about where no configuration is at hand (Active Job's adapter,
   # Deckhand.leader?). A server's own events are Config::Events.
   module Lifecycle
+    # The events #on takes.
     EVENTS = %i[leader].freeze
 
     @stopping = false
@@ -41,12 +42,14 @@ module Deckhand
       # with Deckhand's). Not reset: the process stays what it is.
       def command? = @command
 
-      def command! = @command = true
+      def command! = @command = true # :nodoc:
 
+      # Whether this process has begun a graceful stop.
       def stopping? = @stopping
 
-      def stopping! = @stopping = true
+      def stopping! = @stopping = true # :nodoc:
 
+      # Whether this process leads the fleet's periodic jobs.
       def leader? = @leader
 
       # Adds a hook for an event (EVENTS); returns the block, to pass to #off.
@@ -56,6 +59,7 @@ module Deckhand
         @hooks.add(event, block)
       end
 
+      # Removes a hook #on returned.
       def off(event, block) = @hooks.remove(event, block)
 
       # Records a change of leadership and runs the :leader hooks; a hook

@@ -39,16 +39,34 @@ module Deckhand
     @errors_lock = Mutex.new
 
     class << self
+      # At most `size` blocks run at once across the fleet.
+      #
+      # @return [Limiter::Concurrent]
       def concurrent(name, size, **options) = Concurrent.new(name, size, **options)
 
+      # At most `size` blocks per clock-aligned `per` (:second, :minute, :hour, :day).
+      #
+      # @return [Limiter::Bucket]
       def bucket(name, size, per, **options) = Bucket.new(name, size, per, **options)
 
+      # At most `size` blocks in any sliding `per`.
+      #
+      # @return [Limiter::Window]
       def window(name, size, per, **options) = Window.new(name, size, per, **options)
 
+      # Bursts of `size`, then one block per `per` / `size` as the bucket drips.
+      #
+      # @return [Limiter::Leaky]
       def leaky(name, size, per, **options) = Leaky.new(name, size, per, **options)
 
+      # A budget of `size` points, `refill` points back per `per`.
+      #
+      # @return [Limiter::Points]
       def points(name, size, refill:, per:, **options) = Points.new(name, size, refill: refill, per: per, **options)
 
+      # A limiter that never limits, for tests and for switching one off.
+      #
+      # @return [Limiter::Unlimited]
       def unlimited = Unlimited.new
 
       # Treats `error_class` (and its subclasses) raised by a job like

@@ -46,7 +46,7 @@ module Deckhand
       error
     end
 
-    def self.summary(pushed, unpushed, doubt, total)
+    def self.summary(pushed, unpushed, doubt, total) # :nodoc:
       count = ->(n) { n.to_s.reverse.scan(/\d{1,3}/).join(",").reverse }
       text = "#{count[pushed]} of #{count[total]} jobs pushed (#pushed), #{count[unpushed]} not (#unpushed: push those again)"
       text << ", #{count[doubt]} in doubt (Redis did not answer whether it ran their write: #recheck)" if doubt.positive?

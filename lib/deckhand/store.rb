@@ -112,7 +112,7 @@ module Deckhand
       raise @translation.call(e)
     end
 
-    def call(*command) = with { |conn| conn.call(*command) }
+    def call(*command) = with { |conn| conn.call(*command) } # :nodoc:
 
     # Holds one pooled connection for this thread until #checkin, as
     # ConnectionPool#checkout does (drop-in mode's Sidekiq pools offer it);
@@ -122,13 +122,13 @@ module Deckhand
       @pool.checkout
     end
 
-    def checkin = @cluster ? nil : @pool.checkin
+    def checkin = @cluster ? nil : @pool.checkin # :nodoc:
 
     # exception: false leaves Redis' refusals in the replies (RedisClient
     # errors, for the store's own modules to read) instead of raising the first.
     def pipelined(exception: true, &block) = with { |conn| conn.pipelined(exception: exception, &block) }
 
-    def multi(&) = with { |conn| conn.multi(&) }
+    def multi(&) = with { |conn| conn.multi(&) } # :nodoc:
 
     # An error reply of a pipeline run with `exception: false`, as the store
     # raises its errors (a Deckhand::RedisError naming the Redis and, for a
@@ -148,7 +148,7 @@ module Deckhand
       end
     end
 
-    def shutdown = @cluster ? @pool.close : @pool.shutdown(&:close)
+    def shutdown = @cluster ? @pool.close : @pool.shutdown(&:close) # :nodoc:
 
     private
 

@@ -26,6 +26,7 @@ module Deckhand
   # TSTP, TTIN, TERM and INT to every worker, and on TERM waits for all of them
   # to finish. Workers stop by themselves when the supervisor dies.
   class Swarm
+    # Seconds between two reads of the workers' memory (--max-memory).
     MEMORY_CHECK_INTERVAL = 2.0
     # Beyond the workers' own shutdown timeout, before the supervisor KILLs them.
     STOP_GRACE = 10.0
@@ -41,9 +42,9 @@ module Deckhand
 
       attr_reader :boot_hooks
 
-      def wanted?(settings) = Settings.wanted?(settings)
+      def wanted?(settings) = Settings.wanted?(settings) # :nodoc:
 
-      def from_settings(config, settings)
+      def from_settings(config, settings) # :nodoc:
         new(config, processes: Settings.processes(settings.fetch(:processes, 1)), max_memory_mb: settings[:max_memory])
       end
     end
@@ -59,7 +60,7 @@ module Deckhand
       @quiet = false
     end
 
-    def run
+    def run # :nodoc:
       @signals.trap
       prepare_to_fork
       limit = @max_rss_kb ? ", replacing any over #{@max_rss_kb / 1024} MB" : ""

@@ -28,7 +28,9 @@ module Deckhand
   # tests running in parallel threads do not see each other's mode. The
   # collected jobs are shared by all threads, behind a lock.
   module Testing
+    # The modes: collect pushed jobs (fake), run them at the push (inline), or push to Redis (disable).
     MODES = %i[fake inline disable].freeze
+    # The thread (fiber) local holding a block's mode.
     THREAD_KEY = :deckhand_testing_mode
 
     @lock = Mutex.new
@@ -48,24 +50,36 @@ module Deckhand
       # Iterable jobs' saved progress in fake and inline mode, by jid.
       attr_reader :iterations
 
+      # Collects pushed jobs in memory (the default); with a block, only inside it.
+      #
+      #   Deckhand::Testing.fake! { HardJob.perform_async(1) }
+      #   HardJob.jobs.size   # => 1
       def fake!(&) = switch(:fake, &)
 
+      # Runs each pushed job at once, in the pushing thread; with a block, only inside it.
+      #
+      #   Deckhand::Testing.inline! { HardJob.perform_async(1) }   # ran
       def inline!(&) = switch(:inline, &)
 
+      # Pushes to Redis as in production; with a block, only inside it.
       def disable!(&) = switch(:disable, &)
 
       # The mode in force for the calling thread.
       def mode = Thread.current[THREAD_KEY] || @mode
 
+      # Whether pushed jobs are collected here.
       def fake? = mode == :fake
 
+      # Whether pushed jobs run at once here.
       def inline? = mode == :inline
 
+      # Whether pushes go to Redis here.
       def disabled? = mode == :disable
 
       # Every collected job, of every class, oldest first.
       def jobs = @queues.all
 
+      # Forgets every collected job and every iterable job's saved state.
       def clear_all
         @queues.clear
         @iterations.clear

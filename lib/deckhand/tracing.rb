@@ -19,18 +19,22 @@ module Deckhand
   #   require "deckhand/tracing"
   #   Deckhand.configure { |c| Deckhand::Tracing.install(c) }
   module Tracing
+    # The spans' messaging.system.
     SYSTEM = "deckhand"
 
     module_function
 
+    # Adds the client and server middleware to `config`, and returns it.
     def install(config)
       config.client_middleware.add(ClientMiddleware)
       config.server_middleware.add(ServerMiddleware)
       config
     end
 
+    # The tracer the spans come from (the tracer provider's, named deckhand).
     def tracer = OpenTelemetry.tracer_provider.tracer("deckhand", VERSION)
 
+    # A span's attributes for a job in `queue` (operation: "publish" or "process").
     def attributes(payload, queue, operation)
       {
         "messaging.system" => SYSTEM,

@@ -67,11 +67,13 @@ module Deckhand
     # True when the lock goes just before perform, not after success.
     def until_start?(job) = job["unique_until"].to_s == "start"
 
+    # Seconds a job's lock lives (its unique_for), or nil for a job that is not unique.
     def ttl_seconds(job)
       ttl = job["unique_for"]
       (ttl.is_a?(Numeric) && ttl.positive?) ? ttl : nil
     end
 
+    # The arguments a job's lock is named by: its deckhand_unique_args block's, else its arguments (an Active Job's own).
     def unique_args(job)
       args = job["args"]
       args = args.first["arguments"] if job["wrapped"] && args.first.is_a?(Hash) && args.first.key?("arguments")
@@ -80,6 +82,7 @@ module Deckhand
       block ? block.call(args) : args
     end
 
+    # The class named `name`, or nil when it is not loaded.
     def job_class(name)
       Object.const_get(name.to_s)
     rescue NameError

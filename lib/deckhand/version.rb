@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
 module Deckhand
-  VERSION = "0.1.0"
+  # Deckhand's version (docs/releases.md says what its numbers promise).
+  VERSION = "0.2.0"
 end

@@ -56,6 +56,7 @@ module Deckhand
     FIREFOX_PROFILER = {store_url: "https://api.profiler.firefox.com/compressed-store",
                         view_url: "https://profiler.firefox.com/public/%s"}.freeze
 
+    # Each page's method, path, page class and action.
     ROUTES = [
       ["GET", "", Pages::DashboardPage, :show],
       ["GET", "stats.json", Pages::DashboardPage, :stats],
@@ -82,13 +83,16 @@ module Deckhand
     ].freeze
 
     class << self
+      # Serves a request with the dashboard of the class's settings (`run Deckhand::Web`).
       def call(env) = app.call(env)
 
+      # The dashboard the class's settings make.
       def app = @app ||= new
 
       # The Deckhand::Config whose Redis the dashboard reads (default: Deckhand.config).
       attr_writer :config
 
+      # The configuration whose Redis the dashboard reads.
       def config = @config || Deckhand.config
 
       # The Redis servers the dashboard switches between (Web::ShardRouter): a
@@ -116,6 +120,7 @@ module Deckhand
       # FIREFOX_PROFILER; nil (the default) offers the download only.
       attr_accessor :profile_viewer
 
+      # The request's CSRF cookie, or nil.
       def csrf_cookie(request) = request.cookies[Guard::COOKIE]
 
       # HttpOnly and SameSite=Strict: no other site's page can send it along.
@@ -139,6 +144,7 @@ module Deckhand
       @router = Router.new(ROUTES)
     end
 
+    # The configuration this dashboard reads: its own, else the class's.
     def config = @config || self.class.config
 
     attr_reader :extension
@@ -150,16 +156,19 @@ module Deckhand
       viewer || self.class.profile_viewer
     end
 
+    # The Redis servers this dashboard switches between (docs/sharding.md), or nil.
     def shards = @shards || self.class.shards
 
     # The shard's name on a shard's pages (ShardRouter::View); none here.
     def shard = nil
 
+    # Whether the request may see the dashboard (Web.authorize's block, if any, says).
     def authorized?(env)
       hook = @authorizer || self.class.authorizer
       hook.nil? || !!hook.call(env)
     end
 
+    # Serves a request (a Rack app).
     def call(env)
       env, web = shards ? shards.enter(self, env) : [env, self]
       return refuse("No such shard") unless web

@@ -237,11 +237,20 @@ class DocsExamplesTest < Minitest::Test
     assert_equal 200, Rack::MockRequest.new(app).get("/metrics?format=prometheus", "HTTP_AUTHORIZATION" => "Bearer s3cret").status
   end
 
-  def test_redis_connections_over_tls_and_through_sentinels
-    assert_equal "rediss://redis.internal:6380/0", run_example("operations-redis-tls")
-    assert_equal({ca_file: "/etc/ssl/redis/ca.pem", cert: "/etc/ssl/redis/client.pem", key: "/etc/ssl/redis/client.key"}, Deckhand.config.redis[:ssl_params])
+  # docs/redis.md: each example configures as it says (the connections
+  # themselves run against real servers in redis_connections_test.rb and
+  # redis_tls_test.rb).
+  def test_redis_connections_by_url_over_tls_as_an_acl_user_and_through_sentinels
+    assert_equal "redis://10.0.0.5:6379/2", run_example("redis-url")
+    assert_equal [2, 2], Deckhand.config.redis.values_at(:connect_timeout, :read_timeout)
     Deckhand.config = new_config # each guide's example stands alone
-    assert_equal "redis+sentinel://10.0.0.1:26379,10.0.0.2:26379,10.0.0.3:26379/mymaster", run_example("operations-redis-sentinel")
+    assert_equal "rediss://redis.internal:6380/0", run_example("redis-tls")
+    assert_equal({ca_file: "/etc/ssl/redis/ca.pem", cert: "/etc/ssl/redis/client.pem", key: "/etc/ssl/redis/client.key"}, Deckhand.config.redis[:ssl_params])
+    Deckhand.config = new_config
+    assert_equal "redis://10.0.0.5:6379/0", run_example("redis-acl")
+    assert_equal "deckhand", Deckhand.config.redis[:username]
+    Deckhand.config = new_config
+    assert_equal "redis+sentinel://10.0.0.1:26379,10.0.0.2:26379,10.0.0.3:26379/mymaster", run_example("redis-sentinel")
   end
 
   def test_a_json_log_line_has_the_documented_fields

@@ -46,6 +46,7 @@ module Deckhand
         end
       end
 
+      # Executions that did not fail.
       def succeeded = @count - @failed
 
       # True when the failures' timings are known (none failed, or they were
@@ -64,29 +65,40 @@ module Deckhand
         end
       end
 
+      # Mean milliseconds of a successful execution, or nil without one.
       def average_ms
         return (@count.zero? ? 0.0 : @total_ms / @count) unless split?
         succeeded.zero? ? 0.0 : (@total_ms - @failed_ms) / succeeded
       end
 
+      # Milliseconds within which the share `p` (0.0 to 1.0) of successful executions ended, from the histogram.
       def percentile_ms(p) = Store::Records::ExecutionMetrics::Histogram.percentile(succeeded_histogram, p)
 
+      # Median milliseconds of a successful execution.
       def p50_ms = percentile_ms(0.5)
 
+      # 95th percentile milliseconds of a successful execution.
       def p95_ms = percentile_ms(0.95)
 
+      # 99th percentile milliseconds of a successful execution.
       def p99_ms = percentile_ms(0.99)
 
+      # Mean milliseconds of a failed execution, or nil where failures are not timed apart.
       def failed_average_ms = (split? && @failed.positive?) ? @failed_ms / @failed : nil
 
+      # As #percentile_ms, for failed executions.
       def failed_percentile_ms(p) = Store::Records::ExecutionMetrics::Histogram.percentile(@failed_histogram, p)
 
+      # Median milliseconds of a failed execution.
       def failed_p50_ms = failed_percentile_ms(0.5)
 
+      # 95th percentile milliseconds of a failed execution.
       def failed_p95_ms = failed_percentile_ms(0.95)
 
+      # 99th percentile milliseconds of a failed execution.
       def failed_p99_ms = failed_percentile_ms(0.99)
 
+      # The figures as a Hash, for JSON.
       def to_h
         {name: @name, time: @time&.to_i, count: @count, failed: @failed, total_ms: @total_ms.round(3),
          average_ms: average_ms.round(3), p50_ms: p50_ms&.round(3), p95_ms: p95_ms&.round(3), p99_ms: p99_ms&.round(3),

@@ -21,8 +21,10 @@ module Deckhand
         @warnings = Store::Connection::MemoryConcerns.of(@primaries).map(&:text)
       end
 
+      # The warnings about Redis' eviction policy, each a String naming the fix.
       def warnings = @warnings.dup
 
+      # True when no primary calls for a warning: noeviction, memory under 90% of maxmemory, nothing evicted.
       def safe? = @warnings.empty?
     end
   end

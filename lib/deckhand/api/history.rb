@@ -9,7 +9,9 @@ module Deckhand
     #
     #   api.history(days: 30).each { |day| puts "#{day.date} #{day.processed} #{day.failed}" }
     class History
+      # One day's counts: its Date, processed and failed jobs.
       Day = Struct.new(:date, :processed, :failed)
+      # The most days one history reads.
       MAX_DAYS = 366
 
       include Enumerable
@@ -21,8 +23,10 @@ module Deckhand
         @days = dates.zip(counts).map { |date, (processed, failed)| Day.new(date, processed, failed) }
       end
 
+      # Yields each Day, newest first.
       def each(&) = @days.each(&)
 
+      # How many days.
       def size = @days.size
     end
   end

@@ -32,6 +32,7 @@ module Deckhand
         @runs = IterableJob::RunHistory.parse(fields["dh_runs"]).runs.map { |run| IterationRun.new(run) }
       end
 
+      # Whether the job was cancelled.
       def cancelled? = @cancelled
 
       # Runs recorded as interrupted (the history keeps the last 20).

@@ -13,6 +13,7 @@ module Deckhand
     #   record.enqueued_at     # => Time, from Integer ms or Float seconds
     #   record.backtrace       # => ["app/jobs/welcome_job.rb:12:in `perform'", ...]
     class JobRecord
+      # The Active Job wrapper classes whose jobs #display_class names by the job they wrap.
       WRAPPERS = %w[ActiveJob::QueueAdapters::DeckhandAdapter::JobWrapper ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper
         Sidekiq::ActiveJob::Wrapper].freeze
 
@@ -26,6 +27,7 @@ module Deckhand
       # True when the stored bytes are not a job object.
       def corrupt? = @corrupt || @item.key?("raw_encoding")
 
+      # The job's id, or nil.
       def jid = string("jid")
 
       # The job's tags (Sidekiq's "tags" option): Strings, [] when it has none.
@@ -34,12 +36,16 @@ module Deckhand
         value.is_a?(Array) ? value.map(&:to_s) : []
       end
 
+      # The job's class name as pushed (for Active Job: the wrapper's).
       def klass = string("class")
 
+      # The queue the job was pushed to.
       def queue = string("queue")
 
+      # The class name to show: the wrapped Active Job class for a wrapped job, else #klass.
       def display_class = wrapped? ? (string("wrapped") || active_job["job_class"].to_s) : klass.to_s
 
+      # The job's arguments (an empty Array when they are not an Array).
       def args = @item["args"].is_a?(Array) ? @item["args"] : []
 
       # The arguments to show: an encrypted secret bag as "[encrypted]".
@@ -48,22 +54,31 @@ module Deckhand
         Encryption.mask(args)
       end
 
+      # When the job was first pushed (a Time, or nil).
       def created_at = time("created_at")
 
+      # When the job last entered its queue (a Time, or nil).
       def enqueued_at = time("enqueued_at")
 
+      # When the job first failed (a Time, or nil).
       def failed_at = time("failed_at")
 
+      # When the job was last retried (a Time, or nil).
       def retried_at = time("retried_at")
 
+      # Retries so far, or nil before the first failure.
       def retry_count = @item["retry_count"].is_a?(Integer) ? @item["retry_count"] : nil
 
+      # The class of the job's last error, or nil.
       def error_class = string("error_class")
 
+      # The message of the job's last error, or nil.
       def error_message = string("error_message")
 
+      # Whether the job carries an error (it failed at least once).
       def error? = !error_class.nil?
 
+      # The lines of the job's last error's backtrace it kept, or nil.
       def backtrace = Payload::Backtrace.expand(@item["error_backtrace"])
 
       # Seconds this job has waited in its queue.
@@ -72,8 +87,12 @@ module Deckhand
         [now.to_f - at.to_f, 0.0].max
       end
 
+      # The payload's timestamp `field` as a Time, whether written in milliseconds (Sidekiq 8) or seconds (Sidekiq 7).
       def time(field) = Payload.to_time(@item[field])
 
+      # A field of the job's payload as it is in Redis.
+      #
+      #   record["tenant"]   # => 42
       def [](field) = @item[field]
 
       private

@@ -21,9 +21,13 @@ module Deckhand
     # Arrays and Hashes, inside Active Job's wrapper too. Encrypted arguments
     # are never read.
     class JobSearch
+      # Entries of each set a search reads at most.
       SET_BUDGET = 10_000
+      # Jobs of each queue a search reads at most.
       QUEUE_BUDGET = 10_000
+      # Queues a search reads at most, the first by name.
       QUEUES = 100
+      # Hits a search returns at most.
       LIMIT = 50
 
       # A job found: place is :retries, :scheduled or :dead, or the name of
@@ -50,6 +54,7 @@ module Deckhand
       # True when every place was searched to its end.
       def complete? = @unread.empty?
 
+      # Whether the search stopped at its limit of hits (more may match).
       def full? = @hits.size >= @limit
 
       private

@@ -26,9 +26,13 @@ module Deckhand
       include JobSetActions
 
       SETS = {scheduled: false, retries: false, dead: true}.freeze # dead: newest death first
+      # Entries acted on per round trip.
       BATCH = 500
+      # Entries a filter reads inside Redis per call; it returns where to resume.
       SCAN_BUDGET = 10_000
+      # Entries counted per round trip.
       COUNT_STEP = 50_000
+      # Entries read per call to group them by class or error.
       GROUP_BUDGET = 10_000
 
       attr_reader :name
@@ -45,8 +49,10 @@ module Deckhand
       # one sorted set per queue.
       def key = @shards.per_queue? ? nil : @shards.key(nil)
 
+      # How many entries the set holds.
       def size = @shards.size
 
+      # Deletes every entry (#delete_all).
       def clear = delete_all
 
       # Entries of one page (1-based), in the set's order. In cluster mode

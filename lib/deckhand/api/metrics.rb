@@ -12,16 +12,20 @@ module Deckhand
     #   metrics.classes                # => [ClassMetrics, ...] most total time first
     #   metrics.series("ReportJob")    # => one ClassMetrics per hour, oldest first
     class Metrics
+      # Each period a Metrics may cover: the hashes it reads and how many.
       PERIODS = {
         "1h" => [:minute, 60], "4h" => [:minute, 240], "24h" => [:hour, 24],
         "72h" => [:hour, 72], "30d" => [:day, 30], "365d" => [:day, 365]
       }.freeze
+      # Seconds each kind of hash covers.
       STEP = {minute: 60, hour: 3600, day: 86_400}.freeze
+      # The buckets of the execution time histogram.
       HISTOGRAM = (0..Store::Records::ExecutionMetrics::Histogram::LAST).to_a.freeze
       # What a class's chart reads from each hash: [kind, bucket] per field;
       # the failures' histogram (GUARDED) only where the hash counts failures
       # and executions in that bucket.
       SERIES_FIELDS = [["c", nil], ["f", nil], ["ms", nil], ["fms", nil], *HISTOGRAM.map { |b| ["h", b] }].freeze
+      # The failures' histogram fields, read only where a hash counts failures apart.
       GUARDED = HISTOGRAM.map { |b| ["fh", b] }.freeze
       GATE = 2 # the position of "f" in SERIES_FIELDS
       READ = (SERIES_FIELDS + GUARDED).freeze # by the 1-based position the script answers with

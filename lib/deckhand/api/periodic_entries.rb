@@ -37,10 +37,13 @@ module Deckhand
       # The process that wrote the schedule shown (the last leader).
       def scheduled_by = @schedule["leader"]
 
+      # Yields each PeriodicEntry.
       def each(&) = @entries.each(&)
 
+      # How many periodic jobs are known.
       def size = @entries.size
 
+      # The entry named `name`, or nil.
       def find(name) = @entries.find { |entry| entry.name == name }
 
       # The entry named `name`; raises Deckhand::Error naming the known ones.

@@ -45,22 +45,28 @@ module Deckhand
         @history ||= @records.map { |record| PeriodicTick.new(record) }
       end
 
+      # Whether the entry is paused (#pause).
       def paused? = @state.key?("paused")
 
+      # When the entry is next due (a Time, or nil).
       def next_at = time("next")
 
       # The scheduled time of the last tick enqueued.
       def last_at = time("last_tick")
 
+      # The jid of the job the entry last pushed, or nil.
       def last_jid = @state["last_jid"]
 
       # The last job pushed by hand (enqueue_now), and when.
       def manual_jid = @state["manual_jid"]
 
+      # When the entry was last pushed by hand from the dashboard (a Time, or nil).
       def manual_at = time("manual_at")
 
+      # Stops the entry's ticks across the fleet until #resume.
       def pause = Store::Features::PeriodicState.pause(@config.store, @name)
 
+      # Lets a paused entry tick again.
       def resume = Store::Features::PeriodicState.resume(@config.store, @name)
 
       # Pushes the entry's job now, as a push from this process would (see

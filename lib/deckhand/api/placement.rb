@@ -17,6 +17,7 @@ module Deckhand
     #   placement.spread(api.queue("default").partitions.map(&:name))
     #   # => {"127.0.0.1:7000" => 2, "127.0.0.1:7001" => 2, "127.0.0.1:7002" => 2}
     class Placement
+      # One primary of the cluster: its address, the queues placed on it, and its share of them.
       Primary = Struct.new(:address, :queues, :share)
 
       attr_reader :primaries
@@ -49,6 +50,7 @@ module Deckhand
       # The primary holding the most queues.
       def busiest = @primaries.max_by { |primary| primary.queues.size }
 
+      # address => {queues:, share:}, for JSON.
       def to_h = @primaries.to_h { |primary| [primary.address, {queues: primary.queues, share: primary.share}] }
     end
   end

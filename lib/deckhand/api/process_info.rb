@@ -20,6 +20,7 @@ module Deckhand
       # wants fixing (NTP) all the same.
       attr_reader :clock_offset
 
+      # Seconds of #clock_offset past which the dashboard warns.
       CLOCK_WARNING = 1.0
 
       # What auto-balance decided last (docs/auto-balance.md): "caps" (queue
@@ -42,18 +43,25 @@ module Deckhand
         @store = store
       end
 
+      # The host the process runs on.
       def hostname = @info["hostname"].to_s
 
+      # The process's pid on its host.
       def pid = @info["pid"]
 
+      # The process's tag (Config#tag), or "".
       def tag = @info["tag"].to_s
 
+      # The Deckhand (or Sidekiq) version the process runs.
       def version = @info["version"].to_s
 
+      # The process's threads over all its capsules.
       def concurrency = @info["concurrency"].to_i
 
+      # The queues the process works.
       def queues = Array(@info["queues"]).map(&:to_s)
 
+      # The process's labels (Config#labels).
       def labels = Array(@info["labels"]).map(&:to_s)
 
       # The queue throttles its configuration sets, as it published them:
@@ -80,8 +88,10 @@ module Deckhand
         published.is_a?(Hash) ? published.select { |_, capsule| capsule.is_a?(Hash) } : {}
       end
 
+      # When the process started (a Time, or nil).
       def started_at = @info["started_at"] && Time.at(@info["started_at"].to_f)
 
+      # Whether the process is quiet: finishing its jobs, taking no more.
       def quiet? = @quiet
 
       # True when the process's host clock is off Redis' by more than CLOCK_WARNING.
@@ -90,10 +100,13 @@ module Deckhand
       # No heartbeat for a while: the process is likely gone, its record about to expire.
       def stale?(now = Time.at(@store.clock.now)) = @beat.nil? || now - @beat > 60
 
+      # Asks the process to quiet: finish its running jobs and take no more (as TSTP would).
       def quiet! = Store::Records::ProcessRecord.signal(@store, @identity, "TSTP")
 
+      # Asks the process to stop (as TERM would).
       def stop! = Store::Records::ProcessRecord.signal(@store, @identity, "TERM")
 
+      # A field of the process's record as written.
       def [](field) = @info[field]
 
       # Every field of the info its heartbeat wrote.

@@ -19,17 +19,22 @@ module Deckhand
         @processes = load
       end
 
+      # Yields each live ProcessInfo.
       def each(&) = @processes.each(&)
 
+      # How many processes are live.
       def size = @processes.size
 
+      # The process of that identity, or nil.
       def find(identity) = @processes.find { |process| process.identity == identity }
 
       # The queues live processes work (stale records left out).
       def worked_queues = reject(&:stale?).flat_map(&:queues).uniq
 
+      # Asks every live process to quiet (ProcessInfo#quiet!).
       def quiet_all! = each(&:quiet!)
 
+      # Asks every live process to stop (ProcessInfo#stop!).
       def stop_all! = each(&:stop!)
 
       # Signals sent and not yet picked up, per identity: {"host:1:ab" => ["TSTP"], ...}.

@@ -42,13 +42,16 @@ module Deckhand
         @format = fields["format"] || "vernier"
       end
 
+      # Where the profile opens: :firefox (Vernier's) or :speedscope (StackProf's).
       def viewer = (@format == "vernier") ? :firefox : :speedscope
 
+      # The profile's bytes as recorded.
       def data = Store::Profiles.data(@config.store, @key)
 
       # The id a profile viewer gave it once uploaded (ProfileUpload), or nil.
       def viewer_id = Store::Profiles.viewer_id(@config.store, @key)
 
+      # Records the id an external viewer gave the uploaded profile.
       def viewer_id=(id)
         Store::Profiles.save_viewer_id(@config.store, @key, id)
       end

@@ -30,6 +30,7 @@ module Deckhand
       # say (1: not partitioned, or no process says).
       def partitions(queue) = @counts.key?(queue) ? @counts[queue].max_by { |count, processes| [processes, count] }.first : 1
 
+      # The queues some live process publishes a throttle for.
       def queues = @by_queue.keys
 
       # The limit most publishing processes enforce, or nil.

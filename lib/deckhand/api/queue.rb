@@ -21,6 +21,9 @@ module Deckhand
     class Queue
       attr_reader :name
 
+      # Every queue Redis knows, by name.
+      #
+      # @return [Array<Queue>]
       def self.all(config)
         store = config.store
         names = Store::Jobs::Queues.names(store)
@@ -44,6 +47,7 @@ module Deckhand
         @lists = (lists&.size == 1) ? [] : lists # []: one list
       end
 
+      # Jobs waiting in the queue (every partition of a partitioned one).
       def size = @size ||= partitioned? ? partitions.sum(&:size) : Store::Jobs::Queues.size(@store, @name)
 
       # Seconds the next job to run has been waiting (0 when empty); of a
@@ -54,6 +58,7 @@ module Deckhand
         JobRecord.new(raw).latency(now)
       end
 
+      # Whether the queue is paused (#pause).
       def paused? = @paused.nil? ? (@paused = Store::Jobs::Queues.paused?(@store, @name)) : @paused
 
       # Each list of a partitioned queue, partition 0 (the queue's own)
@@ -66,6 +71,7 @@ module Deckhand
         end
       end
 
+      # Whether the queue is spread over several lists (Config#partitions).
       def partitioned? = !partitions.empty?
 
       # One page (1-based) of jobs in the order they will run; a partitioned
@@ -92,6 +98,7 @@ module Deckhand
         lists.any? { |list| Store::Jobs::Queues.delete_entry(@store, list, digest, position: position) }
       end
 
+      # Deletes every job waiting in the queue (not the running ones).
       def clear = lists.reverse_each { |list| Store::Jobs::Queues.clear(@store, list) } && nil
 
       # A fair queue's tenants with the most jobs waiting (API::QueueTenant),
@@ -101,15 +108,21 @@ module Deckhand
       # The job classes holding the queue (API::QueueHolders): those running
       # now (`running`: api.running, read once for many queues) and those of
       # the next `sample` jobs waiting.
+      #
+      #   api.queue("reports").holders.running.first
+      #
+      # @return [QueueHolders]
       def holders(sample: QueueHolders::SAMPLE, running: ProcessSet.new(@config).running)
         QueueHolders.read(@config, [self], running: running, sample: sample).fetch(@name)
       end
 
+      # Pauses the queue across the fleet: its jobs wait until #resume.
       def pause
         Store::Jobs::Queues.pause(@store, @name)
         @paused = true
       end
 
+      # Lets a paused queue's jobs run again.
       def resume
         Store::Jobs::Queues.resume(@store, @name)
         @paused = false

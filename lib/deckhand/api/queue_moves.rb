@@ -20,8 +20,10 @@ module Deckhand
         @timeout = timeout
       end
 
+      # The moves that would spread the queues evenly over the primaries, made by none.
       def plan = Store::Tags::QueuePlacement::Rebalance.new(@store).moves
 
+      # Makes the moves #plan lists, one queue at a time.
       def rebalance = plan.map { |move| mover.call(move.queue, to: move.tag) }
 
       # Moves `queue` to the primary `to` ("host:port"; default: the one
@@ -42,6 +44,7 @@ module Deckhand
         mover.call(queue, to: rebalance.tag_on(queue, to))
       end
 
+      # The queue moves started and not finished.
       def under_way = Store::Tags::QueuePlacement::Moves.under_way(@store)
 
       # Tags a move retired that hold jobs again (pushed by a process that

@@ -8,6 +8,7 @@ module Deckhand
     #   info.version        # => "7.0.15"
     #   info["used_memory_human"]
     class RedisInfo
+      # The INFO fields the dashboard shows.
       SHOWN = %w[redis_version uptime_in_days connected_clients used_memory_human used_memory_peak_human
         maxmemory_policy].freeze
 
@@ -19,10 +20,13 @@ module Deckhand
         @fields = Store::Connection::Info.fields(store).slice(*SHOWN)
       end
 
+      # Redis' version ("7.0.15").
       def version = @fields["redis_version"]
 
+      # One INFO field, as Redis wrote it.
       def [](name) = @fields[name]
 
+      # The fields as a Hash.
       def to_h = @fields.dup
     end
   end

@@ -25,11 +25,13 @@ module Deckhand
         @shard = shard
       end
 
+      # The entry's key in the dashboard's URLs: its score and #ident.
       def key = "#{Store::Sets::OneSet.score_string(score)}-#{ident}"
 
       # The jid, or for an entry without one a digest of its bytes.
       def ident = jid || "raw#{Digest::SHA1.hexdigest(raw)[0, 24]}"
 
+      # When the entry is due (scheduled, retry) or died (dead), as a Time.
       def at = Time.at(score)
 
       # Splits a key into [score, jid]; nil when it is not one.

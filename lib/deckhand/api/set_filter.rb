@@ -30,6 +30,7 @@ module Deckhand
         ].reject(&:empty?)
       end
 
+      # Whether the filter holds no text (it matches every entry).
       def empty? = texts.empty?
 
       # The filter as query parameters (the empty ones left out).

@@ -37,6 +37,7 @@ module Deckhand
         @complete = complete
       end
 
+      # Whether every entry of the set was counted.
       def complete? = @complete
 
       # The error × class table: {error name => [Cell, ...]}, errors in the

@@ -92,6 +92,12 @@ module Deckhand
 
       attr_writer :held # :nodoc: Throttle.all reads every queue's in one round trip
 
+      # Sets the queue's limit for the whole fleet, over what each process's configuration says.
+      #
+      #   api.throttle("exports").set(concurrency: 3)
+      #   api.throttle("api").set(rate: 20, per: :second)
+      #
+      # @raise [ConfigError] naming a bad limit
       def set(**limits)
         limit = Config::Throttle.limit!(@queue, limits) # raises ConfigError naming the problem
         Config::Throttle.partitioned!(@queue, limit, lists.size) # each partition needs a slot of its own
@@ -103,8 +109,10 @@ module Deckhand
         forget
       end
 
+      # Lifts the queue's limit for the whole fleet, whatever the configurations say.
       def remove = Store::Features::Throttles.set(@store, @queue, {}).then { forget }
 
+      # Forgets a limit set with #set or #remove: each process's configuration applies again.
       def reset = Store::Features::Throttles.reset(@store, @queue).then { forget }
 
       private

@@ -28,13 +28,16 @@ module Deckhand
         @store = config.store
       end
 
+      # The jid holding the lock, or nil once it is free.
       def holder = state&.first
 
       # Milliseconds the lock has left (nil once free).
       def ttl_ms = state&.last
 
+      # Whether this lock's jid still holds it.
       def held? = holder == @jid
 
+      # Frees the lock if this lock's jid still holds it.
       def release
         @state = nil
         Store::Features::UniqueLocks.release(@store, @key, @jid)

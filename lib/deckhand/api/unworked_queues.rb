@@ -19,6 +19,7 @@ module Deckhand
         @processes = processes
       end
 
+      # Yields each Queue that holds jobs no live process works.
       def each(&) = list.each(&)
 
       private

@@ -8,6 +8,7 @@ module Deckhand
     class CallbackJob
       include Deckhand::Job
 
+      # Calls the callback: `target`'s `on_<event>(status, options)`.
       def perform(bid, event, target, options)
         unless EVENTS.include?(event)
           raise ArgumentError, "batch #{bid}: unknown callback event #{event.inspect}"

@@ -8,7 +8,7 @@ module Deckhand
     # ready-made heads of their jobs' JSON. The batch scripts add the timestamps
     # (and the parent's bid, for a child batch) when it pushes them, so each
     # callback job's jid is fixed when the batch is created.
-    class Callbacks
+    class Callbacks # :nodoc:
       def initialize
         @targets = Hash.new { |hash, event| hash[event] = [] }
       end

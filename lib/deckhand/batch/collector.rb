@@ -10,7 +10,7 @@ module Deckhand
     # `held_over`: the batches an incomplete write of this batch left held.
     # A job given back by that write (it names one of them in "bid") joins
     # the batch it names again, a child's too; any other job joins this one.
-    class Collector
+    class Collector # :nodoc:
       # One batch's share: its jobs and their scheduled times (nil: now).
       Group = Struct.new(:batch, :jobs, :ats)
       private_constant :Group

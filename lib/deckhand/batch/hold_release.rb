@@ -13,7 +13,7 @@ module Deckhand
     # seconds, then on a thread of its own until Redis takes it.
     #
     #   HoldRelease.new(config).call(bids)   # in order: children first
-    class HoldRelease
+    class HoldRelease # :nodoc:
       PATIENCE = 5.0 # seconds the writing thread waits for Redis
       DELAYS = [0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0].freeze
 

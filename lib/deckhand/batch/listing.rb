@@ -34,6 +34,7 @@ module Deckhand
         Status.load(bids, config: @config, summary: true).select(&:exists?)
       end
 
+      # The batch's Status (counts only with `summary: true`), or nil when Redis no longer has it.
       def status(bid, summary: false)
         status = Status.new(bid, config: @config, summary: summary)
         status.exists? ? status : nil

@@ -8,7 +8,7 @@ module Deckhand
     # changes, with its clock set to now.
     #
     #   Ops.script(config).success(bid, jid)   # => 1
-    module Ops
+    module Ops # :nodoc:
       module_function
 
       def script(config)

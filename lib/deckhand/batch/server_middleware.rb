@@ -10,12 +10,14 @@ module Deckhand
     # stays in-flight, and a shutdown hands it back. Jobs without a bid pay one
     # Hash lookup.
     class ServerMiddleware
+      # The thread (fiber) local holding the bid of the batch job running on it.
       CURRENT = :deckhand_batch_bid
 
       def initialize(config)
         @config = config
       end
 
+      # Runs the job, then records its outcome in its batch (a job without a bid runs as is).
       def call(_job, payload, _queue)
         bid = payload["bid"] or return yield
         begin

@@ -13,7 +13,7 @@ module Deckhand
     #   raise fate.incomplete(error, nil, slice)          # nothing of it written
     #   raise fate.incomplete(error, mark, slice)         # its script's reply lost: in doubt
     #   raise fate.incomplete(error, outcome, slice)      # cluster mode: its marked push's outcome
-    class SliceFate
+    class SliceFate # :nodoc:
       def initialize(config, groups)
         @config = config
         @pushed = []

@@ -47,36 +47,52 @@ module Deckhand
         read(replies, summary)
       end
 
+      # Reads the batch again, its jids included.
       def reload = read(Store::Features::BatchRecords.states(@config.store, [@bid]).first, false)
 
+      # Whether Redis still has the batch.
       def exists? = !@fields.empty?
 
+      # The batch's description, or nil.
       def description = @fields["description"]
 
+      # Jobs added to the batch.
       def total = @fields["total"].to_i
 
+      # Jobs of the batch that failed at least once and have not succeeded since.
       def failures = @failure_count
 
+      # The jids of those jobs.
       def failed_jids = full.failed.keys
 
+      # The jids of the batch's dead jobs.
       def dead_jids = full.dead
 
+      # The parent batch's bid, or nil.
       def parent_bid = @fields["parent"]
 
+      # The bids of the child batches.
       def child_bids = full.kids
 
+      # The queue the batch's callback jobs go to.
       def callback_queue = @fields["callback_queue"]
 
+      # Whether every job ran once and every child batch is complete (on_complete fired).
       def complete? = @fields.key?("complete_at")
 
+      # Whether every job succeeded and every child batch too (on_success fired).
       def success? = @fields.key?("success_at")
 
+      # Whether a job of the batch died (on_death fired).
       def death? = @fields.key?("death_at")
 
+      # When the batch was created (a Time).
       def created_at = time("created_at")
 
+      # When every job ran once (a Time, or nil).
       def complete_at = time("complete_at")
 
+      # When every job succeeded (a Time, or nil).
       def success_at = time("success_at")
 
       # When the first job of the batch (or of a child batch) died.

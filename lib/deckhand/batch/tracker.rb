@@ -6,7 +6,7 @@ module Deckhand
   class Batch
     # Records a batch job's outcome on the server. Each call is one atomic
     # script run, idempotent per jid: a job that runs twice is counted once.
-    class Tracker
+    class Tracker # :nodoc:
       MAX_MESSAGE = 1_000
 
       def initialize(config)

@@ -33,7 +33,7 @@ module Deckhand
     #
     #   Writer.new(config).write(collector)           # => nil, or raises
     #   Writer.new(config).write(collector, [child])  # also lets go of holds an earlier write left
-    class Writer
+    class Writer # :nodoc: all
       SLICE = Client::BULK_BATCH
 
       # One slice: its jids, payloads by queue, and [score, payload, ...] by

@@ -11,7 +11,7 @@ module Deckhand
     #
     #   encoder = BulkEncoder.new(base_job, now: Payload.now, max_bytes: 1 << 20)
     #   encoder.queued("b4a5…", [1, "x"])     # => '{"class":"X",…,"jid":"b4a5…","args":[1,"x"]}'
-    class BulkEncoder
+    class BulkEncoder # :nodoc: all
       # Reused generator state: the args were validated, so strict mode never
       # trips. json before 2.10 has no JSON::Coder: JSON.generate then.
       module Generate

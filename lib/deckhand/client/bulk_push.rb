@@ -16,7 +16,7 @@ module Deckhand
     #   BulkPush.new(config, item, list, ats, 1_000, by).call do |args, ats, jids|
     #     push_slice(args, ats, jids)   # => each job's jid, nil where a middleware stopped it
     #   end
-    class BulkPush
+    class BulkPush # :nodoc:
       def initialize(config, item, list, ats, size, by)
         @config = config
         @item = item

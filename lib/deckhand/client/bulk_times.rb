@@ -10,7 +10,7 @@ module Deckhand
     #
     #   BulkTimes.new([t1, nil], nil).for(2) { |at| at }   # => [t1, nil]
     #   BulkTimes.new(nil, 60).for(3) { |at| at }         # => three times within the next minute
-    class BulkTimes
+    class BulkTimes # :nodoc:
       SPREAD_FLOOR = 5.0
 
       def initialize(at, spread)

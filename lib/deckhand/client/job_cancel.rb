@@ -13,7 +13,7 @@ module Deckhand
     #
     #   JobCancel.new(config).call(jid)              # => :removed_from_queue
     #   JobCancel.new(config).call(jid, grace: 30)   # => :cancelling_running
-    class JobCancel
+    class JobCancel # :nodoc:
       # What #call returns.
       OUTCOMES = %i[removed_from_schedule removed_from_retries removed_from_queue cancelling_running removed_from_dead not_found].freeze
       # A job that moves on between being found and taken is looked for again.

@@ -36,7 +36,7 @@ module Deckhand
     #
     #   buffer = PushBuffer.for(config)   # the configuration's one buffer
     #   buffer.write(queued, scheduled)   # => the outcome of what it did not accept (Store::Jobs::HeldPush::Outcome)
-    class PushBuffer
+    class PushBuffer # :nodoc:
       FLUSH_AT_EXIT = 5.0
 
       # One push waiting for Redis: what it writes, its count of jobs, and

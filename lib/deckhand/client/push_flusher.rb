@@ -13,7 +13,7 @@ module Deckhand
     #
     #   flusher = PushFlusher.new(buffer, logger: logger).start
     #   flusher.stop.join(1)
-    class PushFlusher < Component
+    class PushFlusher < Component # :nodoc:
       DELAYS = [0.05, 0.1, 0.25, 0.5, 1, 2].freeze
       RESTARTS = [0.1, 0.5, 1, 2].freeze
 

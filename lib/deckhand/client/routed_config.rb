@@ -15,7 +15,7 @@ module Deckhand
     #   routed = RoutedConfig.new(Deckhand.config, eu_store)
     #   Deckhand::Client.new(config: routed).push("class" => "Report", "args" => [])  # to eu_store
     #   Deckhand::API.new(routed).stats                                              # read there
-    class RoutedConfig < SimpleDelegator
+    class RoutedConfig < SimpleDelegator # :nodoc:
       attr_reader :store
 
       def initialize(config, store)

@@ -96,6 +96,7 @@ module Deckhand
         @lock.synchronize { @routed[config] ||= RoutedConfig.new(config, @store) }
       end
 
+      # Names the Redis, never its password.
       def inspect = "#<#{self.class.name} #{location}>"
 
       alias_method :to_s, :inspect

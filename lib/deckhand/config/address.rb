@@ -7,7 +7,7 @@ module Deckhand
     #
     #   Address.parse(:health_check, "127.0.0.1:7434", default_host: "127.0.0.1")   # => #<Address host="127.0.0.1" port=7434>
     #   Address.parse(:metrics_port, 9394, default_host: "0.0.0.0").to_s            # => "0.0.0.0:9394"
-    Address = Struct.new(:host, :port) do
+    Address = Struct.new(:host, :port) do # :nodoc:
       def self.parse(setting, value, default_host:)
         host, port = (value.is_a?(Integer) || value.to_s.match?(/\A\d+\z/)) ? [default_host, value.to_s] : value.to_s.rpartition(":").values_at(0, 2)
         host = host.delete_prefix("[").delete_suffix("]")

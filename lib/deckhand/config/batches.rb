@@ -14,9 +14,15 @@ module Deckhand
     #                   as a dead job may sit waiting for a retry that can still
     #                   let the batch succeed)
     class Batches
+      # Each setting's default (above).
       DEFAULTS = {callback_queue: "default", success_ttl: 24 * 60 * 60, idle_ttl: 30 * 24 * 60 * 60}.freeze
 
-      attr_reader(*DEFAULTS.keys)
+      # @return [String] the queue callback jobs go to
+      attr_reader :callback_queue
+      # @return [Integer] seconds a batch's data stays after it succeeded
+      attr_reader :success_ttl
+      # @return [Integer] seconds an unfinished batch's data stays after it last changed
+      attr_reader :idle_ttl
 
       def initialize(**settings)
         unknown = settings.keys.map(&:to_sym) - DEFAULTS.keys
@@ -28,7 +34,7 @@ module Deckhand
         freeze
       end
 
-      def self.queue!(name)
+      def self.queue!(name) # :nodoc:
         valid = (name.is_a?(String) || name.is_a?(Symbol)) && !name.to_s.empty?
         raise ConfigError, "batch callback_queue must be a non-empty queue name, got #{name.inspect}" unless valid
         name.to_s

@@ -24,6 +24,7 @@ module Deckhand
     # jobs: each fetch splits its batch by weight (Server::Fetch::Sources), and
     # a fetch of one job picks its queue at random by weight, as Sidekiq does.
     class Capsule
+      # What a capsule's name may hold.
       NAME = /\A[\w.-]+\z/
       # Fibers of one capsule that may hold a pooled Redis connection at once
       # (Config#store's pool size): a thousand fibers share these.
@@ -50,6 +51,7 @@ module Deckhand
         freeze
       end
 
+      # Whether the queues are taken in strict order (no weights given).
       def strict? = @weights.nil?
 
       # True when its jobs run as fibers (Server::FiberPool), not threads.

@@ -12,9 +12,12 @@ module Deckhand
     #   end
     #   # config/deckhand.yml:  push_replicas: 1
     module DurabilitySettings
+      # The most replicas a push may wait for.
       MAX_REPLICAS = 16
+      # The seconds push_replicas_timeout may be.
       TIMEOUTS = (0.01..60)
 
+      # Replicas that must have a push before it returns (0 to MAX_REPLICAS; 0: do not wait).
       def push_replicas=(value)
         change!(:push_replicas)
         unless value.is_a?(Integer) && value.between?(0, MAX_REPLICAS)
@@ -25,6 +28,7 @@ module Deckhand
         apply_durability
       end
 
+      # Seconds a push waits for its replicas before it raises Deckhand::NotReplicated.
       def push_replicas_timeout=(value)
         change!(:push_replicas_timeout)
         unless value.is_a?(Numeric) && TIMEOUTS.cover?(value)

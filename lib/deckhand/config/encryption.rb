@@ -12,6 +12,7 @@ module Deckhand
     #     c.encryption(active_version: 2) { |version| Base64.strict_decode64(ENV.fetch("DECKHAND_KEY_#{version}")) }
     #   end
     class Encryption
+      # Bytes of each key (AES-256-GCM).
       KEY_BYTES = 32
 
       attr_reader :active_version

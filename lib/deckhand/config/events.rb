@@ -38,6 +38,9 @@ module Deckhand
         @hooks = Hooks.new(NAMES + NOTICES)
       end
 
+      # Runs the block at the event `name` (NAMES, NOTICES).
+      #
+      #   config.events.on(:startup) { Metrics.gauge("deckhand.up", 1) }
       def on(name, &block)
         name = name.to_sym
         unless @hooks.known?(name)
@@ -60,6 +63,7 @@ module Deckhand
         end
       end
 
+      # Freezes the hooks with the configuration at boot.
       def freeze
         @hooks.freeze
         super

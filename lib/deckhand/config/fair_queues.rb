@@ -13,7 +13,9 @@ module Deckhand
     #   end
     #   ReportJob.set(tenant: "acme").perform_async(7) # a tenant named per push, in a fair queue
     class FairQueues
+      # The settings of one fair queue.
       KEYS = %i[by weights].freeze
+      # Bytes of a tenant's name at most.
       MAX_TENANT = 200
 
       # One queue's settings: the tenant of a job (nil when none: the job
@@ -37,6 +39,7 @@ module Deckhand
         freeze
       end
 
+      # The fair queues' names.
       def names = @queues.keys
 
       # True when the queue names its jobs' tenants with `by`.

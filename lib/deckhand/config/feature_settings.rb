@@ -33,6 +33,7 @@ module Deckhand
       # Defaults for batches (Config::Batches): callback_queue, success_ttl, idle_ttl.
       def batches = @batches ||= Batches.new
 
+      # Defaults for batches from a Hash: {callback_queue:, success_ttl:, idle_ttl:}.
       def batches=(settings)
         change!(:batches)
         raise ConfigError, "batches must be a Hash like {callback_queue: \"callbacks\"}, got #{settings.inspect}" unless settings.is_a?(Hash)
@@ -77,6 +78,7 @@ module Deckhand
         @periodic
       end
 
+      # Periodic jobs from a Hash, as config/deckhand.yml gives them (docs/periodic.md).
       def periodic=(settings)
         change!(:periodic)
         @periodic.apply(settings)
@@ -121,6 +123,7 @@ module Deckhand
       #   config.job_log_lines = false
       def job_log_lines = @job_log_lines != false
 
+      # false turns off a server's done and fail line for each job.
       def job_log_lines=(value)
         change!(:job_log_lines)
         raise ConfigError, "job_log_lines must be true or false, got #{value.inspect}" unless value == true || value == false

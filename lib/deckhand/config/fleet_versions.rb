@@ -38,7 +38,7 @@ module Deckhand
     #   fleet.active_job_class         # => "ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper"
     #   fleet.follow(store, 3)         # a heartbeat saw 3 processes registered
     #   fleet.sidekiq_metrics          # => [7] (from the last look)
-    class FleetVersions
+    class FleetVersions # :nodoc:
       CHECK_EVERY = 30
       SIDEKIQ_7_WRAPPER = "ActiveJob::QueueAdapters::SidekiqAdapter::JobWrapper"
       SIDEKIQ_8_WRAPPER = "Sidekiq::ActiveJob::Wrapper"

@@ -20,7 +20,9 @@ module Deckhand
     # The round-robin counters are the one mutable part, behind a mutex:
     # the setting itself is frozen.
     class Partitions
+      # The most partitions a queue may have.
       MAX = 64
+      # How a partition's list is named.
       NAMES = Store::Layout::PartitionNames
 
       def initialize(queues = {})
@@ -33,8 +35,10 @@ module Deckhand
         @lock = Mutex.new
       end
 
+      # Whether no queue is partitioned.
       def empty? = @counts.empty?
 
+      # queue => number of partitions.
       def to_h = @counts
 
       # How many lists `queue` spreads over (1: not partitioned).

@@ -22,12 +22,16 @@ module Deckhand
     #       nightly_report: {cron: "0 2 * * *", class: NightlyReportJob, queue: reports, args: [daily]}
     #     sidekiq_schedule: config/schedule.yml   # a sidekiq-cron / sidekiq-scheduler file, read as is
     class PeriodicSchedule
+      # Seconds a missed tick may be late and still run, unless set (#grace=).
       GRACE = 300
+      # The keys of the periodic settings.
       KEYS = %w[timezone grace jobs sidekiq_schedule].freeze
+      # The keys of one periodic job.
       JOB_KEYS = %w[cron class queue args tz name].freeze
 
       attr_reader :grace, :timezone
 
+      # The host's time zone's IANA name, or "UTC".
       def self.local_zone = ::EtOrbi.determine_local_tzone&.name || "UTC"
 
       def initialize
@@ -92,14 +96,19 @@ module Deckhand
         Periodic::SidekiqSchedule.register(self, source)
       end
 
+      # Every registered entry.
       def entries = @entries.values
 
+      # The entry named `name`, or nil.
       def [](name) = @entries[name]
 
+      # Whether any entry is registered.
       def any? = !@entries.empty?
 
+      # How many entries.
       def size = @entries.size
 
+      # Freezes the entries with the configuration at boot.
       def freeze
         @entries.freeze
         super

@@ -12,6 +12,7 @@ module Deckhand
     #   config.store.location   # => "redis://10.0.0.5:6379/2"
     #   config.layout           # => Store::Layout::Plain
     module RedisSettings
+      # How to reach Redis: redis-client's options ({url:, ssl_params:, sentinels:, ...}); {} reads REDIS_URL.
       def redis=(options)
         change!(:redis)
         raise ConfigError, "redis must be a Hash of redis-client options, like {url: \"redis://host:6379/0\"}" unless options.is_a?(Hash)

@@ -8,7 +8,7 @@ module Deckhand
     #
     #   RedisUrl.check!("redis://10.0.0.5:6379/2")   # => nil
     #   RedisUrl.check!("10.0.0.5:6379")             # raises ConfigError naming redis://10.0.0.5:6379
-    module RedisUrl
+    module RedisUrl # :nodoc:
       SCHEMES = %w[redis rediss unix].freeze
 
       module_function

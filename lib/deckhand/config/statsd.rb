@@ -10,7 +10,9 @@ module Deckhand
     #     c.statsd = {host: "127.0.0.1", port: 8125, tags: ["env:production"], prefix: "sidekiq"}
     #   end
     class Statsd
+      # What a metric prefix may be: dot-separated words.
       PREFIX = /\A[a-zA-Z0-9_]+(\.[a-zA-Z0-9_]+)*\z/
+      # The keys of the statsd setting.
       KEYS = %i[host port tags prefix].freeze
 
       attr_reader :host, :port, :tags, :prefix

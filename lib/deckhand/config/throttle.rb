@@ -17,7 +17,9 @@ module Deckhand
     #   #     api_calls: {rate: 20, per: second}
     #   #     exports: {concurrency: 3}
     class Throttle
+      # Seconds of each `per:` named by a word.
       PERIODS = {"second" => 1, "minute" => 60, "hour" => 3600, "day" => 86_400}.freeze
+      # The keys of one queue's limit.
       KEYS = %i[rate per concurrency].freeze
 
       # One queue's limits: rate per `per` seconds (nil: unpaced) and
@@ -29,6 +31,7 @@ module Deckhand
         # How many jobs may leave at once: a tenth of a second's worth, at least one.
         def burst = rate ? [(rate.to_f / per / 10).ceil, 1].max : 0
 
+        # The limit as a Hash, without its unset keys.
         def to_h = {"rate" => rate, "per" => per, "concurrency" => concurrency}.compact
 
         # What partition `index` of `count` enforces on its own list: the
@@ -65,12 +68,15 @@ module Deckhand
           "(each partition runs its own share); raise concurrency to at least #{count} or use fewer partitions"
       end
 
-      def self.positive!(queue, key, value)
+      def self.positive!(queue, key, value) # :nodoc:
         return nil if value.nil?
         return value if value.is_a?(Integer) && value.positive?
         raise ConfigError, "throttle for queue #{queue.inspect}: #{key} must be a positive Integer, got #{value.inspect}"
       end
 
+      # Seconds of `per` (a word of PERIODS or a positive number).
+      #
+      # @raise [ConfigError] naming the queue and the value
       def self.period!(queue, per)
         return per if per.is_a?(Numeric) && per.positive?
         PERIODS.fetch(per.to_s) do
@@ -88,10 +94,13 @@ module Deckhand
         freeze
       end
 
+      # The limit of `queue`, or nil.
       def [](queue) = @limits[queue]
 
+      # Whether no queue is throttled.
       def empty? = @limits.empty?
 
+      # queue => Limit.
       def to_h = @limits
     end
   end

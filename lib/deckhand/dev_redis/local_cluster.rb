@@ -17,8 +17,10 @@ module Deckhand
     #   cluster.wait_until_healthy   # after a failover: every slot served again
     #   cluster.stop
     class LocalCluster
+      # The slots of a Redis Cluster.
       SLOTS = 16_384
 
+      # Builds one (see #initialize) and starts it.
       def self.start(...) = new(...).start
 
       attr_reader :nodes
@@ -36,6 +38,7 @@ module Deckhand
         @bus_ports = {} # a node's client port => its cluster bus port
       end
 
+      # Starts the nodes, joins them into a cluster and waits until every slot is served.
       def start
         @nodes = Array.new(@primaries * (1 + @replicas)) { |i| start_node(i) }
         assign_slots
@@ -49,6 +52,7 @@ module Deckhand
         raise
       end
 
+      # The running nodes' URLs, for `redis: {url: urls.join(",")}` (cluster mode).
       def urls = @nodes.select(&:running?).map { |node| node.url.delete_suffix("/0") }
 
       # The running node that is primary for `key`'s slot now.
@@ -60,8 +64,10 @@ module Deckhand
         nil
       end
 
+      # The running nodes that are primaries now.
       def primaries = @nodes.select { |node| node.running? && role(node) == "master" }
 
+      # Kills `node` with SIGKILL, as a crash would.
       def kill(node) = node.kill
 
       # Waits until every running node reports the cluster ok, every slot
@@ -74,6 +80,7 @@ module Deckhand
         end
       end
 
+      # Stops every node.
       def stop
         @nodes.each(&:stop)
       end

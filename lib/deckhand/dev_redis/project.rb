@@ -19,7 +19,7 @@ module Deckhand
     #   project.url           # => "redis://127.0.0.1:40123/0", started if none runs
     #   project.running_url   # => the same, or nil when none runs
     #   project.stop          # => true when one was running
-    class Project
+    class Project # :nodoc:
       DIR = "tmp/deckhand"
       STOP_WAIT = 10
 

@@ -18,12 +18,14 @@ module Deckhand
         @options = options
       end
 
+      # Each record from the cursor on, with its id as the next cursor.
       def records
         Enumerator.new(-> { @relation.count }) do |yielder|
           @relation.find_each(**@options, start: @cursor) { |record| yielder.yield(record, record.id) }
         end
       end
 
+      # Each batch of records from the cursor on, with its first id as the cursor.
       def batches
         Enumerator.new(-> { batch_count }) do |yielder|
           @relation.find_in_batches(**@options, start: @cursor) { |batch| yielder.yield(batch, batch.first.id) }

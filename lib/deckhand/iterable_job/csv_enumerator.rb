@@ -15,12 +15,14 @@ module Deckhand
         @csv = csv
       end
 
+      # Each row from index `start` on, with its index as the cursor.
       def rows(start)
         Enumerator.new do |yielder|
           @csv.each_with_index { |row, index| yielder.yield(row, index) if index >= start }
         end
       end
 
+      # Each run of `batch_size` rows from index `start` on, with its first index as the cursor.
       def batches(start, batch_size)
         unless batch_size.is_a?(Integer) && batch_size.positive?
           raise ArgumentError, "csv_batches_enumerator: batch_size must be a positive Integer, got #{batch_size.inspect}"

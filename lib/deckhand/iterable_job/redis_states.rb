@@ -10,7 +10,7 @@ module Deckhand
     #
     #   states = RedisStates.new(config.store)
     #   states.load(jid)   # => {"ex" => "1", "c" => "40", "rt" => "2.5"}
-    class RedisStates
+    class RedisStates # :nodoc:
       def initialize(store)
         @store = store
       end

@@ -55,10 +55,13 @@ module Deckhand
         @ended = true
       end
 
+      # Whether this is the job's first run.
       def first_run? = @executions == 1
 
+      # Counts one more step of this run.
       def step! = @steps += 1
 
+      # Whether the job was cancelled.
       def cancelled? = @cancelled
 
       # Seconds this run has iterated.
@@ -76,7 +79,7 @@ module Deckhand
         @cursor = cursor
       end
 
-      def flush_due? = @flushed.nil? || now - @flushed >= FLUSH_INTERVAL
+      def flush_due? = @flushed.nil? || now - @flushed >= FLUSH_INTERVAL # :nodoc:
 
       # Saves the cursor, executions and runtime (to the microsecond: a run
       # shorter than a millisecond still adds to it); returns whether the
@@ -88,6 +91,7 @@ module Deckhand
         @cancelled ||= !cancelled.nil?
       end
 
+      # Forgets the job's saved state.
       def delete = @states.delete(@jid)
 
       private

@@ -7,6 +7,7 @@ module Deckhand
     # Validates job options where they are declared, so a typo fails at boot
     # rather than when the first job fails.
     module Options
+      # The options of a class that sets none.
       DEFAULTS = {"retry" => true, "queue" => "default"}.freeze
       @defaults = DEFAULTS
 
@@ -35,7 +36,7 @@ module Deckhand
         current.merge(seconds(options)).freeze
       end
 
-      def check!(key, value, owner)
+      def check!(key, value, owner) # :nodoc:
         valid = case key
         when "queue", "retry_queue" then (value.is_a?(String) || value.is_a?(Symbol)) && !value.to_s.empty?
         when "retry" then value == true || value == false || (value.is_a?(Integer) && value >= 0)
@@ -73,6 +74,7 @@ module Deckhand
         end
       end
 
+      # The known job options, each with the fix its error names for a bad value.
       HINTS = {
         "queue" => "give a non-empty queue name",
         "retry_queue" => "give a non-empty queue name",
@@ -111,13 +113,13 @@ module Deckhand
         end
       end
 
-      def plain(float) = (float % 1).zero? ? float.to_i : float
+      def plain(float) = (float % 1).zero? ? float.to_i : float # :nodoc:
 
       # A day: how long `result: true` keeps a job's return value.
       RESULT_TTL = 86_400
 
       # The seconds of a `result:` option ({ttl: 60}, {"ttl" => 60}), or nil.
-      def result_ttl(value)
+      def result_ttl(value) # :nodoc:
         ttl = value.is_a?(Hash) ? (value[:ttl] || value["ttl"]) : nil
         ttl.to_f if ttl.respond_to?(:to_f) && !ttl.is_a?(String)
       end

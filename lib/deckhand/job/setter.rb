@@ -13,8 +13,12 @@ module Deckhand
         @options = options.empty? ? options : Options.merge({}, options, klass)
       end
 
+      # Adds options over these.
       def set(options) = self.class.new(@klass, @options.merge(options.transform_keys(&:to_s)))
 
+      # Pushes a job with these options to run now.
+      #
+      # @return [String, nil] the jid
       def perform_async(*args) = push(:push, item(args))
 
       # Runs after `interval` seconds (a Numeric, or an ActiveSupport::Duration).
@@ -37,6 +41,10 @@ module Deckhand
         push(:push, item(args).merge("at" => time.to_f))
       end
 
+      # Pushes a job per entry of `args_list` (each an Array of arguments), `batch_size` per round trip;
+      # `at` (one time or one per job) or `spread_interval` (seconds) schedule them.
+      #
+      #   HardJob.set(queue: "bulk").perform_bulk([[1], [2], [3]])   # => their jids
       def perform_bulk(args_list, batch_size: Client::BULK_BATCH, at: nil, spread_interval: nil)
         options = {"batch_size" => batch_size, "at" => at, "spread_interval" => spread_interval}.compact
         push(:push_bulk, item(args_list).merge(options))

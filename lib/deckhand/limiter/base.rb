@@ -9,13 +9,16 @@ module Deckhand
     #
     #   limiter.within_limit { call_the_api }
     class Base
+      # Seconds until a job over the limit runs again, unless told (`reschedule:`).
       RESCHEDULE = 20
+      # Seconds of each period named by a Symbol.
       PERIODS = {second: 1, minute: 60, hour: 3600, day: 86_400}.freeze
+      # Bytes of a limiter's name at most.
       MAX_NAME = 200
 
       attr_reader :name, :size, :wait_timeout, :backoff, :reschedule
 
-      def self.policy!(backoff, reschedule)
+      def self.policy!(backoff, reschedule) # :nodoc:
         unless backoff.nil? || backoff.respond_to?(:call)
           raise ArgumentError, "backoff must be a proc taking (overrated, job) and returning seconds, got #{backoff.inspect}"
         end
@@ -33,6 +36,7 @@ module Deckhand
         @store = store
       end
 
+      # "concurrent", "bucket", "window", "leaky" or "points".
       def kind = self.class.name.split("::").last.downcase
 
       # Runs the block once the limit allows it; raises OverLimit when it

@@ -15,6 +15,7 @@ module Deckhand
     class Points < Base
       # Given to the block: reports what the call really cost.
       Handle = Struct.new(:used) do
+        # Reports what the call really cost, in points.
         def points_used(points)
           unless points.is_a?(Numeric) && points >= 0
             raise ArgumentError, "points_used takes a number of points (0 or more), got #{points.inspect}"
@@ -32,6 +33,9 @@ module Deckhand
         @period_ms = (@period * 1000).round
       end
 
+      # Spends `estimate` points, runs the block with a Handle, then settles the real cost.
+      #
+      # @raise [Limiter::OverLimit] when the points are not there within wait_timeout
       def within_limit(estimate: 1)
         unless estimate.is_a?(Numeric) && estimate.positive? && estimate <= @size
           raise ArgumentError, "estimate must be a positive number of points up to the limiter's #{@size}, got #{estimate.inspect}"

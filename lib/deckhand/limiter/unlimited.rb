@@ -8,14 +8,19 @@ module Deckhand
     #   API = Rails.env.test? ? Deckhand::Limiter.unlimited : Deckhand::Limiter.window("api", 10, :second)
     #   API.within_limit { call }
     class Unlimited
+      # "unlimited".
       def name = "unlimited"
 
+      # "unlimited".
       def kind = "unlimited"
 
+      # Infinity.
       def size = Float::INFINITY
 
+      # nil: never over the limit.
       def backoff = nil
 
+      # As other limiters' default.
       def reschedule = Base::RESCHEDULE
 
       # Yields a handle (points_used is accepted and ignored) and returns the block's value.

@@ -15,6 +15,7 @@ module Deckhand
       # A scheduled time matches within this many seconds (a test computes its
       # expected time a moment after the job was pushed).
       TIME_TOLERANCE = 1.0
+      # Matches any arguments.
       ANY = Object.new.freeze
 
       def initialize(klass, args: ANY, queue: nil, at: nil, in: nil)
@@ -26,8 +27,10 @@ module Deckhand
         @at = at ? at.to_f : interval && Time.now.to_f + interval.to_f
       end
 
+      # The jobs that match.
       def matching(jobs) = jobs.select { |job| match?(job) }
 
+      # Whether `job` (a payload Hash) matches.
       def match?(job)
         job["class"] == @name &&
           (@args.equal?(ANY) || job["args"] == @args) &&
@@ -35,6 +38,7 @@ module Deckhand
           (@at.nil? || (job["at"] && (job["at"] - @at).abs <= TIME_TOLERANCE))
       end
 
+      # The criteria in words, for a failure message.
       def describe
         text = +@name
         text << " with args #{@args.inspect}" unless @args.equal?(ANY)

@@ -25,6 +25,7 @@ module Deckhand
         @sequence = 0
       end
 
+      # Collects one pushed job.
       def add(job)
         @lock.synchronize do
           @order[job] = (@sequence += 1)
@@ -50,8 +51,10 @@ module Deckhand
       # The live Arrays, by class name and by queue name (new Hashes).
       def by_class = @lock.synchronize { @by_class.reject { |_, jobs| jobs.empty? } }
 
+      # queue name => the jobs collected for it, leaving out the empty ones.
       def by_queue = @lock.synchronize { @by_queue.reject { |_, jobs| jobs.empty? } }
 
+      # Jobs collected, of `klass` or of every class.
       def size(klass = nil) = klass ? self.for(klass).size : all.size
 
       # Removes and returns the oldest job of the class (or of any class).
@@ -84,6 +87,7 @@ module Deckhand
       # A point in time: #since(mark) lists the jobs added after it.
       def mark = @lock.synchronize { @sequence }
 
+      # The jobs (of `klass`, or all) collected after `mark` (#mark).
       def since(mark, klass = nil) = self.for(klass).select { |job| @order.fetch(job, Float::INFINITY) > mark }
 
       private

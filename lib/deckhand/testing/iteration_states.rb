@@ -23,10 +23,13 @@ module Deckhand
       # A copy of what is kept for `jid` ({} when nothing).
       def [](jid) = @lock.synchronize { (@saved[jid] || {}).dup }
 
+      # Forgets every saved state.
       def clear = @lock.synchronize { @saved.clear }
 
+      # The saved state of the iterable job `jid`, or nil.
       def load(jid) = redis? ? redis.load(jid) : self[jid]
 
+      # Saves an iterable job's state after a step, as Redis would.
       def flush(jid, executions:, cursor:, runtime:, steps:, runs: nil)
         return redis.flush(jid, executions: executions, cursor: cursor, runtime: runtime, steps: steps, runs: runs) if redis?
         @lock.synchronize do
@@ -37,11 +40,13 @@ module Deckhand
         end
       end
 
+      # Marks the job `jid` cancelled at `now`.
       def cancel!(jid, now:)
         return redis.cancel!(jid, now: now) if redis?
         @lock.synchronize { ((@saved[jid] ||= {})["cancelled"] ||= now.to_s).to_i }
       end
 
+      # Forgets the state of the job `jid`.
       def delete(jid)
         return redis.delete(jid) if redis?
         @lock.synchronize { @saved.delete(jid) }

@@ -9,8 +9,13 @@ module Deckhand
     #   WelcomeEmailJob.drain         # runs them all, and those they push
     #   WelcomeEmailJob.clear
     module JobMethods
+      # The jobs of this class collected in fake mode, oldest first.
+      #
+      #   HardJob.perform_async(1)
+      #   HardJob.jobs.last["args"]   # => [1]
       def jobs = Testing.queues.for(name)
 
+      # Forgets the collected jobs of this class.
       def clear = Testing.queues.clear(name)
 
       # Runs this class's collected jobs, oldest first, until none is left.

@@ -5,7 +5,7 @@ module Deckhand
     # Takes every push while Deckhand::Testing is loaded (see Client.pusher) and
     # does what the calling thread's mode says: collect the jobs, run them, or
     # hand them to the pusher it replaced (Redis by default).
-    class Pusher
+    class Pusher # :nodoc:
       def initialize(following, testing)
         @following = following
         @testing = testing

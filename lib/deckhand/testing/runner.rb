@@ -8,7 +8,7 @@ module Deckhand
     # would: a new instance, its jid and payload set, the testing server
     # middleware around #perform. Exceptions reach the caller, and a class
     # a server would refuse to run (JobClasses) raises NotAJobClass here.
-    module Runner
+    module Runner # :nodoc:
       module_function
 
       def perform(job, middleware)

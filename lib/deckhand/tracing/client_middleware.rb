@@ -8,6 +8,7 @@ module Deckhand
     #
     #   config.client_middleware.add(Deckhand::Tracing::ClientMiddleware)
     class ClientMiddleware
+      # Pushes within a producer span, its context written into the payload.
       def call(_class_name, payload, queue, _store)
         attributes = Tracing.attributes(payload, queue, "publish")
         Tracing.tracer.in_span("#{queue} publish", kind: :producer, attributes: attributes) do

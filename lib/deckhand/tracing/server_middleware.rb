@@ -10,6 +10,7 @@ module Deckhand
     #
     #   config.server_middleware.add(Deckhand::Tracing::ServerMiddleware)
     class ServerMiddleware
+      # Runs the job within a consumer span continuing the pushing trace.
       def call(_job, payload, queue, &block)
         parent = OpenTelemetry.propagation.extract(payload)
         attributes = Tracing.attributes(payload, queue, "process")
