@@ -47,14 +47,14 @@ module Deckhand
       failure ? JSON.generate({"error" => failure}) : %({"value":#{value_json || "null"}})
     end
 
-    def read_envelope(raw, jid)
+    def read_envelope(raw, jid) # :nodoc:
       data = JSON.parse(raw)
       failure = data["error"]
       raise JobFailed.new("job #{jid} failed: #{failure["class"]}: #{failure["message"]}", error_class: failure["class"]) if failure
       data["value"]
     end
 
-    def seconds!(timeout, what)
+    def seconds!(timeout, what) # :nodoc:
       return if timeout.is_a?(Numeric) && timeout.positive?
       raise ArgumentError, "#{what} needs a number of seconds above 0, got #{timeout.inspect}"
     end

@@ -32,8 +32,9 @@ module Deckhand
   # step, `Deckhand::Workflow.results_of` reads what its parents returned.
   # Servers need `require "deckhand/workflow"` (docs/workflows.md).
   class Workflow
-    # How long a workflow's keys live while it runs, and once it ended.
+    # How long a workflow's keys live while it runs (seconds).
     TTL = 7 * 86_400
+    # How long they live once it ended (seconds).
     DONE_TTL = 86_400
 
     attr_reader :id, :description
@@ -138,7 +139,7 @@ module Deckhand
     # Every step: jid => {"state", "on", "wait", "parents", "info"} (docs/workflows.md).
     def self.steps(id, config: Client.current_config) = Store::Features::WorkflowRecords.steps(config.store, id)
 
-    def inspect = "#<Deckhand::Workflow #{@id} #{@description.inspect} (#{@graph.records.size} steps#{", pushed" if @pushed})>"
+    def inspect = "#<Deckhand::Workflow #{@id} #{@description.inspect} (#{@graph.records.size} steps#{", pushed" if @pushed})>" # :nodoc:
   end
 end
 

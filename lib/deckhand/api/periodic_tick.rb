@@ -17,6 +17,7 @@ module Deckhand
     #   tick.updated_at  # => Time of the state
     #   tick.duration    # => seconds it ran, once it finished
     class PeriodicTick
+      # The states a tick's record can hold; any other reads "unknown".
       STATES = %w[enqueued running succeeded failed skipped].freeze
 
       attr_reader :state, :jid, :queue, :error, :reason, :retry_count
@@ -31,14 +32,31 @@ module Deckhand
         @retry_count = record["retry_count"].is_a?(Integer) ? record["retry_count"] : nil
       end
 
+      # When the tick fell due (Redis' clock).
+      #
+      # @return [Time, nil]
       def at = time("tick")
 
+      # When its job started, once it ran.
+      #
+      # @return [Time, nil]
       def started_at = time("started_at")
 
+      # When the tick reached its state.
+      #
+      # @return [Time, nil]
       def updated_at = time("at")
 
+      # True once its job succeeded or failed.
+      #
+      #   entry.history.count(&:finished?)
+      #
+      # @return [Boolean]
       def finished? = %w[succeeded failed].include?(@state)
 
+      # Seconds its job ran, once it finished.
+      #
+      # @return [Float, nil]
       def duration
         return nil unless finished? && started_at && updated_at
         [updated_at - started_at, 0.0].max

@@ -36,7 +36,7 @@ module Deckhand
         end
       end
 
-      def self.list_names(queue) = queue.partitioned? ? queue.partitions.map(&:name) : [queue.name]
+      def self.list_names(queue) = queue.partitioned? ? queue.partitions.map(&:name) : [queue.name] # :nodoc:
 
       def initialize(name, raws, running, size:, sample_size:, now:)
         @name = name
@@ -51,6 +51,11 @@ module Deckhand
       # counts are of its head only.
       def sample? = @sample
 
+      # True when no job of the queue was running or read.
+      #
+      #   api.queue("reports").holders.empty?
+      #
+      # @return [Boolean]
       def empty? = @list.empty?
 
       # The classes with jobs running now, most first.
