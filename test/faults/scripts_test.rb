@@ -116,6 +116,21 @@ class ScriptConservationTest < Minitest::Test
     assert_equal 0, redis.call("EXISTS", "unique:a"), "no lock may be held without its job"
   end
 
+  # A debounced push whose queue is the wrong type (its replace may reach
+  # into the queue) writes nothing: the earlier job stays scheduled, with its
+  # record; once the key is fixed the new job takes its place exactly once.
+  def test_collapse_push_replaces_nothing_when_the_queue_is_the_wrong_type
+    claim = Deckhand::Collapsing::Claim.new("debounce", "deckhand:debounce:a", 60_000, 120_000)
+    Scripts::CollapsePush.new(store).call("default", [[claim, "a", nil, job("a")]])
+    redis.call("SET", "queue:default", "x")
+    refused { Scripts::CollapsePush.new(store).call("default", [[claim, "b", nil, job("b")]]) }
+    assert_equal [job("a")], members("schedule")
+    assert_equal "a", redis.call("HGET", "deckhand:debounce:a", "jid")
+    redis.call("DEL", "queue:default")
+    assert_equal [[true, "a"]], Scripts::CollapsePush.new(store).call("default", [[claim, "b", nil, job("b")]])
+    assert_equal [job("b")], members("schedule")
+  end
+
   def test_periodic_push_writes_no_marker_for_a_push_refused
     redis.call("SET", "queue:default", "x")
     push = Scripts::PeriodicPush.new(store)

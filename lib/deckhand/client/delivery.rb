@@ -2,6 +2,7 @@
 
 require_relative "bulk_encoder"
 require_relative "locked_push"
+require_relative "collapsed_push"
 
 module Deckhand
   class Client
@@ -95,7 +96,8 @@ module Deckhand
       def write(queued, scheduled, config, scheduled_queues)
         if Client.pusher
           queued, scheduled = LockedPush.new(config).deferred(queued, scheduled)
-          return nil if queued.empty? && scheduled.empty? # every job was unique: written with its lock
+          queued, scheduled = CollapsedPush.new(config).deferred(queued, scheduled)
+          return nil if queued.empty? && scheduled.empty? # every job was unique or collapsing: written by its script
           scheduled_queues = nil
         end
         slice = Thread.current[SLICE]

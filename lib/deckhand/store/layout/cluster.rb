@@ -165,6 +165,10 @@ module Deckhand
           # outcome scripts release it, each in one script with the queue's keys.
           def unique_lock(queue, digest) = "#{tag(queue)}:unique:#{digest}"
 
+          # In the queue's slot, beside the queue and the scheduled set the
+          # push script writes and removes the waiting job from.
+          def collapse(queue, mode, digest) = "#{tag(queue)}:#{mode}:#{digest}"
+
           # In the slot of the queue whose jobs the push writes (one mark per
           # slot a push writes to).
           def push_mark(queue, id) = "#{tag(queue)}:push:#{id}"
