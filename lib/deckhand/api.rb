@@ -21,6 +21,7 @@ require_relative "api/redis_info"
 require_relative "api/eviction"
 require_relative "api/unworked_queues"
 require_relative "api/unique_lock"
+require_relative "api/collapse_record"
 require_relative "api/periodic_entries"
 require_relative "api/throttle"
 require_relative "api/profile"
@@ -130,6 +131,9 @@ module Deckhand
 
     # The unique lock of a job (a JobRecord or a job Hash), or nil.
     def unique_lock(record) = UniqueLock.of(record, @config)
+
+    # The debounce: or dedupe: of a job (a JobRecord or a job Hash), or nil.
+    def collapse(record) = CollapseRecord.of(record, @config)
 
     # Periodic (cron) jobs: the leader's schedule, pause, resume, enqueue now.
     def periodic = PeriodicEntries.new(@config)
