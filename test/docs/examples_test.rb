@@ -197,6 +197,11 @@ class DocsExamplesTest < Minitest::Test
     assert_equal [[42, "billing"]], queued("default").map { |job| job["args"] }
   end
 
+  def test_a_class_is_paused_and_resumed
+    assert_equal 0, run_example("web-class-pause")
+    assert_empty Deckhand::API.new.class_pauses.paused
+  end
+
   def test_an_iterable_job_is_pushed_and_cancelled
     run_example("iterable-backfill")
     job = queued("low").first

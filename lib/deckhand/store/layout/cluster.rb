@@ -165,6 +165,10 @@ module Deckhand
           # outcome scripts release it, each in one script with the queue's keys.
           def unique_lock(queue, digest) = "#{tag(queue)}:unique:#{digest}"
 
+          # In the queue's slot: settle.lua holds a job there as it leaves the
+          # queue's in-flight hash, and the resume moves it back to the queue.
+          def held(queue, name) = "#{tag(queue)}:held:#{name}"
+
           # In the queue's slot, beside the queue and the scheduled set the
           # push script writes and removes the waiting job from.
           def collapse(queue, mode, digest) = "#{tag(queue)}:#{mode}:#{digest}"

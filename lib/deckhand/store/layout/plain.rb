@@ -185,6 +185,11 @@ module Deckhand
         # the lock `digest` (SHA-256 hex of its class, queue and arguments).
         def unique_lock(_queue, digest) = "unique:#{digest}"
 
+        # Sorted set of the fetched jobs of a paused class (`name`) from
+        # `queue`, as they were fetched, scored by when each was held
+        # (Store::Jobs::HeldClasses): they go back to the queue on resume.
+        def held(queue, name) = "deckhand:held:#{queue}:#{name}"
+
         # Hash of the job a debounced or deduplicated push (Deckhand::Collapsing)
         # left waiting under `digest` (SHA-256 hex of its class, queue and
         # key): "jid" and "payload", the bytes a later push of the same key
