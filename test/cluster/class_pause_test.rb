@@ -28,7 +28,6 @@ class ClusterClassPauseTest < Minitest::Test
     pauses = Deckhand::API.new.class_pauses
     pauses.pause(ReportJob)
     with_server do
-      sleep 0.3
       QUEUES.each { |queue| ReportJob.set(queue: queue).perform_async(queue) }
       QUEUES.each { |queue| RecordJob.set(queue: queue).perform_async(queue) }
       wait_for(message: "the other jobs") { Deckhand::TestJobs.runs.size == 3 }

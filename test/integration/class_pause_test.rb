@@ -3,7 +3,8 @@
 require "test_helper"
 require "deckhand/api"
 
-# Pause by job class, with a server in this process: the jobs of a paused
+# Pause by job class, with a server in this process (its first heartbeat,
+# before its capsules start, reads the paused classes): the jobs of a paused
 # class wait, held as they were fetched, while the other jobs of the same
 # queue run; a resume puts them back and each runs once.
 class ClassPauseTest < Minitest::Test
@@ -33,7 +34,6 @@ class ClassPauseTest < Minitest::Test
     assert pauses.pause(ReportJob)
     refute pauses.pause(ReportJob.name), "paused already"
     with_server do
-      sleep 0.3 # a beat or two: the server reads the paused class
       pushed = (1..3).map { |n| ReportJob.perform_async(n, "caf\u00e9", 1.0) }
       3.times { |n| RecordJob.perform_async(n) }
       wait_for(message: "the other class's jobs") { Deckhand::TestJobs.runs.size == 3 }
@@ -60,7 +60,6 @@ class ClassPauseTest < Minitest::Test
   def test_a_process_that_sees_its_class_resumed_moves_what_it_held_back
     pauses.pause(ReportJob)
     with_server do
-      sleep 0.3
       ReportJob.perform_async(7)
       wait_for(message: "held") { held.size == 1 }
       redis.call("SREM", Deckhand::Store::Layout::Untagged::PAUSED_CLASSES, ReportJob.name) # no mover
