@@ -42,10 +42,11 @@ module Torture
       end
 
       # The acked jids found nowhere, or in more than one place, and every
-      # jid stranded; `failed` (pushes that raised) may be nowhere, never twice.
-      def verdict(acked, failed = [])
+      # jid stranded; `failed` (pushes that raised) and `replaced` (debounced
+      # pushes a later push of their key replaced) may be nowhere, never twice.
+      def verdict(acked, failed = [], replaced = [])
         lost = acked.reject { |jid| @places.key?(jid) }
-        doubled = (acked + failed).select { |jid| @places.key?(jid) && @places[jid].size > 1 }
+        doubled = (acked + failed + replaced).select { |jid| @places.key?(jid) && @places[jid].size > 1 }
         stranded = @places.select { |_, where| where.include?("stranded") }.keys
         {lost: lost, doubled: doubled, stranded: stranded}
       end

@@ -154,7 +154,7 @@ module Torture
         # enqueued in one round after a fault): checked too.
         acked = @ledger.call("HVALS", Books::TICKS).to_h { |jid| [jid, "periodic"] }.merge(acked)
         counts = @ledger.call("HGETALL", Books::COUNTS).transform_values(&:to_i)
-        verdict = @census.verdict(acked.keys, stream.failed)
+        verdict = @census.verdict(acked.keys, stream.failed, stream.replaced)
         misplaced = acked.select { |jid, kind| @census.places[jid] != ((ENDS.fetch(kind) == :dead) ? ["dead"] : ["succeeded"]) }
         unfinished = stream.batches.reject { |bid| @redis.call("HEXISTS", "deckhand:batch:#{bid}", "success_at") == 1 }
         @failures << "lost #{verdict[:lost].size}: #{verdict[:lost].first(3).map { |j| describe(j) }.join("; ")}" unless verdict[:lost].empty?
@@ -175,7 +175,7 @@ module Torture
         @notes = twice.first(3).map { |jid| "ran twice: #{describe(jid)}" }
         @figures = {
           "faults" => @injector.count, "skipped" => @skipped.size, "jobs" => acked.size, "failed_pushes" => stream.failed.size,
-          "failed_but_queued" => queued.size,
+          "failed_but_queued" => queued.size, "debounce_replaced" => stream.replaced.count { |jid| !@census.places.key?(jid) },
           "lost" => verdict[:lost].size, "doubled" => verdict[:doubled].size, "stranded" => verdict[:stranded].size,
           "not_at_end" => misplaced.size, "duplicate_runs" => @census.duplicate_runs, "batches" => stream.batches.size,
           "batches_unfinished" => unfinished.size, "over_limit" => counts["over_limit"].to_i,
