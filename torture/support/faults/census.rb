@@ -10,7 +10,8 @@ module Torture
     # Where every job is, once the stream drained: the books of the drill.
     # A jid is found in each place that holds it: "succeeded" (its run
     # reached the end, per the ledger), a queue (or a fair queue's tenants'
-    # jobs, "fair:<queue>", waiting for their turn), "inflight" (an unsettled job
+    # jobs, "fair:<queue>", waiting for their turn; a paused class's held
+    # set, "held:<queue>:<class>"), "inflight" (an unsettled job
     # of a live process's in-flight record), "schedule", "retry", "dead", or
     # "stranded" (a lot or landing list no live owner's record names: in
     # flight with no one to run it or hand it back).
@@ -37,6 +38,7 @@ module Torture
           @redis.call("ZRANGE", key, 0, -1).each { |entry| found(entry.split("\n", 2).last, key.sub("deckhand:", "")) }
         end
         %w[schedule retry dead].each { |set| @redis.call("ZRANGE", set, 0, -1).each { |raw| found(raw, set) } }
+        scan("deckhand:held:*").each { |key| @redis.call("ZRANGE", key, 0, -1).each { |raw| found(raw, key.sub("deckhand:", "")) } }
         in_flight
         self
       end

@@ -8,7 +8,8 @@ module Torture
     # A steady stream of pushes of every kind the drill checks (jobs that
     # succeed, fail and retry, die, are scheduled, hold a unique lock, belong
     # to a batch, wait for a throttled queue, a fair queue's turn or a
-    # limiter: Setup; debounced pairs, the second replacing the first), from a thread, through Deckhand.config's client, each
+    # limiter: Setup; debounced pairs, the second replacing the first; jobs
+    # of a paused class), from a thread, through Deckhand.config's client, each
     # with a jid chosen here so that even a push that raised can be looked
     # for afterwards.
     #
@@ -20,7 +21,7 @@ module Torture
     #   stream.why(jid)     # => "unique: Deckhand::RedisError: ..." (its kind, and the error if it raised)
     class Stream
       # Kinds in the order the stream cycles through them (weights by repetition).
-      CYCLE = %w[ok flaky limited scheduled ok dies throttled unique ok flaky fair doomed ok batch ok flaky debounce].freeze
+      CYCLE = %w[ok flaky limited scheduled ok dies throttled unique ok flaky fair doomed ok batch ok flaky debounce paused].freeze
       # A debounced job waits this long after the last push of its key.
       DEBOUNCE_WAIT = 0.3
       BATCH_SIZE = 3
@@ -104,7 +105,8 @@ module Torture
       end
 
       LATER = 0.5
-      CLASSES = {"ok" => OkJob, "flaky" => FlakyJob, "doomed" => DoomedJob, "dies" => DiesJob, "limited" => LimitedJob}.freeze
+      CLASSES = {"ok" => OkJob, "flaky" => FlakyJob, "doomed" => DoomedJob, "dies" => DiesJob, "limited" => LimitedJob,
+                 "paused" => PausedJob}.freeze
       private_constant :CLASSES, :LATER
 
       # Two pushes of one key (collapse_push.lua): the first is replaced, or
