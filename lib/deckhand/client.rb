@@ -106,7 +106,7 @@ module Deckhand
       seal(job)
       return CollapsedPush.new(@config).call([job], [at], [claim]).first if claim
       return LockedPush.new(@config).call([job], [at], [lock]).first if lock
-      return Delivery.watched(@config, [job], [at]).first if job["unique_key"]
+      return Delivery.watched(@config, [job], [at]).first if job["unique_key"] || job["dedupe"]
       Delivery.enqueue(@config, [job], at && [at], by && [PartitionKeys.key(by, job["args"])])
       job["jid"]
     rescue ConnectionError => e

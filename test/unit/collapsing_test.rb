@@ -156,10 +156,12 @@ class CollapsingTest < Minitest::Test
   def test_behind_a_pusher_the_write_collapses_by_redis_clock
     Deckhand::Client.pusher = PASS_ON
     3.times { |n| ReindexJob.perform_async("doc-1", n) }
-    3.times { |n| SyncJob.perform_async(7, n) }
+    refute_nil SyncJob.perform_async(7, 0)
+    assert_nil SyncJob.perform_async(7, 1), "kept out: nil, as without a pusher"
+    assert_equal [true, false], SyncJob.perform_bulk([[8], [7]]).map { |jid| !jid.nil? }
     assert_equal [["doc-1", 2]], scheduled.map { |job, _| job["args"] }
     assert_operator scheduled.first.last, :>, redis_now + 29, "the wait counts from the write"
-    assert_equal [[7, 0]], jobs_in("default").map { |job| job["args"] }
+    assert_equal [[7, 0], [8]], jobs_in("default").map { |job| job["args"] }.sort
   end
 
   def test_a_false_option_pushes_without_collapsing

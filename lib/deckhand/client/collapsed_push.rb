@@ -67,10 +67,16 @@ module Deckhand
           scripted.each_with_index { |(i, *), k| jids[i] = pushed[k] }
         end
         unless rest.empty? # under a pusher, or a job a middleware took its option from
-          Delivery.enqueue(@config, rest.map { |i, *| jobs[i] }, rest.any?(&:last) ? rest.map(&:last) : nil)
-          rest.each { |i, *| jids[i] = jobs[i]["jid"] }
+          pushed = Delivery.watched(@config, rest.map { |i, *| jobs[i] }, rest.map(&:last))
+          rest.each_with_index { |(i, *), k| jids[i] = pushed[k] }
         end
         jids
+      end
+
+      # Logs a job a dedupe kept out (`holder`: the jid waiting in its stead).
+      def conflict(job, holder)
+        @config.logger.info("#{job["wrapped"] || job["class"]} not pushed: job #{holder} waits with the same dedupe key " \
+          "(#{job["dedupe"]["key"] || "its args"}, on_conflict: #{job["dedupe"]["on_conflict"]})")
       end
 
       # For Client.write behind a pusher: takes the collapsing jobs out of
@@ -90,20 +96,24 @@ module Deckhand
 
       # A pusher held the job as it would be written: a debounced one as
       # scheduled by the host's clock, which the script replaces with Redis'.
+      # A push waiting to learn of its conflicts (LockedPush.watch, when
+      # the pusher writes at once) finds a kept-out job there.
       def write_one(json, at)
         job = Payload.decode(json)
         at = nil if job["debounce"]
         claim = Collapsing.claim_for(job, at, @config.layout) or return false
-        written([job], Store::Features::Collapses.push(@config.store, job["queue"], [[claim, job["jid"], at, json]]))
+        pushed, holder = Store::Features::Collapses.push(@config.store, job["queue"], [[claim, job["jid"], at, json]]).first
+        return true if pushed
+        watching = Thread.current[LockedPush::CONFLICTS]
+        watching ? watching[job["jid"]] = holder : conflict(job, holder)
         true
       end
 
       def written(jobs, replies)
         jobs.each_with_index.map do |job, i|
-          pushed, other = replies[i]
+          pushed, holder = replies[i]
           next job["jid"] if pushed
-          @config.logger.info("#{job["wrapped"] || job["class"]} not pushed: job #{other} waits with the same dedupe key " \
-            "(#{job["dedupe"]["key"] || "its args"}, on_conflict: #{job["dedupe"]["on_conflict"]})")
+          conflict(job, holder)
           nil
         end
       end

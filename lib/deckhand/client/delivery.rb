@@ -70,14 +70,15 @@ module Deckhand
         jids
       end
 
-      # Unique jobs through a pusher: enqueued as usual; those the pusher wrote
-      # at once and found locked come back nil (or raise NotUnique).
+      # Unique and deduplicated jobs through a pusher: enqueued as usual;
+      # those the pusher wrote at once and found locked, or kept out by a
+      # job waiting with the same dedupe key, come back nil (or raise
+      # NotUnique).
       def watched(config, jobs, ats)
         conflicts = LockedPush.watch { enqueue(config, jobs, ats.any? ? ats : nil) }
-        unique = LockedPush.new(config)
         jobs.map do |job|
           holder = conflicts[job["jid"]] or next job["jid"]
-          unique.conflict(job, holder)
+          (job["dedupe"] ? CollapsedPush : LockedPush).new(config).conflict(job, holder)
           nil
         end
       end
