@@ -21,6 +21,14 @@ class CollapsingTest < Minitest::Test
     def perform(*) = nil
   end
 
+  class InlineJob
+    include Deckhand::Job
+
+    deckhand_options debounce: {key: ->(args) { "doc-#{args.first}" }, wait: 30}
+
+    def perform(*) = Deckhand::TestJobs.record(deckhand_payload["debounce"])
+  end
+
   # Pushes go straight to Redis here, even where an earlier test left
   # Deckhand::Testing's pusher in place; the pusher tests set their own.
   def setup
@@ -162,6 +170,12 @@ class CollapsingTest < Minitest::Test
     assert_equal [["doc-1", 2]], scheduled.map { |job, _| job["args"] }
     assert_operator scheduled.first.last, :>, redis_now + 29, "the wait counts from the write"
     assert_equal [[7, 0], [8]], jobs_in("default").map { |job| job["args"] }.sort
+  end
+
+  def test_perform_inline_runs_at_once_with_its_key_resolved
+    InlineJob.perform_inline(1)
+    assert_equal [{"key" => "doc-1", "wait" => 30}], Deckhand::TestJobs.runs
+    assert_equal 0, redis.call("DBSIZE")
   end
 
   def test_a_false_option_pushes_without_collapsing
