@@ -40,4 +40,21 @@ class ClusterClassPauseTest < Minitest::Test
       assert_equal QUEUES.sort, reports.sort
     end
   end
+
+  # A queue move copies the queue's lists and sets to its new tag, not its
+  # held sets: the resume gathers the jobs held under a retired tag first.
+  def test_jobs_held_under_a_tag_a_queue_move_retired_go_back_on_resume
+    pauses = Deckhand::API.new.class_pauses
+    pauses.pause(ReportJob)
+    RecordJob.set(queue: "mail").perform_async(0) # places and registers the queue
+    old = Deckhand::Store::Layout::Cluster.candidate("mail", 9)
+    refute_equal keys.tag("mail"), old
+    job = JSON.generate("class" => ReportJob.name, "args" => ["mail"], "jid" => "m" * 24, "queue" => "mail")
+    cluster.call("HSET", keys::PLACEMENT_RETIRED, old, "mail")
+    cluster.call("ZADD", Deckhand::Store::Layout::TagNames.held(old, ReportJob.name), 1, job)
+    assert_equal 1, pauses.resume(ReportJob)
+    assert_includes cluster.call("LRANGE", keys.queue("mail"), 0, -1), job, "back in the queue under its current tag, as it was"
+    assert_equal 0, cluster.call("ZCARD", Deckhand::Store::Layout::TagNames.held(old, ReportJob.name))
+    assert_empty held("mail")
+  end
 end

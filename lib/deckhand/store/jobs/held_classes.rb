@@ -2,6 +2,8 @@
 
 require_relative "queues"
 require_relative "../scripts/sets/zset_move"
+require_relative "../scripts/move/queue_move_batch"
+require_relative "../tags/queue_placement"
 
 module Deckhand
   class Store
@@ -48,6 +50,7 @@ module Deckhand
         # it back itself once it sees the resume (Server::Run::ClassPause).
         def release(store, name, queues)
           mover = Scripts::ZsetMove.new(store)
+          gather(store, name, queues) unless store.layout.plain?
           queues.sum do |queue|
             key = store.layout.held(queue, name)
             left = store.call("ZCARD", key)
@@ -57,6 +60,21 @@ module Deckhand
               left -= raws.size
             end
             moved
+          end
+        end
+
+        # Cluster mode: jobs held under a tag a queue move retired (Tags::QueueMove
+        # copies the queue's lists and sets, not its held sets) join the held
+        # set under the queue's tag now, batch by batch, each written once
+        # (Scripts::QueueMoveBatch), before they go back to the queue.
+        def gather(store, name, queues)
+          retired = Tags::QueuePlacement::Moves.retired(store).select { |_, queue| queues.include?(queue) }
+          return if retired.empty?
+          batch = Scripts::QueueMoveBatch.new(store)
+          retired.each do |tag, queue|
+            from, to = Layout::TagNames.held(tag, name), store.layout.held(queue, name)
+            next if from == to
+            nil while batch.call(from, to, kind: "zset", limit: BATCH).positive?
           end
         end
 

@@ -167,7 +167,7 @@ module Deckhand
 
           # In the queue's slot: settle.lua holds a job there as it leaves the
           # queue's in-flight hash, and the resume moves it back to the queue.
-          def held(queue, name) = "#{tag(queue)}:held:#{name}"
+          def held(queue, name) = TagNames.held(tag(queue), name)
 
           # In the queue's slot, beside the queue and the scheduled set the
           # push script writes and removes the waiting job from.
