@@ -22,6 +22,8 @@ require_relative "api/redis_info"
 require_relative "api/eviction"
 require_relative "api/unworked_queues"
 require_relative "api/unique_lock"
+require_relative "api/collapse_record"
+require_relative "api/class_pauses"
 require_relative "api/periodic_entries"
 require_relative "api/throttle"
 require_relative "api/profile"
@@ -41,6 +43,7 @@ module Deckhand
   #   api.history(days: 30).map(&:processed)      # one number per day
   #   api.queues.map { |q| [q.name, q.size, q.latency] }
   #   api.queue("mailers").pause
+  #   api.class_pauses.pause("ReportJob")         # its jobs wait; the queue's others run
   #   api.retries.filter("Net::ReadTimeout").first.then { |found| api.retries.retry(found) }
   #   api.dead.delete_all
   #   api.find_by_argument("98431").hits.map(&:place)   # => [:retries, "mailers"]
@@ -181,6 +184,12 @@ module Deckhand
 
     # The unique lock of a job (a JobRecord or a job Hash), or nil.
     def unique_lock(record) = UniqueLock.of(record, @config)
+
+    # Pause by job class: pause, resume, what is held (API::ClassPauses).
+    def class_pauses = ClassPauses.new(@config)
+
+    # The debounce: or dedupe: of a job (a JobRecord or a job Hash), or nil.
+    def collapse(record) = CollapseRecord.of(record, @config)
 
     # Periodic (cron) jobs: the leader's schedule, pause, resume, enqueue now.
     def periodic = PeriodicEntries.new(@config)

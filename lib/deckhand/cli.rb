@@ -28,7 +28,8 @@ module Deckhand
       "dev-redis" => ["cli/dev_redis_command", :DevRedisCommand],
       "top" => ["cli/top_command", :TopCommand],
       "placement" => ["cli/placement_command", :PlacementCommand],
-      "cancel" => ["cli/cancel_command", :CancelCommand]
+      "cancel" => ["cli/cancel_command", :CancelCommand],
+      "classes" => ["cli/classes_command", :ClassesCommand]
     }.freeze
 
     include Command

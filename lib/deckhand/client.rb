@@ -2,6 +2,8 @@
 
 require_relative "client/push_buffer"
 require_relative "client/locked_push"
+require_relative "client/collapsed_push"
+require_relative "client/partition_keys"
 require_relative "client/target"
 require_relative "client/scopes"
 require_relative "client/delivery"
@@ -89,18 +91,20 @@ module Deckhand
     # ConnectionError says the job may have been queued: Redis may have run
     # it before its reply was lost (docs/reliability.md).
     def push(item)
-      item, by = partition_by(item) if partitioned?(item)
+      item, by = PartitionKeys.split(item) if PartitionKeys.asked?(item)
       given = item.is_a?(Hash) ? (item["class"] || item[:class]) : nil
-      job = Payload.normalize(item, timestamps: @config.timestamps)
-      own_queue!(job)
+      job = Collapsing.resolve!(Payload.normalize(item, timestamps: @config.timestamps))
+      PartitionKeys.own_queue!(job)
       at = scheduled_at(job.delete("at"))
       expiry(job, at)
       job = run_client_middleware(job, given) or return nil
+      claim, at = CollapsedPush.claim(job, at, @config)
       lock = unique_lock(job, at)
       seal(job)
+      return CollapsedPush.new(@config).call([job], [at], [claim]).first if claim
       return LockedPush.new(@config).call([job], [at], [lock]).first if lock
-      return Delivery.watched(@config, [job], [at]).first if job["unique_key"]
-      Delivery.enqueue(@config, [job], at && [at], by && [partition_key(by, job["args"])])
+      return Delivery.watched(@config, [job], [at]).first if job["unique_key"] || job["dedupe"]
+      Delivery.enqueue(@config, [job], at && [at], by && [PartitionKeys.key(by, job["args"])])
       job["jid"]
     rescue ConnectionError => e
       raise @config.store.translation.lost_write(e, "The push of #{job["class"]} #{job["jid"]}")
@@ -113,7 +117,7 @@ module Deckhand
     # Deckhand::PushIncomplete: the jids Redis holds, the jobs it does not.
     def push_bulk(item)
       raise InvalidJob, "push_bulk needs a Hash with \"class\" and \"args\"" unless item.is_a?(Hash)
-      item, by = partition_by(item.transform_keys(&:to_s))
+      item, by = PartitionKeys.split(item.transform_keys(&:to_s))
       batch_size = item.delete("batch_size") || BULK_BATCH
       raise InvalidJob, "push_bulk \"batch_size\" must be a positive Integer" unless batch_size.is_a?(Integer) && batch_size.positive?
       list = item.delete("args")
@@ -125,7 +129,7 @@ module Deckhand
         raise InvalidJob, "Explicitly passing 'jid' when pushing more than one job is not supported: each job gets its own" if list.size > 1
         return list.empty? ? [] : [push(item.merge("args" => list.first, "at" => ats&.first))]
       end
-      base = own_queue!(Payload.normalize(item.merge("args" => []), timestamps: @config.timestamps))
+      base = PartitionKeys.own_queue!(Payload.normalize(item.merge("args" => []), timestamps: @config.timestamps))
       list.each_with_index { |args, i| Payload::Validator.check_args!(args, base["class"], item: i) } # nothing pushed if one is bad
       BulkPush.new(@config, item.except("args", "at"), list, ats, batch_size, by).call do |slice, slice_ats, jids|
         push_slice(base, slice, slice_ats, item["class"], by, jids)
@@ -136,10 +140,11 @@ module Deckhand
 
     def push_slice(base, slice, ats, given, by, jids)
       fast = by.nil? && client_chain.empty? && !Thread.current[COLLECTOR] && !Unique.ttl_seconds(base) && !base["expires_in"] && !base["encrypt"] &&
-        !@config.fair_queues.by?(base["queue"]) # each job's tenant is its own
+        !@config.fair_queues.by?(base["queue"]) && !Collapsing.asked?(base) # each job's tenant, and key, is its own
       return Delivery.encoded(@config, base, slice, ats, jids) if fast
-      jobs = slice.each_with_index.map { |args, i| run_client_middleware(expiry(base.merge("args" => args, "jid" => jids[i]), ats && ats[i]), given) }
+      jobs = slice.each_with_index.map { |args, i| run_client_middleware(expiry(Collapsing.resolve!(base.merge("args" => args, "jid" => jids[i])), ats && ats[i]), given) }
       kept = jobs.each_index.select { |i| jobs[i] }
+      return CollapsedPush.new(@config).slice(jobs, kept, ats) if kept.any? { |i| Collapsing.asked?(jobs[i]) }
       locks = kept.map { |i| unique_lock(jobs[i], ats && ats[i]) }
       kept.each { |i| seal(jobs[i]) }
       if !kept.empty? && locks.all?
@@ -152,36 +157,9 @@ module Deckhand
         pushed = Delivery.watched(@config, kept.map { |i| jobs[i] }, kept.map { |i| ats && ats[i] })
         return jobs.map { |job| job && pushed.shift }
       end
-      keys = by && kept.map { |i| partition_key(by, jobs[i]["args"]) }
+      keys = by && kept.map { |i| PartitionKeys.key(by, jobs[i]["args"]) }
       Delivery.enqueue(@config, kept.map { |i| jobs[i] }, ats && kept.map { |i| ats[i] }, keys)
       jobs.map { |job| job && job["jid"] }
-    end
-
-    # `partition_by:` (a job option, or a key of the pushed Hash) picks the
-    # partition of a partitioned queue (Config::Partitions): a key, or a
-    # callable given the job's args that returns one. It is not stored in
-    # the job. Returns the item without it, and it.
-    def partition_by(item)
-      return [item, nil] unless partitioned?(item)
-      by = item["partition_by"] || item[:partition_by]
-      [item.except("partition_by", :partition_by), by]
-    end
-
-    def partitioned?(item) = item.is_a?(Hash) && (item.key?("partition_by") || item.key?(:partition_by))
-
-    # Names ending like a partition's list are Deckhand's own
-    # (Store::Layout::PartitionNames): no queue can be another's partition.
-    def own_queue!(job)
-      queue = job["queue"]
-      return job unless Store::Layout::PartitionNames.partition?(queue)
-      raise InvalidJob, "queue name #{queue.inspect} for #{job["class"]} ends like a partition's list (~p<n>), which Deckhand " \
-        "keeps for partitioned queues: push to the queue (#{Store::Layout::PartitionNames.base(queue).inspect}) or choose another name"
-    end
-
-    def partition_key(by, args)
-      key = by.respond_to?(:call) ? by.call(args) : by
-      raise InvalidJob, "partition_by gave nil for args #{args.inspect[0, 80]}; return a key (a String or Integer)" if key.nil?
-      key
     end
 
     # encrypt: true seals the last argument (Deckhand::Encryption), once the

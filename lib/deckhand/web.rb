@@ -65,6 +65,7 @@ module Deckhand
       ["GET", "queues", Pages::QueuesPage, :index],
       ["GET", "queues/:name", Pages::QueuesPage, :show],
       ["POST", "queues/:name", Pages::QueuesPage, :act],
+      ["POST", "queues", Pages::QueuesPage, :classes],
       ["GET", "metrics", Pages::PrometheusPage, :show], # HTML for browsers, exposition for Prometheus
       ["GET", "metrics/:klass", Pages::MetricsPage, :show],
       ["GET", "limits", Pages::LimitsPage, :index], ["POST", "limits", Pages::LimitsPage, :act],

@@ -190,6 +190,19 @@ class DocsExamplesTest < Minitest::Test
     assert_match(/\Amike-#{job["jid"]} #{sandbox(:ReportJob).name} ran [\d.]+ s, \d+ bytes \((firefox|speedscope)\)\n\z/, out)
   end
 
+  def test_debounce_and_dedupe_collapse_bursts
+    run_example("debounce-reindex")
+    scheduled = redis.call("ZRANGE", "schedule", 0, -1).map { |raw| JSON.parse(raw)["args"] }
+    assert_equal [["doc-1", 2], ["doc-2", 1]], scheduled.sort
+    assert_nil run_example("dedupe-sync"), "the keep push returns nil"
+    assert_equal [[42, "billing"]], queued("default").map { |job| job["args"] }
+  end
+
+  def test_a_class_is_paused_and_resumed
+    assert_equal 0, run_example("web-class-pause")
+    assert_empty Deckhand::API.new.class_pauses.paused
+  end
+
   def test_an_iterable_job_is_pushed_and_cancelled
     run_example("iterable-backfill")
     job = queued("low").first

@@ -8,7 +8,7 @@ require_relative "../support/private_redis"
 # server processes): a server in this process works a stream of jobs that
 # succeed, fail and retry, die, wait in the schedule, hold unique locks,
 # belong to batches, wait for a throttled queue, a fair queue's turn or a
-# limiter, and a periodic entry's ticks, while Redis is broken one way after
+# limiter, are debounced or of a paused class, and a periodic entry's ticks, while Redis is broken one way after
 # another; once the stream drains, every pushed jid must be in exactly one
 # place. The system's Redis is a private one the drill may break; the books
 # are kept in the suite's Redis, which it never touches.
@@ -37,6 +37,8 @@ class FaultDrillTest < Minitest::Test
     # limiter's limit and were rescheduled, and the periodic entry ticked.
     assert_operator figures["over_limit"], :>, 0, "no job was ever over the limit"
     assert_operator figures["ticks"], :>, 0, "the periodic entry never ticked"
+    assert_operator figures["debounce_replaced"], :>, 0, "no debounced push ever replaced its key's last"
+    assert_operator figures["held_moved"], :>, 0, "no job of the paused class was ever held and moved back"
   end
 
   # The keys settle.lua writes when a job fails (its retry, dead and

@@ -116,6 +116,44 @@ class ScriptConservationTest < Minitest::Test
     assert_equal 0, redis.call("EXISTS", "unique:a"), "no lock may be held without its job"
   end
 
+  # A debounced push whose queue is the wrong type (its replace may reach
+  # into the queue) writes nothing: the earlier job stays scheduled, with its
+  # record; once the key is fixed the new job takes its place exactly once.
+  def test_collapse_push_replaces_nothing_when_the_queue_is_the_wrong_type
+    claim = Deckhand::Collapsing::Claim.new("debounce", "deckhand:debounce:a", 60_000, 120_000)
+    Scripts::CollapsePush.new(store).call("default", [[claim, "a", nil, job("a")]])
+    redis.call("SET", "queue:default", "x")
+    refused { Scripts::CollapsePush.new(store).call("default", [[claim, "b", nil, job("b")]]) }
+    assert_equal [job("a")], members("schedule")
+    assert_equal "a", redis.call("HGET", "deckhand:debounce:a", "jid")
+    redis.call("DEL", "queue:default")
+    assert_equal [[true, "a"]], Scripts::CollapsePush.new(store).call("default", [[claim, "b", nil, job("b")]])
+    assert_equal [job("b")], members("schedule")
+  end
+
+  # Holding a job of a paused class (settle.lua): a held set of the wrong
+  # type refuses the write before the job is marked settled; fixed, the job
+  # is held once; the resume moves it back to its queue once.
+  def test_settle_holds_nothing_when_the_held_set_is_the_wrong_type
+    identity = "host:1:hold"
+    redis.call("RPUSH", Keys.lot(identity, "default", 3), job("a"))
+    redis.call("HSET", Keys.inflight(identity, "default"), "3", "1")
+    held = Keys.held("default", "RecordJob")
+    redis.call("SET", held, "x")
+    settle = Scripts::Settle.new(store, identity: identity, queue: "default")
+    refused { settle.hold([:lot, 3, 0], "RecordJob", at: 1.0, payload: job("a")) }
+    assert_nil redis.call("HGET", Keys.inflight(identity, "default"), "3:0"), "still in flight, unsettled"
+    redis.call("DEL", held)
+    assert_equal :written, settle.hold([:lot, 3, 0], "RecordJob", at: 1.0, payload: job("a"))
+    redis.call("SET", "queue:default", "x")
+    refused { Deckhand::Store::Jobs::HeldClasses.resume(store, "RecordJob", ["default"]) }
+    assert_equal [job("a")], members(held), "a queue of the wrong type leaves it held"
+    redis.call("DEL", "queue:default")
+    assert_equal 1, Deckhand::Store::Jobs::HeldClasses.resume(store, "RecordJob", ["default"])
+    assert_equal [job("a")], list("queue:default")
+    assert_empty members(held)
+  end
+
   def test_periodic_push_writes_no_marker_for_a_push_refused
     redis.call("SET", "queue:default", "x")
     push = Scripts::PeriodicPush.new(store)

@@ -15,6 +15,7 @@ module Deckhand
                deckhand top                         a live view of queues and processes (q quits)
                deckhand placement [rebalance|move]  cluster mode: which primary holds each queue
                deckhand cancel JID...               cancels jobs wherever they are, running ones too
+               deckhand classes [pause|resume NAME] pauses job classes: their jobs wait, their queues run
 
         Runs a Deckhand server: loads your application and works its job queues.
         Redis comes from REDIS_URL, the config file, or (outside production, when

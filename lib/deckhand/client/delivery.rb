@@ -2,6 +2,7 @@
 
 require_relative "bulk_encoder"
 require_relative "locked_push"
+require_relative "collapsed_push"
 
 module Deckhand
   class Client
@@ -69,14 +70,15 @@ module Deckhand
         jids
       end
 
-      # Unique jobs through a pusher: enqueued as usual; those the pusher wrote
-      # at once and found locked come back nil (or raise NotUnique).
+      # Unique and deduplicated jobs through a pusher: enqueued as usual;
+      # those the pusher wrote at once and found locked, or kept out by a
+      # job waiting with the same dedupe key, come back nil (or raise
+      # NotUnique).
       def watched(config, jobs, ats)
         conflicts = LockedPush.watch { enqueue(config, jobs, ats.any? ? ats : nil) }
-        unique = LockedPush.new(config)
         jobs.map do |job|
           holder = conflicts[job["jid"]] or next job["jid"]
-          unique.conflict(job, holder)
+          (job["dedupe"] ? CollapsedPush : LockedPush).new(config).conflict(job, holder)
           nil
         end
       end
@@ -95,7 +97,8 @@ module Deckhand
       def write(queued, scheduled, config, scheduled_queues)
         if Client.pusher
           queued, scheduled = LockedPush.new(config).deferred(queued, scheduled)
-          return nil if queued.empty? && scheduled.empty? # every job was unique: written with its lock
+          queued, scheduled = CollapsedPush.new(config).deferred(queued, scheduled)
+          return nil if queued.empty? && scheduled.empty? # every job was unique or collapsing: written by its script
           scheduled_queues = nil
         end
         slice = Thread.current[SLICE]

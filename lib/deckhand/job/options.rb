@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "did_you_mean"
+require_relative "../collapsing"
 
 module Deckhand
   module Job
@@ -37,6 +38,7 @@ module Deckhand
       end
 
       def check!(key, value, owner) # :nodoc:
+        wrong = nil
         valid = case key
         when "queue", "retry_queue" then (value.is_a?(String) || value.is_a?(Symbol)) && !value.to_s.empty?
         when "retry" then value == true || value == false || (value.is_a?(Integer) && value >= 0)
@@ -48,6 +50,7 @@ module Deckhand
         when "on_conflict" then %w[raise].include?(value.to_s)
         when "expires_in" then value == false || (value.respond_to?(:to_f) && !value.is_a?(String) && value.to_f.positive?)
         when "encrypt" then value == true || value == false
+        when "debounce", "dedupe" then (wrong = Collapsing.problem(key, value)).nil?
         when "max_iteration_runtime" then value.is_a?(Numeric) && value.positive?
         when "pool" then Client::Target.for(value, "#{owner}: pool:")
         when "partition_by" then value.respond_to?(:call) || value.is_a?(String) || value.is_a?(Symbol) || value.is_a?(Integer)
@@ -58,7 +61,7 @@ module Deckhand
         when "class", "args", "jid" then raise ArgumentError, "#{owner}: #{key} is set per push, not in deckhand_options"
         else true
         end
-        raise ArgumentError, "#{owner}: #{key}: #{value.inspect} is not valid; #{HINTS.fetch(key)}" unless valid
+        raise ArgumentError, "#{owner}: #{key}: #{value.inspect} is not valid; #{wrong || HINTS.fetch(key)}" unless valid
       end
 
       # What `set` may change per push: the options above, and any option the
@@ -87,6 +90,8 @@ module Deckhand
         "on_conflict" => "use :raise (Deckhand::NotUnique), or leave it unset for a duplicate push to return nil",
         "expires_in" => "give a number of seconds (or an ActiveSupport::Duration) after which an unstarted job is dropped, or false",
         "encrypt" => "use true (the last argument, a Hash, is stored encrypted) or false",
+        "debounce" => "give {key:, wait:}: a burst of pushes of one key runs once, wait seconds after the last (docs/debounce.md)",
+        "dedupe" => "give {key:, ttl:, on_conflict: :keep | :replace | :extend}: one waiting job per key (docs/debounce.md)",
         "max_iteration_runtime" => "give a number of seconds an iterable job runs before it stops to resume later",
         "pool" => "give another Redis as a Deckhand::Store, a redis-client options Hash or a URL (docs/sharding.md)",
         "partition_by" => "give a key (String, Symbol or Integer) or a callable taking the job's args, like ->(args) { args.first } (docs/cluster.md)",
@@ -103,6 +108,7 @@ module Deckhand
           case key
           when "unique_for", "expires_in" then [key, value && plain(value.to_f)]
           when "unique_until", "on_conflict" then [key, value.to_s]
+          when "debounce", "dedupe" then [key, (value.is_a?(Hash) || value == false) ? Collapsing.normalize(key, value) : value]
           # A Duration (48.hours) would go to JSON as a String, which the retry handler cannot compare.
           when "retry_for" then [key, value.is_a?(Numeric) ? plain(value.to_f) : value]
           when "pool" then [key, Client::Target.for(value)] # shared, and no password in inspect

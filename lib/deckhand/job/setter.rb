@@ -52,8 +52,9 @@ module Deckhand
 
       # A unique job holds its lock while it runs here: while another job
       # holds it, it does not run (nil, or Deckhand::NotUnique with on_conflict: :raise).
+      # A debounced or deduplicated one runs at once, its key resolved.
       def perform_inline(*args)
-        job = Payload.normalize(item(args).except("pool", "partition_by"))
+        job = Collapsing.resolve!(Payload.normalize(item(args).except("pool", "partition_by")))
         lock = Unique.lock_for(job, layout: Deckhand.config.layout) unless RedisStandIn.active?
         return run_inline(job) unless lock
         store = Deckhand.config.store

@@ -36,7 +36,9 @@ module Deckhand
       NOTICES = {
         "retried" => "%{jobs} sent to %{its} queue%{s}", "deleted" => "%{jobs} deleted", "killed" => "%{jobs} moved to the dead set",
         "cleared" => "Queue cleared", "paused" => "Queue paused: server processes skip it until it is resumed",
-        "resumed" => "Queue resumed", "quieted" => "Quiet sent: processes finish their jobs and take no more",
+        "resumed" => "Queue resumed",
+        "class_paused" => "Class paused: its jobs wait, held aside as processes fetch them, while the rest of their queues runs",
+        "class_resumed" => "Class resumed: %{jobs} held went back to %{its} queue%{s}", "quieted" => "Quiet sent: processes finish their jobs and take no more",
         "stopped" => "Stop sent: processes shut down within their timeout", "gone" => "That job is no longer there",
         "unlocked" => "Unique lock released: the same job may be pushed again",
         "not_locked" => "This job no longer holds its unique lock",

@@ -15,6 +15,14 @@ class JobOptionsTestingTest < Minitest::Test
     def perform(id, bag) = Deckhand::TestJobs.record([id, bag])
   end
 
+  class DebouncedJob
+    include Deckhand::Job
+
+    deckhand_options debounce: {key: "all", wait: 30}
+
+    def perform(*) = nil
+  end
+
   def setup
     super
     Deckhand.config.encryption(active_version: 1) { "t" * 32 }
@@ -34,5 +42,19 @@ class JobOptionsTestingTest < Minitest::Test
     Deckhand::Testing.inline! { SecretUniqueJob.perform_async(2, {"pin" => "1234"}) }
     assert_equal [[2, {"pin" => "1234"}]], Deckhand::TestJobs.runs
     assert_empty redis.call("KEYS", "unique:*")
+  end
+
+  def test_fake_mode_holds_every_collapsing_push_a_debounced_one_its_wait_ahead
+    Deckhand::Testing.fake! do
+      2.times { |n| DebouncedJob.perform_async(n) }
+      RecordJob.set(dedupe: {ttl: 60}).perform_async(1)
+      RecordJob.set(dedupe: {ttl: 60}).perform_async(1)
+    end
+    jobs = Deckhand::Testing.jobs
+    assert_equal 4, jobs.size, "no collapsing in fake mode, as no unique lock"
+    debounced = jobs.select { |job| job["class"] == DebouncedJob.name }
+    assert_equal 2, debounced.size
+    debounced.each { |job| assert_in_delta Time.now.to_f + 30, job["at"], 5 }
+    assert_empty redis.call("KEYS", "*")
   end
 end

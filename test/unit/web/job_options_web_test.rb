@@ -4,7 +4,8 @@ require "test_helper"
 require_relative "../../support/web/web_helpers"
 
 # The dashboard and the job options: unique locks on a job's page (with
-# "release lock"), the expired count, encrypted bags masked; all escaped.
+# "release lock"), a debounce or dedupe and its last push, the expired
+# count, encrypted bags masked; all escaped.
 class JobOptionsWebTest < Minitest::Test
   include Deckhand::WebHelpers
 
@@ -60,5 +61,20 @@ class JobOptionsWebTest < Minitest::Test
     assert_includes page, "order-7"
     refute_includes page, job["args"].last["data"], "not even the ciphertext"
     refute_includes page, "4111-secret"
+  end
+
+  def test_a_debounced_jobs_page_shows_its_key_wait_and_last_push_escaped
+    job = {"class" => "RecordJob", "args" => [1], "jid" => "d" * 24, "queue" => "default", "debounce" => {"key" => "<b>doc</b>", "wait" => 5}}
+    record = Deckhand::Collapsing.key(job, "debounce", Deckhand::Store::Layout::Plain)
+    redis.call("HSET", record, "jid", job["jid"], "payload", JSON.generate(job))
+    redis.call("PEXPIRE", record, 60_000)
+    add_to("schedule", job, score: Time.now.to_f + 5)
+    page = get("/scheduled/#{key_of(:scheduled, job["jid"])}").body
+    assert_includes page, "<h3>Debounce</h3>"
+    assert_includes page, "&lt;b&gt;doc&lt;/b&gt;"
+    assert_includes page, "after the last push"
+    assert_includes page, "this job"
+    redis.call("HSET", record, "jid", "e" * 24)
+    assert_includes get("/scheduled/#{key_of(:scheduled, job["jid"])}").body, "e" * 24, "a later push of the key"
   end
 end

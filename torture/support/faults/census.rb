@@ -10,7 +10,8 @@ module Torture
     # Where every job is, once the stream drained: the books of the drill.
     # A jid is found in each place that holds it: "succeeded" (its run
     # reached the end, per the ledger), a queue (or a fair queue's tenants'
-    # jobs, "fair:<queue>", waiting for their turn), "inflight" (an unsettled job
+    # jobs, "fair:<queue>", waiting for their turn; a paused class's held
+    # set, "held:<queue>:<class>"), "inflight" (an unsettled job
     # of a live process's in-flight record), "schedule", "retry", "dead", or
     # "stranded" (a lot or landing list no live owner's record names: in
     # flight with no one to run it or hand it back).
@@ -37,15 +38,17 @@ module Torture
           @redis.call("ZRANGE", key, 0, -1).each { |entry| found(entry.split("\n", 2).last, key.sub("deckhand:", "")) }
         end
         %w[schedule retry dead].each { |set| @redis.call("ZRANGE", set, 0, -1).each { |raw| found(raw, set) } }
+        scan("deckhand:held:*").each { |key| @redis.call("ZRANGE", key, 0, -1).each { |raw| found(raw, key.sub("deckhand:", "")) } }
         in_flight
         self
       end
 
       # The acked jids found nowhere, or in more than one place, and every
-      # jid stranded; `failed` (pushes that raised) may be nowhere, never twice.
-      def verdict(acked, failed = [])
+      # jid stranded; `failed` (pushes that raised) and `replaced` (debounced
+      # pushes a later push of their key replaced) may be nowhere, never twice.
+      def verdict(acked, failed = [], replaced = [])
         lost = acked.reject { |jid| @places.key?(jid) }
-        doubled = (acked + failed).select { |jid| @places.key?(jid) && @places[jid].size > 1 }
+        doubled = (acked + failed + replaced).select { |jid| @places.key?(jid) && @places[jid].size > 1 }
         stranded = @places.select { |_, where| where.include?("stranded") }.keys
         {lost: lost, doubled: doubled, stranded: stranded}
       end

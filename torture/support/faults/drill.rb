@@ -6,6 +6,7 @@ require_relative "tick_watch"
 require_relative "injector"
 require_relative "census"
 require_relative "../driver_redis"
+require "deckhand/store/jobs/held_classes"
 
 module Torture
   module Faults
@@ -35,14 +36,16 @@ module Torture
         "tenants" => "deckhand:tenants:#{Setup::FAIR}", "limiter" => "deckhand:limit:concurrent:#{Setup::LIMITER}",
         "limiter-wake" => "deckhand:limit:concurrent:#{Setup::LIMITER}:wake",
         "limiter-metrics" => "deckhand:limit:metrics:#{Setup::LIMITER}",
-        "periodic" => TickWatch::STATE, "periodic-lease" => "deckhand:periodic:leader"
+        "periodic" => TickWatch::STATE, "periodic-lease" => "deckhand:periodic:leader",
+        # The held set of the class paused through the drill (PausedJob).
+        "held" => "deckhand:held:default:#{PausedJob.name}"
       }.freeze
       # Every fault the drill knows, in the order a full run injects them.
       ALL = (KEYS.keys + %w[lock batch readonly oom]).freeze
       # Jobs pushed at once before Redis refuses writes.
       BACKLOG = 150
       # Faults on the keys the settle path writes (settle.lua).
-      SETTLE_PATH = %w[retry dead schedule].freeze
+      SETTLE_PATH = %w[retry dead schedule held].freeze
       # Faults met only at a tick (every whole second, when the leader
       # wakes): held until TICK_PAST after the next one.
       TICKING = %w[periodic periodic-lease].freeze
@@ -75,15 +78,20 @@ module Torture
       # work handed back) before the census.
       def run(faults, identities:, stop:)
         started = now
+        @held_moved = 0
+        pause_class(:pause)
         stream = Stream.new(pause: @pause).start
         ticks = TickWatch.new(@redis_url).start
         wait_until(30) { @ledger.call("HLEN", Books::SUCCEEDED) >= 20 } or @failures << "no job ran before the faults"
-        faults.each do |fault|
+        faults.each_with_index do |fault, i|
           inject(fault, identities.call, stream)
           sleep @gap
+          # Half way, the held jobs go back (and run), then the class is paused again.
+          %i[resume pause].each { |action| pause_class(action) } if i == faults.size / 2
         end
         stream.stop
         ticks.stop
+        pause_class(:resume)
         acked = stream.acked.merge(ticks.acked)
         drained_at = now
         drained = wait_until(@drain_timeout) { drained?(acked) }
@@ -121,6 +129,23 @@ module Torture
         end
       end
 
+      # Pauses or resumes PausedJob between faults (Redis answers); a resume
+      # moves its held jobs back to the default queue.
+      def pause_class(action)
+        done = wait_until(10) do
+          held = Deckhand::Store::Jobs::HeldClasses
+          if action == :resume
+            @held_moved += held.resume(@store, PausedJob.name, ["default"])
+          else
+            held.pause(@store, PausedJob.name)
+          end
+          true
+        rescue Deckhand::Error
+          false
+        end
+        @failures << "the class could not be #{action}d" unless done
+      end
+
       # A unique lock held now (a unique job pushed and not yet succeeded).
       def lock_key = some_key("unique:*")
 
@@ -154,7 +179,7 @@ module Torture
         # enqueued in one round after a fault): checked too.
         acked = @ledger.call("HVALS", Books::TICKS).to_h { |jid| [jid, "periodic"] }.merge(acked)
         counts = @ledger.call("HGETALL", Books::COUNTS).transform_values(&:to_i)
-        verdict = @census.verdict(acked.keys, stream.failed)
+        verdict = @census.verdict(acked.keys, stream.failed, stream.replaced)
         misplaced = acked.select { |jid, kind| @census.places[jid] != ((ENDS.fetch(kind) == :dead) ? ["dead"] : ["succeeded"]) }
         unfinished = stream.batches.reject { |bid| @redis.call("HEXISTS", "deckhand:batch:#{bid}", "success_at") == 1 }
         @failures << "lost #{verdict[:lost].size}: #{verdict[:lost].first(3).map { |j| describe(j) }.join("; ")}" unless verdict[:lost].empty?
@@ -175,7 +200,8 @@ module Torture
         @notes = twice.first(3).map { |jid| "ran twice: #{describe(jid)}" }
         @figures = {
           "faults" => @injector.count, "skipped" => @skipped.size, "jobs" => acked.size, "failed_pushes" => stream.failed.size,
-          "failed_but_queued" => queued.size,
+          "failed_but_queued" => queued.size, "debounce_replaced" => stream.replaced.count { |jid| !@census.places.key?(jid) },
+          "held_moved" => @held_moved,
           "lost" => verdict[:lost].size, "doubled" => verdict[:doubled].size, "stranded" => verdict[:stranded].size,
           "not_at_end" => misplaced.size, "duplicate_runs" => @census.duplicate_runs, "batches" => stream.batches.size,
           "batches_unfinished" => unfinished.size, "over_limit" => counts["over_limit"].to_i,

@@ -115,9 +115,18 @@ module Torture
       def perform(_n) = Books.succeeded(jid)
     end
 
+    # Its class is paused through most of the drill (Drill#run): a server
+    # holds each fetched one in the default queue's held set for the class
+    # (settle.lua) until a resume moves it back.
+    class PausedJob
+      include Deckhand::Job
+
+      def perform(_n) = Books.succeeded(jid)
+    end
+
     # What each kind of job must end as once the stream drains.
     ENDS = {"ok" => :succeeded, "slow" => :succeeded, "flaky" => :succeeded, "scheduled" => :succeeded, "unique" => :succeeded,
             "batch" => :succeeded, "throttled" => :succeeded, "fair" => :succeeded, "limited" => :succeeded,
-            "periodic" => :succeeded, "doomed" => :dead, "dies" => :dead}.freeze
+            "periodic" => :succeeded, "debounce" => :succeeded, "paused" => :succeeded, "doomed" => :dead, "dies" => :dead}.freeze
   end
 end

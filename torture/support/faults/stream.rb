@@ -8,7 +8,8 @@ module Torture
     # A steady stream of pushes of every kind the drill checks (jobs that
     # succeed, fail and retry, die, are scheduled, hold a unique lock, belong
     # to a batch, wait for a throttled queue, a fair queue's turn or a
-    # limiter: Setup), from a thread, through Deckhand.config's client, each
+    # limiter: Setup; debounced pairs, the second replacing the first; jobs
+    # of a paused class), from a thread, through Deckhand.config's client, each
     # with a jid chosen here so that even a push that raised can be looked
     # for afterwards.
     #
@@ -16,10 +17,13 @@ module Torture
     #   stream.stop
     #   stream.acked        # => {jid => kind} of the pushes that returned
     #   stream.failed       # => jids of the pushes that raised or were refused
+    #   stream.replaced     # => jids a later debounced push of their key replaced: nowhere, or run once
     #   stream.why(jid)     # => "unique: Deckhand::RedisError: ..." (its kind, and the error if it raised)
     class Stream
       # Kinds in the order the stream cycles through them (weights by repetition).
-      CYCLE = %w[ok flaky limited scheduled ok dies throttled unique ok flaky fair doomed ok batch ok flaky].freeze
+      CYCLE = %w[ok flaky limited scheduled ok dies throttled unique ok flaky fair doomed ok batch ok flaky debounce paused].freeze
+      # A debounced job waits this long after the last push of its key.
+      DEBOUNCE_WAIT = 0.3
       BATCH_SIZE = 3
       # Kinds pushed three at a time, one push each: more than the throttle
       # and the limiter let run at once, one job per tenant of the fair queue.
@@ -31,6 +35,7 @@ module Torture
         @pause = pause
         @acked = {}
         @failed = {}
+        @replaced = []
         @batches = []
         @lock = Mutex.new
         @running = true
@@ -69,11 +74,14 @@ module Torture
 
       def failed = @lock.synchronize { @failed.keys }
 
+      def replaced = @lock.synchronize { @replaced.dup }
+
       def why(jid) = @lock.synchronize { @failed[jid] || @acked[jid] }
 
       private
 
       def push(kind, n)
+        return push_debounced(n) if kind == "debounce"
         return Setup::TENANTS.each_index { |i| push_one(kind, n, i) } if GROUPS.include?(kind)
         push_one(kind, n, 0)
       end
@@ -97,8 +105,31 @@ module Torture
       end
 
       LATER = 0.5
-      CLASSES = {"ok" => OkJob, "flaky" => FlakyJob, "doomed" => DoomedJob, "dies" => DiesJob, "limited" => LimitedJob}.freeze
+      CLASSES = {"ok" => OkJob, "flaky" => FlakyJob, "doomed" => DoomedJob, "dies" => DiesJob, "limited" => LimitedJob,
+                 "paused" => PausedJob}.freeze
       private_constant :CLASSES, :LATER
+
+      # Two pushes of one key (collapse_push.lua): the first is replaced, or
+      # ran before the second came; the second is acked as any job. A first
+      # push that raised wrote nothing, as any push.
+      def push_debounced(n)
+        options = {"debounce" => {"key" => "drill-#{n}", "wait" => DEBOUNCE_WAIT}}
+        first, second = SecureRandom.hex(12), SecureRandom.hex(12)
+        begin
+          enqueue(OkJob, first, n, options: options)
+          @lock.synchronize { @replaced << first }
+        rescue Deckhand::Error, RedisClient::Error => e
+          record([first], "debounce", nil, e)
+        end
+        push_one_debounced(second, n, options)
+      end
+
+      def push_one_debounced(jid, n, options)
+        record([jid], "debounce", enqueue(OkJob, jid, n, options: options))
+      rescue Deckhand::Error, RedisClient::Error => e
+        record([jid], "debounce", nil, e)
+        sleep 0.01
+      end
 
       # One of its jobs scheduled, so that the batch stays open a while.
       def push_batch(jids, n)

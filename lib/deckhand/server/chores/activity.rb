@@ -2,6 +2,7 @@
 
 require_relative "../balance/class_times"
 require_relative "../run/cancels"
+require_relative "../run/class_pause"
 
 module Deckhand
   module Server
@@ -22,10 +23,14 @@ module Deckhand
         # The running jobs a cancel may reach (Run::Cancels), read by the heartbeat.
         attr_reader :cancels
 
+        # The job classes paused across the fleet (Run::ClassPause), set by the heartbeat.
+        attr_reader :class_pause
+
         def initialize
           @metrics = Store::Records::ExecutionMetrics::Tally.new
           @class_times = Balance::ClassTimes.new
           @cancels = Run::Cancels.new
+          @class_pause = Run::ClassPause.new
           @lock = Mutex.new
           @processed = 0
           @failed = 0

@@ -127,6 +127,7 @@ module Deckhand
           @skew.observe(@store.clock.offset)
           follow_placement(reply.placement) if reply.placement
           @on_paused&.call(reply.paused)
+          @stats.class_pause.update(reply.paused_classes)
           @on_throttles&.call(reply.throttles)
           @rtt_us = ((Monotonic.now - started) * 1_000_000).round
           @process_count = reply.processes
@@ -160,6 +161,19 @@ module Deckhand
           end
         end
 
+        # A class resumed while this process held its jobs: those it held
+        # since the resume (it did not know yet) go back to its queues. A
+        # Redis failure leaves the class to the next beat.
+        def release_held
+          @stats.class_pause.releasing do |name|
+            queues = @config.server_capsules.flat_map(&:queues).uniq.flat_map { |queue| @config.partitions.names(queue) }
+            moved = Store::Jobs::HeldClasses.release(@store, name, queues)
+            @logger.info("#{name} resumed: #{moved} held jobs back in their queues") if moved.positive?
+          end
+        rescue Deckhand::RedisError => e
+          @logger.warn("moving the held jobs of a resumed class back failed (#{e.message}); the next beat tries again")
+        end
+
         # Whether or not the beat reached Redis: a cancel seen is carried out.
         def interrupt_overdue
           @stats.cancels.overdue(now: monotonic).each do |jid|
@@ -173,6 +187,7 @@ module Deckhand
           while @sleeper.sleep(@config.heartbeat_interval)
             beat
             watch
+            release_held
           end
         end
 

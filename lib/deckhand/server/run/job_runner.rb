@@ -2,6 +2,7 @@
 
 require_relative "retry_handler"
 require_relative "job_gate"
+require_relative "class_hold"
 require_relative "over_limit_handler"
 require_relative "cancel_watch"
 require_relative "../class_lookup"
@@ -51,6 +52,7 @@ module Deckhand
           @retries = Run::RetryHandler.new(config: config, store: store, identity: identity)
           @gate = Run::JobGate.new(config: config, store: store, fetcher: fetcher, stats: stats)
           @over_limit = Run::OverLimitHandler.new(retries: @retries, logger: @logger)
+          @held = Run::ClassHold.new(pause: stats.class_pause, retries: @retries, fetcher: fetcher, store: store, logger: @logger)
           @cancels = Run::CancelWatch.new(cancels: stats.cancels, store: store, fetcher: fetcher, gate: @gate, logger: @logger,
             interruptible: shield.nil?)
           @classes = ClassLookup.new(cache: !config.reloading)
@@ -63,7 +65,7 @@ module Deckhand
         # (MASKED) outside this method's call to the job.
         def run(unit)
           job = decode(unit) or return
-          return if @gate.expired(unit, job)
+          return if @gate.expired(unit, job) || @held.call(unit, job)
           recovered = @suspects.count(unit.queue, job["jid"])
           return @cancels.settle(unit, job) if recovered && @cancels.marked?(job["jid"]) # cancelled, then its process died
           tid = Logging::Formatters.tid

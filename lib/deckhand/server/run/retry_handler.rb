@@ -108,6 +108,30 @@ module Deckhand
           [:default, (delay.is_a?(Integer) || delay.is_a?(Float)) ? delay : delay.to_f]
         end
 
+        # The outcome and the job's mark, atomically; the result (Settle's
+        # :written, :settled or :gone) is left on the unit. While Redis fails
+        # the thread waits and tries again (logging as Outage says): settle.lua
+        # writes nothing when it is refused, so the job stays in flight, never
+        # lost. Only the wait may be cut short by the shutdown interrupt, never
+        # a write under way. A job found settled on a try after a failed one
+        # was settled by that try (its reply was lost on the way back): the
+        # outcome is this call's, and its handlers run once.
+        def write(unit)
+          settle = (@settle[unit.queue] ||= Store::Scripts::Settle.new(@store, identity: @identity, queue: unit.queue))
+          outage = nil
+          begin
+            result = yield(settle)
+            unit.recorded = (outage && result == :settled) ? :written : result
+            outage&.over
+            gone(unit) if unit.recorded == :gone
+          rescue Deckhand::RedisError => e
+            outage ||= Outage.new(@logger, "recording the outcome of a job from queue #{unit.queue}")
+            delay = outage.failed(e)
+            Thread.handle_interrupt(Deckhand::Shutdown => :immediate) { sleep delay }
+            retry
+          end
+        end
+
         private
 
         # The outcome's payload (FailedPayload#encode). When the job cannot be
@@ -194,30 +218,6 @@ module Deckhand
           write(unit) do |settle|
             settle.bury(unit.place, payload: payload, now: now,
               timeout: @config.dead_timeout, max_jobs: @config.dead_max_jobs, unlock: job && lock(unit, job))
-          end
-        end
-
-        # The outcome and the job's mark, atomically; the result (Settle's
-        # :written, :settled or :gone) is left on the unit. While Redis fails
-        # the thread waits and tries again (logging as Outage says): settle.lua
-        # writes nothing when it is refused, so the job stays in flight, never
-        # lost. Only the wait may be cut short by the shutdown interrupt, never
-        # a write under way. A job found settled on a try after a failed one
-        # was settled by that try (its reply was lost on the way back): the
-        # outcome is this call's, and its handlers run once.
-        def write(unit)
-          settle = (@settle[unit.queue] ||= Store::Scripts::Settle.new(@store, identity: @identity, queue: unit.queue))
-          outage = nil
-          begin
-            result = yield(settle)
-            unit.recorded = (outage && result == :settled) ? :written : result
-            outage&.over
-            gone(unit) if unit.recorded == :gone
-          rescue Deckhand::RedisError => e
-            outage ||= Outage.new(@logger, "recording the outcome of a job from queue #{unit.queue}")
-            delay = outage.failed(e)
-            Thread.handle_interrupt(Deckhand::Shutdown => :immediate) { sleep delay }
-            retry
           end
         end
 

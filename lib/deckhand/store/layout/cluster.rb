@@ -161,6 +161,14 @@ module Deckhand
           # outcome scripts release it, each in one script with the queue's keys.
           def unique_lock(queue, digest) = "#{tag(queue)}:unique:#{digest}"
 
+          # In the queue's slot: settle.lua holds a job there as it leaves the
+          # queue's in-flight hash, and the resume moves it back to the queue.
+          def held(queue, name) = TagNames.held(tag(queue), name)
+
+          # In the queue's slot, beside the queue and the scheduled set the
+          # push script writes and removes the waiting job from.
+          def collapse(queue, mode, digest) = "#{tag(queue)}:#{mode}:#{digest}"
+
           # In the slot of the queue whose jobs the push writes (one mark per
           # slot a push writes to).
           def push_mark(queue, id) = "#{tag(queue)}:push:#{id}"

@@ -170,6 +170,17 @@ module Deckhand
         # the lock `digest` (SHA-256 hex of its class, queue and arguments).
         def unique_lock(_queue, digest) = "unique:#{digest}"
 
+        # Sorted set of the fetched jobs of a paused class (`name`) from
+        # `queue`, as they were fetched, scored by when each was held
+        # (Store::Jobs::HeldClasses): they go back to the queue on resume.
+        def held(queue, name) = "deckhand:held:#{queue}:#{name}"
+
+        # Hash of the job a debounced or deduplicated push (Deckhand::Collapsing)
+        # left waiting under `digest` (SHA-256 hex of its class, queue and
+        # key): "jid" and "payload", the bytes a later push of the same key
+        # finds in the schedule or the queue. Expires with the key's window.
+        def collapse(_queue, mode, digest) = "deckhand:#{mode}:#{digest}"
+
         # String: the mark a push written as one transaction leaves for a few
         # minutes (Store::MarkedPush), by which Redis answers, after the
         # reply was lost, whether it ran the write. `id` is the push's own.

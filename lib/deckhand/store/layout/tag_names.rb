@@ -31,6 +31,9 @@ module Deckhand
 
         def landing(tag, identity) = "#{tag}:landing:#{identity}"
 
+        # The held jobs of a paused job class (`name`) under `tag`.
+        def held(tag, name) = "#{tag}:held:#{name}"
+
         # A queue move's batch taken from `source` (a list, a set or the
         # tenants' jobs), and its id, held in the source's slot.
         def held_batch(source) = "#{source}:moving:batch"

@@ -16,6 +16,11 @@ module Deckhand
         PAUSED = "deckhand:paused"
         SIDEKIQ_PAUSED = "paused"
 
+        # Set of paused job class names (Store::Jobs::HeldClasses): a fetched
+        # job of one waits in its queue's held set (Layout's `held`) instead
+        # of running.
+        PAUSED_CLASSES = "deckhand:paused:classes"
+
         # Hash of queue => the throttle set at run time (Store::Features::Throttles).
         THROTTLES = "deckhand:throttles"
 

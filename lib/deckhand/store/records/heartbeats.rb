@@ -4,6 +4,7 @@ require_relative "process_record"
 require_relative "execution_metrics"
 require_relative "../features/throttles"
 require_relative "../jobs/cancellations"
+require_relative "../jobs/held_classes"
 
 module Deckhand
   class Store
@@ -24,7 +25,8 @@ module Deckhand
         # placement: [epoch, queues being moved] in cluster mode (Store::Tags::QueueMove),
         # nil in plain mode; the queues being moved are among the paused.
         # cancels: {jid => grace or nil} of the `running` jids cancelled.
-        Beat = Struct.new(:paused, :processes, :signal, :throttles, :placement, :cancels)
+        # paused_classes: the job classes paused (Jobs::HeldClasses).
+        Beat = Struct.new(:paused, :processes, :signal, :throttles, :placement, :cancels, :paused_classes)
 
         module_function
 
@@ -39,6 +41,7 @@ module Deckhand
           replies = store.pipelined do |pipe|
             pipe.call("TIME")
             Jobs::Queues.queue_paused_read(pipe)
+            Jobs::HeldClasses.paused_read(pipe)
             pipe.call("HGETALL", Features::Throttles::SETTINGS)
             Records::ExecutionMetrics.flush(pipe, metrics, now: now, prefix: store.layout::METRICS, sidekiq: sidekiq_metrics)
             count(pipe, store.layout, *counts, now.utc.strftime("%Y-%m-%d"))
@@ -52,7 +55,7 @@ module Deckhand
           cancels = running.empty? ? {} : Jobs::Cancellations.marked(running, replies.pop)
           placement = Tags::QueuePlacement::Moves.parse(*replies.pop(2)) unless store.layout.plain?
           paused = Jobs::Queues.merge_paused(replies.first(2)) | (placement&.last || [])
-          Beat.new(paused, replies[-2].to_i, replies.last, Features::Throttles.parse(replies[2]), placement, cancels)
+          Beat.new(paused, replies[-2].to_i, replies.last, Features::Throttles.parse(replies[3]), placement, cancels, replies[2])
         end
 
         # Removes the process record: out of the set, its hashes gone.

@@ -9,7 +9,8 @@ module Deckhand
       # (running, and the chief one at its head); one queue's jobs page by page,
       # in the order they will run (newest first with direction=desc) (a partitioned queue's partitions above
       # them, in cluster mode with the primary of each); pause, resume,
-      # clear, delete a job.
+      # clear, delete a job. Below the list, the paused job classes
+      # (API::ClassPauses) with their held jobs: pause one, resume one.
       class QueuesPage < Action # :nodoc:
         include Helpers::Holders
 
@@ -19,6 +20,7 @@ module Deckhand
           @section = "queues"
           @live = true
           @queues = api.queues
+          @paused_classes = api.class_pauses.held
           read_processes
           @holders = api.queue_holders(@queues, running: @running)
           render :queues, title: "Queues"
@@ -55,6 +57,20 @@ module Deckhand
             queue.clear
             redirect_to(path("queues"), notice: "cleared") # the queue's page is gone
           when "delete" then delete(queue, back)
+          else not_found("action")
+          end
+        end
+
+        # Pauses or resumes the job class the form names.
+        def classes
+          name = text_param("class")
+          return not_found("class") if name.empty?
+          pauses = api.class_pauses
+          case choice_param("action", %w[pause resume], nil)
+          when "pause"
+            pauses.pause(name)
+            redirect_to("#{path("queues")}#classes", notice: "class_paused")
+          when "resume" then redirect_to("#{path("queues")}#classes", notice: "class_resumed", count: pauses.resume(name))
           else not_found("action")
           end
         end

@@ -14,7 +14,8 @@
 --
 -- KEYS[1]      where the job is: the in-flight hash of its queue, or the
 --              process's landing list for its queue
--- KEYS[2]      the sorted set the outcome goes to (retry, schedule or dead);
+-- KEYS[2]      the sorted set the outcome goes to (retry, schedule, dead, or
+--              the held set of the job's paused class);
 --              absent when the job is dropped (retry: false, discarded)
 -- ARGV[1]      "lot" or "landing"
 -- ARGV[2]      the lot id, or the job's payload (landing)

@@ -4,7 +4,7 @@ module Deckhand
   class Store
     module Scripts
       # settle.lua: writes a job's outcome (to the retry, schedule or dead set,
-      # or nowhere when it is dropped) and marks it settled where it sits in
+      # a paused class's held set, or nowhere when it is dropped) and marks it settled where it sits in
       # the in-flight record, in one atomic step. `where` says where that is:
       # [:lot, lot id, position] or [:landing, payload] (a job an idle waiter
       # landed and handed out at once).
@@ -50,6 +50,10 @@ module Deckhand
         end
 
         def drop(where, unlock: nil) = outcome(where, nil, [], unlock)
+
+        # Holds a fetched job of a paused class (`name`) as it was fetched
+        # (Store::Jobs::HeldClasses), scored `at`, until the class resumes.
+        def hold(where, name, at:, payload:) = outcome(where, keys.held(@queue, name), [score(at), payload])
 
         private
 

@@ -36,6 +36,17 @@ module Deckhand
           moved.sum
         end
 
+        # Moves entries, as stored, from a set in `queue`'s own slot (a
+        # paused class's held set) back to `queue`.
+        def call_within(set, queue, raws)
+          return 0 if raws.empty?
+          moves = raws.map { |raw| [raw, queue, raw] }
+          return call(set, moves) if keys.plain?
+          moved = run(*arguments(set, moves, []))
+          @store.call("SADD", keys::QUEUES, queue) if moved.positive?
+          moved
+        end
+
         private
 
         def arguments(set, moves, registry)

@@ -38,6 +38,21 @@ class SettleTest < Minitest::Test
     assert_equal 100.5, redis.call("ZSCORE", "retry", JOB).to_f
   end
 
+  # A fetched job of a paused class: held as fetched in its queue's held set
+  # for the class, and marked settled, in one step; once only.
+  def test_a_held_job_goes_to_its_classes_held_set_and_is_marked_once
+    file_lot
+    assert_equal :written, settle.hold([:lot, 7, 0], "FailJob", at: 100.25, payload: JOB)
+    assert_equal [JOB], redis.call("ZRANGE", "deckhand:held:default:FailJob", 0, -1)
+    assert_equal "", redis.call("HGET", inflight, "7:0")
+    assert_equal :settled, settle.hold([:lot, 7, 0], "FailJob", at: 200, payload: JOB)
+    assert_equal 100.25, redis.call("ZSCORE", "deckhand:held:default:FailJob", JOB).to_f
+    redis.call("RPUSH", landing, JOB)
+    assert_equal :written, settle.hold([:landing, JOB], "Other", at: 1, payload: JOB)
+    assert_equal 0, redis.call("LLEN", landing)
+    assert_equal [JOB], redis.call("ZRANGE", "deckhand:held:default:Other", 0, -1)
+  end
+
   def test_a_job_the_fetcher_acknowledged_in_its_bitmap_counts_as_settled
     file_lot
     redis.call("HSET", inflight, "7~", [0b10].pack("C"))

@@ -1,0 +1,122 @@
+# frozen_string_literal: true
+
+require_relative "../collapsing"
+require_relative "../store/features/collapses"
+
+module Deckhand
+  class Client
+    # Pushes debounced and deduplicated jobs (Deckhand::Collapsing), each
+    # with its record, in one round trip (Store::Features::Collapses.push).
+    # A job a dedupe: {on_conflict: :keep or :extend} kept out is not
+    # pushed: its place in the answer is nil, and the waiting job's jid is
+    # logged.
+    #
+    #   CollapsedPush.new(config).call([job], [nil], [claim])   # => ["b4a5..."] or [nil]
+    class CollapsedPush # :nodoc:
+      # How Client.write behind a pusher (push_after_commit) tells a
+      # collapsing job's payload from the others.
+      MARKS = ["\"debounce\":{", "\"dedupe\":{"].freeze
+
+      # The claim a resolved job makes with its push, and its scheduled time:
+      # [nil, at] for a job that asks for neither debounce: nor dedupe:. A
+      # pusher (Deckhand::Testing, push_after_commit) holds a debounced job
+      # as scheduled its wait from now; Client.write (#deferred) writes it
+      # through the script when the pusher lets it go to Redis.
+      def self.claim(job, at, config)
+        return [nil, at] unless Collapsing.asked?(job)
+        mode = job["debounce"] ? "debounce" : "dedupe"
+        raise InvalidJob, "#{job["class"]} has #{mode}: inside a batch's jobs block; push it outside the batch" if Thread.current[COLLECTOR]
+        raise InvalidJob, "#{job["class"]} has both unique_for and #{mode}:; choose one (set(unique_for: false) for this push)" if Unique.ttl_seconds(job)
+        claim = Collapsing.claim_for(job, at, config.layout)
+        return [claim, at] unless Client.pusher
+        [nil, (mode == "debounce") ? Time.now.to_f + job["debounce"]["wait"] : at]
+      end
+
+      def initialize(config)
+        @config = config
+      end
+
+      # jobs: resolved job Hashes of one queue; ats: their scheduled times
+      # (nil: now); claims: their Collapsing::Claim. Returns jid or nil per job.
+      def call(jobs, ats, claims)
+        now = Payload.now(@config.timestamps)
+        entries = jobs.each_with_index.map do |job, i|
+          job["enqueued_at"] = now unless ats[i] || claims[i].mode == "debounce"
+          [claims[i], job["jid"], ats[i], Payload.encode(job, max_bytes: @config.max_payload_bytes)]
+        end
+        slice = Thread.current[SLICE] # a push_bulk's (Client::BulkPush)
+        begin
+          replies = Store::Features::Collapses.push(@config.store, jobs.first["queue"], entries)
+        rescue ConnectionError
+          slice&.scripted(jobs.map { |job| job["jid"] }, nil) # the script may have run: no mark tells
+          raise
+        end
+        slice&.scripted(jobs.map { |job| job["jid"] }, jobs.each_index.select { |i| replies[i][0] }.map { |i| jobs[i]["jid"] })
+        written(jobs, replies)
+      end
+
+      # A slice of push_bulk (Client#push_slice): `jobs` after middleware
+      # (nil where one stopped it), `kept` the indexes of the others.
+      # Returns each job's jid, nil where it was stopped or kept out.
+      def slice(jobs, kept, ats)
+        claimed = kept.map { |i| [i, *self.class.claim(jobs[i], ats && ats[i], @config)] }
+        jids = Array.new(jobs.size)
+        scripted, rest = claimed.partition { |_, claim, _| claim }
+        unless scripted.empty?
+          pushed = call(scripted.map { |i, *| jobs[i] }, scripted.map(&:last), scripted.map { |_, claim, _| claim })
+          scripted.each_with_index { |(i, *), k| jids[i] = pushed[k] }
+        end
+        unless rest.empty? # under a pusher, or a job a middleware took its option from
+          pushed = Delivery.watched(@config, rest.map { |i, *| jobs[i] }, rest.map(&:last))
+          rest.each_with_index { |(i, *), k| jids[i] = pushed[k] }
+        end
+        jids
+      end
+
+      # Logs a job a dedupe kept out (`holder`: the jid waiting in its stead).
+      def conflict(job, holder)
+        @config.logger.info("#{job["wrapped"] || job["class"]} not pushed: job #{holder} waits with the same dedupe key " \
+          "(#{job["dedupe"]["key"] || "its args"}, on_conflict: #{job["dedupe"]["on_conflict"]})")
+      end
+
+      # For Client.write behind a pusher: takes the collapsing jobs out of
+      # what is about to be written, pushes each through the script, and
+      # returns the rest.
+      def deferred(queued, scheduled)
+        queued = queued.transform_values { |payloads| payloads.reject { |json| collapsing?(json) && write_one(json, nil) } }
+        queued = queued.reject { |_, payloads| payloads.empty? }
+        rest = []
+        scheduled.each_slice(2) { |at, json| rest << at << json unless collapsing?(json) && write_one(json, at) }
+        [queued, rest]
+      end
+
+      private
+
+      def collapsing?(json) = MARKS.any? { |mark| json.include?(mark) }
+
+      # A pusher held the job as it would be written: a debounced one as
+      # scheduled by the host's clock, which the script replaces with Redis'.
+      # A push waiting to learn of its conflicts (LockedPush.watch, when
+      # the pusher writes at once) finds a kept-out job there.
+      def write_one(json, at)
+        job = Payload.decode(json)
+        at = nil if job["debounce"]
+        claim = Collapsing.claim_for(job, at, @config.layout) or return false
+        pushed, holder = Store::Features::Collapses.push(@config.store, job["queue"], [[claim, job["jid"], at, json]]).first
+        return true if pushed
+        watching = Thread.current[LockedPush::CONFLICTS]
+        watching ? watching[job["jid"]] = holder : conflict(job, holder)
+        true
+      end
+
+      def written(jobs, replies)
+        jobs.each_with_index.map do |job, i|
+          pushed, holder = replies[i]
+          next job["jid"] if pushed
+          conflict(job, holder)
+          nil
+        end
+      end
+    end
+  end
+end
