@@ -4,7 +4,7 @@ require_relative "../store/jobs/held_classes"
 
 module Deckhand
   class API
-    # Pause by job class (docs/operations.md, "Pausing"): jobs of a paused
+    # Pause by job class (docs/web.md, "Pausing a job class"): jobs of a paused
     # class wait, held aside as they were fetched, while the other jobs of
     # their queues run; a resume puts them back in their queues. Server
     # processes see a pause or a resume with their next heartbeat.
@@ -19,13 +19,28 @@ module Deckhand
         @store = config.store
       end
 
+      # Pauses a job class (a class or its name) across the fleet.
+      #
+      #   api.class_pauses.pause("ReportJob")   # => true; false when it was paused already
+      #
+      # @return [Boolean]
       def pause(job_class) = Store::Jobs::HeldClasses.pause(@store, name_of(job_class))
 
       # Returns how many held jobs went back to their queues.
       def resume(job_class) = Store::Jobs::HeldClasses.resume(@store, name_of(job_class), lists)
 
+      # The names of the paused job classes.
+      #
+      #   api.class_pauses.paused   # => ["ReportJob"]
+      #
+      # @return [Array<String>]
       def paused = Store::Jobs::HeldClasses.paused(@store)
 
+      # True while the job class (a class or its name) is paused.
+      #
+      #   api.class_pauses.paused?(ReportJob)
+      #
+      # @return [Boolean]
       def paused?(job_class) = paused.include?(name_of(job_class))
 
       # Each paused class with how many of its jobs are held, in every queue.

@@ -37,13 +37,24 @@ module Deckhand
       # The key the push gave (a callable's answer), nil when the args are the key.
       def key = @options["key"]
 
+      # A debounce's wait, or a dedupe's window, in seconds.
+      #
+      # @return [Numeric]
       def seconds = @options[(@mode == "debounce") ? "wait" : "ttl"]
 
       # A dedupe's on_conflict ("keep", "replace", "extend"); nil for a debounce.
       def on_conflict = @options["on_conflict"]
 
+      # The jid of the last push of the key, nil once the record expired.
+      #
+      # @return [String, nil]
       def latest = state&.first
 
+      # True when this job is the key's last push, the one that will run.
+      #
+      #   api.collapse(api.scheduled.first)&.latest?
+      #
+      # @return [Boolean]
       def latest? = latest == @item["jid"]
 
       # Milliseconds the record has left (nil once it expired).
