@@ -52,7 +52,9 @@ for i = 1, q do recover_guard(queue_keys(i), lots[i]) end
 local recovered, counted, poisoned = 0, 0, 0
 for i = 1, q do
   local r, c, p = recover_queue(identity, limit, ttl, queue_keys(i), lots[i])
-  if r > 0 then redis.call('SADD', KEYS[3], ARGV[5 + i]) end
+  -- A pill is found in its poison hash through the queue's name, even when
+  -- nothing else went back (the queue was cleared while it ran).
+  if r > 0 or p > 0 then redis.call('SADD', KEYS[3], ARGV[5 + i]) end
   recovered, counted, poisoned = recovered + r, counted + c, poisoned + p
 end
 
