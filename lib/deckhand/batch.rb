@@ -46,8 +46,9 @@ module Deckhand
 
     class << self
       # Enables batches for a Config: server middleware that records each job's
-      # outcome and a death handler; settings given replace config.batches
-      # (Config::Batches: callback_queue, success_ttl, idle_ttl).
+      # outcome and a final-failure handler that records its death; settings
+      # given replace config.batches (Config::Batches: callback_queue,
+      # success_ttl, idle_ttl).
       # `require "deckhand/batch"` does it for Deckhand.config, which is the
       # one the `deckhand` command builds before it loads your application.
       def install(config = Deckhand.config, **settings)
@@ -59,7 +60,8 @@ module Deckhand
           config.batches = settings unless settings.empty?
           unless config.server_middleware.include?(ServerMiddleware)
             config.server_middleware.prepend(ServerMiddleware, config)
-            config.on_death { |job, error| Tracker.new(config).death(job, error) }
+            # Before the dead set is written, so a crash in between cannot lose it (Tracker).
+            config.on_final_failure { |job, error, outcome| Tracker.new(config).final(job, error, outcome) }
             # An expired job counts as a success, as it would had it run and done nothing.
             config.on_expired { |job| Tracker.new(config).success(job["bid"], job["jid"]) if job["bid"] }
             config.events.on(:startup) { Ops.deliver_left(config) }

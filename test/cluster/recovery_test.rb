@@ -78,6 +78,21 @@ class ClusterRecoveryTest < Minitest::Test
     assert_equal 0, redis.call("HLEN", keys.poison("mail"))
   end
 
+  # Alone in its lot, its queue's name cleared meanwhile: the pill is still
+  # buried, and the name is back, since it is how the queue's dead set is found.
+  def test_a_poison_pill_alone_in_its_lot_is_buried_and_its_queue_named
+    raw = payload("pill", queue: "mail")
+    dead_process(queues: %w[mail], lots: {"mail" => [[raw]]},
+      recoveries: {"mail" => {"pill" => 2}}, suspects: {"mail" => ["pill"]})
+
+    reaper.reap
+
+    assert_equal 0, redis.call("HLEN", keys.poison("mail"))
+    dead = redis.call("ZRANGE", keys.dead_set("mail"), 0, -1).map { |entry| JSON.parse(entry) }
+    assert_equal [JSON.parse(raw)], dead.map { |job| job.except("error_class", "error_message", "failed_at") }
+    assert_equal ["mail"], redis.call("SMEMBERS", keys::QUEUES)
+  end
+
   def test_the_named_connections_of_a_process_are_seen_on_every_primary
     other = Deckhand::Store.new({cluster: Deckhand::RedisClusterHarness.urls})
     other.name_connections(Deckhand::Store::Connection::Clients.name_of("web-1:4242:ab12cd"))

@@ -212,6 +212,23 @@ class ScriptConservationTest < Minitest::Test
     assert_equal 0, redis.call("HLEN", BatchKeys.failed("b1"))
   end
 
+  # A death is counted by its place in the dead jids, so a refusal after it
+  # was written would leave the death counted and the batch never told.
+  def test_batch_death_counts_the_job_only_with_the_rest_of_its_bookkeeping
+    ops = batch_ops
+    ops.create("b1", parent: nil, idle_ttl_ms: 60_000, success_ttl_ms: 60_000, callback_queue: "cb", description: "",
+      callbacks: ["", "", JSON.generate([["d1", %({"class":"Cb","jid":"d1")]])])
+    ops.push("b1", ["a"], {"work" => [job("a", queue: "work")]})
+    redis.call("DEL", BatchKeys::EXPIRIES)
+    redis.call("SET", BatchKeys::EXPIRIES, "x")
+    refused { ops.death("b1", "a", "{}") }
+    assert_equal 0, redis.call("SCARD", BatchKeys.dead("b1"))
+    redis.call("DEL", BatchKeys::EXPIRIES)
+    assert_equal 1, ops.death("b1", "a", "{}"), "the same call, once the key is fixed"
+    assert_equal ["a"], redis.call("SMEMBERS", BatchKeys.dead("b1"))
+    assert_equal 1, redis.call("LLEN", "queue:cb"), "its death callback fired"
+  end
+
   # Cluster mode's push of fired callbacks, run here on one Redis with the
   # cluster layout's key names.
   def test_batch_callbacks_remember_no_callback_they_could_not_push

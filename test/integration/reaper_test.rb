@@ -109,6 +109,36 @@ class ReaperTest < Minitest::Test
     assert_includes log.string, "death handler raised NotImplementedError: not yet"
   end
 
+  # A pill alone in its lot: no innocent job goes back beside it. Pushed, its
+  # queue is named in the queues set, which is how the reaper finds the poison hash.
+  def test_a_poison_pill_alone_in_its_lot_is_buried_with_its_bytes_and_counted
+    raw = payload("pill")
+    redis.call("SADD", "queues", "default") # as its push left it
+    pills = []
+    Deckhand.config.events.on(:poison_pill) { |count| pills << count }
+    dead_process(lots: {"default" => [[raw]]}, recoveries: {"default" => {"pill" => 2}}, suspects: {"default" => ["pill"]})
+
+    assert_equal 1, reaper.reap
+
+    assert_pill_buried(raw, pills)
+  end
+
+  # The dashboard's "clear" forgets a queue's name while its jobs are in
+  # flight; a pill recovered alone must still be found, buried and its queue
+  # named again (in cluster mode the name is how its dead entry is found).
+  def test_a_poison_pill_alone_in_its_lot_is_buried_when_its_queue_was_cleared_meanwhile
+    raw = payload("pill")
+    pills = []
+    Deckhand.config.events.on(:poison_pill) { |count| pills << count }
+    dead_process(lots: {"default" => [[raw]]}, recoveries: {"default" => {"pill" => 2}}, suspects: {"default" => ["pill"]})
+    assert_equal 0, redis.call("SISMEMBER", "queues", "default")
+
+    assert_equal 1, reaper.reap
+
+    assert_pill_buried(raw, pills)
+    assert_equal 1, redis.call("SISMEMBER", "queues", "default")
+  end
+
   def test_a_poison_pill_left_behind_by_a_reaper_that_died_is_buried_by_the_next_pass
     redis.call("SADD", "queues", "default")
     redis.call("HSET", Keys.poison("default"), "gone:1:abc|pill", payload("pill"))
@@ -162,5 +192,19 @@ class ReaperTest < Minitest::Test
       wait_for(message: "their acknowledgement") { inflight_keys(launcher.identity).empty? }
     end
     assert_equal 0, redis.call("HLEN", Keys::OWNERS), "a clean stop leaves no owner behind"
+  end
+
+  private
+
+  def assert_pill_buried(raw, pills)
+    assert_equal 0, redis.call("HLEN", Keys.poison("default")), "nothing waits in the poison hash"
+    assert_empty jobs_in("default"), "the pill does not go back to its queue"
+    dead = redis.call("ZRANGE", "dead", 0, -1)
+    assert_equal 1, dead.size
+    entry = JSON.parse(dead.first)
+    assert_equal "Deckhand::PoisonPill", entry["error_class"]
+    assert_equal JSON.parse(raw), entry.except("error_class", "error_message", "failed_at"), "the job's own fields are untouched"
+    assert_equal [1], pills, "counted once as a poison pill"
+    assert_nil recoveries("pill"), "the count goes with the job"
   end
 end

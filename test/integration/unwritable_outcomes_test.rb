@@ -39,6 +39,20 @@ class UnwritableOutcomesTest < Minitest::Test
     end
   end
 
+  # Takes away what its failure could not be recorded with ("backtrace": a
+  # number no Array can take) and leaves a NaN instead: the failure is
+  # recorded on the job, which JSON cannot write, and not on the job as
+  # fetched.
+  class SwapMiddleware
+    def call(_job, payload, _queue)
+      if payload["jid"] == "swapped"
+        payload.delete("backtrace")
+        payload["score"] = Float::NAN
+      end
+      yield
+    end
+  end
+
   # Fails with a message in UTF-16, ten million characters long.
   class AwkwardMessageJob
     include Deckhand::Job
@@ -94,6 +108,22 @@ class UnwritableOutcomesTest < Minitest::Test
     assert_equal [raw, "ArgumentError"], [entry["raw"].unpack1("m0"), entry["error_class"]]
     assert_includes entry["error_message"], "its failure could not be recorded (RangeError"
     assert_equal 0, redis.call("ZCARD", "retry")
+  end
+
+  # Out of retries and written neither as it stood nor as fetched: buried
+  # with its raw bytes, and the final-failure handlers (a batch's, a
+  # workflow's) told of its death before.
+  def test_a_death_written_with_its_raw_bytes_is_told_to_the_final_failure_handlers_first
+    Deckhand.config.server_middleware.add(SwapMiddleware)
+    heard = []
+    Deckhand.config.on_final_failure { |job, _error, outcome| heard << [job["jid"], outcome, redis.call("ZCARD", "dead")] }
+    raw = %({"class":"FailJob","args":["x"],"jid":"swapped","retry":0,"backtrace":1#{"0" * 30}})
+    dead = run_around("the dead entry") do
+      redis.call("LPUSH", "queue:default", raw)
+      -> { redis.call("ZCARD", "dead") == 1 }
+    end
+    assert_equal [raw, "Deckhand::CorruptPayload"], [dead.first["raw"].unpack1("m0"), dead.first["class"]]
+    assert_equal [["swapped", :dead, 0]], heard
   end
 
   def test_a_retry_rule_that_gives_no_finite_delay_falls_back_to_the_default_backoff

@@ -37,21 +37,7 @@ module Deckhand
 
       private
 
-      # Waits out Redis failures as Server::Outage says (a refusal that needs a
-      # human is logged with its fix every minute); the job stays in flight
-      # meanwhile, and a shutdown interrupts the wait and hands it back.
-      def persist
-        outage = nil
-        begin
-          yield
-          outage&.over
-        rescue Deckhand::RedisError => e
-          outage ||= Server::Outage.new(@config.logger, "recording a batch job's outcome")
-          delay = outage.failed(e)
-          Thread.handle_interrupt(Deckhand::Shutdown => :immediate) { sleep delay }
-          retry
-        end
-      end
+      def persist(&) = Tracker.persist(@config, "recording a batch job's outcome", &)
     end
   end
 end

@@ -115,6 +115,18 @@ class BatchFailuresTest < Minitest::Test
     assert_equal [1, 1], [batch.status.pending, batch.status.failures]
   end
 
+  # dead: false drops a job out of retries, but the death handlers hear of
+  # it (Sidekiq's rule): so does its batch, before the drop is written.
+  def test_a_job_out_of_retries_with_dead_false_is_a_death_of_its_batch
+    config = server_config
+    batch = tracked_batch { BatchApp::Doomed.set(dead: false).perform_async("discarded") }
+    with_server(config) { wait_for_callbacks(2) }
+    assert_all_ran
+    assert_equal 0, redis.call("ZCARD", "dead")
+    assert_equal %w[complete death], callbacks.map { |c| c["event"] }.sort
+    assert_equal @jids, batch.status.dead_jids
+  end
+
   private
 
   def tracked_batch(&block)

@@ -5,7 +5,8 @@ require_relative "../../e2e/e2e_helper"
 require "support/reliability_helpers"
 
 # Batches across real `deckhand` processes: the last two jobs finishing at the
-# same instant on two processes, and a process SIGKILLed in a batch job.
+# same instant on two processes, a process SIGKILLed in a batch job, and one
+# SIGKILLed as a batch job dies.
 class BatchProcessesTest < Minitest::Test
   include Deckhand::BatchHelpers
   include Deckhand::E2EHelpers
@@ -83,12 +84,74 @@ class BatchProcessesTest < Minitest::Test
     assert_nil recoveries(jids.first, queue: "left"), "a recovered job that succeeded leaves no count behind"
   end
 
+  # SIGKILLed right after the job's dead-set write, before any death
+  # handler ran: the batch was told of the death before that write.
+  def test_a_process_killed_right_after_a_batch_job_s_dead_write_leaves_the_death_on_the_batch_s_books
+    wait_for_redis_uptime(TTL)
+    batch, jid = doomed_batch
+    victim = worker("-q", "left", kill: "after_dead_write")
+    assert_equal "KILL", Signal.signame(victim.wait_exit(timeout: 10).termsig)
+
+    assert_equal [jid], zset("dead").map { |job, _| job["jid"] }
+    status = batch.status
+    assert_equal [jid], status.dead_jids, "the batch's books name the death"
+    assert status.death?
+    assert status.complete?
+    assert_equal 2, redis.call("LLEN", "queue:default"), "its complete and death callbacks wait in their queue"
+
+    finish_with_survivor
+    assert_equal %w[complete death], callbacks.map { |c| c["event"] }.sort
+    assert_equal [jid], zset("dead").map { |job, _| job["jid"] }, "the dead job did not run again"
+  end
+
+  # SIGKILLed after the batch was told, before the dead-set write: the job
+  # is still in the process's in-flight record, recovered, run and dead
+  # again, and its death counted once.
+  def test_a_process_killed_before_a_batch_job_s_dead_write_leaves_it_to_die_again_counted_once
+    wait_for_redis_uptime(TTL)
+    batch, jid = doomed_batch
+    victim = worker("-q", "left", kill: "before_dead_write")
+    assert_equal "KILL", Signal.signame(victim.wait_exit(timeout: 10).termsig)
+
+    assert_equal 0, redis.call("ZCARD", "dead"), "killed before the dead-set write"
+    assert_equal [jid], inflight_payloads(victim.identity, ["left"]).map { |raw| JSON.parse(raw)["jid"] }
+    assert_equal [jid], batch.status.dead_jids
+
+    finish_with_survivor
+    assert_equal [jid], zset("dead").map { |job, _| job["jid"] }, "recovered, run again and dead once"
+    assert_equal %w[complete death], callbacks.map { |c| c["event"] }.sort, "each callback fired once"
+    status = batch.status
+    assert_equal [jid], status.dead_jids
+    assert_equal 1, status.failures
+  end
+
   private
 
-  def worker(*args)
-    cli = deckhand("-C", @config, "-c", "2", *args, app: APP, env: {"BATCH_APP_REAPER_INTERVAL" => REAPER_INTERVAL.to_s})
+  def worker(*args, kill: nil)
+    env = {"BATCH_APP_REAPER_INTERVAL" => REAPER_INTERVAL.to_s}
+    env["BATCH_APP_KILL"] = kill if kill
+    cli = deckhand("-C", @config, "-c", "2", *args, app: APP, env: env)
     cli.identity
     cli
+  end
+
+  # A batch of one job that dies on its first failure, waiting in queue "left".
+  def doomed_batch
+    batch = Deckhand::Batch.new
+    %i[complete death].each { |event| batch.on(event, BatchApp::Callbacks) }
+    jids = batch.jobs { BatchApp::Doomed.set(queue: "left").perform_async("doomed") }
+    [batch, jids.first]
+  end
+
+  # A second process recovers what the victim left and runs the callbacks.
+  def finish_with_survivor
+    survivor = worker("-q", "left", "-q", "default")
+    wait_for(timeout: 30, message: "the victim recovered, its job dead and both callbacks run") do
+      redis.call("HLEN", keys::OWNERS) == 1 && redis.call("ZCARD", "dead") == 1 && callbacks.size >= 2
+    end
+    survivor.signal("TERM")
+    assert_equal 0, survivor.wait_exit(timeout: 10).exitstatus
+    assert_all_ran
   end
 
   def arrived = redis.call("LRANGE", "app:arrived", 0, -1).map { |entry| entry.split(" ").then { |label, pid| [label, pid.to_i] } }

@@ -203,7 +203,7 @@ class WebBatchesTest < Minitest::Test
       config = Deckhand.config
       puts JSON.generate("before" => before, "after" => loaded.call, "statuses" => statuses,
         "middleware" => config.server_middleware.size, "death_handlers" => config.death_handlers.size,
-        "enabled" => !!defined?(Deckhand::Batch.install))
+        "final_handlers" => config.final_handlers.size, "enabled" => !!defined?(Deckhand::Batch.install))
     RUBY
     out, err, status = Open3.capture3({"REDIS_URL" => Deckhand::RedisHarness.url}, RbConfig.ruby, "-I#{File.expand_path("../../../lib", __dir__)}", "-e", script)
     assert status.success?, err
@@ -211,6 +211,6 @@ class WebBatchesTest < Minitest::Test
     assert_equal [], report["before"], "requiring deckhand/web loads no batch code"
     assert_equal [200, 200], report["statuses"]
     assert_equal ["deckhand/batch/listing.rb", "deckhand/batch/status.rb"], report["after"]
-    assert_equal [0, 0, false], report.values_at("middleware", "death_handlers", "enabled")
+    assert_equal [0, 0, 0, false], report.values_at("middleware", "death_handlers", "final_handlers", "enabled")
   end
 end

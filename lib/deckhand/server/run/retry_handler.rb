@@ -174,13 +174,13 @@ module Deckhand
             # Sidekiq 8's mark (Integer ms): death handlers tell it from a dead job.
             job["discarded_at"] = @store.clock.now_ms
             discard(unit, job, "retries exhausted and dead: false", error)
-          elsif (payload = encode(unit, job, error, &again))
-            final(job, error, :dead)
-            bury(unit, payload, job)
-            @logger.warn("dead: retries exhausted, moved to the dead set") if unit.recorded == :written
-            :dead
           else
-            :dead # kept in the dead set as fetched
+            final(job, error, :dead) # before either write: as it stands, or as fetched (encode)
+            if (payload = encode(unit, job, error, &again))
+              bury(unit, payload, job)
+              @logger.warn("dead: retries exhausted, moved to the dead set") if unit.recorded == :written
+            end
+            :dead
           end
           outcome.tap { notify_death(unit, job, error) }
         end

@@ -5,10 +5,22 @@
 # the tests read it, whichever process ran them.
 
 require "deckhand"
+
+# A process SIGKILLed as a job dies, at one of two instants (the tests of a
+# batch's books across a crash). "after_dead_write": right after the job's
+# dead-set write, before any death handler (this one is registered before
+# deckhand/batch installs its hooks). "before_dead_write": after the
+# final-failure handlers registered before this one (the batch's), before
+# the dead-set write.
+kill_at = ENV["BATCH_APP_KILL"]
+Deckhand.config.on_death { |_, _| Process.kill("KILL", Process.pid) } if kill_at == "after_dead_write"
+
 require "deckhand/batch"
 require "json"
 require "redis_client"
 require "connection_pool"
+
+Deckhand.config.on_final_failure { |_, _, _| Process.kill("KILL", Process.pid) } if kill_at == "before_dead_write"
 
 # End-to-end tests run the reaper often (the config file has no key for it).
 if ENV["BATCH_APP_REAPER_INTERVAL"]

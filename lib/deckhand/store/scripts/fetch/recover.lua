@@ -52,7 +52,7 @@ for i = 1, q do recover_guard(queue_keys(i), lots[i]) end
 local recovered, counted, poisoned = 0, 0, 0
 for i = 1, q do
   local r, c, p = recover_queue(identity, limit, ttl, queue_keys(i), lots[i])
-  if r > 0 then redis.call('SADD', KEYS[3], ARGV[5 + i]) end
+  if r > 0 or p > 0 then redis.call('SADD', KEYS[3], ARGV[5 + i]) end -- the name finds the pill's poison hash
   recovered, counted, poisoned = recovered + r, counted + c, poisoned + p
 end
 

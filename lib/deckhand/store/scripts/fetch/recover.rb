@@ -63,7 +63,7 @@ module Deckhand
           back = lots.filter_map do |queue, ids|
             counts = share.call(identity, queue, ids, limit: limit, ttl: ttl)
             totals = totals.zip(counts).map(&:sum)
-            queue if counts.first.positive?
+            queue if counts.first.positive? || counts.last.positive? # a pill's poison hash is found by its queue's name
           end
           @store.multi do |tx|
             tx.call("SADD", keys::QUEUES, *back) unless back.empty?

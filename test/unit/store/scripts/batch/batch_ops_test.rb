@@ -49,6 +49,8 @@ class BatchOpsTest < Minitest::Test
     assert_equal [["child-death", "parent"]], callbacks_in("cq-c")
     assert_equal [["parent-death", "grand"]], callbacks_in("cq-p")
     assert_equal [["grand-death", nil]], callbacks_in("cq-g")
+    assert_equal 0, ops.death("child", "j1", "{}"), "told again (recovered after a crash before its dead write): counted once"
+    assert_equal [["child-death", "parent"]], callbacks_in("cq-c")
 
     assert_equal 1, ops.success("child", "j2")
     assert_equal 1, ops.success("child", "j3")
