@@ -32,4 +32,17 @@ class FetchSourcesTest < Minitest::Test
     asked = sources(["heavy,3", "light,1"]).next(paused: [0], limit: 10)
     assert_equal [[1, 1, 10]], asked
   end
+
+  # docs/priority.md: a queue's levels below 0 are asked before its own
+  # list, those above after it, each in the queue's place; a paused queue's
+  # levels wait with it.
+  def test_priority_levels_are_sources_in_their_queues_place
+    fetch = sources(%w[critical default low])
+    fetch.levels = {"default" => [7, -5, -40], "gone" => [1]}
+    assert_equal [[0, 1, 20], [1, 2, 20, -40], [1, 3, 20, -5], [1, 4, 20], [1, 5, 20, 7], [2, 6, 20]],
+      fetch.next(paused: [], limit: 20)
+    assert_equal [[0, 7, 20], [2, 8, 20]], fetch.next(paused: [1], limit: 20)
+    fetch.levels = {}
+    assert_equal [[0, 9, 20], [1, 10, 20], [2, 11, 20]], fetch.next(paused: [], limit: 20)
+  end
 end
