@@ -126,6 +126,7 @@ class PriorityTest < Minitest::Test
     Deckhand::Client.push_bulk("class" => "PriorityTest::RankedJob", "args" => [[2]], "priority" => 4)
     assert_equal 2, redis.call("LLEN", keys.priority("default", 4))
     assert_match(/jobs with a priority were queued, but Redis refused to name their level.*WRONGTYPE.*do not push them again/, log.string)
+    assert_equal 1, log.string.scan("refused to name their level").size, "once a minute at most"
     redis.call("DEL", keys.priorities("default"))
     RankedJob.set(priority: 4).perform_async(3)
     assert_equal [1, 2, 3], run_all(3), "the next push named the level: every job ran"

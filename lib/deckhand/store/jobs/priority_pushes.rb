@@ -18,7 +18,7 @@ module Deckhand
       # a level someone deleted is named again by the next push. Writing it is
       # bookkeeping, as the set of queue names is: when Redis refuses it
       # (a key of another type) the jobs are written all the same, and the push
-      # warns (#unregistered) rather than raise and have them pushed twice.
+      # warns (Jobs::LevelWarning) rather than raise and have them pushed twice.
       #
       #   queued, levels = PriorityPushes.split({"default" => [json, ...]})
       #   # => [{"default" => [json without a priority, ...]}, {"default" => {-5 => [json, ...]}}]
@@ -64,16 +64,6 @@ module Deckhand
 
         # The members of a queue's set of levels, lowest first.
         def parse(members) = members.filter_map { |member| Integer(member, exception: false) }.sort
-
-        # Warns that Redis refused to name a queue's priority level in its
-        # set of levels (`refusal`, a Deckhand::RedisError) while the jobs
-        # were written: no server fetches them until a push names the level.
-        def unregistered(refusal, logger)
-          message = "jobs with a priority were queued, but Redis refused to name their level in the queue's set of levels: " \
-            "#{refusal.message}. No server fetches them until the key holds a set (`redis-cli TYPE` the key, then RENAME or " \
-            "DEL it); the next push with that priority names the level again, and the jobs run (do not push them again)"
-          logger ? logger.warn(message) : Kernel.warn("Deckhand: #{message}")
-        end
       end
     end
   end

@@ -83,7 +83,7 @@ module Deckhand
             outcome = Jobs::HeldPush.write_sets(store, queued, sets, scheduled_queues) # WAITs for replicas when push_replicas is set
             raise Jobs::HeldPush.explained(outcome, queued, sets) if outcome.left # before the listing's warning, which calls its jobs queued
             store.listing_warning.refused(outcome.unlisted, logger) if outcome.unlisted
-            Jobs::PriorityPushes.unregistered(outcome.unregistered, logger) if outcome.unregistered
+            store.level_warning.refused(outcome.unregistered, logger) if outcome.unregistered
             raise outcome.not_replicated if outcome.not_replicated
           end
         end
@@ -96,7 +96,7 @@ module Deckhand
         def push_marked(store, queued, scheduled, scheduled_queues = nil, fair: nil, logger: nil, patience: PushMarks::PATIENCE)
           outcome = MarkedPush.write(store, queued, scheduled, scheduled_queues, fair: fair, patience: patience)
           store.listing_warning.refused(outcome.unlisted, logger) if outcome.unlisted
-          Jobs::PriorityPushes.unregistered(outcome.unregistered, logger) if outcome.unregistered
+          store.level_warning.refused(outcome.unregistered, logger) if outcome.unregistered
           outcome
         end
 
