@@ -35,7 +35,9 @@ module Torture
         "tenants" => "deckhand:tenants:#{Setup::FAIR}", "limiter" => "deckhand:limit:concurrent:#{Setup::LIMITER}",
         "limiter-wake" => "deckhand:limit:concurrent:#{Setup::LIMITER}:wake",
         "limiter-metrics" => "deckhand:limit:metrics:#{Setup::LIMITER}",
-        "periodic" => TickWatch::STATE, "periodic-lease" => "deckhand:periodic:leader"
+        "periodic" => TickWatch::STATE, "periodic-lease" => "deckhand:periodic:leader",
+        # A priority level's list of the default queue, and its set of levels.
+        "priority" => "queue:default~r#{Setup::LEVELS["urgent"]}", "priorities" => "deckhand:priorities:default"
       }.freeze
       # Every fault the drill knows, in the order a full run injects them.
       ALL = (KEYS.keys + %w[lock batch readonly oom]).freeze

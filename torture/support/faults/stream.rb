@@ -8,7 +8,8 @@ module Torture
     # A steady stream of pushes of every kind the drill checks (jobs that
     # succeed, fail and retry, die, are scheduled, hold a unique lock, belong
     # to a batch, wait for a throttled queue, a fair queue's turn or a
-    # limiter: Setup), from a thread, through Deckhand.config's client, each
+    # limiter: Setup; wait at a priority level of the default queue or the
+    # throttled one: docs/priority.md), from a thread, through Deckhand.config's client, each
     # with a jid chosen here so that even a push that raised can be looked
     # for afterwards.
     #
@@ -19,7 +20,7 @@ module Torture
     #   stream.why(jid)     # => "unique: Deckhand::RedisError: ..." (its kind, and the error if it raised)
     class Stream
       # Kinds in the order the stream cycles through them (weights by repetition).
-      CYCLE = %w[ok flaky limited scheduled ok dies throttled unique ok flaky fair doomed ok batch ok flaky].freeze
+      CYCLE = %w[ok flaky limited scheduled ok dies throttled unique ok urgent flaky fair doomed ok batch ok later flaky].freeze
       BATCH_SIZE = 3
       # Kinds pushed three at a time, one push each: more than the throttle
       # and the limiter let run at once, one job per tenant of the fair queue.
@@ -86,7 +87,9 @@ module Torture
         when "scheduled" then enqueue(OkJob, jids[0], n, later: true)
         # Every other one scheduled, so that a lock lives longer than a job runs.
         when "unique" then enqueue(UniqueJob, jids[0], n, later: n.odd?)
-        when "throttled" then enqueue(SlowJob, jids[0], 10, options: {"queue" => Setup::THROTTLED})
+        # One of each three at a priority level: the throttle counts its levels' jobs too.
+        when "throttled" then enqueue(SlowJob, jids[0], 10, options: {"queue" => Setup::THROTTLED}.merge(i.zero? ? {"priority" => -1} : {}))
+        when "urgent", "later" then enqueue(OkJob, jids[0], n, options: {"priority" => Setup::LEVELS.fetch(kind)})
         when "fair" then enqueue(OkJob, jids[0], n, options: {"queue" => Setup::FAIR, "tenant" => Setup::TENANTS[i]})
         else enqueue(CLASSES.fetch(kind), jids[0], n)
         end
