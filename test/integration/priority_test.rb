@@ -62,6 +62,24 @@ class PriorityTest < Minitest::Test
     assert_operator behind, :<, 50, "the urgent job waited only for the few jobs the server had fetched ahead, not the backlog (#{behind})"
   end
 
+  # An idle server blocks on each level's list as on the queue's own, so a
+  # job pushed at a level it knows starts at once, not at the fetcher's own
+  # look (every 2 s).
+  def test_an_idle_server_starts_a_job_pushed_at_a_level_at_once
+    RankedJob.set(priority: -2).perform_async(0) # names the level before the server reads it
+    with_server do
+      wait_for(message: "the first job") { Deckhand::TestJobs.runs.size >= 1 }
+      waits = (1..3).map do |n|
+        sleep 0.3 # idle: the waiters are armed again
+        pushed = monotonic
+        RankedJob.set(priority: -2).perform_async(n)
+        wait_for(message: "job #{n}") { Deckhand::TestJobs.runs.size > n }
+        monotonic - pushed
+      end
+      assert_operator waits.max, :<, 0.5, "each job started at once, not at the next look (#{waits.map { |w| w.round(3) }})"
+    end
+  end
+
   def test_a_queue_never_given_a_priority_keeps_sidekiqs_layout
     RankedJob.perform_async(1)
     RankedJob.set(priority: 0).perform_async(2)

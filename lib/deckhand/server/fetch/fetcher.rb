@@ -131,7 +131,7 @@ module Deckhand
 
         # The queues' priority levels, as the heartbeat reads them (Fetch::Sources#levels=).
         def levels=(by_queue)
-          @sources.levels = by_queue
+          @waiters.levels = @sources.levels = by_queue
         end
 
         # Stop taking jobs. The fetch loop hands back those fetched but not
