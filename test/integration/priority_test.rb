@@ -149,4 +149,27 @@ class PriorityTest < Minitest::Test
     RankedJob.set(priority: 4).perform_async(3)
     assert_equal [1, 2, 3], run_all(3), "the next push named the level: every job ran"
   end
+
+  # A partitioned queue: each partition has its levels, each fetched in its
+  # partition's place.
+  def test_a_partitioned_queues_jobs_wait_at_their_level_in_their_partition
+    Deckhand.config = new_config(concurrency: 1, queues: ["default"], heartbeat_interval: 0.5, timeout: 2, partitions: {"default" => 2})
+    RankedJob.set(priority: -1).perform_bulk([[1], [2], [3], [4]])
+    RankedJob.perform_bulk([[5], [6]])
+    assert_equal [2, 2], ["default", "default~p1"].map { |list| redis.call("LLEN", keys.priority(list, -1)) }
+    runs = run_all(6)
+    assert_equal [1, 2, 3, 4], runs.first(4).sort, "the jobs at -1 first, whichever partition's turn it is"
+  end
+
+  # A fair queue: a job with a tenant waits in its tenant's turn (its
+  # priority unused); one with a priority and no tenant waits at its level,
+  # ahead of the queue's own list and the tenants' jobs.
+  def test_on_a_fair_queue_a_tenant_s_job_takes_its_turn_and_a_job_of_no_tenant_its_level
+    Deckhand.config = new_config(concurrency: 1, queues: ["default"], heartbeat_interval: 0.5, timeout: 2, fair_queues: {"default" => {}})
+    RankedJob.set(tenant: "acme").perform_bulk([[1], [2]])
+    RankedJob.set(tenant: "acme", priority: -9).perform_async(3)
+    RankedJob.set(priority: -9).perform_async(4)
+    assert_equal 1, redis.call("LLEN", keys.priority("default", -9))
+    assert_equal [4, 1, 2, 3], run_all(4)
+  end
 end

@@ -68,7 +68,7 @@ module Deckhand
           order = take_turns(order) unless @groups.empty?
           shares = @weights ? split(order, limit) : Array.new(order.size, limit)
           return numbered(order.zip(shares)) if @levels.empty?
-          numbered(order.each_with_index.flat_map { |index, j| with_levels(index, shares[j]) })
+          numbered(prioritized(order, shares))
         end
 
         # One Lot per take, holding its jobs in the order taken. Tells
@@ -92,11 +92,25 @@ module Deckhand
           sources.each_with_index.map { |(index, share, level), j| level ? [index, base + j + 1, share, level] : [index, base + j + 1, share] }
         end
 
-        # A queue's sources in the order to drain them: its levels below 0,
-        # its own list, its levels above 0.
-        def with_levels(index, share)
-          levels = @levels[index] or return [[index, share]]
-          levels.map { |level| [index, share, level] }.insert(levels.count(&:negative?), [index, share])
+        # [index, share, level] of every source in the order to drain them:
+        # each queue's levels below 0, its own list, its levels above 0. The
+        # partitions of a partitioned queue take the place of its first one
+        # in the order together, level by level (the queue's own lists as
+        # level 0), each level's partitions in their turn's order: priority
+        # first, then the partitions' turns.
+        def prioritized(order, shares)
+          share = order.each_with_index.to_h { |index, j| [index, shares[j]] }
+          done = {}
+          order.each_with_index.flat_map do |index, j|
+            next [] if done[index]
+            group = @groups.find { |members| members.include?(index) }
+            members = group ? order.drop(j).select { |i| group.include?(i) } : [index]
+            members.each { |i| done[i] = true }
+            sources = members.each_with_index.flat_map do |i, turn|
+              [[0, turn, i, nil]] + @levels.fetch(i, []).map { |level| [level, turn, i, level] }
+            end
+            sources.sort_by { |level, turn, _, _| [level, turn] }.map { |_, _, i, level| [i, share[i], level] }
+          end
         end
 
         # The partitions of each partitioned queue keep their places in the

@@ -45,4 +45,18 @@ class FetchSourcesTest < Minitest::Test
     fetch.levels = {}
     assert_equal [[0, 9, 20], [1, 10, 20], [2, 11, 20]], fetch.next(paused: [], limit: 20)
   end
+
+  # A partitioned queue's partitions go level by level in its place, each
+  # level's partitions in their turn: its jobs of a priority below 0 come
+  # before its own lists, whichever partition holds them.
+  def test_a_partitioned_queues_levels_go_before_its_partitions_own_lists
+    capsule = Deckhand::Config::Partitions.new("default" => 2).expand(Deckhand::Config::Capsule.new("default", concurrency: 5, queues: %w[critical default]))
+    fetch = Deckhand::Server::Fetch::Sources.new(capsule, sequence: Deckhand::Server::Fetch::Sequence.new, suspects: nil, random: Random.new(3))
+    fetch.levels = {"default" => [-1, 4], "default~p1" => [-1]}
+    orders = Array.new(Deckhand::Server::Fetch::Sources::TURN * 2) { fetch.next(paused: [], limit: 10).map { |index, _, _, level| [capsule.queues[index], level] } }
+    assert_equal [["critical", nil], ["default", -1], ["default~p1", -1], ["default", nil], ["default~p1", nil], ["default", 4]],
+      orders.find { |order| order[1] == ["default", -1] }
+    assert_equal [["critical", nil], ["default~p1", -1], ["default", -1], ["default~p1", nil], ["default", nil], ["default", 4]],
+      orders.find { |order| order[1] == ["default~p1", -1] }, "the partitions take turns within each level"
+  end
 end
