@@ -47,4 +47,30 @@ class ClusterPriorityTest < Minitest::Test
     assert_match(/has jobs waiting with a priority \(levels -3\)/, error.message)
     assert_equal 1, cluster.call("LLEN", keys.priority("mail", -3))
   end
+
+  # The idle wait on a level's list: the list and the landing list share the
+  # queue's slot, so the blocking move runs on its node. The cluster client
+  # opens more than one connection for a waiter's first wait, which the
+  # waiter takes for a reconnection: it looks at the landing list at once and
+  # again LandingWatch::LATE later, each look waiting for the queue's own
+  # wait on that list to end (up to IdleWaiter::TIMEOUT). Those looks are
+  # over before the jobs timed here.
+  def test_an_idle_server_starts_a_job_pushed_at_a_level_at_once
+    Deckhand.config = new_config(concurrency: 1, queues: %w[reports], heartbeat_interval: 0.5, timeout: 2)
+    RankedJob.set(queue: "reports", priority: -2).perform_async(0)
+    with_server do
+      wait_for(message: "the first job") { Deckhand::TestJobs.runs.size >= 1 }
+      RankedJob.set(queue: "reports", priority: -2).perform_async(0) # the level's waiter's first wait
+      wait_for(message: "the second job") { Deckhand::TestJobs.runs.size >= 2 }
+      sleep Deckhand::Server::Fetch::Idle::LandingWatch::LATE + Deckhand::Server::Fetch::Idle::IdleWaiter::TIMEOUT
+      waits = (1..3).map do |n|
+        sleep 0.3 # idle: the waiters are armed again
+        pushed = monotonic
+        RankedJob.set(queue: "reports", priority: -2).perform_async(n)
+        wait_for(message: "job #{n}") { Deckhand::TestJobs.runs.size > n + 1 }
+        monotonic - pushed
+      end
+      assert_operator waits.max, :<, 0.5, "each job started at once, not at the next look (#{waits.map { |w| w.round(3) }})"
+    end
+  end
 end
