@@ -172,4 +172,12 @@ class PriorityTest < Minitest::Test
     assert_equal 1, redis.call("LLEN", keys.priority("default", -9))
     assert_equal [4, 1, 2, 3], run_all(4)
   end
+
+  def test_a_job_waiting_at_a_level_is_cancelled_out_of_its_list
+    jid = RankedJob.set(priority: 6).perform_async(1)
+    other = RankedJob.set(priority: 6).perform_async(2)
+    assert_equal :removed_from_queue, Deckhand::Client.cancel(jid)
+    assert_equal [other], redis.call("LRANGE", keys.priority("default", 6), 0, -1).map { |raw| JSON.parse(raw)["jid"] }
+    assert_equal "queue", Deckhand::API.new.cancellation(jid).where
+  end
 end
