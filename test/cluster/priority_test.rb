@@ -73,4 +73,17 @@ class ClusterPriorityTest < Minitest::Test
       assert_operator waits.max, :<, 0.5, "each job started at once, not at the next look (#{waits.map { |w| w.round(3) }})"
     end
   end
+
+  # Due, a scheduled job goes to its level's list in its queue's slot; the
+  # queue's own list is named first, where schedule.lua looks for it.
+  def test_a_scheduled_job_waits_at_its_level_once_due
+    RankedJob.set(queue: "reports", priority: -4).perform_in(0.1, 1)
+    RankedJob.set(queue: "reports").perform_in(0.1, 2)
+    sleep 0.2
+    moved, = Deckhand::Store::Scripts::Schedule.new(Deckhand.config.store, queues: %w[reports]).call(now: Time.now.to_f, limit: 10, stamp: "1")
+    assert_equal 2, moved
+    assert_equal [[1]], cluster.call("LRANGE", keys.priority("reports", -4), 0, -1).map { |raw| JSON.parse(raw)["args"] }
+    assert_equal [[2]], jobs_in("reports").map { |job| job["args"] }
+    assert_equal ["-4"], cluster.call("SMEMBERS", keys.priorities("reports"))
+  end
 end

@@ -180,4 +180,20 @@ class PriorityTest < Minitest::Test
     assert_equal [other], redis.call("LRANGE", keys.priority("default", 6), 0, -1).map { |raw| JSON.parse(raw)["jid"] }
     assert_equal "queue", Deckhand::API.new.cancellation(jid).where
   end
+
+  # A scheduled job and a retry keep their priority: due, each goes to its
+  # level's list, its level named first.
+  def test_a_scheduled_job_and_a_retry_wait_at_their_level_once_due
+    Deckhand.config = new_config(concurrency: 1, queues: ["default"], heartbeat_interval: 0.5, timeout: 2, scheduler_interval: 0.1)
+    RankedJob.perform_bulk([[1], [2]])
+    RankedJob.set(priority: -4).perform_in(0.2, 3)
+    redis.call("ZADD", "retry", 0, JSON.generate("class" => "PriorityTest::RankedJob", "args" => [4], "jid" => "r" * 24,
+      "queue" => "default", "priority" => -4, "retry" => true, "retry_count" => 0, "enqueued_at" => 1))
+    sleep 0.3
+    moved, = Deckhand::Store::Scripts::Schedule.new(Deckhand.config.store).call(now: Time.now.to_f, limit: 10, stamp: "1")
+    assert_equal 2, moved
+    assert_equal [[3], [4]].sort, redis.call("LRANGE", keys.priority("default", -4), 0, -1).map { |raw| JSON.parse(raw)["args"] }.sort
+    assert_equal ["-4"], redis.call("SMEMBERS", keys.priorities("default"))
+    assert_equal [3, 4], run_all(4).first(2).sort
+  end
 end
