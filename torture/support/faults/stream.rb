@@ -83,13 +83,16 @@ module Torture
         jids = (kind == "batch") ? Array.new(BATCH_SIZE) { SecureRandom.hex(12) } : [SecureRandom.hex(12)]
         pushed = case kind
         when "batch" then push_batch(jids, n)
-        # Scheduled a moment ahead: the schedule set and schedule.lua at work.
-        when "scheduled" then enqueue(OkJob, jids[0], n, later: true)
+        # Scheduled a moment ahead: the schedule set and schedule.lua at work
+        # (every other one at a priority level, where it goes when due).
+        when "scheduled" then enqueue(OkJob, jids[0], n, later: true, options: n.odd? ? {"priority" => Setup::LEVELS["urgent"]} : {})
         # Every other one scheduled, so that a lock lives longer than a job runs.
         when "unique" then enqueue(UniqueJob, jids[0], n, later: n.odd?)
         # One of each three at a priority level: the throttle counts its levels' jobs too.
         when "throttled" then enqueue(SlowJob, jids[0], 10, options: {"queue" => Setup::THROTTLED}.merge(i.zero? ? {"priority" => -1} : {}))
-        when "urgent", "later" then enqueue(OkJob, jids[0], n, options: {"priority" => Setup::LEVELS.fetch(kind)})
+        # "later" fails once: its retry goes back to its level when due.
+        when "urgent" then enqueue(OkJob, jids[0], n, options: {"priority" => Setup::LEVELS.fetch(kind)})
+        when "later" then enqueue(FlakyJob, jids[0], n, options: {"priority" => Setup::LEVELS.fetch(kind)})
         when "fair" then enqueue(OkJob, jids[0], n, options: {"queue" => Setup::FAIR, "tenant" => Setup::TENANTS[i]})
         else enqueue(CLASSES.fetch(kind), jids[0], n)
         end
