@@ -90,10 +90,22 @@ module Deckhand
       raise InvalidJob, "queue name for #{klass} cannot be empty; leave queue unset to use \"default\"" if queue.empty?
       job["args"] = [] unless job.key?("args")
       Validator.check_args!(job["args"], klass)
+      priority!(job["priority"], klass) unless job["priority"].nil?
       job["retry"] = true unless job.key?("retry")
       job["jid"] ||= jid
       job["created_at"] ||= now(timestamps)
       job
+    end
+
+    # The priorities a job may have (docs/priority.md): lower runs first, 0
+    # (or none) waits in the queue itself. A bound, since each level a queue
+    # uses is one more list its fetch reads.
+    PRIORITIES = (-100..100)
+
+    def priority!(priority, klass)
+      return if priority.is_a?(Integer) && PRIORITIES.cover?(priority)
+      raise InvalidJob, "priority for #{klass} must be an Integer from #{PRIORITIES.min} (runs first) to " \
+        "#{PRIORITIES.max} (runs last), or nil for the queue's own order; got #{priority.inspect}"
     end
 
     # Encodes a normalized job, enforcing the size limit.

@@ -19,6 +19,7 @@ require_relative "store/tags/queue_move"
 require_relative "store/connection/server_checks"
 require_relative "store/script_runs"
 require_relative "store/jobs/listing_warning"
+require_relative "store/jobs/level_warning"
 require_relative "store/records/clock"
 
 module Deckhand
@@ -65,6 +66,7 @@ module Deckhand
       @pool = new_pool
       @layout = @cluster ? Layout::PlacedCluster.new(Tags::QueuePlacement.new(self)) : Layout::Plain
       @listing_warning = Jobs::ListingWarning.new(@layout::QUEUES)
+      @level_warning = Jobs::LevelWarning.new
       @clock = Records::Clock.new(self)
       @answered_marks = {}
     end
@@ -100,6 +102,9 @@ module Deckhand
 
     # Where a push whose queue could not be listed says so (Store::Jobs::Queues.push).
     attr_reader :listing_warning
+
+    # Where a push whose priority level could not be named says so.
+    attr_reader :level_warning
 
     # Redis' clock, the one every host's times are written and compared by
     # (Store::Records::Clock).

@@ -412,6 +412,13 @@ class DocsExamplesTest < Minitest::Test
     assert_equal [["globex", 1], ["initech", 1]], tenants.map { |t| [t.name, t.size] }.sort
   end
 
+  def test_jobs_pushed_with_a_priority_wait_at_their_level
+    run_example("priority-push")
+    level = ->(n) { redis.call("LRANGE", "queue:default~r#{n}", 0, -1).reverse.map { |raw| JSON.parse(raw)["args"] } }
+    assert_equal [[[1]], [[2], [4]], [[3]]], [queued("default").map { |job| job["args"] }, level.call(-10), level.call(5)]
+    assert_equal 4, Deckhand::API.new.queue("default").size
+  end
+
   def test_a_dashboard_over_two_redis_servers
     run_example("sharding-dashboard")
     eu_redis.call("SADD", "queues", "invoices")

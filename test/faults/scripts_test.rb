@@ -270,6 +270,23 @@ class ScriptConservationTest < Minitest::Test
     assert_equal [Keys.recoveries("a")], redis.call("KEYS", "deckhand:*")
   end
 
+  # A priority level's list (docs/priority.md) of the wrong type: the fetch
+  # reads its length before its first write, so it refuses whole.
+  def test_fetch_moves_nothing_when_a_priority_levels_list_is_the_wrong_type
+    identity = "host:1:live"
+    redis.call("LPUSH", Keys.priority("a", -2), job("u1", queue: "a"))
+    redis.call("LPUSH", "queue:a", job("a1", queue: "a"))
+    redis.call("SET", Keys.priority("a", 3), "x")
+    fetch = Scripts::Fetch.new(store, identity: identity, queues: %w[a])
+    sources = [[0, 1, nil, -2], [0, 2], [0, 3, nil, 3]]
+    refused { fetch.call(limit: 10, sources: sources, acks: []) }
+    assert_equal [[job("u1", queue: "a")], [job("a1", queue: "a")]], [list(Keys.priority("a", -2)), list("queue:a")]
+    assert_empty redis.call("KEYS", "deckhand:*")
+    redis.call("DEL", Keys.priority("a", 3))
+    takes = fetch.call(limit: 10, sources: sources.map { |index, id, *rest| [index, id + 3, *rest] }, acks: [])
+    assert_equal [[job("u1", queue: "a")], [job("a1", queue: "a")]], takes.map(&:payloads)
+  end
+
   def test_fetch_acknowledges_and_fetches_when_a_lock_key_is_not_a_lock
     identity = "host:1:live"
     redis.call("LPUSH", "queue:a", job("a1", queue: "a"))

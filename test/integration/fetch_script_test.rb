@@ -131,4 +131,30 @@ class FetchScriptTest < Minitest::Test
     assert_equal %w[a], lot(1)
     assert_equal ["b"], redis.call("LRANGE", "queue:default", 0, -1)
   end
+
+  # A priority level's list (docs/priority.md) is a source of its own whose
+  # lot is its queue's: acknowledged, handed back and recovered as any.
+  def test_a_priority_levels_list_fills_a_lot_of_its_queue_and_goes_back_to_the_queue
+    redis.call("LPUSH", "queue:default", "a", "b")
+    redis.call("LPUSH", "queue:default~r-2", "u1", "u2")
+    takes = fetch.call(limit: 3, sources: [[0, 1, nil, -2], [0, 2]], acks: [])
+    assert_equal [[0, nil, %w[u1 u2]], [1, nil, %w[a]]], takes.map(&:to_a)
+    assert_equal({"1" => "2", "2" => "1"}, inflight)
+    assert_equal 0, redis.call("LLEN", "queue:default~r-2")
+    requeue = Deckhand::Store::Scripts::Requeue.new(Deckhand.config.store, identity: "test", queues: ["default"])
+    assert_equal 3, requeue.lots([[0, 1], [0, 2]])
+    assert_equal %w[u1 u2 a b], redis.call("LRANGE", "queue:default", 0, -1).reverse, "handed back to the front of the queue's own list"
+    assert_empty inflight
+  end
+
+  # A throttle lets a queue's sources (its levels, then its own list) share
+  # what it allows: never more in all.
+  def test_a_throttle_is_shared_by_a_queues_priority_levels
+    redis.call("LPUSH", "queue:default~r-1", "u1", "u2")
+    redis.call("LPUSH", "queue:default", "a", "b", "c")
+    limit = Deckhand::Config::Throttle::Limit.new(nil, nil, 3)
+    takes, _wait = fetch.call(limit: 10, sources: [[0, 1, nil, -1], [0, 2]], acks: [], throttles: [[0, limit, 0]])
+    assert_equal [%w[u1 u2], %w[a]], takes.map(&:payloads)
+    assert_equal "3", redis.call("HGET", "deckhand:throttle:default", "~held")
+  end
 end

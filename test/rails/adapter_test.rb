@@ -100,6 +100,16 @@ class DeckhandAdapterTest < Minitest::Test
     assert_equal 2, stats[/cmdstat_lpush:calls=(\d+)/, 1].to_i, "one LPUSH per class and queue"
   end
 
+  # Active Job's priority is Deckhand's (docs/priority.md): lower runs first.
+  def test_active_job_priority_files_the_job_at_its_level
+    RailsJobs::GreetJob.set(priority: -10).perform_later("urgent")
+    ActiveJob.perform_all_later([RailsJobs::GreetJob.new("later").set(priority: 5), RailsJobs::GreetJob.new("plain")])
+    level = ->(n) { redis.call("LRANGE", Deckhand::Store::Layout::Plain.priority("mailers", n), 0, -1).map { |raw| JSON.parse(raw) } }
+    assert_equal [["urgent", -10]], level.call(-10).map { |p| [p["args"].first["arguments"].first, p["priority"]] }
+    assert_equal [["later", 5]], level.call(5).map { |p| [p["args"].first["arguments"].first, p["priority"]] }
+    assert_equal [["plain", nil]], jobs_in("mailers").map { |p| [p["args"].first["arguments"].first, p["priority"]] }
+  end
+
   def test_retry_on_discard_on_and_errors_let_through
     RailsJobs::FlakyJob.perform_later("f")
     RailsJobs::DiscardedJob.perform_later

@@ -15,6 +15,7 @@ module ActiveJob
     #   WelcomeEmailJob.perform_later(user)
     #   WelcomeEmailJob.set(wait: 5.minutes).perform_later(user)
     #   ActiveJob.perform_all_later(users.map { |u| WelcomeEmailJob.new(u) })  # bulk pushes
+    #   WelcomeEmailJob.set(priority: -10).perform_later(user)  # ahead of the queue's others (docs/priority.md)
     #
     # Each job travels as a Deckhand job of class JobWrapper whose one argument
     # is the job's serialized Hash, with "wrapped" naming the Active Job class
@@ -78,14 +79,16 @@ module ActiveJob
       # perform_all_later: one bulk push per job class and queue, scheduled and
       # immediate jobs together. Returns how many were pushed.
       def enqueue_all(jobs)
-        jobs.group_by { |job| [job.class, job.queue_name] }.sum do |(klass, queue), group|
+        jobs.group_by { |job| [job.class, job.queue_name, job.priority] }.sum do |(klass, queue, priority), group|
           options, pool = options(klass)
           client = Deckhand::Client.new(pool: pool)
-          jids = client.push_bulk(options.merge(
+          item = options.merge(
             "class" => DeckhandAdapter.class_name_for(client.config), "wrapped" => klass.name, "queue" => queue,
             "args" => group.map { |job| [job.serialize] },
             "at" => group.map { |job| job.scheduled_at&.to_f }
-          ))
+          )
+          item["priority"] = priority unless priority.nil?
+          jids = client.push_bulk(item)
           group.zip(jids).count do |job, jid|
             next false unless jid
             job.provider_job_id = jid
@@ -109,6 +112,7 @@ module ActiveJob
         item = options.merge("class" => DeckhandAdapter.class_name_for(client.config), "wrapped" => job.class.name, "queue" => job.queue_name,
           "args" => [job.serialize])
         item["at"] = at.to_f if at
+        item["priority"] = job.priority unless job.priority.nil? # Active Job's priority: lower runs first, as Deckhand's
         # A job that answers `profile` (Sidekiq 8's way, set(profile: "mike")) is profiled.
         item["profile"] = job.profile if job.respond_to?(:profile) && !job.profile.nil?
         job.provider_job_id = client.push(item)

@@ -1,13 +1,15 @@
 # frozen_string_literal: true
 
 require_relative "../store/jobs/cancellations"
+require_relative "../store/jobs/priority_levels"
 
 module Deckhand
   class Client
     # Cancels one job by its jid, wherever it is (docs/cancelling.md). The
     # job's cancel mark is set first, then it is looked for where a job goes
     # next, in the order a job travels: the schedule and retry sets, the
-    # queues (each partition), the jobs running, the dead set. A waiting job
+    # queues (each partition, and each one's priority levels), the jobs
+    # running, the dead set. A waiting job
     # is taken out and recorded as cancelled in one script; a running one is
     # left to its process, which reads the mark with its next heartbeat.
     #
@@ -50,9 +52,13 @@ module Deckhand
             return taken && outcome unless taken.nil?
           end
         end
-        queues.flat_map { |queue| @config.partitions.names(queue) }.uniq.each do |list|
-          taken = take(@store.layout.queue(list), jid, "queue", :find_in_list)
-          return taken && :removed_from_queue unless taken.nil?
+        lists = queues.flat_map { |queue| @config.partitions.names(queue) }.uniq
+        levels = Store::Jobs::PriorityLevels.levels(@store, lists) # a list's priority levels (docs/priority.md)
+        lists.each do |list|
+          [@store.layout.queue(list), *levels.fetch(list).map { |level| @store.layout.priority(list, level) }].each do |key|
+            taken = take(key, jid, "queue", :find_in_list)
+            return taken && :removed_from_queue unless taken.nil?
+          end
         end
         return :cancelling_running if Store::Jobs::Cancellations.running(@store, jid)
         @store.layout.set_keys(:dead_set, queues).each do |_, key|

@@ -55,6 +55,7 @@ module Deckhand
         when "pool" then Client::Target.for(value, "#{owner}: pool:")
         when "partition_by" then value.respond_to?(:call) || value.is_a?(String) || value.is_a?(Symbol) || value.is_a?(Integer)
         when "tenant" then Config::FairQueues.tenant!(value, "#{owner}: tenant:")
+        when "priority" then value.nil? || (value.is_a?(Integer) && Payload::PRIORITIES.cover?(value))
         when "profile" then value == false || (value.is_a?(String) && Profiler::TOKEN.match?(value))
         when "profiler_options" then value.is_a?(Hash)
         when "result" then value == false || value == true || result_ttl(value)&.positive?
@@ -96,6 +97,7 @@ module Deckhand
         "pool" => "give another Redis as a Deckhand::Store, a redis-client options Hash or a URL (docs/sharding.md)",
         "partition_by" => "give a key (String, Symbol or Integer) or a callable taking the job's args, like ->(args) { args.first } (docs/cluster.md)",
         "tenant" => "name the tenant whose fair share the job takes (docs/fair-queues.md)",
+        "priority" => "give an Integer from -100 (runs first) to 100 (runs last), or nil for the queue's own order (docs/priority.md)",
         "profile" => "give a token naming the profile (letters, digits, _ . @ -, up to 64), like \"nightly\", or false (docs/profiling.md)",
         "profiler_options" => "give a Hash of the profiler's options, like {mode: :cpu, interval: 500} (docs/profiling.md)",
         "result" => "use {ttl: seconds} (how long its return value is kept for Deckhand::JobResult.wait), true (a day) or false (docs/workflows.md)"

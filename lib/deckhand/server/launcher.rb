@@ -49,7 +49,8 @@ module Deckhand
           info: -> { info }, balance: @balancer && -> { @balancer.report }, on_signal: ->(signal) { remote_signal(signal) }, on_fatal: fatal,
           inflight: -> { @capsules.sum { |capsule| capsule.fetcher.outstanding } },
           on_paused: ->(names) { @capsules.each { |capsule| capsule.fetcher.paused = names } },
-          on_throttles: ->(overrides) { throttles.update(overrides) }, before_beat: embedded ? nil : -> { retitle })
+          on_throttles: ->(overrides) { throttles.update(overrides) }, before_beat: embedded ? nil : -> { retitle },
+          on_priorities: ->(levels) { @capsules.each { |capsule| capsule.fetcher.levels = levels } }, queues: all_queues)
         @reaper = Recovery::Reaper.new(config: config, store: @store, identity: @identity, on_fatal: fatal,
           steady_for: -> { @heartbeat.steady_for })
         @scheduler = Chores::Scheduler.new(config: config, store: @store, process_count: -> { @heartbeat.process_count },

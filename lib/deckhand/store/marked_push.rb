@@ -48,14 +48,15 @@ module Deckhand
       # is in `doubt`).
       def write(store, queued, scheduled, scheduled_queues = nil, fair: nil, patience: PushMarks::PATIENCE)
         queued, tenants = Jobs::FairPushes.split(queued, fair)
+        queued, levels = Jobs::PriorityPushes.split(queued)
         keys = store.layout
         sets = Jobs::Queues.scheduled_sets(keys, scheduled, scheduled_queues)
         begin
-          keys.place(queued.keys | sets.keys | tenants.keys) unless keys.plain?
+          keys.place(queued.keys | sets.keys | tenants.keys | levels.keys) unless keys.plain?
         rescue Deckhand::RedisError => e # a new queue's placement: nothing was written
-          return Jobs::HeldPush::Outcome.new([Jobs::HeldPush.joined(queued, tenants), scheduled, scheduled_queues], e, nil, nil, Jobs::HeldPush::NO_DOUBT)
+          return Jobs::HeldPush::Outcome.new([Jobs::HeldPush.joined(queued, tenants, levels), scheduled, scheduled_queues], e, nil, nil, Jobs::HeldPush::NO_DOUBT)
         end
-        commands = Jobs::HeldPush.plan(keys, queued, sets, tenants)
+        commands = Jobs::HeldPush.plan(keys, queued, sets, tenants, levels)
         return Jobs::HeldPush::Outcome.new(nil, nil, nil, nil, Jobs::HeldPush::NO_DOUBT) if commands.empty?
         names = commands.pop unless keys.plain? || commands.last&.last # cluster: the set of queue names apart
         refusals, doubts, marks = {}, [], []
@@ -66,16 +67,17 @@ module Deckhand
           marks << group.mark unless (group.parts.compact - refused.keys).empty?
         end
         unlisted = refusals.delete(nil)
+        unregistered = refusals.keys.select { |part| part&.first == :levels }.map { |part| refusals.delete(part) }.first
         # The set of queue names is bookkeeping for jobs Redis holds (or may):
         # its refusal is worth a warning only then, and it is written only then.
         unlisted = nil if marks.empty?
         unlisted ||= list(store, names) if names && !(marks.empty? && doubts.empty?)
         unwritten = refusals.keys + doubts.flat_map(&:parts).compact
-        left = refusals.empty? ? nil : Jobs::HeldPush.left(keys, queued, sets, scheduled_queues, refusals.keys, tenants)
+        left = refusals.empty? ? nil : Jobs::HeldPush.left(keys, queued, sets, scheduled_queues, refusals.keys, tenants, levels)
         short = PushMarks.replicated(store, marks)
         marks.each { |mark| PushMarks.answered(store, mark) } # after the WAIT: its write is the mark's
-        not_replicated = short && Jobs::HeldPush.not_replicated(store, Jobs::HeldPush.joined(queued, tenants), sets, unwritten, short)
-        Jobs::HeldPush::Outcome.new(left, refusals.values.first || doubts.first&.error, not_replicated, unlisted, doubts)
+        not_replicated = short && Jobs::HeldPush.not_replicated(store, Jobs::HeldPush.joined(queued, tenants, levels), sets, unwritten, short)
+        Jobs::HeldPush::Outcome.new(left, refusals.values.first || doubts.first&.error, not_replicated, unlisted, doubts, unregistered)
       end
 
       # Plain mode: one group. Cluster mode: one per slot, by the queue each
@@ -84,7 +86,7 @@ module Deckhand
         id = SecureRandom.urlsafe_base64(12)
         slots = keys.plain? ? {nil => commands} : commands.group_by { |_, (_, queue)| keys.queue(queue) }
         slots.map do |_, group|
-          queue = group.first.last&.last
+          queue = group.first.last&.[](1) # [kind, queue, ...]
           Group.new(keys.push_mark(queue, id), group.flat_map { |_, part| checks(keys, part) }, group)
         end
       end
@@ -94,6 +96,8 @@ module Deckhand
         kind, queue = part
         case kind
         when :queued then [[keys.queue(queue), "list", part]]
+        when :priority then [[keys.priority(queue, part[2]), "list", part]]
+        when :levels then [[keys.priorities(queue), "set", part]]
         when :scheduled then [[keys.scheduled_set(queue), "zset", part]]
         when :fair then [[keys.queue(queue), "list", part], [keys.fair_jobs(queue), "zset", part], [keys.fair_tenants(queue), "hash", part]]
         else [[keys::QUEUES, "set", nil]]
@@ -109,7 +113,7 @@ module Deckhand
         queues = []
         commands.each do |command, (kind, name)|
           case kind
-          when :queued then queued[name].concat(command.drop(2))
+          when :queued, :priority then queued[name].concat(command.drop(2))
           when :fair then queued[name].concat(command.drop(6).each_slice(3).map(&:last))
           when :scheduled
             entries = command.drop(2)

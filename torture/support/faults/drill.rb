@@ -38,7 +38,9 @@ module Torture
         "limiter-metrics" => "deckhand:limit:metrics:#{Setup::LIMITER}",
         "periodic" => TickWatch::STATE, "periodic-lease" => "deckhand:periodic:leader",
         # The held set of the class paused through the drill (PausedJob).
-        "held" => "deckhand:held:default:#{PausedJob.name}"
+        "held" => "deckhand:held:default:#{PausedJob.name}",
+        # A priority level's list of the default queue, and its set of levels.
+        "priority" => "queue:default~r#{Setup::LEVELS["urgent"]}", "priorities" => "deckhand:priorities:default"
       }.freeze
       # Every fault the drill knows, in the order a full run injects them.
       ALL = (KEYS.keys + %w[lock batch readonly oom]).freeze

@@ -127,6 +127,6 @@ module Torture
     # What each kind of job must end as once the stream drains.
     ENDS = {"ok" => :succeeded, "slow" => :succeeded, "flaky" => :succeeded, "scheduled" => :succeeded, "unique" => :succeeded,
             "batch" => :succeeded, "throttled" => :succeeded, "fair" => :succeeded, "limited" => :succeeded,
-            "periodic" => :succeeded, "debounce" => :succeeded, "paused" => :succeeded, "doomed" => :dead, "dies" => :dead}.freeze
+            "periodic" => :succeeded, "debounce" => :succeeded, "paused" => :succeeded, "urgent" => :succeeded, "later" => :succeeded, "doomed" => :dead, "dies" => :dead}.freeze
   end
 end

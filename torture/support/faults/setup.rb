@@ -22,6 +22,8 @@ module Torture
       # stream pushes them three at a time, so the third waits in its queue.
       THROTTLE = {THROTTLED => {concurrency: 2}}.freeze
       FAIR_QUEUES = {FAIR => {}}.freeze
+      # The priorities the stream pushes jobs of the default queue at.
+      LEVELS = {"urgent" => -3, "later" => 4}.freeze
 
       module_function
 

@@ -9,7 +9,8 @@ module Torture
     # succeed, fail and retry, die, are scheduled, hold a unique lock, belong
     # to a batch, wait for a throttled queue, a fair queue's turn or a
     # limiter: Setup; debounced pairs, the second replacing the first; jobs
-    # of a paused class), from a thread, through Deckhand.config's client, each
+    # of a paused class; wait at a priority level of the default queue or
+    # the throttled one: docs/priority.md), from a thread, through Deckhand.config's client, each
     # with a jid chosen here so that even a push that raised can be looked
     # for afterwards.
     #
@@ -21,7 +22,7 @@ module Torture
     #   stream.why(jid)     # => "unique: Deckhand::RedisError: ..." (its kind, and the error if it raised)
     class Stream
       # Kinds in the order the stream cycles through them (weights by repetition).
-      CYCLE = %w[ok flaky limited scheduled ok dies throttled unique ok flaky fair doomed ok batch ok flaky debounce paused].freeze
+      CYCLE = %w[ok flaky limited scheduled ok dies throttled unique ok urgent flaky fair doomed ok batch ok later flaky debounce paused].freeze
       # A debounced job waits this long after the last push of its key.
       DEBOUNCE_WAIT = 0.3
       BATCH_SIZE = 3
@@ -90,11 +91,16 @@ module Torture
         jids = (kind == "batch") ? Array.new(BATCH_SIZE) { SecureRandom.hex(12) } : [SecureRandom.hex(12)]
         pushed = case kind
         when "batch" then push_batch(jids, n)
-        # Scheduled a moment ahead: the schedule set and schedule.lua at work.
-        when "scheduled" then enqueue(OkJob, jids[0], n, later: true)
+        # Scheduled a moment ahead: the schedule set and schedule.lua at work
+        # (every other one at a priority level, where it goes when due).
+        when "scheduled" then enqueue(OkJob, jids[0], n, later: true, options: n.odd? ? {"priority" => Setup::LEVELS["urgent"]} : {})
         # Every other one scheduled, so that a lock lives longer than a job runs.
         when "unique" then enqueue(UniqueJob, jids[0], n, later: n.odd?)
-        when "throttled" then enqueue(SlowJob, jids[0], 10, options: {"queue" => Setup::THROTTLED})
+        # One of each three at a priority level: the throttle counts its levels' jobs too.
+        when "throttled" then enqueue(SlowJob, jids[0], 10, options: {"queue" => Setup::THROTTLED}.merge(i.zero? ? {"priority" => -1} : {}))
+        # "later" fails once: its retry goes back to its level when due.
+        when "urgent" then enqueue(OkJob, jids[0], n, options: {"priority" => Setup::LEVELS.fetch(kind)})
+        when "later" then enqueue(FlakyJob, jids[0], n, options: {"priority" => Setup::LEVELS.fetch(kind)})
         when "fair" then enqueue(OkJob, jids[0], n, options: {"queue" => Setup::FAIR, "tenant" => Setup::TENANTS[i]})
         else enqueue(CLASSES.fetch(kind), jids[0], n)
         end

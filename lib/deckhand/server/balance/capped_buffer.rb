@@ -71,10 +71,12 @@ module Deckhand
           @lock.synchronize do
             @freed = false
             shares = Shares.split(limit, sources.map { |index, _| @backlog ? @backlog[index] : 1 })
-            sources.each_with_index.filter_map do |(index, id), j|
-              next [index, id, shares[j]] unless (cap = @caps[index])
-              room = cap + @ahead[index] - @outstanding[index]
-              [index, id, -room] if room.positive?
+            # A queue's priority levels (`level`) are sources of their own,
+            # each given the queue's room.
+            sources.each_with_index.filter_map do |(index, id, _, level), j|
+              share = (cap = @caps[index]) ? -(cap + @ahead[index] - @outstanding[index]) : shares[j]
+              next if cap && share >= 0 # no room left
+              level ? [index, id, share, level] : [index, id, share]
             end
           end
         end

@@ -34,11 +34,13 @@ module Deckhand
         # watch: the EvictionWatch ticked after each beat of the loop.
         # before_beat: called before each beat (the launcher names the process).
         def initialize(config:, store:, identity:, stats:, info:, on_signal:, inflight: -> { 0 }, on_paused: nil, on_fatal: nil,
-          on_throttles: nil, balance: nil, watch: nil, before_beat: nil)
+          on_throttles: nil, on_priorities: nil, queues: [], balance: nil, watch: nil, before_beat: nil)
           super("heartbeat", logger: config.logger, on_fatal: on_fatal)
           @inflight = inflight
           @on_paused = on_paused
           @on_throttles = on_throttles
+          @on_priorities = on_priorities
+          @queues = queues # whose priority levels each beat reads
           @balance = balance
           @watch = watch
           @before_beat = before_beat
@@ -123,12 +125,13 @@ module Deckhand
           started = Monotonic.now
           cancels = @stats.cancels
           reply = Store::Records::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record,
-            sidekiq_metrics: @config.fleet_versions.sidekiq_metrics, running: cancels.jids)
+            sidekiq_metrics: @config.fleet_versions.sidekiq_metrics, running: cancels.jids, queues: @queues)
           @skew.observe(@store.clock.offset)
           follow_placement(reply.placement) if reply.placement
           @on_paused&.call(reply.paused)
           @stats.class_pause.update(reply.paused_classes)
           @on_throttles&.call(reply.throttles)
+          @on_priorities&.call(reply.priorities)
           @rtt_us = ((Monotonic.now - started) * 1_000_000).round
           @process_count = reply.processes
           @beat_at = monotonic

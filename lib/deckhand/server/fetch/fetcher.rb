@@ -129,6 +129,11 @@ module Deckhand
           @waiters.disarm(@planner.paused)
         end
 
+        # The queues' priority levels, as the heartbeat reads them (Fetch::Sources#levels=).
+        def levels=(by_queue)
+          @waiters.levels = @sources.levels = by_queue
+        end
+
         # Stop taking jobs. The fetch loop hands back those fetched but not
         # started once any round trip under way has landed. The idle waiters
         # end first: a wait still blocked in Redis would take a job handed

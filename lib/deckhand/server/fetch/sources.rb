@@ -26,8 +26,15 @@ module Deckhand
       # in one slot: in cluster mode each other slot they touch costs a
       # script call of its own.
       #
+      # A queue's priority levels (docs/priority.md), which the heartbeat
+      # reads (#levels=), are sources of their own in the queue's place: the
+      # levels below 0 first, lowest first, then the queue's own list, then
+      # the levels above 0. Each takes the queue's share: a weighted queue
+      # with jobs at several levels may take more than its share of a fetch.
+      #
       #   sources = Sources.new(capsule, sequence: sequence, suspects: suspects)
-      #   asked = sources.next(paused: [], limit: 20) # => [[queue index, lot id, share], ...]
+      #   sources.levels = {"default" => [-5, 3]}
+      #   asked = sources.next(paused: [], limit: 20) # => [[queue index, lot id, share, level or nil], ...]
       #   lots = sources.lots(takes, asked)           # => [Lot, ...]
       class Sources
         TURN = 16
@@ -42,6 +49,16 @@ module Deckhand
           @groups = @queues.each_index.group_by { |i| Store::Layout::PartitionNames.base(@queues[i]) }
             .values.select { |group| group.size > 1 }
           @turn = random.rand(TURN * 64)
+          @levels = NO_LEVELS
+        end
+
+        NO_LEVELS = {}.freeze
+
+        # The priority levels of the capsule's queues: {queue name => [level,
+        # ...]} (Store::Jobs::PriorityPushes.parse). Queues not named have none.
+        def levels=(by_queue)
+          levels = @queues.each_index.to_h { |i| [i, by_queue.fetch(@queues[i], []).sort] }.reject { |_, found| found.empty? }
+          @levels = levels.empty? ? NO_LEVELS : levels.freeze
         end
 
         # paused: indexes of the queues paused from the dashboard or API;
@@ -49,9 +66,9 @@ module Deckhand
         def next(paused:, limit:)
           order = @capsule.fetch_order.map { |queue| @index[queue] } - paused
           order = take_turns(order) unless @groups.empty?
-          base = @sequence.reserve(order.size)
           shares = @weights ? split(order, limit) : Array.new(order.size, limit)
-          order.each_with_index.map { |index, j| [index, base + j + 1, shares[j]] }
+          return numbered(order.zip(shares)) if @levels.empty?
+          numbered(prioritized(order, shares))
         end
 
         # One Lot per take, holding its jobs in the order taken. Tells
@@ -68,6 +85,33 @@ module Deckhand
         end
 
         private
+
+        # [index, share, level] per source, each given a lot id.
+        def numbered(sources)
+          base = @sequence.reserve(sources.size)
+          sources.each_with_index.map { |(index, share, level), j| level ? [index, base + j + 1, share, level] : [index, base + j + 1, share] }
+        end
+
+        # [index, share, level] of every source in the order to drain them:
+        # each queue's levels below 0, its own list, its levels above 0. The
+        # partitions of a partitioned queue take the place of its first one
+        # in the order together, level by level (the queue's own lists as
+        # level 0), each level's partitions in their turn's order: priority
+        # first, then the partitions' turns.
+        def prioritized(order, shares)
+          share = order.each_with_index.to_h { |index, j| [index, shares[j]] }
+          done = {}
+          order.each_with_index.flat_map do |index, j|
+            next [] if done[index]
+            group = @groups.find { |members| members.include?(index) }
+            members = group ? order.drop(j).select { |i| group.include?(i) } : [index]
+            members.each { |i| done[i] = true }
+            sources = members.each_with_index.flat_map do |i, turn|
+              [[0, turn, i, nil]] + @levels.fetch(i, []).map { |level| [level, turn, i, level] }
+            end
+            sources.sort_by { |level, turn, _, _| [level, turn] }.map { |_, _, i, level| [i, share[i], level] }
+          end
+        end
 
         # The partitions of each partitioned queue keep their places in the
         # order, each place taken by the next partition in turn.

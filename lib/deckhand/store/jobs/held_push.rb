@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "priority_pushes"
+
 module Deckhand
   class Store
     module Jobs
@@ -30,8 +32,9 @@ module Deckhand
       #   raise HeldPush.explained(outcome, queued, sets) if outcome.left   # the refusal, saying what was queued
       module HeldPush # :nodoc:
         # `doubt`: what a marked push (Store::MarkedPush) wrote without Redis
-        # saying whether it ran it; none for a plain one.
-        Outcome = Struct.new(:left, :refusal, :not_replicated, :unlisted, :doubt)
+        # saying whether it ran it; none for a plain one. `unregistered`: the
+        # refusal of a set of priority levels (its jobs are written), or nil.
+        Outcome = Struct.new(:left, :refusal, :not_replicated, :unlisted, :doubt, :unregistered)
 
         NO_DOUBT = [].freeze
 
@@ -52,30 +55,37 @@ module Deckhand
         # (FairPushes.split).
         def write_sets(store, queued, sets, scheduled_queues, tenants = Jobs::FairPushes::NO_TENANTS)
           keys = store.layout
-          commands = plan(keys, queued, sets, tenants)
+          queued, levels = Jobs::PriorityPushes.split(queued)
+          commands = plan(keys, queued, sets, tenants, levels)
           replies, short = Connection::Durability.replies(store) { |pipe| commands.each { |command, _| pipe.call_v(command) } }
-          refused = error = unlisted = nil
+          refused = error = unlisted = unregistered = nil
           replies.each_with_index do |reply, i|
             next unless reply.is_a?(RedisClient::Error)
             part = commands[i][1]
             next unlisted ||= reply unless part
+            next unregistered ||= reply if part.first == :levels
             (refused ||= []) << part
             error ||= reply
           end
-          return WRITTEN unless refused || short || unlisted # the common case: every job written, nothing to say
-          left = refused && left(keys, queued, sets, scheduled_queues, refused, tenants)
-          queued = joined(queued, tenants)
+          return WRITTEN unless refused || short || unlisted || unregistered # the common case: every job written, nothing to say
+          left = refused && left(keys, queued, sets, scheduled_queues, refused, tenants, levels)
+          queued = joined(queued, tenants, levels)
           Outcome.new(left, error && store.refusal(error), short && not_replicated(store, queued, sets, refused || NO_DOUBT, short),
-            unlisted && store.refusal(unlisted), NO_DOUBT)
+            unlisted && store.refusal(unlisted), NO_DOUBT, unregistered && store.refusal(unregistered))
         end
 
         # [command, part] in pipeline order; part names what the command
         # writes ([:queued, queue] or [:scheduled, set]), nil for the set of
         # queue names (writing it twice changes nothing). The jobs first, so
         # that nothing the set's refusal could stop comes after it.
-        def plan(keys, queued, sets, tenants = {})
+        def plan(keys, queued, sets, tenants = {}, levels = {})
           commands = []
           names = []
+          levels.each do |queue, by_level| # jobs with a priority: their levels named, then their lists (Jobs::PriorityPushes)
+            names << Jobs::Queues.listed(keys, queue)
+            commands << [["SADD", keys.priorities(queue), *by_level.keys], [:levels, queue]]
+            by_level.each { |level, payloads| commands << [["LPUSH", keys.priority(queue, level), *payloads], [:priority, queue, level]] }
+          end
           tenants.each do |queue, jobs|
             names << Jobs::Queues.listed(keys, queue)
             fair_keys = [keys.queue(queue), keys.fair_jobs(queue), keys.fair_tenants(queue)]
@@ -118,12 +128,17 @@ module Deckhand
 
         def jobs(count) = (count == 1) ? "1 job" : "#{count} jobs"
 
-        def left(keys, queued, sets, scheduled_queues, refused, tenants = {})
+        def left(keys, queued, sets, scheduled_queues, refused, tenants = {}, levels = {})
           queues = []
           set_names = [] # plain mode's one set is nil
           fair = []
-          refused.each { |kind, name| {queued: queues, fair: fair}.fetch(kind, set_names) << name }
-          queued = joined(queued.slice(*queues), tenants.slice(*fair))
+          prioritized = Hash.new { |hash, queue| hash[queue] = {} }
+          refused.each do |kind, name, level|
+            next if kind == :levels # bookkeeping: its jobs are written
+            next prioritized[name][level] = levels.dig(name, level) if kind == :priority
+            {queued: queues, fair: fair}.fetch(kind, set_names) << name
+          end
+          queued = joined(queued.slice(*queues), tenants.slice(*fair), prioritized)
           refused_sets = sets.slice(*set_names)
           scheduled = refused_sets.values.flatten(1)
           if !scheduled.empty? && keys.sets_per_queue?
@@ -132,14 +147,16 @@ module Deckhand
           [queued, scheduled, scheduled.empty? ? nil : scheduled_queues]
         end
 
-        # queued with the tenants' jobs back in their queues' lists, as pushed.
-        def joined(queued, tenants)
+        # queued with the tenants' jobs and those with a priority back in
+        # their queues' lists, as pushed.
+        def joined(queued, tenants, levels = Jobs::PriorityPushes::NONE)
+          queued = Jobs::PriorityPushes.joined(queued, levels)
           return queued if tenants.empty?
           queued.merge(tenants.transform_values { |jobs| jobs.map(&:last) }) { |_, plain, fair| plain + fair }
         end
 
         def not_replicated(store, queued, sets, refused, (acknowledged, failure))
-          written = queued.reject { |queue, _| refused.include?([:queued, queue]) || refused.include?([:fair, queue]) }.values.flatten(1) +
+          written = queued.reject { |queue, _| refused.any? { |kind, name| name == queue && kind != :scheduled && kind != :levels } }.values.flatten(1) +
             sets.reject { |queue, _| refused.include?([:scheduled, queue]) }.values.flatten(1).each_slice(2).map(&:last)
           return nil if written.empty?
           store.durability.not_replicated(store, acknowledged, written.filter_map { |raw| Jobs::Queues.jid_of(raw) }, failure)

@@ -5,6 +5,7 @@ require "digest"
 require "json"
 require_relative "fair_pushes"
 require_relative "held_push"
+require_relative "priority_levels"
 require_relative "../marked_push"
 require_relative "../json_object"
 
@@ -83,6 +84,7 @@ module Deckhand
             outcome = Jobs::HeldPush.write_sets(store, queued, sets, scheduled_queues) # WAITs for replicas when push_replicas is set
             raise Jobs::HeldPush.explained(outcome, queued, sets) if outcome.left # before the listing's warning, which calls its jobs queued
             store.listing_warning.refused(outcome.unlisted, logger) if outcome.unlisted
+            store.level_warning.refused(outcome.unregistered, logger) if outcome.unregistered
             raise outcome.not_replicated if outcome.not_replicated
           end
         end
@@ -95,6 +97,7 @@ module Deckhand
         def push_marked(store, queued, scheduled, scheduled_queues = nil, fair: nil, logger: nil, patience: PushMarks::PATIENCE)
           outcome = MarkedPush.write(store, queued, scheduled, scheduled_queues, fair: fair, patience: patience)
           store.listing_warning.refused(outcome.unlisted, logger) if outcome.unlisted
+          store.level_warning.refused(outcome.unregistered, logger) if outcome.unregistered
           outcome
         end
 
@@ -125,22 +128,22 @@ module Deckhand
           queue
         end
 
-        # The queue's jobs, its tenants' jobs waiting for their fair share included.
+        # The queue's jobs, its tenants' jobs waiting for their fair share and its jobs with a priority included.
         def size(store, name)
           store.pipelined do |pipe|
             pipe.call("LLEN", store.layout.queue(name))
             pipe.call("ZCARD", store.layout.fair_jobs(name))
-          end.sum
+          end.sum + PriorityLevels.waiting(store, [name]).fetch(name)
         end
 
         # The payload that runs next (pushed on the left, taken from the right;
-        # a fair queue's tenants' jobs after the queue's), or nil.
+        # a fair queue's tenants' jobs after the queue's; PriorityLevels.next_of), or nil.
         def oldest(store, name)
           first, fair = store.pipelined do |pipe|
             pipe.call("LINDEX", store.layout.queue(name), -1)
             pipe.call("ZRANGE", store.layout.fair_jobs(name), 0, 0)
           end
-          first || fair_payload(fair.first)
+          PriorityLevels.next_of(store, name, first || fair_payload(fair.first))
         end
 
         # A payload of a fair queue's tenants' jobs ("<tenant>\n<payload>").
@@ -160,9 +163,11 @@ module Deckhand
             PAUSE_SETS.each { |set| pipe.call("SMISMEMBER", set, *names) }
           end
           paused = replies.pop.zip(replies.pop).map(&:max)
+          prioritized = PriorityLevels.waiting(store, names)
           names.each_with_index.map do |name, i|
             length, first, fair = replies[3 * i, 3]
-            [name, length + fair, first || (fair.positive? ? oldest(store, name) : nil), paused[i] == 1]
+            more = fair + prioritized.fetch(name)
+            [name, length + more, more.positive? ? oldest(store, name) : first, paused[i] == 1]
           end
         end
 
@@ -214,6 +219,7 @@ module Deckhand
         # or dead set holds entries: the name is how those are found.
         def clear(store, name)
           keys = store.layout
+          PriorityLevels.clear(store, name)
           return clear_shard_owner(store, name) if keys.sets_per_queue?
           store.pipelined do |pipe|
             pipe.call("UNLINK", keys.queue(name), keys.fair_jobs(name), keys.fair_tenants(name))

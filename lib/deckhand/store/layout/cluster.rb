@@ -178,6 +178,11 @@ module Deckhand
 
           def fair_tenants(queue) = TagNames.fair_tenants(tag(queue))
 
+          # In the queue's slot: the list of its jobs of one priority level.
+          def priority(queue, level) = TagNames.priority(tag(queue), level)
+
+          def priorities(queue) = TagNames.priorities(tag(queue))
+
           # In the queue's slot: fetch.lua and requeue.lua keep it beside the queue.
           def throttle(queue) = "#{tag(queue)}:throttle"
 

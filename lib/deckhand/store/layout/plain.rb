@@ -99,6 +99,16 @@ module Deckhand
 
         def queue(name) = "queue:#{name}"
 
+        # List of a queue's jobs pushed with priority `level` (an Integer, not
+        # 0: those wait in the queue itself), pushed on the left and taken
+        # from the right as the queue is. Named as the queue "<name>~r<level>"
+        # would be, so a Sidekiq process can be told to read it.
+        def priority(name, level) = "queue:#{name}~r#{level}"
+
+        # Set of the priority levels pushes used for a queue, which servers
+        # read with their heartbeat to know which levels' lists to fetch.
+        def priorities(name) = "deckhand:priorities:#{name}"
+
         # The sorted sets a job of `queue` waits in: one each for all queues here.
         def scheduled_set(_queue) = SCHEDULE
 

@@ -27,6 +27,10 @@ module Deckhand
 
         def fair_tenants(tag) = "#{tag}:tenants"
 
+        def priority(tag, level) = "#{tag}~r#{level}"
+
+        def priorities(tag) = "#{tag}:priorities"
+
         def inflight(tag, identity) = "#{tag}:inflight:#{identity}"
 
         def landing(tag, identity) = "#{tag}:landing:#{identity}"

@@ -5,6 +5,7 @@ require_relative "execution_metrics"
 require_relative "../features/throttles"
 require_relative "../jobs/cancellations"
 require_relative "../jobs/held_classes"
+require_relative "../jobs/priority_pushes"
 
 module Deckhand
   class Store
@@ -12,7 +13,7 @@ module Deckhand
       # What a server process's heartbeat writes and reads, in one round trip:
       # the processed/failed counters since the last beat (all time and per UTC
       # day, as Sidekiq keeps them), the per-class metrics, the process record;
-      # and back the paused queues, how many processes are registered, the
+      # and back the paused queues, the queues' priority levels, how many processes are registered, the
       # oldest signal sent to this one and which of the jobs it runs someone
       # cancelled (one MGET of their cancel marks, when it runs any).
       #
@@ -25,8 +26,10 @@ module Deckhand
         # placement: [epoch, queues being moved] in cluster mode (Store::Tags::QueueMove),
         # nil in plain mode; the queues being moved are among the paused.
         # cancels: {jid => grace or nil} of the `running` jids cancelled.
+        # priorities: {queue => [level, ...]}, the priority levels pushes
+        # used (Store::Jobs::PriorityPushes) for the queues of `queues:`.
         # paused_classes: the job classes paused (Jobs::HeldClasses).
-        Beat = Struct.new(:paused, :processes, :signal, :throttles, :placement, :cancels, :paused_classes)
+        Beat = Struct.new(:paused, :processes, :signal, :throttles, :placement, :cancels, :priorities, :paused_classes)
 
         module_function
 
@@ -36,13 +39,15 @@ module Deckhand
         # follows; what it writes is timed by that clock as it stood before.
         # running: the jids of the jobs the process runs.
         def beat(store, identity, counts:, metrics:, record:, sidekiq_metrics: Records::ExecutionMetrics::SIDEKIQ_LAYOUTS.keys,
-          now: Time.at(store.clock.now), running: [])
+          now: Time.at(store.clock.now), running: [], queues: [])
+          store.layout.place(queues)
           sent = Monotonic.now
           replies = store.pipelined do |pipe|
             pipe.call("TIME")
             Jobs::Queues.queue_paused_read(pipe)
             Jobs::HeldClasses.paused_read(pipe)
             pipe.call("HGETALL", Features::Throttles::SETTINGS)
+            queues.each { |queue| pipe.call("SMEMBERS", store.layout.priorities(queue)) }
             Records::ExecutionMetrics.flush(pipe, metrics, now: now, prefix: store.layout::METRICS, sidekiq: sidekiq_metrics)
             count(pipe, store.layout, *counts, now.utc.strftime("%Y-%m-%d"))
             Records::ProcessRecord.write(pipe, store.layout, identity, **record, now: now)
@@ -55,7 +60,8 @@ module Deckhand
           cancels = running.empty? ? {} : Jobs::Cancellations.marked(running, replies.pop)
           placement = Tags::QueuePlacement::Moves.parse(*replies.pop(2)) unless store.layout.plain?
           paused = Jobs::Queues.merge_paused(replies.first(2)) | (placement&.last || [])
-          Beat.new(paused, replies[-2].to_i, replies.last, Features::Throttles.parse(replies[3]), placement, cancels, replies[2])
+          priorities = queues.zip(replies[4, queues.size]).to_h { |queue, members| [queue, Jobs::PriorityPushes.parse(members)] }
+          Beat.new(paused, replies[-2].to_i, replies.last, Features::Throttles.parse(replies[3]), placement, cancels, priorities, replies[2])
         end
 
         # Removes the process record: out of the set, its hashes gone.

@@ -3,6 +3,7 @@
 require "securerandom"
 require_relative "queue_placement"
 require_relative "../scripts/move/queue_move_batch"
+require_relative "../jobs/priority_pushes"
 
 module Deckhand
   class Store
@@ -111,9 +112,19 @@ module Deckhand
           from = @placement.tag(queue)
           raise PlacementError, "queue #{queue.inspect} already has the tag #{to}" if from == to
           check_tag(queue, to)
+          check_levels(queue, from)
           state = {"from" => from, "to" => to, "step" => "pause"}
           Moves.record(@store, queue, state)
           state
+        end
+
+        # A move carries the queue's lists, not yet its priority levels' (docs/priority.md).
+        def check_levels(queue, from)
+          levels = Jobs::PriorityPushes.parse(@store.call("SMEMBERS", Layout::TagNames.priorities(from)))
+          waiting = levels.select { |level| @store.call("LLEN", Layout::TagNames.priority(from, level)).positive? }
+          return if waiting.empty?
+          raise PlacementError, "queue #{queue.inspect} has jobs waiting with a priority (levels #{waiting.join(", ")}), which a " \
+            "move does not carry yet: let them run (or push no more with a priority), then move the queue"
         end
 
         def check_tag(queue, to)

@@ -12,8 +12,9 @@ module Deckhand
         # count version is read in the same round trip, so a recovered job is
         # known as a suspect before it starts.
         #
-        # One waiter per queue, each on its own connection, because Redis can block
-        # a move on one source list only. A wait whose connection dropped may
+        # One waiter per queue (and per priority level of a queue, `level`:
+        # it waits on the level's list, docs/priority.md), each on its own
+        # connection, because Redis can block a move on one source list only. A wait whose connection dropped may
         # have lost the reply of a move Redis made: the waiter then looks at its
         # landing list (Server::Fetch::Idle::LandingWatch) and hands over what no thread got.
         class IdleWaiter < Component
@@ -21,11 +22,12 @@ module Deckhand
           # What #wait_until_armed returns for a look without a wait.
           LOOK = :look
 
-          attr_reader :queue
+          attr_reader :queue, :index
 
-          def initialize(queue, index, store:, identity:, fetcher:, logger:, on_fatal: nil, watch: Fetch::Idle::LandingWatch.new)
-            super("wait-#{queue}", logger: logger, on_fatal: on_fatal)
+          def initialize(queue, index, store:, identity:, fetcher:, logger:, on_fatal: nil, watch: Fetch::Idle::LandingWatch.new, level: nil)
+            super(level ? "wait-#{queue}~r#{level}" : "wait-#{queue}", logger: logger, on_fatal: on_fatal)
             @queue = queue
+            @level = level
             @index = index
             @identity = identity
             @store = store
@@ -65,7 +67,7 @@ module Deckhand
 
           # The keys are named at each use: a queue moved to another shard
           # (Store::Tags::QueueMove) is waited on under its new tag.
-          def source = @store.layout.queue(@queue)
+          def source = @level ? @store.layout.priority(@queue, @level) : @store.layout.queue(@queue)
 
           def recoveries = @store.layout.recoveries(@queue)
 

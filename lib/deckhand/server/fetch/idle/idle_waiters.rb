@@ -7,34 +7,73 @@ module Deckhand
   module Server
     module Fetch
       module Idle
-        # One capsule's idle waiters, one per queue, and the landing lists they fill.
+        # One capsule's idle waiters, one per queue and one per priority
+        # level of a queue (docs/priority.md: Redis blocks a move on one list
+        # only), and the landing lists they fill: a level's waiter lands its
+        # jobs in its queue's landing list. A level's waiter is made when the
+        # heartbeat first reads the level (#levels=) and armed with the
+        # others at the capsule's next short fetch.
         #
         #   waiters = IdleWaiters.new(capsule, store:, identity:, fetcher:, logger:)
         #   waiters.start
+        #   waiters.levels = {"default" => [-5]} # a waiter on the list of default's level -5 too
         #   waiters.arm(except: [1])   # the capsule found its queues empty; queue 1 is paused
         #   waiters.stop && waiters.join
         class IdleWaiters
           # watch: the process's Server::Fetch::Idle::LandingWatch, shared by its capsules'
           # waiters (two capsules may wait on the same queue).
           def initialize(capsule, store:, identity:, fetcher:, logger:, on_fatal: nil, watch: Fetch::Idle::LandingWatch.new)
-            @waiters = capsule.queues.each_with_index.map do |queue, index|
+            @queues = capsule.queues
+            @build = lambda do |queue, index, level|
               Fetch::Idle::IdleWaiter.new(queue, index, store: store, identity: identity,
-                fetcher: fetcher, logger: logger, on_fatal: on_fatal, watch: watch)
+                fetcher: fetcher, logger: logger, on_fatal: on_fatal, watch: watch, level: level)
+            end
+            @waiters = @queues.each_with_index.map { |queue, index| @build.call(queue, index, nil) }
+            @levels = {} # [queue index, level] => its waiter
+            @lock = Mutex.new
+            @state = :new
+          end
+
+          def start
+            @lock.synchronize do
+              @state = :started
+              all.each(&:start)
             end
           end
 
-          def start = @waiters.each(&:start)
+          # The priority levels of the capsule's queues ({queue name => [level,
+          # ...]}): a waiter for each level not waited on yet, started when
+          # the others are.
+          def levels=(by_queue)
+            @lock.synchronize do
+              return if @state == :stopped
+              @queues.each_with_index do |queue, index|
+                by_queue.fetch(queue, []).each do |level|
+                  next if @levels.key?([index, level])
+                  waiter = @levels[[index, level]] = @build.call(queue, index, level)
+                  waiter.start if @state == :started
+                end
+              end
+            end
+          end
 
           # except: indexes of the queues not to wait on (paused).
-          def arm(except:) = @waiters.each_with_index { |waiter, i| waiter.arm unless except.include?(i) }
+          def arm(except:) = all.each { |waiter| waiter.arm unless except.include?(waiter.index) }
 
           # indexes: the queues paused; a wait already blocked in Redis ends
           # within IdleWaiter::TIMEOUT.
-          def disarm(indexes) = indexes.each { |i| @waiters[i].disarm }
+          def disarm(indexes) = all.each { |waiter| waiter.disarm if indexes.include?(waiter.index) }
 
-          def stop = @waiters.each(&:stop)
+          def stop
+            @lock.synchronize { @state = :stopped }
+            all.each(&:stop)
+          end
 
-          def join = @waiters.each(&:join)
+          def join = all.each(&:join)
+
+          private
+
+          def all = @lock.owned? ? @waiters + @levels.values : @lock.synchronize { @waiters + @levels.values }
         end
       end
     end

@@ -19,12 +19,13 @@
 -- ARGV[1]               q, the number of queues
 -- ARGV[2]               most jobs to take
 -- ARGV[3]               s, the number of sources
--- ARGV[4..3+3s]         per source: its queue (1..q), the id of its lot, and
---                       its share of the limit (triples): each source first
---                       gives up to its share, in order, then what is left
---                       of the limit goes to the sources in order (weighted
---                       queues split it, Fetch::Sources; a negative share -n
---                       is a hard limit of n, Balance::CappedBuffer)
+-- ARGV[4..3+3s]         per source: its queue (1..q; -q: a priority level's
+--                       list), the id of its lot, and its share of the
+--                       limit (triples): each source first gives up to its
+--                       share, in order, then what is left of the limit goes
+--                       to the sources in order (weighted queues split it,
+--                       Fetch::Sources; a negative share -n is a hard limit
+--                       of n, Balance::CappedBuffer)
 -- ARGV[4+3s]            a, the number of acknowledgements, then per
 --                       acknowledgement: queue (1..q), lot id, the bitmap of
 --                       the jobs acknowledged, or "" when every job of the lot
@@ -90,9 +91,9 @@ for j = 1, sources do
   if found >= limit and not (throttled or shared) then break end
   -- LLEN refuses a key that is not a list (SORT would copy a set) and skips
   -- an empty queue.
-  local queue = tonumber(ARGV[1 + 3 * j])
+  local queue, own = fetch_source(j)
   lengths[j] = redis.call('LLEN', KEYS[lists + j])
-  waiting[j] = fair_waiting(KEYS[3 * q + queue], KEYS[4 * q + queue]) -- a fair queue's tenants' jobs
+  waiting[j] = own and fair_waiting(KEYS[3 * q + queue], KEYS[4 * q + queue]) or 0 -- a fair queue's tenants' jobs
   found = found + lengths[j] + waiting[j]
   if lengths[j] + waiting[j] > 0 then
     versions[j] = redis.call('HGET', KEYS[q + queue], '~v')
@@ -129,7 +130,7 @@ local wait, left = 0, limit
 local result, n = {}, 0
 for j = 1, sources do
   if left <= 0 then break end
-  local queue = tonumber(ARGV[1 + 3 * j])
+  local queue = fetch_source(j)
   local th, source, count = throttles[queue], KEYS[lists + j], 0
   if plan[j] > 0 or held[j] then count = fair_file(held, j, source, KEYS[lots + j], plan[j]) end
   if th then

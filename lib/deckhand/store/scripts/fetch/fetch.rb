@@ -12,7 +12,7 @@ module Deckhand
       #   fetch.call(limit: 20, sources: [[0, 43, 15], [1, 44, 5]], acks: []) # weighted shares
       #   # => [#<struct Take source=0, version=nil, payloads=["{...}", ...]>]
       class Fetch < Script # :nodoc:
-        lua "fetch/fetch", uses: ["lot", "unique", "limit", "throttle", "fetch_parts", "fair"]
+        lua "fetch/fetch", uses: ["unique", "limit", "throttle", "fetch_parts", "fair"]
 
         # What one source gave: its index among the sources, the queue's
         # recovery count version (nil when none) and the payloads, in order.
@@ -28,8 +28,10 @@ module Deckhand
           name_keys
         end
 
-        # sources: [queue index, lot id, share] in the order to drain the
-        # queues, each id never used before; each source gives up to its
+        # sources: [queue index, lot id, share, priority level] in the order
+        # to drain them, each id never used before (a source with a level is
+        # that level's list, docs/priority.md; without, the queue's own list,
+        # and a share of nil is the whole limit); each source gives up to its
         # share of the limit first (none given: the whole limit), then the
         # rest of the limit goes to the sources in order. acks: [queue index, lot id, bitmap or ""
         # when every job is settled, positions settled by a script] per lot
@@ -53,14 +55,14 @@ module Deckhand
         def command(limit:, sources:, acks:, landed: [], unlocks: [], throttles: nil)
           name_keys if @epoch != epoch
           list = @fixed.dup
-          sources.each { |index, _| list << @lists[index] }
+          sources.each { |index, _, _, level| list << (level ? keys.priority(@queues[index], level) : @lists[index]) }
           lots = sources.map { |index, id| lot(index, id) }
           list.concat(lots)
           acks.each { |index, id, _| list << lot(index, id) }
           unlocks.each { |key, _| list << key }
           throttles&.each { |index, _| list << keys.throttle(@queues[index]) }
           argv = [@queues.size, limit, sources.size]
-          sources.each { |index, id, share| argv << index + 1 << id << (share || limit) }
+          sources.each { |index, id, share, level| argv << (level ? -index - 1 : index + 1) << id << (share || limit) }
           argv << acks.size
           acks.each { |index, id, bits, marked| argv.push(index + 1, id, bits, marked.size, *marked) }
           argv << landed.size

@@ -47,7 +47,7 @@ module Deckhand
 
         def call(limit:, sources:, acks:, landed: [], unlocks: [], throttles: nil)
           news = news(acks, landed, unlocks, throttles)
-          order = sources.each_with_index.map { |(index, id, share), position| [index, id, position, share || limit] }
+          order = sources.each_with_index.map { |(index, id, share, level), position| [index, id, position, share || limit, level] }
           first = order.shift if limit.positive?
           calls = []
           calls << [first, command(news, first, [first[3].abs, limit].min)] if first
@@ -93,11 +93,12 @@ module Deckhand
           news
         end
 
-        # source: [queue index, lot id (none for news alone), place among the sources].
+        # source: [queue index, lot id (none for news alone), place among the
+        # sources, share, priority level].
         def command(news, source, limit)
-          index, id = source
+          index, id, _, _, level = source
           part = news[index]
-          @parts[index].command(limit: limit, sources: id ? [[0, id]] : [], acks: part.acks, landed: part.landed,
+          @parts[index].command(limit: limit, sources: id ? [[0, id, nil, level]] : [], acks: part.acks, landed: part.landed,
             unlocks: part.unlocks, throttles: part.throttle && [part.throttle.dup])
         end
 

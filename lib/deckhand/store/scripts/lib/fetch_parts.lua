@@ -20,6 +20,12 @@ local function file_lot(source, lot, take)
   return #jobs
 end
 
+-- Source j's queue (1..q), and false when it is a priority level's list (-q in ARGV).
+local function fetch_source(j)
+  local queue = tonumber(ARGV[1 + 3 * j])
+  return math.abs(queue), queue > 0
+end
+
 -- Where each part of ARGV starts after the s sources' triples, and how many
 -- entries it has: the acknowledgements (a, each 4 + m long), the landed jobs
 -- (l pairs), the unique locks (u pairs), the throttles (absent: nil there).
@@ -79,12 +85,17 @@ end
 -- n at most, none of the leftover beyond (an auto-balanced capsule's capped
 -- queue). Returns room (what each source could give) and plan (what it gives).
 local function fetch_plan(sources, limit, lengths, throttles, now)
-  local room, plan, left = {}, {}, limit
+  local room, plan, left, allowed = {}, {}, limit, {}
   for j = 1, sources do
-    local th = throttles[tonumber(ARGV[1 + 3 * j])]
+    local queue = fetch_source(j)
+    local th = throttles[queue]
     local share = tonumber(ARGV[3 + 3 * j])
     room[j] = lengths[j] or 0
-    if th and room[j] > 0 then room[j] = throttle_room(th, room[j], now) end
+    if th and room[j] > 0 then -- a queue's sources (its priority levels, its list) share its throttle, in order
+      allowed[queue] = allowed[queue] or throttle_room(th, math.huge, now)
+      room[j] = math.min(room[j], allowed[queue])
+      allowed[queue] = allowed[queue] - room[j]
+    end
     if share < 0 then
       share = -share
       room[j] = math.min(room[j], share)

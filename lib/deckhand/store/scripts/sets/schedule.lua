@@ -13,15 +13,15 @@
 -- KEYS[2]      the dead set
 -- KEYS[3]      the queues set; or the (one) queue list itself when the
 --              caller names the queue there (cluster mode)
--- KEYS[4..3+q] the queue lists the entries go to
+-- KEYS[4..3+q] the lists the entries go to: queues or priority levels' (cluster: the queue's first)
 -- KEYS[4+q..]  per fair queue (docs/fair-queues.md) that gets a tenant's
 --              job: its tenants' jobs (sorted set) and tenants hash
 -- ARGV[1]      the enqueued_at value to stamp on jobs that lack one
 -- ARGV[2]      now, epoch seconds (the dead set's score)
--- ARGV[3]      the number of queues q, then their names, in KEYS order,
+-- ARGV[3]      the number of lists q, then their queues' names, in KEYS order,
 --              then per queue the place in KEYS of its tenants' jobs (0
 --              when none of its entries names a tenant)
--- ARGV[4+2q..] fives: entry, its queue (1..q, or 0 for the dead set, or -1
+-- ARGV[4+2q..] fives: entry, its list (1..q, or 0 for the dead set, or -1
 --              to claim it), "1" when it lacks enqueued_at (for a claim:
 --              the score to file it at), its tenant ("" for none: it goes
 --              onto the queue) and the tenant's step (1 / weight)
@@ -92,7 +92,7 @@ for n = 4 + 2 * q, #ARGV, 5 do
         else
           redis.call('LPUSH', KEYS[3 + queue], payload)
         end
-        if listed and KEYS[3] ~= KEYS[3 + queue] then redis.call('SADD', KEYS[3], ARGV[3 + queue]) end
+        if listed and KEYS[3] ~= KEYS[4] then redis.call('SADD', KEYS[3], ARGV[3 + queue]) end -- plain mode
         moved = moved + 1
       end
       redis.call('ZREM', KEYS[1], raw)

@@ -19,7 +19,10 @@ module Deckhand
       #
       # A due job of a fair queue (`fair`, a Config::FairQueues) that names
       # its tenant goes into its tenant's turn, as its push did
-      # (docs/fair-queues.md), not ahead of the other tenants.
+      # (docs/fair-queues.md), not ahead of the other tenants. A due job with
+      # a priority goes to its level's list (docs/priority.md), its level
+      # named in the queue's set of levels first; where Redis refuses that,
+      # to the queue itself.
       #
       #   schedule = Schedule.new(store, queues: %w[default mail], fair: config.fair_queues)
       #   moved, corrupt, earliest = schedule.call(now: Time.now.to_f, limit: 100, stamp: 1732000000000)
@@ -42,6 +45,7 @@ module Deckhand
         # all the same (it is bookkeeping), their queues not listed.
         def call(now:, limit:, stamp:)
           @unlisted = false
+          @named = {} # [queue, level] => named in the queue's set of levels
           due, earliest = read(sets, now, limit)
           due = due.reject { |_, entries| entries.empty? }
           moved, corrupt = if due.empty? then [0, 0]
@@ -90,24 +94,42 @@ module Deckhand
         # own queue is the only one the script pushes to; entries for another
         # are claimed (-1) and pushed by #hand_over.
         def command((set, shard), entries, now, stamp)
-          queues = []
+          jobs = entries.map { |raw| parse(raw) }
+          # [queue, priority level or nil] per list the entries go to; in
+          # cluster mode the queue's own first (schedule.lua names it there).
+          queues = (shard && jobs.any? { |job| job && job["queue"] == shard && level_of(job) }) ? [[shard, nil]] : []
           fair = {} # queue => its tenants' keys, for the queues a tenant's job goes to
           claim = (now + CLAIM).round(3).to_s
-          fives = entries.flat_map do |raw|
-            job = parse(raw)
+          fives = entries.zip(jobs).flat_map do |raw, job|
             next [raw, 0, "0", "", ""] unless job
             next [raw, -1, claim, "", ""] if shard && job["queue"] != shard
             queue = job["queue"]
-            index = queues.index(queue) || (queues << queue).size - 1
             tenant = tenant_of(job)
+            list = [queue, tenant ? nil : level_of(job)]
+            index = queues.index(list) || (queues << list).size - 1
             fair[queue] ||= [keys.fair_jobs(queue), keys.fair_tenants(queue)] if tenant
             [raw, index + 1, job.key?("enqueued_at") ? "0" : "1", tenant || "", tenant ? @fair.step(queue, tenant).to_s : ""]
           end
           registry = shard ? keys.queue(shard) : keys::QUEUES
           dead = shard ? keys.dead_set(shard) : keys::DEAD
-          lists = [set, dead, registry, *queues.map { |q| keys.queue(q) }]
-          places = queues.map { |q| fair[q] ? (lists.size + (2 * fair.keys.index(q)) + 1) : 0 }
-          [lists + fair.values.flatten, [stamp, now.round(3).to_s, queues.size, *queues, *places, *fives]]
+          lists = [set, dead, registry, *queues.map { |q, level| level ? keys.priority(q, level) : keys.queue(q) }]
+          places = queues.map { |q, level| (fair[q] && !level) ? (lists.size + (2 * fair.keys.index(q)) + 1) : 0 }
+          [lists + fair.values.flatten, [stamp, now.round(3).to_s, queues.size, *queues.map(&:first), *places, *fives]]
+        end
+
+        # A due job's priority level when it waits at one (an Integer other
+        # than 0) and its queue's set of levels names it (written here once
+        # per call); nil: the job goes to its queue.
+        def level_of(job)
+          level = job["priority"]
+          return nil unless level.is_a?(Integer) && !level.zero? && Payload::PRIORITIES.cover?(level)
+          @named.fetch([job["queue"], level]) do |pair|
+            @named[pair] = begin
+              @store.call("SADD", keys.priorities(pair[0]), level) && level
+            rescue CommandError
+              nil # a set of levels of another type: the queue itself, where the job is fetched
+            end
+          end
         end
 
         # The tenant a due job of a fair queue names, when it names one that
