@@ -53,6 +53,7 @@ module Deckhand
         when "tenant" then Config::FairQueues.tenant!(value, "#{owner}: tenant:")
         when "profile" then value == false || (value.is_a?(String) && Profiler::TOKEN.match?(value))
         when "profiler_options" then value.is_a?(Hash)
+        when "chunk" then Chunk.options?(value)
         when "class", "args", "jid" then raise ArgumentError, "#{owner}: #{key} is set per push, not in deckhand_options"
         else true
         end
@@ -89,7 +90,8 @@ module Deckhand
         "partition_by" => "give a key (String, Symbol or Integer) or a callable taking the job's args, like ->(args) { args.first } (docs/cluster.md)",
         "tenant" => "name the tenant whose fair share the job takes (docs/fair-queues.md)",
         "profile" => "give a token naming the profile (letters, digits, _ . @ -, up to 64), like \"nightly\", or false (docs/profiling.md)",
-        "profiler_options" => "give a Hash of the profiler's options, like {mode: :cpu, interval: 500} (docs/profiling.md)"
+        "profiler_options" => "give a Hash of the profiler's options, like {mode: :cpu, interval: 500} (docs/profiling.md)",
+        "chunk" => "give {size: jobs a call (1 to #{Chunk::MAX_SIZE}), wait: seconds to gather them (0 to #{Chunk::MAX_WAIT})}, like {size: 1000, wait: 0.5} (docs/chunks.md)"
       }.freeze
 
       # Durations travel as plain seconds (JSON carries no ActiveSupport), and
@@ -102,6 +104,7 @@ module Deckhand
           # A Duration (48.hours) would go to JSON as a String, which the retry handler cannot compare.
           when "retry_for" then [key, value.is_a?(Numeric) ? plain(value.to_f) : value]
           when "pool" then [key, Client::Target.for(value)] # shared, and no password in inspect
+          when "chunk" then [key, value && Chunk.options(value)]
           else [key, value]
           end
         end

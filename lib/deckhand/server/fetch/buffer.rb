@@ -26,6 +26,7 @@ module Deckhand
       #   buffer.pop                                    # => a UnitOfWork, or nil once closed
       #   buffer.hand_back { |unit| fetcher.done(unit, marked: true) }
       class Buffer
+        POLL = 0.002
         def initialize(requeue, logger:, interleave: false, random: Random.new)
           @requeue = requeue
           @logger = logger
@@ -48,8 +49,21 @@ module Deckhand
           end
         end
 
-        # Blocks until a job is there; nil once the buffer is closed.
-        def pop = unit(@ready.pop)
+        # Blocks until a job is there (for up to `timeout` seconds when
+        # given); nil once the buffer is closed, or the time is up. Ruby
+        # 3.1's Thread::Queue has no timed pop: a timed one looks every
+        # POLL seconds (only a chunk gathering its members waits so).
+        def pop(timeout: nil)
+          return unit(@ready.pop) unless timeout
+          deadline = Monotonic.now + timeout
+          begin
+            unit(@ready.pop(true))
+          rescue ThreadError # empty
+            return nil if @ready.closed? || Monotonic.now >= deadline
+            sleep POLL
+            retry
+          end
+        end
 
         def size = @ready.size
 

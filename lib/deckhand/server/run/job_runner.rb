@@ -4,6 +4,7 @@ require_relative "retry_handler"
 require_relative "job_gate"
 require_relative "over_limit_handler"
 require_relative "outcomes"
+require_relative "chunk_runner"
 require_relative "cancel_watch"
 require_relative "../class_lookup"
 require_relative "../balance/class_times"
@@ -55,15 +56,20 @@ module Deckhand
             interruptible: shield.nil?)
           @classes = ClassLookup.new(cache: !config.reloading)
           @outcomes = Run::Outcomes.new(config: config, fetcher: fetcher, stats: stats, gate: @gate, retries: @retries, classes: @classes)
+          @chunks = Run::ChunkRunner.new(config: config, fetcher: fetcher, stats: stats, gate: @gate, outcomes: @outcomes,
+            classes: @classes, suspects: suspects, cancels: @cancels, middleware: middleware, shield: shield)
           @timed = config.auto_balance # the balancer learns from each job's CPU time (docs/auto-balance.md)
           @profiler = Profiler.new(config)
         end
 
         # Runs on a processor thread, which masks the shutdown interrupt
-        # (MASKED) outside this method's call to the job.
-        def run(unit)
+        # (MASKED) outside this method's call to the job. A job of a chunked
+        # class runs with others of its class (Run::ChunkRunner), gathered
+        # into `held`, the units the processor holds (nil: a chunk of one).
+        def run(unit, held = nil)
           job = @outcomes.decode(unit) or return
           return if @gate.expired(unit, job)
+          return @chunks.run(unit, job, held) if @chunks.chunked?(job)
           recovered = @suspects.count(unit.queue, job["jid"])
           return @cancels.settle(unit, job) if recovered && @cancels.marked?(job["jid"]) # cancelled, then its process died
           tid = Logging::Formatters.tid

@@ -1,0 +1,175 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# Jobs of a class that declares chunk: run together through perform_chunk,
+# each member still a job of its own: settled alone (a success acknowledged,
+# a failure retried with its own jid and count), never run twice, handed back
+# whole at a stop, and a queue that mixes them with other jobs runs both.
+class ChunksTest < Minitest::Test
+  class ChunkJob
+    include Deckhand::Job
+
+    deckhand_options chunk: {size: 20, wait: 0.2}, retry: 3
+    CALLS = Queue.new # [sizes of each call]
+    FAIL = [] # members whose first arg is listed fail
+    RAISE = [false]
+    GATE = Queue.new
+    HOLD = [false]
+
+    def perform_chunk(chunk)
+      CALLS << chunk.size
+      GATE.pop if HOLD[0]
+      chunk.each do |(n), job|
+        Deckhand::TestJobs.record([job["jid"], n])
+        chunk.fail(job, ArgumentError.new("member #{n} failed")) if FAIL.include?(n)
+      end
+      raise IOError, "the whole chunk failed" if RAISE[0]
+    end
+
+    def perform(n) = Deckhand::TestJobs.record([jid, n, :alone])
+  end
+
+  class NoChunkMethodJob
+    include Deckhand::Job
+
+    deckhand_options chunk: {size: 5}, retry: 1
+    def perform(*) = nil
+  end
+
+  # Records each member's passage; keeps the member whose arg is 3 out of
+  # the chunk by not yielding.
+  class MemberTrace
+    TRACE = Queue.new
+
+    def call(_instance, payload, _queue)
+      n = payload["args"].first
+      return if n == 3
+      TRACE << [:enter, n]
+      yield
+      TRACE << [:leave, n]
+    rescue => e
+      TRACE << [:failed, n, e.class]
+      raise
+    end
+  end
+
+  def setup
+    super
+    [ChunkJob::CALLS, ChunkJob::GATE, MemberTrace::TRACE].each(&:clear)
+    ChunkJob::FAIL.clear
+    ChunkJob::RAISE[0] = false
+    ChunkJob::HOLD[0] = false
+  end
+
+  def calls
+    sizes = []
+    sizes << ChunkJob::CALLS.pop until ChunkJob::CALLS.empty?
+    sizes
+  end
+
+  def ran = Deckhand::TestJobs.runs.map { |_, n| n }
+
+  def settle(launcher)
+    wait_for(message: "nothing left in flight") { inflight_count(launcher.identity).zero? && inflight_keys(launcher.identity).empty? }
+  end
+
+  def test_waiting_jobs_of_a_chunked_class_run_together_and_each_once
+    ChunkJob.perform_bulk((1..50).zip)
+    with_server(new_config(concurrency: 1)) do |launcher|
+      wait_for(message: "every member run") { Deckhand::TestJobs.runs.size == 50 }
+      settle(launcher)
+    end
+    sizes = calls
+    assert_equal 50, sizes.sum
+    assert_equal 20, sizes.max, "chunks fill to their size: #{sizes.inspect}"
+    assert_equal (1..50).to_a, ran.sort, "each member ran once"
+    assert_equal 50, Deckhand::TestJobs.runs.map(&:first).uniq.size, "each member keeps its jid"
+    assert_empty jobs_in("default")
+    assert_equal 50, redis.call("GET", "stat:processed").to_i, "each member counts as a job processed"
+    assert_equal 0, redis.call("ZCARD", "retry")
+  end
+
+  def test_a_member_named_failed_goes_to_retry_alone_and_the_others_never_run_again
+    ChunkJob::FAIL.push(2, 5)
+    jids = ChunkJob.perform_bulk((1..6).zip)
+    with_server(new_config(concurrency: 1)) do |launcher|
+      wait_for(message: "two members in retry") { redis.call("ZCARD", "retry") == 2 }
+      settle(launcher)
+    end
+    retries = zset("retry").map(&:first).sort_by { |job| job["args"] }
+    assert_equal [[2], [5]], retries.map { |job| job["args"] }
+    assert_equal [jids[1], jids[4]], retries.map { |job| job["jid"] }, "each keeps its own jid"
+    assert_equal [0, 0], retries.map { |job| job["retry_count"] }
+    assert_equal ["member 2 failed", "member 5 failed"], retries.map { |job| job["error_message"] }
+    assert_equal (1..6).to_a, ran.sort, "each ran once: the four that succeeded are done"
+    assert_equal 2, redis.call("GET", "stat:failed").to_i
+  end
+
+  def test_a_chunk_that_raises_fails_every_member_each_with_its_own_retry
+    ChunkJob::RAISE[0] = true
+    ChunkJob.perform_bulk((1..4).zip)
+    with_server(new_config(concurrency: 1)) do |launcher|
+      wait_for(message: "every member in retry") { redis.call("ZCARD", "retry") == 4 }
+      settle(launcher)
+    end
+    retries = zset("retry").map(&:first)
+    assert_equal [[1], [2], [3], [4]], retries.map { |job| job["args"] }.sort
+    assert_equal ["IOError"], retries.map { |job| job["error_class"] }.uniq
+    assert_equal 4, retries.map { |job| job["jid"] }.uniq.size
+  end
+
+  def test_a_queue_that_mixes_chunked_and_single_jobs_runs_both
+    jids = (1..30).map { |n| n.even? ? ChunkJob.perform_async(n) : RecordJob.perform_async(n) }
+    with_server(new_config(concurrency: 2)) do |launcher|
+      wait_for(message: "every job run") { Deckhand::TestJobs.runs.size == 30 }
+      settle(launcher)
+    end
+    assert_equal jids.sort, Deckhand::TestJobs.runs.map(&:first).sort, "each job ran once"
+    assert_equal 15, calls.sum, "the chunked ones in chunks"
+    assert_empty jobs_in("default")
+  end
+
+  def test_server_middleware_runs_for_each_member_around_the_chunk
+    ChunkJob::FAIL.push(2)
+    config = new_config(concurrency: 1)
+    config.server_middleware.add(MemberTrace)
+    ChunkJob.perform_bulk((1..4).zip)
+    with_server(config) do |launcher|
+      wait_for(message: "the failed member in retry") { redis.call("ZCARD", "retry") == 1 }
+      settle(launcher)
+    end
+    trace = []
+    trace << MemberTrace::TRACE.pop until MemberTrace::TRACE.empty?
+    entered = trace.take_while { |step| step[0] == :enter }
+    assert_equal [[:enter, 1], [:enter, 2], [:enter, 4]], entered, "every member's chain entered before the chunk ran"
+    assert_equal [[:leave, 1], [:failed, 2, ArgumentError], [:leave, 4]], trace.drop(3), "each left with its own outcome"
+    assert_equal [1, 2, 4], ran.sort, "a member whose middleware did not yield stays out of the chunk"
+    assert_equal [[2]], zset("retry").map { |job, _| job["args"] }
+    assert_equal 4, redis.call("GET", "stat:processed").to_i
+  end
+
+  def test_a_chunk_cut_by_the_shutdown_goes_back_whole_to_its_queue
+    ChunkJob::HOLD[0] = true
+    jids = ChunkJob.perform_bulk((1..10).zip)
+    with_server(new_config(concurrency: 1, timeout: 0.5)) do |launcher|
+      wait_for(message: "the chunk running") { ChunkJob::GATE.num_waiting == 1 }
+      assert_equal 10, launcher.capsules.first.fetcher.outstanding
+    end
+    assert_equal [10], calls
+    assert_equal jids.sort, jobs_in("default").map { |job| job["jid"] }.sort, "every member back in its queue"
+    assert_empty redis.call("KEYS", "deckhand:lot:*")
+    assert_equal 0, redis.call("ZCARD", "retry")
+  end
+
+  def test_a_chunked_class_without_perform_chunk_fails_its_members_with_the_fix
+    NoChunkMethodJob.perform_async(1)
+    with_server(new_config(concurrency: 1)) do |launcher|
+      wait_for(message: "the member in retry") { redis.call("ZCARD", "retry") == 1 }
+      settle(launcher)
+    end
+    job = zset("retry").first.first
+    assert_equal "Deckhand::ConfigError", job["error_class"]
+    assert_includes job["error_message"], "defines no perform_chunk(chunk); define it, or remove the chunk option"
+  end
+end
