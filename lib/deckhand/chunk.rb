@@ -48,6 +48,26 @@ module Deckhand
       {"size" => value["size"], "wait" => value.fetch("wait", 0)}.freeze
     end
 
+    # The chunk options of `klass` ({"size" =>, "wait" =>}), or nil when its
+    # jobs run one at a time.
+    def self.of(klass) = (klass.respond_to?(:deckhand_options) && klass.deckhand_options["chunk"]) || nil
+
+    # Runs one job as a chunk of one, where jobs run one at a time (testing
+    # mode, perform_inline): the member's failure is raised.
+    def self.perform_one(instance, args, job)
+      check!(instance)
+      chunk = new([[args, job]])
+      instance.perform_chunk(chunk)
+      error = chunk.failure(job["jid"])
+      raise error if error
+    end
+
+    # Raises, naming the fix, unless the chunked class's `instance` has perform_chunk.
+    def self.check!(instance)
+      return if instance.respond_to?(:perform_chunk)
+      raise ConfigError, "#{instance.class} declares chunk: but defines no perform_chunk(chunk); define it, or remove the chunk option"
+    end
+
     # members: [args, job] pairs, in the order they were fetched.
     def initialize(members)
       @members = members

@@ -56,4 +56,26 @@ class ChunkTest < Minitest::Test
       assert_includes error.message, "chunk: #{bad.inspect} is not valid; give {size: jobs a call (1 to 10000)"
     end
   end
+
+  class InlineChunkJob
+    include Deckhand::Job
+
+    deckhand_options chunk: {size: 10}
+
+    def perform_chunk(chunk) = chunk.each { |(n), job| n.positive? ? Deckhand::TestJobs.record(n) : chunk.fail(job, RangeError.new(n.to_s)) }
+  end
+
+  class LackingChunkJob
+    include Deckhand::Job
+
+    deckhand_options chunk: {size: 10}
+  end
+
+  def test_perform_inline_runs_a_chunked_job_as_a_chunk_of_one
+    InlineChunkJob.perform_inline(4)
+    assert_equal [4], Deckhand::TestJobs.runs
+    assert_raises(RangeError) { InlineChunkJob.perform_inline(0) }
+    error = assert_raises(Deckhand::ConfigError) { LackingChunkJob.perform_inline(1) }
+    assert_equal "ChunkTest::LackingChunkJob declares chunk: but defines no perform_chunk(chunk); define it, or remove the chunk option", error.message
+  end
 end

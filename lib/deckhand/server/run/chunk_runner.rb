@@ -44,11 +44,7 @@ module Deckhand
 
         # The chunk options of the job's class, or nil (a class that cannot be
         # found runs the single job's way, which records why).
-        def chunked?(job)
-          klass = @classes.retry_class(job["class"])
-          options = klass.deckhand_options["chunk"] if klass.respond_to?(:deckhand_options)
-          options || nil
-        end
+        def chunked?(job) = Chunk.of(@classes.retry_class(job["class"]))
 
         def run(unit, job, held)
           options = chunked?(job)
@@ -130,9 +126,7 @@ module Deckhand
         def perform(members)
           klass = @classes.job_class(members.first[1]["class"])
           instance = klass.new
-          unless instance.respond_to?(:perform_chunk)
-            raise ConfigError, "#{klass} declares chunk: but defines no perform_chunk(chunk); define it, or remove the chunk option"
-          end
+          Chunk.check!(instance)
           chains = MemberChains.new(@middleware, instance, members.first[0].queue_name)
           chains.around(members) do |entered|
             entered.each { |_, job| @gate.starting(job) }
