@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "deckhand/batch"
 
 # Jobs of a class that declares chunk: run together through perform_chunk,
 # each member still a job of its own: settled alone (a success acknowledged,
@@ -52,6 +53,13 @@ class ChunksTest < Minitest::Test
       TRACE << [:failed, n, e.class]
       raise
     end
+  end
+
+  class UniqueChunkJob
+    include Deckhand::Job
+
+    deckhand_options chunk: {size: 10, wait: 0.2}, unique_for: 600, retry: 3
+    def perform_chunk(chunk) = chunk.each { |(n), job| chunk.fail(job, ArgumentError.new("no #{n}")) if n.odd? }
   end
 
   def setup
@@ -171,5 +179,36 @@ class ChunksTest < Minitest::Test
     job = zset("retry").first.first
     assert_equal "Deckhand::ConfigError", job["error_class"]
     assert_includes job["error_message"], "defines no perform_chunk(chunk); define it, or remove the chunk option"
+  end
+
+  # A batch counts each member: its server middleware runs per member.
+  def test_a_batch_counts_each_members_own_outcome
+    ChunkJob::FAIL.push(1, 3)
+    config = new_config(concurrency: 1)
+    Deckhand::Batch.install(config)
+    Deckhand::Batch.install(Deckhand.config)
+    batch = Deckhand::Batch.new
+    jids = batch.jobs { (1..4).each { |n| ChunkJob.perform_async(n) } }
+    with_server(config) do |launcher|
+      wait_for(message: "the failed members in retry") { redis.call("ZCARD", "retry") == 2 }
+      settle(launcher)
+    end
+    assert_equal [4], calls, "the four ran in one call"
+    status = Deckhand::Batch::Status.new(batch.bid)
+    assert_equal [4, 2, 2], [status.total, status.pending, status.failures]
+    assert_equal [jids[0], jids[2]].sort, status.failed_jids.sort
+  end
+
+  # Each member's unique lock goes with its own success, and a failed
+  # member keeps its lock through its retries.
+  def test_each_members_unique_lock_goes_with_its_own_success
+    (1..4).each { |n| UniqueChunkJob.perform_async(n) }
+    assert_nil UniqueChunkJob.perform_async(2), "the lock is held while the job waits"
+    with_server(new_config(concurrency: 1)) do |launcher|
+      wait_for(message: "the odd members in retry") { redis.call("ZCARD", "retry") == 2 }
+      settle(launcher)
+    end
+    assert UniqueChunkJob.perform_async(2), "the member that succeeded let its lock go"
+    assert_nil UniqueChunkJob.perform_async(1), "the member in retry holds its lock"
   end
 end
