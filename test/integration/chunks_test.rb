@@ -62,6 +62,21 @@ class ChunksTest < Minitest::Test
     def perform_chunk(chunk) = chunk.each { |(n), job| chunk.fail(job, ArgumentError.new("no #{n}")) if n.odd? }
   end
 
+  class LongWaitJob
+    include Deckhand::Job
+
+    deckhand_options chunk: {size: 10, wait: 6}
+    def perform_chunk(chunk) = Deckhand::TestJobs.record([:chunk, chunk.size])
+  end
+
+  # A job whose secret bag cannot be decrypted (a key no longer configured).
+  class SecretChunkJob
+    include Deckhand::Job
+
+    deckhand_options chunk: {size: 10, wait: 0.2}, encrypt: true, retry: 3
+    def perform_chunk(chunk) = chunk.each { |(n, bag), _| Deckhand::TestJobs.record([n, bag["token"]]) }
+  end
+
   def setup
     super
     [ChunkJob::CALLS, ChunkJob::GATE, MemberTrace::TRACE].each(&:clear)
@@ -210,5 +225,35 @@ class ChunksTest < Minitest::Test
     end
     assert UniqueChunkJob.perform_async(2), "the member that succeeded let its lock go"
     assert_nil UniqueChunkJob.perform_async(1), "the member in retry holds its lock"
+  end
+
+  # A thread gathering a chunk for up to `wait` notices a quiet (TSTP): no
+  # more jobs come, so the chunk runs at once with what it has.
+  def test_a_quiet_cuts_a_long_wait_short_and_the_chunk_runs_with_what_it_has
+    LongWaitJob.perform_async
+    with_server(new_config(concurrency: 1, timeout: 10)) do |launcher|
+      wait_for(message: "the job fetched") { launcher.capsules.first.fetcher.outstanding == 1 }
+      sleep 0.2 # gathering
+      launcher.quiet
+      wait_for(timeout: 2, message: "the chunk run before its 6 s wait") { Deckhand::TestJobs.runs == [[:chunk, 1]] }
+    end
+  end
+
+  # A member whose args cannot be read fails alone; the others run.
+  def test_a_member_whose_secret_cannot_be_decrypted_fails_alone
+    keys = {1 => "k" * 32, 2 => "j" * 32}
+    Deckhand.config.encryption(active_version: 1) { |version| keys.fetch(version) }
+    SecretChunkJob.perform_async(1, {"token" => "a"})
+    Deckhand.config = new_config
+    Deckhand.config.encryption(active_version: 2) { |version| keys.fetch(version) }
+    SecretChunkJob.perform_async(2, {"token" => "b"})
+    config = new_config(concurrency: 1)
+    config.encryption(active_version: 2) { |version| keys.fetch(version) if version == 2 } # key 1 retired
+    with_server(config) do |launcher|
+      wait_for(message: "the unreadable member in retry") { redis.call("ZCARD", "retry") == 1 }
+      settle(launcher)
+    end
+    assert_equal [[2, "b"]], Deckhand::TestJobs.runs
+    assert_equal "Deckhand::DecryptionError", zset("retry").first.first["error_class"]
   end
 end

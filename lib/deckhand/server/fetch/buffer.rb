@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../../monotonic"
 require_relative "hand_back"
 
 module Deckhand
@@ -74,6 +75,8 @@ module Deckhand
 
         # Threads waiting in #pop: processors that ran dry.
         def waiting = @ready.num_waiting
+
+        def closed? = @ready.closed?
 
         # Releases the processors waiting in #pop: each gets nil.
         def close = @ready.close

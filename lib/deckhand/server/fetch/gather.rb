@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../monotonic"
+
 module Deckhand
   module Server
     module Fetch
@@ -20,6 +22,7 @@ module Deckhand
       #   gather.give_back(unit)        # not of the chunk's class
       #   gather.reserve(-999)          # its members settled
       class Gather
+        SLICE = 0.05
         def initialize(buffer, planner)
           @buffer = buffer
           @planner = planner
@@ -30,14 +33,18 @@ module Deckhand
         end
 
         # The next fetched job, waiting up to `timeout` seconds (none: only
-        # one waiting now); nil when none came, or the capsule is quiet. An
-        # empty buffer wakes the fetch loop.
+        # one waiting now); nil when none came, or the capsule went quiet
+        # (looked at every SLICE, so a stop never waits for a long `wait`).
+        # An empty buffer wakes the fetch loop.
         def next(timeout)
-          return nil if @buffer.nil? || @planner.quiet?
-          @planner.wake if @buffer.empty?
-          unit = @buffer.pop(timeout: [timeout, 0].max)
-          @planner.wake if @buffer.empty?
-          unit
+          deadline = Monotonic.now + [timeout, 0].max
+          loop do
+            return nil if @buffer.nil? || @planner.quiet? || @buffer.closed?
+            @planner.wake if @buffer.empty?
+            unit = @buffer.pop(timeout: (deadline - Monotonic.now).clamp(0, SLICE))
+            @planner.wake if @buffer.empty?
+            return unit if unit || Monotonic.now >= deadline
+          end
         end
 
         def give_back(unit) = @buffer.push(unit)

@@ -129,11 +129,23 @@ module Deckhand
           Chunk.check!(instance)
           chains = MemberChains.new(@middleware, instance, members.first[0].queue_name)
           chains.around(members) do |entered|
-            entered.each { |_, job| @gate.starting(job) }
-            chunk = Chunk.new(entered.map { |_, job| [@gate.args(job), job] })
-            error = chunk_error { instance.perform_chunk(chunk) }
-            ->(job) { error || chunk.failure(job["jid"]) }
+            refused = {} # a member whose args cannot be read (decrypted) fails alone
+            pairs = entered.filter_map { |_, job| start(job) { |e| refused[job["jid"]] = e } }
+            chunk = Chunk.new(pairs)
+            error = chunk_error { instance.perform_chunk(chunk) } unless pairs.empty?
+            ->(job) { refused[job["jid"]] || error || chunk.failure(job["jid"]) }
           end
+        end
+
+        # The member's [args, job] as it starts, or nil (its error yielded).
+        def start(job)
+          @gate.starting(job)
+          [@gate.args(job), job]
+        rescue Deckhand::Shutdown
+          raise
+        rescue => e
+          yield e
+          nil
         end
 
         # What perform_chunk raised, or nil.
