@@ -85,10 +85,13 @@ module Deckhand
           jid = job["jid"]
           return @cancels.settle(unit, job) if @cancels.marked?(jid)
           outcome = nil
-          @suspects.enter(unit.queue, jid, @suspects.count(unit.queue, jid))
-          outcome = run_chunk([[unit, job]]).first
-        ensure
-          @suspects.leave(unit.queue, jid, forget: FINAL.include?(outcome)) if jid && !outcome.equal?(:cancelled)
+          begin
+            @suspects.enter(unit.queue, jid, @suspects.count(unit.queue, jid))
+            outcome = run_chunk([[unit, job]]).first
+          ensure
+            # A suspect that will run again keeps its count: it may crash a process yet.
+            @suspects.leave(unit.queue, jid, forget: FINAL.include?(outcome))
+          end
         end
 
         # Each member's outcome, in order.
@@ -100,6 +103,7 @@ module Deckhand
           outcomes = []
           started = now
           errors = @cancels.interruptible(@shield) { execute(members) }
+          errors = Array.new(members.size, errors) unless errors.is_a?(Array) # an interrupt that landed as it ended
           elapsed = ms_since(started) / members.size
           outcomes = members.each_with_index.map { |(member, member_job), i| settle(member, member_job, errors[i], elapsed) }
         ensure
