@@ -62,6 +62,14 @@ class ChunksTest < Minitest::Test
     def perform_chunk(chunk) = chunk.each { |(n), job| chunk.fail(job, ArgumentError.new("no #{n}")) if n.odd? }
   end
 
+  # Ends its thread inside perform_chunk, as a library calling Thread.exit would.
+  class ExitingChunkJob
+    include Deckhand::Job
+
+    deckhand_options chunk: {size: 10, wait: 0.2}, retry: 3
+    def perform_chunk(_chunk) = Thread.exit
+  end
+
   class LongWaitJob
     include Deckhand::Job
 
@@ -255,5 +263,18 @@ class ChunksTest < Minitest::Test
     end
     assert_equal [[2, "b"]], Deckhand::TestJobs.runs
     assert_equal "Deckhand::DecryptionError", zset("retry").first.first["error_class"]
+  end
+
+  # The thread that dies inside a chunk is replaced, and every member it
+  # held is settled first, each its own failure: none stays in flight.
+  def test_a_thread_that_dies_in_a_chunk_leaves_every_member_settled_as_a_failure
+    jids = ExitingChunkJob.perform_bulk((1..5).zip)
+    with_server(new_config(concurrency: 1)) do |launcher|
+      wait_for(message: "every member in retry") { redis.call("ZCARD", "retry") == 5 }
+      settle(launcher)
+    end
+    retries = zset("retry").map(&:first)
+    assert_equal jids.sort, retries.map { |job| job["jid"] }.sort
+    assert_equal ["Deckhand::ThreadDied"], retries.map { |job| job["error_class"] }.uniq
   end
 end
