@@ -99,7 +99,7 @@ module Deckhand
           unit, job = members.first
           tid = Logging::Formatters.tid
           Thread.current[:deckhand_job] = job
-          @stats.started(tid, unit.queue_name, unit.payload)
+          @stats.started(tid, unit.queue_name, unit.payload, chunk: (members.map { |_, member| member["jid"] } if members.size > 1))
           outcomes = []
           started = now
           errors = @cancels.interruptible(@shield) { execute(members) }
