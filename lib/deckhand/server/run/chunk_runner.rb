@@ -40,11 +40,24 @@ module Deckhand
           @cancels = cancels
           @middleware = middleware
           @shield = shield
+          @reloading = config.reloading
+          @known = {}.freeze
         end
 
         # The chunk options of the job's class, or nil (a class that cannot be
-        # found runs the single job's way, which records why).
-        def chunked?(job) = Chunk.of(@classes.retry_class(job["class"]))
+        # found runs the single job's way, which records why). Active Job's
+        # wrapper answers for the class it wraps.
+        # Asked of every job: the answer is kept per class name, unless code
+        # reloads (then a class may change its options).
+        def chunked?(job)
+          name = job["wrapped"] || job["class"]
+          known = @known[name] unless @reloading
+          return known || nil unless known.nil?
+          klass = @classes.retry_class(job["class"])
+          options = klass.respond_to?(:deckhand_chunk) ? klass.deckhand_chunk(job) : Chunk.of(klass)
+          @known = @known.merge(name => options || false).freeze if klass && !@reloading # replaced whole: read without a lock
+          options
+        end
 
         def run(unit, job, held)
           options = chunked?(job)
@@ -68,7 +81,7 @@ module Deckhand
           while members.size < options["size"] && (more = @gather.next(deadline - now))
             held << more
             other = @outcomes.decode(more) or next held.delete(more) # corrupt: buried already
-            if other["class"] != job["class"]
+            if other["class"] != job["class"] || other["wrapped"] != job["wrapped"]
               held.delete(more)
               @gather.give_back(more)
               break
