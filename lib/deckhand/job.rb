@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "chunk"
 require_relative "job/options"
 require_relative "job/setter"
 require_relative "job/declarations"

@@ -147,6 +147,30 @@ class DocsExamplesTest < Minitest::Test
     refute_includes JSON.generate(job), "4111", "the card number is stored encrypted"
   end
 
+  def test_a_chunked_job_runs_its_waiting_jobs_in_one_call_and_retries_a_failed_member_alone
+    employee = Struct.new(:emp_no, :synced) { def sync! = synced << emp_no }
+    employees = Module.new do
+      @queries = []
+      @synced = []
+      class << self
+        attr_reader :queries, :synced
+      end
+      define_singleton_method(:find_many) do |ids|
+        @queries << ids
+        ids.select { |id| id < 99_999 }.to_h { |id| [id, employee.new(id, @synced)] }
+      end
+    end
+    DocsSandbox.const_set(:Employee, employees)
+    run_example("chunks-define")
+    with_server(new_config(concurrency: 1)) do
+      wait_for(message: "the unknown employee's job in retry") { redis.call("ZCARD", "retry") == 1 }
+    end
+    assert_equal [[10001, 10002, 99999]], employees.queries, "one call, one query, for the three jobs"
+    assert_equal [10001, 10002], employees.synced
+    failed = zset("retry").first.first
+    assert_equal [[99999], "KeyError", "no employee 99999"], failed.values_at("args", "error_class", "error_message")
+  end
+
   def test_periodic_registers_its_entries
     run_example("periodic-register")
     entries = Deckhand.config.periodic.entries.to_h { |e| [e.name, e] }

@@ -153,6 +153,12 @@ module ActiveJob
 
         def self.deckhand_retries_exhausted = RETRIES_EXHAUSTED
 
+        # The chunk options of the class a job wraps (ChunkRun), or nil.
+        def self.deckhand_chunk(payload) = ChunkRun.options(payload)
+
+        # The members of a chunk of the wrapped class (ChunkRun).
+        def perform_chunk(chunk) = ChunkRun.call(chunk)
+
         PROVIDER_JOB_ID = "provider_job_id"
         ABSENT = Object.new.freeze
 
@@ -206,3 +212,5 @@ end
 ActiveJob::QueueAdapters::DeckhandAdapter::SIDEKIQ_NAMES.each do |name|
   Deckhand::ClassAliases.add(name, ActiveJob::QueueAdapters::DeckhandAdapter::JobWrapper)
 end
+
+require_relative "deckhand_adapter/chunk_run" # reopens the adapter defined above

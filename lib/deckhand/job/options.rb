@@ -59,6 +59,7 @@ module Deckhand
         when "profile" then value == false || (value.is_a?(String) && Profiler::TOKEN.match?(value))
         when "profiler_options" then value.is_a?(Hash)
         when "result" then value == false || value == true || result_ttl(value)&.positive?
+        when "chunk" then Chunk.options?(value)
         when "class", "args", "jid" then raise ArgumentError, "#{owner}: #{key} is set per push, not in deckhand_options"
         else true
         end
@@ -100,7 +101,8 @@ module Deckhand
         "priority" => "give an Integer from -100 (runs first) to 100 (runs last), or nil for the queue's own order (docs/priority.md)",
         "profile" => "give a token naming the profile (letters, digits, _ . @ -, up to 64), like \"nightly\", or false (docs/profiling.md)",
         "profiler_options" => "give a Hash of the profiler's options, like {mode: :cpu, interval: 500} (docs/profiling.md)",
-        "result" => "use {ttl: seconds} (how long its return value is kept for Deckhand::JobResult.wait), true (a day) or false (docs/workflows.md)"
+        "result" => "use {ttl: seconds} (how long its return value is kept for Deckhand::JobResult.wait), true (a day) or false (docs/workflows.md)",
+        "chunk" => "give {size: jobs a call (1 to #{Chunk::MAX_SIZE}), wait: seconds to gather them (0 to #{Chunk::MAX_WAIT})}, like {size: 1000, wait: 0.5} (docs/chunks.md)"
       }.freeze
 
       # Durations travel as plain seconds (JSON carries no ActiveSupport), and
@@ -116,6 +118,7 @@ module Deckhand
           when "pool" then [key, Client::Target.for(value)] # shared, and no password in inspect
           # {"ttl" => seconds} in the job, as the server reads it back from JSON.
           when "result" then [key, value && {"ttl" => (value == true) ? RESULT_TTL : plain(result_ttl(value))}]
+          when "chunk" then [key, value && Chunk.options(value)]
           else [key, value]
           end
         end

@@ -90,6 +90,7 @@ module Deckhand
         instance = @klass.new
         instance.jid = job["jid"]
         instance.deckhand_payload = job
+        return Chunk.perform_one(instance, job["args"], job) if Chunk.of(@klass) # as a server runs it: a chunk of one
         instance.perform(*job["args"])
       end
 

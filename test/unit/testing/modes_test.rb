@@ -206,4 +206,32 @@ class TestingModesTest < Minitest::Test
   def test_unknown_mode_is_refused
     assert_raises(ArgumentError) { Deckhand::Testing.send(:switch, :sometimes) }
   end
+
+  class ChunkedTestingJob
+    include Deckhand::Job
+
+    deckhand_options chunk: {size: 100}
+
+    def perform_chunk(chunk)
+      chunk.each do |(n), job|
+        Deckhand::TestJobs.record([chunk.size, n])
+        chunk.fail(job, ArgumentError.new("no #{n}")) if n.negative?
+      end
+    end
+  end
+
+  # Jobs run one at a time in testing mode: a chunked class's as a chunk of
+  # one, as a server runs a lone job of it, its member's failure raised.
+  def test_a_chunked_class_runs_each_job_as_a_chunk_of_one_and_raises_its_failure
+    Deckhand::Testing.fake!
+    ChunkedTestingJob.perform_async(1)
+    ChunkedTestingJob.perform_async(2)
+    assert_equal 2, ChunkedTestingJob.drain
+    assert_equal [[1, 1], [1, 2]], Deckhand::TestJobs.runs
+    ChunkedTestingJob.perform_async(-1)
+    assert_equal "no -1", assert_raises(ArgumentError) { ChunkedTestingJob.drain }.message
+    Deckhand::Testing.inline!
+    ChunkedTestingJob.perform_async(3)
+    assert_equal [1, 3], Deckhand::TestJobs.runs.last
+  end
 end

@@ -12,7 +12,7 @@ module Deckhand
       # Nothing here touches Redis per job.
       class Activity # :nodoc:
         # One per thread, reused for each job it runs (no allocation per job).
-        Running = Struct.new(:queue, :payload, :run_at, :busy)
+        Running = Struct.new(:queue, :payload, :run_at, :busy, :chunk_jids)
 
         # Per-class execution counts and times, flushed by the heartbeat.
         attr_reader :metrics
@@ -38,13 +38,15 @@ module Deckhand
           @running = {}
         end
 
-        def started(tid, queue, payload)
+        # chunk: the jids of a chunk's members (the payload is its first's), or nil.
+        def started(tid, queue, payload, chunk: nil)
           now = ::Process.clock_gettime(::Process::CLOCK_REALTIME, :second)
           @lock.synchronize do
             slot = (@running[tid] ||= Running.new)
             slot.queue = queue
             slot.payload = payload
             slot.run_at = now
+            slot.chunk_jids = chunk
             slot.busy = true
           end
         end

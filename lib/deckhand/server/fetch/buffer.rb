@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../../monotonic"
 require_relative "hand_back"
 
 module Deckhand
@@ -26,6 +27,7 @@ module Deckhand
       #   buffer.pop                                    # => a UnitOfWork, or nil once closed
       #   buffer.hand_back { |unit| fetcher.done(unit, marked: true) }
       class Buffer
+        POLL = 0.002
         def initialize(requeue, logger:, interleave: false, random: Random.new)
           @requeue = requeue
           @logger = logger
@@ -48,8 +50,21 @@ module Deckhand
           end
         end
 
-        # Blocks until a job is there; nil once the buffer is closed.
-        def pop = unit(@ready.pop)
+        # Blocks until a job is there (for up to `timeout` seconds when
+        # given); nil once the buffer is closed, or the time is up. Ruby
+        # 3.1's Thread::Queue has no timed pop: a timed one looks every
+        # POLL seconds (only a chunk gathering its members waits so).
+        def pop(timeout: nil)
+          return unit(@ready.pop) unless timeout
+          deadline = Monotonic.now + timeout
+          begin
+            unit(@ready.pop(true))
+          rescue ThreadError # empty
+            return nil if @ready.closed? || Monotonic.now >= deadline
+            sleep POLL
+            retry
+          end
+        end
 
         def size = @ready.size
 
@@ -60,6 +75,8 @@ module Deckhand
 
         # Threads waiting in #pop: processors that ran dry.
         def waiting = @ready.num_waiting
+
+        def closed? = @ready.closed?
 
         # Releases the processors waiting in #pop: each gets nil.
         def close = @ready.close

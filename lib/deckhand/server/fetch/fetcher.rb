@@ -10,6 +10,7 @@ require_relative "pace"
 require_relative "ledger"
 require_relative "throttle_slots"
 require_relative "buffer"
+require_relative "gather"
 require_relative "sources"
 require_relative "planner"
 require_relative "round_trip"
@@ -51,6 +52,7 @@ module Deckhand
       #   fetcher.done(unit)    # its success reaches Redis with the next round trip
       class Fetcher < Component
         attr_reader :capsule, :balance # balance: an auto-balanced capsule's Balance::CappedBuffer, or nil
+        attr_reader :gather # where a chunk's runner takes more jobs of its class (Fetch::Gather)
 
         def initialize(capsule, store:, identity:, sequence:, suspects:, logger:, prefetch: 1.0, window: 0.01, on_fatal: nil,
           throttles: nil, landings: Fetch::Idle::LandingWatch.new, balanced: false)
@@ -75,6 +77,7 @@ module Deckhand
           slots = Fetch::ThrottleSlots.new(throttles, @queues).then { |s| @balance ? Balance::CapSlots.new(s, @balance) : s }
           @planner = Fetch::Planner.new(concurrency: capsule.concurrency, ledger: ledger,
             slots: slots, pace: @pace, ready: @ready, lost: @lost)
+          @gather = Fetch::Gather.new(@balance ? nil : @ready, @planner)
           @trip = Fetch::RoundTrip.new(fetch: @fetch, sources: @sources, planner: @planner, pace: @pace, lost: @lost,
             ready: @ready, balance: @balance, on_short: -> { arm_waiters })
         end

@@ -41,6 +41,7 @@ module Deckhand
           @lock = Mutex.new
           @wake = ConditionVariable.new
           @outstanding = 0
+          @room = 0
           @quiet = @quieted = @armed = @failing = false
           @armed_at = 0.0
           @paused = []
@@ -75,6 +76,15 @@ module Deckhand
           @lock.synchronize do
             @outstanding += 1
             @armed = false
+          end
+        end
+
+        # Chunks (Fetch::Gather) being gathered or run want `delta` more jobs
+        # (fewer, when negative) than their threads alone would start.
+        def room(delta)
+          @lock.synchronize do
+            @room += delta
+            @wake.signal if delta.positive?
           end
         end
 
@@ -205,11 +215,12 @@ module Deckhand
 
         # Jobs a fetch should ask for now, or 0: room beyond the jobs
         # outstanding (jobs held past their queue's cap, auto-balance,
-        # leave the threads to the others), once the jobs waiting to start
-        # ran down to half of what may wait.
+        # leave the threads to the others; a chunk's members take one
+        # thread), once the jobs waiting to start ran down to half of what
+        # may wait.
         def fetch_want(ahead)
           return 0 if @quiet || @ready.size > ahead / 2
-          @concurrency + ahead - @outstanding + @ready.held
+          @concurrency + ahead - @outstanding + @ready.held + @room
         end
 
         def fetch(want)

@@ -2,8 +2,10 @@
 
 require_relative "retry_handler"
 require_relative "job_gate"
-require_relative "class_hold"
 require_relative "over_limit_handler"
+require_relative "class_hold"
+require_relative "outcomes"
+require_relative "chunk_runner"
 require_relative "cancel_watch"
 require_relative "../class_lookup"
 require_relative "../balance/class_times"
@@ -25,7 +27,7 @@ module Deckhand
       # the code that runs. Only a job class runs (ClassLookup): a payload
       # naming another goes to the dead set as it was fetched, never built.
       # Whatever raises while a failure is recorded leaves the job in the dead
-      # set as fetched, never the thread dead (#record).
+      # set as fetched, never the thread dead (Run::Outcomes#record).
       class JobRunner
         FINAL = %i[success dead dropped cancelled].freeze
         # Outcomes that are no failure: an interruption (IterableJob) or a limiter's
@@ -51,21 +53,25 @@ module Deckhand
           @shield = shield
           @retries = Run::RetryHandler.new(config: config, store: store, identity: identity)
           @gate = Run::JobGate.new(config: config, store: store, fetcher: fetcher, stats: stats)
-          @over_limit = Run::OverLimitHandler.new(retries: @retries, logger: @logger)
-          @held = Run::ClassHold.new(pause: stats.class_pause, retries: @retries, fetcher: fetcher, store: store, logger: @logger)
           @cancels = Run::CancelWatch.new(cancels: stats.cancels, store: store, fetcher: fetcher, gate: @gate, logger: @logger,
             interruptible: shield.nil?)
           @classes = ClassLookup.new(cache: !config.reloading)
+          @held = Run::ClassHold.new(pause: stats.class_pause, retries: @retries, fetcher: fetcher, store: store, logger: @logger)
+          @outcomes = Run::Outcomes.new(config: config, fetcher: fetcher, stats: stats, gate: @gate, retries: @retries, classes: @classes)
+          @chunks = Run::ChunkRunner.new(config: config, fetcher: fetcher, stats: stats, gate: @gate, outcomes: @outcomes,
+            classes: @classes, suspects: suspects, cancels: @cancels, middleware: middleware, shield: shield)
           @timed = config.auto_balance # the balancer learns from each job's CPU time (docs/auto-balance.md)
           @profiler = Profiler.new(config)
-          @lines = config.job_log_lines
         end
 
         # Runs on a processor thread, which masks the shutdown interrupt
-        # (MASKED) outside this method's call to the job.
-        def run(unit)
-          job = decode(unit) or return
+        # (MASKED) outside this method's call to the job. A job of a chunked
+        # class runs with others of its class (Run::ChunkRunner), gathered
+        # into `held`, the units the processor holds (nil: a chunk of one).
+        def run(unit, held = nil)
+          job = @outcomes.decode(unit) or return
           return if @gate.expired(unit, job) || @held.call(unit, job)
+          return @chunks.run(unit, job, held) if @chunks.chunked?(job)
           recovered = @suspects.count(unit.queue, job["jid"])
           return @cancels.settle(unit, job) if recovered && @cancels.marked?(job["jid"]) # cancelled, then its process died
           tid = Logging::Formatters.tid
@@ -81,11 +87,11 @@ module Deckhand
             elapsed = ms_since(started)
             @stats.class_times.record(unit.queue_name, job["wrapped"] || job["class"], elapsed, Balance::ClassTimes.cpu_ms - cpu) if cpu
             cancelled = @cancels.cancelled?(cancel)
-            outcome = if error.is_a?(NotAJobClass) then refused(unit, error)
+            outcome = if error.is_a?(NotAJobClass) then @outcomes.refused(unit, error)
             elsif cancelled then @cancels.settle(unit, job)
-            elsif error.is_a?(Deckhand::Interrupted) then handed_back(unit, job, error)
-            elsif error then failure(unit, job, error, elapsed)
-            else success(unit, job, elapsed)
+            elsif error.is_a?(Deckhand::Interrupted) then @outcomes.handed_back(unit, error)
+            elsif error then @outcomes.failure(unit, job, error, elapsed)
+            else @outcomes.success(unit, job, elapsed)
             end
           ensure
             # A Shutdown went through: a cancelled job ends cancelled, not handed back.
@@ -103,12 +109,7 @@ module Deckhand
         # already wrote is only counted settled: nothing is recorded twice. Never
         # raises: when even recording the failure fails, the job goes to the
         # dead set with its raw bytes and the reason.
-        def abandoned(unit, error)
-          Thread.handle_interrupt(MASKED) do
-            settle_abandoned(unit, error) unless unit.recorded
-            @fetcher.done(unit, marked: true)
-          end
-        end
+        def abandoned(unit, error) = Thread.handle_interrupt(MASKED) { @outcomes.abandoned(unit, error) }
 
         private
 
@@ -143,108 +144,10 @@ module Deckhand
           end
         end
 
-        def success(unit, job, elapsed)
-          @fetcher.done(unit, unlock: @gate.unlock(job, unit.queue))
-          @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false)
-          @logger.info("done #{elapsed.round(1)}ms") if @lines && @logger.info?
-          :success
-        end
-
-        def failure(unit, job, error, elapsed)
-          error = @gate.redact(job, error)
-          @stats.metrics.record(job["wrapped"] || job["class"], elapsed, true)
-          outcome = record(unit, job, error, elapsed)
-          @fetcher.done(unit, marked: true)
-          notify_error(error, job) if unit.recorded == :written && outcome != :rescheduled
-          outcome
-        end
-
-        # What became of the failed job. Whatever raises on the way (a bug on
-        # the failure path, an object in the payload no one can write) ends
-        # neither the thread nor the job: it goes to the dead set as it was
-        # fetched, unless its outcome is written already.
-        def record(unit, job, error, elapsed)
-          rescheduled = @over_limit.call(unit, job, error) and return rescheduled # a limiter said "later": not a failure
-          @logger.warn("fail #{elapsed.round(1)}ms: #{error.class}: #{safe_message(error)}") if @lines && @logger.warn?
-          @retries.failed(unit, job, @classes.retry_class(job["class"]), error)
-        rescue Deckhand::Shutdown
-          raise
-        rescue Exception => e # rubocop:disable Lint/RescueException -- the outcome must be written, the thread go on
-          last_resort(unit, e, error.class.name)
-        end
-
-        # After recording a failure raised `problem`: nothing more when the
-        # outcome was written, else the job to the dead set as fetched.
-        def last_resort(unit, problem, error_class)
-          problem = "#{problem.class}: #{safe_message(problem)}"
-          if unit.recorded
-            @logger.error("after its failure was recorded, #{problem}")
-            return nil
-          end
-          @logger.error("recording the failure raised #{problem}; the job goes to the dead set as it was fetched")
-          @retries.corrupt(unit, "its failure could not be recorded (#{problem})", error_class: error_class)
-        end
-
-        # An iterable job stopped between steps (IterableJob): back to its queue
-        # as it was, through the schedule (due now), with no retry consumed.
-        def handed_back(unit, job, error)
-          @logger.info(error.message) if @logger.info?
-          @retries.resume(unit)
-          @fetcher.done(unit, marked: true)
-          :interrupted
-        end
-
-        # A payload whose class is no job (JobClasses): never built, kept in
-        # the dead set as it was fetched, like a corrupt payload.
-        def refused(unit, error)
-          @logger.error("#{error.message}; moved to the dead set with its raw bytes")
-          @retries.corrupt(unit, error.message, error_class: NotAJobClass.name)
-          @fetcher.done(unit, marked: true)
-          :dead
-        end
-
-        def settle_abandoned(unit, error)
-          job = decode(unit) or return
-          cause = error.is_a?(ThreadDied) ? error : ThreadDied.new("#{error.class}: #{safe_message(error)}")
-          died = ThreadDied.new("the worker thread running this job ended before recording its outcome (#{cause.message})")
-          @logger.error("#{job["class"]} jid=#{job["jid"]}: #{died.message}; retrying it as a failure")
-          @retries.failed(unit, job, @classes.retry_class(job["class"]), died)
-        rescue Deckhand::Shutdown
-          raise
-        rescue Exception => e # rubocop:disable Lint/RescueException -- the last resort must settle the job
-          last_resort(unit, e, ThreadDied.name)
-        end
-
-        def decode(unit)
-          Payload.decode(unit.payload)
-        rescue Payload::Decoder::Invalid => e
-          @logger.error("corrupt payload in queue #{unit.queue}: #{e.message}; moved to the dead set with its raw bytes")
-          @retries.corrupt(unit, e.message)
-          @fetcher.done(unit, marked: true)
-          nil
-        end
-
-        # As UTF-8, so a log line never raises on it.
-        def safe_message(error)
-          FailedPayload.utf8(error.message)
-        rescue Exception # rubocop:disable Lint/RescueException -- an error whose message raises still gets reported
-          "(its message could not be read)"
-        end
-
         def now = Monotonic.now
 
         # Unrounded, so the metrics of sub-millisecond jobs do not all read 0.
         def ms_since(started) = (now - started) * 1000.0
-
-        # Once per recorded failure. A handler's error, whatever its class, is
-        # logged: the job's outcome stands and the thread goes on.
-        def notify_error(error, job)
-          @config.error_handlers.each do |handler|
-            handler.call(error, {"context" => "job", "job" => job})
-          rescue Deckhand::AppError => e # a handler's bug must not unsettle a job
-            @logger.error("error handler raised #{e.class}: #{safe_message(e)}")
-          end
-        end
       end
     end
   end

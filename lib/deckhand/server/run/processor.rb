@@ -17,10 +17,10 @@ module Deckhand
           super(name, logger: logger, delays: [0], max_crashes: nil)
           @fetcher = fetcher
           @runner = runner
-          @unit = nil
+          @held = [] # the job it runs, or a chunk's members (Run::ChunkRunner)
         end
 
-        def busy? = !@unit.nil?
+        def busy? = !@held.empty?
 
         # Jobs it runs now (a fiber pool runs many).
         def running = busy? ? 1 : 0
@@ -40,9 +40,9 @@ module Deckhand
         def run
           Thread.handle_interrupt(Run::JobRunner::MASKED) do
             while (unit = @fetcher.take)
-              @unit = unit
-              @runner.run(unit)
-              @unit = nil
+              @held << unit
+              @runner.run(unit, @held)
+              @held.clear
             end
           end
         rescue Deckhand::Shutdown
@@ -50,9 +50,11 @@ module Deckhand
         end
 
         def recover(error)
-          unit = @unit
-          @unit = nil
-          Thread.handle_interrupt(Run::JobRunner::MASKED) { @runner.abandoned(unit, error) } if unit && !unit.settled?
+          held = @held.dup
+          @held.clear
+          held.each do |unit|
+            Thread.handle_interrupt(Run::JobRunner::MASKED) { @runner.abandoned(unit, error) } unless unit.settled?
+          end
         end
       end
     end

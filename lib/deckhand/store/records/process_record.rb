@@ -37,7 +37,10 @@ module Deckhand
 
         # One job a thread is running: `payload` is the job's JSON, or a Hash
         # where the writer stored an object (some Sidekiq versions).
-        Work = Struct.new(:thread, :queue, :payload, :run_at)
+        # `chunk`: for a chunk's members (docs/chunks.md), {"size" => n, "jids" =>
+        # the first CHUNK_JIDS}; the payload is the first member's.
+        Work = Struct.new(:thread, :queue, :payload, :run_at, :chunk)
+        CHUNK_JIDS = 20
 
         module_function
 
@@ -60,7 +63,10 @@ module Deckhand
             shift = (clock && clock.abs >= Records::Clock::SYNCED) ? clock.round : 0
             fields = running.flat_map do |thread, job|
               run_at = job.run_at && job.run_at + shift
-              [thread, JSON.generate({"queue" => job.queue, "payload" => job.payload, "run_at" => run_at})]
+              entry = {"queue" => job.queue, "payload" => job.payload, "run_at" => run_at}
+              chunk = job.chunk_jids if job.respond_to?(:chunk_jids) # (Enumerable has its own #chunk)
+              entry["chunk"] = {"size" => chunk.size, "jids" => chunk.first(CHUNK_JIDS)} if chunk
+              [thread, JSON.generate(entry)]
             end
             pipe.call("HSET", work, *fields)
             pipe.call("EXPIRE", work, ttl)
@@ -145,7 +151,8 @@ module Deckhand
 
         def decode_work(thread, raw)
           work = parse(raw)
-          Work.new(thread, work["queue"].to_s, work["payload"], work["run_at"].is_a?(Numeric) ? Time.at(work["run_at"]) : nil)
+          chunk = work["chunk"] if work["chunk"].is_a?(Hash) && work["chunk"]["size"].is_a?(Integer) && work["chunk"]["jids"].is_a?(Array)
+          Work.new(thread, work["queue"].to_s, work["payload"], work["run_at"].is_a?(Numeric) ? Time.at(work["run_at"]) : nil, chunk)
         end
 
         # The JSON object stored, leniently: {} for anything else.

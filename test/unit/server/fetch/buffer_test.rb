@@ -92,4 +92,24 @@ class FetchBufferTest < Minitest::Test
     assert_equal 4, yielded.size
     assert_equal 0, buffer.size
   end
+
+  # A chunk gathering its members waits for the next job only so long.
+  def test_a_timed_pop_returns_a_job_that_comes_in_time_and_nil_when_none_does
+    buffer = Buffer.new(Requeue.new, logger: nil)
+    started = monotonic
+    assert_nil buffer.pop(timeout: 0.05)
+    assert_operator monotonic - started, :>=, 0.05
+    lot = Lot.new("default", 0, 7, 1).hold(payloads.first(1))
+    buffer.push_lots([lot])
+    assert_equal 0, buffer.pop(timeout: 0).position, "a job waiting is taken without waiting"
+    late = Thread.new { buffer.pop(timeout: 5) }
+    buffer.push(Unit.new(lot, 1, "{}", false))
+    assert_equal 1, late.value.position
+    buffer.push(Unit.new(lot, 2, "{}", false))
+    buffer.close
+    started = monotonic
+    assert_equal 2, buffer.pop(timeout: 5).position, "a closed buffer still hands out what it holds"
+    assert_nil buffer.pop(timeout: 5)
+    assert_operator monotonic - started, :<, 1, "then nil at once"
+  end
 end

@@ -7,6 +7,7 @@ require "test_helper"
 class ProcessRecordTest < Minitest::Test
   Record = Deckhand::Store::Records::ProcessRecord
   Running = Struct.new(:queue, :payload, :run_at)
+  ChunkRunning = Struct.new(:queue, :payload, :run_at, :chunk_jids)
 
   def store = Deckhand.config.store
 
@@ -24,7 +25,7 @@ class ProcessRecordTest < Minitest::Test
     entry = Record.read(store, ["h:1:a"]).first
     assert_equal ["h:1:a", {"hostname" => "h", "concurrency" => 5}, 1, Time.at(1_700_000_000.5), true, 1234, 850, 3, {}, -0.0213], entry.to_a
     work = Record.work(store, ["h:1:a"]).first
-    assert_equal [["t1", "mail", '{"class":"A","jid":"j1"}', Time.at(1_700_000_000)]], work.map(&:to_a)
+    assert_equal [["t1", "mail", '{"class":"A","jid":"j1"}', Time.at(1_700_000_000), nil]], work.map(&:to_a)
     assert_operator redis.call("TTL", "h:1:a:work"), :>, 30
   end
 
@@ -84,5 +85,14 @@ class ProcessRecordTest < Minitest::Test
     Record.signal(store, "h:1:a", "TERM")
     taken = store.pipelined { |pipe| 3.times { Record.take_signal(pipe, store.layout, "h:1:a") } }
     assert_equal ["TSTP", "TERM", nil], taken
+  end
+
+  # A chunk's row names how many members it runs and the first ones' jids,
+  # so the record stays small for a chunk of thousands.
+  def test_a_running_chunk_is_written_with_its_size_and_first_members
+    jids = Array.new(25) { |i| format("%024d", i) }
+    write("h:1:a", running: {"t1" => ChunkRunning.new("q", '{"jid":"first"}', 1_700_000_000, jids), "t2" => ChunkRunning.new("q", "{}", 1_700_000_000, nil)})
+    work = Record.work(store, ["h:1:a"]).first.sort_by(&:thread)
+    assert_equal [{"size" => 25, "jids" => jids.first(20)}, nil], work.map(&:chunk)
   end
 end

@@ -20,6 +20,21 @@ module RailsJobs
 
   class Unwanted < StandardError; end
 
+  # Runs its jobs in chunks (docs/chunks.md); fails the member named "bad".
+  class ChunkedSyncJob < ApplicationJob
+    extend Deckhand::Job::Declarations
+
+    deckhand_options chunk: {size: 10, wait: 0.3}, retry: 3
+    CALLS = Queue.new
+
+    def perform_chunk(chunk)
+      CALLS << chunk.args
+      chunk.each { |(name, _at), job| chunk.fail(job, ArgumentError.new("no #{name}")) if name == "bad" }
+    end
+
+    def perform(name, at) = CALLS << [[name, at]]
+  end
+
   class GreetJob < ApplicationJob
     queue_as :mailers
 

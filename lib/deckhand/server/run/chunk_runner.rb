@@ -1,0 +1,184 @@
+# frozen_string_literal: true
+
+require_relative "member_chains"
+
+module Deckhand
+  module Server
+    module Run
+      # Runs the jobs of a class that declares `chunk:` (Deckhand::Chunk,
+      # docs/chunks.md) together: the processor that took the first gathers
+      # more of the same class from its capsule's fetched jobs (Fetch::Gather:
+      # up to `size`, for up to `wait` seconds, stopping at a job of another
+      # class, which goes back for the other threads), calls perform_chunk
+      # once, then settles each member alone through Run::Outcomes: a member
+      # named with Chunk#fail, or every member when perform_chunk raised, is
+      # a failure that retries or dies by its own rules; the others succeed.
+      # Members are fetched jobs like any other until they settle, so the
+      # in-flight record, hand-back at a stop and recovery cover them; the
+      # processor holds them all (`held`), so a thread that dies leaves none
+      # unsettled. Server middleware runs for each member (Run::MemberChains).
+      #
+      # A member recovered from a process that died (a suspect) runs alone,
+      # after the others: a chunk that kills its process is run again one job
+      # at a time, so the poison pill, and only it, is found.
+      #
+      #   chunks = ChunkRunner.new(config: config, fetcher: fetcher, stats: stats, gate: gate, outcomes: outcomes,
+      #     classes: classes, suspects: suspects, cancels: cancels, middleware: middleware, shield: nil)
+      #   chunks.chunked?(job)            # => its Chunk options, or nil
+      #   chunks.run(unit, job, held)     # held: the processor's units (nil: no gathering)
+      class ChunkRunner
+        FINAL = %i[success dead dropped cancelled].freeze
+
+        def initialize(config:, fetcher:, stats:, gate:, outcomes:, classes:, suspects:, cancels:, middleware:, shield:)
+          @executor = config.executor
+          @gather = fetcher.gather
+          @stats = stats
+          @gate = gate
+          @outcomes = outcomes
+          @classes = classes
+          @suspects = suspects
+          @cancels = cancels
+          @middleware = middleware
+          @shield = shield
+          @reloading = config.reloading
+          @known = {}.freeze
+        end
+
+        # The chunk options of the job's class, or nil (a class that cannot be
+        # found runs the single job's way, which records why). Active Job's
+        # wrapper answers for the class it wraps.
+        # Asked of every job: the answer is kept per class name, unless code
+        # reloads (then a class may change its options).
+        def chunked?(job)
+          name = job["wrapped"] || job["class"]
+          known = @known[name] unless @reloading
+          return known || nil unless known.nil?
+          klass = @classes.retry_class(job["class"])
+          options = klass.respond_to?(:deckhand_chunk) ? klass.deckhand_chunk(job) : Chunk.of(klass)
+          @known = @known.merge(name => options || false).freeze if klass && !@reloading # replaced whole: read without a lock
+          options
+        end
+
+        def run(unit, job, held)
+          options = chunked?(job)
+          room = held ? options["size"] - 1 : 0
+          @gather.reserve(room)
+          members = held ? gather(unit, job, held, options) : [[unit, job]]
+          @gather.reserve(members.size - 1 - room)
+          room = members.size - 1
+          suspects, fresh = members.partition { |u, j| @suspects.count(u.queue, j["jid"]) }
+          run_chunk(fresh) unless fresh.empty?
+          suspects.each { |member| run_suspect(*member) }
+        ensure
+          @gather.reserve(-room) if room
+        end
+
+        private
+
+        def gather(unit, job, held, options)
+          members = [[unit, job]]
+          deadline = now + options["wait"]
+          while members.size < options["size"] && (more = @gather.next(deadline - now))
+            held << more
+            other = @outcomes.decode(more) or next held.delete(more) # corrupt: buried already
+            if other["class"] != job["class"] || other["wrapped"] != job["wrapped"]
+              held.delete(more)
+              @gather.give_back(more)
+              break
+            end
+            next held.delete(more) if @gate.expired(more, other)
+            members << [more, other]
+          end
+          members
+        end
+
+        # A suspect cancelled before its process died ends cancelled; else it
+        # runs as a chunk of one, recorded as running while it does.
+        def run_suspect(unit, job)
+          jid = job["jid"]
+          return @cancels.settle(unit, job) if @cancels.marked?(jid)
+          outcome = nil
+          begin
+            @suspects.enter(unit.queue, jid, @suspects.count(unit.queue, jid))
+            outcome = run_chunk([[unit, job]]).first
+          ensure
+            # A suspect that will run again keeps its count: it may crash a process yet.
+            @suspects.leave(unit.queue, jid, forget: FINAL.include?(outcome))
+          end
+        end
+
+        # Each member's outcome, in order.
+        def run_chunk(members)
+          unit, job = members.first
+          tid = Logging::Formatters.tid
+          Thread.current[:deckhand_job] = job
+          @stats.started(tid, unit.queue_name, unit.payload, chunk: (members.map { |_, member| member["jid"] } if members.size > 1))
+          outcomes = []
+          started = now
+          errors = @cancels.interruptible(@shield) { execute(members) }
+          errors = Array.new(members.size, errors) unless errors.is_a?(Array) # an interrupt that landed as it ended
+          elapsed = ms_since(started) / members.size
+          outcomes = members.each_with_index.map { |(member, member_job), i| settle(member, member_job, errors[i], elapsed) }
+        ensure
+          (outcomes.empty? ? [nil] : outcomes).each { |outcome| @stats.finished(tid, outcome != :success) } if outcomes
+          Thread.current[:deckhand_job] = nil
+        end
+
+        def settle(unit, job, error, elapsed)
+          if error.is_a?(NotAJobClass) then @outcomes.refused(unit, error)
+          elsif error then @outcomes.failure(unit, job, error, elapsed)
+          else @outcomes.success(unit, job, elapsed)
+          end
+        end
+
+        # Each member's error, or nil when it succeeded.
+        def execute(members)
+          @executor ? @executor.wrap { perform(members) } : perform(members)
+        rescue Deckhand::Shutdown
+          raise
+        rescue Exception => e # rubocop:disable Lint/RescueException -- the chunk's failure is data, whatever its class
+          Array.new(members.size, e)
+        end
+
+        def perform(members)
+          klass = @classes.job_class(members.first[1]["class"])
+          instance = klass.new
+          Chunk.check!(instance)
+          chains = MemberChains.new(@middleware, instance, members.first[0].queue_name)
+          chains.around(members) do |entered|
+            refused = {} # a member whose args cannot be read (decrypted) fails alone
+            pairs = entered.filter_map { |_, job| start(job) { |e| refused[job["jid"]] = e } }
+            chunk = Chunk.new(pairs)
+            error = chunk_error { instance.perform_chunk(chunk) } unless pairs.empty?
+            ->(job) { refused[job["jid"]] || error || chunk.failure(job["jid"]) }
+          end
+        end
+
+        # The member's [args, job] as it starts, or nil (its error yielded).
+        def start(job)
+          @gate.starting(job)
+          [@gate.args(job), job]
+        rescue Deckhand::Shutdown
+          raise
+        rescue => e
+          yield e
+          nil
+        end
+
+        # What perform_chunk raised, or nil.
+        def chunk_error
+          yield
+          nil
+        rescue Deckhand::Shutdown
+          raise
+        rescue Exception => e # rubocop:disable Lint/RescueException -- every member fails with it
+          e
+        end
+
+        def now = Monotonic.now
+
+        def ms_since(started) = (now - started) * 1000.0
+      end
+    end
+  end
+end

@@ -1,0 +1,80 @@
+# frozen_string_literal: true
+
+module Deckhand
+  module Server
+    module Run
+      # Server middleware around a chunk, run for each member as for a job run
+      # alone: every member's chain is entered before perform_chunk and left
+      # after it, with the member's own outcome, so a batch records each
+      # member's success or failure, a unique lock or a limiter sees each
+      # member, and a middleware that does not yield keeps its member out of
+      # the chunk (it counts as done, as a job whose middleware did not yield).
+      #
+      # Middleware is written as `call(job, payload, queue) { yield }`: one
+      # call per member, its work on either side of the yield. So each
+      # member's chain runs in a fiber of its own, which stops where the chain
+      # yields and goes on once the chunk ran; the chains do not nest, however
+      # large the chunk. Fibers of the processor's thread: they share its
+      # interrupt mask, but a value a middleware keeps in Thread.current (a
+      # fiber's own) is not seen by perform_chunk.
+      #
+      #   chains = MemberChains.new(middleware, instance, "default")
+      #   results = chains.around(members) do |entered| # [[unit, job], ...] whose chains yielded
+      #     ->(job) { nil }                             # each member's error after perform_chunk, or nil
+      #   end
+      #   results # => [error or nil, ...], one a member, in order
+      class MemberChains
+        ENTERED = :entered
+
+        def initialize(middleware, instance, queue)
+          @middleware = middleware
+          @instance = instance
+          @queue = queue
+        end
+
+        def around(members)
+          if @middleware.empty?
+            error_of = yield(members)
+            return members.map { |_, job| error_of.call(job) }
+          end
+          states = members.map { |_, job| enter(job) }
+          entered = members.select.with_index { |_, i| states[i].is_a?(Fiber) }
+          error_of = yield(entered)
+          members.each_with_index.map { |(_, job), i| leave(states[i], error_of.call(job)) }
+        end
+
+        private
+
+        # The member's fiber, stopped where its chain yielded; or what the
+        # chain did without yielding: nil (done, unrun) or its error.
+        def enter(job)
+          fiber = Fiber.new(blocking: true) { through(job) }
+          state = fiber.resume
+          (state == ENTERED) ? fiber : shutdown?(state)
+        end
+
+        # The member's outcome once its chain returned: its error, or nil.
+        def leave(state, error)
+          return state unless state.is_a?(Fiber)
+          shutdown?(state.resume(error))
+        end
+
+        def through(job)
+          @middleware.invoke(@instance, job, @queue) do
+            error = Fiber.yield(ENTERED)
+            raise error if error
+          end
+          nil
+        rescue Exception => e # rubocop:disable Lint/RescueException -- a member's failure is data, whatever its class
+          e
+        end
+
+        # The shutdown interrupt landed in a member's chain: it ends the chunk.
+        def shutdown?(state)
+          raise state if state.is_a?(Deckhand::Shutdown)
+          state
+        end
+      end
+    end
+  end
+end
