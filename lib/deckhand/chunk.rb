@@ -27,7 +27,9 @@ module Deckhand
   class Chunk
     include Enumerable
 
+    # The largest `size:` a class may give: jobs a call.
     MAX_SIZE = 10_000
+    # The longest `wait:` a class may give: seconds to gather a chunk.
     MAX_WAIT = 60
 
     # Whether `value` is a valid `chunk:` option: false (no chunks, for a
@@ -88,6 +90,11 @@ module Deckhand
     # Each member's job Hash, in order.
     def jobs = @members.map(&:last)
 
+    # How many jobs the chunk holds.
+    #
+    #   chunk.size   # => 1000
+    #
+    # @return [Integer]
     def size = @members.size
 
     # Marks one member failed with `error` (an Exception): it goes to retry
