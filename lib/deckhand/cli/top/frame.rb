@@ -112,7 +112,7 @@ module Deckhand
           cursor = index == @view.cursor
           chosen = @view.selected.include?(row.key)
           line = table.line(row.cells, @width, "#{cursor ? ">" : " "}#{chosen ? "*" : " "}")
-          line = line.ljust(@width) if cursor && @paint.on?
+          line = Fitting.pad(line, @width) if cursor && @paint.on? # the reverse video across the screen
           styles = [row.tone]
           styles << :bold if chosen
           styles << :reverse if cursor

@@ -117,7 +117,7 @@ module Deckhand
         # The name, two numbers, and the state's phrases in the room left.
         def row(name, a, b, states)
           first = (@width - 21 - STATE_ROOM).clamp(10, 50)
-          "#{Fitting.fit(name, first - 1).ljust(first)}#{a.rjust(9)}#{b.rjust(10)}  #{Fitting.phrases(states, @width - first - 21)}".rstrip
+          "#{Fitting.pad(name, first - 1)} #{a.rjust(9)}#{b.rjust(10)}  #{Fitting.phrases(states, @width - first - 21)}".rstrip
         end
 
         def text(key, **values) = format(TEXT.fetch(key), **values)

@@ -56,9 +56,9 @@ module Deckhand
           parts = widths(width).each_with_index.filter_map do |size, i|
             next unless size
             cell = cells[i]
-            cell.is_a?(Array) ? Fitting.phrases(cell, size).ljust(size) : Fitting.pad(cell.to_s, size, @columns[i][:align] || :left)
+            cell.is_a?(Array) ? Fitting.pad(Fitting.phrases(cell, size), size) : Fitting.pad(cell.to_s, size, @columns[i][:align] || :left)
           end
-          "#{marks} #{parts.join(" " * GAP)}".rstrip[0, width]
+          Fitting.fit("#{marks} #{parts.join(" " * GAP)}".rstrip, width)
         end
 
         def used(shown) = MARGIN + shown.sum { |i| @columns[i][:min] } + GAP * [shown.size - 1, 0].max

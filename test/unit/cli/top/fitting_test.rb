@@ -18,6 +18,16 @@ class TopFittingTest < Minitest::Test
     assert_equal "a [2Jb", Fitting.fit("a\e[2Jb", 10), "job data cannot move the cursor"
   end
 
+  def test_wide_characters_take_two_columns_and_marks_none
+    assert_equal 10, Fitting.columns("東京の仕事")
+    assert_equal 2, Fitting.columns("😀")
+    assert_equal 1, Fitting.columns("e\u0301"), "e and a combining accent: one column"
+    assert_equal "東京~", Fitting.fit("東京の仕事", 6)
+    assert_equal "東京の~ ", Fitting.pad("東京の仕事 abc", 8), "never a half of a wide character past the edge"
+    assert_equal ["東京", "の仕", "事"], Fitting.wrap("東京の仕事", 4)
+    assert_equal 12, Fitting.columns(Fitting.pad("日本", 12, :right))
+  end
+
   def test_phrases_stay_whole_or_are_counted
     assert_equal "paused, no process", Fitting.phrases(["paused", "no process"], 18)
     assert_equal "paused +1", Fitting.phrases(["paused", "no process"], 17)

@@ -88,6 +88,24 @@ class TopFrameTest < Minitest::Test
     assert(limits[80].any? { |line| line.match?(/\A   stripe\s+concurrent\s+3\s+1\s+0/) })
   end
 
+  def test_wide_characters_in_job_data_keep_every_line_within_the_width
+    jid = failed_job(:retries, "東京::請求書Job", "mailers", Time.now.to_f + 60)
+    api.retries.each_entry.find { |entry| entry.jid == jid }.then { |entry| api.retries.delete([entry]) }
+    wide = {"class" => "東京::請求書Job", "args" => ["😀" * 40, "e\u0301" * 30], "queue" => "日本語のキュー", "jid" => jid,
+            "error_class" => "RuntimeError", "error_message" => "失敗しました" * 10}
+    api.retries.add(JSON.generate(wide), Time.now.to_f + 60)
+    Deckhand::Client.new.push("class" => "MailJob", "args" => ["😀" * 50], "queue" => "日本語のキュー")
+    Deckhand::Client.new.push("class" => "MailJob", "args" => ["😀" * 50], "queue" => "日本語のキュー", "at" => Time.now.to_f + 60)
+    [1, 3, 4, 6].each do |number|
+      press(@view, number.to_s)
+      SIZES.each do |width, height|
+        lines = screen(@view, width, height)
+        assert(lines.any? { |line| line.include?("東京") || line.include?("日本") }, "tab #{number} shows the job")
+        lines.each { |line| assert_operator Deckhand::CLI::Top::Fitting.columns(line), :<=, width, "tab #{number}, #{width} wide: #{line}" }
+      end
+    end
+  end
+
   def test_the_tab_bar_shortens_the_other_names_when_they_do_not_fit
     press(@view, "6")
     bar = screen(@view, 50, 10)[1]
