@@ -53,11 +53,14 @@ module Deckhand
 
         def rows = tab.rows
 
-        # Reads the tab's data again; a Redis outage is kept to show, and the next refresh tries again.
+        # Reads the tab's data again; a Redis outage is kept to show, and the
+        # next refresh tries again. The cursor stays on its row when the rows
+        # move (a queue grown past another): an action goes where it was seen.
         def refresh
+          under = rows[@cursor]&.key
           tab.load(@api, filter: filter)
           @error = nil
-          @cursor = @cursor.clamp(0, [rows.size - 1, 0].max)
+          @cursor = rows.index { |row| row.key == under } || @cursor.clamp(0, [rows.size - 1, 0].max)
           @selected &= rows.map(&:key)
         rescue Deckhand::RedisError => e
           @error = e.message

@@ -136,6 +136,18 @@ class TopViewStateTest < Minitest::Test
     assert_equal "running", api.cancellation(jid).where
   end
 
+  def test_the_cursor_stays_on_its_row_when_the_rows_move
+    press(@view, "3", "j")
+    assert_equal Deckhand::TopFleet::LONG_QUEUE, @view.rows[@view.cursor].key
+    5.times { Deckhand::Client.new.push("class" => "ReportJob", "args" => [1], "queue" => Deckhand::TopFleet::LONG_QUEUE) }
+    @view.refresh
+    assert_equal Deckhand::TopFleet::LONG_QUEUE, @view.rows.first.key, "now the largest"
+    assert_equal 0, @view.cursor
+    press(@view, "p")
+    refute api.queue(Deckhand::TopFleet::LONG_QUEUE).paused?, "the queue under the cursor resumed"
+    refute api.queue("mailers").paused?
+  end
+
   def test_tabs_move_with_tab_shift_tab_numbers_and_arrows
     assert_equal "Overview", @view.tab.name
     press(@view, :tab)
