@@ -17,7 +17,7 @@ module Deckhand
       class Frame
         TEXT = {
           title: "Deckhand top  %{location}  %{time} UTC", filtered: "  filter \"%{filter}\"", selected: "  %{count} selected",
-          none: "  (none)", unreachable: "Redis unreachable: %{error}; retrying", prompt: "Filter: %{draft}_  (Enter applies, Esc cancels)",
+          none: "   (none)", unreachable: "Redis unreachable: %{error}; retrying", prompt: "Filter: %{draft}_  (Enter applies, Esc cancels)",
           question: "%{question}  y/n", hint: "%{key} %{action}",
           keys: ["tab/1-8 tabs", "j/k move", "space select", "/ filter", "? help", "q quit"],
           help: [

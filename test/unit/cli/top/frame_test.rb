@@ -82,6 +82,8 @@ class TopFrameTest < Minitest::Test
     assert_includes periodic[80][2], "periodic jobs 1, leader "
     assert(periodic[80].any? { |line| line.match?(/\A>  nightly\s+0 2 \* \* \*/) })
     assert(periodic[160].any? { |line| line.match?(/nightly\s+0 2 \* \* \*\s+ReportJob/) })
+    press(@view, "/", *"nothing like it".chars, :enter)
+    assert_equal "   (none)", screen(@view, 80, 24)[4], "under the table's header, in line with its rows"
     limits = tab(8)
     assert_fits(limits)
     assert(limits[80].any? { |line| line.match?(/\A>  mailers\s+2 at once\s+0/) })
