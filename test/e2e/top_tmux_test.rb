@@ -28,11 +28,12 @@ class TopTmuxTest < Minitest::Test
   def tmux(*args) = system("tmux", "-L", @socket, *args, out: File::NULL, err: File::NULL)
 
   # Runs top in a detached 80x24 session; its stderr to a file (it must stay
-  # empty: warnings are errors), its exit status on the pane once it ends.
+  # empty: warnings are errors), its exit status on the pane once it ends,
+  # then the terminal's line discipline (canonical mode, echo) as top left it.
   def start_top
     top = [RbConfig.ruby, "-w", "-I", Deckhand::CliProcess::LIB, Deckhand::CliProcess::EXE, "top"].shelljoin
     script = "env -u NO_COLOR REDIS_URL=#{Deckhand::RedisHarness.url.shellescape} #{top} 2>#{File.join(@dir, "stderr").shellescape}; " \
-      "echo \"top exited $?\"; sleep 60"
+      "echo \"top exited $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | sed 's/^/tty /'; sleep 60"
     assert tmux("-f", File::NULL, "new-session", "-d", "-x", "80", "-y", "24", "-s", "top", "sh", "-c", script), "tmux started"
   end
 
@@ -82,6 +83,8 @@ class TopTmuxTest < Minitest::Test
     keys("q")
     after = shows("top to quit") { |lines| lines.include?("top exited 0") }
     assert(after.none? { |l| l.include?("Deckhand top") }, "the alternate screen is gone: the shell's screen is back")
+    assert_equal ["tty icanon", "tty echo"], shows("the tty's modes") { |lines| lines.grep(/\Atty /).size == 2 }.grep(/\Atty /),
+      "raw mode undone: lines and echo as before"
     assert_equal "", File.read(File.join(@dir, "stderr"))
   end
 
@@ -90,6 +93,7 @@ class TopTmuxTest < Minitest::Test
     shows("the first frame") { |lines| lines[1]&.include?("[1 Overview]") }
     keys("C-c")
     shows("top to quit on Ctrl-C") { |lines| lines.include?("top exited 0") }
+    assert_equal ["tty icanon", "tty echo"], shows("the tty's modes") { |lines| lines.grep(/\Atty /).size == 2 }.grep(/\Atty /)
     assert_equal "", File.read(File.join(@dir, "stderr"))
   end
 end

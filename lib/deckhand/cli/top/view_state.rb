@@ -45,6 +45,7 @@ module Deckhand
           @page_size = 10
           @mode = :browse
           @draft = +""
+          @top = true
         end
 
         def tab = @tabs[@index]
@@ -56,8 +57,10 @@ module Deckhand
         # Reads the tab's data again; a Redis outage is kept to show, and the
         # next refresh tries again. The cursor stays on its row when the rows
         # move (a queue grown past another): an action goes where it was seen.
+        # A new tab or filter starts at the top.
         def refresh
-          under = rows[@cursor]&.key
+          under = rows[@cursor]&.key unless @top
+          @top = false
           tab.load(@api, filter: filter)
           @error = nil
           @cursor = rows.index { |row| row.key == under } || @cursor.clamp(0, [rows.size - 1, 0].max)
@@ -123,6 +126,7 @@ module Deckhand
           @index = index
           @selected = []
           @cursor = @scroll = 0
+          @top = true
           @message = nil
           :reload
         end
@@ -130,6 +134,7 @@ module Deckhand
         def browse_from_top
           @mode = :browse
           @cursor = @scroll = 0
+          @top = true
           :reload
         end
 

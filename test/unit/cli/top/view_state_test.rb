@@ -89,6 +89,10 @@ class TopViewStateTest < Minitest::Test
     assert_empty @view.rows, "the sets' filter is Redis' search: case counts"
     press(@view, :escape)
     assert_equal 2, @view.rows.size
+    press(@view, "/", *"Invoice".chars, :enter)
+    assert_equal ["InvoiceJob"], @view.rows.map { |row| row.item.klass }
+    press(@view, :escape)
+    assert_equal "MailJob", @view.rows[@view.cursor].item.klass, "back at the top, not on the row the filter found"
   end
 
   def test_the_filter_of_other_tabs_ignores_case
