@@ -59,7 +59,7 @@ module Deckhand
 
         def fit(line) = Fitting.fit(line, @width)
 
-        def title = @paint.apply(fit(text(:title, location: @location, time: @now.utc.strftime("%H:%M:%S"))).ljust(@width), :reverse, :bold)
+        def title = @paint.apply(Fitting.pad(text(:title, location: @location, time: @now.utc.strftime("%H:%M:%S")), @width), :reverse, :bold)
 
         # "1 Overview [2 Busy] 3 Queues ...", the current tab in brackets
         # (and reverse video); the names of the others left out when they do

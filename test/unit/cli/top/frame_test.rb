@@ -108,6 +108,11 @@ class TopFrameTest < Minitest::Test
     end
   end
 
+  def test_a_location_in_wide_characters_keeps_the_title_within_the_width
+    title = Deckhand::CLI::Top::Frame.new(@view, width: 40, height: 10, paint: Deckhand::CLI::Top::Paint.new(false), location: "redis://サーバー.example:6379").lines.first
+    assert_equal 40, Deckhand::CLI::Top::Fitting.columns(title)
+  end
+
   def test_the_tab_bar_shortens_the_other_names_when_they_do_not_fit
     press(@view, "6")
     bar = screen(@view, 50, 10)[1]
