@@ -74,6 +74,21 @@ class TopTest < Minitest::Test
     assert output.end_with?("\e[?25h\e[?1049l"), "the terminal's own screen and cursor are given back"
   end
 
+  def test_sigint_and_sigterm_quit_and_give_the_terminal_back
+    %w[INT TERM].each do |signal|
+      @output = +""
+      start_top
+      wait_for(message: "the first frame") { screen.any? { |l| l.include?("[1 Overview]") } }
+      ::Process.kill(signal, @pid)
+      _, status = wait_for(message: "top to quit on SIG#{signal}") { ::Process.wait2(@pid, ::Process::WNOHANG) }
+      @pid = nil
+      assert_equal 0, status.exitstatus, "SIG#{signal} ends top as q does"
+      @reader_thread.join(2)
+      @terminal.close
+      assert output.end_with?("\e[?25h\e[?1049l"), "the terminal given back after SIG#{signal}"
+    end
+  end
+
   def test_without_a_terminal_it_says_so
     cli = deckhand_run("top")
     assert_equal 1, cli.status.exitstatus

@@ -6,22 +6,24 @@ require_relative "../api"
 require_relative "command"
 require_relative "top/snapshot"
 require_relative "top/screen"
+require_relative "top/view_state"
+require_relative "top/frame"
+require_relative "top/terminal"
 
 module Deckhand
   class CLI
-    # `deckhand top`: a live view of the fleet in the terminal (over SSH too),
-    # refreshed every second: totals and throughput, queues with size and
-    # latency, processes with busy threads and memory. q (or Ctrl-C) quits.
+    # `deckhand top`: the fleet in the terminal (over SSH too), refreshed
+    # every second, in tabs: overview, busy, queues, retries, dead,
+    # scheduled, periodic, limits; with a filter, row selection and the
+    # dashboard's actions (retry, delete, kill, pause, quiet, stop, cancel).
+    # ? shows the keys; q (or Ctrl-C) quits. Top::ViewState holds the state and
+    # the keys, Top::Frame draws it, Top::Terminal is the screen.
     #
     #   deckhand top                         # Redis from REDIS_URL
     #   deckhand top --redis redis://10.0.0.5:6379/2 -i 2
     #   deckhand top --once                  # one frame as plain text, for scripts
     class TopCommand
       include Command
-
-      ENTER = "\e[?1049h\e[?25l" # alternate screen, cursor hidden
-      LEAVE = "\e[?25h\e[?1049l"
-      QUIT = ["q", "Q", "\u0003", "\u0004"].freeze
 
       def run
         options = parse
@@ -40,7 +42,7 @@ module Deckhand
 
       def parse
         options, = parse_options("deckhand top",
-          "Usage: deckhand top [options]\n\nA live view of queues and processes; q quits. Redis comes from REDIS_URL or --redis.\n\n") do |p, options|
+          "Usage: deckhand top [options]\n\nA live view of the fleet in tabs, with the dashboard's actions; ? shows the keys, q quits.\nRedis comes from REDIS_URL or --redis. Colour is off with NO_COLOR set.\n\n") do |p, options|
           p.on("-i", "--interval SECONDS", Float, "Seconds between refreshes (default: 1)") { |v| options[:interval] = v }
           p.on("--once", "Print one frame as plain text and exit") { options[:once] = true }
         end
@@ -53,22 +55,37 @@ module Deckhand
         0
       end
 
+      # Draws, then waits up to the interval for keys; reads the data again
+      # when the interval has passed or a key changed what is shown.
       def live(input)
-        @out.write(ENTER)
-        input.raw do
-          previous = nil
+        api = API.new
+        location = Deckhand.config.store.location
+        view = Top::ViewState.new(api, location: location)
+        paint = Top::Paint.new(Top::Paint.wanted?(@out))
+        Top::Terminal.open(input, @out) do |terminal|
+          due = 0.0
           loop do
-            height, width = input.winsize
-            lines, previous = frame_lines(width, height, previous)
-            @out.write("\e[H#{lines.map { |line| "#{line}\e[K" }.join("\r\n")}\e[J")
-            @out.flush
-            break if quit?(input)
+            if Monotonic.now >= due
+              view.refresh
+              due = Monotonic.now + @interval
+            end
+            height, width = terminal.size
+            terminal.draw(Top::Frame.new(view, width: width, height: height, paint: paint, location: location, now: Time.now).lines)
+            answers = terminal.keys([due - Monotonic.now, 0].max).map { |key| answer(view, key) }
+            break if answers.include?(:quit)
+            due = 0.0 if answers.include?(:reload)
           end
         end
         0
-      ensure
-        @out.write(LEAVE)
-        @out.flush
+      end
+
+      # A resize only redraws; the terminal's :quit (a signal, the input closed) quits.
+      def answer(view, key)
+        case key
+        when :quit then :quit
+        when :resize then nil
+        else view.press(key)
+        end
       end
 
       # [lines, snapshot]; Redis going away shows on screen and the view keeps trying.
@@ -79,13 +96,6 @@ module Deckhand
         [screen.lines(snapshot, location: Deckhand.config.store.location, now: api.now, live: live), snapshot]
       rescue Deckhand::RedisError => e
         [["Deckhand top  #{Deckhand.config.store.location}", "", "Redis unreachable: #{e.message}; retrying"], nil]
-      end
-
-      # Waits up to the interval for a key; true when it says quit.
-      def quit?(input)
-        return false unless input.wait_readable(@interval)
-        keys = input.read_nonblock(64, exception: false)
-        keys.nil? || (keys.is_a?(String) && keys.each_char.any? { |key| QUIT.include?(key) })
       end
     end
   end

@@ -1,0 +1,39 @@
+# frozen_string_literal: true
+
+require_relative "../tab"
+require_relative "../snapshot"
+require_relative "../screen"
+
+module Deckhand
+  class CLI
+    module Top
+      # The first tab: the totals and throughput, the queues and the
+      # processes at a glance (Snapshot laid out by Screen, as `--once`
+      # prints it). Nothing to select or act on: the other tabs do that.
+      #
+      #   tab = OverviewTab.new(location: "redis://localhost:6379/0").load(api, filter: "")
+      #   tab.lines(80, 20)   # => ["Processed 12  Failed 0 ...", ...]
+      class OverviewTab < Tab
+        TEXT = {title: "Overview"}.freeze
+
+        def initialize(location:)
+          super()
+          @location = location
+          @snapshot = nil
+        end
+
+        def load(api, filter: "")
+          @snapshot = Snapshot.read(api, previous: @snapshot)
+          @now = api.now
+          self
+        end
+
+        # The snapshot's lines below Screen's own title (the frame has one).
+        def lines(width, height)
+          return [] unless @snapshot
+          Screen.new(width: width, height: height + 1).lines(@snapshot, location: @location, now: @now, live: false).drop(1)
+        end
+      end
+    end
+  end
+end

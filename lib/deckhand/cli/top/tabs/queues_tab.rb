@@ -1,0 +1,74 @@
+# frozen_string_literal: true
+
+require_relative "../tab"
+
+module Deckhand
+  class CLI
+    module Top
+      # The queues, largest first: size, latency and state (paused, no live
+      # process works it, throttled). p pauses a running queue and resumes a
+      # paused one (API::Queue#pause and #resume, the dashboard's buttons).
+      #
+      #   tab = QueuesTab.new.load(api, filter: "")
+      #   tab.act(api, :pause, tab.rows.first(1))   # => "paused 1, resumed 0"
+      class QueuesTab < Tab
+        TEXT = {
+          title: "Queues", summary: "queues %{count}, jobs waiting %{size}",
+          queue: "QUEUE", size: "SIZE", latency: "LATENCY", state: "STATE",
+          paused: "paused", unworked: "no process", throttled: "throttled",
+          toggled: "paused %{paused}, resumed %{resumed}"
+        }.freeze
+        ACTIONS = {"p" => :pause}.freeze
+
+        def load(api, filter: "")
+          queues = api.queues.sort_by { |queue| [-queue.size, queue.name] }
+          processes = api.processes
+          worked = processes.worked_queues
+          throttled = api.throttles(processes: processes).to_h { |throttle| [throttle.queue, throttle] }
+          now = api.now
+          rows = queues.map { |queue| row(queue, now, worked, throttled[queue.name]) }
+          @summary = text(:summary, count: queues.size, size: count(queues.sum(&:size)))
+          @sections = [Section.new(nil, table, keep(rows, filter))]
+          self
+        end
+
+        def act(api, _action, rows)
+          paused, running = rows.partition { |row| row.item.paused? }
+          running.each { |row| api.queue(row.key).pause }
+          paused.each { |row| api.queue(row.key).resume }
+          text(:toggled, paused: running.size, resumed: paused.size)
+        end
+
+        private
+
+        def table
+          Table.new([
+            {title: text(:queue), min: 16, flex: 2},
+            {title: text(:size), min: 10, align: :right},
+            {title: text(:latency), min: 8, align: :right},
+            {title: text(:state), min: 20, flex: 1}
+          ])
+        end
+
+        def row(queue, now, worked, throttle)
+          states = []
+          states << text(:paused) if queue.paused?
+          states << text(:unworked) unless worked.include?(queue.name)
+          states << throttle_words(throttle) if throttle&.limit
+          tone = if queue.paused? then :yellow
+          elsif !worked.include?(queue.name) && queue.size.positive? then :red
+          end
+          Row.new(queue.name, [queue.name, count(queue.size), Fitting.duration(queue.latency(now)), states], queue, tone)
+        end
+
+        def throttle_words(throttle)
+          limit = throttle.limit
+          words = +text(:throttled)
+          words << " #{limit["rate"]}/#{limit["per"]}s" if limit["rate"]
+          words << " #{throttle.held}/#{limit["concurrency"]}" if limit["concurrency"]
+          words
+        end
+      end
+    end
+  end
+end
