@@ -132,9 +132,10 @@ module Deckhand
     end
 
     # The new worker starts at once; the old one finishes its running jobs (up
-    # to the timeout) and exits.
+    # to the timeout) and exits. A worker over the limit while it boots (a
+    # loaded machine boots slowly) says the limit is one no worker can meet.
     def replace(slot, rss_kb)
-      if slot.age(now) <= 2 * MEMORY_CHECK_INTERVAL
+      if slot.age(now) <= Slot::BOOT_WINDOW
         warn_limit_once(Memory.fresh_over(@max_rss_kb, rss_kb, "worker #{slot.index} (pid #{slot.pid}) was over it " \
           "#{slot.age(now).round(1)}s after it started, at"))
       end

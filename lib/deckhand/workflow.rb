@@ -8,7 +8,7 @@ require_relative "store/scripts/workflow/workflow_ops"
 require_relative "store/features/workflow_records"
 require_relative "workflow/graph"
 require_relative "workflow/step_writer"
-require_relative "workflow/outcomes"
+require_relative "workflow/step_outcomes"
 require_relative "workflow/step_middleware"
 
 module Deckhand
@@ -50,7 +50,7 @@ module Deckhand
         end
         return config if config.server_middleware.include?(StepMiddleware)
         config.server_middleware.prepend(StepMiddleware, config)
-        outcomes = Outcomes.new(config)
+        outcomes = StepOutcomes.new(config)
         config.on_final_failure do |job, error, outcome|
           outcomes.failed(job, error, outcome)
           StepMiddleware.new(config).failed_for_good(job, error)

@@ -116,7 +116,8 @@ class UnwritableOutcomesTest < Minitest::Test
   def test_a_death_written_with_its_raw_bytes_is_told_to_the_final_failure_handlers_first
     Deckhand.config.server_middleware.add(SwapMiddleware)
     heard = []
-    Deckhand.config.on_final_failure { |job, _error, outcome| heard << [job["jid"], outcome, redis.call("ZCARD", "dead")] }
+    # On the server's thread: through the server's own pool, not the test's one connection.
+    Deckhand.config.on_final_failure { |job, _error, outcome| heard << [job["jid"], outcome, Deckhand.config.store.call("ZCARD", "dead")] }
     raw = %({"class":"FailJob","args":["x"],"jid":"swapped","retry":0,"backtrace":1#{"0" * 30}})
     dead = run_around("the dead entry") do
       redis.call("LPUSH", "queue:default", raw)

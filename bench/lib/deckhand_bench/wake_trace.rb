@@ -43,11 +43,11 @@ module DeckhandBench
     module Buffered
       def push(unit) = super.tap { WakeTrace.stamp(:buffered) }
 
-      def pop = super.tap { WakeTrace.stamp(:taken) }
+      def pop(**options) = super.tap { WakeTrace.stamp(:taken) }
     end
 
     module Run
-      def run(unit)
+      def run(unit, *held)
         WakeTrace.stamp(:run)
         super
       end

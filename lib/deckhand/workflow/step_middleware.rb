@@ -22,7 +22,7 @@ module Deckhand
 
       def initialize(config)
         @config = config
-        @outcomes = Outcomes.new(config)
+        @outcomes = StepOutcomes.new(config)
       end
 
       def call(instance, payload, _queue)

@@ -165,7 +165,7 @@ module Deckhand
         # One round trip with the acknowledgements still due (at shutdown).
         def flush_acks
           due = @planner.last_news
-          acknowledge(due) unless due.empty?
+          @trip.acknowledge(due) unless due.empty?
         rescue Deckhand::RedisError => e
           @logger.warn("could not acknowledge settled jobs (#{e.message}); they stay in-flight and run again")
         ensure
@@ -185,11 +185,11 @@ module Deckhand
         # due: the ledger's acknowledgements due; want: jobs to take (0: none).
         def round(due, want)
           reclaim_lost(due)
-          trip(due, want)
+          @trip.call(due, want) # the news in `due`, and a fetch of up to `want` jobs when want > 0
           @planner.sent(due, ok: true)
           @outage.over
           hand_back_buffered if @planner.quiet?
-        rescue Exception => e # rubocop:disable Lint/RescueException -- the news went back to the ledger (#trip)
+        rescue Exception => e # rubocop:disable Lint/RescueException -- the news went back to the ledger (RoundTrip#call)
           raise unless e.is_a?(Deckhand::RedisError) # the component logs it and starts the loop again
           @planner.sent(due)
           @planner.pause(@outage.failed(e)) { stopping? }
@@ -200,11 +200,11 @@ module Deckhand
         end
 
         # A processor's round trip (Fetch::Planner#settled). When it fails,
-        # its news is back in the ledger (#trip) and the loop makes the next
+        # its news is back in the ledger (RoundTrip#call) and the loop makes the next
         # round trips, pausing as Redis failures call for; a bug is logged,
         # and the processor goes on to its next job.
         def own_round(due, want)
-          trip(due, want)
+          @trip.call(due, want) # the news in `due`, and a fetch of up to `want` jobs when want > 0
           @planner.sent(due, ok: true)
         rescue => e
           unless e.is_a?(Deckhand::RedisError)
@@ -224,12 +224,6 @@ module Deckhand
           @planner.restore(due, nil)
           raise
         end
-
-        # One round trip (Fetch::RoundTrip): the news in `due` and, when
-        # want > 0, a fetch of up to `want` jobs.
-        def trip(due, want) = @trip.call(due, want)
-
-        def acknowledge(due) = @trip.acknowledge(due)
 
         # Waits for the next round trip worth making (Fetch::Planner#next_round).
         def next_round = @planner.next_round { stopping? }

@@ -12,11 +12,11 @@ module Deckhand
     # the retry handler does: the job stays in flight meanwhile, and a
     # shutdown hands it back.
     #
-    #   outcomes = Outcomes.new(config)
+    #   outcomes = StepOutcomes.new(config)
     #   outcomes.starting(wid, jid)           # => "run", or "done"/"cancelled": do not run it
     #   outcomes.succeeded(wid, jid, "42")    # its return value, as JSON
     #   outcomes.failed(job, error, :dead)    # a final-failure handler (Config#on_final_failure)
-    class Outcomes
+    class StepOutcomes
       def initialize(config)
         @config = config
       end
