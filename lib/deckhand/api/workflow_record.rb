@@ -85,13 +85,14 @@ module Deckhand
 
       # Sends its dead step `jid` back to its queue from the dead set: when
       # it starts, the steps its death cancelled wait again, and its success
-      # releases them, once. Returns false when the step is not dead or its
-      # job is no longer in the dead set.
+      # releases them, once. Returns false when the step is not dead, its
+      # job is no longer in the dead set, or the workflow was cancelled (its
+      # steps no longer run).
       #
       # @return [Boolean]
       def retry_step(jid)
         step = steps.find { |candidate| candidate.jid == jid } or return false
-        return false unless step.state == "dead"
+        return false unless step.state == "dead" && @cancelled_at.nil?
         dead = JobSet.new(:dead, @config)
         entry = dead.find_jid(jid, exact: true) or return false
         dead.retry([entry]) == 1
