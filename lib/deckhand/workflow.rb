@@ -85,7 +85,7 @@ module Deckhand
       @done_ttl = done_ttl
       @config = config
       @id = SecureRandom.urlsafe_base64(12)
-      @graph = Graph.new
+      @graph = Graph.new(config)
       @pushed = false
     end
 

@@ -121,6 +121,30 @@ class WorkflowOperatorTest < Minitest::Test
     assert_nil api.workflow("no-such-workflow")
   end
 
+  # Marks each job with its configuration's name.
+  class Mark
+    def initialize(name) = @name = name
+
+    def call(_klass, payload, _queue, _store)
+      payload["marked_by"] = @name
+      yield
+    end
+  end
+
+  def test_a_workflow_given_its_own_config_builds_its_steps_with_it_alone
+    own = Deckhand.config
+    own.client_middleware.add(Mark, "its own")
+    Deckhand.config = new_config(redis: {url: "redis://127.0.0.1:1/0", timeout: 0.2})
+    Deckhand.config.client_middleware.add(Mark, "the default")
+    flow = Deckhand::Workflow.new("elsewhere", config: own)
+    first = flow.add(App::Note.set(queue: "default"), "first")
+    flow.add(App::Note, "second", after: first)
+    flow.push
+    assert_equal [[first.jid, "its own"]], jobs_in("default").map { |job| job.values_at("jid", "marked_by") }
+  ensure
+    Deckhand.config = own
+  end
+
   def test_a_dead_step_of_a_cancelled_workflow_retried_by_hand_does_not_run
     flow = Deckhand::Workflow.new("cancelled, then retried")
     flaky = flow.add(App::DiesFirst, "flaky")

@@ -33,23 +33,12 @@ module Torture
       random = Random.new(workflows * steps)
       config = Deckhand::Workflow.install(Deckhand::Config.new(redis: {url: redis_server.url}))
       @parents = {}
-      @ids = pushing_as(config) { Array.new(workflows) { push_workflow(config, steps, random) } }
+      @ids = Array.new(workflows) { push_workflow(config, steps, random) }
       churn(fleet, redis, jobs: workflows * steps, every: size(3.0, 1.0), random: random, processes: PROCESSES, timeout: size(900, 180))
       figures(config, fleet, redis, workflows * steps)
     end
 
     private
-
-    # A workflow's steps are built with Deckhand.config (its timestamps'
-    # reading of the fleet, its client middleware) even when the workflow
-    # has a config of its own: the driver's is the scenario's while it pushes.
-    def pushing_as(config)
-      previous = Deckhand.config
-      Deckhand.config = config
-      yield
-    ensure
-      Deckhand.config = previous
-    end
 
     def push_workflow(config, steps, random)
       flow = Deckhand::Workflow.new("torture", config: config)
