@@ -30,6 +30,7 @@ require_relative "api/profile"
 require_relative "api/placement"
 require_relative "api/queue_moves"
 require_relative "api/cancellation"
+require_relative "api/workflows"
 require_relative "store/limits"
 
 module Deckhand
@@ -166,6 +167,20 @@ module Deckhand
     # Those of `jids` someone cancelled in the last day (their cancel mark is
     # set): running ones are being stopped.
     def cancelling(jids) = Store::Jobs::Cancellations.marked_among(@config.store, jids)
+
+    # The workflows (docs/workflows.md), newest first, a page at a time.
+    #
+    #   api.workflows.page(1, 25).map { |flow| [flow.description, flow.state] }
+    #
+    # @return [Workflows]
+    def workflows = Workflows.new(@config)
+
+    # One workflow by its id, with its steps; nil once its keys expired.
+    #
+    #   api.workflow(id).levels.map { |steps| steps.map(&:state) }
+    #
+    # @return [WorkflowRecord, nil]
+    def workflow(id) = WorkflowRecord.find(@config, id)
 
     # Per-class execution metrics over `period` ("1h", "4h", "24h", "72h", "30d", "365d").
     #

@@ -22,6 +22,7 @@ require_relative "web/pages/job_sets_page"
 require_relative "web/pages/metrics_page"
 require_relative "web/pages/prometheus_page"
 require_relative "web/pages/batches_page"
+require_relative "web/pages/workflows_page"
 require_relative "web/pages/periodic_page"
 require_relative "web/pages/limits_page"
 require_relative "web/pages/find_page"
@@ -72,6 +73,7 @@ module Deckhand
       ["GET", "batches", Pages::BatchesPage, :index],
       ["GET", "batches/:bid", Pages::BatchesPage, :show],
       ["GET", "batches/:bid/jobs/:jid", Pages::BatchesPage, :find],
+      *Pages::WorkflowsPage::ROUTES,
       *Pages::PeriodicPage::ROUTES,
       ["GET", "find", Pages::FindPage, :show],
       ["GET", "profiles", Pages::ProfilesPage, :index],

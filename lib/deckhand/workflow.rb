@@ -56,6 +56,7 @@ module Deckhand
           StepMiddleware.new(config).failed_for_good(job, error)
         end
         config.on_expired { |job| outcomes.expired(job) }
+        config.on_cancelled { |job, where| outcomes.cancelled(job, where) }
         config
       end
 
@@ -74,10 +75,7 @@ module Deckhand
 
       # The workflow scripts with their clock set to now: the fleet's (Redis')
       # time, and a released job's enqueued_at as the configuration writes it.
-      def ops(config) # :nodoc:
-        clock = config.store.clock
-        Store::Scripts::WorkflowOps.new(config.store, now_ms: clock.now_ms, stamp: Payload.now(config.timestamps, clock: clock))
-      end
+      def ops(config) = Store::Scripts::WorkflowOps.now(config) # :nodoc:
     end
 
     def initialize(description = nil, ttl: TTL, done_ttl: DONE_TTL, config: Client.current_config)
@@ -87,7 +85,7 @@ module Deckhand
       @done_ttl = done_ttl
       @config = config
       @id = SecureRandom.urlsafe_base64(12)
-      @graph = Graph.new
+      @graph = Graph.new(config)
       @pushed = false
     end
 
@@ -135,6 +133,14 @@ module Deckhand
     # Its record: state ("held", "running", "succeeded", "failed"), counts
     # of steps by how they ended, times; nil once its keys expired.
     def self.status(id, config: Client.current_config) = Store::Features::WorkflowRecords.meta(config.store, id)
+
+    # Cancels a workflow by hand: every step not started yet is cancelled
+    # (state "c") and never runs; a running step finishes, releasing
+    # nothing, and the workflow ends as "cancelled" once none runs. Returns
+    # how many steps it cancelled, :ended when it had ended, or :not_found.
+    #
+    #   Deckhand::Workflow.cancel(flow.id)   # => 9
+    def self.cancel(id, config: Client.current_config) = ops(config).cancel(id)
 
     # Every step: jid => {"state", "on", "wait", "parents", "info"} (docs/workflows.md).
     def self.steps(id, config: Client.current_config) = Store::Features::WorkflowRecords.steps(config.store, id)

@@ -483,6 +483,8 @@ class DocsExamplesTest < Minitest::Test
       assert_equal %w[succeeded 12 12 0], status.values_at("state", "total", "succeeded", "cancelled")
       assert_equal({"url" => "/thumbs/7.png"}, run_example("workflows-result"))
     end
+    assert_equal [["cancelled"], ["cancelled"]], run_example("workflows-operate")
+    assert_equal %w[cancelled succeeded], Deckhand::API.new.workflows.page(1, 25).map(&:state)
     results = redis.call("HVALS", "deckhand:workflow:#{status["id"]}:results")
     assert_includes results, (0...8).sum { |part| 100 + part }.to_s, "the merge summed its parts' results"
     assert_equal 2, results.count((0...8).sum { |part| 100 + part }.to_s), "and the notification read it"

@@ -12,6 +12,8 @@ module Deckhand
     # running, the dead set. A waiting job
     # is taken out and recorded as cancelled in one script; a running one is
     # left to its process, which reads the mark with its next heartbeat.
+    # The cancel handlers (Config#on_cancelled) hear of a waiting job just
+    # before it is taken.
     #
     #   JobCancel.new(config).call(jid)              # => :removed_from_queue
     #   JobCancel.new(config).call(jid, grace: 30)   # => :cancelling_running
@@ -71,11 +73,12 @@ module Deckhand
       # nil: not in `key`; true: taken; false: found, gone before the take.
       def take(key, jid, where, finder)
         raw = Store::Jobs::Cancellations.public_send(finder, @store, key, jid) or return nil
-        Store::Jobs::Cancellations.take(@store, key, raw, record(raw, jid, where))
+        job = JSON.parse(raw)
+        @config.cancel_handlers.each { |handler| handler.call(job, where) }
+        Store::Jobs::Cancellations.take(@store, key, raw, record(job, jid, where))
       end
 
-      def record(raw, jid, where)
-        job = JSON.parse(raw)
+      def record(job, jid, where)
         {"jid" => jid, "class" => job["wrapped"] || job["class"], "queue" => job["queue"], "where" => where,
          "at" => @store.clock.now.round(3)}
       end

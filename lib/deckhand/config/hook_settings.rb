@@ -13,7 +13,7 @@ module Deckhand
     #   config.on_error { |error, context| Bugsnag.notify(error, context) }
     #   config.events.on(:startup) { Metrics.connect }
     module HookSettings
-      attr_reader :death_handlers, :error_handlers, :expired_handlers, :final_handlers
+      attr_reader :death_handlers, :error_handlers, :expired_handlers, :final_handlers, :cancel_handlers
 
       # Called with (payload_hash, exception) when a job goes to the dead set,
       # or is discarded once its retries are over with `dead: false`.
@@ -49,6 +49,16 @@ module Deckhand
       #   config.on_expired { |job| StatsD.increment("jobs.expired", tags: ["class:#{job["class"]}"]) }
       def on_expired(&block) = add_handler(expired_handlers, block)
 
+      # Called with (payload_hash, where) as Client.cancel takes a job out
+      # ("queue", "schedule", "retry" or "dead"), in the process that
+      # cancels it, just before it is taken (a crash in between tells it
+      # again when the cancel is tried again); or ("running") in the server
+      # that stopped it, before it is acknowledged (Deckhand::Workflow's
+      # steps). One told twice must change nothing.
+      #
+      #   config.on_cancelled { |job, where| Audit.log("cancelled #{job["jid"]} from #{where}") }
+      def on_cancelled(&block) = add_handler(cancel_handlers, block)
+
       # Blocks run at :startup, :quiet, :shutdown and :exit, and the server's own
       # notices (Config::Events).
       def events = @events ||= Events.new
@@ -60,6 +70,7 @@ module Deckhand
         @error_handlers = []
         @expired_handlers = []
         @final_handlers = []
+        @cancel_handlers = []
       end
 
       def freeze_handlers
@@ -67,6 +78,7 @@ module Deckhand
         @error_handlers.freeze
         @expired_handlers.freeze
         @final_handlers.freeze
+        @cancel_handlers.freeze
         events.freeze
       end
 

@@ -71,6 +71,10 @@ module Deckhand
         end
       end
 
+      # As perform_bulk, through `client` whatever Redis the class would
+      # choose: a workflow builds its steps with its own configuration.
+      def perform_bulk_through(client, args_list) = client.push_bulk(item(args_list).except("pool")) # :nodoc:
+
       private
 
       # A String answers to_f with its leading number ("5 minutes" is 5.0,

@@ -10,7 +10,7 @@ module Deckhand
     # Record, parents before kids (a step can only wait for steps added
     # before it), so the graph has no cycle.
     #
-    #   graph = Graph.new
+    #   graph = Graph.new(config)
     #   fetch = graph.add(FetchFileJob, [[7]], after: nil, on: :success, name: nil)
     #   graph.add(ParsePartJob, [[7, 0], [7, 1]], after: fetch, on: :success, name: "parts")
     #   graph.records.size   # => 3
@@ -22,7 +22,9 @@ module Deckhand
 
       attr_reader :records
 
-      def initialize
+      # config: the workflow's, which builds its steps' jobs (JobCapture).
+      def initialize(config)
+        @config = config
         @records = []
         @jids = {}
         @names = Hash.new { |hash, name| hash[name] = [] }
@@ -35,7 +37,7 @@ module Deckhand
       def add(job, args_list, after:, on:, name:)
         cond = condition(on)
         parents = jids(after)
-        jobs = JobCapture.new.call(job, args_list)
+        jobs = JobCapture.new(@config).call(job, args_list)
         name = name(name || jobs.first["wrapped"] || jobs.first["class"])
         refs = jobs.map do |payload|
           payload.delete("enqueued_at") # written as it is released

@@ -2,14 +2,16 @@
 
 module Deckhand
   class Workflow
-    # Builds the jobs of steps as a push would, with the class's options,
-    # `set(...)`'s, client middleware and encryption, through
-    # Client.collecting: nothing reaches Redis. A step's job waits in its
-    # workflow until it is released, so it may not be scheduled.
+    # Builds the jobs of steps as a push with the workflow's configuration
+    # would, with the class's options, `set(...)`'s, the configuration's
+    # client middleware and encryption, through Client.collecting: nothing
+    # reaches Redis. A step's job waits in its workflow until it is
+    # released, so it may not be scheduled.
     #
-    #   JobCapture.new.call(ParsePartJob, [[7, 0], [7, 1]])   # => [job Hash, job Hash]
+    #   JobCapture.new(config).call(ParsePartJob, [[7, 0], [7, 1]])   # => [job Hash, job Hash]
     class JobCapture
-      def initialize
+      def initialize(config)
+        @config = config
         @jobs = []
       end
 
@@ -18,7 +20,8 @@ module Deckhand
         unless job.respond_to?(:perform_bulk)
           raise ArgumentError, "a workflow step is a job class (or MyJob.set(...)), got #{job.inspect}"
         end
-        Client.collecting(self) { job.perform_bulk(args_list) }
+        setter = job.is_a?(Job::Setter) ? job : job.set({})
+        Client.collecting(self) { setter.perform_bulk_through(Client.new(config: @config), args_list) }
         if @jobs.size != args_list.size
           raise ArgumentError, "#{job}: a client middleware stopped the push of a workflow step; a workflow's steps are all pushed or none"
         end

@@ -33,6 +33,8 @@ module Deckhand
         return nil if wid && !RUN.include?(@outcomes.starting(wid, jid))
         value = run(instance, wid, jid) { yield }
         json = encode(value, payload)
+        # Cancelled as perform returned: the cancel is its end (Outcomes#cancelled).
+        return value if wid && instance.respond_to?(:cancelled?) && instance.cancelled?
         @outcomes.succeeded(wid, jid, json) if wid
         store_result(jid, keep, value_json: json) if keep.is_a?(Hash)
         value
@@ -56,7 +58,7 @@ module Deckhand
         Thread.current[CURRENT] = wid && [wid, jid, @config]
         begin
           yield
-        rescue Deckhand::Shutdown, Deckhand::Interrupted, Limiter::OverLimit # it runs again: no failure
+        rescue Deckhand::Shutdown, Deckhand::Interrupted, Deckhand::Cancelled, Limiter::OverLimit # it runs again, or its cancel is its end: no failure
           raise
         rescue Exception # rubocop:disable Lint/RescueException -- told, then re-raised untouched
           @outcomes.failing(wid, jid) if wid

@@ -45,6 +45,14 @@ module Deckhand
       # Its expires_in passed before it started: it failed, unrun.
       def expired(job) = failed(job, Deckhand::Error.new("expired before it started (expires_in)"), :dropped)
 
+      # Client.cancel took its job out of `where` ("queue", ..., "running"):
+      # the step is cancelled, and so are the steps waiting for its success.
+      def cancelled(job, where)
+        wid = job["wf"] or return
+        error = Deckhand::Cancelled.new("cancelled by hand (Client.cancel) while #{(where == "running") ? "running" : "in #{where}"}")
+        persist("recording a workflow step's cancel") { Workflow.ops(@config).step(wid, "c", job["jid"], info(job, error)) }
+      end
+
       # The error as a reader of the workflow sees it.
       def info(job, error)
         JSON.generate({"class" => job["class"], "error_class" => error.class.name,

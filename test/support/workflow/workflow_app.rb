@@ -106,6 +106,32 @@ module WorkflowApp
     end
   end
 
+  # Dies on its first run (no retries), succeeds on the next: retried by hand from the dead set.
+  class DiesFirst
+    include Deckhand::Job
+
+    deckhand_options retry: 0
+
+    def perform(label)
+      WorkflowApp.ran(label, [])
+      raise ArgumentError, "#{label} fails its first run on purpose" if WorkflowApp.first?(label)
+      label
+    end
+  end
+
+  def self.open_gate(label) = call("SET", "app:gate:#{label}", "1")
+
+  # Runs until its gate opens (WorkflowApp.open_gate) or it is cancelled.
+  class Gated
+    include Deckhand::Job
+
+    def perform(label)
+      WorkflowApp.ran(label, [])
+      sleep 0.01 until cancelled? || WorkflowApp.call("GET", "app:gate:#{label}")
+      label
+    end
+  end
+
   # Keeps its value a minute.
   class Square
     include Deckhand::Job

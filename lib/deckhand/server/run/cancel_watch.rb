@@ -13,15 +13,19 @@ module Deckhand
       # back), its unique lock released, and the record of the cancellation
       # written for the API. Its mark stays until it expires, so should the
       # process die before the acknowledgement reaches Redis, the job the
-      # reaper hands back is cancelled again at its next start.
+      # reaper hands back is cancelled again at its next start. The
+      # configuration's cancel handlers (Config#on_cancelled) are told
+      # before the acknowledgement.
       #
-      #   watch = CancelWatch.new(cancels: stats.cancels, store: store, fetcher: fetcher, gate: gate, logger: logger, interruptible: true)
+      #   watch = CancelWatch.new(cancels: stats.cancels, store: store, fetcher: fetcher, gate: gate, logger: logger,
+      #     interruptible: true, handlers: config.cancel_handlers)
       #   entry = watch.enter(jid)
       #   watch.attach(entry, instance)
       #   watch.settle(unit, job) if watch.cancelled?(entry)
       class CancelWatch
         # interruptible: false in a fiber capsule, whose jobs share a thread.
-        def initialize(cancels:, store:, fetcher:, gate:, logger:, interruptible:)
+        def initialize(cancels:, store:, fetcher:, gate:, logger:, interruptible:, handlers: [])
+          @handlers = handlers
           @cancels = cancels
           @store = store
           @fetcher = fetcher
@@ -72,12 +76,21 @@ module Deckhand
           rescue Deckhand::RedisError => e # the record is for people; the acknowledgement is the outcome
             @logger.warn("could not record the cancellation of #{job["jid"]} (#{e.message})")
           end
+          tell(job)
           @fetcher.done(unit, unlock: @gate.unlock(job, unit.queue))
           @logger.info("#{record["class"]} jid=#{job["jid"]} cancelled") if @logger.info?
           :cancelled
         end
 
         private
+
+        def tell(job)
+          @handlers.each do |handler|
+            handler.call(job, "running")
+          rescue Deckhand::AppError => e # a handler's bug must not unsettle a job
+            @logger.error("cancel handler raised #{e.class}: #{e.message}")
+          end
+        end
 
         def drain
           Thread.handle_interrupt(Deckhand::Cancelled => :immediate) { nil }

@@ -54,7 +54,7 @@ module Deckhand
           @retries = Run::RetryHandler.new(config: config, store: store, identity: identity)
           @gate = Run::JobGate.new(config: config, store: store, fetcher: fetcher, stats: stats)
           @cancels = Run::CancelWatch.new(cancels: stats.cancels, store: store, fetcher: fetcher, gate: @gate, logger: @logger,
-            interruptible: shield.nil?)
+            interruptible: shield.nil?, handlers: config.cancel_handlers)
           @classes = ClassLookup.new(cache: !config.reloading)
           @held = Run::ClassHold.new(pause: stats.class_pause, retries: @retries, fetcher: fetcher, store: store, logger: @logger)
           @outcomes = Run::Outcomes.new(config: config, fetcher: fetcher, stats: stats, gate: @gate, retries: @retries, classes: @classes)

@@ -16,7 +16,7 @@ module Deckhand
       #   WorkflowRecords.wait(store, "Wf7x", 5) # => '{"state":"succeeded",...}' once it ended, or nil
       module WorkflowRecords # :nodoc:
         PLACEHOLDER = Layout::PlainWorkflows::PLACEHOLDER
-        STEP_PARTS = %w[state on wait parents info].freeze
+        STEP_PARTS = %w[state on wait parents info errors].freeze
 
         module_function
 
@@ -47,6 +47,19 @@ module Deckhand
             pipe.call("HMGET", names.results(wid), *parents)
           end
           parents.zip(info, results)
+        end
+
+        # How many workflows the index lists (some may have expired since).
+        def count(store) = store.call("ZCARD", store.layout.workflows::INDEX)
+
+        # The records of `limit` workflows from `offset` in the index, newest
+        # first, in two round trips; those whose keys expired are left out.
+        def list(store, offset, limit)
+          names = store.layout.workflows
+          ids = store.call("ZREVRANGE", names::INDEX, offset, offset + limit - 1)
+          return [] if ids.empty?
+          records = store.pipelined { |pipe| ids.each { |wid| pipe.call("HGETALL", names.meta(wid)) } }
+          records.reject(&:empty?)
         end
 
         # The ending (JSON) once the workflow ended; waits up to `timeout`

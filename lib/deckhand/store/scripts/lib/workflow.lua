@@ -66,6 +66,12 @@ end
 
 local function wf_cond(j) return string.sub(wf_get('on', j), 1, 1) end
 
+-- Whether condition `cond` holds for an end `s`: c (complete) for any, s
+-- for a success, f for a failure (the step's job died or was dropped).
+local function wf_holds(cond, s)
+  return cond == 'c' or (cond == 's' and s == 's') or (cond == 'f' and (s == 'x' or s == 'd'))
+end
+
 -- Step j to state `to`, the workflow's counts with it.
 local function wf_move(j, to)
   local from = wf_get('state', j)

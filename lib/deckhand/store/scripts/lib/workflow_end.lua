@@ -1,6 +1,7 @@
--- The workflow ends once no step is open: failed if a step failed or died,
--- else succeeded. The ending goes to its done list, for waiters
--- (Deckhand::Workflow#wait), and its keys take the TTL of an ended workflow.
+-- The workflow ends once no step is open: cancelled if someone cancelled
+-- it, else failed if a step failed or died, else succeeded. The ending goes
+-- to its done list, for waiters (Deckhand::Workflow#wait), and its keys
+-- take the TTL of an ended workflow.
 local wf_ending = false
 
 local function wf_end_checks()
@@ -11,8 +12,8 @@ end
 -- After the counts are written (lib/workflow_flush.lua).
 local function wf_end_write()
   if not wf_ending then return end
-  local m = redis.call('HMGET', W.meta, 'failed', 'dead', 'done_ttl', 'id')
-  local outcome = (tonumber(m[1]) + tonumber(m[2]) > 0) and 'failed' or 'succeeded'
+  local m = redis.call('HMGET', W.meta, 'failed', 'dead', 'done_ttl', 'id', 'cancelled_at')
+  local outcome = m[5] and 'cancelled' or ((tonumber(m[1]) + tonumber(m[2]) > 0) and 'failed' or 'succeeded')
   local ttl = tonumber(m[3])
   redis.call('HSET', W.meta, 'state', outcome, 'ended_at', wf_now)
   redis.call('DEL', W.done)

@@ -1,10 +1,4 @@
--- How an end travels down the graph (lib/workflow.lua). A condition holds
--- for an end: c (complete) for any, s for a success, f for a failure (the
--- step's job died or was dropped).
-local function wf_holds(cond, s)
-  return cond == 'c' or (cond == 's' and s == 's') or (cond == 'f' and (s == 'x' or s == 'd'))
-end
-
+-- How an end travels down the graph (lib/workflow.lua).
 -- Ends step j as `s`. A step waiting for it is released once it waits for
 -- nothing more, or cancelled (and its own waiting steps after it) as soon as
 -- its condition cannot hold. Each step is released at most once: only a
@@ -30,3 +24,4 @@ local function wf_finish(j, s)
     end
   end
 end
+

@@ -1,8 +1,11 @@
 # frozen_string_literal: true
 
+require "json"
 require_relative "workflow_create"
 require_relative "workflow_add"
 require_relative "workflow_step"
+require_relative "workflow_cancel"
+require_relative "workflow_reopen"
 
 module Deckhand
   class Store
@@ -18,6 +21,7 @@ module Deckhand
       #   ops.create("Wf7x", description: "import", ttl_ms: 604_800_000, done_ttl_ms: 86_400_000)  # => "ok"
       #   ops.add("Wf7x", steps, queues: ["default"], start: true)   # => "ok"
       #   ops.step("Wf7x", "s", jid, "42")                          # => "ok"
+      #   ops.cancel("Wf7x")                                        # => 9
       class WorkflowOps # :nodoc:
         # How many workflows' queues a process keeps (then it starts over).
         REMEMBERED = 10_000
@@ -42,8 +46,33 @@ module Deckhand
         # steps: 6 strings per step (workflow_add.lua); queues: theirs.
         def add(wid, steps, queues:, start:) = run(WorkflowAdd, wid, [start ? "s" : "", steps.size / 6, *steps], queues)
 
-        # A step's news (workflow_step.lua): "r", "y", "s", "x" or "d".
-        def step(wid, news, jid, data = "") = run(WorkflowStep, wid, [news, jid, data])
+        # A step's news (workflow_step.lua): "r", "y", "s", "x", "d" or "c".
+        # A step that died or was dropped and starts again ("retried") has
+        # its end undone (workflow_reopen.lua): "run" or "cancelled". Told
+        # twice (a crash between the calls), the second call does it.
+        def step(wid, news, jid, data = "")
+          reply = run(WorkflowStep, wid, [news, jid, data])
+          (reply == "retried") ? run(WorkflowReopen, wid, [jid]) : reply
+        end
+
+        # Cancels the workflow by hand (workflow_cancel.lua): how many steps
+        # it cancelled, :ended when it had ended, or :not_found.
+        def cancel(wid)
+          why = JSON.generate({"error_class" => "Deckhand::Cancelled", "error_message" => "its workflow was cancelled by hand",
+                               "failed_at" => @now_ms})
+          case (reply = run(WorkflowCancel, wid, [why]))
+          when Integer then reply
+          when "ended" then :ended
+          else :not_found
+          end
+        end
+
+        # The scripts with their clock set to now: the fleet's (Redis')
+        # time, and a released job's enqueued_at as `config` writes it.
+        def self.now(config)
+          clock = config.store.clock
+          new(config.store, now_ms: clock.now_ms, stamp: Payload.now(config.timestamps, clock: clock))
+        end
 
         # The queues workflow `wid` may push to, as this process knows them.
         def self.known(wid) = LOCK.synchronize { QUEUES[wid] }

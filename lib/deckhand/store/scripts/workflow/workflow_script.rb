@@ -24,6 +24,8 @@ module Deckhand
         CORE = %w[guard workflow].freeze
         PLAN = [*CORE, "workflow_end", "workflow_flush"].freeze
         GRAPH = [*CORE, "workflow_finish", "workflow_end", "workflow_flush"].freeze
+        # A retried step's end undone (workflow_reopen.lua).
+        REOPEN = [*CORE, "workflow_reopen", "workflow_end", "workflow_flush"].freeze
 
         def initialize(store, now_ms:, stamp:)
           super(store)

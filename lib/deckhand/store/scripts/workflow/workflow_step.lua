@@ -1,12 +1,14 @@
 -- One step's news from the server running its job; the same news told twice
 -- (a job run again after a crash) changes nothing. ARGV after the queues:
 -- the news (r started, y failed and will be retried, s succeeded, x failed
--- and was dropped, d died), the jid, and its data (s: the return value as
--- JSON, x and d: the error as JSON). Replies, besides 'gone' and 'stale':
--- r: 'run', 'done' (it succeeded before: do not run it again) or
--- 'cancelled'; s, x, d: 'ok' (its end is written, what waits for it
--- released or cancelled) or 'seen' (it ended before: nothing changed); y:
--- 'ok'; 'unknown' for a jid the workflow does not have.
+-- and was dropped, d died, c cancelled by hand: Client.cancel), the jid,
+-- and its data (s: the return value as JSON, x, d and c: why, as JSON).
+-- Replies, besides 'gone' and 'stale': r: 'run', 'done' (it succeeded
+-- before: do not run it again) or 'cancelled'; s, x, d, c: 'ok' (its end
+-- is written, what waits for it released or cancelled) or 'seen' (it ended
+-- before: nothing changed); y: 'ok'; 'unknown' for a jid the workflow does
+-- not have; r: 'retried' for a step that died or was dropped
+-- (workflow_reopen.lua then says whether it runs).
 local function step()
   local closed = wf_open()
   if closed then return closed end
@@ -15,13 +17,18 @@ local function step()
   if not s or s == 'w' then return 'unknown' end
   if news == 'r' then
     if s == 's' then return 'done' elseif s == 'c' then return 'cancelled' end
-    -- Running again after a crash, or a failed job retried by hand: it runs, its news changes nothing.
+    if s == 'x' or s == 'd' then return 'retried' end
+    -- Running again after a crash: it runs, its news changes nothing.
     if s ~= 'q' and s ~= 'y' then return 'run' end
+    if s == 'y' and redis.call('HEXISTS', W.meta, 'cancelled_at') == 1 then
+      wf_finish(j, 'c') -- its workflow was cancelled while it failed: its retry does not run
+      return wf_flush() or 'cancelled'
+    end
     wf_move(j, 'r')
   elseif news == 'y' then
     if s ~= 'q' and s ~= 'r' then return 'ok' end
     wf_move(j, 'y')
-  elseif news == 's' or news == 'x' or news == 'd' then
+  elseif news == 's' or news == 'x' or news == 'd' or news == 'c' then
     if WF_ENDED[s] then return 'seen' end
     wf_finish(j, news)
     if data ~= '' then wf_put((news == 's') and 'results' or 'errors', j, data) end

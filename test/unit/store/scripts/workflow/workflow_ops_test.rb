@@ -50,6 +50,63 @@ class WorkflowOpsTest < Minitest::Test
     assert_equal "succeeded", JSON.parse(redis.call("LINDEX", "deckhand:workflow:#{flow.id}:done", 0))["state"]
   end
 
+  # A diamond under a step that died: retried, the step undoes its end
+  # down the graph, each step waiting for its open parents once, and its
+  # success releases each once. A step cancelled by hand stays cancelled,
+  # and so does one another failed parent cancels; one its death released
+  # keeps its one release.
+  def test_a_dead_step_started_again_undoes_its_end_down_the_graph
+    flow = Deckhand::Workflow.new("reopened")
+    root = flow.add(StepJob, 1)
+    other = flow.add(StepJob, 2)
+    pending = flow.add(StepJob, 3)
+    left = flow.add(StepJob, 4, after: root)
+    right = flow.add(StepJob, 5, after: root)
+    join = flow.add(StepJob, 6, after: [left, right])
+    by_hand = flow.add(StepJob, 7, after: root)
+    released = flow.add(StepJob, 8, after: [root, other], on: :complete)
+    waiting = flow.add(StepJob, 9, after: [root, pending], on: :complete)
+    failed = flow.add(StepJob, 10)
+    two = flow.add(StepJob, 11, after: [root, failed])
+    push(flow)
+    assert_equal "ok", ops.step(flow.id, "s", other.jid, "2")
+    assert_equal "ok", ops.step(flow.id, "x", failed.jid, "{}")
+    assert_equal "ok", ops.step(flow.id, "d", root.jid, "{}")
+    steps = [left, right, join, by_hand, released, waiting, two]
+    assert_equal %w[c c c c q w c], steps.map { |ref| state(flow, ref) }
+    redis.call("HSET", "deckhand:workflow:#{flow.id}:errors", by_hand.jid, "{}") # as Client.cancel records it
+    assert_equal "run", ops.step(flow.id, "r", root.jid)
+    assert_equal %w[w w w c q w c], steps.map { |ref| state(flow, ref) }
+    waits = redis.call("HMGET", "deckhand:workflow:#{flow.id}:wait", left.jid, right.jid, join.jid, waiting.jid)
+    assert_equal %w[1 1 2 2], waits
+    assert_equal %w[running 0], redis.call("HMGET", "deckhand:workflow:#{flow.id}", "state", "dead")
+    assert_equal "ok", ops.step(flow.id, "s", root.jid, "1")
+    assert_equal %w[q q w c q w c], steps.map { |ref| state(flow, ref) }
+    assert_equal 1, jobs_in("default").count { |job| job["jid"] == released.jid }, "released once"
+    [left, right].each { |ref| ops.step(flow.id, "s", ref.jid, "1") }
+    assert_equal 1, jobs_in("default").count { |job| job["jid"] == join.jid }
+  end
+
+  # Cancelled by hand: what has not started never runs; a step running
+  # then that fails does not run its retry; the workflow ends cancelled.
+  def test_a_workflow_cancelled_by_hand_ends_once_its_running_steps_end_and_runs_no_retry
+    flow = Deckhand::Workflow.new("cancelled")
+    running = flow.add(StepJob, 1)
+    queued = flow.add(StepJob, 2)
+    kid = flow.add(StepJob, 3, after: running, on: :complete)
+    push(flow)
+    assert_equal "run", ops.step(flow.id, "r", running.jid)
+    assert_equal 2, ops.cancel(flow.id)
+    assert_equal %w[r c c], [running, queued, kid].map { |ref| state(flow, ref) }
+    assert_equal "cancelled", ops.step(flow.id, "r", queued.jid), "its job, taken from the queue, does not run"
+    assert_equal "ok", ops.step(flow.id, "y", running.jid)
+    assert_equal "running", redis.call("HGET", "deckhand:workflow:#{flow.id}", "state")
+    assert_equal "cancelled", ops.step(flow.id, "r", running.jid), "its retry does not run"
+    assert_equal %w[cancelled 3 0], redis.call("HMGET", "deckhand:workflow:#{flow.id}", "state", "cancelled", "open")
+    assert_equal "cancelled", JSON.parse(redis.call("LINDEX", "deckhand:workflow:#{flow.id}:done", 0))["state"]
+    assert_equal :ended, ops.cancel(flow.id)
+  end
+
   def test_a_queue_of_the_wrong_type_refuses_the_release_with_nothing_changed
     flow = Deckhand::Workflow.new("refused")
     root = flow.add(StepJob, 1)

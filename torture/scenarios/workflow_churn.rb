@@ -1,0 +1,118 @@
+# frozen_string_literal: true
+
+require_relative "../support/driver_redis"
+
+module Torture
+  # 20. Workflows under SIGKILL churn: 200 workflows of 50 steps of 20-400
+  # ms (quick 60 of 25, 20-200 ms), each steps in levels of 5, every step
+  # after one to three steps of the level above, on 3 servers × 10
+  # threads; one server SIGKILLed every 3 s (quick 1 s) and another
+  # started. Every step runs, none before
+  # its parents finished; a step runs twice only when the process running
+  # it first was killed (at-least-once, counted as `reruns_after_kill`);
+  # every workflow ends. A step quarantined as a poison pill (caught
+  # running at three kills) dies, and the steps after it are cancelled:
+  # each is accounted for, none lost.
+  class WorkflowChurn < Scenario
+    NUMBER = 20
+    NAME = "workflow-churn"
+    PROCESSES = 3
+    CONCURRENCY = 10
+    WIDTH = 5
+    APP = File.expand_path("../workflow_app.rb", __dir__)
+
+    def run
+      require APP
+      workflows, steps = size([200, 50], [60, 25])
+      @longest = size(400, 200)
+      redis_server = start_redis
+      redis = Torture.redis(redis_server.url)
+      fleet = new_fleet(redis_server.url, settings: timing.merge(app: APP))
+      PROCESSES.times { fleet.spawn(concurrency: CONCURRENCY, wait: false) }
+      fleet.alive.each { |m| fleet.ready(m) }
+      random = Random.new(workflows * steps)
+      config = Deckhand::Workflow.install(Deckhand::Config.new(redis: {url: redis_server.url}))
+      @parents = {}
+      @ids = Array.new(workflows) { push_workflow(config, steps, random) }
+      churn(fleet, redis, jobs: workflows * steps, every: size(3.0, 1.0), random: random, processes: PROCESSES, timeout: size(900, 180))
+      figures(config, fleet, redis, workflows * steps)
+    end
+
+    private
+
+    def push_workflow(config, steps, random)
+      flow = Deckhand::Workflow.new("torture", config: config)
+      above = []
+      (0...steps).each_slice(WIDTH) do |level|
+        refs = level.map do
+          after = above.sample(random.rand(1..3), random: random)
+          ref = flow.add(StepJob, random.rand(20..@longest), after: after.empty? ? nil : after)
+          @parents[ref.jid] = after.flat_map(&:jids)
+          ref
+        end
+        above = refs
+      end
+      flow.push
+      @ledger.enqueued(@parents.keys.last(steps))
+      flow.id
+    end
+
+    # Poison pills, and the steps cancelled after them: accounted for.
+    def poison_pills(redis)
+      pills = super
+      return pills if pills.empty?
+      cancelled = @ids.flat_map { |id| Deckhand::Workflow.steps(id, config: @config_for_reads ||= reads(redis)).select { |_, step| step["state"] == "c" }.keys }
+      @cancelled = cancelled.size
+      pills + cancelled
+    end
+
+    def reads(redis) = Deckhand::Config.new(redis: {url: "redis://#{redis.config.host}:#{redis.config.port}/#{redis.config.db}"})
+
+    def figures(config, fleet, redis, total)
+      books = @ledger.analysis(kills: fleet.kills)
+      starts = @ledger.starts
+      finishes = @ledger.finishes
+      killed = fleet.kills.to_h { |pid, at| [pid, at] }
+      reruns, doubled = reruns(starts, killed)
+      early = early_starts(starts, finishes)
+      statuses = @ids.map { |id| Deckhand::Workflow.status(id, config: config) }
+      unended = statuses.count { |status| !%w[succeeded failed].include?(status["state"]) || status["open"] != "0" }
+      miscounted = statuses.count { |status| %w[succeeded dead cancelled].sum { |k| status[k].to_i } + status["failed"].to_i != status["total"].to_i }
+      left = redis.call("LLEN", "queue:default")
+      inflight = leftovers(redis)
+      check(inflight.zero?, "#{inflight} in-flight records left")
+      check(books[:lost].zero?, "#{books[:lost]} steps lost")
+      check(doubled.zero?, "#{doubled} steps run twice without a kill")
+      check(early.zero?, "#{early} steps started before a parent finished")
+      check(unended.zero?, "#{unended} workflows never ended")
+      check(miscounted.zero?, "#{miscounted} workflows' counts do not add up")
+      check(left.zero?, "#{left} jobs left in the queue")
+      {
+        "workflows" => @ids.size, "steps" => total, "processes" => PROCESSES, "kills" => fleet.kills.size,
+        "lost" => books[:lost], "reruns_after_kill" => reruns, "doubled" => doubled, "early" => early,
+        "unended" => unended, "failed_workflows" => statuses.count { |s| s["state"] == "failed" },
+        "quarantined" => redis.call("ZCARD", "dead"), "cancelled_after_pills" => @cancelled.to_i,
+        "left_in_queue" => left, "leftover_inflight" => inflight, "boot_wait" => secs(@boot_wait)
+      }
+    end
+
+    # Of the steps started more than once: [how many, those whose earlier
+    # start's process was not killed after it].
+    def reruns(starts, killed)
+      twice = starts.group_by(&:jid).select { |_, runs| runs.size > 1 }
+      doubled = twice.count do |_, runs|
+        runs.sort_by(&:at)[0..-2].any? { |run| !(killed[run.pid] && killed[run.pid] >= run.at) }
+      end
+      [twice.size, doubled]
+    end
+
+    # Steps whose first start came before one of their parents' first finish.
+    def early_starts(starts, finishes)
+      first_start = starts.group_by(&:jid).transform_values { |runs| runs.map(&:at).min }
+      first_finish = finishes.group_by(&:jid).transform_values { |runs| runs.map(&:at).min }
+      first_start.count do |jid, at|
+        (@parents[jid] || []).any? { |parent| first_finish[parent].nil? || first_finish[parent] > at }
+      end
+    end
+  end
+end
