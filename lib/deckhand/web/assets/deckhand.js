@@ -12,6 +12,23 @@
     try { return JSON.parse(json); } catch (e) { return fallback; }
   }
 
+  // A count as the page's language writes it: the server's thousands
+  // separator (<html data-delimiter>), the same digits, so a refreshed
+  // number reads like the ones the server wrote.
+  function count(value) {
+    var delimiter = document.documentElement.getAttribute("data-delimiter");
+    if (delimiter === null) delimiter = ",";
+    var n = Math.trunc(Number(value));
+    var digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, delimiter);
+    return n < 0 ? "-" + digits : digits;
+  }
+
+  // The chart's series names, in the page's language (data-series), else English.
+  function names(chart, fallback) {
+    var given = parse(chart.getAttribute("data-series"), null);
+    return Array.isArray(given) && given.length === fallback.length ? given : fallback;
+  }
+
   // UTC, as every other time on the dashboard.
   function clock(date) {
     return date.toISOString().slice(11, 19);
@@ -32,13 +49,14 @@
     function plot() {
       if (!chart) return;
       chart.setAttribute("data-points", String(points));
-      window.DeckhandCharts.draw(chart, { type: "line", labels: labels, series: [["Processed", processed], ["Failed", failed]], height: 200 });
+      var label = names(chart, ["Processed", "Failed"]);
+      window.DeckhandCharts.draw(chart, { type: "line", labels: labels, series: [[label[0], processed], [label[1], failed]], height: 200 });
     }
 
     function record(stats) {
       Object.keys(stats).forEach(function (field) {
         var cell = box.querySelector('[data-stat="' + field + '"]');
-        if (cell) cell.textContent = Number(stats[field]).toLocaleString("en-US");
+        if (cell) cell.textContent = count(stats[field]);
       });
       if (last) {
         labels.push(clock(new Date(stats.time * 1000)));
@@ -69,10 +87,11 @@
     var chart = document.querySelector("[data-history-chart]");
     if (!chart) return;
     var days = parse(chart.getAttribute("data-history-chart"), []);
+    var label = names(chart, ["Succeeded", "Failed"]);
     window.DeckhandCharts.draw(chart, {
       type: days.length > 90 ? "line" : "bars",
       labels: days.map(function (d) { return d[0]; }),
-      series: [["Succeeded", days.map(function (d) { return d[1] - d[2]; })], ["Failed", days.map(function (d) { return d[2]; })]],
+      series: [[label[0], days.map(function (d) { return d[1] - d[2]; })], [label[1], days.map(function (d) { return d[2]; })]],
       height: 220
     });
   }
@@ -196,7 +215,7 @@
           if (!stats) return;
           bar.querySelectorAll("[data-live-stat]").forEach(function (cell) {
             var value = stats[cell.getAttribute("data-live-stat")];
-            if (value !== undefined) cell.textContent = Number(value).toLocaleString("en-US");
+            if (value !== undefined) cell.textContent = count(value);
           });
         }, function () { bar.classList.add("stale"); })
         .then(next);

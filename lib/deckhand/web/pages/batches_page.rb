@@ -28,7 +28,7 @@ module Deckhand
           @pages = [(@size + @per_page - 1) / @per_page, 1].max
           @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
           @batches = listing.page(offset: (@page - 1) * @per_page, limit: @per_page)
-          render :batches, title: "Batches"
+          render :batches, title: t("nav.batches")
         end
 
         # The failures come a stretch at a time (HSCAN), so the page costs the

@@ -16,7 +16,7 @@ module Deckhand
           @metrics = api.metrics(period: @period)
           @classes = @metrics.classes
           @classes = @classes.select { |m| m.name.downcase.include?(@query.downcase) } unless @query.empty?
-          render :metrics, title: "Metrics"
+          render :metrics, title: t("nav.metrics")
         end
 
         def show

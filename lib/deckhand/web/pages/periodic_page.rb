@@ -30,7 +30,7 @@ module Deckhand
           @section = "periodic"
           @periodic = api.periodic
           @now = api.now
-          render :periodic, title: "Periodic"
+          render :periodic, title: t("nav.periodic")
         end
 
         def act

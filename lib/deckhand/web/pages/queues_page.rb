@@ -23,7 +23,7 @@ module Deckhand
           @paused_classes = api.class_pauses.held
           read_processes
           @holders = api.queue_holders(@queues, running: @running)
-          render :queues, title: "Queues"
+          render :queues, title: t("nav.queues")
         end
 
         def show
