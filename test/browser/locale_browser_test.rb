@@ -8,7 +8,7 @@ require_relative "browser_harness"
 # against `deckhand web`, at 1280 and 390 px, light and dark: the page's
 # language and direction, the header laid out from the right in Arabic, no
 # sideways scroll, counters refreshed with the language's separators, the
-# charts' series named in the language, and the picker. Screenshots land in
+# charts' series named in the language, a queue's page, and the picker. Screenshots land in
 # tmp/screenshots/locale-*.png.
 class LocaleBrowserTest < Minitest::Test
   include Deckhand::BrowserHarness
@@ -67,6 +67,11 @@ class LocaleBrowserTest < Minitest::Test
       assert_equal "end", page.evaluate(%{getComputedStyle(document.querySelector("td.num, th.num") || document.body).textAlign}) if page.at_css("td.num, th.num")
       no_sideways_scroll("/retries", width)
       screenshot("locale-ar-retries-#{label}")
+      go("/queues/mail")
+      assert_equal "الطابور mail", page.at_css("main h2").text.split(" ").first(2).join(" ")
+      assert_equal true, in_view?(".queue-state.bad"), "the warning on screen at #{width} px"
+      no_sideways_scroll("/queues/mail", width)
+      screenshot("locale-ar-queue-#{label}")
     end
   end
 

@@ -15,7 +15,9 @@ class LocaleCompletenessTest < Minitest::Test
   ROOT = File.expand_path("../../..", __dir__)
   # The converted screens: their templates and the Ruby that builds their words.
   CONVERTED = %w[views/layout.erb views/_find.erb views/_live_bar.erb views/_shards.erb views/_locale_picker.erb
-    views/dashboard.erb action.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
+    views/_pager.erb views/dashboard.erb action.rb
+    views/queues.erb views/queue.erb views/_throttle.erb views/_queue_state.erb views/_holders.erb
+    helpers/queue_state.rb helpers/holders.rb pages/queues_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
   # Keys the converted code builds from a name: nav.<section>, stats.<field>, notice.<name>.
   BUILT = {
     "nav" => %w[dashboard busy queues retries scheduled dead batches periodic metrics limits profiles],
@@ -23,7 +25,7 @@ class LocaleCompletenessTest < Minitest::Test
     "notice" => Deckhand::Web::Action::NOTICES
   }.freeze
   # Read by Locale::Catalog and Locale::Formats themselves.
-  FORMAT_KEYS = %w[language dir number.delimiter number.separator time.format time.ago time.from_now
+  FORMAT_KEYS = %w[language dir number.delimiter number.separator number.percent time.format time.ago time.from_now
     duration.s duration.min duration.h duration.d duration.pair].freeze
 
   def test_the_ten_languages_are_there

@@ -12,10 +12,12 @@ class WebLocaleTest < Minitest::Test
   include Deckhand::WebHelpers
 
   LANGUAGES = Deckhand::Locale.names - ["en"]
-  # Names, and data the dashboard shows as Redis and the test gave them.
-  NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid noeviction mail].freeze
+  # The pages whose every word comes from the texts.
+  CONVERTED_PAGES = %w[/ /queues /queues/mail].freeze
+  # Names, and data the pages show as Redis and the test gave them.
+  NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid noeviction mail RecordJob ReportJob].freeze
   # Words a language writes as English does.
-  SAME_WORDS = {"de" => %w[Version Clients Limits Live live], "fr" => %w[Version Clients argument], "pt" => %w[no]}.freeze
+  SAME_WORDS = {"de" => %w[Version Clients Limits Live live Job Arguments], "fr" => %w[Version Clients argument pause Arguments], "pt" => %w[no as]}.freeze
 
   def in_language(path, accept) = get(path, headers: {"HTTP_ACCEPT_LANGUAGE" => accept})
 
@@ -76,14 +78,18 @@ class WebLocaleTest < Minitest::Test
     assert_equal Deckhand::Locale.names.size, body.scan("<option value=").size
   end
 
-  # No word of the converted screens is left in English: the dashboard's
-  # text and labels in each language share nothing with English's but
-  # names, numbers and data.
-  def test_no_english_word_is_left_on_the_dashboard_in_any_language
-    Deckhand::Client.push("class" => "RecordJob", "args" => [1], "queue" => "mail")
-    english = words(in_language("/", "en").body)
-    left = LANGUAGES.to_h { |code| [code, (words(in_language("/", code).body) & english) - NOT_WORDS - SAME_WORDS.fetch(code, [])] }
-    assert_equal LANGUAGES.to_h { |code| [code, []] }, left, "English left on the dashboard"
+  # No word of the converted screens is left in English: each page's text
+  # and labels in each language share nothing with English's but names,
+  # numbers and data.
+  def test_no_english_word_is_left_on_the_converted_pages_in_any_language
+    Deckhand::Client.push_bulk("class" => "RecordJob", "args" => (1..3).to_a.zip, "queue" => "mail")
+    api.queue("mail").pause
+    api.class_pauses.pause("ReportJob")
+    CONVERTED_PAGES.each do |path|
+      english = words(in_language(path, "en").body)
+      left = LANGUAGES.to_h { |code| [code, (words(in_language(path, code).body) & english) - NOT_WORDS - SAME_WORDS.fetch(code, [])] }
+      assert_equal LANGUAGES.to_h { |code| [code, []] }, left, "English left on #{path}"
+    end
   end
 
   def test_numbers_and_times_in_the_language
@@ -127,6 +133,7 @@ class WebLocaleTest < Minitest::Test
   def words(body)
     body = body.sub(/<footer>.*<\/footer>/m, "").gsub(/<(script|style)\b.*?<\/\1>/m, "")
     shown = body.scan(/>([^<]+)</).flatten + body.scan(/(?:placeholder|title|aria-label)="([^"]*)"/).flatten
-    shown.flat_map { |text| CGI.unescapeHTML(text).scan(/[[:alpha:]][[:alpha:]'-]+/) }.uniq
+    # A token with a digit is data (a jid, a count), not a word.
+    shown.flat_map { |text| CGI.unescapeHTML(text).scan(/[[:alnum:]'-]+/) }.grep(/\A[[:alpha:]][[:alpha:]'-]+\z/).uniq
   end
 end

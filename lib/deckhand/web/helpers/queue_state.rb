@@ -15,9 +15,9 @@ module Deckhand
         # worked: the queue names live processes work (ProcessSet#worked_queues).
         def queue_badges(queue, worked:)
           badges = []
-          badges << %(<span class="badge warn" title="Paused: its jobs wait until it is resumed">paused</span>) if queue.paused?
+          badges << %(<span class="badge warn" title="#{t("queues.paused_title")}">#{t("common.paused")}</span>) if queue.paused?
           unless worked.include?(queue.name)
-            badges << %(<span class="badge bad unworked-badge" title="No live process works this queue: its jobs wait until one is started with it (#{h(start_command(queue.name))})">no process works it</span>)
+            badges << %(<span class="badge bad unworked-badge" title="#{t("queues.unworked_title", command: start_command(queue.name))}">#{t("queues.unworked")}</span>)
           end
           html(badges.map { |badge| " #{badge}" }.join)
         end
@@ -38,15 +38,15 @@ module Deckhand
           end.join(" · ")
         end
 
+        # Where the limit comes from, in the page's language.
         def throttle_source(throttle)
           case throttle.source
-          when :runtime then "set at run time"
+          when :runtime then t("throttle.runtime")
           when :servers
-            n = throttle.publishers.size
-            text = "configuration of #{n} server #{(n == 1) ? "process" : "processes"}"
-            throttle.disagree? ? "#{text} (other processes publish another limit)" : text
-          when :local then "this dashboard's configuration (no live process publishes it)"
-          else "not throttled"
+            text = t("throttle.servers", count: throttle.publishers.size)
+            throttle.disagree? ? t("throttle.disagree", text: text) : text
+          when :local then t("throttle.local")
+          else t("throttle.none")
           end
         end
       end

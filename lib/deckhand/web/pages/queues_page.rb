@@ -40,7 +40,7 @@ module Deckhand
           @placement = api.placement if @queue.partitioned?
           read_processes
           @holders = @queue.holders(running: @running)
-          render :queue, title: "Queue #{@queue.name}"
+          render :queue, title: t("queue.title", name: @queue.name)
         end
 
         def act
