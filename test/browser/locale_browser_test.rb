@@ -8,7 +8,7 @@ require_relative "browser_harness"
 # against `deckhand web`, at 1280 and 390 px, light and dark: the page's
 # language and direction, the header laid out from the right in Arabic, no
 # sideways scroll, counters refreshed with the language's separators, the
-# charts' series named in the language, a queue's page, and the picker. Screenshots land in
+# charts' series named in the language, a queue's page, Busy, and the picker. Screenshots land in
 # tmp/screenshots/locale-*.png.
 class LocaleBrowserTest < Minitest::Test
   include Deckhand::BrowserHarness
@@ -47,6 +47,13 @@ class LocaleBrowserTest < Minitest::Test
     job = {"class" => "MailJob", "args" => [1], "jid" => "a" * 24, "queue" => "mail", "retry" => true, "retry_count" => 1,
            "error_class" => "Net::ReadTimeout", "error_message" => "timed out", "failed_at" => Time.now.to_f - 300}
     redis.call("ZADD", "retry", Time.now.to_f + 600, JSON.generate(job))
+    identity = "worker-1:42:a1"
+    info = {"hostname" => "worker-1", "pid" => 42, "identity" => identity, "queues" => %w[reports], "concurrency" => 10,
+            "capsules" => {"default" => {"concurrency" => 10, "mode" => "strict", "queues" => %w[reports]}}}
+    redis.call("SADD", "processes", identity)
+    redis.call("HSET", identity, "info", JSON.generate(info), "busy", "1", "beat", Time.now.to_f.to_s)
+    work = {"queue" => "reports", "payload" => job.merge("jid" => "0b" * 12, "queue" => "reports"), "run_at" => Time.now.to_f - 75}
+    redis.call("HSET", "#{identity}:work", "t1", JSON.generate(work))
   end
 
   def test_arabic_reads_right_to_left_at_every_size
@@ -72,6 +79,11 @@ class LocaleBrowserTest < Minitest::Test
       assert_equal true, in_view?(".queue-state.bad"), "the warning on screen at #{width} px"
       no_sideways_scroll("/queues/mail", width)
       screenshot("locale-ar-queue-#{label}")
+      go("/busy")
+      assert_equal "قيد التشغيل", page.at_css(".sections a[aria-current=page]").text
+      ["table.processes td.key", "table.running td.key"].each { |cell| assert_equal true, in_view?(cell), "#{cell} on screen at #{width} px" }
+      no_sideways_scroll("/busy", width)
+      screenshot("locale-ar-busy-#{label}")
     end
   end
 

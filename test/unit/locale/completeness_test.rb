@@ -17,12 +17,15 @@ class LocaleCompletenessTest < Minitest::Test
   CONVERTED = %w[views/layout.erb views/_find.erb views/_live_bar.erb views/_shards.erb views/_locale_picker.erb
     views/_pager.erb views/dashboard.erb action.rb
     views/queues.erb views/queue.erb views/_throttle.erb views/_queue_state.erb views/_holders.erb
-    helpers/queue_state.rb helpers/holders.rb pages/queues_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
-  # Keys the converted code builds from a name: nav.<section>, stats.<field>, notice.<name>.
+    helpers/queue_state.rb helpers/holders.rb helpers/format.rb pages/queues_page.rb
+    views/busy.erb views/_balance.erb views/_iteration_runs.erb pages/busy_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
+  # Keys the converted code builds from a name: nav.<section>, stats.<field>,
+  # notice.<name>, runs.<why an iteration stopped>.
   BUILT = {
     "nav" => %w[dashboard busy queues retries scheduled dead batches periodic metrics limits profiles],
     "stats" => %w[processed failed busy enqueued retries scheduled dead processes expired succeeded],
-    "notice" => Deckhand::Web::Action::NOTICES
+    "notice" => Deckhand::Web::Action::NOTICES,
+    "runs" => %w[shutdown time_budget error]
   }.freeze
   # Read by Locale::Catalog and Locale::Formats themselves.
   FORMAT_KEYS = %w[language dir number.delimiter number.separator number.percent time.format time.ago time.from_now

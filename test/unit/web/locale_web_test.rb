@@ -13,11 +13,12 @@ class WebLocaleTest < Minitest::Test
 
   LANGUAGES = Deckhand::Locale.names - ["en"]
   # The pages whose every word comes from the texts.
-  CONVERTED_PAGES = %w[/ /queues /queues/mail].freeze
+  CONVERTED_PAGES = %w[/ /queues /queues/mail /busy].freeze
   # Names, and data the pages show as Redis and the test gave them.
-  NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid noeviction mail RecordJob ReportJob].freeze
+  NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid noeviction mail RecordJob ReportJob default cpu min].freeze
   # Words a language writes as English does.
-  SAME_WORDS = {"de" => %w[Version Clients Limits Live live Job Arguments], "fr" => %w[Version Clients argument pause Arguments], "pt" => %w[no as]}.freeze
+  SAME_WORDS = {"de" => %w[Version Clients Limits Live live Job Jobs Arguments Thread In in an all],
+                "fr" => %w[Version Clients argument pause Arguments capsules strict], "pt" => %w[no as thread threads Thread]}.freeze
 
   def in_language(path, accept) = get(path, headers: {"HTTP_ACCEPT_LANGUAGE" => accept})
 
@@ -85,6 +86,7 @@ class WebLocaleTest < Minitest::Test
     Deckhand::Client.push_bulk("class" => "RecordJob", "args" => (1..3).to_a.zip, "queue" => "mail")
     api.queue("mail").pause
     api.class_pauses.pause("ReportJob")
+    a_process_running_a_job
     CONVERTED_PAGES.each do |path|
       english = words(in_language(path, "en").body)
       left = LANGUAGES.to_h { |code| [code, (words(in_language(path, code).body) & english) - NOT_WORDS - SAME_WORDS.fetch(code, [])] }
@@ -127,6 +129,18 @@ class WebLocaleTest < Minitest::Test
   end
 
   private
+
+  # A server process with two capsules, running one job of the mail queue for a minute.
+  def a_process_running_a_job
+    identity = "worker-1:42:a1"
+    capsules = {"default" => {"concurrency" => 5, "mode" => "weighted", "queues" => %w[mail], "weights" => {"mail" => 1}},
+                "cpu" => {"concurrency" => 1, "mode" => "strict", "queues" => %w[mail]}}
+    info = {"hostname" => "worker-1", "pid" => 42, "identity" => identity, "queues" => %w[mail], "concurrency" => 6, "capsules" => capsules}
+    redis.call("SADD", "processes", identity)
+    redis.call("HSET", identity, "info", JSON.generate(info), "busy", "1", "beat", Time.now.to_f.to_s)
+    work = {"queue" => "mail", "payload" => {"class" => "RecordJob", "jid" => "0b" * 12, "args" => [9], "queue" => "mail"}, "run_at" => Time.now.to_f - 60}
+    redis.call("HSET", "#{identity}:work", "t1", JSON.generate(work))
+  end
 
   # The words a page shows or says (text, placeholder, title, aria-label),
   # but the data and the scripts' JSON.

@@ -64,7 +64,7 @@ class WebPeriodicTest < Minitest::Test
   end
 
   def test_the_busy_page_names_the_leader
-    assert_includes get("/busy").body, "Periodic jobs' leader: <strong>host:1:abc</strong>"
+    assert_includes get("/busy").body, "Periodic jobs&#39; leader: <strong>host:1:abc</strong>"
   end
 
   include Deckhand::Web::Helpers::CronWords

@@ -20,6 +20,9 @@ module Deckhand
 
         def duration(seconds) = locale.duration(seconds)
 
+        # percent(0.934) # => "93%" ("93 %" in French)
+        def percent(share) = locale.t("number.percent", n: (share * 100).round)
+
         def milliseconds(ms)
           return "–" if ms.nil?
           return "#{ms.round(2)} ms" if ms < 10

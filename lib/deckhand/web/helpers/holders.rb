@@ -7,11 +7,8 @@ module Deckhand
       # queue's page draws them in a table (views/_holders.erb); the list of
       # queues says the chief one of each side in a line.
       #
-      #   percent(0.934)         # => "93%"
       #   holders_line(holders)  # => "running: ReportJob 10 of 10, for 7 min · waiting: ReportJob 93% of the next 1,000"
       module Holders
-        def percent(share) = locale.t("number.percent", n: (share * 100).round)
-
         # Plain text (the page escapes it), in the page's language.
         def holders_line(holders)
           parts = []

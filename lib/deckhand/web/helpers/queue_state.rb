@@ -27,14 +27,16 @@ module Deckhand
         def start_command(queue) = Shellwords.join(["deckhand", "-q", queue.to_s])
 
         # A process's capsules as it published them: "default 10 threads,
-        # weighted: critical 3, default 1 · cpu 1 thread, strict: reports".
+        # weighted: critical 3, default 1 · cpu 1 thread, strict: reports"
+        # (plain text, in the page's language).
         def capsule_summary(process)
           process.capsules.map do |name, capsule|
             threads = capsule["concurrency"].to_i
             queues = Array(capsule["queues"]).map(&:to_s)
             weights = capsule["weights"].is_a?(Hash) ? capsule["weights"] : {}
-            order = (capsule["mode"] == "strict") ? "strict: #{queues.join(", ")}" : "weighted: #{queues.map { |q| "#{q} #{weights[q]}" }.join(", ")}"
-            "#{name} #{threads} #{(threads == 1) ? "thread" : "threads"}#{", #{order}" unless queues.empty?}"
+            order = (capsule["mode"] == "strict") ? locale.t("capsule.strict", queues: queues.join(", ")) : locale.t("capsule.weighted", queues: queues.map { |q| "#{q} #{weights[q]}" }.join(", "))
+            threads = locale.t("capsule.threads", count: threads)
+            queues.empty? ? "#{name} #{threads}" : locale.t("capsule.summary", name: name, threads: threads, order: order)
           end.join(" · ")
         end
 
