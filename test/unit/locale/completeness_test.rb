@@ -18,14 +18,20 @@ class LocaleCompletenessTest < Minitest::Test
     views/_pager.erb views/dashboard.erb action.rb
     views/queues.erb views/queue.erb views/_throttle.erb views/_queue_state.erb views/_holders.erb
     helpers/queue_state.rb helpers/holders.rb helpers/format.rb pages/queues_page.rb
-    views/busy.erb views/_balance.erb views/_iteration_runs.erb pages/busy_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
+    views/busy.erb views/_balance.erb views/_iteration_runs.erb pages/busy_page.rb
+    views/job_set.erb views/job_set_confirm.erb views/_retry_warning.erb views/gone.erb views/_stuck_queues.erb
+    helpers/set_words.rb pages/job_sets_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
   # Keys the converted code builds from a name: nav.<section>, stats.<field>,
-  # notice.<name>, runs.<why an iteration stopped>.
+  # notice.<name>, runs.<why an iteration stopped>, the sets' words per set
+  # and the confirmation's per action.
   BUILT = {
     "nav" => %w[dashboard busy queues retries scheduled dead batches periodic metrics limits profiles],
     "stats" => %w[processed failed busy enqueued retries scheduled dead processes expired succeeded],
     "notice" => Deckhand::Web::Action::NOTICES,
-    "runs" => %w[shutdown time_budget error]
+    "runs" => %w[shutdown time_budget error],
+    "sets" => %w[retries scheduled dead].flat_map { |set| %W[entries_#{set} in_#{set} when_#{set} empty_#{set}] },
+    "gone" => %w[left_retries left_scheduled left_dead],
+    "confirm" => %w[retry delete kill]
   }.freeze
   # Read by Locale::Catalog and Locale::Formats themselves.
   FORMAT_KEYS = %w[language dir number.delimiter number.separator number.percent time.format time.ago time.from_now
@@ -95,6 +101,6 @@ class LocaleCompletenessTest < Minitest::Test
   def variables(text) = text.scan(VARIABLE).flatten.sort
 
   def literal_keys
-    CONVERTED.flat_map { |file| File.read(file).scan(/\bt\("([a-z_.]+)"/).flatten }.uniq
+    CONVERTED.flat_map { |file| File.read(file).scan(/\b(?:t|text)\("([a-z_.]+)"/).flatten }.uniq
   end
 end

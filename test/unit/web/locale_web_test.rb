@@ -13,12 +13,14 @@ class WebLocaleTest < Minitest::Test
 
   LANGUAGES = Deckhand::Locale.names - ["en"]
   # The pages whose every word comes from the texts.
-  CONVERTED_PAGES = %w[/ /queues /queues/mail /busy].freeze
+  CONVERTED_PAGES = %w[/ /queues /queues/mail /busy /retries /retries?q=boom /retries?q=boom&confirm=retry /dead /scheduled
+    /retries/1-gone].freeze
   # Names, and data the pages show as Redis and the test gave them.
-  NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid noeviction mail RecordJob ReportJob default cpu min].freeze
+  NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid noeviction mail RecordJob ReportJob RuntimeError boom default cpu min].freeze
   # Words a language writes as English does.
   SAME_WORDS = {"de" => %w[Version Clients Limits Live live Job Jobs Arguments Thread In in an all],
-                "fr" => %w[Version Clients argument pause Arguments capsules strict], "pt" => %w[no as thread threads Thread]}.freeze
+                "fr" => %w[Version Clients argument arguments Arguments pause page capsules strict], "es" => %w[error Error No],
+                "pt" => %w[no as thread threads Thread]}.freeze
 
   def in_language(path, accept) = get(path, headers: {"HTTP_ACCEPT_LANGUAGE" => accept})
 
@@ -87,6 +89,7 @@ class WebLocaleTest < Minitest::Test
     api.queue("mail").pause
     api.class_pauses.pause("ReportJob")
     a_process_running_a_job
+    2.times { |i| add_to("retry", retry_job("#{i}a" * 12, "queue" => "mail")) }
     CONVERTED_PAGES.each do |path|
       english = words(in_language(path, "en").body)
       left = LANGUAGES.to_h { |code| [code, (words(in_language(path, code).body) & english) - NOT_WORDS - SAME_WORDS.fetch(code, [])] }
