@@ -14,7 +14,7 @@ class WebLocaleTest < Minitest::Test
   LANGUAGES = Deckhand::Locale.names - ["en"]
   # The pages whose every word comes from the texts.
   CONVERTED_PAGES = %w[/ /queues /queues/mail /busy /retries /retries?q=boom /retries?q=boom&confirm=retry /dead /scheduled
-    /retries/1-gone].freeze
+    /retries/1-gone /retries/KEY].freeze
   # Names, and data the pages show as Redis and the test gave them.
   NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid noeviction mail RecordJob ReportJob RuntimeError boom default cpu min].freeze
   # Words a language writes as English does.
@@ -90,7 +90,7 @@ class WebLocaleTest < Minitest::Test
     api.class_pauses.pause("ReportJob")
     a_process_running_a_job
     2.times { |i| add_to("retry", retry_job("#{i}a" * 12, "queue" => "mail")) }
-    CONVERTED_PAGES.each do |path|
+    CONVERTED_PAGES.map { |path| path.sub("KEY", key_of(:retries, "0a" * 12)) }.each do |path|
       english = words(in_language(path, "en").body)
       left = LANGUAGES.to_h { |code| [code, (words(in_language(path, code).body) & english) - NOT_WORDS - SAME_WORDS.fetch(code, [])] }
       assert_equal LANGUAGES.to_h { |code| [code, []] }, left, "English left on #{path}"
@@ -146,9 +146,9 @@ class WebLocaleTest < Minitest::Test
   end
 
   # The words a page shows or says (text, placeholder, title, aria-label),
-  # but the data and the scripts' JSON.
+  # but the data (a job as stored, its backtrace) and the scripts' JSON.
   def words(body)
-    body = body.sub(/<footer>.*<\/footer>/m, "").gsub(/<(script|style)\b.*?<\/\1>/m, "")
+    body = body.sub(/<footer>.*<\/footer>/m, "").gsub(/<(script|style|pre)\b.*?<\/\1>/m, "")
     shown = body.scan(/>([^<]+)</).flatten + body.scan(/(?:placeholder|title|aria-label)="([^"]*)"/).flatten
     # A token with a digit is data (a jid, a count), not a word.
     shown.flat_map { |text| CGI.unescapeHTML(text).scan(/[[:alnum:]'-]+/) }.grep(/\A[[:alpha:]][[:alpha:]'-]+\z/).uniq

@@ -156,7 +156,8 @@
 
   // Buttons with data-confirm ask first; the form goes only on "OK". A
   // button acting on checked boxes (data-needs-checked) says how many, and
-  // does nothing when none is checked.
+  // does nothing when none is checked but say so (data-none-checked, in the
+  // page's language).
   function confirmations() {
     document.addEventListener("submit", function (event) {
       var button = event.submitter;
@@ -167,8 +168,12 @@
         var checked = Array.prototype.filter.call(button.form.querySelectorAll('input[type="checkbox"]'), function (box) {
           return box.name === boxes && box.checked;
         }).length;
-        if (checked === 0) { event.preventDefault(); window.alert("Check the entries to act on first."); return; }
-        question = question && question.replace("%{checked}", String(checked));
+        if (checked === 0) {
+          event.preventDefault();
+          window.alert(button.getAttribute("data-none-checked") || "Check the entries to act on first.");
+          return;
+        }
+        question = question && question.replace("%{checked}", count(checked));
       }
       if (question && !window.confirm(question)) event.preventDefault();
     });
