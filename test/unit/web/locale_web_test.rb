@@ -14,13 +14,13 @@ class WebLocaleTest < Minitest::Test
   LANGUAGES = Deckhand::Locale.names - ["en"]
   # The pages whose every word comes from the texts.
   CONVERTED_PAGES = %w[/ /queues /queues/mail /busy /retries /retries?q=boom /retries?q=boom&confirm=retry /dead /scheduled
-    /retries/1-gone /retries/KEY].freeze
+    /retries/1-gone /retries/KEY /retries?view=groups].freeze
   # Names, and data the pages show as Redis and the test gave them.
   NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid noeviction mail RecordJob ReportJob RuntimeError boom default cpu min].freeze
   # Words a language writes as English does.
   SAME_WORDS = {"de" => %w[Version Clients Limits Live live Job Jobs Arguments Thread In in an all],
-                "fr" => %w[Version Clients argument arguments Arguments pause page capsules strict], "es" => %w[error Error No],
-                "pt" => %w[no as thread threads Thread]}.freeze
+                "fr" => %w[Version Clients argument arguments Arguments pause page capsules strict confirmation classes Actions], "es" => %w[error Error No],
+                "pt" => %w[no as thread threads Thread classes]}.freeze
 
   def in_language(path, accept) = get(path, headers: {"HTTP_ACCEPT_LANGUAGE" => accept})
 
