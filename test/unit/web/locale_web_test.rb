@@ -14,13 +14,14 @@ class WebLocaleTest < Minitest::Test
   LANGUAGES = Deckhand::Locale.names - ["en"]
   # The pages whose every word comes from the texts.
   CONVERTED_PAGES = %w[/ /queues /queues/mail /busy /retries /retries?q=boom /retries?q=boom&confirm=retry /dead /scheduled
-    /retries/1-gone /retries/KEY /retries?view=groups].freeze
+    /retries/1-gone /retries/KEY /retries?view=groups /find?jid=98431 /find?jid=nowhere /find?jid= /profiles].freeze
   # Names, and data the pages show as Redis and the test gave them.
-  NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid noeviction mail RecordJob ReportJob RuntimeError boom default cpu min].freeze
+  NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid JID noeviction mail RecordJob ReportJob RuntimeError boom default cpu min
+    nowhere set profile your-name docs profiling md].freeze
   # Words a language writes as English does.
   SAME_WORDS = {"de" => %w[Version Clients Limits Live live Job Jobs Arguments Thread In in an all],
-                "fr" => %w[Version Clients argument arguments Arguments pause page capsules strict confirmation classes Actions], "es" => %w[error Error No],
-                "pt" => %w[no as thread threads Thread classes]}.freeze
+                "fr" => %w[Version Clients argument arguments Arguments pause page capsules strict confirmation classes Actions], "es" => %w[error Error No no token],
+                "pt" => %w[no as thread threads Thread classes token]}.freeze
 
   def in_language(path, accept) = get(path, headers: {"HTTP_ACCEPT_LANGUAGE" => accept})
 
@@ -85,7 +86,7 @@ class WebLocaleTest < Minitest::Test
   # and labels in each language share nothing with English's but names,
   # numbers and data.
   def test_no_english_word_is_left_on_the_converted_pages_in_any_language
-    Deckhand::Client.push_bulk("class" => "RecordJob", "args" => (1..3).to_a.zip, "queue" => "mail")
+    Deckhand::Client.push_bulk("class" => "RecordJob", "args" => [[1], [2], [98431]], "queue" => "mail")
     api.queue("mail").pause
     api.class_pauses.pause("ReportJob")
     a_process_running_a_job
