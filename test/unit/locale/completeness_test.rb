@@ -21,7 +21,8 @@ class LocaleCompletenessTest < Minitest::Test
     views/busy.erb views/_balance.erb views/_iteration_runs.erb pages/busy_page.rb
     views/job_set.erb views/job_set_confirm.erb views/_retry_warning.erb views/gone.erb views/_stuck_queues.erb
     helpers/set_words.rb pages/job_sets_page.rb views/job.erb views/_unique_lock.erb views/_collapse.erb
-    views/job_set_groups.erb views/find.erb pages/find_page.rb views/unreachable.erb pages/unreachable_page.rb views/profiles.erb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
+    views/job_set_groups.erb views/find.erb pages/find_page.rb views/unreachable.erb pages/unreachable_page.rb views/profiles.erb
+    views/limits.erb views/metrics.erb views/metric.erb pages/metrics_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
   # Keys the converted code builds from a name: nav.<section>, stats.<field>,
   # notice.<name>, runs.<why an iteration stopped>, the sets' words per set
   # and the confirmation's per action.
@@ -102,6 +103,6 @@ class LocaleCompletenessTest < Minitest::Test
   def variables(text) = text.scan(VARIABLE).flatten.sort
 
   def literal_keys
-    CONVERTED.flat_map { |file| File.read(file).scan(/\b(?:t|text)\("([a-z_.]+)"/).flatten }.uniq
+    CONVERTED.flat_map { |file| File.read(file).scan(/\b(?:t|text)\("([a-z0-9_.]+)"/).flatten }.uniq
   end
 end

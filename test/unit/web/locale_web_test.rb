@@ -14,13 +14,14 @@ class WebLocaleTest < Minitest::Test
   LANGUAGES = Deckhand::Locale.names - ["en"]
   # The pages whose every word comes from the texts.
   CONVERTED_PAGES = %w[/ /queues /queues/mail /busy /retries /retries?q=boom /retries?q=boom&confirm=retry /dead /scheduled
-    /retries/1-gone /retries/KEY /retries?view=groups /find?jid=98431 /find?jid=nowhere /find?jid= /profiles].freeze
+    /retries/1-gone /retries/KEY /retries?view=groups /find?jid=98431 /find?jid=nowhere /find?jid= /profiles
+    /limits /metrics /metrics/RecordJob].freeze
   # Names, and data the pages show as Redis and the test gave them.
   NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid JID noeviction mail RecordJob ReportJob RuntimeError boom default cpu min
-    nowhere set profile your-name docs profiling md].freeze
+    nowhere set profile your-name docs profiling md Prometheus ms].freeze
   # Words a language writes as English does.
-  SAME_WORDS = {"de" => %w[Version Clients Limits Live live Job Jobs Arguments Thread In in an all],
-                "fr" => %w[Version Clients argument arguments Arguments pause page capsules strict confirmation classes Actions], "es" => %w[error Error No no token],
+  SAME_WORDS = {"de" => %w[Version Clients Limits Live live Job Jobs Arguments Thread In in an all Rate],
+                "fr" => %w[Version Clients argument arguments Arguments pause page capsules strict confirmation classes Actions minute format], "es" => %w[error Error No no token],
                 "pt" => %w[no as thread threads Thread classes token]}.freeze
 
   def in_language(path, accept) = get(path, headers: {"HTTP_ACCEPT_LANGUAGE" => accept})

@@ -33,7 +33,7 @@ module Deckhand
             point.histogram.each { |bucket, n| total.add("h", bucket, n) }
             point.failed_histogram.each { |bucket, n| total.add("fh", bucket, n) }
           end
-          render :metric, title: "Metrics: #{@klass}"
+          render :metric, title: t("metrics.page_title", name: @klass)
         end
       end
     end
