@@ -22,14 +22,17 @@ class LocaleCompletenessTest < Minitest::Test
     views/job_set.erb views/job_set_confirm.erb views/_retry_warning.erb views/gone.erb views/_stuck_queues.erb
     helpers/set_words.rb pages/job_sets_page.rb views/job.erb views/_unique_lock.erb views/_collapse.erb
     views/job_set_groups.erb views/find.erb pages/find_page.rb views/unreachable.erb pages/unreachable_page.rb views/profiles.erb
-    views/limits.erb views/metrics.erb views/metric.erb pages/metrics_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
+    views/limits.erb views/metrics.erb views/metric.erb pages/metrics_page.rb
+    views/periodic.erb helpers/tick_outcome.rb helpers/cron_words.rb pages/periodic_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
   # Keys the converted code builds from a name: nav.<section>, stats.<field>,
   # notice.<name>, runs.<why an iteration stopped>, the sets' words per set
   # and the confirmation's per action.
   BUILT = {
     "nav" => %w[dashboard busy queues retries scheduled dead batches periodic metrics limits profiles],
     "stats" => %w[processed failed busy enqueued retries scheduled dead processes expired succeeded],
-    "notice" => Deckhand::Web::Action::NOTICES,
+    "notice" => Deckhand::Web::Action::NOTICES + Deckhand::Web::Pages::PeriodicPage::NOTICES,
+    "ticks" => Deckhand::Web::Helpers::TickOutcome::STATES,
+    "cron" => (0..6).map { |day| "day_#{day}" },
     "runs" => %w[shutdown time_budget error],
     "sets" => %w[retries scheduled dead].flat_map { |set| %W[entries_#{set} in_#{set} when_#{set} empty_#{set}] },
     "gone" => %w[left_retries left_scheduled left_dead],

@@ -15,12 +15,12 @@ class WebLocaleTest < Minitest::Test
   # The pages whose every word comes from the texts.
   CONVERTED_PAGES = %w[/ /queues /queues/mail /busy /retries /retries?q=boom /retries?q=boom&confirm=retry /dead /scheduled
     /retries/1-gone /retries/KEY /retries?view=groups /find?jid=98431 /find?jid=nowhere /find?jid= /profiles
-    /limits /metrics /metrics/RecordJob].freeze
+    /limits /metrics /metrics/RecordJob /periodic].freeze
   # Names, and data the pages show as Redis and the test gave them.
   NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid JID noeviction mail RecordJob ReportJob RuntimeError boom default cpu min
-    nowhere set profile your-name docs profiling md Prometheus ms].freeze
+    nowhere set profile your-name docs profiling md Prometheus ms weekly].freeze
   # Words a language writes as English does.
-  SAME_WORDS = {"de" => %w[Version Clients Limits Live live Job Jobs Arguments Thread In in an all Rate],
+  SAME_WORDS = {"de" => %w[Version Clients Limits Live live Job Jobs Arguments Thread In in an all Rate Name Zone],
                 "fr" => %w[Version Clients argument arguments Arguments pause page capsules strict confirmation classes Actions minute format], "es" => %w[error Error No no token],
                 "pt" => %w[no as thread threads Thread classes token]}.freeze
 
@@ -92,6 +92,7 @@ class WebLocaleTest < Minitest::Test
     api.class_pauses.pause("ReportJob")
     a_process_running_a_job
     2.times { |i| add_to("retry", retry_job("#{i}a" * 12, "queue" => "mail")) }
+    a_leaders_schedule
     CONVERTED_PAGES.map { |path| path.sub("KEY", key_of(:retries, "0a" * 12)) }.each do |path|
       english = words(in_language(path, "en").body)
       left = LANGUAGES.to_h { |code| [code, (words(in_language(path, code).body) & english) - NOT_WORDS - SAME_WORDS.fetch(code, [])] }
@@ -134,6 +135,15 @@ class WebLocaleTest < Minitest::Test
   end
 
   private
+
+  # A schedule a leader wrote: one entry every Monday, ticked a minute ago.
+  def a_leaders_schedule
+    store = Deckhand::RedisHarness.store
+    entries = {"weekly" => {"cron" => "30 9 * * 1", "timezone" => "UTC", "class" => "RecordJob", "queue" => "mail", "args" => [1]}}
+    Deckhand::Store::Features::PeriodicState.write_schedule(store, {"leader" => "worker-1:42:a1", "entries" => entries})
+    Deckhand::Store::Scripts::PeriodicLease.new(store).acquire("worker-1:42:a1", ttl_ms: 60_000)
+    redis.call("HSET", "deckhand:periodic:entry:weekly", "next", Time.now.to_i + 3600, "last_tick", Time.now.to_i - 60, "last_jid", "0c" * 12)
+  end
 
   # A server process with two capsules, running one job of the mail queue for a minute.
   def a_process_running_a_job
