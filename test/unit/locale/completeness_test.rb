@@ -23,7 +23,8 @@ class LocaleCompletenessTest < Minitest::Test
     helpers/set_words.rb pages/job_sets_page.rb views/job.erb views/_unique_lock.erb views/_collapse.erb
     views/job_set_groups.erb views/find.erb pages/find_page.rb views/unreachable.erb pages/unreachable_page.rb views/profiles.erb
     views/limits.erb views/metrics.erb views/metric.erb pages/metrics_page.rb
-    views/periodic.erb helpers/tick_outcome.rb helpers/cron_words.rb pages/periodic_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
+    views/periodic.erb helpers/tick_outcome.rb helpers/cron_words.rb pages/periodic_page.rb
+    views/batches.erb views/batch.erb helpers/progress.rb pages/batches_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
   # Keys the converted code builds from a name: nav.<section>, stats.<field>,
   # notice.<name>, runs.<why an iteration stopped>, the sets' words per set
   # and the confirmation's per action.

@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "deckhand/locale"
+require "deckhand/batch"
 require_relative "../../support/web/web_helpers"
 
 # The dashboard in the request's language: picked with ?locale= (then kept
@@ -15,14 +16,14 @@ class WebLocaleTest < Minitest::Test
   # The pages whose every word comes from the texts.
   CONVERTED_PAGES = %w[/ /queues /queues/mail /busy /retries /retries?q=boom /retries?q=boom&confirm=retry /dead /scheduled
     /retries/1-gone /retries/KEY /retries?view=groups /find?jid=98431 /find?jid=nowhere /find?jid= /profiles
-    /limits /metrics /metrics/RecordJob /periodic].freeze
+    /limits /metrics /metrics/RecordJob /periodic /batches /batches/BID].freeze
   # Names, and data the pages show as Redis and the test gave them.
   NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid JID noeviction mail RecordJob ReportJob RuntimeError boom default cpu min
-    nowhere set profile your-name docs profiling md Prometheus ms weekly].freeze
+    nowhere set profile your-name docs profiling md Prometheus ms weekly success ttl batches gem complete on].freeze
   # Words a language writes as English does.
-  SAME_WORDS = {"de" => %w[Version Clients Limits Live live Job Jobs Arguments Thread In in an all Rate Name Zone],
-                "fr" => %w[Version Clients argument arguments Arguments pause page capsules strict confirmation classes Actions minute format], "es" => %w[error Error No no token],
-                "pt" => %w[no as thread threads Thread classes token]}.freeze
+  SAME_WORDS = {"de" => %w[Version Clients Limits Live live Job Jobs Arguments Thread In in an all Rate Name Zone Callbacks],
+                "fr" => %w[Version Clients argument arguments Arguments pause page capsules strict confirmation classes Actions minute format Total description Parent Options], "es" => %w[error Error No no token callbacks Callbacks Total],
+                "pt" => %w[no as thread threads Thread classes token callbacks Callbacks Total]}.freeze
 
   def in_language(path, accept) = get(path, headers: {"HTTP_ACCEPT_LANGUAGE" => accept})
 
@@ -93,9 +94,14 @@ class WebLocaleTest < Minitest::Test
     a_process_running_a_job
     2.times { |i| add_to("retry", retry_job("#{i}a" * 12, "queue" => "mail")) }
     a_leaders_schedule
-    CONVERTED_PAGES.map { |path| path.sub("KEY", key_of(:retries, "0a" * 12)) }.each do |path|
-      english = words(in_language(path, "en").body)
-      left = LANGUAGES.to_h { |code| [code, (words(in_language(path, code).body) & english) - NOT_WORDS - SAME_WORDS.fetch(code, [])] }
+    batch = Deckhand::Batch.new
+    batch.on(:complete, "RecordJob")
+    batch.jobs { RecordJob.perform_async(1) }
+    CONVERTED_PAGES.map { |path| path.sub("KEY", key_of(:retries, "0a" * 12)).sub("BID", batch.bid) }.each do |path|
+      # The batch's id is data, in any letters: out before the words are read.
+      page = ->(code) { words(in_language(path, code).body.gsub(batch.bid, "")) }
+      english = page.call("en")
+      left = LANGUAGES.to_h { |code| [code, (page.call(code) & english) - NOT_WORDS - SAME_WORDS.fetch(code, [])] }
       assert_equal LANGUAGES.to_h { |code| [code, []] }, left, "English left on #{path}"
     end
   end
