@@ -19,7 +19,7 @@ Gem::Specification.new do |spec|
 
   # What users run and read; bench/, torture/ and test/ stay in the checkout
   # (test/unit/gemspec_test.rb holds the line).
-  spec.files = Dir["lib/**/*.{rb,lua,erb,css,js,svg,txt}", "exe/*", "README.md", "CHANGES.md", "LICENSE", "docs/*.md",
+  spec.files = Dir["lib/**/*.{rb,lua,erb,css,js,svg,txt,yml}", "exe/*", "README.md", "CHANGES.md", "LICENSE", "docs/*.md",
     base: __dir__]
   spec.bindir = "exe"
   spec.executables = ["deckhand"]

@@ -222,6 +222,15 @@ class DocsExamplesTest < Minitest::Test
     assert_equal [[42, "billing"]], queued("default").map { |job| job["args"] }
   end
 
+  def test_the_dashboards_texts_are_read_from_ruby
+    assert_equal "rtl", run_example("locale-texts")
+    block = Deckhand::DocExamples.fetch("locale-texts").code
+    pt = Deckhand::Locale["pt"]
+    assert_includes block, %(# => "#{pt.t("count.jobs", count: 1500)}")
+    assert_includes block, %(# => "#{pt.ago(Time.now - 90, Time.now)}")
+    assert_includes block, %(# => #{Deckhand::Locale.names.inspect})
+  end
+
   def test_a_class_is_paused_and_resumed
     assert_equal 0, run_example("web-class-pause")
     assert_empty Deckhand::API.new.class_pauses.paused

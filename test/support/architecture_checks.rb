@@ -48,7 +48,8 @@ module Deckhand
       "api" => %w[Server Web CLI Swarm Operations Testing],
       "web" => %w[Server Store CLI Swarm Sidekiq Testing],
       "config" => %w[Server Client API Web CLI Swarm Operations Sidekiq Testing Batch Workflow DevRedis],
-      "operations" => %w[Server CLI Swarm Sidekiq Testing Batch Workflow]
+      "operations" => %w[Server CLI Swarm Sidekiq Testing Batch Workflow],
+      "locale" => %w[Store Server Client API Web CLI Swarm Operations Sidekiq Testing Batch Workflow]
     }.freeze
 
     # The test folders whose files test one part each, listed in

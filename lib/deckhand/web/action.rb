@@ -8,6 +8,9 @@ require_relative "helpers/links"
 require_relative "helpers/charts"
 require_relative "helpers/live"
 require_relative "helpers/queue_state"
+require_relative "helpers/texts"
+require_relative "locale_choice"
+require_relative "../locale"
 
 module Deckhand
   class Web
@@ -30,23 +33,13 @@ module Deckhand
       include Helpers::Charts
       include Helpers::Live
       include Helpers::QueueState
+      include Helpers::Texts
 
       PER_PAGE = [10, 25, 50, 100].freeze
       MAX_PAGE = 2**40
-      NOTICES = {
-        "retried" => "%{jobs} sent to %{its} queue%{s}", "deleted" => "%{jobs} deleted", "killed" => "%{jobs} moved to the dead set",
-        "cleared" => "Queue cleared", "paused" => "Queue paused: server processes skip it until it is resumed",
-        "resumed" => "Queue resumed",
-        "class_paused" => "Class paused: its jobs wait, held aside as processes fetch them, while the rest of their queues runs",
-        "class_resumed" => "Class resumed: %{jobs} held went back to %{its} queue%{s}", "quieted" => "Quiet sent: processes finish their jobs and take no more",
-        "stopped" => "Stop sent: processes shut down within their timeout", "gone" => "That job is no longer there",
-        "unlocked" => "Unique lock released: the same job may be pushed again",
-        "not_locked" => "This job no longer holds its unique lock",
-        "cancelled" => "Cancel sent: the job is told within a few seconds, and interrupted if it does not stop within its grace period",
-        "cancelled_waiting" => "Cancelled: the job had not started, and will not run",
-        "changed" => "More entries match now than you confirmed: nothing was done. Check the count and confirm again",
-        "not_in_sets" => "That job is in neither the retry set nor the dead set now: it may be queued, running, or done"
-      }.freeze
+      # The notices an action may leave for the next page (texts notice.*).
+      NOTICES = %w[retried deleted killed cleared paused resumed class_paused class_resumed quieted stopped gone
+        unlocked not_locked cancelled cancelled_waiting changed not_in_sets].freeze
 
       # The notice of each outcome of API#cancel: a job that left the
       # place the page showed may have been taken out elsewhere, or be gone.
@@ -83,8 +76,9 @@ module Deckhand
         @title = title
         @content = render_template(template)
         body = render_template(:layout)
-        headers = Headers.page(@nonce)
+        headers = Headers.page(@nonce).merge("content-language" => locale.code)
         Web.set_csrf_cookie(headers, @request, csrf_token)
+        locale_choice.remember(headers)
         Flash.clear(headers, @request)
         [status, headers, [body]]
       end
@@ -109,17 +103,13 @@ module Deckhand
 
       def notice
         name, count, paused = Flash.read(@request)
-        template = NOTICES[name] or return nil
-        one = count == 1
-        text = template.sub("%{jobs}", one ? "1 job" : "#{number(count)} jobs").sub("%{its}", one ? "its" : "their").sub("%{s}", one ? "" : "s")
-        paused.to_i.positive? ? "#{text}. #{paused_warning(paused)}" : text
+        return nil unless NOTICES.include?(name)
+        text = t("notice.#{name}", count: count)
+        paused.to_i.positive? ? html("#{text}. #{paused_warning(paused)}") : text
       end
 
       # Jobs sent into a paused queue wait there: said where the user acts.
-      def paused_warning(count)
-        "Warning: #{(count == 1) ? "1 of them went" : "#{number(count)} of them went"} to a paused queue and " \
-          "#{(count == 1) ? "waits" : "wait"} there until it is resumed."
-      end
+      def paused_warning(count) = t("notice.paused_warning", count: count)
 
       # An Integer query or form value inside `range`, else `default`.
       def int_param(name, default, range)

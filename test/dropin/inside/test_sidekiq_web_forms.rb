@@ -96,8 +96,13 @@ class WebFormsInsideTest < Minitest::Test
     assert_equal [302, "http://example.org/retries", "es"], [back.status, back["location"], @session[:locale]]
     post("/change_locale", {"locale" => "klingon"}, SAME_ORIGIN, app)
     assert_equal "es", @session[:locale]
-    elsewhere = post("/change_locale", {"locale" => "fr"}, SAME_ORIGIN.merge("HTTP_REFERER" => "https://evil.example/"), app)
+    elsewhere = post("/change_locale", {"locale" => "fr"}, SAME_ORIGIN.merge("HTTP_REFERER" => "http://example.org/retries"), app)
+    assert_equal "http://example.org/retries", elsewhere["location"]
+    elsewhere = post("/change_locale", {"locale" => "de"}, SAME_ORIGIN.merge("HTTP_REFERER" => "https://evil.example/"), app)
     assert_equal "http://example.org/", elsewhere["location"]
+    page = Rack::MockRequest.new(app).get("/retries", "HTTP_ACCEPT" => "text/html", "HTTP_ACCEPT_LANGUAGE" => "ja")
+    assert_includes page.body, %(<html lang="de" dir="ltr"), "the dashboard's pages speak the language chosen"
+    assert_includes page.body, ">Wiederholungen</a>"
   end
 
   def test_the_csrf_check_passes_what_sidekiqs_passes_and_no_more

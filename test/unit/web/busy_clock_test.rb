@@ -24,7 +24,7 @@ class WebBusyClockTest < Minitest::Test
     beat("synced:1:bb", clock: 0.0004)
     page = get("/busy").body
     assert_includes page, ">clock +412 s</span>"
-    assert_includes page, "fix the host's time synchronization (NTP)"
+    assert_includes page, "fix the host&#39;s time synchronization (NTP)"
     assert_equal 1, page.scan(/>clock [+-]\d+ s</).size, "only the skewed process is marked"
   end
 end

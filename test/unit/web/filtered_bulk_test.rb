@@ -102,7 +102,7 @@ class WebFilteredBulkTest < Minitest::Test
   def test_checked_and_row_deletes_ask_first
     seed_retries(matching: 1, others: 1)
     body = get("/retries").body
-    assert_includes body, %(data-needs-checked="keys[]" data-confirm="Delete: the %{checked} checked retries entries?")
+    assert_includes body, %(data-needs-checked="keys[]" data-none-checked="Check the entries to act on first." data-confirm="Delete: the %{checked} checked retries entries?")
     assert_match(/value="delete" formaction="[^"]+" class="danger" data-confirm="Delete RecordJob m0{22}0\?"/, body)
   end
 end

@@ -64,10 +64,13 @@ class WebPeriodicTest < Minitest::Test
   end
 
   def test_the_busy_page_names_the_leader
-    assert_includes get("/busy").body, "Periodic jobs' leader: <strong>host:1:abc</strong>"
+    assert_includes get("/busy").body, "Periodic jobs&#39; leader: <strong>host:1:abc</strong>"
   end
 
   include Deckhand::Web::Helpers::CronWords
+
+  # The language CronWords writes in, as a page's Helpers::Texts gives it.
+  def locale = @locale || Deckhand::Locale["en"]
 
   def test_common_crons_in_words
     assert_includes get("/periodic").body, "every day at 02:00"
@@ -76,5 +79,14 @@ class WebPeriodicTest < Minitest::Test
      "0 30 9 * * 1-5" => "every weekday at 09:30", "0 2 1 * *" => nil, "every day at 9am" => nil}.each do |cron, words|
       words ? assert_equal(words, cron_words(cron), cron) : assert_nil(cron_words(cron), cron)
     end
+  end
+
+  def test_crons_in_words_in_other_languages
+    @locale = Deckhand::Locale["de"]
+    assert_equal "jeden Montag um 09:30", cron_words("30 9 * * 1")
+    assert_equal "alle 5 Minuten", cron_words("*/5 * * * *")
+    @locale = Deckhand::Locale["ru"]
+    assert_equal "каждые 5 минут", cron_words("*/5 * * * *")
+    assert_equal "каждое воскресенье в 02:00", cron_words("0 2 * * 7")
   end
 end

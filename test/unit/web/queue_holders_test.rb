@@ -27,14 +27,14 @@ class WebQueueHoldersTest < Minitest::Test
     table = body[%r{<table class="holders stack">.*?</table>}m]
     rows = table.scan(%r{<tr>.*?</tr>}m).drop(1).map { |row| row.gsub(/<[^>]+>/, " ").split.join(" ") }
     assert_equal ["ReportJob 10 · 100% 7 min 13 · 93% 0.0 s", "MailJob – 1 · 7% 0.0 s"], rows.map { |r| r.sub(/(\d+\.\d) s\z/, "0.0 s") }
-    assert_includes body, "Running now: 10 jobs of this queue, in the processes' records (as on Busy). Waiting: all 14 jobs in the list."
+    assert_includes body, "Running now: 10 jobs of this queue, in the processes&#39; records (as on Busy). Waiting: all 14 jobs in the list."
   end
 
   def test_an_emptied_queue_still_names_what_runs_from_it
     running("h:1:a", 2, "ReportJob")
     redis.call("SADD", "queues", "reports")
     body = get("/queues/reports").body
-    assert_includes body, "Running now: 2 jobs of this queue, in the processes' records (as on Busy). Waiting: none."
+    assert_includes body, "Running now: 2 jobs of this queue, in the processes&#39; records (as on Busy). Waiting: none."
     assert_includes body, "<strong>ReportJob</strong>"
   end
 

@@ -21,7 +21,7 @@ class WebRetryWarningTest < Minitest::Test
     api.queue("mail").pause
     add_to("retry", retry_job("a" * 24, "queue" => "mail"))
     page = get("/retries/#{key_of(:retries, "a" * 24)}").body
-    assert_equal ["Warning: this job's queue, mail, is paused: Retry now sends the job there to wait until the queue is resumed."], warnings(page)
+    assert_equal ["Warning: this job&#39;s queue, mail, is paused: Retry now sends the job there to wait until the queue is resumed."], warnings(page)
     assert_operator page.index("paused-warning"), :<, page.index("<table class=\"facts\">"), "above the job's facts, beside the buttons"
   end
 
@@ -29,7 +29,7 @@ class WebRetryWarningTest < Minitest::Test
     work("h:1:a", %w[default])
     add_to("schedule", retry_job("a" * 24, "queue" => "<b>exports</b>"), score: Time.now.to_f + 60)
     page = get("/scheduled/#{key_of(:scheduled, "a" * 24)}").body
-    assert_equal ["Warning: no live process works this job's queue, &lt;b&gt;exports&lt;/b&gt;: Enqueue now sends the job there to wait until " \
+    assert_equal ["Warning: no live process works this job&#39;s queue, &lt;b&gt;exports&lt;/b&gt;: Enqueue now sends the job there to wait until " \
       "a process is started with it (<code>deckhand -q \\&lt;b\\&gt;exports\\&lt;/b\\&gt;</code>)."], warnings(page)
   end
 

@@ -22,7 +22,8 @@ module Deckhand
     # job's JSON), locale (/change_locale).
     class WebForms
       # Sidekiq's dashboard languages: /change_locale keeps one of these in
-      # the session (Deckhand's pages stay in English).
+      # the session, where Deckhand's pages read it too (Web::LocaleChoice;
+      # those it has no texts for show in English).
       LOCALES = %w[ar cs da de el en es fa fr gd he hi it ja ko lt nb nl pl pt pt-br ru sv ta tr uk ur vi zh-cn zh-tw].freeze
       SETS = {"retries" => :retries, "scheduled" => :scheduled, "morgue" => :dead, "dead" => :dead}.freeze
 

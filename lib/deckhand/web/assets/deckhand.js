@@ -12,6 +12,23 @@
     try { return JSON.parse(json); } catch (e) { return fallback; }
   }
 
+  // A count as the page's language writes it: the server's thousands
+  // separator (<html data-delimiter>), the same digits, so a refreshed
+  // number reads like the ones the server wrote.
+  function count(value) {
+    var delimiter = document.documentElement.getAttribute("data-delimiter");
+    if (delimiter === null) delimiter = ",";
+    var n = Math.trunc(Number(value));
+    var digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, delimiter);
+    return n < 0 ? "-" + digits : digits;
+  }
+
+  // The chart's series names, in the page's language (data-series), else English.
+  function names(chart, fallback) {
+    var given = parse(chart.getAttribute("data-series"), null);
+    return Array.isArray(given) && given.length === fallback.length ? given : fallback;
+  }
+
   // UTC, as every other time on the dashboard.
   function clock(date) {
     return date.toISOString().slice(11, 19);
@@ -32,13 +49,14 @@
     function plot() {
       if (!chart) return;
       chart.setAttribute("data-points", String(points));
-      window.DeckhandCharts.draw(chart, { type: "line", labels: labels, series: [["Processed", processed], ["Failed", failed]], height: 200 });
+      var label = names(chart, ["Processed", "Failed"]);
+      window.DeckhandCharts.draw(chart, { type: "line", labels: labels, series: [[label[0], processed], [label[1], failed]], height: 200 });
     }
 
     function record(stats) {
       Object.keys(stats).forEach(function (field) {
         var cell = box.querySelector('[data-stat="' + field + '"]');
-        if (cell) cell.textContent = Number(stats[field]).toLocaleString("en-US");
+        if (cell) cell.textContent = count(stats[field]);
       });
       if (last) {
         labels.push(clock(new Date(stats.time * 1000)));
@@ -69,10 +87,11 @@
     var chart = document.querySelector("[data-history-chart]");
     if (!chart) return;
     var days = parse(chart.getAttribute("data-history-chart"), []);
+    var label = names(chart, ["Succeeded", "Failed"]);
     window.DeckhandCharts.draw(chart, {
       type: days.length > 90 ? "line" : "bars",
       labels: days.map(function (d) { return d[0]; }),
-      series: [["Succeeded", days.map(function (d) { return d[1] - d[2]; })], ["Failed", days.map(function (d) { return d[2]; })]],
+      series: [[label[0], days.map(function (d) { return d[1] - d[2]; })], [label[1], days.map(function (d) { return d[2]; })]],
       height: 220
     });
   }
@@ -137,7 +156,8 @@
 
   // Buttons with data-confirm ask first; the form goes only on "OK". A
   // button acting on checked boxes (data-needs-checked) says how many, and
-  // does nothing when none is checked.
+  // does nothing when none is checked but say so (data-none-checked, in the
+  // page's language).
   function confirmations() {
     document.addEventListener("submit", function (event) {
       var button = event.submitter;
@@ -148,8 +168,12 @@
         var checked = Array.prototype.filter.call(button.form.querySelectorAll('input[type="checkbox"]'), function (box) {
           return box.name === boxes && box.checked;
         }).length;
-        if (checked === 0) { event.preventDefault(); window.alert("Check the entries to act on first."); return; }
-        question = question && question.replace("%{checked}", String(checked));
+        if (checked === 0) {
+          event.preventDefault();
+          window.alert(button.getAttribute("data-none-checked") || "Check the entries to act on first.");
+          return;
+        }
+        question = question && question.replace("%{checked}", count(checked));
       }
       if (question && !window.confirm(question)) event.preventDefault();
     });
@@ -196,7 +220,7 @@
           if (!stats) return;
           bar.querySelectorAll("[data-live-stat]").forEach(function (cell) {
             var value = stats[cell.getAttribute("data-live-stat")];
-            if (value !== undefined) cell.textContent = Number(value).toLocaleString("en-US");
+            if (value !== undefined) cell.textContent = count(value);
           });
         }, function () { bar.classList.add("stale"); })
         .then(next);

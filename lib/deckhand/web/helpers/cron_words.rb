@@ -12,7 +12,8 @@ module Deckhand
       #   cron_words("30 9 * * 1")       # => "every Monday at 09:30"
       #   cron_words("0 2 1 * *")        # => nil
       module CronWords
-        DAYS = %w[Sunday Monday Tuesday Wednesday Thursday Friday Saturday Sunday].freeze
+        # Cron's day numbers (0 and 7 are Sunday), as the texts name them (cron.day_<n>).
+        DAYS = %w[0 1 2 3 4 5 6 0].freeze
         STEP = %r{\A\*/(\d+)\z}
         NUMBER = /\A\d+\z/
 
@@ -26,23 +27,23 @@ module Deckhand
           return minutes_words(minute) if hour == "*" && weekday == "*"
           return nil unless minute.match?(NUMBER) && hour.match?(NUMBER)
           at = format("%02d:%02d", hour.to_i, minute.to_i)
-          return "every day at #{at}" if weekday == "*"
-          return "every #{DAYS[weekday.to_i]} at #{at}" if weekday.match?(/\A[0-7]\z/)
-          "every weekday at #{at}" if weekday == "1-5"
+          return locale.t("cron.daily", at: at) if weekday == "*"
+          return locale.t("cron.on_day", day: locale.text("cron.day_#{DAYS[weekday.to_i]}"), at: at) if weekday.match?(/\A[0-7]\z/)
+          locale.t("cron.weekdays", at: at) if weekday == "1-5"
         end
 
         private
 
         def seconds_words(fields)
-          return "every second" if fields.first == "*"
-          step = fields.first[STEP, 1] and return "every #{step} seconds"
-          "every minute at second #{fields.first}" if fields.first.match?(NUMBER)
+          return locale.t("cron.every_second") if fields.first == "*"
+          step = fields.first[STEP, 1] and return locale.t("cron.seconds", count: step.to_i)
+          locale.t("cron.at_second", n: fields.first) if fields.first.match?(NUMBER)
         end
 
         def minutes_words(minute)
-          return "every minute" if minute == "*"
-          step = minute[STEP, 1] and return "every #{step} minutes"
-          "every hour at minute #{minute}" if minute.match?(NUMBER)
+          return locale.t("cron.every_minute") if minute == "*"
+          step = minute[STEP, 1] and return locale.t("cron.minutes", count: step.to_i)
+          locale.t("cron.at_minute", n: minute) if minute.match?(NUMBER)
         end
       end
     end

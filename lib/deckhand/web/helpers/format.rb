@@ -5,24 +5,23 @@ require "json"
 module Deckhand
   class Web
     module Helpers
-      # Numbers, durations, times and job arguments as people read them.
+      # Numbers, durations, times and job arguments as people read them, in
+      # the page's language (its `locale`).
       #
       #   number(1234567)          # => "1,234,567"
       #   duration(3725)           # => "1 h 2 min"
       #   truncate("x" * 500, 10)  # => "xxxxxxxxx…"
       module Format
-        def number(value) = value.to_i.to_s.gsub(/\B(?=(\d{3})+(?!\d))/, ",")
+        # In the page's language (Helpers::Texts#locale): "1 234 567" in French.
+        def number(value) = locale.number(value)
 
         # "1 job", "2,000 jobs"; jobs(3, "match", "matches") # => "3 matches"
         def jobs(count, noun = "job", plural = "#{noun}s") = "#{number(count)} #{(count.to_i == 1) ? noun : plural}"
 
-        def duration(seconds)
-          seconds = seconds.to_f
-          return "#{seconds.round(1)} s" if seconds < 60
-          return "#{(seconds / 60).floor} min" if seconds < 3600
-          return "#{(seconds / 3600).floor} h #{((seconds % 3600) / 60).floor} min" if seconds < 86_400
-          "#{(seconds / 86_400).floor} d #{((seconds % 86_400) / 3600).floor} h"
-        end
+        def duration(seconds) = locale.duration(seconds)
+
+        # percent(0.934) # => "93%" ("93 %" in French)
+        def percent(share) = locale.t("number.percent", n: (share * 100).round)
 
         def milliseconds(ms)
           return "–" if ms.nil?
@@ -55,12 +54,9 @@ module Deckhand
         # dashboard's host may be off); this host's where no API is at hand.
         def fleet_time = respond_to?(:api) ? api.now : Time.now
 
-        def utc(time) = time.utc.strftime("%Y-%m-%d %H:%M:%S UTC")
+        def utc(time) = locale.time(time)
 
-        def ago(time, now = fleet_time)
-          seconds = now - time
-          (seconds >= 0) ? "#{duration(seconds)} ago" : "in #{duration(-seconds)}"
-        end
+        def ago(time, now = fleet_time) = locale.ago(time, now)
 
         def truncate(text, length)
           text = text.to_s

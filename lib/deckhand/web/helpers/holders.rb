@@ -7,18 +7,18 @@ module Deckhand
       # queue's page draws them in a table (views/_holders.erb); the list of
       # queues says the chief one of each side in a line.
       #
-      #   percent(0.934)         # => "93%"
       #   holders_line(holders)  # => "running: ReportJob 10 of 10, for 7 min · waiting: ReportJob 93% of the next 1,000"
       module Holders
-        def percent(share) = "#{(share * 100).round}%"
-
+        # Plain text (the page escapes it), in the page's language.
         def holders_line(holders)
           parts = []
           if (top = holders.running.first)
-            parts << "running: #{truncate(top.name, 60)} #{number(top.running)} of #{number(holders.running_total)}#{", for #{duration(top.running_for)}" if top.running_for}"
+            vars = {name: truncate(top.name, 60), n: number(top.running), total: number(holders.running_total)}
+            parts << (top.running_for ? locale.t("holders.running_for_line", time: duration(top.running_for), **vars) : locale.t("holders.running_line", **vars))
           end
           if (top = holders.waiting.first)
-            parts << "waiting: #{truncate(top.name, 60)} #{percent(top.waiting_share)}#{" of the next #{number(holders.sampled)}" if holders.sample?}"
+            vars = {name: truncate(top.name, 60), share: percent(top.waiting_share)}
+            parts << (holders.sample? ? locale.t("holders.waiting_sample_line", n: number(holders.sampled), **vars) : locale.t("holders.waiting_line", **vars))
           end
           parts.join(" · ")
         end

@@ -39,18 +39,18 @@ module Deckhand
         end
 
         def progress_words(status, parts = progress_parts(status))
-          words = ["#{number(parts[:done])} of #{number(status.total)} succeeded"]
-          words << "#{number(parts[:failing])} failing" if parts[:failing].positive?
-          words << "#{number(parts[:dead])} dead" if parts[:dead].positive?
-          words << "#{number(parts[:waiting])} waiting" if parts[:waiting].positive?
-          words.join(", ")
+          words = [locale.t("progress.succeeded", n: number(parts[:done]), total: number(status.total))]
+          words << locale.t("progress.failing", n: number(parts[:failing])) if parts[:failing].positive?
+          words << locale.t("progress.dead", n: number(parts[:dead])) if parts[:dead].positive?
+          words << locale.t("progress.waiting", n: number(parts[:waiting])) if parts[:waiting].positive?
+          words.join(locale.text("filter.and"))
         end
 
         def batch_state(status)
-          if status.success? then ["succeeded", "good"]
-          elsif status.death? then [status.complete? ? "complete, a job died" : "a job died", "bad"]
-          elsif status.complete? then ["complete, with failures", "warn"]
-          else ["running", nil]
+          if status.success? then [t("progress.state_succeeded"), "good"]
+          elsif status.death? then [status.complete? ? t("progress.state_complete_died") : t("progress.state_died"), "bad"]
+          elsif status.complete? then [t("progress.state_complete_failures"), "warn"]
+          else [t("progress.state_running"), nil]
           end
         end
       end

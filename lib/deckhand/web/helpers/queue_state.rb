@@ -15,9 +15,9 @@ module Deckhand
         # worked: the queue names live processes work (ProcessSet#worked_queues).
         def queue_badges(queue, worked:)
           badges = []
-          badges << %(<span class="badge warn" title="Paused: its jobs wait until it is resumed">paused</span>) if queue.paused?
+          badges << %(<span class="badge warn" title="#{t("queues.paused_title")}">#{t("common.paused")}</span>) if queue.paused?
           unless worked.include?(queue.name)
-            badges << %(<span class="badge bad unworked-badge" title="No live process works this queue: its jobs wait until one is started with it (#{h(start_command(queue.name))})">no process works it</span>)
+            badges << %(<span class="badge bad unworked-badge" title="#{t("queues.unworked_title", command: start_command(queue.name))}">#{t("queues.unworked")}</span>)
           end
           html(badges.map { |badge| " #{badge}" }.join)
         end
@@ -27,26 +27,28 @@ module Deckhand
         def start_command(queue) = Shellwords.join(["deckhand", "-q", queue.to_s])
 
         # A process's capsules as it published them: "default 10 threads,
-        # weighted: critical 3, default 1 · cpu 1 thread, strict: reports".
+        # weighted: critical 3, default 1 · cpu 1 thread, strict: reports"
+        # (plain text, in the page's language).
         def capsule_summary(process)
           process.capsules.map do |name, capsule|
             threads = capsule["concurrency"].to_i
             queues = Array(capsule["queues"]).map(&:to_s)
             weights = capsule["weights"].is_a?(Hash) ? capsule["weights"] : {}
-            order = (capsule["mode"] == "strict") ? "strict: #{queues.join(", ")}" : "weighted: #{queues.map { |q| "#{q} #{weights[q]}" }.join(", ")}"
-            "#{name} #{threads} #{(threads == 1) ? "thread" : "threads"}#{", #{order}" unless queues.empty?}"
+            order = (capsule["mode"] == "strict") ? locale.t("capsule.strict", queues: queues.join(", ")) : locale.t("capsule.weighted", queues: queues.map { |q| "#{q} #{weights[q]}" }.join(", "))
+            threads = locale.t("capsule.threads", count: threads)
+            queues.empty? ? "#{name} #{threads}" : locale.t("capsule.summary", name: name, threads: threads, order: order)
           end.join(" · ")
         end
 
+        # Where the limit comes from, in the page's language.
         def throttle_source(throttle)
           case throttle.source
-          when :runtime then "set at run time"
+          when :runtime then t("throttle.runtime")
           when :servers
-            n = throttle.publishers.size
-            text = "configuration of #{n} server #{(n == 1) ? "process" : "processes"}"
-            throttle.disagree? ? "#{text} (other processes publish another limit)" : text
-          when :local then "this dashboard's configuration (no live process publishes it)"
-          else "not throttled"
+            text = t("throttle.servers", count: throttle.publishers.size)
+            throttle.disagree? ? t("throttle.disagree", text: text) : text
+          when :local then t("throttle.local")
+          else t("throttle.none")
           end
         end
       end

@@ -11,9 +11,12 @@ module Deckhand
       #   tick_outcome(entry.history.first, api.now)   # => <span class="badge bad tick-state">failed</span> Net::ReadTimeout
       module TickOutcome
         TONES = {"succeeded" => " good", "failed" => " bad", "skipped" => " warn"}.freeze
+        # The states a tick's record may hold, each with its word in the texts (ticks.<state>).
+        STATES = %w[enqueued running succeeded failed skipped].freeze
 
         def tick_outcome(tick, now)
-          badge = %(<span class="badge#{TONES[tick.state]} tick-state">#{h(tick.state)}</span>)
+          state = STATES.include?(tick.state) ? t("ticks.#{tick.state}") : h(tick.state)
+          badge = %(<span class="badge#{TONES[tick.state]} tick-state">#{state}</span>)
           words = tick_words(tick, now)
           html(words.empty? ? badge : "#{badge} #{h(words)}")
         end
@@ -22,9 +25,9 @@ module Deckhand
 
         def tick_words(tick, now)
           case tick.state
-          when "succeeded" then tick.duration ? "in #{duration(tick.duration)}" : ""
-          when "failed" then [tick.error, tick.duration && "after #{duration(tick.duration)}"].compact.join(", ")
-          when "running" then tick.started_at ? "for #{duration(now - tick.started_at)}" : ""
+          when "succeeded" then tick.duration ? locale.t("ticks.in", time: duration(tick.duration)) : ""
+          when "failed" then [tick.error, tick.duration && locale.t("ticks.after", time: duration(tick.duration))].compact.join(", ")
+          when "running" then tick.started_at ? locale.t("ticks.for", time: duration(now - tick.started_at)) : ""
           when "skipped" then tick.reason.to_s
           when "enqueued" then waiting_words(tick, now)
           else ""
@@ -33,9 +36,9 @@ module Deckhand
 
         # A job that went back to wait after it started says why.
         def waiting_words(tick, now)
-          since = tick.updated_at ? " for #{duration(now - tick.updated_at)}" : ""
-          where = tick.queue ? " in #{truncate(tick.queue, 40)}" : ""
-          "#{"#{tick.reason}; " if tick.reason}waiting#{where}#{since}"
+          since = tick.updated_at ? " #{locale.t("ticks.for", time: duration(now - tick.updated_at))}" : ""
+          waiting = tick.queue ? locale.t("ticks.waiting_in", queue: truncate(tick.queue, 40)) : locale.t("ticks.waiting")
+          "#{"#{tick.reason}; " if tick.reason}#{waiting}#{since}"
         end
       end
     end

@@ -28,7 +28,7 @@ module Deckhand
           @pages = [(@size + @per_page - 1) / @per_page, 1].max
           @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
           @batches = listing.page(offset: (@page - 1) * @per_page, limit: @per_page)
-          render :batches, title: "Batches"
+          render :batches, title: t("nav.batches")
         end
 
         # The failures come a stretch at a time (HSCAN), so the page costs the
@@ -42,7 +42,7 @@ module Deckhand
           @cursor = int_param("cursor", 0, 0..MAX_CURSOR)
           @next_cursor, failures = listing.failure_page(@status.bid, cursor: @cursor, count: @per_page)
           @failures = failures.sort_by { |failure| -failure["failed_at"].to_f }
-          render :batch, title: "Batch #{@status.description.to_s.empty? ? @status.bid : truncate(@status.description, 60)}"
+          render :batch, title: t("batches.title", bid: @status.description.to_s.empty? ? @status.bid : truncate(@status.description, 60))
         end
 
         # A job of the batch (a failure, a callback) in the retry or dead set:

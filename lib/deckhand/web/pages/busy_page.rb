@@ -22,7 +22,7 @@ module Deckhand
           @running = running.first(RUNNING_SHOWN)
           @iterations = api.iterations(@running.map { |work| work.job.jid })
           @cancelling = api.cancelling(@running.map { |work| work.job.jid })
-          render :busy, title: "Busy"
+          render :busy, title: t("nav.busy")
         end
 
         def act

@@ -25,7 +25,7 @@ module Deckhand
           @interval = int_param("interval", 5, 1..60)
           @unworked = api.unworked_queues.first(QUEUES_SHOWN)
           @eviction = api.eviction
-          render :dashboard, title: "Dashboard"
+          render :dashboard, title: t("nav.dashboard")
         end
 
         # The counters, and the queues holding jobs that no live process works.

@@ -18,8 +18,8 @@ module Deckhand
         def show
           @jid = text_param("jid", max: 100)
           if @jid.empty?
-            @message = "Type a job's jid (24 hex characters) or the value of one of its arguments."
-            return render(:gone, title: "Find a job")
+            @message = t("find.empty")
+            return render(:gone, title: t("find.page_title"))
           end
           # A text that is no Sidekiq jid (24 hex digits) is most likely an
           # argument, which many jobs may carry: only the exact "jid" field
@@ -30,19 +30,18 @@ module Deckhand
           end
           return see(path("busy", jid: @jid)) if api.running.any? { |running| running.job.jid == @jid }
           @search = api.find_by_argument(@jid)
-          return render(:find, title: "Jobs with argument #{@jid}") unless @search.hits.empty?
-          @message = "No job with jid “#{@jid}” is in the retry, scheduled or dead sets or running now, " \
-            "and no job with an argument “#{@jid}” in #{reach}. It may wait further back, or it has finished."
+          return render(:find, title: t("find.title", text: @jid)) unless @search.hits.empty?
+          @message = t("find.not_found", jid: @jid, reach: reach)
           stuck_queues
-          render :gone, status: 404, title: "Not found"
+          render :gone, status: 404, title: t("find.not_found_title")
         end
 
         private
 
         # How far an argument search looks, in words for the page.
         def reach
-          "the first #{number(API::JobSearch::SET_BUDGET)} entries of each set and the next " \
-            "#{number(API::JobSearch::QUEUE_BUDGET)} jobs of each queue (the first #{API::JobSearch::QUEUES} queues by name)"
+          locale.t("find.reach", entries: number(API::JobSearch::SET_BUDGET), jobs: number(API::JobSearch::QUEUE_BUDGET),
+            queues: number(API::JobSearch::QUEUES))
         end
 
         # Where a job that is "not here" may be waiting without running:

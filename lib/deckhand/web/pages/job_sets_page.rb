@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../retry_destinations"
+require_relative "../helpers/set_words"
 
 module Deckhand
   class Web
@@ -10,7 +11,8 @@ module Deckhand
       # filter, or the whole set. Every action returns to the page, filter and
       # place it was started from.
       class JobSetsPage < Action # :nodoc:
-        TITLES = {"retries" => "Retries", "scheduled" => "Scheduled", "dead" => "Dead"}.freeze
+        include Helpers::SetWords
+
         SETS = {"retries" => :retries, "scheduled" => :scheduled, "dead" => :dead}.freeze
         ACTIONS = {
           "retries" => %w[retry delete kill], "scheduled" => %w[retry delete kill], "dead" => %w[retry delete]
@@ -93,7 +95,7 @@ module Deckhand
         def setup_set
           @name = params["set"]
           @section = @name
-          @title = @set_title = TITLES.fetch(@name)
+          @title = @set_title = t("nav.#{@name}")
           @set = api.job_set(SETS.fetch(@name))
           @actions = ACTIONS.fetch(@name)
         end
@@ -150,7 +152,7 @@ module Deckhand
           @matches = @set.count_matching(@filter.texts)
           @entries, = @set.filter(@filter.texts, limit: SAMPLE, budget: API::JobSet::COUNT_STEP)
           @destinations = RetryDestinations.matching(api, @set, @filter.texts) if @confirm == "retry" && @matches.positive?
-          render :job_set_confirm, title: "#{@title}: confirm"
+          render :job_set_confirm, title: t("confirm.page_title", set: @title)
         end
 
         # Triage: the set counted by error class and by job class, in Redis;
@@ -158,14 +160,13 @@ module Deckhand
         def groups
           @whole = request.params["whole"] == "1"
           @groups = @set.groups(budget: @whole ? nil : API::JobSet::GROUP_BUDGET)
-          render :job_set_groups, title: "#{@title} by error and class"
+          render :job_set_groups, title: t("groups.page_title", set: @title)
         end
 
         def gone
           @jid = params["key"].to_s.split("-", 2)[1].to_s[0, 100]
-          set = {"retries" => "retry", "scheduled" => "scheduled", "dead" => "dead"}.fetch(@name)
-          @message = "That job has left the #{set} set: it may have been retried, run, killed or deleted."
-          render :gone, status: 404, title: "Not here"
+          @message = t("gone.left_#{@name}")
+          render :gone, status: 404, title: t("gone.title")
         end
       end
     end

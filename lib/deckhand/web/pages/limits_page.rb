@@ -15,7 +15,7 @@ module Deckhand
           @filter = text_param("name", max: 200)
           @limiters = api.limiters(filter: @filter)
           @throttles = api.throttles # the servers' published ones too (API::PublishedThrottles)
-          render :limits, status: status, title: "Limits"
+          render :limits, status: status, title: t("nav.limits")
         end
 
         def act

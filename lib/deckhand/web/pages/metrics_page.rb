@@ -16,7 +16,7 @@ module Deckhand
           @metrics = api.metrics(period: @period)
           @classes = @metrics.classes
           @classes = @classes.select { |m| m.name.downcase.include?(@query.downcase) } unless @query.empty?
-          render :metrics, title: "Metrics"
+          render :metrics, title: t("nav.metrics")
         end
 
         def show
@@ -33,7 +33,7 @@ module Deckhand
             point.histogram.each { |bucket, n| total.add("h", bucket, n) }
             point.failed_histogram.each { |bucket, n| total.add("fh", bucket, n) }
           end
-          render :metric, title: "Metrics: #{@klass}"
+          render :metric, title: t("metrics.page_title", name: @klass)
         end
       end
     end

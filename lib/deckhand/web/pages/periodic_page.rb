@@ -19,18 +19,14 @@ module Deckhand
           ["POST", "periodic/:name", self, :act]
         ].freeze
         ACTIONS = %w[pause resume enqueue].freeze
-        NOTICES = {
-          "periodic_paused" => "Paused: its ticks pass without a job until it is resumed",
-          "periodic_resumed" => "Resumed: it runs from its next tick",
-          "periodic_enqueued" => "Enqueued now; the schedule is unchanged",
-          "periodic_gone" => "No periodic job has that name in the leader's schedule"
-        }.freeze
+        # Its own notices (texts notice.<name>), beside the actions' shared ones.
+        NOTICES = %w[periodic_paused periodic_resumed periodic_enqueued periodic_gone].freeze
 
         def index
           @section = "periodic"
           @periodic = api.periodic
           @now = api.now
-          render :periodic, title: "Periodic"
+          render :periodic, title: t("nav.periodic")
         end
 
         def act
@@ -48,8 +44,9 @@ module Deckhand
 
         def notice
           name, _, paused = Flash.read(@request)
-          text = NOTICES[name] or return super
-          paused.to_i.positive? ? "#{text}. Warning: its queue is paused; the job waits there until the queue is resumed." : text
+          return super unless NOTICES.include?(name)
+          text = t("notice.#{name}")
+          paused.to_i.positive? ? html("#{text}. #{t("notice.periodic_paused_queue")}") : text
         end
       end
     end

@@ -15,7 +15,7 @@ module Deckhand
           @section = "profiles"
           @profiles = api.profiles
           @viewer = @web.profile_viewer
-          render :profiles, title: "Profiles"
+          render :profiles, title: t("nav.profiles")
         end
 
         # The gzipped profile as Sidekiq serves it (content-encoding gzip), so

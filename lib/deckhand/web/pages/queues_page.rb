@@ -23,7 +23,7 @@ module Deckhand
           @paused_classes = api.class_pauses.held
           read_processes
           @holders = api.queue_holders(@queues, running: @running)
-          render :queues, title: "Queues"
+          render :queues, title: t("nav.queues")
         end
 
         def show
@@ -40,7 +40,7 @@ module Deckhand
           @placement = api.placement if @queue.partitioned?
           read_processes
           @holders = @queue.holders(running: @running)
-          render :queue, title: "Queue #{@queue.name}"
+          render :queue, title: t("queue.title", name: @queue.name)
         end
 
         def act

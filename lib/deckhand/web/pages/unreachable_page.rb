@@ -23,13 +23,17 @@ module Deckhand
           status, headers, body =
             case answer_kind
             when :json then outage_json
-            when :text then [503, Headers.text(@nonce), ["#{heading}: #{@reason} (#{@redis}). Retry in #{RETRY_AFTER} s.\n"]]
+            when :text then [503, Headers.text(@nonce), ["#{machine_heading}: #{@reason} (#{@redis}). Retry in #{RETRY_AFTER} s.\n"]]
             else render(:unreachable, status: 503, title: heading)
             end
           [status, headers.merge("retry-after" => RETRY_AFTER.to_s), body]
         end
 
-        def heading = @reached ? "Redis refused the dashboard's request" : "Redis cannot be reached"
+        # The page's heading, in the reader's language.
+        def heading = @reached ? t("outage.refused_title") : t("outage.silent_title")
+
+        # The heading of the JSON and text answers, for programs and logs: English.
+        def machine_heading = Locale[Locale::DEFAULT].t(@reached ? "outage.refused_title" : "outage.silent_title")
 
         private
 
@@ -44,7 +48,7 @@ module Deckhand
         end
 
         def outage_json
-          data = {error: @reached ? "redis_refused" : "redis_unreachable", message: "#{heading}: #{@reason}", redis: @redis,
+          data = {error: @reached ? "redis_refused" : "redis_unreachable", message: "#{machine_heading}: #{@reason}", redis: @redis,
                   retry_after: RETRY_AFTER}
           [503, Headers.json(@nonce), [JSON.generate(data)]]
         end
