@@ -29,7 +29,7 @@ class LocaleCompletenessTest < Minitest::Test
   # notice.<name>, runs.<why an iteration stopped>, the sets' words per set
   # and the confirmation's per action.
   BUILT = {
-    "nav" => %w[dashboard busy queues retries scheduled dead batches periodic metrics limits profiles],
+    "nav" => %w[dashboard busy queues retries scheduled dead batches workflows periodic metrics limits profiles],
     "stats" => %w[processed failed busy enqueued retries scheduled dead processes expired succeeded],
     "notice" => Deckhand::Web::Action::NOTICES + Deckhand::Web::Pages::PeriodicPage::NOTICES,
     "ticks" => Deckhand::Web::Helpers::TickOutcome::STATES,

@@ -21,7 +21,7 @@ class WebLocaleTest < Minitest::Test
   NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid JID noeviction mail RecordJob ReportJob RuntimeError boom default cpu min
     nowhere set profile your-name docs profiling md Prometheus ms weekly success ttl batches gem complete on].freeze
   # Words a language writes as English does.
-  SAME_WORDS = {"de" => %w[Version Clients Limits Live live Job Jobs Arguments Thread In in an all Rate Name Zone Callbacks],
+  SAME_WORDS = {"de" => %w[Version Clients Limits Workflows Live live Job Jobs Arguments Thread In in an all Rate Name Zone Callbacks],
                 "fr" => %w[Version Clients argument arguments Arguments pause page capsules strict confirmation classes Actions minute format Total description Parent Options], "es" => %w[error Error No no token callbacks Callbacks Total],
                 "pt" => %w[no as thread threads Thread classes token callbacks Callbacks Total]}.freeze
 
