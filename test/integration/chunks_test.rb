@@ -55,6 +55,20 @@ class ChunksTest < Minitest::Test
     end
   end
 
+  # Says it only yields for every job but the one whose arg is 3.
+  class PassUnlessThree
+    BUILT = Queue.new
+
+    def self.deckhand_passes?(payload) = payload["args"].first != 3
+
+    def initialize = BUILT << :built
+
+    def call(_instance, payload, _queue)
+      MemberTrace::TRACE << [:enter, payload["args"].first]
+      yield
+    end
+  end
+
   class UniqueChunkJob
     include Deckhand::Job
 
@@ -87,7 +101,7 @@ class ChunksTest < Minitest::Test
 
   def setup
     super
-    [ChunkJob::CALLS, ChunkJob::GATE, MemberTrace::TRACE].each(&:clear)
+    [ChunkJob::CALLS, ChunkJob::GATE, MemberTrace::TRACE, PassUnlessThree::BUILT].each(&:clear)
     ChunkJob::FAIL.clear
     ChunkJob::RAISE[0] = false
     ChunkJob::HOLD[0] = false
@@ -177,6 +191,23 @@ class ChunksTest < Minitest::Test
     assert_equal [[:leave, 1], [:failed, 2, ArgumentError], [:leave, 4]], trace.drop(3), "each left with its own outcome"
     assert_equal [1, 2, 4], ran.sort, "a member whose middleware did not yield stays out of the chunk"
     assert_equal [[2]], zset("retry").map { |job, _| job["args"] }
+    assert_equal 4, redis.call("GET", "stat:processed").to_i
+  end
+
+  # A member whose middleware all say they would only yield runs without
+  # its chain: nothing built for it, and it is still in the chunk.
+  def test_a_member_the_middleware_passes_runs_in_the_chunk_without_its_chain
+    config = new_config(concurrency: 1)
+    config.server_middleware.add(PassUnlessThree)
+    ChunkJob.perform_bulk((1..4).zip)
+    with_server(config) do |launcher|
+      wait_for(message: "every member run") { Deckhand::TestJobs.runs.size == 4 }
+      settle(launcher)
+    end
+    assert_equal [4], calls
+    assert_equal [1, 2, 3, 4], ran.sort
+    assert_equal 1, PassUnlessThree::BUILT.size, "built for member 3 alone"
+    assert_equal [:enter, 3], MemberTrace::TRACE.pop
     assert_equal 4, redis.call("GET", "stat:processed").to_i
   end
 
