@@ -16,7 +16,8 @@ module Deckhand
       # Members are fetched jobs like any other until they settle, so the
       # in-flight record, hand-back at a stop and recovery cover them; the
       # processor holds them all (`held`), so a thread that dies leaves none
-      # unsettled. Server middleware runs for each member (Run::MemberChains).
+      # unsettled. Server middleware runs for each member (Run::MemberChains);
+      # each chunk that ran is told as the :chunk notice (its jobs, class, queue).
       #
       # A member recovered from a process that died (a suspect) runs alone,
       # after the others: a chunk that kills its process is run again one job
@@ -41,6 +42,8 @@ module Deckhand
           @middleware = middleware
           @shield = shield
           @reloading = config.reloading
+          @events = config.events
+          @logger = config.logger
           @known = {}.freeze
         end
 
@@ -119,6 +122,8 @@ module Deckhand
           errors = Array.new(members.size, errors) unless errors.is_a?(Array) # an interrupt that landed as it ended
           elapsed = ms_since(started) / members.size
           outcomes = settle_all(members, errors, elapsed)
+          @events.fire(:chunk, @logger, members.size, job["wrapped"] || job["class"], unit.queue_name)
+          outcomes
         ensure
           @stats.finished_chunk(tid, [outcomes.size, 1].max, outcomes.empty? ? 1 : outcomes.count { |o| o != :success }) if outcomes
           Thread.current[:deckhand_job] = nil
