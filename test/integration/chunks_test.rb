@@ -211,6 +211,26 @@ class ChunksTest < Minitest::Test
     assert_equal 4, redis.call("GET", "stat:processed").to_i
   end
 
+  # A partitioned queue's partitions are sources of their own: a chunk
+  # gathers members fetched from several, each settled in its own lot.
+  def test_a_partitioned_queues_members_run_in_chunks_once
+    config = new_config(concurrency: 1, partitions: {"default" => 3})
+    lists = Deckhand::Store::Layout::PartitionNames.list("default", 3)
+    ChunkJob::FAIL.push(5)
+    Deckhand::Client.new(config: config).push_bulk("class" => ChunkJob.name, "args" => (1..30).zip)
+    assert_equal [10, 10, 10], lists.map { |list| redis.call("LLEN", "queue:#{list}") }
+    with_server(config) do |launcher|
+      wait_for(message: "every member run and the failure in retry") { Deckhand::TestJobs.runs.size == 30 && redis.call("ZCARD", "retry") == 1 }
+      wait_for(message: "nothing left in flight") { inflight_count(launcher.identity, lists).zero? }
+    end
+    sizes = calls
+    assert_equal 30, sizes.sum
+    assert_operator sizes.max, :>, 10, "a chunk took members of more than one partition: #{sizes.inspect}"
+    assert_equal (1..30).to_a, ran.sort, "each member once"
+    assert_equal [0, 0, 0], lists.map { |list| redis.call("LLEN", "queue:#{list}") }
+    assert_equal [[5], "default"], zset("retry").map { |job, _| [job["args"], job["queue"]] }.first
+  end
+
   def test_a_chunk_cut_by_the_shutdown_goes_back_whole_to_its_queue
     ChunkJob::HOLD[0] = true
     jids = ChunkJob.perform_bulk((1..10).zip)
