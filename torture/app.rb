@@ -75,6 +75,29 @@ module Torture
     end
   end
 
+  # WorkJob's work in chunks (docs/chunks.md, scenario 20): each member's
+  # start and finish in the books, and the chunk's size; the members' work
+  # is one sleep as long as theirs together, so the churn lasts as long as
+  # scenario 1's and a kill cuts chunks while they run.
+  class ChunkWorkJob
+    include Deckhand::Job
+
+    deckhand_options chunk: {size: 100, wait: 0.05}
+
+    def perform_chunk(chunk)
+      jids = chunk.jobs.map { |job| job["jid"] }
+      Record.ledger.pipelined do |pipe|
+        pipe.call("RPUSH", "ledger:starts", *jids.map { |jid| Record.entry(jid) })
+        pipe.call("RPUSH", "ledger:chunks", jids.size)
+      end
+      sleep(chunk.args.sum(&:first) / 1000.0)
+      Record.ledger.pipelined do |pipe|
+        pipe.call("RPUSH", "ledger:finishes", *jids.map { |jid| Record.entry(jid) })
+        pipe.call("SADD", "ledger:done", *jids)
+      end
+    end
+  end
+
   # Raised by a job whose write to the books failed (on a loaded machine
   # the ledger's reply can come past its connection's timeout, the write
   # made): the job fails and is retried, as any failed job is, and its

@@ -27,7 +27,8 @@ module Deckhand
       def install(config)
         hub = hub(config)
         config.server_middleware.prepend(JobMetrics, hub)
-        Config::Events::NOTICES.each { |name| config.events.on(name) { |count| hub.call(name, count) } }
+        (Config::Events::NOTICES - [:chunk]).each { |name| config.events.on(name) { |count| hub.call(name, count) } }
+        config.events.on(:chunk) { |jobs, klass, queue| hub.chunk(klass, queue, jobs) }
       end
 
       # Under systemd (NOTIFY_SOCKET): READY=1 now, watchdog pings, and

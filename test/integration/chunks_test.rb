@@ -55,6 +55,20 @@ class ChunksTest < Minitest::Test
     end
   end
 
+  # Says it only yields for every job but the one whose arg is 3.
+  class PassUnlessThree
+    BUILT = Queue.new
+
+    def self.deckhand_passes?(payload) = payload["args"].first != 3
+
+    def initialize = BUILT << :built
+
+    def call(_instance, payload, _queue)
+      MemberTrace::TRACE << [:enter, payload["args"].first]
+      yield
+    end
+  end
+
   class UniqueChunkJob
     include Deckhand::Job
 
@@ -87,7 +101,7 @@ class ChunksTest < Minitest::Test
 
   def setup
     super
-    [ChunkJob::CALLS, ChunkJob::GATE, MemberTrace::TRACE].each(&:clear)
+    [ChunkJob::CALLS, ChunkJob::GATE, MemberTrace::TRACE, PassUnlessThree::BUILT].each(&:clear)
     ChunkJob::FAIL.clear
     ChunkJob::RAISE[0] = false
     ChunkJob::HOLD[0] = false
@@ -178,6 +192,43 @@ class ChunksTest < Minitest::Test
     assert_equal [1, 2, 4], ran.sort, "a member whose middleware did not yield stays out of the chunk"
     assert_equal [[2]], zset("retry").map { |job, _| job["args"] }
     assert_equal 4, redis.call("GET", "stat:processed").to_i
+  end
+
+  # A member whose middleware all say they would only yield runs without
+  # its chain: nothing built for it, and it is still in the chunk.
+  def test_a_member_the_middleware_passes_runs_in_the_chunk_without_its_chain
+    config = new_config(concurrency: 1)
+    config.server_middleware.add(PassUnlessThree)
+    ChunkJob.perform_bulk((1..4).zip)
+    with_server(config) do |launcher|
+      wait_for(message: "every member run") { Deckhand::TestJobs.runs.size == 4 }
+      settle(launcher)
+    end
+    assert_equal [4], calls
+    assert_equal [1, 2, 3, 4], ran.sort
+    assert_equal 1, PassUnlessThree::BUILT.size, "built for member 3 alone"
+    assert_equal [:enter, 3], MemberTrace::TRACE.pop
+    assert_equal 4, redis.call("GET", "stat:processed").to_i
+  end
+
+  # A partitioned queue's partitions are sources of their own: a chunk
+  # gathers members fetched from several, each settled in its own lot.
+  def test_a_partitioned_queues_members_run_in_chunks_once
+    config = new_config(concurrency: 1, partitions: {"default" => 3})
+    lists = Deckhand::Store::Layout::PartitionNames.list("default", 3)
+    ChunkJob::FAIL.push(5)
+    Deckhand::Client.new(config: config).push_bulk("class" => ChunkJob.name, "args" => (1..30).zip)
+    assert_equal [10, 10, 10], lists.map { |list| redis.call("LLEN", "queue:#{list}") }
+    with_server(config) do |launcher|
+      wait_for(message: "every member run and the failure in retry") { Deckhand::TestJobs.runs.size == 30 && redis.call("ZCARD", "retry") == 1 }
+      wait_for(message: "nothing left in flight") { inflight_count(launcher.identity, lists).zero? }
+    end
+    sizes = calls
+    assert_equal 30, sizes.sum
+    assert_operator sizes.max, :>, 10, "a chunk took members of more than one partition: #{sizes.inspect}"
+    assert_equal (1..30).to_a, ran.sort, "each member once"
+    assert_equal [0, 0, 0], lists.map { |list| redis.call("LLEN", "queue:#{list}") }
+    assert_equal [[5], "default"], zset("retry").map { |job, _| [job["args"], job["queue"]] }.first
   end
 
   def test_a_chunk_cut_by_the_shutdown_goes_back_whole_to_its_queue

@@ -46,6 +46,9 @@ module Torture
 
     def quarantined_count = @redis.call("SCARD", "ledger:quarantined")
 
+    # Members of each chunk run (Torture::ChunkWorkJob), in the order they ran.
+    def chunk_sizes = @redis.call("LRANGE", "ledger:chunks", 0, -1).map(&:to_i)
+
     def starts = events("ledger:starts")
 
     def finishes = events("ledger:finishes")

@@ -13,6 +13,9 @@ module Deckhand
       # The thread (fiber) local holding the bid of the batch job running on it.
       CURRENT = :deckhand_batch_bid
 
+      # Whether the job has no batch: this middleware only yields (Middleware::Chain#passes?).
+      def self.deckhand_passes?(payload) = payload["bid"].nil?
+
       def initialize(config)
         @config = config
       end

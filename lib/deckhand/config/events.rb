@@ -22,9 +22,10 @@ module Deckhand
     #   end
     #
     # And the server's notices, called with a count: :recovered (jobs the
-    # reaper moved back from dead processes) and :poison_pill (a job buried
-    # for crashing its processes); Operations feeds them to Prometheus and
-    # StatsD. A block that raises is logged and the others still run; at
+    # reaper moved back from dead processes), :poison_pill (a job buried
+    # for crashing its processes) and :chunk (a chunk ran: its jobs, then
+    # its class and queue, docs/chunks.md); Operations feeds them to
+    # Prometheus and StatsD. A block that raises is logged and the others still run; at
     # :startup the error stops the boot, as a server that cannot start
     # should not run. Blocks are added before boot: the events freeze with
     # the configuration.
@@ -32,7 +33,7 @@ module Deckhand
       # The points of a server's life and of its heartbeat (Sidekiq's lifecycle events).
       NAMES = %i[startup quiet shutdown exit heartbeat beat].freeze
       # What a server tells about its work, with a count.
-      NOTICES = %i[recovered poison_pill].freeze
+      NOTICES = %i[recovered poison_pill chunk].freeze
 
       def initialize
         @hooks = Hooks.new(NAMES + NOTICES)

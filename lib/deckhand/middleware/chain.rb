@@ -20,7 +20,16 @@ module Deckhand
     # may return false (or not yield) to stop the push.
     class Chain
       Entry = Struct.new(:klass, :args, :kwargs) do
-        def build = klass.new(*args, **kwargs)
+        # Run for every job: no splat or empty keywords Hash to allocate for
+        # the usual middleware, built with one argument or none.
+        def build
+          return klass.new(*args, **kwargs) unless kwargs.empty?
+          case args.size
+          when 0 then klass.new
+          when 1 then klass.new(args[0])
+          else klass.new(*args)
+          end
+        end
       end
       private_constant :Entry
 
@@ -75,6 +84,11 @@ module Deckhand
       attr_reader :entries
 
       def include?(klass) = @entries.any? { |e| e.klass == klass }
+
+      # Whether every middleware only yields for this job, as its class
+      # says (`deckhand_passes?(payload)`, Deckhand's own middleware): then
+      # a chunk's member runs without its chain being built.
+      def passes?(payload) = @entries.all? { |e| e.klass.respond_to?(:deckhand_passes?) && e.klass.deckhand_passes?(payload) } # :nodoc:
 
       def empty? = @entries.empty?
 

@@ -11,6 +11,7 @@ module Deckhand
     #
     #   hub = Operations.hub(config)
     #   hub.job("HardJob", "default", 0.042, false)
+    #   hub.chunk("SyncJob", "default", 1000)   # a chunk of 1,000 jobs ran
     #   hub.registry   # => Registry, or nil without metrics_port
     class Hub
       attr_reader :registry, :statsd
@@ -23,6 +24,12 @@ module Deckhand
       def job(klass, queue, seconds, failed)
         @registry&.job(klass, queue, seconds, failed)
         @statsd&.job(klass, queue, seconds, failed)
+      end
+
+      # A chunk of `jobs` jobs ran (each also counted by #job).
+      def chunk(klass, queue, jobs)
+        @registry&.chunk(klass, queue, jobs)
+        @statsd&.chunk(klass, queue)
       end
 
       # A server notice (Config::Events::NOTICES) and its count.

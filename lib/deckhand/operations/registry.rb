@@ -5,13 +5,15 @@ module Deckhand
     # This process's own counters, kept in memory for its Prometheus endpoint:
     # jobs processed and failed and their execution time per class and queue
     # (successes and failures in histograms apart, the `outcome` label),
-    # jobs recovered from dead processes, poison pills buried. Label sets are
+    # chunks run and the jobs they held (each also a job processed), jobs
+    # recovered from dead processes, poison pills buried. Label sets are
     # bounded: past MAX_SERIES class/queue pairs, new ones count under
     # class="other", queue="other", so no stream of class names can grow a
     # scrape without end.
     #
     #   registry = Registry.new
     #   registry.job("HardJob", "default", 0.042, false)
+    #   registry.chunk("SyncJob", "default", 1000)
     #   registry.event(:recovered, 3)
     #   out = Exposition.new
     #   registry.write(out)
@@ -26,7 +28,7 @@ module Deckhand
         poison_pill: ["deckhand_poison_pills_total", "Jobs buried in the dead set by this process for killing their processes too often"]
       }.freeze
 
-      Series = Struct.new(:processed, :failed, :buckets, :sum, :failed_buckets, :failed_sum)
+      Series = Struct.new(:processed, :failed, :buckets, :sum, :failed_buckets, :failed_sum, :chunks, :chunk_jobs)
 
       def initialize
         @lock = Mutex.new
@@ -52,13 +54,21 @@ module Deckhand
         end
       end
 
+      def chunk(klass, queue, jobs)
+        @lock.synchronize do
+          series = @index[klass]&.[](queue) || add(klass.to_s, queue.to_s)
+          series.chunks += 1
+          series.chunk_jobs += jobs
+        end
+      end
+
       def event(name, count = 1)
         @lock.synchronize { @events[name] += count if @events.key?(name) }
       end
 
       def write(out)
         series, events = @lock.synchronize do
-          [@series.transform_values { |s| Series.new(s.processed, s.failed, s.buckets.dup, s.sum, s.failed_buckets.dup, s.failed_sum) }, @events.dup]
+          [@series.transform_values { |s| s.dup.tap { |copy| copy.buckets, copy.failed_buckets = s.buckets.dup, s.failed_buckets.dup } }, @events.dup]
         end
         rows = series.sort_by(&:first)
         out.family("deckhand_jobs_processed_total", :counter, "Jobs this process ran to an outcome (failures included)")
@@ -66,6 +76,7 @@ module Deckhand
         out.family("deckhand_jobs_failed_total", :counter, "Jobs this process ran that raised")
         rows.each { |(klass, queue), s| out.sample("deckhand_jobs_failed_total", labels(klass, queue), s.failed) }
         execution_seconds(out, rows)
+        chunks(out, rows.select { |_, s| s.chunks.positive? })
         EVENTS.each do |name, (metric, help)|
           out.family(metric, :counter, help)
           out.sample(metric, {}, events[name])
@@ -85,9 +96,16 @@ module Deckhand
         end
       end
 
+      def chunks(out, rows)
+        out.family("deckhand_chunks_total", :counter, "Chunks this process ran (calls of perform_chunk)")
+        rows.each { |(klass, queue), s| out.sample("deckhand_chunks_total", labels(klass, queue), s.chunks) }
+        out.family("deckhand_chunk_jobs_total", :counter, "Jobs the chunks held (each also in deckhand_jobs_processed_total)")
+        rows.each { |(klass, queue), s| out.sample("deckhand_chunk_jobs_total", labels(klass, queue), s.chunk_jobs) }
+      end
+
       def add(klass, queue)
         key = (@series.size >= MAX_SERIES) ? OTHER : [klass, queue]
-        series = @series[key] ||= Series.new(0, 0, Array.new(BUCKETS.size + 1, 0), 0.0, Array.new(BUCKETS.size + 1, 0), 0.0)
+        series = @series[key] ||= Series.new(0, 0, Array.new(BUCKETS.size + 1, 0), 0.0, Array.new(BUCKETS.size + 1, 0), 0.0, 0, 0)
         if @indexed < MAX_SERIES # past it, "other" jobs take this slower path: memory stays bounded
           (@index[klass] ||= {})[queue] = series
           @indexed += 1

@@ -6,7 +6,8 @@ module Deckhand
   module Operations
     # Sends job events to StatsD or DogStatsD over UDP with Sidekiq Pro's
     # metric names: jobs.count, jobs.success or jobs.failure (counters) and
-    # jobs.perform (a timing in ms), tagged worker:<class> and queue:<name>.
+    # jobs.perform (a timing in ms), tagged worker:<class> and queue:<name>,
+    # and jobs.chunks, the chunks run (docs/chunks.md).
     # Counters are added up in memory and timings kept, per class and queue,
     # and the lot goes out in datagrams of at most MAX_PACKET bytes every
     # FLUSH_AT jobs and at every #flush (each second, from the server's
@@ -33,7 +34,7 @@ module Deckhand
       SEND = (RUBY_ENGINE == "jruby") ? :write_nonblock : :sendmsg_nonblock
 
       # What one class on one queue did since the last flush.
-      Tally = Struct.new(:tags, :success, :failure, :timings)
+      Tally = Struct.new(:tags, :success, :failure, :timings, :chunks)
       private_constant :Tally
 
       def initialize(settings)
@@ -52,12 +53,17 @@ module Deckhand
 
       def job(klass, queue, seconds, failed)
         full = @lock.synchronize do
-          tally = (@tallies[klass] ||= {})[queue] ||= Tally.new(job_tags(klass, queue), 0, 0, [])
+          tally = tally_of(klass, queue)
           failed ? tally.failure += 1 : tally.success += 1
           tally.timings << seconds
           (@held += 1) >= FLUSH_AT
         end
         flush if full
+      end
+
+      # A chunk ran: the jobs.chunks counter (its jobs count as jobs).
+      def chunk(klass, queue)
+        @lock.synchronize { tally_of(klass, queue).chunks += 1 }
       end
 
       # Reaper events: jobs.recovered and jobs.poison counters.
@@ -103,6 +109,8 @@ module Deckhand
         out = events.map { |metric, count| "#{@prefix}#{metric}:#{count}|c#{tag_text}" }
         tallies.each_value do |by_queue|
           by_queue.each_value do |t|
+            out << "#{@prefix}jobs.chunks:#{t.chunks}|c#{t.tags}" if t.chunks.positive?
+            next if (t.success + t.failure).zero?
             out << "#{@prefix}jobs.count:#{t.success + t.failure}|c#{t.tags}"
             out << "#{@prefix}jobs.success:#{t.success}|c#{t.tags}" if t.success.positive?
             out << "#{@prefix}jobs.failure:#{t.failure}|c#{t.tags}" if t.failure.positive?
@@ -121,6 +129,8 @@ module Deckhand
           end
         end
       end
+
+      def tally_of(klass, queue) = (@tallies[klass] ||= {})[queue] ||= Tally.new(job_tags(klass, queue), 0, 0, [], 0)
 
       def job_tags(klass, queue) = tag_text("worker:#{clean(klass)}", "queue:#{clean(queue)}")
 

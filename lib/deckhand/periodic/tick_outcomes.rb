@@ -28,12 +28,17 @@ module Deckhand
         chains.each { |chain| chain.prepend(self, config) unless chain.include?(self) }
       end
 
+      # Whether the job is no tick: this middleware only yields (Chain#passes?).
+      def self.deckhand_passes?(payload) = !(payload["periodic"].is_a?(String) && payload["periodic_at"].is_a?(Numeric))
+
+      # Built for every job: the history only for a tick's.
       def initialize(config)
-        @history = TickHistory.new(config.store, config.logger)
+        @config = config
       end
 
       def call(_job, payload, _queue)
-        return yield unless payload["periodic"].is_a?(String) && payload["periodic_at"].is_a?(Numeric)
+        return yield if self.class.deckhand_passes?(payload)
+        @history = TickHistory.new(@config.store, @config.logger)
         started = quietly { @history.running(payload) }
         begin
           yield

@@ -20,6 +20,10 @@ module Deckhand
       # workflow expired, "unknown" for a job the workflow does not hold.
       RUN = %w[run gone unknown].freeze
 
+      # Whether the job is no step and keeps no value: this middleware only
+      # yields (Middleware::Chain#passes?).
+      def self.deckhand_passes?(payload) = !(payload["wf"] || payload["result"])
+
       def initialize(config)
         @config = config
         @outcomes = StepOutcomes.new(config)

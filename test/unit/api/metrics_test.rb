@@ -38,6 +38,18 @@ class MetricsTest < Minitest::Test
     assert_equal [3, 1, 41.0], tally.take["A"].first(3)
   end
 
+  # A chunk records its members at once, each with its share of the time:
+  # the same counts as one record a member.
+  def test_tally_records_many_runs_of_one_time_at_once
+    tally = ExecutionMetrics::Tally.new
+    tally.record("A", 2.5, false, 4)
+    tally.record("A", 2.5, true, 2)
+    count, failed, ms, histogram, failed_ms, failed_histogram = tally.take["A"]
+    assert_equal [6, 2, 15.0, 5.0], [count, failed, ms, failed_ms]
+    assert_equal({Histogram.bucket(2.5) => 6}, histogram)
+    assert_equal({Histogram.bucket(2.5) => 2}, failed_histogram)
+  end
+
   def test_flush_writes_minute_hour_and_day_hashes_with_their_ttls
     tally = ExecutionMetrics::Tally.new
     tally.record("ReportJob", 120.0, false)

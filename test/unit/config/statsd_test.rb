@@ -50,6 +50,28 @@ class StatsdTest < Minitest::Test
     timings.each { |line| assert_match(/\Asidekiq\.jobs\.perform:\d+(\.\d+)?\|ms\|#env:test,worker:\w+,queue:\w+\z/, line) }
   end
 
+  class CountedChunkJob
+    include Deckhand::Job
+
+    deckhand_options chunk: {size: 10, wait: 0.3}
+    CALLS = Queue.new
+
+    def perform_chunk(chunk) = CALLS << chunk.size
+  end
+
+  def test_a_chunk_counts_as_a_chunk_and_its_jobs_as_jobs
+    CountedChunkJob::CALLS.clear
+    config = new_config(statsd: {port: @agent.addr[1]}, concurrency: 1)
+    Deckhand::Client.new(config: config).push_bulk("class" => CountedChunkJob.name, "args" => (1..4).zip)
+    tags = "|#worker:StatsdTest__CountedChunkJob,queue:default" # a tag value has no colons
+    with_server(config) do
+      wait_for(message: "the chunk's jobs counted") { count("jobs.count", tags) == 4 }
+      wait_for(message: "the chunk counted") { count("jobs.chunks", tags) == CountedChunkJob::CALLS.size }
+    end
+    assert_equal 4, CountedChunkJob::CALLS.size.times.sum { CountedChunkJob::CALLS.pop }
+    assert_equal 4, count("jobs.success", tags)
+  end
+
   def test_no_prefix_no_tags_and_an_absent_agent_never_fails_a_job
     port = @agent.addr[1]
     config = new_config(statsd: {port: port})

@@ -32,6 +32,41 @@ class MiddlewareChainTest < Minitest::Test
     assert_equal %w[z:in:1 a:in:1 job a:out z:out z:in:1 a:in:1 job a:out z:out], log
   end
 
+  class Built
+    attr_reader :given
+
+    def initialize(*args, **kwargs)
+      @given = [args, kwargs]
+    end
+
+    def call(*) = yield
+  end
+
+  # Every job builds its chain: with no argument, one, many, and keywords.
+  def test_each_instance_is_built_with_the_arguments_it_was_added_with
+    [[[], {}], [[:a], {}], [[:a, {b: 1}], {}], [[:a], {b: 1}], [[{b: 1}], {}]].each do |args, kwargs|
+      chain = Deckhand::Middleware::Chain.new.add(Built, *args, **kwargs)
+      assert_equal [args, kwargs], chain.entries.first.build.given, "#{args.inspect}, #{kwargs.inspect}"
+    end
+  end
+
+  class PassesWithoutBid
+    def self.deckhand_passes?(payload) = payload["bid"].nil?
+
+    def call(*) = yield
+  end
+
+  # A chain passes a job when every middleware says it would only yield.
+  def test_passes_a_job_only_when_every_middleware_would_only_yield_for_it
+    chain = Deckhand::Middleware::Chain.new
+    assert chain.passes?({}), "an empty chain"
+    chain.add(PassesWithoutBid)
+    assert chain.passes?({"jid" => "a"})
+    refute chain.passes?({"bid" => "b"})
+    chain.add(Stop)
+    refute chain.passes?({"jid" => "a"}), "a middleware that says nothing is run"
+  end
+
   def test_a_middleware_that_does_not_yield_stops_the_job
     ran = false
     chain = Deckhand::Middleware::Chain.new.add(Stop)

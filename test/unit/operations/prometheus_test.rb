@@ -61,6 +61,39 @@ class PrometheusTest < Minitest::Test
     end
   end
 
+  class CountedChunkJob
+    include Deckhand::Job
+
+    deckhand_options chunk: {size: 10, wait: 0.3}
+    CALLS = Queue.new
+
+    def perform_chunk(chunk)
+      CALLS << chunk.size
+      chunk.each { |(n), job| Deckhand::TestJobs.record([job["jid"], n]) }
+    end
+  end
+
+  # A chunk counts as a chunk, and each of its jobs as a job.
+  def test_a_process_counts_its_chunks_and_their_jobs_apart
+    CountedChunkJob::CALLS.clear
+    config = new_config(metrics_port: 0, concurrency: 1)
+    Deckhand::Client.new(config: config).push_bulk("class" => CountedChunkJob.name, "args" => (1..5).zip)
+    with_server(config) do |launcher|
+      port = launcher.operations.metrics_listener.port
+      wait_for(message: "every member run") { Deckhand::TestJobs.runs.size == 5 }
+      families = nil
+      wait_for(message: "the scrape to count the chunk's five jobs") do
+        _, families = scrape(port)
+        families["deckhand_jobs_processed_total"].samples.sum { |s| s[2] } == 5
+      end
+      labels = {"class" => CountedChunkJob.name, "queue" => "default"}
+      assert_equal "counter", families.fetch("deckhand_chunks_total").type
+      assert_equal CountedChunkJob::CALLS.size, families.fetch("deckhand_chunks_total").value(labels), "one a call of perform_chunk"
+      assert_equal 5, families.fetch("deckhand_chunk_jobs_total").value(labels)
+      assert_equal 5, families.fetch("deckhand_jobs_processed_total").value(labels)
+    end
+  end
+
   def test_recoveries_are_counted_by_the_reaper_that_made_them
     config = new_config(metrics_port: 0, heartbeat_interval: 0.1, heartbeat_ttl: 1, reaper_interval: 0.1)
     dead = "deadhost:1:abc"

@@ -51,11 +51,14 @@ module Deckhand
           end
         end
 
-        def finished(tid, failed)
+        def finished(tid, failed) = finished_chunk(tid, 1, failed ? 1 : 0)
+
+        # A chunk of `processed` members ended, `failed` of them failures.
+        def finished_chunk(tid, processed, failed)
           @lock.synchronize do
             @running[tid].busy = false
-            @processed += 1
-            @failed += 1 if failed
+            @processed += processed
+            @failed += failed
           end
         end
 

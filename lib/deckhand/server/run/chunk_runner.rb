@@ -16,7 +16,8 @@ module Deckhand
       # Members are fetched jobs like any other until they settle, so the
       # in-flight record, hand-back at a stop and recovery cover them; the
       # processor holds them all (`held`), so a thread that dies leaves none
-      # unsettled. Server middleware runs for each member (Run::MemberChains).
+      # unsettled. Server middleware runs for each member (Run::MemberChains);
+      # each chunk that ran is told as the :chunk notice (its jobs, class, queue).
       #
       # A member recovered from a process that died (a suspect) runs alone,
       # after the others: a chunk that kills its process is run again one job
@@ -41,6 +42,8 @@ module Deckhand
           @middleware = middleware
           @shield = shield
           @reloading = config.reloading
+          @events = config.events
+          @logger = config.logger
           @known = {}.freeze
         end
 
@@ -118,17 +121,22 @@ module Deckhand
           errors = @cancels.interruptible(@shield) { execute(members) }
           errors = Array.new(members.size, errors) unless errors.is_a?(Array) # an interrupt that landed as it ended
           elapsed = ms_since(started) / members.size
-          outcomes = members.each_with_index.map { |(member, member_job), i| settle(member, member_job, errors[i], elapsed) }
+          outcomes = settle_all(members, errors, elapsed)
+          @events.fire(:chunk, @logger, members.size, job["wrapped"] || job["class"], unit.queue_name)
+          outcomes
         ensure
-          (outcomes.empty? ? [nil] : outcomes).each { |outcome| @stats.finished(tid, outcome != :success) } if outcomes
+          @stats.finished_chunk(tid, [outcomes.size, 1].max, outcomes.empty? ? 1 : outcomes.count { |o| o != :success }) if outcomes
           Thread.current[:deckhand_job] = nil
         end
 
+        # The members that succeeded settle together, the others one by one.
+        def settle_all(members, errors, elapsed)
+          @outcomes.successes(members.reject.with_index { |_, i| errors[i] }, elapsed)
+          members.each_with_index.map { |(unit, job), i| errors[i] ? settle(unit, job, errors[i], elapsed) : :success }
+        end
+
         def settle(unit, job, error, elapsed)
-          if error.is_a?(NotAJobClass) then @outcomes.refused(unit, error)
-          elsif error then @outcomes.failure(unit, job, error, elapsed)
-          else @outcomes.success(unit, job, elapsed)
-          end
+          error.is_a?(NotAJobClass) ? @outcomes.refused(unit, error) : @outcomes.failure(unit, job, error, elapsed)
         end
 
         # Each member's error, or nil when it succeeded.

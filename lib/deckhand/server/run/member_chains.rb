@@ -25,6 +25,7 @@ module Deckhand
       #   results # => [error or nil, ...], one a member, in order
       class MemberChains
         ENTERED = :entered
+        PASSED = :passed # every middleware only yields for the member (Middleware::Chain#passes?): no chain, no fiber
 
         def initialize(middleware, instance, queue)
           @middleware = middleware
@@ -38,16 +39,17 @@ module Deckhand
             return members.map { |_, job| error_of.call(job) }
           end
           states = members.map { |_, job| enter(job) }
-          entered = members.select.with_index { |_, i| states[i].is_a?(Fiber) }
+          entered = members.select.with_index { |_, i| states[i] == PASSED || states[i].is_a?(Fiber) }
           error_of = yield(entered)
           members.each_with_index.map { |(_, job), i| leave(states[i], error_of.call(job)) }
         end
 
         private
 
-        # The member's fiber, stopped where its chain yielded; or what the
-        # chain did without yielding: nil (done, unrun) or its error.
+        # The member's fiber, stopped where its chain yielded; PASSED; or
+        # what the chain did without yielding: nil (done, unrun) or its error.
         def enter(job)
+          return PASSED if @middleware.passes?(job)
           fiber = Fiber.new(blocking: true) { through(job) }
           state = fiber.resume
           (state == ENTERED) ? fiber : shutdown?(state)
@@ -55,6 +57,7 @@ module Deckhand
 
         # The member's outcome once its chain returned: its error, or nil.
         def leave(state, error)
+          return error if state == PASSED
           return state unless state.is_a?(Fiber)
           shutdown?(state.resume(error))
         end

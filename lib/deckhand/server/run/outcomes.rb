@@ -16,6 +16,7 @@ module Deckhand
       #   outcomes = Outcomes.new(config: config, fetcher: fetcher, stats: stats, gate: gate, retries: retries, classes: classes)
       #   job = outcomes.decode(unit) or return   # nil: it was corrupt, and is in the dead set
       #   outcomes.success(unit, job, 1.2)        # => :success
+      #   outcomes.successes([[unit, job], ...], 1.2) # a chunk's members that succeeded
       #   outcomes.failure(unit, job, error, 1.2) # => :retry, :dead, :dropped or :rescheduled
       class Outcomes
         def initialize(config:, fetcher:, stats:, gate:, retries:, classes:)
@@ -44,6 +45,16 @@ module Deckhand
           @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false)
           @logger.info("done #{elapsed.round(1)}ms") if @lines && @logger.info?
           :success
+        end
+
+        # A chunk's members that succeeded, settled as #success settles each,
+        # counted in its metrics at once.
+        def successes(members, elapsed)
+          return if members.empty?
+          members.each { |unit, job| @fetcher.done(unit, unlock: @gate.unlock(job, unit.queue)) }
+          job = members.first[1]
+          @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false, members.size)
+          members.size.times { @logger.info("done #{elapsed.round(1)}ms") } if @lines && @logger.info?
         end
 
         def failure(unit, job, error, elapsed)
