@@ -217,6 +217,14 @@ module Deckhand
     # Object#frozen?: the configuration object itself stays a live object.
     def booted? = @frozen
 
+    # Never the settings themselves: the Redis options may hold a password,
+    # and an object's inspect reaches logs and error messages (a
+    # NoMethodError on anything holding a configuration prints it).
+    #
+    #   Deckhand::Config.new(redis: {url: "redis://:secret@db:6379"}).inspect
+    #   # => "#<Deckhand::Config concurrency=5 queues=[\"default\"]>"
+    def inspect = "#<#{self.class.name} concurrency=#{@concurrency} queues=#{@queues.inspect}>"
+
     # State another part keeps for this configuration (Operations' hub, a
     # drop-in job logger's choice), built by the block on the first ask and
     # held as long as the configuration is. The block must not ask again.

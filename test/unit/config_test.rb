@@ -83,4 +83,13 @@ class ConfigTest < Minitest::Test
     assert_equal 1, built
     refute_same first, Deckhand::Config.new.attachment(:audit) { Object.new }, "each configuration has its own"
   end
+
+  def test_its_inspect_and_errors_about_it_never_show_the_redis_password
+    config = Deckhand::Config.new(redis: {url: "redis://:s3cret@127.0.0.1:6379/0", password: "hunter2"})
+    require "deckhand/api"
+    holder = Deckhand::API.new(config).dead
+    shown = [config.inspect, holder.inspect, assert_raises(NoMethodError) { holder.no_such_method }.message]
+    shown.each { |text| refute_match(/s3cret|hunter2/, text) }
+    assert_equal %(#<Deckhand::Config concurrency=#{config.concurrency} queues=["default"]>), config.inspect
+  end
 end
