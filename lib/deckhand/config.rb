@@ -10,6 +10,7 @@ require_relative "config/hook_settings"
 require_relative "config/feature_settings"
 require_relative "config/redis_settings"
 require_relative "config/setting_readers"
+require_relative "config/attachments"
 require_relative "middleware/chain"
 require_relative "logging/logger"
 
@@ -34,6 +35,7 @@ module Deckhand
     include OperationsSettings
     include DurabilitySettings
     include SettingReaders
+    include Attachments
 
     # The values of #timestamps=.
     TIMESTAMP_FORMATS = %i[auto millis float].freeze
@@ -115,8 +117,7 @@ module Deckhand
 
     def initialize(**settings)
       @frozen = false
-      @attachments = {}
-      @attachments_lock = Mutex.new
+      start_attachments
       @capsules = {}
       @periodic = PeriodicSchedule.new
       @client_middleware = Middleware::Chain.new
@@ -224,15 +225,6 @@ module Deckhand
     #   Deckhand::Config.new(redis: {url: "redis://:secret@db:6379"}).inspect
     #   # => "#<Deckhand::Config concurrency=5 queues=[\"default\"]>"
     def inspect = "#<#{self.class.name} concurrency=#{@concurrency} queues=#{@queues.inspect}>"
-
-    # State another part keeps for this configuration (Operations' hub, a
-    # drop-in job logger's choice), built by the block on the first ask and
-    # held as long as the configuration is. The block must not ask again.
-    #
-    #   config.attachment(:metrics_hub) { Operations::Hub.new(config) }
-    def attachment(name)
-      @attachments_lock.synchronize { @attachments.fetch(name) { @attachments[name] = yield } }
-    end
 
     # Called when a server boots: from here on every setter raises.
     def freeze!
