@@ -25,7 +25,7 @@ module Deckhand
       #
       #   chunks = ChunkRunner.new(config: config, fetcher: fetcher, stats: stats, gate: gate, outcomes: outcomes,
       #     classes: classes, suspects: suspects, cancels: cancels, middleware: middleware, shield: nil)
-      #   chunks.chunked?(job)            # => its Chunk options, or nil
+      #   chunks.chunked?(job)            # => its Chunk options (a Hash), or nil; raises as the class lookup does
       #   chunks.run(unit, job, held)     # held: the processor's units (nil: no gathering)
       class ChunkRunner
         FINAL = %i[success dead dropped cancelled].freeze
@@ -56,7 +56,7 @@ module Deckhand
           name = job["wrapped"] || job["class"]
           known = @known[name] unless @reloading
           return known || nil unless known.nil?
-          klass = @classes.retry_class(job["class"])
+          klass = @classes.job_class(job["class"]) # raises as the job's own lookup would (JobRunner#run keeps the error)
           options = klass.respond_to?(:deckhand_chunk) ? klass.deckhand_chunk(job) : Chunk.of(klass)
           @known = @known.merge(name => options || false).freeze if klass && !@reloading # replaced whole: read without a lock
           options

@@ -71,7 +71,8 @@ module Deckhand
         def run(unit, held = nil)
           job = @outcomes.decode(unit) or return
           return if @gate.expired(unit, job) || @held.call(unit, job)
-          return @chunks.run(unit, job, held) if @chunks.chunked?(job)
+          lookup = chunk_lookup(job)
+          return @chunks.run(unit, job, held) if lookup.is_a?(Hash)
           recovered = @suspects.count(unit.queue, job["jid"])
           return @cancels.settle(unit, job) if recovered && @cancels.marked?(job["jid"]) # cancelled, then its process died
           tid = Logging::Formatters.tid
@@ -83,7 +84,7 @@ module Deckhand
             @suspects.enter(unit.queue, job["jid"], recovered) if recovered
             started = now
             cpu = Balance::ClassTimes.cpu_ms if @timed
-            error = @cancels.interruptible(@shield) { execute(unit, job, cancel) }
+            error = @cancels.interruptible(@shield) { execute(unit, job, cancel, lookup) }
             elapsed = ms_since(started)
             @stats.class_times.record(unit.queue_name, job["wrapped"] || job["class"], elapsed, Balance::ClassTimes.cpu_ms - cpu) if cpu
             cancelled = @cancels.cancelled?(cancel)
@@ -113,9 +114,23 @@ module Deckhand
 
         private
 
+        # The chunk options of the job's class, nil when it runs alone, or the
+        # error its class lookup raised: that error is the job's failure,
+        # raised where the job would have run (a failed autoload is not
+        # tried again on JRuby, so a second lookup would tell another cause).
+        def chunk_lookup(job)
+          @chunks.chunked?(job)
+        rescue Deckhand::Shutdown
+          raise
+        rescue Exception => e # rubocop:disable Lint/RescueException -- whatever the lookup raised is the job's error
+          e
+        end
+
         # The job's error, or nil when it succeeded. A job with a profile
-        # token runs under the profiler (docs/profiling.md).
-        def execute(unit, job, cancel)
+        # token runs under the profiler (docs/profiling.md). `lookup`: the
+        # error its class lookup already raised, if any.
+        def execute(unit, job, cancel, lookup = nil)
+          raise lookup if lookup.is_a?(Exception)
           if job["profile"]
             @profiler.call(job) { wrapped_perform(unit, job, cancel) }
           else
