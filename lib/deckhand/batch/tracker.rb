@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "../server/outage"
 
 module Deckhand
   class Batch
@@ -20,19 +21,7 @@ module Deckhand
       # Waits out Redis failures as Server::Outage says (a refusal that needs
       # a human is logged with its fix every minute): the job stays in flight
       # meanwhile, and a shutdown interrupts the wait and hands it back.
-      def self.persist(config, what)
-        outage = nil
-        begin
-          result = yield
-          outage&.over
-          result
-        rescue Deckhand::RedisError => e
-          outage ||= Server::Outage.new(config.logger, what)
-          delay = outage.failed(e)
-          Thread.handle_interrupt(Deckhand::Shutdown => :immediate) { sleep delay }
-          retry
-        end
-      end
+      def self.persist(config, what, &) = Server::Outage.wait_out(config.logger, what, &)
 
       def initialize(config)
         @config = config

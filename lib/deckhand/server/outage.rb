@@ -16,9 +16,35 @@ module Deckhand
     #   rescue Deckhand::RedisError => e
     #     sleep outage.failed(e)
     #   end
+    #
+    # A write that must not be given up (a job's outcome, what its batch or
+    # workflow is told of it) waits Redis out with Outage.wait_out.
     class Outage
       DELAYS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5].freeze
       REPEAT = 60 # seconds between log lines about a refusal that persists
+
+      # Runs the block until it returns without a Deckhand::RedisError and
+      # returns what it returned; the block is told whether a try failed
+      # before (a write found done was then done by that try, its reply
+      # lost). Never gives up: the job stays in flight meanwhile. The caller
+      # keeps the shutdown interrupt masked around its writes; only the wait
+      # between tries lets it through, so a shutdown hands the job back
+      # rather than wait for Redis.
+      #
+      #   Outage.wait_out(logger, "recording a batch job's outcome") { |again| tracker.success(bid, jid) }
+      def self.wait_out(logger, what)
+        outage = nil
+        begin
+          result = yield(!outage.nil?)
+          outage&.over
+          result
+        rescue Deckhand::RedisError => e
+          outage ||= new(logger, what)
+          delay = outage.failed(e)
+          Thread.handle_interrupt(Deckhand::Shutdown => :immediate) { sleep delay }
+          retry
+        end
+      end
 
       def initialize(logger, what, delays: DELAYS, repeat: REPEAT)
         @logger = logger

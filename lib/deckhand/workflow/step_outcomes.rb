@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "../server/outage"
 
 module Deckhand
   class Workflow
@@ -62,19 +63,7 @@ module Deckhand
 
       # Waits out Redis failures as Server::Outage says. A shutdown
       # interrupts the wait; the job is handed back and told again.
-      def persist(what)
-        outage = nil
-        begin
-          result = yield
-          outage&.over
-          result
-        rescue Deckhand::RedisError => e
-          outage ||= Server::Outage.new(@config.logger, what)
-          delay = outage.failed(e)
-          Thread.handle_interrupt(Deckhand::Shutdown => :immediate) { sleep delay }
-          retry
-        end
-      end
+      def persist(what, &) = Server::Outage.wait_out(@config.logger, what, &)
     end
   end
 end

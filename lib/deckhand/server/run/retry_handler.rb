@@ -118,18 +118,11 @@ module Deckhand
         # outcome is this call's, and its handlers run once.
         def write(unit)
           settle = (@settle[unit.queue] ||= Store::Scripts::Settle.new(@store, identity: @identity, queue: unit.queue))
-          outage = nil
-          begin
+          Outage.wait_out(@logger, "recording the outcome of a job from queue #{unit.queue}") do |again|
             result = yield(settle)
-            unit.recorded = (outage && result == :settled) ? :written : result
-            outage&.over
-            gone(unit) if unit.recorded == :gone
-          rescue Deckhand::RedisError => e
-            outage ||= Outage.new(@logger, "recording the outcome of a job from queue #{unit.queue}")
-            delay = outage.failed(e)
-            Thread.handle_interrupt(Deckhand::Shutdown => :immediate) { sleep delay }
-            retry
+            unit.recorded = (again && result == :settled) ? :written : result
           end
+          gone(unit) if unit.recorded == :gone
         end
 
         private
