@@ -57,7 +57,7 @@ module Deckhand
           @quiet = false
           @process_count = 1
           @rtt_us = 0
-          @beat_at = monotonic
+          @beat_at = now
           @failed_at = nil
           @placement_epoch = 0 unless store.layout.plain? # cluster mode: no move followed yet
           @outage = Outage.new(@logger, "heartbeat (the process keeps working)")
@@ -110,11 +110,11 @@ module Deckhand
         end
 
         # Seconds since a beat last reached Redis (or since this heartbeat was built).
-        def silent_for = monotonic - @beat_at
+        def silent_for = now - @beat_at
 
         # Seconds since a beat last failed (infinite when none has): how long
         # Redis has answered this process without a break (Reaper).
-        def steady_for = @failed_at ? monotonic - @failed_at : Float::INFINITY
+        def steady_for = @failed_at ? now - @failed_at : Float::INFINITY
 
         private
 
@@ -122,7 +122,7 @@ module Deckhand
         def write
           counts = @stats.take
           metrics = @stats.metrics.take
-          started = Monotonic.now
+          started = now
           cancels = @stats.cancels
           reply = Store::Records::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record,
             sidekiq_metrics: @config.fleet_versions.sidekiq_metrics, running: cancels.jids, queues: @queues)
@@ -132,9 +132,9 @@ module Deckhand
           @stats.class_pause.update(reply.paused_classes)
           @on_throttles&.call(reply.throttles)
           @on_priorities&.call(reply.priorities)
-          @rtt_us = ((Monotonic.now - started) * 1_000_000).round
+          @rtt_us = ((now - started) * 1_000_000).round
           @process_count = reply.processes
-          @beat_at = monotonic
+          @beat_at = now
           @outage.over
           @on_signal.call(reply.signal) if reply.signal
           told(cancels, reply.cancels)
@@ -143,7 +143,7 @@ module Deckhand
         rescue Deckhand::RedisError => e
           @stats.restore(*counts)
           @stats.metrics.restore(metrics) if metrics
-          @failed_at = monotonic
+          @failed_at = now
           @outage.failed(e)
           false
         end
@@ -155,11 +155,9 @@ module Deckhand
           @config.events.fire(:beat, @logger)
         end
 
-        def monotonic = Monotonic.now
-
         def told(cancels, marks)
           grace = @config.cancel_grace
-          cancels.seen(marks, now: monotonic, grace: grace).each do |jid|
+          cancels.seen(marks, now: now, grace: grace).each do |jid|
             @logger.info("job #{jid} was cancelled: it stops by itself, or is interrupted after #{marks[jid] || grace}s")
           end
         end
@@ -179,7 +177,7 @@ module Deckhand
 
         # Whether or not the beat reached Redis: a cancel seen is carried out.
         def interrupt_overdue
-          @stats.cancels.overdue(now: monotonic).each do |jid|
+          @stats.cancels.overdue(now: now).each do |jid|
             @logger.warn("job #{jid} did not stop within the grace period of its cancel: interrupting it (Deckhand::Cancelled)")
           end
         end

@@ -56,7 +56,7 @@ module Deckhand
           @sleeper = Sleeper.new
           @outage = Outage.new(@logger, "periodic")
           @tried = {}
-          @published = monotonic
+          @published = now
           @warned = nil
           @checked = nil
         end
@@ -91,7 +91,7 @@ module Deckhand
           end
           took_over unless led
           complete_pending unless @store.layout.plain?
-          publish if monotonic - @published >= PUBLISH_EVERY
+          publish if now - @published >= PUBLISH_EVERY
           next_tick = enqueue_due(realtime)
           return 0 unless leader?
           [next_tick - realtime, @leadership.wait].min.clamp(0.0, @leadership.ttl)
@@ -126,7 +126,7 @@ module Deckhand
         def publish
           Store::Features::PeriodicState.write_schedule(@store, {"leader" => @identity, "at" => realtime,
             "entries" => Periodic::ScheduleCheck.describe(@entries)})
-          @published = monotonic
+          @published = now
         end
 
         # Enqueues each entry's due ticks; returns the earliest next tick. An
@@ -204,8 +204,8 @@ module Deckhand
 
         # A follower names once how its entries differ from the leader's.
         def check_schedule
-          return if @checked && monotonic - @checked < CHECK_EVERY
-          @checked = monotonic
+          return if @checked && now - @checked < CHECK_EVERY
+          @checked = now
           schedule = Store::Features::PeriodicState.schedule(@store) or return
           differences = Periodic::ScheduleCheck.differences(@entries, schedule["entries"])
           return if differences.empty? || differences == @warned
@@ -214,10 +214,10 @@ module Deckhand
             "whose schedule runs: #{differences.join("; ")}")
         end
 
-        # The fleet's clock: a tick is due by Redis' time, whichever host leads.
+        # The fleet's clock: a tick is due by Redis' time, whichever host
+        # leads. How long since this loop last published or checked is this
+        # host's monotonic clock's (Component#now).
         def realtime = @store.clock.now
-
-        def monotonic = Monotonic.now
       end
     end
   end
