@@ -12,19 +12,21 @@ module Deckhand
       #
       #   store.listing_warning.refused(outcome.unlisted, config.logger)
       class ListingWarning # :nodoc:
-        EVERY = 60.0
-
         def initialize(key)
           @key = key
-          @lock = Mutex.new
-          @last = nil
+          @gate = WarningGate.new
         end
 
         # refusal: the Deckhand::RedisError of the SADD, or what was found
         # instead of a set; what: the jobs that were queued all the same. Logs
         # to `logger`, or to standard error when there is none.
         def refused(refusal, logger, what: "a push's jobs")
-          return unless due?
+          @gate.log(logger) { message(refusal, what) }
+        end
+
+        private
+
+        def message(refusal, what)
           detail = refusal.respond_to?(:message) ? refusal.message : refusal
           # A String is what the scheduler found instead of a set; a refusal
           # without a code is a passing one (CLUSTERDOWN in a failover).
@@ -37,18 +39,6 @@ module Deckhand
           else
             "the next pushes to the queue list it once Redis takes writes to that key again"
           end
-          logger ? logger.warn(message) : Kernel.warn("Deckhand: #{message}")
-        end
-
-        private
-
-        def due?
-          now = Monotonic.now
-          @lock.synchronize do
-            return false if @last && now - @last < EVERY
-            @last = now
-          end
-          true
         end
       end
     end
