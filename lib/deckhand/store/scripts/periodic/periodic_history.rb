@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "../../json_object"
 
 module Deckhand
   class Store
@@ -33,10 +34,8 @@ module Deckhand
         end
 
         def self.parse(raw)
-          record = JSON.parse(raw)
-          record if record.is_a?(Hash) && record["tick"].is_a?(Numeric)
-        rescue JSON::ParserError
-          nil
+          record = JsonObject.parse(raw)
+          record if record && record["tick"].is_a?(Numeric)
         end
       end
     end
