@@ -58,6 +58,19 @@ module Deckhand
         durability.evalsha(@store, self.class, keys, argv, &)
       end
 
+      # The first keys of a script that pushes jobs to `queue`: its list and
+      # its scheduled set, and in plain mode the set of queue names, where
+      # the script names the queue. In cluster mode that set lives in
+      # another slot, so the queue is named there by a command of its own,
+      # sent here, before the script: the scheduler finds a queue's
+      # scheduled set through it.
+      def push_keys(queue)
+        list = [keys.queue(queue), keys.scheduled_set(queue)]
+        return list.unshift(keys::QUEUES) if keys.plain?
+        @store.call("SADD", keys::QUEUES, queue)
+        list
+      end
+
       # Runs the script, then `reads` in the same round trip (Store#evalsha_then).
       def run_then(keys, argv, reads) = @store.evalsha_then(self.class, keys, argv, reads)
 

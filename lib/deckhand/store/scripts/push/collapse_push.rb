@@ -15,7 +15,7 @@ module Deckhand
       #
       # In cluster mode the script touches the queue's slot only; the queue
       # is registered in the set of queue names by a command of its own
-      # first, as Scripts::UniquePush does.
+      # first (Script#push_keys).
       class CollapsePush < Script # :nodoc:
         lua "push/collapse_push", uses: ["guard"]
 
@@ -23,12 +23,7 @@ module Deckhand
         # nil, payload]. Returns, per job, [pushed, other jid or nil]: the
         # jid it replaced when pushed, the jid waiting in its stead when not.
         def call(queue, jobs)
-          list = [keys.queue(queue), keys.scheduled_set(queue)]
-          if keys.plain?
-            list.unshift(keys::QUEUES)
-          else
-            @store.call("SADD", keys::QUEUES, queue)
-          end
+          list = push_keys(queue)
           argv = [queue]
           jobs.each do |claim, jid, at, payload|
             list << claim.key

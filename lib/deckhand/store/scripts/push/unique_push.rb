@@ -27,12 +27,7 @@ module Deckhand
         # fair (a Config::FairQueues): a job pushed now that names a tenant
         # of a fair queue goes into its tenant's turn (docs/fair-queues.md).
         def call(queue, jobs, fair: nil)
-          list = [keys.queue(queue), keys.scheduled_set(queue)]
-          if keys.plain?
-            list.unshift(keys::QUEUES)
-          else
-            @store.call("SADD", keys::QUEUES, queue)
-          end
+          list = push_keys(queue)
           tenants = jobs.map { |_, at, payload| Jobs::FairPushes.tenant_of(payload) if !at && fair&.fair?(queue) && payload.include?(Jobs::FairPushes::MARK) }
           argv = [queue, tenants.any? ? "1" : "0"]
           jobs.each_with_index do |(lock, at, payload), i|
