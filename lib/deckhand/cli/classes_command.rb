@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "optparse"
 require_relative "../../deckhand"
 require_relative "../api"
 require_relative "command"
@@ -42,19 +41,10 @@ module Deckhand
       private
 
       def parse
-        options = {}
-        rest = OptionParser.new do |p|
-          p.banner = "Usage: deckhand classes [pause|resume NAME...] [options]\n\n" \
-            "Pauses job classes by name: a fetched job of a paused class is held aside while the other jobs of its\n" \
-            "queue run; resume puts the held jobs back in their queues. Without pause or resume, lists the paused\n" \
-            "classes and how many jobs each holds. Redis comes from REDIS_URL or --redis.\n\n"
-          p.on("--redis URL", "Redis URL(s), comma-separated for a cluster (default: REDIS_URL)") { |v| options[:redis_url] = v }
-          p.on("-r", "--require FILE", "File to load first (Deckhand.configure)") { |v| options[:require] = v }
-          p.on("-h", "--help", "Show this help") { options[:help] = p.help }
-        end.parse(@argv)
-        [options, rest]
-      rescue OptionParser::ParseError => e
-        raise ConfigError, "#{e.message} (see deckhand classes --help)"
+        parse_options("deckhand classes", "Usage: deckhand classes [pause|resume NAME...] [options]\n\n" \
+          "Pauses job classes by name: a fetched job of a paused class is held aside while the other jobs of its\n" \
+          "queue run; resume puts the held jobs back in their queues. Without pause or resume, lists the paused\n" \
+          "classes and how many jobs each holds. Redis comes from REDIS_URL or --redis.\n\n")
       end
     end
   end
