@@ -24,20 +24,24 @@ class LocaleCompletenessTest < Minitest::Test
     views/job_set_groups.erb views/find.erb pages/find_page.rb views/unreachable.erb pages/unreachable_page.rb views/profiles.erb
     views/limits.erb views/metrics.erb views/metric.erb pages/metrics_page.rb
     views/periodic.erb helpers/tick_outcome.rb helpers/cron_words.rb pages/periodic_page.rb
-    views/batches.erb views/batch.erb helpers/progress.rb pages/batches_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
+    views/batches.erb views/batch.erb helpers/progress.rb pages/batches_page.rb
+    views/workflows.erb views/workflow.erb helpers/step_graph.rb pages/workflows_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
   # Keys the converted code builds from a name: nav.<section>, stats.<field>,
-  # notice.<name>, runs.<why an iteration stopped>, the sets' words per set
-  # and the confirmation's per action.
+  # notice.<name>, runs.<why an iteration stopped>, the sets' words per set,
+  # the confirmation's per action, a workflow's or step's state and a step's
+  # condition.
   BUILT = {
     "nav" => %w[dashboard busy queues retries scheduled dead batches workflows periodic metrics limits profiles],
     "stats" => %w[processed failed busy enqueued retries scheduled dead processes expired succeeded],
-    "notice" => Deckhand::Web::Action::NOTICES + Deckhand::Web::Pages::PeriodicPage::NOTICES,
+    "notice" => Deckhand::Web::Action::NOTICES + Deckhand::Web::Pages::PeriodicPage::NOTICES + Deckhand::Web::Pages::WorkflowsPage::NOTICES,
     "ticks" => Deckhand::Web::Helpers::TickOutcome::STATES,
     "cron" => (0..6).map { |day| "day_#{day}" },
     "runs" => %w[shutdown time_budget error],
     "sets" => %w[retries scheduled dead].flat_map { |set| %W[entries_#{set} in_#{set} when_#{set} empty_#{set}] },
     "gone" => %w[left_retries left_scheduled left_dead],
-    "confirm" => %w[retry delete kill]
+    "confirm" => %w[retry delete kill],
+    "workflows" => (%w[held] | Deckhand::API::StepRecord::STATES.values).map { |state| "state_#{state}" } +
+      Deckhand::API::StepRecord::CONDITIONS.values.map { |on| "when_#{on}" }
   }.freeze
   # Read by Locale::Catalog and Locale::Formats themselves.
   FORMAT_KEYS = %w[language dir number.delimiter number.separator number.percent time.format time.ago time.from_now
