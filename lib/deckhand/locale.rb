@@ -17,6 +17,7 @@ module Deckhand
   #   fr.t("count.jobs", count: 1200)                      # => "1 200 tâches" (a narrow no-break space)
   #   fr.duration(3725)                                    # => "1 h 2 min"
   #   Deckhand::Locale["he"].dir                           # => "rtl"
+  #   Deckhand::Locale.from_environment("LANG" => "de_DE.UTF-8")   # => "de", as a terminal's shell says it
   #
   # Each language's texts are a YAML file of its own under locale/texts/,
   # read once. A key a language lacks reads as English's.
@@ -25,6 +26,8 @@ module Deckhand
     DIR = File.expand_path("locale/texts", __dir__)
     # Language codes as their files are named: lower case, two or three letters, a region or script after "-".
     NAME = /\A[a-z]{2,3}(-[A-Za-z0-9]{2,8})?\z/
+    # Where a terminal's locale is named, the first set winning (POSIX).
+    ENVIRONMENT = %w[LC_ALL LC_MESSAGES LANG].freeze
 
     @lock = Mutex.new
     @catalogs = {}
@@ -44,6 +47,18 @@ module Deckhand
 
       # The best of the known languages for an Accept-Language header, else English.
       def negotiate(accept_language) = Negotiation.new(names).best(accept_language) || DEFAULT
+
+      # The known language of a POSIX locale name ("de_DE.UTF-8" => "de"), or
+      # nil ("C", "POSIX", a language there are no texts for).
+      def posix(name) = Negotiation.new(names).posix(name)
+
+      # The language a terminal's user reads, from the environment as POSIX
+      # says: the first set of LC_ALL, LC_MESSAGES and LANG names it; English
+      # when that one is "C", "POSIX" or a language there are no texts for.
+      def from_environment(env = ENV)
+        name = ENVIRONMENT.lazy.map { |variable| env[variable] }.find { |value| value && !value.empty? }
+        posix(name) || DEFAULT
+      end
 
       # A language's texts as its file holds them, keys joined with dots:
       # {"nav.queues" => "Queues", "count.jobs" => {"one" => ..., "other" => ...}}.

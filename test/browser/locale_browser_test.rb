@@ -2,13 +2,15 @@
 
 require "test_helper"
 require "deckhand/api"
+require "deckhand/workflow"
 require_relative "browser_harness"
 
 # The dashboard in Arabic (right to left) and German, in headless Chromium
 # against `deckhand web`, at 1280 and 390 px, light and dark: the page's
 # language and direction, the header laid out from the right in Arabic, no
 # sideways scroll, counters refreshed with the language's separators, the
-# charts' series named in the language, a queue's page, Busy, and the picker. Screenshots land in
+# charts' series named in the language, a queue's page, Busy, the picker, and
+# a workflow's page in Arabic on a phone. Screenshots land in
 # tmp/screenshots/locale-*.png.
 class LocaleBrowserTest < Minitest::Test
   include Deckhand::BrowserHarness
@@ -85,6 +87,26 @@ class LocaleBrowserTest < Minitest::Test
       no_sideways_scroll("/busy", width)
       screenshot("locale-ar-busy-#{label}")
     end
+  end
+
+  def test_a_workflow_in_arabic_on_a_phone
+    flow = Deckhand::Workflow.new("nightly")
+    root = flow.add(RecordJob, 1)
+    flow.add_many(RecordJob, (1..8).zip, after: root)
+    flow.push
+    Deckhand::Workflow.ops(Deckhand.config).step(flow.id, "r", root.jid)
+    visit("/workflows/#{flow.id}?locale=ar")
+    page.set_viewport(width: 390, height: 844, scale_factor: 1, mobile: true)
+    go("/workflows/#{flow.id}")
+    assert_equal ["ar", "rtl"], page.evaluate("[document.documentElement.lang, document.documentElement.dir]")
+    assert_equal "قيد التشغيل", page.at_css("#workflow-state").text
+    assert_equal "الخطوات: 9، المستويات: 2", page.evaluate(%{document.querySelector("svg.step-graph").getAttribute("aria-label")})
+    assert_includes page.at_css("svg.step-graph .more").text, "+2 أخرى"
+    assert_equal true, in_view?(".graph"), "the graph's frame fits; the graph scrolls inside it"
+    assert_equal true, in_view?("svg.step-graph a.step"), "the graph drawn left to right shows its first step, not its far end"
+    no_sideways_scroll("/workflows/#{flow.id}", 390)
+    screenshot("locale-ar-workflow-phone")
+    assert_no_browser_problems
   end
 
   def test_german_counters_refresh_with_german_separators_and_the_picker_switches

@@ -32,7 +32,7 @@ class TopTest < Minitest::Test
   def start_top(*args)
     # Through env(1): JRuby's PTY.spawn takes no environment hash.
     @terminal, @keyboard, @pid = PTY.spawn("env", "REDIS_URL=#{Deckhand::RedisHarness.url}", RbConfig.ruby, "-w", "-I",
-      Deckhand::CliProcess::LIB, Deckhand::CliProcess::EXE, "top", *args)
+      Deckhand::CliProcess::LIB, Deckhand::CliProcess::EXE, "top", "--locale", "en", *args) # in English whatever LANG says
     @terminal.winsize = [24, 100]
     @reader_thread = Thread.new do
       loop do
@@ -93,7 +93,7 @@ class TopTest < Minitest::Test
     cli = deckhand_run("top")
     assert_equal 1, cli.status.exitstatus
     assert_includes cli.stderr, "deckhand top needs a terminal (use --once for plain output)"
-    once = deckhand_run("top", "--once")
+    once = deckhand_run("top", "--once", "--locale", "en")
     assert_equal 0, once.status.exitstatus
     assert_includes once.stdout, "QUEUE"
     refute_includes once.stdout, "q quits", "one frame has no key to quit it"

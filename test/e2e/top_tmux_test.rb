@@ -31,7 +31,7 @@ class TopTmuxTest < Minitest::Test
   # empty: warnings are errors), its exit status on the pane once it ends,
   # then the terminal's line discipline (canonical mode, echo) as top left it.
   def start_top
-    top = [RbConfig.ruby, "-w", "-I", Deckhand::CliProcess::LIB, Deckhand::CliProcess::EXE, "top"].shelljoin
+    top = [RbConfig.ruby, "-w", "-I", Deckhand::CliProcess::LIB, Deckhand::CliProcess::EXE, "top", "--locale", "en"].shelljoin # in English whatever LANG says
     script = "env -u NO_COLOR REDIS_URL=#{Deckhand::RedisHarness.url.shellescape} #{top} 2>#{File.join(@dir, "stderr").shellescape}; " \
       "echo \"top exited $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | sed 's/^/tty /'; sleep 60"
     assert tmux("-f", File::NULL, "new-session", "-d", "-x", "80", "-y", "24", "-s", "top", "sh", "-c", script), "tmux started"

@@ -22,6 +22,7 @@ module Deckhand
     #   deckhand top                         # Redis from REDIS_URL
     #   deckhand top --redis redis://10.0.0.5:6379/2 -i 2
     #   deckhand top --once                  # one frame as plain text, for scripts
+    #   deckhand top --locale de             # in German (else LC_ALL, LC_MESSAGES or LANG says)
     class TopCommand
       include Command
 
@@ -30,6 +31,7 @@ module Deckhand
         return @out.puts(options[:help]) || 0 if options[:help]
         connect(options)
         @interval = options.fetch(:interval, 1.0)
+        @locale = Locale[options.fetch(:locale) { Locale.from_environment }]
         return once if options[:once]
         raise ConfigError, "deckhand top needs a terminal (use --once for plain output)" unless $stdin.tty?
         live($stdin)
@@ -45,9 +47,15 @@ module Deckhand
           "Usage: deckhand top [options]\n\nA live view of the fleet in tabs, with the dashboard's actions; ? shows the keys, q quits.\nRedis comes from REDIS_URL or --redis. Colour is off with NO_COLOR set.\n\n") do |p, options|
           p.on("-i", "--interval SECONDS", Float, "Seconds between refreshes (default: 1)") { |v| options[:interval] = v }
           p.on("--once", "Print one frame as plain text and exit") { options[:once] = true }
+          p.on("--locale NAME", "Language: #{Locale.names.join(", ")} (default: LC_ALL, LC_MESSAGES or LANG)") { |v| options[:locale] = locale(v) }
         end
         raise ConfigError, "--interval must be from 0.1 to 60 seconds" if options[:interval] && !(0.1..60).cover?(options[:interval])
         options
+      end
+
+      # A language there are texts for, by its name ("de") or a POSIX locale's ("de_DE.UTF-8").
+      def locale(name)
+        Locale.posix(name) or raise ConfigError, "--locale #{name.inspect} is not a language deckhand top speaks: give one of #{Locale.names.join(", ")}"
       end
 
       def once
@@ -60,7 +68,7 @@ module Deckhand
       def live(input)
         api = API.new
         location = Deckhand.config.store.location
-        view = Top::ViewState.new(api, location: location)
+        view = Top::ViewState.new(api, location: location, locale: @locale)
         paint = Top::Paint.new(Top::Paint.wanted?(@out))
         Top::Terminal.open(input, @out) do |terminal|
           due = 0.0
@@ -92,10 +100,10 @@ module Deckhand
       def frame_lines(width, height, previous, live: true)
         api = API.new
         snapshot = Top::Snapshot.read(api, previous: previous)
-        screen = Top::Screen.new(width: width, height: height)
+        screen = Top::Screen.new(width: width, height: height, locale: @locale)
         [screen.lines(snapshot, location: Deckhand.config.store.location, now: api.now, live: live), snapshot]
       rescue Deckhand::RedisError => e
-        [["Deckhand top  #{Deckhand.config.store.location}", "", "Redis unreachable: #{e.message}; retrying"], nil]
+        [["Deckhand top  #{Deckhand.config.store.location}", "", @locale.t("top.unreachable", error: e.message)], nil]
       end
     end
   end

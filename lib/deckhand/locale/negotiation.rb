@@ -12,6 +12,12 @@ module Deckhand
     #   Negotiation.new(%w[de en fr zh-CN]).best("fr-CA,fr;q=0.9,en;q=0.5")   # => "fr"
     #   Negotiation.new(%w[de en fr zh-CN]).best("zh-TW,en;q=0.8")           # => "en"
     #   Negotiation.new(%w[de en fr zh-CN]).best("da")                       # => nil
+    #
+    # A POSIX locale name, as a terminal's environment gives it
+    # (language_TERRITORY.codeset@modifier), is matched the same way:
+    #
+    #   Negotiation.new(%w[de en fr zh-CN]).posix("de_AT.UTF-8")             # => "de"
+    #   Negotiation.new(%w[de en fr zh-CN]).posix("zh_TW.UTF-8")            # => nil
     class Negotiation
       # A header longer than this, or with more entries, is read only so far.
       MAX_LENGTH = 1000
@@ -19,6 +25,8 @@ module Deckhand
       TAG = /\A[a-z]{1,8}(-[a-z0-9]{1,8})*\z/
       QUALITY = /\Aq=(0(\.\d{0,3})?|1(\.0{0,3})?)\z/
       TRADITIONAL = /\Azh-(hant|tw|hk|mo)(-|\z)/
+      # language, then _TERRITORY, then .codeset and @modifier (which say nothing of the language).
+      POSIX = /\A([A-Za-z]{2,3})(?:[_-]([A-Za-z0-9]{2,8}))?(?:\.[\w-]*)?(?:@\w*)?\z/
 
       def initialize(names)
         @names = names
@@ -31,6 +39,14 @@ module Deckhand
           return found if found
         end
         nil
+      end
+
+      # The known language of a POSIX locale name ("pt_BR.UTF-8"), or nil:
+      # for "C" and "POSIX" (which are no language), a language there are no
+      # texts for, or a name that is not a locale's.
+      def posix(name)
+        m = POSIX.match(name.to_s.strip) or return nil
+        match([m[1], m[2]].compact.join("-").downcase)
       end
 
       # The header's tags, lower case, most wanted first (equal q-values in

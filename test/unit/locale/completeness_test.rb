@@ -2,12 +2,14 @@
 
 require "test_helper"
 require "deckhand/web"
+require "deckhand/cli/top/frame"
+require "deckhand/cli/top/view_state"
 
 # Every language has exactly English's texts, with the same %{variables}
 # and the plural forms its rule names; and the screens converted to the
 # lookup (the layout with its header, search and live counters, the
-# dashboard, the notices after an action) use only texts English has,
-# while every English text is used by one of them.
+# dashboard, the notices after an action; deckhand top) use only texts
+# English has, while every English text is used by one of them.
 class LocaleCompletenessTest < Minitest::Test
   LANGUAGES = %w[ar de en es fr he ja pt ru zh-CN].freeze
   ENGLISH = Deckhand::Locale.read("en")
@@ -24,20 +26,33 @@ class LocaleCompletenessTest < Minitest::Test
     views/job_set_groups.erb views/find.erb pages/find_page.rb views/unreachable.erb pages/unreachable_page.rb views/profiles.erb
     views/limits.erb views/metrics.erb views/metric.erb pages/metrics_page.rb
     views/periodic.erb helpers/tick_outcome.rb helpers/cron_words.rb pages/periodic_page.rb
-    views/batches.erb views/batch.erb helpers/progress.rb pages/batches_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
+    views/batches.erb views/batch.erb helpers/progress.rb pages/batches_page.rb
+    views/workflows.erb views/workflow.erb helpers/step_graph.rb pages/workflows_page.rb].map { |file| File.join(ROOT, "lib/deckhand/web", file) }.freeze
+  # deckhand top: every file of it, the command's too.
+  TOP = Dir[File.join(ROOT, "lib/deckhand/cli/top{,_command}{.rb,/**/*.rb}")].sort.freeze
   # Keys the converted code builds from a name: nav.<section>, stats.<field>,
-  # notice.<name>, runs.<why an iteration stopped>, the sets' words per set
-  # and the confirmation's per action.
+  # notice.<name>, runs.<why an iteration stopped>, the sets' words per set,
+  # the confirmation's per action, a workflow's or step's state and a step's
+  # condition; top's actions, keys, sets, confirmations and limits' sources.
   BUILT = {
     "nav" => %w[dashboard busy queues retries scheduled dead batches workflows periodic metrics limits profiles],
     "stats" => %w[processed failed busy enqueued retries scheduled dead processes expired succeeded],
-    "notice" => Deckhand::Web::Action::NOTICES + Deckhand::Web::Pages::PeriodicPage::NOTICES,
+    "notice" => Deckhand::Web::Action::NOTICES + Deckhand::Web::Pages::PeriodicPage::NOTICES + Deckhand::Web::Pages::WorkflowsPage::NOTICES,
     "ticks" => Deckhand::Web::Helpers::TickOutcome::STATES,
     "cron" => (0..6).map { |day| "day_#{day}" },
     "runs" => %w[shutdown time_budget error],
     "sets" => %w[retries scheduled dead].flat_map { |set| %W[entries_#{set} in_#{set} when_#{set} empty_#{set}] },
     "gone" => %w[left_retries left_scheduled left_dead],
-    "confirm" => %w[retry delete kill]
+    "confirm" => %w[retry delete kill],
+    "workflows" => (%w[held] | Deckhand::API::StepRecord::STATES.values).map { |state| "state_#{state}" } +
+      Deckhand::API::StepRecord::CONDITIONS.values.map { |on| "when_#{on}" },
+    "top.actions" => [Deckhand::CLI::Top::BusyTab, Deckhand::CLI::Top::QueuesTab, Deckhand::CLI::Top::SetTab,
+      Deckhand::CLI::Top::PeriodicTab, Deckhand::CLI::Top::LimitsTab].flat_map { |tab| tab::ACTIONS.values }.uniq.map(&:to_s),
+    "top.keys" => Deckhand::CLI::Top::Frame::KEYS.values,
+    "top.help" => Deckhand::CLI::Top::Frame::HELP.values,
+    "top.sets" => %w[retries scheduled dead] + Deckhand::CLI::Top::SetTab::CONFIRM.map { |action| "confirm_#{action}" },
+    "top.busy" => Deckhand::CLI::Top::BusyTab::CONFIRM.map { |action| "confirm_#{action}" },
+    "top.limits" => %w[runtime servers local]
   }.freeze
   # Read by Locale::Catalog and Locale::Formats themselves.
   FORMAT_KEYS = %w[language dir number.delimiter number.separator number.percent time.format time.ago time.from_now
@@ -91,6 +106,7 @@ class LocaleCompletenessTest < Minitest::Test
   end
 
   def test_the_converted_screens_use_only_keys_english_has
+    assert_includes TOP, File.join(ROOT, "lib/deckhand/cli/top/tabs/busy_tab.rb")
     used = literal_keys
     refute_empty used
     assert_empty used - ENGLISH.keys, "t(...) names a key en.yml lacks"
@@ -107,6 +123,6 @@ class LocaleCompletenessTest < Minitest::Test
   def variables(text) = text.scan(VARIABLE).flatten.sort
 
   def literal_keys
-    CONVERTED.flat_map { |file| File.read(file).scan(/\b(?:t|text)\("([a-z0-9_.]+)"/).flatten }.uniq
+    (CONVERTED + TOP).flat_map { |file| File.read(file).scan(/\b(?:t|text)\("([a-z0-9_.]+)"/).flatten }.uniq
   end
 end

@@ -3,7 +3,8 @@
 require "test_helper"
 require "deckhand/locale"
 
-# Accept-Language to one of the languages there are texts for.
+# Accept-Language, and a terminal's POSIX locale, to one of the languages
+# there are texts for.
 class LocaleNegotiationTest < Minitest::Test
   NAMES = %w[ar de en es fr he ja pt ru zh-CN].freeze
 
@@ -61,5 +62,32 @@ class LocaleNegotiationTest < Minitest::Test
     assert_equal "en", Deckhand::Locale.negotiate("da")
     assert_equal "ar", Deckhand::Locale.negotiate("ar-EG,ar;q=0.9")
     assert_equal "en", Deckhand::Locale.negotiate(nil)
+  end
+
+  def test_a_posix_locale_name_gets_its_language
+    assert_equal "de", Deckhand::Locale.posix("de_DE.UTF-8")
+    assert_equal "pt", Deckhand::Locale.posix("pt_BR")
+    assert_equal "zh-CN", Deckhand::Locale.posix("zh_CN.GB18030")
+    assert_equal "zh-CN", Deckhand::Locale.posix("zh_SG.UTF-8")
+    assert_equal "fr", Deckhand::Locale.posix("fr_BE.ISO-8859-1@euro")
+    assert_equal "ar", Deckhand::Locale.posix("ar")
+    assert_equal "ru", Deckhand::Locale.posix("ru-RU"), "as --locale may be given"
+  end
+
+  def test_c_posix_other_languages_and_non_names_get_none
+    ["C", "C.UTF-8", "POSIX", "zh_TW.UTF-8", "zh_HK", "da_DK.UTF-8", "", "../de", "de_DE.UTF-8 rm", nil].each do |name|
+      assert_nil Deckhand::Locale.posix(name), name.inspect
+    end
+  end
+
+  def test_the_environment_as_posix_says_lc_all_then_lc_messages_then_lang
+    from = ->(env) { Deckhand::Locale.from_environment(env) }
+    assert_equal "de", from.call("LANG" => "de_DE.UTF-8")
+    assert_equal "ja", from.call("LC_MESSAGES" => "ja_JP.UTF-8", "LANG" => "de_DE.UTF-8")
+    assert_equal "he", from.call("LC_ALL" => "he_IL.UTF-8", "LC_MESSAGES" => "ja_JP.UTF-8", "LANG" => "de_DE.UTF-8")
+    assert_equal "ru", from.call("LC_ALL" => "", "LANG" => "ru_RU.UTF-8"), "an empty variable is not set"
+    assert_equal "en", from.call("LC_ALL" => "C", "LANG" => "de_DE.UTF-8"), "C is English, and it wins"
+    assert_equal "en", from.call("LANG" => "da_DK.UTF-8")
+    assert_equal "en", from.call({})
   end
 end

@@ -3,6 +3,7 @@
 require "test_helper"
 require "deckhand/locale"
 require "deckhand/batch"
+require "deckhand/workflow"
 require_relative "../../support/web/web_helpers"
 
 # The dashboard in the request's language: picked with ?locale= (then kept
@@ -16,13 +17,13 @@ class WebLocaleTest < Minitest::Test
   # The pages whose every word comes from the texts.
   CONVERTED_PAGES = %w[/ /queues /queues/mail /busy /retries /retries?q=boom /retries?q=boom&confirm=retry /dead /scheduled
     /retries/1-gone /retries/KEY /retries?view=groups /find?jid=98431 /find?jid=nowhere /find?jid= /profiles
-    /limits /metrics /metrics/RecordJob /periodic /batches /batches/BID].freeze
+    /limits /metrics /metrics/RecordJob /periodic /batches /batches/BID /workflows /workflows/WID].freeze
   # Names, and data the pages show as Redis and the test gave them.
   NOT_WORDS = %w[Deckhand deckhand Redis redis UTC jid JID noeviction mail RecordJob ReportJob RuntimeError boom default cpu min
-    nowhere set profile your-name docs profiling md Prometheus ms weekly success ttl batches gem complete on].freeze
+    nowhere set profile your-name docs profiling md Prometheus ms weekly success ttl batches gem complete on nightly].freeze
   # Words a language writes as English does.
-  SAME_WORDS = {"de" => %w[Version Clients Limits Workflows Live live Job Jobs Arguments Thread In in an all Rate Name Zone Callbacks],
-                "fr" => %w[Version Clients argument arguments Arguments pause page capsules strict confirmation classes Actions minute format Total description Parent Options], "es" => %w[error Error No no token callbacks Callbacks Total],
+  SAME_WORDS = {"de" => %w[Version Clients Limits Workflows Workflow Live live Job Jobs Arguments Thread In in an all Rate Name Zone Callbacks],
+                "fr" => %w[Version Clients argument arguments Arguments pause page capsules strict confirmation classes Actions minute format Total description Parent parent Options], "es" => %w[error Error No no token callbacks Callbacks Total],
                 "pt" => %w[no as thread threads Thread classes token callbacks Callbacks Total]}.freeze
 
   def in_language(path, accept) = get(path, headers: {"HTTP_ACCEPT_LANGUAGE" => accept})
@@ -97,9 +98,10 @@ class WebLocaleTest < Minitest::Test
     batch = Deckhand::Batch.new
     batch.on(:complete, "RecordJob")
     batch.jobs { RecordJob.perform_async(1) }
-    CONVERTED_PAGES.map { |path| path.sub("KEY", key_of(:retries, "0a" * 12)).sub("BID", batch.bid) }.each do |path|
-      # The batch's id is data, in any letters: out before the words are read.
-      page = ->(code) { words(in_language(path, code).body.gsub(batch.bid, "")) }
+    flow = a_workflow_with_a_dead_step
+    CONVERTED_PAGES.map { |path| path.sub("KEY", key_of(:retries, "0a" * 12)).sub("BID", batch.bid).sub("WID", flow.id) }.each do |path|
+      # The batch's and the workflow's ids are data, in any letters: out before the words are read.
+      page = ->(code) { words(in_language(path, code).body.gsub(batch.bid, "").gsub(flow.id, "")) }
       english = page.call("en")
       left = LANGUAGES.to_h { |code| [code, (page.call(code) & english) - NOT_WORDS - SAME_WORDS.fetch(code, [])] }
       assert_equal LANGUAGES.to_h { |code| [code, []] }, left, "English left on #{path}"
@@ -140,7 +142,25 @@ class WebLocaleTest < Minitest::Test
     assert_equal "&lt;img src=x&gt; &quot;<i>ok</i>&quot;", page.t("a", v: Deckhand::Web::Template::SafeHtml.new("<i>ok</i>"))
   end
 
+  def test_a_workflows_notice_speaks_the_language
+    flow = a_workflow_with_a_dead_step
+    response = post("/workflows/#{flow.id}", "action" => "cancel")
+    page = get(response.headers["location"], headers: {"HTTP_COOKIE" => "deckhand_notice=#{notice_cookie(response)}", "HTTP_ACCEPT_LANGUAGE" => "de"})
+    assert_includes page.body, %(id="notice" tabindex="-1">Dieser Workflow war schon beendet: nichts abzubrechen</p>)
+  end
+
   private
+
+  # A workflow of three steps whose first died: the two after it cancelled, the workflow failed.
+  def a_workflow_with_a_dead_step
+    flow = Deckhand::Workflow.new("nightly")
+    root = flow.add(RecordJob, 1)
+    flow.add_many(RecordJob, [[2], [3]], after: root)
+    flow.push
+    error = JSON.generate({"error_class" => "RuntimeError", "error_message" => "boom"})
+    Deckhand::Workflow.ops(Deckhand.config).step(flow.id, "d", root.jid, error)
+    flow
+  end
 
   # A schedule a leader wrote: one entry every Monday, ticked a minute ago.
   def a_leaders_schedule

@@ -10,28 +10,20 @@ module Deckhand
       # title, the tabs, the tab's summary, its rows (scrolled to keep the
       # cursor in sight), and a last line for what happened, the filter
       # being typed, a question, or the keys. Every line fits the width
-      # before it is painted; nothing here needs a terminal.
+      # before it is painted; nothing here needs a terminal. Its words are
+      # the view's language's (keys top.*), a right-to-left one in logical
+      # order: the terminal lays it out (bidi), as it does any other text.
       #
       #   Frame.new(view, width: 80, height: 24, paint: Paint.new(false)).lines
       #   # => ["Deckhand top  redis://...  11:02:07 UTC", " 1 Overview  2 Busy ...", ...]
       class Frame
-        TEXT = {
-          title: "Deckhand top  %{location}  %{time} UTC", filtered: "  filter \"%{filter}\"", selected: "  %{count} selected",
-          none: "   (none)", unreachable: "Redis unreachable: %{error}; retrying", prompt: "Filter: %{draft}_  (Enter applies, Esc cancels)",
-          question: "%{question}  y/n", hint: "%{key} %{action}",
-          keys: ["tab/1-8 tabs", "j/k move", "space select", "/ filter", "? help", "q quit"],
-          help: [
-            "Keys", "",
-            "  tab, shift-tab, 1-8   switch tabs (left/right too)",
-            "  up/down, j/k          move (PgUp/PgDn a page, g/G the ends)",
-            "  space                 select the row; actions take the selected rows",
-            "  /                     filter; in the job sets, the jobs' text (case counts)",
-            "  Esc                   let go of the selection, then of the filter",
-            "  q, Ctrl-C             quit", "",
-            "This tab's actions (delete, kill, stop and cancel ask first):"
-          ],
-          help_action: "  %{key}                     %{action}", help_none: "  none: it only shows", help_close: "Any key closes this help."
-        }.freeze
+        TITLE = "Deckhand top  %{location}  %{time} UTC"
+        # The keys the footer names, each with its text top.keys.<name>.
+        KEYS = {"tab/1-8" => "tabs", "j/k" => "move", "space" => "select", "/" => "filter", "?" => "help", "q" => "quit"}.freeze
+        # The help's keys, each with its text top.help.<name>; what it says starts at column HELP_COLUMN.
+        HELP = {"tab, shift-tab, 1-8" => "tabs", "up/down, j/k" => "move", "space" => "select", "/" => "filter",
+                "Esc" => "escape", "q, Ctrl-C" => "quit"}.freeze
+        HELP_COLUMN = 24
 
         def initialize(view, width:, height:, paint:, location: "", now: Time.now)
           @view = view
@@ -45,7 +37,7 @@ module Deckhand
         def lines
           body_height = @height - 4
           body = if @view.mode == :help then help
-          elsif @view.error then Fitting.wrap(text(:unreachable, error: @view.error), @width)
+          elsif @view.error then Fitting.wrap(t("top.unreachable", error: @view.error), @width)
           else body(body_height)
           end
           out = [title, tab_bar, summary, *body.first(body_height)]
@@ -55,18 +47,18 @@ module Deckhand
 
         private
 
-        def text(key, **values) = format(TEXT.fetch(key), **values)
+        def t(key, **values) = @view.locale.t(key, **values)
 
         def fit(line) = Fitting.fit(line, @width)
 
-        def title = @paint.apply(Fitting.pad(text(:title, location: @location, time: @now.utc.strftime("%H:%M:%S")), @width), :reverse, :bold)
+        def title = @paint.apply(Fitting.pad(format(TITLE, location: @location, time: @now.utc.strftime("%H:%M:%S")), @width), :reverse, :bold)
 
         # "1 Overview [2 Busy] 3 Queues ...", the current tab in brackets
         # (and reverse video); the names of the others left out when they do
-        # not all fit.
+        # not all fit (in the terminal's columns: a Japanese name takes two a character).
         def tab_bar
           names = @view.tabs.each_with_index.map { |tab, i| "#{i + 1} #{tab.name}" }
-          names = names.each_with_index.map { |name, i| (i == @view.index) ? name : (i + 1).to_s } if names.sum { |name| name.size + 1 } + 2 > @width
+          names = names.each_with_index.map { |name, i| (i == @view.index) ? name : (i + 1).to_s } if names.sum { |name| Fitting.columns(name) + 1 } + 2 > @width
           parts = names.each_with_index.map { |name, i| (i == @view.index) ? @paint.apply("[#{name}]", :reverse, :cyan) : name }
           " #{parts.join(" ")}"
         end
@@ -74,8 +66,8 @@ module Deckhand
         def summary
           tab = @view.tab
           line = tab.summary.dup
-          line << text(:filtered, filter: @view.filter) unless @view.filter.empty?
-          line << text(:selected, count: @view.selected.size) unless @view.selected.empty?
+          line << "  " << t("top.frame.filtered", filter: @view.filter) unless @view.filter.empty?
+          line << "  " << t("top.frame.selected", count: @view.selected.size) unless @view.selected.empty?
           @paint.apply(fit(line), :bold)
         end
 
@@ -88,7 +80,7 @@ module Deckhand
             entries << "" unless entries.empty?
             entries << @paint.apply(fit(section.title), :bold) if section.title
             entries << @paint.apply(section.table.header(@width), :dim)
-            entries << text(:none) if section.rows.empty?
+            entries << "   #{t("top.none")}" if section.rows.empty?
             section.rows.each do |row|
               entries << [index, row, section.table]
               index += 1
@@ -121,8 +113,8 @@ module Deckhand
 
         def footer
           case @view.mode
-          when :filter then @paint.apply(fit(text(:prompt, draft: @view.draft)), :bold)
-          when :confirm then @paint.apply(fit(text(:question, question: @view.tab.question(*@view.pending))), :yellow, :bold)
+          when :filter then @paint.apply(fit(t("top.frame.prompt", draft: @view.draft)), :bold)
+          when :confirm then @paint.apply(fit("#{@view.tab.question(*@view.pending)}  y/n"), :yellow, :bold)
           else
             return @paint.apply(fit(@view.message), :green) if @view.message
             @paint.apply(hints, :dim)
@@ -131,20 +123,22 @@ module Deckhand
 
         # The tab's action keys, then the general ones, as many whole as fit.
         def hints
-          names = ViewState::TEXT[:actions]
-          all = @view.tab.actions.map { |key, action| text(:hint, key: key, action: names[action]) } + TEXT[:keys]
+          all = @view.tab.actions.map { |key, action| "#{key} #{@view.action_name(action)}" } + KEYS.map { |key, name| "#{key} #{t("top.keys.#{name}")}" }
           all.each_with_object(+"") do |hint, line|
-            break line if line.size + hint.size + 2 > @width
+            break line if Fitting.columns(line) + Fitting.columns(hint) + 2 > @width
             line << "  " unless line.empty?
             line << hint
           end
         end
 
         def help
-          names = ViewState::TEXT[:actions]
-          actions = @view.tab.actions.map { |key, action| text(:help_action, key: key, action: names[action]) }
-          (TEXT[:help] + (actions.empty? ? [TEXT[:help_none]] : actions) + ["", TEXT[:help_close]]).map { |line| fit(line) }
+          keys = HELP.map { |key, name| help_line(key, t("top.help.#{name}")) }
+          actions = @view.tab.actions.map { |key, action| help_line(key, @view.action_name(action)) }
+          actions = ["  #{t("top.help.no_actions")}"] if actions.empty?
+          [t("top.help.title"), "", *keys, "", t("top.help.actions"), *actions, "", t("top.help.close")].map { |line| fit(line) }
         end
+
+        def help_line(key, words) = "  #{Fitting.pad(key, HELP_COLUMN - 2)}#{words}"
       end
     end
   end

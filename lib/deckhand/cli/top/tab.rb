@@ -2,6 +2,7 @@
 
 require_relative "fitting"
 require_relative "table"
+require_relative "../../locale"
 
 module Deckhand
   class CLI
@@ -9,8 +10,8 @@ module Deckhand
       # What every tab of `deckhand top` shares. A tab reads its data through
       # the API (#load), shows it as sections of rows, each a table with a
       # title, and acts on rows (#act) with the dashboard's API calls. Its
-      # words are in its TEXT, one place per screen, so they can be
-      # translated; the keys that act are in its ACTIONS.
+      # words are texts of the user's language (Deckhand::Locale, keys
+      # top.*; its own under WORDS); the keys that act are in its ACTIONS.
       #
       #   tab = QueuesTab.new
       #   tab.load(api, filter: "mail")
@@ -22,23 +23,28 @@ module Deckhand
         # its colour.
         Row = Struct.new(:key, :cells, :item, :tone, :kind)
         Section = Struct.new(:title, :table, :rows)
-        TEXT = {}.freeze
+        # The prefix of the tab's own texts ("top.busy").
+        WORDS = "top"
         ACTIONS = {}.freeze
-        # Actions that ask first (Frame shows TEXT[:confirm_<action>]).
+        # Actions that ask first (Frame shows its text WORDS.confirm_<action>).
         CONFIRM = [].freeze
         # Rows read per refresh: a bounded slice, whatever the size of the set.
         LIMIT = 200
 
-        attr_reader :sections, :summary
+        attr_reader :sections, :summary, :locale
 
-        def initialize
+        # locale: a Deckhand::Locale::Catalog; nil is English.
+        def initialize(locale: nil)
+          @locale = locale || Locale[Locale::DEFAULT]
           @sections = []
           @summary = ""
         end
 
-        def name = text(:title)
+        # The tab's name, in its language.
+        def name = raise(NotImplementedError, "#{self.class} names itself")
 
-        def text(key, **values) = format(self.class::TEXT.fetch(key), **values)
+        # A text of the tab's language (Locale::Catalog#t).
+        def t(key, **values) = @locale.t(key, **values)
 
         def rows = @sections.flat_map(&:rows)
 
@@ -51,7 +57,7 @@ module Deckhand
         def lines(_width, _height) = nil
 
         # What `action` would do to `rows`, as the confirmation asks it.
-        def question(action, rows) = text(:"confirm_#{action}", count: rows.size)
+        def question(action, rows) = t("#{self.class::WORDS}.confirm_#{action}", count: rows.size)
 
         # Whether `action` applies to a row (a tab with two kinds of row acts on one).
         def acts_on?(_action, _row) = true
@@ -65,7 +71,7 @@ module Deckhand
           rows.select { |row| row.cells.any? { |cell| Array(cell).join(" ").downcase.include?(needle) } }
         end
 
-        def count(value) = Fitting.count(value)
+        def count(value) = @locale.number(value)
 
         def ago(time, now) = time ? Fitting.duration(now - time) : "-"
       end

@@ -22,21 +22,21 @@ module Deckhand
       #   view.press(" ")    # selects the job under the cursor
       #   view.press("r")    # => :reload, the job back in its queue
       #   view.message       # => "retried 1"
+      #
+      # It speaks the language it is given (a Deckhand::Locale::Catalog,
+      # English when none), and so do its tabs.
       class ViewState
-        TEXT = {
-          actions: {retry: "retry", delete: "delete", kill: "kill", cancel: "cancel", pause: "pause/resume", quiet: "quiet", stop: "stop"},
-          nothing: "nothing here to %{action}: move to a row it applies to, or select some with space",
-          declined: "nothing done", failed: "%{action} failed: %{error}"
-        }.freeze
         QUIT = ["q", :ctrl_c, :ctrl_d].freeze
 
-        attr_reader :tabs, :index, :mode, :draft, :message, :error, :selected, :cursor, :pending
+        attr_reader :locale, :tabs, :index, :mode, :draft, :message, :error, :selected, :cursor, :pending
         attr_accessor :scroll, :page_size
 
-        def initialize(api, location:)
+        def initialize(api, location:, locale: nil)
           @api = api
-          @tabs = [OverviewTab.new(location: location), BusyTab.new, QueuesTab.new, SetTab.new(:retries),
-            SetTab.new(:dead), SetTab.new(:scheduled), PeriodicTab.new, LimitsTab.new]
+          @locale = locale || Locale[Locale::DEFAULT]
+          words = {locale: @locale}
+          @tabs = [OverviewTab.new(location: location, **words), BusyTab.new(**words), QueuesTab.new(**words), SetTab.new(:retries, **words),
+            SetTab.new(:dead, **words), SetTab.new(:scheduled, **words), PeriodicTab.new(**words), LimitsTab.new(**words)]
           @index = 0
           @filters = Hash.new("")
           @selected = []
@@ -53,6 +53,9 @@ module Deckhand
         def filter = @filters[@index]
 
         def rows = tab.rows
+
+        # An action's name, as the keys' hints and the help say it.
+        def action_name(action) = @locale.t("top.actions.#{action}")
 
         # Reads the tab's data again; a Redis outage is kept to show, and the
         # next refresh tries again. The cursor stays on its row when the rows
@@ -118,7 +121,7 @@ module Deckhand
           action, targets = @pending
           @pending = nil
           @mode = :browse
-          return (@message = TEXT[:declined]) && nil unless key == "y"
+          return (@message = @locale.t("top.view.declined")) && nil unless key == "y"
           perform(action, targets)
         end
 
@@ -162,7 +165,7 @@ module Deckhand
           chosen = rows.select { |row| @selected.include?(row.key) }
           chosen = [rows[@cursor]].compact if chosen.empty?
           targets = chosen.select { |row| tab.acts_on?(action, row) }
-          return (@message = format(TEXT[:nothing], action: TEXT[:actions][action])) && nil if targets.empty?
+          return (@message = @locale.t("top.view.nothing", action: action_name(action))) && nil if targets.empty?
           return perform(action, targets) unless tab.confirm?(action)
           @pending = [action, targets]
           @mode = :confirm
@@ -174,7 +177,7 @@ module Deckhand
           @selected = []
           :reload
         rescue Deckhand::Error => e
-          @message = format(TEXT[:failed], action: TEXT[:actions][action], error: e.message)
+          @message = @locale.t("top.view.failed", action: action_name(action), error: e.message)
           :reload
         end
       end

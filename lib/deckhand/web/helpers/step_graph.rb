@@ -7,7 +7,7 @@ module Deckhand
       # waits for nothing), a box per step in its state's colour, a line
       # from each parent to its step. Sized by attributes and styled by
       # class, so it needs no inline style under the page's policy; every
-      # text escaped. A level wider than PER_LEVEL shows that many, those
+      # text escaped (a translated text by #t). A level wider than PER_LEVEL shows that many, those
       # that need a look first (dead, failed, retrying, running), and a box
       # counting the rest.
       #
@@ -42,23 +42,28 @@ module Deckhand
             to = at[step.jid]
             step.parents.filter_map { |parent| (from = at[parent]) && %(<line class="edge" x1="#{from[0]}" y1="#{from[1] + BOX_H}" x2="#{to[0]}" y2="#{to[1]}"/>) }
           end
-          label = "#{record.counts["total"]} steps in #{levels.size} levels"
-          html(%(<svg class="step-graph" width="#{width}" height="#{height}" viewBox="0 0 #{width} #{height}" role="img" aria-label="#{h(label)}">) +
-            %(<title>#{h(label)}</title>#{edges.uniq.join}#{boxes.join}</svg>))
+          label = t("workflows.graph", steps: number(record.counts["total"]), levels: number(levels.size))
+          html(%(<svg class="step-graph" width="#{width}" height="#{height}" viewBox="0 0 #{width} #{height}" role="img" aria-label="#{label}">) +
+            %(<title>#{label}</title>#{edges.uniq.join}#{boxes.join}</svg>))
+        end
+
+        # A workflow's or a step's state in words; a state this version does not know, as Redis has it.
+        def state_words(state)
+          locale.key?("workflows.state_#{state}") ? t("workflows.state_#{state}") : state
         end
 
         private
 
         def step_box(step, x, y)
-          %(<a href="#step-#{h(step.jid)}" class="step #{h(step.state)}"><title>#{h(step.name)} (#{h(step.job_class)}): #{h(step.state)}</title>) +
+          %(<a href="#step-#{h(step.jid)}" class="step #{h(step.state)}"><title>#{h(step.name)} (#{h(step.job_class)}): #{h(state_words(step.state))}</title>) +
             %(<rect x="#{x}" y="#{y}" width="#{BOX_W}" height="#{BOX_H}" rx="6"/>) +
             %(<text x="#{x + 8}" y="#{y + 18}" class="name">#{h(truncate(step.name, 20))}</text>) +
-            %(<text x="#{x + 8}" y="#{y + 35}" class="state">#{h(step.state)}</text></a>)
+            %(<text x="#{x + 8}" y="#{y + 35}" class="state">#{h(state_words(step.state))}</text></a>)
         end
 
         def more_box(more, x, y)
           %(<g class="step more"><rect x="#{x}" y="#{y}" width="#{BOX_W}" height="#{BOX_H}" rx="6"/>) +
-            %(<text x="#{x + 8}" y="#{y + 27}" class="name">+#{number(more)} more</text></g>)
+            %(<text x="#{x + 8}" y="#{y + 27}" class="name">#{t("workflows.more", n: number(more))}</text></g>)
         end
       end
     end

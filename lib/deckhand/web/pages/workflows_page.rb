@@ -18,16 +18,10 @@ module Deckhand
         ].freeze
         # Workflow ids are 16 URL-safe characters; anything else never reaches Redis as a key.
         ID = /\A[A-Za-z0-9_-]{1,64}\z/
-        # A step's `on:` in words, as the steps table says when it runs.
-        CONDITIONS = {success: "when they succeed", failure: "when one fails for good", complete: "when they end"}.freeze
         # Steps listed under the graph.
         LISTED = 500
-        NOTICES = {
-          "workflow_cancelled" => "Workflow cancelled: steps that had not started will not run; running ones finish",
-          "workflow_ended" => "That workflow had ended: nothing to cancel",
-          "step_retried" => "Step sent back to its queue: once it starts, the steps its death cancelled wait for it again",
-          "step_not_retried" => "That step is not dead, or its job is no longer in the dead set"
-        }.freeze
+        # The notices its actions leave (texts notice.*).
+        NOTICES = %w[workflow_cancelled workflow_ended step_retried step_not_retried].freeze
 
         def index
           @section = "workflows"
@@ -36,14 +30,14 @@ module Deckhand
           @pages = [(@size + @per_page - 1) / @per_page, 1].max
           @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
           @workflows = workflows.page(@page, @per_page)
-          render :workflows, title: "Workflows"
+          render :workflows, title: t("nav.workflows")
         end
 
         def show
           @section = "workflows"
           @workflow = find or return not_found("that workflow has expired, or never existed")
           @steps = @workflow.steps
-          render :workflow, title: "Workflow #{@workflow.description.empty? ? @workflow.id : truncate(@workflow.description, 60)}"
+          render :workflow, title: t("workflows.title", id: @workflow.description.empty? ? @workflow.id : truncate(@workflow.description, 60))
         end
 
         def act
@@ -58,7 +52,7 @@ module Deckhand
 
         def notice
           name, = Flash.read(@request)
-          NOTICES[name] || super
+          NOTICES.include?(name) ? t("notice.#{name}") : super
         end
 
         # A workflow's state => its badge's tone.

@@ -12,22 +12,15 @@ module Deckhand
       #
       #   LimitsTab.new.load(api, filter: "stripe").rows.map(&:key)
       class LimitsTab < Tab
-        TEXT = {
-          title: "Limits", summary: "throttled queues %{throttles}, limiters used in the last day %{limiters}",
-          throttles: "Queue throttles", limiters: "Limiters",
-          queue: "QUEUE", limit: "LIMIT", held: "HELD", source: "FROM",
-          name: "NAME", type: "TYPE", size: "SIZE", over: "OVER", waited: "WAITED",
-          rate: "%{rate} per %{per}s", slots: "%{concurrency} at once",
-          runtime: "set at run time", servers: "the servers", local: "this config"
-        }.freeze
+        def name = t("top.limits.title")
 
         def load(api, filter: "")
           throttles = api.throttles
           limiters = api.limiters
-          @summary = text(:summary, throttles: throttles.size, limiters: limiters.size)
+          @summary = t("top.limits.summary", throttles: throttles.size, limiters: limiters.size)
           @sections = [
-            Section.new(text(:throttles), throttle_table, keep(throttles.map { |throttle| throttle_row(throttle) }, filter)),
-            Section.new(text(:limiters), limiter_table, keep(limiters.first(LIMIT).map { |limiter| limiter_row(limiter) }, filter))
+            Section.new(t("top.limits.throttles"), throttle_table, keep(throttles.map { |throttle| throttle_row(throttle) }, filter)),
+            Section.new(t("top.limits.limiters"), limiter_table, keep(limiters.first(LIMIT).map { |limiter| limiter_row(limiter) }, filter))
           ]
           self
         end
@@ -36,30 +29,30 @@ module Deckhand
 
         def throttle_table
           Table.new([
-            {title: text(:queue), min: 16, flex: 2},
-            {title: text(:limit), min: 24, flex: 2},
-            {title: text(:held), min: 6, align: :right},
-            {title: text(:source), min: 14, flex: 1, drop: 1}
+            {title: t("top.column.queue"), min: 16, flex: 2},
+            {title: t("top.column.limit"), min: 24, flex: 2},
+            {title: t("top.column.held"), min: 6, align: :right},
+            {title: t("top.column.source"), min: 14, flex: 1, drop: 1}
           ])
         end
 
         def limiter_table
           Table.new([
-            {title: text(:name), min: 20, flex: 2},
-            {title: text(:type), min: 10},
-            {title: text(:size), min: 6, align: :right},
-            {title: text(:held), min: 6, align: :right},
-            {title: text(:over), min: 8, align: :right},
-            {title: text(:waited), min: 8, align: :right, drop: 1}
+            {title: t("top.column.name"), min: 20, flex: 2},
+            {title: t("top.column.type"), min: 10},
+            {title: t("top.column.size"), min: 6, align: :right},
+            {title: t("top.column.held"), min: 6, align: :right},
+            {title: t("top.column.over"), min: 8, align: :right},
+            {title: t("top.column.waited"), min: 8, align: :right, drop: 1}
           ])
         end
 
         def throttle_row(throttle)
           limit = throttle.limit
           words = []
-          words << text(:rate, rate: limit["rate"], per: limit["per"]) if limit["rate"]
-          words << text(:slots, concurrency: limit["concurrency"]) if limit["concurrency"]
-          Row.new([:throttle, throttle.queue], [throttle.queue, words, throttle.held.to_s, text(throttle.source)], throttle, nil, :throttle)
+          words << t("top.limits.rate", rate: limit["rate"], per: limit["per"]) if limit["rate"]
+          words << t("top.limits.slots", concurrency: limit["concurrency"]) if limit["concurrency"]
+          Row.new([:throttle, throttle.queue], [throttle.queue, words, throttle.held.to_s, t("top.limits.#{throttle.source}")], throttle, nil, :throttle)
         end
 
         def limiter_row(limiter)

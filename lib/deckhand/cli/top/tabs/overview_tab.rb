@@ -14,13 +14,13 @@ module Deckhand
       #   tab = OverviewTab.new(location: "redis://localhost:6379/0").load(api, filter: "")
       #   tab.lines(80, 20)   # => ["Processed 12  Failed 0 ...", ...]
       class OverviewTab < Tab
-        TEXT = {title: "Overview"}.freeze
-
-        def initialize(location:)
-          super()
+        def initialize(location:, locale: nil)
+          super(locale: locale)
           @location = location
           @snapshot = nil
         end
+
+        def name = t("top.overview.title")
 
         def load(api, filter: "")
           @snapshot = Snapshot.read(api, previous: @snapshot)
@@ -31,7 +31,7 @@ module Deckhand
         # The snapshot's lines below Screen's own title (the frame has one).
         def lines(width, height)
           return [] unless @snapshot
-          Screen.new(width: width, height: height + 1).lines(@snapshot, location: @location, now: @now, live: false).drop(1)
+          Screen.new(width: width, height: height + 1, locale: locale).lines(@snapshot, location: @location, now: @now, live: false).drop(1)
         end
       end
     end

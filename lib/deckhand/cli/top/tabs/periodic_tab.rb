@@ -13,18 +13,14 @@ module Deckhand
       #   tab = PeriodicTab.new.load(api, filter: "nightly")
       #   tab.act(api, :pause, tab.rows)   # => "paused 1, resumed 0"
       class PeriodicTab < Tab
-        TEXT = {
-          title: "Periodic", summary: "periodic jobs %{count}, leader %{leader}", no_leader: "none",
-          name: "NAME", cron: "CRON", class: "CLASS", next: "NEXT", last: "LAST", state: "STATE",
-          paused: "paused", in: "in %{span}", ago: "%{span} ago",
-          toggled: "paused %{paused}, resumed %{resumed}"
-        }.freeze
         ACTIONS = {"p" => :pause}.freeze
+
+        def name = t("top.periodic.title")
 
         def load(api, filter: "")
           periodic = api.periodic
           now = api.now
-          @summary = text(:summary, count: periodic.size, leader: periodic.leader || text(:no_leader))
+          @summary = t("top.periodic.summary", count: periodic.size, leader: periodic.leader || t("top.periodic.no_leader"))
           @sections = [Section.new(nil, table, keep(periodic.map { |entry| row(entry, now) }, filter))]
           self
         end
@@ -33,25 +29,25 @@ module Deckhand
           paused, running = rows.partition { |row| row.item.paused? }
           running.each { |row| row.item.pause }
           paused.each { |row| row.item.resume }
-          text(:toggled, paused: running.size, resumed: paused.size)
+          t("top.toggled", paused: running.size, resumed: paused.size)
         end
 
         private
 
         def table
           Table.new([
-            {title: text(:name), min: 14, flex: 2},
-            {title: text(:cron), min: 11, flex: 1, drop: 1},
-            {title: text(:class), min: 14, flex: 2, drop: 2},
-            {title: text(:next), min: 9},
-            {title: text(:last), min: 9},
-            {title: text(:state), min: 14, flex: 1}
+            {title: t("top.column.name"), min: 14, flex: 2},
+            {title: t("top.column.cron"), min: 11, flex: 1, drop: 1},
+            {title: t("top.column.class"), min: 14, flex: 2, drop: 2},
+            {title: t("top.column.next"), min: 9},
+            {title: t("top.column.last"), min: 9},
+            {title: t("top.column.state"), min: 14, flex: 1}
           ])
         end
 
         def row(entry, now)
           states = []
-          states << text(:paused) if entry.paused?
+          states << t("top.state.paused") if entry.paused?
           outcome = entry.history.first
           states << outcome.state.to_s if outcome
           cells = [entry.name, entry.cron, entry.klass, when_of(entry.next_at, now), when_of(entry.last_at, now), states]
@@ -63,7 +59,7 @@ module Deckhand
 
         def when_of(time, now)
           return "-" unless time
-          (time > now) ? text(:in, span: Fitting.duration(time - now)) : text(:ago, span: Fitting.duration(now - time))
+          (time > now) ? t("top.time.in", span: Fitting.duration(time - now)) : t("top.time.ago", span: Fitting.duration(now - time))
         end
       end
     end

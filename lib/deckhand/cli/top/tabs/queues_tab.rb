@@ -12,13 +12,9 @@ module Deckhand
       #   tab = QueuesTab.new.load(api, filter: "")
       #   tab.act(api, :pause, tab.rows.first(1))   # => "paused 1, resumed 0"
       class QueuesTab < Tab
-        TEXT = {
-          title: "Queues", summary: "queues %{count}, jobs waiting %{size}",
-          queue: "QUEUE", size: "SIZE", latency: "LATENCY", state: "STATE",
-          paused: "paused", unworked: "no process", throttled: "throttled",
-          toggled: "paused %{paused}, resumed %{resumed}"
-        }.freeze
         ACTIONS = {"p" => :pause}.freeze
+
+        def name = t("top.queues.title")
 
         def load(api, filter: "")
           queues = api.queues.sort_by { |queue| [-queue.size, queue.name] }
@@ -27,7 +23,7 @@ module Deckhand
           throttled = api.throttles(processes: processes).to_h { |throttle| [throttle.queue, throttle] }
           now = api.now
           rows = queues.map { |queue| row(queue, now, worked, throttled[queue.name]) }
-          @summary = text(:summary, count: queues.size, size: count(queues.sum(&:size)))
+          @summary = t("top.queues.summary", count: queues.size, size: count(queues.sum(&:size)))
           @sections = [Section.new(nil, table, keep(rows, filter))]
           self
         end
@@ -36,24 +32,24 @@ module Deckhand
           paused, running = rows.partition { |row| row.item.paused? }
           running.each { |row| api.queue(row.key).pause }
           paused.each { |row| api.queue(row.key).resume }
-          text(:toggled, paused: running.size, resumed: paused.size)
+          t("top.toggled", paused: running.size, resumed: paused.size)
         end
 
         private
 
         def table
           Table.new([
-            {title: text(:queue), min: 16, flex: 2},
-            {title: text(:size), min: 10, align: :right},
-            {title: text(:latency), min: 8, align: :right},
-            {title: text(:state), min: 20, flex: 1}
+            {title: t("top.column.queue"), min: 16, flex: 2},
+            {title: t("top.column.size"), min: 10, align: :right},
+            {title: t("top.column.latency"), min: 8, align: :right},
+            {title: t("top.column.state"), min: 20, flex: 1}
           ])
         end
 
         def row(queue, now, worked, throttle)
           states = []
-          states << text(:paused) if queue.paused?
-          states << text(:unworked) unless worked.include?(queue.name)
+          states << t("top.state.paused") if queue.paused?
+          states << t("top.state.unworked") unless worked.include?(queue.name)
           states << throttle_words(throttle) if throttle&.limit
           tone = if queue.paused? then :yellow
           elsif !worked.include?(queue.name) && queue.size.positive? then :red
@@ -63,7 +59,7 @@ module Deckhand
 
         def throttle_words(throttle)
           limit = throttle.limit
-          words = +text(:throttled)
+          words = +t("top.state.throttled")
           words << " #{limit["rate"]}/#{limit["per"]}s" if limit["rate"]
           words << " #{throttle.held}/#{limit["concurrency"]}" if limit["concurrency"]
           words

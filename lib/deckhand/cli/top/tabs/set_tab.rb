@@ -17,28 +17,18 @@ module Deckhand
       #   tab.load(api, filter: "Net::ReadTimeout")
       #   tab.act(api, :retry, tab.rows)   # => "retried 3"
       class SetTab < Tab
-        TEXT = {
-          retries: "Retries", scheduled: "Scheduled", dead: "Dead",
-          summary: "%{title}: %{size} in the set", first: "%{title}: %{size} in the set, the first %{shown} shown",
-          matching: "%{title}: %{shown} found (a search of the first %{budget})",
-          due: "DUE", died: "DIED", class: "CLASS", queue: "QUEUE", tries: "TRIES", error: "ERROR", args: "ARGUMENTS",
-          corrupt: "(not a job)", in: "in %{span}", ago: "%{span} ago",
-          confirm_delete: "Delete %{count} job(s) for good?", confirm_kill: "Move %{count} job(s) to the dead set?",
-          confirm_cancel: "Cancel %{count} job(s)?",
-          retried: "retried %{count}", retried_paused: "retried %{count} (%{paused} into paused queues: they wait there)",
-          deleted: "deleted %{count}", killed: "killed %{count}", cancelled: "cancelled %{count}, %{gone} gone already"
-        }.freeze
+        WORDS = "top.sets"
         ACTIONS = {"r" => :retry, "d" => :delete, "K" => :kill, "c" => :cancel}.freeze
         CONFIRM = %i[delete kill cancel].freeze
 
         attr_reader :set_name
 
-        def initialize(set_name)
-          super()
+        def initialize(set_name, locale: nil)
+          super(locale: locale)
           @set_name = set_name
         end
 
-        def name = text(@set_name)
+        def name = t("top.sets.#{@set_name}")
 
         def actions = (@set_name == :dead) ? ACTIONS.slice("r", "d") : ACTIONS
 
@@ -59,12 +49,12 @@ module Deckhand
           when :retry
             moved = set.retry(entries)
             paused = set.sent_to_paused.values.sum
-            paused.zero? ? text(:retried, count: moved) : text(:retried_paused, count: moved, paused: paused)
-          when :delete then text(:deleted, count: set.delete(entries))
-          when :kill then text(:killed, count: set.kill(entries))
+            paused.zero? ? t("top.sets.retried", count: moved) : t("top.sets.retried_paused", count: moved, paused: paused)
+          when :delete then t("top.sets.deleted", count: set.delete(entries))
+          when :kill then t("top.sets.killed", count: set.kill(entries))
           when :cancel
             outcomes = entries.select(&:jid).map { |entry| api.cancel(entry.jid) }
-            text(:cancelled, count: outcomes.count { |o| o != :not_found }, gone: outcomes.count(:not_found))
+            t("top.cancelled", count: outcomes.count { |o| o != :not_found }, gone: outcomes.count(:not_found))
           end
         end
 
@@ -72,30 +62,30 @@ module Deckhand
 
         def describe(size, shown, filter)
           title = name
-          return text(:matching, title: title, shown: shown, budget: count(API::JobSet::SCAN_BUDGET)) unless filter.empty?
-          (size > shown) ? text(:first, title: title, size: count(size), shown: shown) : text(:summary, title: title, size: count(size))
+          return t("top.sets.matching", title: title, shown: shown, budget: count(API::JobSet::SCAN_BUDGET)) unless filter.empty?
+          (size > shown) ? t("top.sets.first", title: title, size: count(size), shown: shown) : t("top.sets.summary", title: title, size: count(size))
         end
 
         def table
-          last = (@set_name == :scheduled) ? {title: text(:args), min: 12, flex: 3, drop: 1} : {title: text(:error), min: 16, flex: 3, drop: 1}
+          last = (@set_name == :scheduled) ? {title: t("top.column.args"), min: 12, flex: 3, drop: 1} : {title: t("top.column.error"), min: 16, flex: 3, drop: 1}
           Table.new([
-            {title: text((@set_name == :dead) ? :died : :due), min: 10},
-            {title: text(:class), min: 16, flex: 1},
-            {title: text(:queue), min: 10, drop: 2},
-            {title: text(:tries), min: 5, align: :right, drop: 3},
+            {title: (@set_name == :dead) ? t("top.column.died") : t("top.column.due"), min: 12}, # "il y a 1m0s", "через 4m59s"
+            {title: t("top.column.class"), min: 14, flex: 1},
+            {title: t("top.column.queue"), min: 10, drop: 2},
+            {title: t("top.column.tries"), min: 5, align: :right, drop: 3},
             last
           ])
         end
 
         def row(entry, now)
-          return Row.new(entry.key, ["-", text(:corrupt), "", "", ""], entry, :red) if entry.corrupt?
+          return Row.new(entry.key, ["-", t("top.sets.corrupt"), "", "", ""], entry, :red) if entry.corrupt?
           last = (@set_name == :scheduled) ? JSON.generate(entry.display_args)[1...-1] : [entry.error_class, entry.error_message].compact.join(": ")
           cells = [when_of(entry.at, now), entry.display_class, entry.queue.to_s, entry.retry_count.to_s, last]
           Row.new(entry.key, cells, entry, (@set_name == :dead) ? :red : nil)
         end
 
         # "in 4m2s" for a time to come, "3m ago" for one gone.
-        def when_of(time, now) = (time > now) ? text(:in, span: Fitting.duration(time - now)) : text(:ago, span: Fitting.duration(now - time))
+        def when_of(time, now) = (time > now) ? t("top.time.in", span: Fitting.duration(time - now)) : t("top.time.ago", span: Fitting.duration(now - time))
       end
     end
   end
