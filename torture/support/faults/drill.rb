@@ -85,6 +85,9 @@ module Torture
         stream = Stream.new(pause: @pause).start
         ticks = TickWatch.new(@redis_url).start
         wait_until(30) { @ledger.call("HLEN", Books::SUCCEEDED) >= 20 } or @failures << "no job ran before the faults"
+        # The servers learn of a pause at their next heartbeat: the faults
+        # start once one of them holds a job of the paused class.
+        wait_until(30) { @redis.call("ZCARD", KEYS["held"]).positive? } or @failures << "no job of the paused class was held before the faults"
         faults.each_with_index do |fault, i|
           inject(fault, identities.call, stream)
           sleep @gap
