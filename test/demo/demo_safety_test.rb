@@ -20,12 +20,7 @@ module Deckhand
     end
 
     def teardown
-      if @pid
-        ::Process.kill("KILL", @pid)
-        ::Process.wait(@pid)
-      end
-    rescue Errno::ESRCH, Errno::ECHILD
-      nil
+      stop_demo if @pid
     ensure
       @client&.close
       @theirs&.stop
@@ -86,6 +81,22 @@ module Deckhand
        theirs_dead: @client.call("ZRANGE", "dead", 0, -1, "WITHSCORES").reject { |raw, _| raw.include?("demo-") },
        processed: @client.call("GET", "stat:processed").to_i,
        failed: @client.call("GET", "stat:failed").to_i}
+    end
+
+    # A demo that did not finish in time is asked to stop first, so that it
+    # stops the redis-server, the server and the dashboard it started (a
+    # KILL would leave them running); killed if it does not within 30 s.
+    def stop_demo
+      ::Process.kill("TERM", @pid)
+      deadline = monotonic + 30
+      until (reaped = ::Process.waitpid(@pid, ::Process::WNOHANG)) || monotonic > deadline
+        sleep 0.1
+      end
+      return if reaped
+      ::Process.kill("KILL", @pid)
+      ::Process.wait(@pid)
+    rescue Errno::ESRCH, Errno::ECHILD
+      nil
     end
 
     # Runs bin/demo to its end (no terminal: it does not linger); returns its output.
