@@ -31,5 +31,7 @@ require "deckhand/dev_redis"
 require_relative "support/redis_harness"
 require_relative "support/helpers"
 require_relative "support/jobs"
+require_relative "support/folder_progress"
 
 Minitest::Test.include(Deckhand::TestHelpers)
+Minitest.extensions << Deckhand::FolderProgress
