@@ -4,7 +4,7 @@ require "socket"
 
 module Demo
   # The dashboard beside the demo: `deckhand web` as a child process on port
-  # 7433 (or a free one when that is taken), reading the demo's Redis
+  # 7433 (or a free one when that is taken, which it says), reading the demo's Redis
   # (REDIS_URL is inherited). It loads demo/jobs.rb, as an application's
   # dashboard would, so killing a webhook from it reaches its batch.
   #
@@ -26,7 +26,8 @@ module Demo
       cmd = [RbConfig.ruby, File.join(@root, "exe/deckhand"), "web", "-p", @port.to_s, "-r", File.join(@root, "demo/jobs.rb")]
       @pid = Process.spawn(*cmd, out: @log, err: @log, in: File::NULL)
       if up?
-        puts "Dashboard: #{url} (log: tmp/demo-web.log)"
+        moved = (@port == PORT) ? "" : "; port #{PORT} is taken (another demo or dashboard?)"
+        puts "Dashboard: #{url} (log: tmp/demo-web.log#{moved})"
       else
         puts "The dashboard did not start (see tmp/demo-web.log); the demo goes on without it."
       end

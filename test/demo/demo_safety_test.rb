@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "json"
+require "socket"
 require "tmpdir"
 
 module Deckhand
@@ -49,13 +50,22 @@ module Deckhand
     def test_without_a_redis_the_demo_runs_on_a_private_one
       plant
       before = snapshot
+      # The dashboard's port taken (by this test, or whatever holds it): the demo says where it went.
+      blocker = begin
+        TCPServer.new("127.0.0.1", 7433)
+      rescue SystemCallError
+        nil
+      end
       output = demo(env: {"REDIS_URL" => nil})
+      assert_match(%r{Dashboard: http://127\.0\.0\.1:\d+/ \(log: tmp/demo-web\.log; port 7433 is taken}, output)
 
       url = output[/Redis: (redis:\S+) \(a private redis-server/, 1]
       refute_nil url, output
       refute_equal @theirs.url, url
       assert_match(/Done in .*3591 jobs succeeded/, output)
       assert_equal before, snapshot
+    ensure
+      blocker&.close
     end
 
     private
