@@ -1,0 +1,125 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "tmpdir"
+
+# A server working through a real Sentinel while the Sentinel fails the
+# primary over to its replica (docs/redis.md, "Sentinel"): the server goes
+# on with the new primary, and every job pushed before and after runs.
+class SentinelFailoverTest < Minitest::Test
+  NAME = "mymaster"
+  BEFORE = 3000
+
+  # 10 ms of work: the server is still draining the first jobs when the
+  # failover comes.
+  class WorkJob
+    include Deckhand::Job
+
+    def perform(n)
+      sleep 0.01
+      Deckhand::TestJobs.record([jid, n])
+    end
+  end
+
+  def setup
+    super
+    Deckhand::TestJobs.reset
+    @dir = Dir.mktmpdir("deckhand-sentinel")
+    @primary = Deckhand::DevRedis.start(dir: File.join(@dir, "primary"), persistent: false)
+    @replica = Deckhand::DevRedis.start(dir: File.join(@dir, "replica"), persistent: false,
+      extra: ["--replicaof", "127.0.0.1", @primary.port.to_s])
+    @sentinel_port = start_sentinel
+  end
+
+  def teardown
+    @config&.store&.shutdown
+    if @sentinel
+      Process.kill("TERM", @sentinel)
+      Process.wait(@sentinel)
+    end
+    @watcher&.close
+    [@replica, @primary].each { |server| server&.stop }
+    FileUtils.rm_rf(@dir)
+    super
+  end
+
+  def test_a_server_goes_on_with_the_new_primary_after_a_failover
+    @config = Deckhand::Config.new(redis: {name: NAME, sentinels: [{host: "127.0.0.1", port: @sentinel_port}], role: :master},
+      concurrency: 5, scheduler_interval: 0.2)
+    log = StringIO.new
+    @config.logger = Logger.new(log)
+    client = Deckhand::Client.new(config: @config)
+    before = client.push_bulk("class" => WorkJob.name, "args" => Array.new(BEFORE) { |i| [i] })
+
+    with_server(@config) do
+      wait_for(message: "the server to run jobs on the first primary") { Deckhand::TestJobs.runs.size >= 20 }
+      @watcher.call("SENTINEL", "FAILOVER", NAME)
+      wait_for(timeout: 60, message: "the Sentinel to name the replica as primary") { primary_port == @replica.port }
+      running = Deckhand::TestJobs.runs.size
+      wait_for(timeout: 60, message: "the old primary to follow the new one") { role(@primary) == "slave" }
+
+      after = push_bulk_once(client, Array.new(300) { |i| [BEFORE + i] })
+      pushed = before + after
+      wait_for(timeout: 60, message: "every job pushed to run") { (pushed - Deckhand::TestJobs.runs.map(&:first)).empty? }
+
+      ran = Deckhand::TestJobs.runs.map(&:first).tally
+      assert_empty ran.keys - pushed, "only the pushed jobs ran"
+      assert_equal 300, after.uniq.size
+      assert_equal @replica.port, server_port, "the store's connections go to the new primary"
+      assert_operator running, :<, BEFORE, "the failover came while the first jobs were being worked"
+      assert_equal [], ran.select { |_, n| n > 1 }.keys, "no job ran twice"
+      assert_empty log.string.lines.grep(/ crashed/), "no thread of the server died"
+    end
+  end
+
+  private
+
+  # The old primary closed the connections it held: the first push on one
+  # fails, and says which jobs it wrote; the rest are pushed again
+  # (docs/reliability.md), none twice.
+  def push_bulk_once(client, args)
+    client.push_bulk("class" => WorkJob.name, "args" => args)
+  rescue Deckhand::PushIncomplete => e
+    assert_empty e.in_doubt
+    e.pushed + e.unpushed.map { |job| client.push(job) }
+  end
+
+  def server_port = @config.store.call("INFO", "server")[/tcp_port:(\d+)/, 1].to_i
+
+  def primary_port
+    @watcher.call("SENTINEL", "get-master-addr-by-name", NAME).last.to_i
+  rescue RedisClient::Error
+    nil
+  end
+
+  def role(server)
+    RedisClient.new(url: server.url).then do |conn|
+      conn.call("ROLE").first
+    ensure
+      conn.close
+    end
+  end
+
+  # A Sentinel watching the primary; returns its port once it knows the
+  # replica too (a failover needs one to promote).
+  def start_sentinel
+    port = Deckhand::DevRedis.free_port
+    conf = File.join(@dir, "sentinel.conf") # Sentinel rewrites its file: one of its own
+    File.write(conf, <<~CONF)
+      port #{port}
+      bind 127.0.0.1
+      dir #{@dir}
+      sentinel monitor #{NAME} 127.0.0.1 #{@primary.port} 1
+      sentinel down-after-milliseconds #{NAME} 1000
+      sentinel failover-timeout #{NAME} 10000
+    CONF
+    @sentinel = Process.spawn("redis-server", conf, "--sentinel", out: File::NULL, err: File::NULL)
+    @watcher = RedisClient.new(host: "127.0.0.1", port: port, connect_timeout: 0.2)
+    wait_for(message: "the Sentinel to know the replica") do
+      @watcher.call("SENTINEL", "replicas", NAME).any? { |r| r["flags"] == "slave" }
+    rescue RedisClient::Error
+      false
+    end
+    port
+  end
+end
