@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Chunked jobs against a real database: `ruby bench/chunks.rb [--quick] [--rounds N]`.
+# Chunked jobs against a real database: `ruby bench/chunks.rb [--quick] [--rounds N] [--fail-percent P]`.
 #
 # A private PostgreSQL (Debian's postgresql package; the bench starts it on
 # a free port and removes it after) holds an employees table; each row of
@@ -16,8 +16,16 @@
 #   4. Deckhand, 1,000 ids a job, chunked by hand at the push, the same two
 #      statements a job.
 #
+# With --fail-percent P (1 by default; 0 for none), P % of the records fail
+# their first sync (the job raises; in row 3, `chunk.fail` names the member)
+# and are retried a second later (each system's retry set and poller, set to
+# 1 s): a record's job retries alone in rows 1 to 3, and row 4's job of
+# 1,000 ids retries whole. The ledger: every failing record failed once
+# (its fail_once row dated), every record synced once; "failed runs" are the
+# failures Redis counted (stat:failed).
+#
 # The jobs are pushed before the server starts; "run" is the time between
-# the first and the last row written, by PostgreSQL's clock, so neither the
+# the first row written or failed and the last row written, by PostgreSQL's clock, so neither the
 # pushes nor the server's boot count ("boot to done" counts both the boot
 # and, in row 3, the chunks' last `wait` for jobs that no longer come). Every employee's salary goes up by
 # exactly one per run, which the bench checks (a record synced twice or
@@ -41,6 +49,8 @@ module ChunksBench
   APP = File.join(ROOT, "bench/app/chunks_app.rb")
   THREADS = 15
   CHUNK = 1000
+  # Seconds before a failed record's retry (both systems' retry and poller).
+  RETRY_IN = 1
 
   Row = Struct.new(:label, :system, :klass, :args)
 
@@ -53,9 +63,11 @@ module ChunksBench
 
   # One bench run: PostgreSQL and Redis up, each row `rounds` times, the table.
   class Bench
-    def initialize(records:, rounds:)
+    def initialize(records:, rounds:, fail_percent:)
       @records = records
       @rounds = rounds
+      @fail_percent = fail_percent
+      @failed_runs = Hash.new { |h, k| h[k] = [] }
       @times = Hash.new { |h, k| h[k] = [] }
       @pushes = Hash.new { |h, k| h[k] = [] }
       @walls = Hash.new { |h, k| h[k] = [] }
@@ -89,12 +101,23 @@ module ChunksBench
       @db.exec("INSERT INTO employees SELECT n, 'First' || n, 'Last' || n, date '2000-01-01' + (n % 9000), 40000 + n % 50000, NULL " \
         "FROM generate_series(10001, #{10_000 + @records}) AS n")
       @db.exec("VACUUM ANALYZE employees")
+      @db.exec("CREATE TABLE fail_once (emp_no int PRIMARY KEY, failed_at timestamptz)")
+    end
+
+    # The records that fail their first sync this round: those whose
+    # emp_no % 100 is below fail_percent, spread over the table (each job
+    # of row 4 holds some).
+    def plant_failures
+      @db.exec("DELETE FROM fail_once")
+      @db.exec("INSERT INTO fail_once SELECT emp_no, NULL FROM employees WHERE emp_no % 100 < #{@fail_percent}")
+      @db.exec("SELECT count(*) FROM fail_once").getvalue(0, 0).to_i
     end
 
     def measure(row, index, round)
       @db.exec("UPDATE employees SET synced_at = NULL")
       @db.exec("VACUUM employees")
       salaries = @db.exec("SELECT sum(salary) FROM employees").getvalue(0, 0).to_i
+      failing = plant_failures
       @redis.call("FLUSHALL")
       jobs = row.args.call((10_001..10_000 + @records).to_a)
       started = monotonic
@@ -108,10 +131,12 @@ module ChunksBench
       ensure
         stop(server)
       end
-      seconds = @db.exec("SELECT extract(epoch FROM max(synced_at) - min(synced_at)) FROM employees").getvalue(0, 0).to_f
-      check(row, salaries)
+      seconds = @db.exec("SELECT extract(epoch FROM max(synced_at) - least(min(synced_at), (SELECT min(failed_at) FROM fail_once))) " \
+        "FROM employees").getvalue(0, 0).to_f
+      check(row, salaries, failing)
       @times[index] << seconds
-      puts format("round %d  %-50s %7d jobs  run %7.3f s", round + 1, row.label, jobs.size, seconds)
+      @failed_runs[index] << @redis.call("GET", "stat:failed").to_i
+      puts format("round %d  %-50s %7d jobs  run %7.3f s  failed runs %d", round + 1, row.label, jobs.size, seconds, @failed_runs[index].last)
     end
 
     def push(row, jobs)
@@ -131,6 +156,7 @@ module ChunksBench
 
     def spawn_server(row)
       env = {"REDIS_URL" => @redis_server.url, "BENCH_PG" => @pg.conninfo, "BENCH_SYSTEM" => row.system,
+             "BENCH_FAIL" => @fail_percent.positive? ? "1" : "0", "BENCH_RETRY_IN" => RETRY_IN.to_s,
              "BENCH_THREADS" => THREADS.to_s, "BUNDLE_GEMFILE" => ENV["BUNDLE_GEMFILE"], "APP_ENV" => "production",
              "RUBYOPT" => "#{ENV["RUBYOPT"]} -rbundler/setup".strip}
       exe = (row.system == "sidekiq") ? Gem.bin_path("sidekiq", "sidekiq") : File.join(ROOT, "exe/deckhand")
@@ -156,23 +182,29 @@ module ChunksBench
       nil
     end
 
-    # Each employee synced exactly once: its salary rose by one.
-    def check(row, before)
+    # Each employee synced exactly once: its salary rose by one; and each
+    # failing one failed its first sync.
+    def check(row, before, failing)
       after = @db.exec("SELECT sum(salary) FROM employees").getvalue(0, 0).to_i
-      return if after - before == @records
-      raise "#{row.label}: salaries rose by #{after - before} for #{@records} records: a record was synced twice or never"
+      unless after - before == @records
+        raise "#{row.label}: salaries rose by #{after - before} for #{@records} records: a record was synced twice or never"
+      end
+      left = @db.exec("SELECT count(*) FROM fail_once WHERE failed_at IS NULL").getvalue(0, 0).to_i
+      raise "#{row.label}: #{left} of #{failing} failing records never met their failure" unless left.zero?
     end
 
     def report
       medians = @times.transform_values { |list| list.sort[list.size / 2] }
-      lines = ["| | jobs pushed | push s | run s | records/s | vs row 1 | vs row 4 | boot to done s |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+      lines = ["| | jobs pushed | push s | run s | records/s | vs row 1 | vs row 4 | boot to done s | failed runs |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
       ROWS.each_with_index do |row, i|
         run = medians[i]
         jobs = (i == 3) ? (@records.to_f / CHUNK).ceil : @records
         push = @pushes[i].sort[@pushes[i].size / 2]
         wall = @walls[i].sort[@walls[i].size / 2]
-        lines << format("| %d. %s | %d | %.2f | %.3f | %d | %.1fx faster | %.2fx | %.2f |", i + 1, row.label, jobs, push, run,
-          @records / run, medians[0] / run, run / medians[3], wall)
+        failed = @failed_runs[i].sort[@failed_runs[i].size / 2]
+        lines << format("| %d. %s | %d | %.2f | %.3f | %d | %.1fx faster | %.2fx | %.2f | %d |", i + 1, row.label, jobs, push, run,
+          @records / run, medians[0] / run, run / medians[3], wall, failed)
       end
       row3_vs_4 = medians[2] / medians[3]
       row3_vs_1 = medians[0] / medians[2]
@@ -188,7 +220,7 @@ module ChunksBench
       commit = `git -C #{ROOT} rev-parse --short HEAD 2>/dev/null`.strip
       redis = Deckhand::DevRedis.server_version(@redis.call("INFO", "server"))
       load = File.read("/proc/loadavg").split.first(3).join(" ") if File.exist?("/proc/loadavg")
-      ["#{@records} employees, #{THREADS} threads, #{@rounds} round(s), medians; Ruby #{RUBY_VERSION}#{" +YJIT" if defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?},",
+      ["#{@records} employees (#{@fail_percent} % failing once, retried after #{RETRY_IN} s), #{THREADS} threads, #{@rounds} round(s), medians; Ruby #{RUBY_VERSION}#{" +YJIT" if defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled?},",
         "#{redis}, #{@pg.version}, pg #{PG::VERSION}, Sidekiq #{Sidekiq::VERSION}, Deckhand #{Deckhand::VERSION} at #{commit},",
         "#{Etc.nprocessors} cores, load #{load}."].join(" ")
     end
@@ -199,4 +231,6 @@ end
 
 records = ARGV.include?("--quick") ? 10_000 : 100_000
 rounds = ARGV.include?("--rounds") ? Integer(ARGV[ARGV.index("--rounds") + 1]) : 1
-ChunksBench::Bench.new(records: records, rounds: rounds).call
+fail_percent = ARGV.include?("--fail-percent") ? Integer(ARGV[ARGV.index("--fail-percent") + 1]) : 1
+abort "bench/chunks.rb: --fail-percent takes 0 to 100" unless (0..100).cover?(fail_percent)
+ChunksBench::Bench.new(records: records, rounds: rounds, fail_percent: fail_percent).call
