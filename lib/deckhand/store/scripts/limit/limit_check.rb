@@ -9,11 +9,14 @@ module Deckhand
       # this is its last try, as ARGV. Answers [allowed?, ms until a retry
       # may pass].
       #
-      #   class LimitBucket < LimitCheck
-      #     lua "limit/limit_bucket", uses: ["limit"]
-      #     def call(name, size, period_ms:, waited_ms: nil, last: true) =
-      #       check("bucket", name, [size, period_ms], waited_ms, last)
+      #   class LimitPoints < LimitCheck
+      #     lua "limit/limit_points", uses: ["guard", "limit"]
+      #     def take(name, size, refill:, period_ms:, amount:, waited_ms: nil, last: true) =
+      #       check("points", name, [size, refill, period_ms, "take", amount], waited_ms, last)
       #   end
+      #
+      # A limiter whose check is its script's only call is a row of the
+      # table below this class, not a file of its own.
       #
       # In cluster mode the index (keys::LIMITS, slot {deckhand}) cannot go
       # in the script with the limiter's keys (slot {limit:<name>}): the
@@ -22,6 +25,19 @@ module Deckhand
       # script read from Redis.
       class LimitCheck < Script # :nodoc:
         DAY_MS = 86_400_000
+
+        # Makes this class the check of the limiters of `kind`: its #call
+        # takes the limiter's name and size, then `keywords` (sent as ARGV
+        # in that order), waited_ms: and last:.
+        def self.checks(kind, *keywords)
+          lua "limit/limit_#{kind}", uses: ["guard", "limit"]
+          define_method(:call) do |name, size, waited_ms: nil, last: true, **given|
+            unless given.keys.sort == keywords.sort
+              raise ArgumentError, "#{self.class.name}#call takes the keywords #{keywords.join(", ")}; given #{given.keys.join(", ")}"
+            end
+            check(kind, name, [size, *given.values_at(*keywords)], waited_ms, last)
+          end
+        end
 
         private
 
@@ -43,6 +59,22 @@ module Deckhand
           end
         end
       end
+
+      # The limiters whose check is one call of their script, each a
+      # LimitCheck named for its script: constant => [kind, the keywords
+      # its #call takes after name and size, in ARGV order].
+      #
+      #   LimitBucket.new(store).call("erp", 30, period_ms: 60_000)                      # clock-aligned buckets
+      #   LimitLeaky.new(store).call("github", 60, period_ms: 60_000)                    # a leaky bucket
+      #   LimitWindow.new(store).call("search", 10, period_ms: 1000, id: "ab12")         # a sliding window; id names the check
+      #   LimitConcurrent.new(store).call("stripe", 5, holder: "ab12", lock_ms: 30_000)  # one of 5 slots, expired locks reclaimed
+      #   # => [true, 0], or [false, ms until a retry may pass]
+      {
+        LimitBucket: ["bucket", :period_ms],
+        LimitLeaky: ["leaky", :period_ms],
+        LimitWindow: ["window", :period_ms, :id],
+        LimitConcurrent: ["concurrent", :holder, :lock_ms]
+      }.each { |constant, (kind, *keywords)| const_set(constant, Class.new(LimitCheck) { checks(kind, *keywords) }) }
     end
   end
 end
