@@ -25,12 +25,17 @@ module Deckhand
       # script read from Redis.
       class LimitCheck < Script # :nodoc:
         DAY_MS = 86_400_000
+        # The Lua every check needs, and what the limiters whose state is a
+        # sorted set of places (window, concurrent) need besides.
+        LIB = ["guard", "limit"].freeze
+        PLACES = [*LIB, "limit_place"].freeze
 
-        # Makes this class the check of the limiters of `kind`: its #call
-        # takes the limiter's name and size, then `keywords` (sent as ARGV
-        # in that order), waited_ms: and last:.
-        def self.checks(kind, *keywords)
-          lua "limit/limit_#{kind}", uses: ["guard", "limit"]
+        # Makes this class the check of the limiters of `kind`, its script
+        # needing the Lua `uses`: its #call takes the limiter's name and
+        # size, then `keywords` (sent as ARGV in that order), waited_ms:
+        # and last:.
+        def self.checks(kind, keywords, uses)
+          lua "limit/limit_#{kind}", uses: uses
           define_method(:call) do |name, size, waited_ms: nil, last: true, **given|
             unless given.keys.sort == keywords.sort
               raise ArgumentError, "#{self.class.name}#call takes the keywords #{keywords.join(", ")}; given #{given.keys.join(", ")}"
@@ -62,7 +67,8 @@ module Deckhand
 
       # The limiters whose check is one call of their script, each a
       # LimitCheck named for its script: constant => [kind, the keywords
-      # its #call takes after name and size, in ARGV order].
+      # its #call takes after name and size, in ARGV order, the Lua its
+      # script needs].
       #
       #   LimitBucket.new(store).call("erp", 30, period_ms: 60_000)                      # clock-aligned buckets
       #   LimitLeaky.new(store).call("github", 60, period_ms: 60_000)                    # a leaky bucket
@@ -70,11 +76,11 @@ module Deckhand
       #   LimitConcurrent.new(store).call("stripe", 5, holder: "ab12", lock_ms: 30_000)  # one of 5 slots, expired locks reclaimed
       #   # => [true, 0], or [false, ms until a retry may pass]
       {
-        LimitBucket: ["bucket", :period_ms],
-        LimitLeaky: ["leaky", :period_ms],
-        LimitWindow: ["window", :period_ms, :id],
-        LimitConcurrent: ["concurrent", :holder, :lock_ms]
-      }.each { |constant, (kind, *keywords)| const_set(constant, Class.new(LimitCheck) { checks(kind, *keywords) }) }
+        LimitBucket: ["bucket", [:period_ms], LimitCheck::LIB],
+        LimitLeaky: ["leaky", [:period_ms], LimitCheck::LIB],
+        LimitWindow: ["window", [:period_ms, :id], LimitCheck::PLACES],
+        LimitConcurrent: ["concurrent", [:holder, :lock_ms], LimitCheck::PLACES]
+      }.each { |constant, (kind, keywords, uses)| const_set(constant, Class.new(LimitCheck) { checks(kind, keywords, uses) }) }
     end
   end
 end
