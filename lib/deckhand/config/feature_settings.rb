@@ -50,23 +50,17 @@ module Deckhand
 
       # Queue throttles (Config::Throttle): queue => {rate:, per:} and/or {concurrency:}.
       def throttle=(queues)
-        change!(:throttle)
-        @throttle = queues.is_a?(Throttle) ? queues : Throttle.new(queues)
-        check_partitioned
+        per_queue(:throttle, Throttle, queues)
       end
 
       # Partitioned queues (Config::Partitions): queue => number of lists.
       def partitions=(queues)
-        change!(:partitions)
-        @partitions = queues.is_a?(Partitions) ? queues : Partitions.new(queues)
-        check_partitioned
+        per_queue(:partitions, Partitions, queues)
       end
 
       # Fair queues (Config::FairQueues): queue => {by: ->(job) { tenant }, weights: {tenant => weight}}.
       def fair_queues=(queues)
-        change!(:fair_queues)
-        @fair_queues = queues.is_a?(FairQueues) ? queues : FairQueues.new(queues)
-        check_partitioned
+        per_queue(:fair_queues, FairQueues, queues)
       end
 
       # Periodic (cron) jobs (Config::PeriodicSchedule): with a block, yields it to
@@ -131,6 +125,16 @@ module Deckhand
       end
 
       private
+
+      # Sets one of the settings given per queue (throttle, partitions,
+      # fair_queues): the object itself when it is already its class
+      # `klass`, else one built from the Hash (which validates it); then
+      # checks it against the other two.
+      def per_queue(setting, klass, queues)
+        change!(setting)
+        instance_variable_set(:"@#{setting}", queues.is_a?(klass) ? queues : klass.new(queues))
+        check_partitioned
+      end
 
       # A partitioned queue's throttle is split over its partitions, each
       # enforcing its share on its own list, so each needs a slot at least.

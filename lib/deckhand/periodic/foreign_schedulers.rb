@@ -28,7 +28,7 @@ module Deckhand
       end
 
       def owner(entry)
-        refresh if @checked.nil? || monotonic - @checked >= EVERY
+        refresh if @checked.nil? || Monotonic.now - @checked >= EVERY
         owner = @by_class[entry.klass]
         tell(entry, owner)
         owner
@@ -37,7 +37,7 @@ module Deckhand
       private
 
       def refresh
-        @checked = monotonic
+        @checked = Monotonic.now
         foreign = Store::Features::ForeignSchedules.read(@store)
         @sidekiqs = foreign.empty? ? [] : sidekiq_processes
         @by_class = @sidekiqs.empty? ? {} : foreign.group_by(&:klass).transform_values(&:first)
@@ -86,8 +86,6 @@ module Deckhand
             "the Sidekiq processes load and delete its field #{other.name.inspect} of the hash #{Store::Features::ForeignSchedules::SCHEDULES}"
         end
       end
-
-      def monotonic = Monotonic.now
     end
   end
 end

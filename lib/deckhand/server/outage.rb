@@ -17,6 +17,8 @@ module Deckhand
     #     sleep outage.failed(e)
     #   end
     #
+    # or, in a loop that waits on a Sleeper, `outage.attempt(sleeper) { beat }`.
+    #
     # A write that must not be given up (a job's outcome, what its batch or
     # workflow is told of it) waits Redis out with Outage.wait_out.
     class Outage
@@ -67,6 +69,19 @@ module Deckhand
         delay = @delays[@failures] || @delays.last
         @failures += 1
         delay
+      end
+
+      # One attempt of a background loop's work: the block, then #over; when
+      # it raises a Deckhand::RedisError, the failure is recorded and its
+      # delay slept on `sleeper` (a Sleeper: stopping it cuts the wait
+      # short). Any other error goes to the caller.
+      #
+      #   @outage.attempt(@sleeper) { tick }
+      def attempt(sleeper)
+        yield
+        over
+      rescue Deckhand::RedisError => e
+        sleeper.sleep(failed(e))
       end
 
       # Records a success; logs the recovery after a failure.

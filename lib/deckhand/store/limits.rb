@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-%w[limit_check limit_concurrent limit_release limit_bucket limit_window limit_leaky limit_points].each do |script|
+%w[limit_check limit_release limit_points].each do |script|
   require_relative "scripts/limit/#{script}"
 end
 

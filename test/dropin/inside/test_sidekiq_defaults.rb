@@ -95,4 +95,20 @@ class SidekiqDefaultsTest < Minitest::Test
     config.capsule("plain") { |cap| cap.queues = %w[plain] }
     assert_nil config.config.capsules.fetch("plain").server_middleware, "a capsule without a chain of its own runs the configuration's"
   end
+
+  # As in Sidekiq 7.3: a capsule's client chain is a copy of the
+  # configuration's, changed by its blocks, the configuration's left alone.
+  def test_a_capsule_keeps_a_client_chain_of_its_own
+    config = Sidekiq::Config.new
+    config.client_middleware { |chain| chain.add DefaultsAudit }
+    capsule = config.capsule("imports") { |cap| cap.queues = %w[imports] }
+    assert_equal [DefaultsAudit], capsule.client_middleware.map(&:klass), "the configuration's chain until a block"
+    capsule.client_middleware { |chain| chain.add DefaultsTenant }
+    capsule.client_middleware { |chain| chain.remove DefaultsAudit }
+    assert_equal [DefaultsTenant], capsule.client_middleware.map(&:klass)
+    assert_equal [DefaultsAudit], config.client_middleware.map(&:klass), "the configuration's chain is left alone"
+    assert_equal [DefaultsAudit, DefaultsTenant], config.capsule("default").client_middleware { |chain| chain.add DefaultsTenant }.map(&:klass),
+      "the default capsule's chain is the configuration's"
+    assert_equal [DefaultsAudit, DefaultsTenant], config.client_middleware.map(&:klass)
+  end
 end

@@ -42,6 +42,24 @@ class OutageTest < Minitest::Test
     assert_equal 5, Array.new(20) { o.failed(error) }.last, "the wait is capped"
   end
 
+  def test_an_attempt_waits_out_a_redis_failure_on_the_sleeper_and_passes_other_errors_on
+    o = outage
+    sleeper = Deckhand::Sleeper.new
+    started = Deckhand::Monotonic.now
+    assert_equal true, o.attempt(sleeper) { raise Deckhand::ConnectionError, "Redis at redis://x refused the connection" }
+    assert_operator Deckhand::Monotonic.now - started, :>=, 0.04, "the first delay, 0.05 s, slept on the sleeper"
+    assert_match(/WARN -- : heartbeat: Redis at redis:\/\/x refused the connection; retrying/, lines.first)
+    ran = false
+    o.attempt(sleeper) { ran = true }
+    assert ran
+    assert_match(/heartbeat: Redis answers again after 1 failed attempts/, lines.last)
+    assert_raises(ArgumentError) { o.attempt(sleeper) { raise ArgumentError, "not Redis" } }
+    sleeper.stop
+    started = Deckhand::Monotonic.now
+    assert_equal false, o.attempt(sleeper) { raise Deckhand::ConnectionError, "Redis went away" }
+    assert_operator Deckhand::Monotonic.now - started, :<, 0.04, "a stopped sleeper does not wait"
+  end
+
   def test_wait_out_tries_until_redis_answers_and_tells_the_block_of_a_failed_try
     tries = []
     result = Deckhand::Server::Outage.wait_out(Logger.new(@log), "recording an outcome") do |again|

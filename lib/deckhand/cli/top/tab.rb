@@ -71,6 +71,16 @@ module Deckhand
           rows.select { |row| row.cells.any? { |cell| Array(cell).join(" ").downcase.include?(needle) } }
         end
 
+        # Pauses what the running rows show and resumes what the paused
+        # ones show (a row's item answers paused?; the block gives what
+        # pauses and resumes for a row); says how many of each.
+        def toggle_pause(rows)
+          paused, running = rows.partition { |row| row.item.paused? }
+          running.each { |row| yield(row).pause }
+          paused.each { |row| yield(row).resume }
+          t("top.toggled", paused: running.size, resumed: paused.size)
+        end
+
         def count(value) = @locale.number(value)
 
         def ago(time, now) = time ? Fitting.duration(now - time) : "-"

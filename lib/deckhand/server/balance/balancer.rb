@@ -86,12 +86,7 @@ module Deckhand
         # The first look at once: until it, the capsules split fetches evenly.
         def run
           loop do
-            begin
-              tick
-              @outage.over
-            rescue Deckhand::RedisError => e
-              @sleeper.sleep(@outage.failed(e))
-            end
+            @outage.attempt(@sleeper) { tick }
             break unless @sleeper.sleep(INTERVAL)
           end
         end

@@ -83,15 +83,12 @@ module Deckhand
 
         def run
           while @sleeper.sleep(@config.reaper_interval * (1 - JITTER + (2 * JITTER * rand)))
-            begin
+            @outage.attempt(@sleeper) do
               # The owner record must name this process as long as it may hold
               # jobs: if it was ever taken for dead (a pause longer than the
               # heartbeat TTL) and recovered, the record is gone.
               register
               reap
-              @outage.over
-            rescue Deckhand::RedisError => e
-              @sleeper.sleep(@outage.failed(e))
             end
           end
         end

@@ -19,6 +19,7 @@ module Sidekiq
       @config = config
       @concurrency = default? ? config.config.concurrency : config[:concurrency]
       @applied = nil
+      @chains = {}
       default? ? sync : (self.queues = ["default"])
     end
 
@@ -65,26 +66,15 @@ module Sidekiq
     # of the configuration's. Until then (and always for "default") it is
     # the configuration's chain.
     def server_middleware(&block)
-      return config.server_middleware(&block) if default?
-      if block
-        @server_chain ||= config.config.server_middleware.dup
-        yield Deckhand::DropIn::MiddlewareChain.new(@server_chain)
-        register
-      end
-      @server_chain ? Deckhand::DropIn::MiddlewareChain.new(@server_chain) : config.server_middleware
+      chain = own_chain(:server_middleware, &block)
+      register if block && !default?
+      chain
     end
 
     # Sidekiq 7.3 keeps a client chain per capsule too, but its pushes run
     # the configuration's (Sidekiq::Client takes config.client_middleware):
     # so here, a copy the block changes, which pushes do not run either.
-    def client_middleware(&block)
-      return config.client_middleware(&block) if default?
-      if block
-        @client_chain ||= config.config.client_middleware.dup
-        yield Deckhand::DropIn::MiddlewareChain.new(@client_chain)
-      end
-      @client_chain ? Deckhand::DropIn::MiddlewareChain.new(@client_chain) : config.client_middleware
-    end
+    def client_middleware(&) = own_chain(:client_middleware, &)
 
     def redis(&) = config.redis(&)
 
@@ -113,6 +103,19 @@ module Sidekiq
 
     def default? = @name == "default"
 
+    # The chain `kind` (:server_middleware or :client_middleware) of this
+    # capsule: the configuration's for "default" and until a block is
+    # given; from the first block on, a copy of the configuration's as it
+    # stood then, which each block changes.
+    def own_chain(kind, &block)
+      return config.public_send(kind, &block) if default?
+      if block
+        @chains[kind] ||= config.config.public_send(kind).dup
+        yield Deckhand::DropIn::MiddlewareChain.new(@chains[kind])
+      end
+      @chains[kind] ? Deckhand::DropIn::MiddlewareChain.new(@chains[kind]) : config.public_send(kind)
+    end
+
     # Reads the configuration's queues when something else set them; writes nothing.
     def sync
       return unless default? && !config.config.queues.equal?(@applied)
@@ -136,6 +139,6 @@ module Sidekiq
     # Sidekiq's weight 0 (listed once, strict order) is a queue without a weight in Deckhand.
     def deckhand_queues = @weights.map { |name, weight| weight.zero? ? name : "#{name},#{weight}" }
 
-    def register = config.config.capsule(@name, concurrency: @concurrency, queues: deckhand_queues, server_middleware: @server_chain)
+    def register = config.config.capsule(@name, concurrency: @concurrency, queues: deckhand_queues, server_middleware: @chains[:server_middleware])
   end
 end

@@ -25,12 +25,7 @@ module Deckhand
           self
         end
 
-        def act(_api, _action, rows)
-          paused, running = rows.partition { |row| row.item.paused? }
-          running.each { |row| row.item.pause }
-          paused.each { |row| row.item.resume }
-          t("top.toggled", paused: running.size, resumed: paused.size)
-        end
+        def act(_api, _action, rows) = toggle_pause(rows, &:item)
 
         private
 

@@ -28,12 +28,7 @@ module Deckhand
           self
         end
 
-        def act(api, _action, rows)
-          paused, running = rows.partition { |row| row.item.paused? }
-          running.each { |row| api.queue(row.key).pause }
-          paused.each { |row| api.queue(row.key).resume }
-          t("top.toggled", paused: running.size, resumed: paused.size)
-        end
+        def act(api, _action, rows) = toggle_pause(rows) { |row| api.queue(row.key) }
 
         private
 

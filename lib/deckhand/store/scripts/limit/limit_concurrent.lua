@@ -20,13 +20,6 @@ local lock = tonumber(ARGV[4])
 local expired = redis.call('ZREMRANGEBYSCORE', holders, '-inf', now)
 if expired > 0 then redis.call('HINCRBY', KEYS[2], 'reclaimed', expired) end
 
-if redis.call('ZCARD', holders) < size then
-  redis.call('ZADD', holders, now + lock, ARGV[3])
-  redis.call('PEXPIRE', holders, lock + 1000)
-  limit_note(KEYS[2], KEYS[3], name, now, 'concurrent', size, 'held', ARGV[5])
-  return {1, 0, limit_index_at}
-end
-
-if ARGV[6] == '1' then limit_note(KEYS[2], KEYS[3], name, now, 'concurrent', size, 'over', ARGV[5]) end
-local first = redis.call('ZRANGE', holders, 0, 0, 'WITHSCORES')
-return {0, math.max(1, tonumber(first[2]) - now), limit_index_at}
+local check = {metrics = KEYS[2], index = KEYS[3], name = name, now = now, kind = 'concurrent', size = size,
+  waited = ARGV[5], last = ARGV[6] == '1'}
+return limit_place(check, holders, ARGV[3], now + lock, lock + 1000, 0)

@@ -12,12 +12,6 @@ local now = limit_now()
 limit_guard(window, 'zset', KEYS[2], KEYS[3])
 
 redis.call('ZREMRANGEBYSCORE', window, '-inf', now - period)
-if redis.call('ZCARD', window) < size then
-  redis.call('ZADD', window, now, ARGV[4])
-  redis.call('PEXPIRE', window, period + 1000)
-  limit_note(KEYS[2], KEYS[3], name, now, 'window', size, 'held', ARGV[5])
-  return {1, 0, limit_index_at}
-end
-if ARGV[6] == '1' then limit_note(KEYS[2], KEYS[3], name, now, 'window', size, 'over', ARGV[5]) end
-local oldest = redis.call('ZRANGE', window, 0, 0, 'WITHSCORES')
-return {0, math.max(1, tonumber(oldest[2]) + period - now), limit_index_at}
+local check = {metrics = KEYS[2], index = KEYS[3], name = name, now = now, kind = 'window', size = size,
+  waited = ARGV[5], last = ARGV[6] == '1'}
+return limit_place(check, window, ARGV[4], now, period + 1000, period)

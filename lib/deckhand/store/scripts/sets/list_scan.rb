@@ -11,7 +11,7 @@ module Deckhand
       #   found, resume_at = ListScan.new(store).call("default", "98431", from: 0, limit: 25, budget: 10_000)
       #   found      # => [[0, "{\"class\":\"Receipt\",\"args\":[98431],...}"], [17, "..."]]
       class ListScan < Script # :nodoc:
-        lua "sets/list_scan", uses: ["match"]
+        lua "sets/list_scan", uses: ["match", "scan"]
 
         def call(queue, text, from:, limit:, budget:)
           next_position, *flat = run([keys.queue(queue)], [text, from, limit, budget])

@@ -10,7 +10,7 @@ module Deckhand
       #   # => [next rank or -1, rank, entry, score, rank, entry, score, ...]
       #   ZsetScan.new(store).call("retry", ['"class":"MailJob"', '"error_class":"Net::ReadTimeout"'], from: 0, limit: 25, budget: 20_000)
       class ZsetScan < Script # :nodoc:
-        lua "sets/zset_scan", uses: ["zset", "match"]
+        lua "sets/zset_scan", uses: ["zset", "match", "scan"]
 
         def call(set, text, from:, limit:, budget:, reverse: false)
           first, *more = Array(text)

@@ -1,21 +1,22 @@
 # frozen_string_literal: true
 
+require_relative "zset_numbers"
+
 module Deckhand
   class Store
     module Scripts
-      # Runs zset_scores.lua: the scores at some ranks of sorted sets, one
-      # call per set (cluster mode's shards, each in its own slot), pipelined.
+      # Runs zset_scores.lua: the scores at some ranks of sorted sets.
       #
       #   ZsetScores.new(store).call_each([["{queue:mail}:retry", [10, 500]]], reverse: false)
       #   # => [[1732000000.25, nil]]   (nil: past the end of the set)
-      class ZsetScores < Script # :nodoc:
+      class ZsetScores < ZsetNumbers # :nodoc:
         lua "sets/zset_scores", uses: ["zset"]
 
-        def call_each(sets, reverse:)
-          flag = reverse ? "1" : "0"
-          run_pipelined(sets.map { |set, ranks| [[set], [flag, ranks.join(" ")]] })
-            .map { |scores| scores.split.map { |score| Float(score) unless score == "-" } }
-        end
+        private
+
+        def arguments(ranks) = [ranks.join(" ")]
+
+        def number(score) = (Float(score) unless score == "-")
       end
     end
   end

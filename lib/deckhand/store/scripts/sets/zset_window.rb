@@ -1,22 +1,23 @@
 # frozen_string_literal: true
 
+require_relative "zset_numbers"
+
 module Deckhand
   class Store
     module Scripts
       # Runs zset_window.lua: the scores of the entries from rank `first` to
-      # `last` of sorted sets, one call per set (cluster mode's shards, each in
-      # its own slot), pipelined.
+      # `last` of sorted sets.
       #
       #   ZsetWindow.new(store).call_each([["{queue:mail}:retry", 100, 102]], reverse: false)
       #   # => [[1732000000.25, 1732000001.0, 1732000001.0]]
-      class ZsetWindow < Script # :nodoc:
+      class ZsetWindow < ZsetNumbers # :nodoc:
         lua "sets/zset_window", uses: ["zset"]
 
-        def call_each(sets, reverse:)
-          flag = reverse ? "1" : "0"
-          run_pipelined(sets.map { |set, first, last| [[set], [flag, first, last]] })
-            .map { |scores| scores.split.map { |score| Float(score) } }
-        end
+        private
+
+        def arguments(first, last) = [first, last]
+
+        def number(score) = Float(score)
       end
     end
   end
