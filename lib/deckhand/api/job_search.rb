@@ -2,11 +2,13 @@
 
 require "json"
 require_relative "../store/scripts/sets/list_scan"
+require_relative "class_pauses"
 
 module Deckhand
   class API
     # Jobs that carry an argument ("98431": a customer's id, an order number)
-    # wherever they wait: the retry, scheduled and dead sets and the queues.
+    # wherever they wait: the retry, scheduled and dead sets, the queues and
+    # the jobs of paused classes held aside (place :held).
     # Each place is searched inside Redis a bounded step at a time, and only
     # so far (SET_BUDGET entries of each set, QUEUE_BUDGET jobs of each queue
     # from the one that runs next, the first QUEUES queues by name), so a
@@ -30,9 +32,10 @@ module Deckhand
       # Hits a search returns at most.
       LIMIT = 50
 
-      # A job found: place is :retries, :scheduled or :dead, or the name of
-      # the queue's list; record its SetEntry or QueuedJob; queue, for a
-      # queued job, the queue the list belongs to (a partition's queue).
+      # A job found: place is :retries, :scheduled, :dead or :held, or the
+      # name of the queue's list; record its SetEntry, QueuedJob or HeldJob;
+      # queue, for a queued or held job, the queue the list belongs to (a
+      # partition's queue).
       Hit = Struct.new(:place, :record, :queue)
 
       attr_reader :text, :hits, :unread
@@ -49,6 +52,7 @@ module Deckhand
         @unread = []
         JobSet::SETS.each_key { |name| search_set(name) }
         search_queues
+        search_held
       end
 
       # True when every place was searched to its end.
@@ -83,6 +87,20 @@ module Deckhand
           end
           @unread << name if from
         end
+      end
+
+      # The jobs of paused classes held aside (ClassPauses), each held set
+      # read up to the queue's budget; :held is unread when one was not.
+      def search_held
+        lists = ClassPauses.new(@config).lists
+        partial = false
+        Store::Jobs::HeldSearch.sets(@store, lists).each do |list, name, key|
+          break partial = true if full?
+          found, whole = Store::Jobs::HeldSearch.scan(@store, key, @needle, budget: @budgets[:queue])
+          partial ||= !whole
+          found.each { |raw| keep(:held, HeldJob.new(raw, list, name), Store::Layout::PartitionNames.base(list)) }
+        end
+        @unread << :held if partial
       end
 
       # The text was found in the JSON; it counts only as an argument.
