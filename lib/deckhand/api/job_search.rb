@@ -12,7 +12,9 @@ module Deckhand
     # Each place is searched inside Redis a bounded step at a time, and only
     # so far (SET_BUDGET entries of each set, QUEUE_BUDGET jobs of each queue
     # from the one that runs next, the first QUEUES queues by name), so a
-    # search of a large backlog stays cheap and says what it left unread.
+    # search of a large backlog stays cheap and says what it left unread. A
+    # queue's priority levels (docs/priority.md) are read as its list is, each
+    # level's list up to QUEUE_BUDGET, in the order a fetch takes them.
     #
     #   search = api.find_by_argument("98431")
     #   search.hits.map { |hit| [hit.place, hit.record.jid] }  # => [[:retries, "b4a5..."], ["mailers", "9c1e..."]]
@@ -79,13 +81,15 @@ module Deckhand
         @unread.concat(names.drop(QUEUES))
         @store.layout.place(names.first(QUEUES)) # in cluster mode, each list's primary in one look
         budget = @budgets[:queue]
-        names.first(QUEUES).each do |name|
+        read = names.first(QUEUES)
+        order = Store::Jobs::PriorityLevels.run_order(@store, read).each_with_index.sort_by { |(name, _), i| [read.index(name), i] }.map(&:first)
+        order.each do |name, level|
           from = 0
           while from && from < budget && !full?
-            found, from = Store::Scripts::ListScan.new(@store).call(name, @needle, from: from, limit: @limit - @hits.size, budget: budget - from)
-            found.each { |position, raw| keep(name, QueuedJob.new(raw, position, name), Store::Layout::PartitionNames.base(name)) }
+            found, from = Store::Scripts::ListScan.new(@store).call(name, @needle, from: from, limit: @limit - @hits.size, budget: budget - from, level: level)
+            found.each { |position, raw| keep(name, QueuedJob.new(raw, position, name, level: level), Store::Layout::PartitionNames.base(name)) }
           end
-          @unread << name if from
+          @unread << name if from && !@unread.include?(name)
         end
       end
 

@@ -89,4 +89,14 @@ class JobSearchApiTest < Minitest::Test
     assert_equal 3, search.hits.size
     assert_equal [:held], search.unread
   end
+
+  def test_finds_an_argument_at_a_queue_s_priority_levels_in_run_order
+    late = Deckhand::Client.push("class" => "RecordJob", "args" => [98431], "priority" => 4)
+    own = Deckhand::Client.push("class" => "RecordJob", "args" => [98431])
+    urgent = Deckhand::Client.push("class" => "RecordJob", "args" => [98431], "priority" => -4)
+    mail = Deckhand::Client.push("class" => "RecordJob", "args" => [98431], "queue" => "mail", "priority" => -9)
+    hits = api.find_by_argument("98431").hits
+    assert_equal [[urgent, -4], [own, nil], [late, 4], [mail, -9]], hits.map { |hit| [hit.record.jid, hit.record.level] }, "queue by queue, each in run order"
+    assert_equal %w[default default default mail], hits.map(&:queue)
+  end
 end

@@ -44,4 +44,10 @@ class WebQueueLevelsTest < Minitest::Test
     assert_match(%r{<p class="meta held" id="held">Held aside while their class is paused: ReportJob \(1\)\. <a href="[^"]*/queues#classes">Paused job classes</a></p>}, page)
     refute_includes get("/queues/mail").body, %(id="held")
   end
+
+  def test_find_lists_a_job_at_a_level_linked_to_its_queue
+    jid = Deckhand::Client.push("class" => "RecordJob", "args" => [98431], "priority" => -4)
+    page = get("/find?jid=98431").body
+    assert_match(%r{<td>Queue default <span class="meta">priority -4 \(#1\)</span></td>\s*<td class="job"><a href="/queues/default">RecordJob</a><div class="meta id">#{jid}</div>}, page)
+  end
 end
