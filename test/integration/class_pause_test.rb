@@ -94,7 +94,9 @@ class ClassPauseTest < Minitest::Test
       assert_equal [ReportJob.name, "default", "held"], [record.job_class, record.queue, record.where]
       assert_equal [[gone, "held"]], heard
       assert_nil redis.call("GET", "deckhand:cancel:#{gone}"), "the mark goes with the job"
-      assert_equal 1, pauses.resume(ReportJob)
+      # The server, seeing the resume at its next beat, may move the kept job
+      # back before the resume's own move does: it is moved once, by one of them.
+      assert_includes [0, 1], pauses.resume(ReportJob)
       wait_for(message: "the kept job's run") { Deckhand::TestJobs.runs.any? { |kind, _| kind == :report } }
       sleep 0.3
       assert_equal [[2, "caf\u00e9"]], Deckhand::TestJobs.runs.filter_map { |kind, args| args if kind == :report }
