@@ -47,4 +47,20 @@ class ClusterCancelTest < Minitest::Test
     assert_equal "running", api.cancellation(jid).where
     assert_equal [0, 0], [cluster.call("LLEN", keys.queue("mail")), cluster.call("ZCARD", keys.retry_set("mail"))]
   end
+
+  # A job of a paused class held aside, in its held set in the queue's
+  # slot: taken out there, recorded in the fleet's slot, and found by the
+  # dashboard's search meanwhile.
+  def test_a_held_job_is_taken_out_of_its_held_set
+    api.class_pauses.pause("HeldReportJob")
+    RecordJob.set(queue: "mail").perform_async(0) # places and names the queue
+    held = JSON.generate("class" => "HeldReportJob", "args" => [98431], "jid" => "h" * 24, "queue" => "mail")
+    cluster.call("ZADD", keys.held("mail", "HeldReportJob"), 1, held)
+    assert_equal [[:held, "h" * 24, "mail"]], api.find_by_argument("98431").hits.map { |hit| [hit.place, hit.record.jid, hit.queue] }
+    assert_equal "mail", api.class_pauses.find_held("h" * 24).queue
+    assert_equal :removed_from_queue, Deckhand::Client.cancel("h" * 24)
+    assert_equal 0, cluster.call("ZCARD", keys.held("mail", "HeldReportJob"))
+    assert_equal %w[HeldReportJob mail held], api.cancellation("h" * 24).then { |record| [record.job_class, record.queue, record.where] }
+    assert_nil cluster.call("GET", keys.cancel_mark("h" * 24))
+  end
 end

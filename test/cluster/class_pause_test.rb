@@ -41,8 +41,9 @@ class ClusterClassPauseTest < Minitest::Test
     end
   end
 
-  # A queue move copies the queue's lists and sets to its new tag, not its
-  # held sets: the resume gathers the jobs held under a retired tag first.
+  # A queue move copies the held sets of the classes paused when it runs;
+  # jobs left held under a retired tag (their class paused again since) are
+  # gathered by the resume first.
   def test_jobs_held_under_a_tag_a_queue_move_retired_go_back_on_resume
     pauses = Deckhand::API.new.class_pauses
     pauses.pause(ReportJob)

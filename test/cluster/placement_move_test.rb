@@ -118,7 +118,8 @@ class ClusterPlacementMoveTest < Minitest::Test
   end
 
   # A process that does not follow placement pushes under the tag a move
-  # retired: the servers' sweep moves its jobs to the queue's current tag.
+  # retired: the servers' sweep moves its jobs to the queue's current tag,
+  # a job at a priority level to its level's list there.
   def test_jobs_pushed_under_a_retired_tag_are_swept_to_the_current_one
     old = Deckhand::Store::Layout::Cluster.tag("mail")
     now = Deckhand::Store::Layout::Cluster.candidate("mail", 2)
@@ -127,16 +128,22 @@ class ClusterPlacementMoveTest < Minitest::Test
     job = JSON.generate("class" => "RecordJob", "queue" => "mail", "args" => [1], "jid" => "a" * 24)
     cluster.call("LPUSH", old, job)
     cluster.call("ZADD", "#{old}:schedule", 99, job)
+    urgent = JSON.generate("class" => "RecordJob", "queue" => "mail", "args" => [2], "jid" => "b" * 24, "priority" => -2)
+    cluster.call("SADD", "#{old}:priorities", "-2")
+    cluster.call("LPUSH", "#{old}~r-2", urgent)
     log = StringIO.new
     config = new_config
     config.logger = Logger.new(log)
     sweeper = Deckhand::Server::Chores::RetiredSweeper.build(config: config, store: config.store)
+    assert_equal({old => ["mail", 2]}, Deckhand::API.new.queue_moves.stranded, "the queue's job and the one at a level")
 
-    assert_equal({"mail" => 2}, sweeper.sweep)
+    assert_equal({"mail" => 3}, sweeper.sweep)
     assert_equal [job], cluster.call("LRANGE", now, 0, -1)
     assert_equal [job], cluster.call("ZRANGE", "#{now}:schedule", 0, -1)
-    assert_equal 0, cluster.call("EXISTS", old, "#{old}:schedule")
-    assert_match(/2 job\(s\) of queue mail were pushed under a tag the queue moved away from/, log.string)
+    assert_equal [urgent], cluster.call("LRANGE", "#{now}~r-2", 0, -1), "a job at a level, to its level under the current tag"
+    assert_equal ["-2"], cluster.call("SMEMBERS", "#{now}:priorities")
+    assert_equal 0, cluster.call("EXISTS", old, "#{old}:schedule", "#{old}~r-2")
+    assert_match(/3 job\(s\) of queue mail were pushed under a tag the queue moved away from/, log.string)
     assert_equal({}, sweeper.sweep, "nothing more")
     assert_equal({}, Deckhand::API.new.queue_moves.stranded)
   end

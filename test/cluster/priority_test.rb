@@ -40,12 +40,39 @@ class ClusterPriorityTest < Minitest::Test
     assert_equal 0, Deckhand::API.new.queue("reports").size
   end
 
-  def test_a_queue_with_jobs_waiting_at_a_level_is_not_moved
-    RankedJob.set(queue: "mail", priority: -3).perform_async(1)
-    to = Deckhand::Store::Layout::Cluster.candidate("mail", 1)
-    error = assert_raises(Deckhand::PlacementError) { Deckhand::Store::Tags::QueueMove.new(Deckhand.config.store).call("mail", to: to) }
-    assert_match(/has jobs waiting with a priority \(levels -3\)/, error.message)
-    assert_equal 1, cluster.call("LLEN", keys.priority("mail", -3))
+  # A queue move (Store::Tags::QueueMove) carries the lists of the queue's
+  # levels, each level named under the new tag, and the held sets of the
+  # classes paused: each job lands once, byte for byte, in its order, and a
+  # server works the levels there lowest first.
+  def test_a_queue_moves_with_its_levels_and_its_held_jobs
+    names = Deckhand::Store::Layout::TagNames
+    pauses = Deckhand::API.new.class_pauses
+    pauses.pause("HeldReportJob")
+    RankedJob.set(queue: "mail").perform_async(0)
+    RankedJob.set(queue: "mail", priority: 7).perform_async(3)
+    2.times { |n| RankedJob.set(queue: "mail", priority: -3).perform_async(n + 1) }
+    from = keys.queue("mail")
+    to = (1..9).map { |n| Deckhand::Store::Layout::Cluster.candidate("mail", n) }.find { |tag| slot(tag) != slot(from) }
+    held = JSON.generate("class" => "HeldReportJob", "args" => ["caf\u00e9"], "jid" => "h" * 24, "queue" => "mail")
+    cluster.call("ZADD", names.held(from, "HeldReportJob"), 5, held)
+    waiting = [-3, 7].to_h { |level| [level, cluster.call("LRANGE", names.priority(from, level), 0, -1)] }
+
+    result = Deckhand::Store::Tags::QueueMove.new(Deckhand.config.store, timeout: 10).call("mail", to: to)
+
+    assert_equal [from, to, 5], [result.from, result.to, result.jobs], "the queue's job, its levels' three and the held one"
+    assert_equal %w[-3 7], cluster.call("SMEMBERS", names.priorities(to)).sort
+    waiting.each { |level, raws| assert_equal raws, cluster.call("LRANGE", names.priority(to, level), 0, -1), "level #{level}, as it was" }
+    assert_equal [[held, 5.0]], cluster.call("ZRANGE", names.held(to, "HeldReportJob"), 0, -1, "WITHSCORES"), "scored as it was"
+    assert_equal 0, cluster.call("EXISTS", names.priority(from, -3), names.priority(from, 7), names.held(from, "HeldReportJob"), from)
+    assert_equal [1, 2, 0, 3], Deckhand::API.new.queue("mail").jobs.map { |job| job.args.first }, "listed in run order under the new tag"
+
+    Deckhand.config = new_config(concurrency: 1, queues: %w[mail], heartbeat_interval: 0.5, timeout: 2)
+    with_server do
+      wait_for(timeout: 30, message: "the moved jobs") { Deckhand::TestJobs.runs.size >= 4 }
+    end
+    assert_equal [1, 2, 0, 3], Deckhand::TestJobs.runs, "lowest priority first, each once"
+    assert_equal 1, pauses.resume("HeldReportJob")
+    assert_equal [held], cluster.call("LRANGE", keys.queue("mail"), 0, -1), "the held job back in its queue under the new tag"
   end
 
   # The idle wait on a level's list: the list and the landing list share the

@@ -76,4 +76,31 @@ class ClassPauseTest < Minitest::Test
     assert_equal 0, pauses.resume("Reports::NightlyJob")
     refute pauses.paused?("Reports::NightlyJob")
   end
+
+  # A held job is waiting in its queue: Client.cancel finds it in its held
+  # set, takes it out and records it as cancelled, and it never runs after
+  # a resume; the job held beside it is kept byte for byte.
+  def test_a_held_job_is_cancelled_by_its_jid
+    pauses.pause(ReportJob)
+    heard = []
+    Deckhand.config.on_cancelled { |job, where| heard << [job["jid"], where] }
+    with_server do
+      gone, kept = ReportJob.perform_async(1), ReportJob.perform_async(2, "caf\u00e9")
+      wait_for(message: "both jobs held") { held.size == 2 }
+      kept_raw = held.find { |raw| raw.include?(kept) }
+      assert_equal :removed_from_queue, Deckhand::Client.cancel(gone)
+      assert_equal [kept_raw], held
+      record = Deckhand::API.new.cancellation(gone)
+      assert_equal [ReportJob.name, "default", "held"], [record.job_class, record.queue, record.where]
+      assert_equal [[gone, "held"]], heard
+      assert_nil redis.call("GET", "deckhand:cancel:#{gone}"), "the mark goes with the job"
+      # The server, seeing the resume at its next beat, may move the kept job
+      # back before the resume's own move does: it is moved once, by one of them.
+      assert_includes [0, 1], pauses.resume(ReportJob)
+      wait_for(message: "the kept job's run") { Deckhand::TestJobs.runs.any? { |kind, _| kind == :report } }
+      sleep 0.3
+      assert_equal [[2, "caf\u00e9"]], Deckhand::TestJobs.runs.filter_map { |kind, args| args if kind == :report }
+      assert_equal :not_found, Deckhand::Client.cancel(gone)
+    end
+  end
 end

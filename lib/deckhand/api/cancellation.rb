@@ -6,7 +6,8 @@ module Deckhand
   class API
     # What became of a cancelled job (Client.cancel, docs/cancelling.md),
     # kept for a day: where it was when it was cancelled (queue, schedule,
-    # retry, dead, or running: then written once its process stopped it).
+    # retry, dead, held (a job of a paused class held aside), or running:
+    # then written once its process stopped it).
     #
     #   api.cancel(jid)                 # => :removed_from_queue
     #   record = api.cancellation(jid)

@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../store/jobs/held_classes"
+require_relative "../store/jobs/held_search"
+require_relative "held_job"
 
 module Deckhand
   class API
@@ -13,6 +15,7 @@ module Deckhand
     #   pauses.pause("ReportJob")    # => true (false when it was paused already)
     #   pauses.held                  # => {"ReportJob" => 3} (jobs held per paused class)
     #   pauses.resume(ReportJob)     # => 3 (jobs back in their queues)
+    #   pauses.find_held(jid)        # => HeldJob (its queue, its class) or nil
     class ClassPauses
       def initialize(config)
         @config = config
@@ -49,10 +52,22 @@ module Deckhand
         paused.to_h { |name| [name, Store::Jobs::HeldClasses.held(@store, name, queues).values.sum] }
       end
 
-      private
+      # The job with this jid when it is held aside (its class paused), else
+      # nil. Reads the held sets of the classes paused now, in pages.
+      #
+      #   api.class_pauses.find_held("b4a577edbccf1d805744efa9")&.queue   # => "reports"
+      #
+      # @return [HeldJob, nil]
+      def find_held(jid)
+        list, name, _, raw = Store::Jobs::HeldSearch.find(@store, lists, jid.to_s)
+        raw && HeldJob.new(raw, list, name)
+      end
 
-      # Every list a job may have been fetched from: each known queue and its partitions.
-      def lists = Store::Jobs::Queues.names(@store).flat_map { |queue| @config.partitions.names(queue) }
+      # Every list a job may have been fetched from, and held in: each known
+      # queue and its partitions.
+      def lists = Store::Jobs::Queues.names(@store).flat_map { |queue| @config.partitions.names(queue) }.uniq # :nodoc:
+
+      private
 
       def name_of(job_class)
         name = job_class.is_a?(Module) ? job_class.name : job_class

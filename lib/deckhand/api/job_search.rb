@@ -2,15 +2,19 @@
 
 require "json"
 require_relative "../store/scripts/sets/list_scan"
+require_relative "class_pauses"
 
 module Deckhand
   class API
     # Jobs that carry an argument ("98431": a customer's id, an order number)
-    # wherever they wait: the retry, scheduled and dead sets and the queues.
+    # wherever they wait: the retry, scheduled and dead sets, the queues and
+    # the jobs of paused classes held aside (place :held).
     # Each place is searched inside Redis a bounded step at a time, and only
     # so far (SET_BUDGET entries of each set, QUEUE_BUDGET jobs of each queue
     # from the one that runs next, the first QUEUES queues by name), so a
-    # search of a large backlog stays cheap and says what it left unread.
+    # search of a large backlog stays cheap and says what it left unread. A
+    # queue's priority levels (docs/priority.md) are read as its list is, each
+    # level's list up to QUEUE_BUDGET, in the order a fetch takes them.
     #
     #   search = api.find_by_argument("98431")
     #   search.hits.map { |hit| [hit.place, hit.record.jid] }  # => [[:retries, "b4a5..."], ["mailers", "9c1e..."]]
@@ -30,9 +34,10 @@ module Deckhand
       # Hits a search returns at most.
       LIMIT = 50
 
-      # A job found: place is :retries, :scheduled or :dead, or the name of
-      # the queue's list; record its SetEntry or QueuedJob; queue, for a
-      # queued job, the queue the list belongs to (a partition's queue).
+      # A job found: place is :retries, :scheduled, :dead or :held, or the
+      # name of the queue's list; record its SetEntry, QueuedJob or HeldJob;
+      # queue, for a queued or held job, the queue the list belongs to (a
+      # partition's queue).
       Hit = Struct.new(:place, :record, :queue)
 
       attr_reader :text, :hits, :unread
@@ -49,6 +54,7 @@ module Deckhand
         @unread = []
         JobSet::SETS.each_key { |name| search_set(name) }
         search_queues
+        search_held
       end
 
       # True when every place was searched to its end.
@@ -75,14 +81,30 @@ module Deckhand
         @unread.concat(names.drop(QUEUES))
         @store.layout.place(names.first(QUEUES)) # in cluster mode, each list's primary in one look
         budget = @budgets[:queue]
-        names.first(QUEUES).each do |name|
+        read = names.first(QUEUES)
+        order = Store::Jobs::PriorityLevels.run_order(@store, read).each_with_index.sort_by { |(name, _), i| [read.index(name), i] }.map(&:first)
+        order.each do |name, level|
           from = 0
           while from && from < budget && !full?
-            found, from = Store::Scripts::ListScan.new(@store).call(name, @needle, from: from, limit: @limit - @hits.size, budget: budget - from)
-            found.each { |position, raw| keep(name, QueuedJob.new(raw, position, name), Store::Layout::PartitionNames.base(name)) }
+            found, from = Store::Scripts::ListScan.new(@store).call(name, @needle, from: from, limit: @limit - @hits.size, budget: budget - from, level: level)
+            found.each { |position, raw| keep(name, QueuedJob.new(raw, position, name, level: level), Store::Layout::PartitionNames.base(name)) }
           end
-          @unread << name if from
+          @unread << name if from && !@unread.include?(name)
         end
+      end
+
+      # The jobs of paused classes held aside (ClassPauses), each held set
+      # read up to the queue's budget; :held is unread when one was not.
+      def search_held
+        lists = ClassPauses.new(@config).lists
+        partial = false
+        Store::Jobs::HeldSearch.sets(@store, lists).each do |list, name, key|
+          break partial = true if full?
+          found, whole = Store::Jobs::HeldSearch.scan(@store, key, @needle, budget: @budgets[:queue])
+          partial ||= !whole
+          found.each { |raw| keep(:held, HeldJob.new(raw, list, name), Store::Layout::PartitionNames.base(list)) }
+        end
+        @unread << :held if partial
       end
 
       # The text was found in the JSON; it counts only as an argument.

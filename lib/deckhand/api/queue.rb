@@ -2,6 +2,7 @@
 
 require_relative "queued_job"
 require_relative "queue_tenant"
+require_relative "../store/jobs/held_classes"
 
 module Deckhand
   class API
@@ -74,28 +75,45 @@ module Deckhand
       # Whether the queue is spread over several lists (Config#partitions).
       def partitioned? = !partitions.empty?
 
-      # One page (1-based) of jobs in the order they will run; a partitioned
-      # queue's partition after partition (QueuedJob#list names each one's).
+      # One page (1-based) of jobs in the order they will run: the jobs
+      # waiting at priority levels below 0 first, lowest first, then the
+      # queue's own, then those at levels above 0 (QueuedJob#level names
+      # each one's; docs/priority.md); a partitioned queue's lists partition
+      # after partition within each level (QueuedJob#list names each one's).
       def jobs(page: 1, per_page: 25)
         offset = (page - 1) * per_page
-        return across(offset, per_page) if partitioned?
+        order = Store::Jobs::PriorityLevels.run_order(@store, lists)
+        return across(order, offset, per_page) if order.size > 1
         Store::Jobs::Queues.page(@store, @name, offset, per_page).each_with_index.map do |raw, i|
           QueuedJob.new(raw, offset + i, @name)
         end
       end
 
-      # Deletes the job with this jid; `position` (from QueuedJob#position) says
-      # where to look. Returns true when it was found and deleted.
-      def delete_job(jid, position: 0)
-        lists.any? { |list| Store::Jobs::Queues.delete(@store, list, jid, position: position) }
+      # Deletes the job with this jid; `position` and `level` (from
+      # QueuedJob#position and #level) say where to look. Returns true when
+      # it was found and deleted.
+      def delete_job(jid, position: 0, level: nil)
+        lists.any? { |list| Store::Jobs::Queues.delete(@store, list, jid, position: position, level: level) }
       end
 
-      # Deletes the entry with this QueuedJob#digest, looking around `position`:
-      # for entries that are not jobs. Returns true when it was deleted.
+      # Deletes the entry with this QueuedJob#digest, looking around `position`
+      # in the list of `level`: for entries that are not jobs. Returns true
+      # when it was deleted.
       #
-      #   queue.delete_entry(job.digest, position: job.position)
-      def delete_entry(digest, position: 0)
-        lists.any? { |list| Store::Jobs::Queues.delete_entry(@store, list, digest, position: position) }
+      #   queue.delete_entry(job.digest, position: job.position, level: job.level)
+      def delete_entry(digest, position: 0, level: nil)
+        lists.any? { |list| Store::Jobs::Queues.delete_entry(@store, list, digest, position: position, level: level) }
+      end
+
+      # The jobs of each paused job class held aside in this queue (every
+      # partition): {"ReportJob" => 3}, the classes holding none left out.
+      #
+      #   api.queue("reports").held   # => {"ReportJob" => 3}
+      #
+      # @return [Hash{String => Integer}]
+      def held
+        Store::Jobs::HeldClasses.paused(@store).to_h { |name| [name, Store::Jobs::HeldClasses.held(@store, name, lists).values.sum] }
+          .select { |_, count| count.positive? }
       end
 
       # Deletes every job waiting in the queue (not the running ones).
@@ -132,14 +150,19 @@ module Deckhand
 
       def lists = partitioned? ? partitions.map(&:name) : [@name]
 
-      def across(offset, count)
-        partitions.each_with_object([]) do |list, jobs|
+      # A page read across `order` ([list, level] in run order): each list
+      # skipped whole while the offset passes it, then read from there.
+      def across(order, offset, count)
+        rank = offset
+        order.zip(Store::Jobs::PriorityLevels.lengths(@store, order)).each_with_object([]) do |((list, level), length), jobs|
           break jobs if count <= 0
-          if offset >= list.size
-            offset -= list.size
+          if offset >= length
+            offset -= length
             next
           end
-          found = list.jobs(page: 1, per_page: offset + count).drop(offset)
+          found = Store::Jobs::Queues.page(@store, list, offset, count, level: level).each_with_index.map do |raw, i|
+            QueuedJob.new(raw, offset + i, list, level: level, rank: rank + jobs.size + i)
+          end
           jobs.concat(found)
           count -= found.size
           offset = 0

@@ -2,14 +2,15 @@
 
 require_relative "../store/jobs/cancellations"
 require_relative "../store/jobs/priority_levels"
+require_relative "../store/jobs/held_search"
 
 module Deckhand
   class Client
     # Cancels one job by its jid, wherever it is (docs/cancelling.md). The
     # job's cancel mark is set first, then it is looked for where a job goes
     # next, in the order a job travels: the schedule and retry sets, the
-    # queues (each partition, and each one's priority levels), the jobs
-    # running, the dead set. A waiting job
+    # queues (each partition, and each one's priority levels), the jobs of
+    # paused classes held aside, the jobs running, the dead set. A waiting job
     # is taken out and recorded as cancelled in one script; a running one is
     # left to its process, which reads the mark with its next heartbeat.
     # The cancel handlers (Config#on_cancelled) hear of a waiting job just
@@ -61,6 +62,12 @@ module Deckhand
             taken = take(key, jid, "queue", :find_in_list)
             return taken && :removed_from_queue unless taken.nil?
           end
+        end
+        # A job of a paused class, fetched and held aside (docs/web.md): it
+        # waits in its queue all the same, and leaves it as a queued job does.
+        Store::Jobs::HeldSearch.sets(@store, lists).each do |_, _, key|
+          taken = take(key, jid, "held", :find_in_set)
+          return taken && :removed_from_queue unless taken.nil?
         end
         return :cancelling_running if Store::Jobs::Cancellations.running(@store, jid)
         @store.layout.set_keys(:dead_set, queues).each do |_, key|

@@ -65,4 +65,38 @@ class JobSearchApiTest < Minitest::Test
     add("dead", job("q" * 24, [%(say "hi")]))
     assert_equal ["q" * 24], api.find_by_argument(%(say "hi")).hits.map { |hit| hit.record.jid }
   end
+
+  def test_finds_the_jobs_of_a_paused_class_held_aside_by_argument_and_by_jid
+    api.class_pauses.pause("ReportJob")
+    redis.call("SADD", "queues", "default")
+    add("deckhand:held:default:ReportJob", job("h" * 24, [98431], "class" => "ReportJob"))
+    add("deckhand:held:default:ReportJob", job("i" * 24, [1], "class" => "ReportJob"))
+    add("deckhand:held:default:Resumed", job("j" * 24, [98431], "class" => "Resumed")) # its class is not paused: on its way back
+    hits = api.find_by_argument("98431").hits
+    assert_equal [[:held, "h" * 24, "default"]], hits.map { |hit| [hit.place, hit.record.jid, hit.queue] }
+    assert_equal "ReportJob", hits.first.record.held_class
+    held = api.class_pauses.find_held("i" * 24)
+    assert_equal ["i" * 24, "default", "default", "ReportJob"], [held.jid, held.queue, held.list, held.held_class]
+    assert_nil api.class_pauses.find_held("j" * 24)
+    assert_nil api.class_pauses.find_held("k" * 24)
+  end
+
+  def test_a_held_set_read_only_in_part_is_named_unread
+    api.class_pauses.pause("ReportJob")
+    redis.call("SADD", "queues", "default")
+    5.times { |i| add("deckhand:held:default:ReportJob", job(format("%024d", i), ["same"], "class" => "ReportJob"), score: i) }
+    search = Deckhand::API::JobSearch.new(Deckhand.config, "same", queue_budget: 3)
+    assert_equal 3, search.hits.size
+    assert_equal [:held], search.unread
+  end
+
+  def test_finds_an_argument_at_a_queue_s_priority_levels_in_run_order
+    late = Deckhand::Client.push("class" => "RecordJob", "args" => [98431], "priority" => 4)
+    own = Deckhand::Client.push("class" => "RecordJob", "args" => [98431])
+    urgent = Deckhand::Client.push("class" => "RecordJob", "args" => [98431], "priority" => -4)
+    mail = Deckhand::Client.push("class" => "RecordJob", "args" => [98431], "queue" => "mail", "priority" => -9)
+    hits = api.find_by_argument("98431").hits
+    assert_equal [[urgent, -4], [own, nil], [late, 4], [mail, -9]], hits.map { |hit| [hit.record.jid, hit.record.level] }, "queue by queue, each in run order"
+    assert_equal %w[default default default mail], hits.map(&:queue)
+  end
 end

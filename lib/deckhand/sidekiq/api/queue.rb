@@ -61,7 +61,7 @@ module Sidekiq
         @queue = queue
       end
 
-      def delete = @queue.delete_job(jid, position: @record.position)
+      def delete = @queue.delete_job(jid, position: @record.position, level: @record.level)
     end
   end
 end

@@ -64,9 +64,11 @@ module Deckhand
         end
 
         # Cluster mode: jobs held under a tag a queue move retired (Tags::QueueMove
-        # copies the queue's lists and sets, not its held sets) join the held
-        # set under the queue's tag now, batch by batch, each written once
-        # (Scripts::QueueMoveBatch), before they go back to the queue.
+        # copies the held sets of the classes paused when it ran; a class
+        # paused again since, or resumed before a move finished, may have left
+        # some) join the held set under the queue's tag now, batch by batch,
+        # each written once (Scripts::QueueMoveBatch), before they go back to
+        # the queue.
         def gather(store, name, queues)
           retired = Tags::QueuePlacement::Moves.retired(store).select { |_, queue| queues.include?(queue) }
           return if retired.empty?

@@ -15,6 +15,7 @@ module Deckhand
       #   PriorityLevels.waiting(store, %w[default mail]) # => {"default" => 12, "mail" => 0}
       #   PriorityLevels.next_of(store, "default", raw)   # => the payload that runs next
       #   PriorityLevels.clear(store, "default")          # the jobs of its levels deleted
+      #   PriorityLevels.run_order(store, ["default"])    # => [["default", -5], ["default", nil], ["default", 3]]
       module PriorityLevels # :nodoc:
         module_function
 
@@ -45,6 +46,26 @@ module Deckhand
           urgent, later = levels.zip(firsts).partition { |level, _| level.negative? }
           urgent.filter_map(&:last).first || own || later.filter_map(&:last).first
         end
+
+        # [list, level] of each list of a queue (its own, or a partitioned
+        # queue's partitions in their order) and of each of their levels, in
+        # the order a fetch takes them (Server::Fetch::Sources): every level
+        # below 0, lowest first, each list's in turn; the lists themselves
+        # (level nil); the levels above 0.
+        def run_order(store, lists)
+          found = levels(store, lists)
+          below, above = found.values.flatten.uniq.sort.partition(&:negative?)
+          at = ->(level) { lists.select { |list| found.fetch(list).include?(level) }.map { |list| [list, level] } }
+          below.flat_map(&at) + lists.map { |list| [list, nil] } + above.flat_map(&at)
+        end
+
+        # The length of each [list, level] (level nil: the list itself).
+        def lengths(store, pairs)
+          store.pipelined { |pipe| pairs.each { |name, level| pipe.call("LLEN", list(store.layout, name, level)) } }
+        end
+
+        # The key of the queue's list at `level` (nil: its own list).
+        def list(keys, name, level) = level ? keys.priority(name, level) : keys.queue(name)
 
         # Deletes the jobs waiting in the queue's levels. The levels stay
         # named: a process that pushes to one later finds it fetched.

@@ -174,16 +174,18 @@ module Deckhand
         # Up to `count` payloads in the order they will run, skipping the first
         # `offset`. Jobs are pushed on the left and taken from the right, so the
         # page is read from the right end: cheap for the first pages of any queue.
-        def page(store, name, offset, count)
+        # level: of the queue's list at that priority level (docs/priority.md).
+        def page(store, name, offset, count, level: nil)
           return [] if count <= 0
-          store.call("LRANGE", store.layout.queue(name), -(offset + count), -(offset + 1)).reverse
+          store.call("LRANGE", PriorityLevels.list(store.layout, name, level), -(offset + count), -(offset + 1)).reverse
         end
 
         # Deletes the job with this jid, looking near `position` (its place in
-        # line when it was listed; jobs ahead of it may have run since). Returns
-        # true when it was found and removed.
-        def delete(store, name, jid, position: 0)
-          key = store.layout.queue(name)
+        # line when it was listed; jobs ahead of it may have run since) in the
+        # list of `level` (nil: the queue's own). Returns true when it was
+        # found and removed.
+        def delete(store, name, jid, position: 0, level: nil)
+          key = PriorityLevels.list(store.layout, name, level)
           first = [position - SEARCH_WINDOW, 0].max
           raws = store.call("LRANGE", key, -(position + SEARCH_WINDOW + 1), -(first + 1))
           raw = raws.reverse_each.find { |c| c.include?(jid) && jid_of(c) == jid } or return false
@@ -205,9 +207,9 @@ module Deckhand
 
         # Deletes the entry whose digest (QueuedJob#digest) is this, looking
         # around `position`: the way to remove an entry that is not a job, which
-        # has no jid. Returns true when it was found and deleted.
-        def delete_entry(store, name, digest, position: 0)
-          key = store.layout.queue(name)
+        # has no jid; level: as for #delete. Returns true when it was found and deleted.
+        def delete_entry(store, name, digest, position: 0, level: nil)
+          key = PriorityLevels.list(store.layout, name, level)
           first = [position - SEARCH_WINDOW, 0].max
           raws = store.call("LRANGE", key, -(position + SEARCH_WINDOW + 1), -(first + 1))
           raw = raws.reverse_each.find { |c| Digest::SHA256.hexdigest(c) == digest } or return false

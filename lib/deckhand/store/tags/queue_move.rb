@@ -4,6 +4,7 @@ require "securerandom"
 require_relative "queue_placement"
 require_relative "../scripts/move/queue_move_batch"
 require_relative "../jobs/priority_pushes"
+require_relative "../jobs/held_classes"
 
 module Deckhand
   class Store
@@ -21,7 +22,10 @@ module Deckhand
       #    servers follow at their next beat and work the queue again there,
       #    pushing processes push there within QueuePlacement::REFRESH seconds.
       # 3. copy, while the queue is worked: the old list, a fair queue's
-      #    tenants' jobs, then the scheduled, retry and dead entries, in
+      #    tenants' jobs, each priority level's list (its level named in the
+      #    new tag's set of levels first, so servers fetch it there from
+      #    their next beat), the held sets of the classes paused now, then
+      #    the scheduled, retry and dead entries, in
       #    batches (Scripts::QueueMoveBatch): each batch is held in the old
       #    slot as it leaves, written once under the new tag (a marker of its
       #    id), then released; newest jobs first, each batch to the end of the
@@ -112,19 +116,9 @@ module Deckhand
           from = @placement.tag(queue)
           raise PlacementError, "queue #{queue.inspect} already has the tag #{to}" if from == to
           check_tag(queue, to)
-          check_levels(queue, from)
           state = {"from" => from, "to" => to, "step" => "pause"}
           Moves.record(@store, queue, state)
           state
-        end
-
-        # A move carries the queue's lists, not yet its priority levels' (docs/priority.md).
-        def check_levels(queue, from)
-          levels = Jobs::PriorityPushes.parse(@store.call("SMEMBERS", Layout::TagNames.priorities(from)))
-          waiting = levels.select { |level| @store.call("LLEN", Layout::TagNames.priority(from, level)).positive? }
-          return if waiting.empty?
-          raise PlacementError, "queue #{queue.inspect} has jobs waiting with a priority (levels #{waiting.join(", ")}), which a " \
-            "move does not carry yet: let them run (or push no more with a priority), then move the queue"
         end
 
         def check_tag(queue, to)
@@ -202,8 +196,27 @@ module Deckhand
           [copy_jobs(from, to), Layout::TagNames::SETS.sum { |set| copy(Layout::TagNames.set(from, set), Layout::TagNames.set(to, set), "zset") }]
         end
 
-        # The queue's list and a fair queue's tenants' jobs, from tag to tag.
-        def copy_jobs(from, to) = copy(from, to, "list") + copy(from, to, "fair")
+        # The queue's list, a fair queue's tenants' jobs, its priority
+        # levels' lists and its held jobs, from tag to tag.
+        def copy_jobs(from, to) = copy(from, to, "list") + copy(from, to, "fair") + copy_levels(from, to) + copy_held(from, to)
+
+        # Each level's list (docs/priority.md), its level named under the new
+        # tag before its first job gets there: a server fetches a level's list
+        # once its heartbeat read the level in the queue's set. The old set
+        # stays: a push from a process not yet following names its level there.
+        def copy_levels(from, to)
+          levels = Jobs::PriorityPushes.parse(@store.call("SMEMBERS", Layout::TagNames.priorities(from)))
+          return 0 if levels.empty?
+          @store.call("SADD", Layout::TagNames.priorities(to), *levels)
+          levels.sum { |level| copy(Layout::TagNames.priority(from, level), Layout::TagNames.priority(to, level), "list") }
+        end
+
+        # The jobs held aside while their class is paused (Jobs::HeldClasses),
+        # to the class's held set under the new tag, where its resume looks.
+        # Those of a class resumed meanwhile are gathered by the resume itself.
+        def copy_held(from, to)
+          Jobs::HeldClasses.paused(@store).sum { |name| copy(Layout::TagNames.held(from, name), Layout::TagNames.held(to, name), "zset") }
+        end
 
         # Batch after batch until `from` is empty (Scripts::QueueMoveBatch).
         def copy(from, to, kind)

@@ -3,6 +3,7 @@
 require "securerandom"
 require_relative "queue_placement"
 require_relative "../scripts/move/queue_move_batch"
+require_relative "../jobs/priority_pushes"
 
 module Deckhand
   class Store
@@ -10,8 +11,9 @@ module Deckhand
       # Cluster mode: jobs pushed under a tag a queue move retired, by a
       # process that does not follow placement (an earlier Deckhand version,
       # docs/cluster.md "Out-of-date processes"), go to the queue's current
-      # tag, list, a fair queue's tenants' jobs and scheduled, retry and dead
-      # sets, batch by batch as a move
+      # tag, list, a fair queue's tenants' jobs, priority levels' lists (each
+      # level named under the current tag first) and scheduled, retry and
+      # dead sets, batch by batch as a move
       # copies them (Scripts::QueueMoveBatch: each job written once). Under the
       # move lock, so one process sweeps at a time and never during a move.
       #
@@ -44,7 +46,7 @@ module Deckhand
           moved = Hash.new(0)
           retired.zip(current).each do |(tag, queue), now|
             next if now.nil? || now == tag
-            sources(tag).zip(sources(now)) do |(from, kind), (to, _)|
+            (sources(tag).zip(sources(now)) + levels(tag, now)).each do |(from, kind), (to, _)|
               while (taken = batch.call(from, to, kind: kind, limit: Tags::QueueMove::BATCH)).positive?
                 moved[queue] += taken
               end
@@ -57,6 +59,15 @@ module Deckhand
         # tenants' jobs (named by the tag itself, Scripts::QueueMoveBatch),
         # then its scheduled, retry and dead sets.
         def sources(tag) = [[tag, "list"], [tag, "fair"], *Layout::TagNames::SETS.map { |set| [Layout::TagNames.set(tag, set), "zset"] }]
+
+        # The lists of the levels a push named under `tag`, paired with
+        # theirs under `now`, each level named there first so servers fetch it.
+        def levels(tag, now)
+          levels = Jobs::PriorityPushes.parse(@store.call("SMEMBERS", Layout::TagNames.priorities(tag)))
+          return [] if levels.empty?
+          @store.call("SADD", Layout::TagNames.priorities(now), *levels)
+          levels.map { |level| [[Layout::TagNames.priority(tag, level), "list"], [Layout::TagNames.priority(now, level), "list"]] }
+        end
       end
     end
   end

@@ -5,10 +5,11 @@ module Deckhand
     module Pages
       # A job by its jid or by an argument's value, from the search box on
       # every page. A jid goes straight to the job's detail page when it waits
-      # in the retry, scheduled or dead set, to Busy when it is running. Any
-      # other text lists the jobs with an argument equal to it in the sets and
-      # the queues (API::JobSearch, bounded: the page says how far it looked),
-      # else a page that says where it looked.
+      # in the retry, scheduled or dead set, to Busy when it is running, and
+      # shows it held (class paused) with a link to its queue when its class
+      # is paused. Any other text lists the jobs with an argument equal to it
+      # in the sets, the queues and the held jobs (API::JobSearch, bounded:
+      # the page says how far it looked), else a page that says where it looked.
       #
       #   GET /find?jid=b4a577edbccf1d805744efa9   # => 303 to /retries/1732000000.5-b4a5...
       #   GET /find?jid=98431                      # => the jobs with an argument 98431
@@ -29,6 +30,7 @@ module Deckhand
             entry = api.job_set(set).find_jid(@jid, exact: exact) and return see(path(name, entry.key))
           end
           return see(path("busy", jid: @jid)) if api.running.any? { |running| running.job.jid == @jid }
+          held = api.class_pauses.find_held(@jid) and return held_page(held)
           @search = api.find_by_argument(@jid)
           return render(:find, title: t("find.title", text: @jid)) unless @search.hits.empty?
           @message = t("find.not_found", jid: @jid, reach: reach)
@@ -37,6 +39,13 @@ module Deckhand
         end
 
         private
+
+        # A job of a paused class held aside has no page of its own: the
+        # search's table shows it, linked to its queue's held jobs.
+        def held_page(held)
+          @hits = [API::JobSearch::Hit.new(:held, held, held.queue)]
+          render :find, title: t("find.jid_title", jid: @jid)
+        end
 
         # How far an argument search looks, in words for the page.
         def reach

@@ -9,12 +9,15 @@ module Deckhand
       # (running, and the chief one at its head); one queue's jobs page by page,
       # in the order they will run (newest first with direction=desc) (a partitioned queue's partitions above
       # them, in cluster mode with the primary of each); pause, resume,
-      # clear, delete a job. Below the list, the paused job classes
+      # clear, delete a job (one waiting at a priority level too, named by
+      # its level). Below the list, the paused job classes
       # (API::ClassPauses) with their held jobs: pause one, resume one.
       class QueuesPage < Action # :nodoc:
         include Helpers::Holders
 
         ACTIONS = %w[pause resume clear delete].freeze
+        # The priority levels a job may wait at (docs/priority.md), 0 being the queue's own list.
+        LEVELS = (-100..100)
 
         def index
           @section = "queues"
@@ -40,6 +43,7 @@ module Deckhand
           @placement = api.placement if @queue.partitioned?
           read_processes
           @holders = @queue.holders(running: @running)
+          @held = @queue.held
           render :queue, title: t("queue.title", name: @queue.name)
         end
 
@@ -119,10 +123,12 @@ module Deckhand
           (jobs[start - ((pages.first - 1) * size), stop - start] || []).reverse
         end
 
+        # A job waiting at a priority level names it (level=), else it waits
+        # in the queue's own list.
         def delete(queue, back)
-          position = int_param("position", 0, 0..2**40)
+          at = {position: int_param("position", 0, 0..2**40), level: int_param("level", nil, LEVELS)}
           digest = text_param("digest", max: 64)
-          deleted = digest.empty? ? queue.delete_job(text_param("jid", max: 100), position: position) : queue.delete_entry(digest, position: position)
+          deleted = digest.empty? ? queue.delete_job(text_param("jid", max: 100), **at) : queue.delete_entry(digest, **at)
           deleted ? redirect_to(back, notice: "deleted", count: 1) : redirect_to(back, notice: "gone")
         end
       end

@@ -10,11 +10,12 @@ module Deckhand
       #
       #   found, resume_at = ListScan.new(store).call("default", "98431", from: 0, limit: 25, budget: 10_000)
       #   found      # => [[0, "{\"class\":\"Receipt\",\"args\":[98431],...}"], [17, "..."]]
+      #   ListScan.new(store).call("default", "98431", from: 0, limit: 25, budget: 10_000, level: -5)   # the list of its priority level -5
       class ListScan < Script # :nodoc:
         lua "sets/list_scan", uses: ["match", "scan"]
 
-        def call(queue, text, from:, limit:, budget:)
-          next_position, *flat = run([keys.queue(queue)], [text, from, limit, budget])
+        def call(queue, text, from:, limit:, budget:, level: nil)
+          next_position, *flat = run([level ? keys.priority(queue, level) : keys.queue(queue)], [text, from, limit, budget])
           [flat.each_slice(2).to_a, (next_position == -1) ? nil : next_position]
         end
       end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "../../jobs/priority_pushes"
 
 module Deckhand
   class Store
@@ -30,12 +31,14 @@ module Deckhand
 
           def retired(store) = store.call("HGETALL", RETIRED)
 
-          # Retired tags whose list or tenants' jobs (a fair queue's) hold jobs
-          # again (pushed by a process that had not followed the move): tag =>
-          # [queue, jobs].
+          # Retired tags whose list, tenants' jobs (a fair queue's) or
+          # priority levels' lists hold jobs again (pushed by a process that
+          # had not followed the move): tag => [queue, jobs].
           def stranded(store)
             retired(store).filter_map do |tag, queue|
-              size = store.call("LLEN", tag) + store.call("ZCARD", Layout::TagNames.fair_jobs(tag))
+              levels = Jobs::PriorityPushes.parse(store.call("SMEMBERS", Layout::TagNames.priorities(tag)))
+              size = store.call("LLEN", tag) + store.call("ZCARD", Layout::TagNames.fair_jobs(tag)) +
+                levels.sum { |level| store.call("LLEN", Layout::TagNames.priority(tag, level)) }
               [tag, [queue, size]] if size.positive?
             end.to_h
           end
