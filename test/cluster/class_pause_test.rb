@@ -34,10 +34,14 @@ class ClusterClassPauseTest < Minitest::Test
       wait_for(message: "held") { QUEUES.all? { |queue| held(queue).size == 1 } }
       QUEUES.each { |queue| assert_equal slot(keys.queue(queue)), slot(keys.held(queue, ReportJob.name)) }
       assert_equal({ReportJob.name => 3}, pauses.held)
-      assert_equal 3, pauses.resume(ReportJob)
+      # A server seeing the resume at its next beat may move some back before
+      # the resume's own move does: each is moved once, by one of them.
+      assert_includes 0..3, pauses.resume(ReportJob)
       wait_for(message: "the held jobs' runs") { Deckhand::TestJobs.runs.size == 6 }
+      sleep 0.3
       reports = Deckhand::TestJobs.runs.filter_map { |kind, (queue)| queue if kind == :report }
-      assert_equal QUEUES.sort, reports.sort
+      assert_equal QUEUES.sort, reports.sort, "each held job ran once"
+      QUEUES.each { |queue| assert_empty held(queue) }
     end
   end
 

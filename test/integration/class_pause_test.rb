@@ -42,7 +42,9 @@ class ClassPauseTest < Minitest::Test
       held.each { |raw| assert_match(/"args":\[\d,"café",1\.0\],/, raw, "held as fetched, byte for byte") }
       assert_equal [[ReportJob.name, 3]], pauses.held.to_a
       assert(Deckhand::TestJobs.runs.none? { |kind, _| kind == :report })
-      assert_equal 3, pauses.resume(ReportJob)
+      # A server seeing the resume at its next beat may move some back before
+      # the resume's own move does: each is moved once, by one of them.
+      assert_includes 0..3, pauses.resume(ReportJob)
       wait_for(message: "the held jobs' runs") { Deckhand::TestJobs.runs.count { |kind, _| kind == :report } == 3 }
       sleep 0.3
       reports = Deckhand::TestJobs.runs.filter_map { |kind, args| args if kind == :report }
