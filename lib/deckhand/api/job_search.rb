@@ -6,9 +6,10 @@ require_relative "class_pauses"
 
 module Deckhand
   class API
-    # Jobs that carry an argument ("98431": a customer's id, an order number)
-    # wherever they wait: the retry, scheduled and dead sets, the queues and
-    # the jobs of paused classes held aside (place :held).
+    # Jobs that carry an argument ("98431": a customer's id, an order number),
+    # or whose jid is the text, wherever they wait: the retry, scheduled and
+    # dead sets, the queues and the jobs of paused classes held aside (place
+    # :held).
     # Each place is searched inside Redis a bounded step at a time, and only
     # so far (SET_BUDGET entries of each set, QUEUE_BUDGET jobs of each queue
     # from the one that runs next, the first QUEUES queues by name), so a
@@ -107,9 +108,12 @@ module Deckhand
         @unread << :held if partial
       end
 
-      # The text was found in the JSON; it counts only as an argument.
+      # The text was found in the JSON; it counts only as an argument, or as
+      # the whole jid (a job waiting in a queue has no page of its own to
+      # find it by).
       def keep(place, record, queue = nil)
-        @hits << Hit.new(place, record, queue) if !full? && !record.corrupt? && holds?(record.display_args)
+        return if full? || record.corrupt?
+        @hits << Hit.new(place, record, queue) if record.jid == @text || holds?(record.display_args)
       end
 
       def holds?(value)

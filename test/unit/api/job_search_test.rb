@@ -30,6 +30,14 @@ class JobSearchApiTest < Minitest::Test
     assert search.complete?
   end
 
+  def test_finds_a_waiting_job_by_its_whole_jid
+    enqueue("mailers", job("a1" * 12, ["x"], "queue" => "mailers"))
+    enqueue("mailers", job("a1" * 11 + "ff", ["y"], "queue" => "mailers"))
+    search = api.find_by_argument("a1" * 12)
+    assert_equal [["mailers", "a1" * 12]], search.hits.map { |hit| [hit.place, hit.record.jid] }
+    assert_empty api.find_by_argument("a1" * 6).hits, "part of a jid is no jid"
+  end
+
   def test_reads_the_arguments_inside_an_active_job_wrapper
     wrapped = {"job_class" => "Receipt", "arguments" => [{"order_id" => 98431, "_aj_ruby2_keywords" => ["order_id"]}]}
     enqueue("default", job("w" * 24, [wrapped], "class" => "ActiveJob::QueueAdapters::DeckhandAdapter::JobWrapper", "wrapped" => "Receipt"))

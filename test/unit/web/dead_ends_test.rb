@@ -34,6 +34,17 @@ class WebDeadEndsTest < Minitest::Test
     assert_equal 200, get("/find").status
   end
 
+  def test_find_lists_a_job_waiting_in_a_queue_by_its_jid
+    redis.call("LPUSH", "queue:mailers", JSON.generate(retry_job("q" * 24, "args" => [1], "queue" => "mailers")))
+    redis.call("SADD", "queues", "mailers")
+    response = get("/find?jid=#{"q" * 24}")
+    assert_equal 200, response.status
+    rows = response.body.scan(%r{<tr>.*?</tr>}m).drop(1)
+    assert_equal 1, rows.size, response.body
+    assert_includes rows[0], %(href="/queues/mailers?page=1#jobs")
+    assert_includes rows[0], "q" * 24
+  end
+
   def test_find_lists_the_jobs_with_an_argument_wherever_they_wait_with_links
     add_to("retry", retry_job("r" * 24, "args" => [98431]))
     add_to("dead", retry_job("d" * 24, "args" => [{"customer" => "98431"}]))

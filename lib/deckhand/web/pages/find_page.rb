@@ -7,8 +7,9 @@ module Deckhand
       # every page. A jid goes straight to the job's detail page when it waits
       # in the retry, scheduled or dead set, to Busy when it is running, and
       # shows it held (class paused) with a link to its queue when its class
-      # is paused. Any other text lists the jobs with an argument equal to it
-      # in the sets, the queues and the held jobs (API::JobSearch, bounded:
+      # is paused. Any other text lists the jobs with an argument equal to it,
+      # or that jid (a job waiting in a queue), in the sets, the queues and
+      # the held jobs (API::JobSearch, bounded:
       # the page says how far it looked), else a page that says where it looked.
       #
       #   GET /find?jid=b4a577edbccf1d805744efa9   # => 303 to /retries/1732000000.5-b4a5...
