@@ -6,8 +6,9 @@
 # Prints for each system the push-to-start p50 and p99 (the probe's
 # reports), split where the blocking pop answers (Deckhand's idle waiter's
 # BLMOVE, Sidekiq's BRPOP): push to that answer, then that answer to the
-# job's start; then Deckhand's steps from there, each the µs after the step
-# before (median and 90th percentile) with the objects it allocated:
+# job's start; then each system's steps from there (Sidekiq has no
+# hand-over, so fewer), each the µs after the step before (median and 90th
+# percentile) with the objects it allocated:
 #
 #   ruby bench/wake_path.rb          # 2,000 jobs each
 #   ruby bench/wake_path.rb 500      # fewer
@@ -22,6 +23,8 @@ jobs = Integer(ARGV[0] || 2_000)
 warmup = 20
 stats = DeckhandBench::Stats
 steps = DeckhandBench::WakeTrace::STEPS
+# Sidekiq's processor pops and runs the job itself: no hand-over between.
+SIDEKIQ_STEPS = %w[moved run perform started].freeze
 
 # Pushes `count` jobs one at a time; returns each push-to-start in µs.
 push_one_by_one = lambda do |lab, system, child, count|
@@ -52,8 +55,8 @@ Dir.mktmpdir("wake-path") do |dir|
       puts format("%-8s push-to-start p50 %.3f ms, p99 %.3f ms; push -> pop answered %s µs; -> started %s µs (%d jobs through the pop)",
         system.name, stats.median(totals) / 1000.0, stats.percentile(totals, 99) / 1000.0,
         p50_p90.call(rows.map { |row| row["moved"] }), p50_p90.call(rows.map { |row| row["started"] - row["moved"] }), rows.size)
-      next unless system.name == "deckhand"
-      steps.each_cons(2) do |before, after|
+      own = (system.name == "deckhand") ? steps : SIDEKIQ_STEPS
+      own.each_cons(2) do |before, after|
         spans = rows.map { |row| row[after] - row[before] }
         puts format("  %-9s -> %-9s %s µs  %d objects", before, after, p50_p90.call(spans), stats.median(rows.map { |row| row["objects:#{after}"] }).round)
       end

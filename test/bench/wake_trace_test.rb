@@ -28,6 +28,10 @@ class WakeTraceTest < Minitest::Test
       assert_operator times.first, :>, 0, "each step is stamped after the push: #{row}"
       assert_equal times.sort, times, "the steps come in order: #{row}"
       assert_equal [-1, -1, -1], %w[landed buffered taken].map { |step| row.fetch(step) }, "Deckhand's steps alone are not Sidekiq's"
+      # Counted from the pop, not from a step Sidekiq does not have (once
+      # the process's every object since boot: hundreds of thousands).
+      assert_operator row.fetch("objects:run"), :<, 5_000, "objects from the pop to the run: #{row}"
+      assert_equal [0, 0, 0], %w[landed buffered taken].map { |step| row.fetch("objects:#{step}") }
     end
   end
 

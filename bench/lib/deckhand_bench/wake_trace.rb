@@ -118,12 +118,14 @@ module DeckhandBench
       end
 
       # One line: each step's µs after the push, then the objects allocated
-      # from the step before (none for the first).
+      # since the step before that was stamped (none for the first, 0 for a
+      # step the system does not have: Sidekiq's pop is followed by its run).
       def write(pushed_at)
         times = STEPS.map { |step| @stamps[step.to_sym]&.then { |at| ((at - pushed_at) * 1_000_000).round } || -1 }
-        objects = STEPS.each_cons(2).map { |before, after| @objects.fetch(after.to_sym, 0) - @objects.fetch(before.to_sym, 0) }
+        objects = STEPS.drop(1).map { |step| objects_before(step.to_sym) }
         @out.puts((times + objects).join(" "))
         @stamps.clear
+        @objects.clear
       end
 
       # The lines of a trace file as Hashes: step => µs after the push, and
@@ -133,6 +135,15 @@ module DeckhandBench
           numbers = line.split.map(&:to_i)
           STEPS.zip(numbers).to_h.merge(STEPS.drop(1).map { |step| "objects:#{step}" }.zip(numbers.drop(STEPS.size)).to_h)
         end
+      end
+
+      private
+
+      # The objects allocated since the step before `step` that was stamped.
+      def objects_before(step)
+        return 0 unless @objects.key?(step)
+        earlier = STEPS.take_while { |name| name != step.to_s }.reverse.find { |name| @objects.key?(name.to_sym) }
+        earlier ? @objects[step] - @objects[earlier.to_sym] : 0
       end
     end
   end
