@@ -70,10 +70,12 @@ module Deckhand
       raise ConfigError, "#{instance.class} declares chunk: but defines no perform_chunk(chunk); define it, or remove the chunk option"
     end
 
-    # members: [args, job] pairs, in the order they were fetched.
-    def initialize(members)
+    # members: [args, job] pairs, in the order they were fetched;
+    # cancelled: answers whether a member's cancel was seen (by its jid).
+    def initialize(members, cancelled: nil)
       @members = members
       @failures = {}
+      @cancelled = cancelled
     end
 
     # Yields each member's args (as perform would get them) and its job Hash
@@ -110,6 +112,24 @@ module Deckhand
       end
       @failures[jid] = error
       nil
+    end
+
+    # Whether a member was cancelled (Client.cancel) while the chunk runs:
+    # its server hears of it at its next heartbeat, and perform_chunk may
+    # leave it out. A member whose cancel came before perform_chunk returned
+    # ends cancelled, whatever was done with it (docs/cancelling.md); a chunk
+    # is never interrupted for one member. `job` is the member's job Hash or
+    # its jid.
+    #
+    #   chunk.each do |(id), job|
+    #     next if chunk.cancelled?(job)
+    #     Export.write(id)
+    #   end
+    #
+    # @return [Boolean]
+    def cancelled?(job)
+      jid = job.is_a?(Hash) ? job["jid"] : job
+      @cancelled ? @cancelled.call(jid) : false
     end
 
     # The error #fail recorded for the member with `jid`, or nil.

@@ -34,6 +34,22 @@ class CancelRunningTest < Minitest::Test
     end
   end
 
+  # A chunk of three: it waits until its second member is cancelled, and
+  # fails its third; records what chunk.cancelled? said of each.
+  class ChunkedJob
+    include Deckhand::Job
+
+    deckhand_options chunk: {size: 3, wait: 2}, retry: 5
+
+    def perform_chunk(chunk)
+      Deckhand::TestJobs.record([:chunk, chunk.size])
+      second = chunk.jobs[1]
+      sleep 0.01 until chunk.cancelled?(second)
+      chunk.each { |(n), job| chunk.fail(job, ArgumentError.new("member #{n} failed")) if n >= 2 }
+      Deckhand::TestJobs.record([:saw, chunk.jobs.map { |job| chunk.cancelled?(job) }])
+    end
+  end
+
   def setup
     super
     Deckhand::TestJobs.reset
@@ -74,6 +90,45 @@ class CancelRunningTest < Minitest::Test
     end
     assert_match(/job \w+ was cancelled: it stops by itself, or is interrupted after 30s/, @log.string)
     refute_match(/interrupting it/, @log.string)
+  end
+
+  # Sees each member's own outcome, before the cancel decides the second's.
+  class MemberOutcomes
+    def call(_instance, payload, _queue)
+      yield
+      Deckhand::TestJobs.record([:middleware, [payload["args"].first, :returned]])
+    rescue => e
+      Deckhand::TestJobs.record([:middleware, [payload["args"].first, e.class]])
+      raise
+    end
+  end
+
+  def test_a_chunk_member_cancelled_while_its_chunk_runs_ends_cancelled_and_the_others_their_own_way
+    cancel_a_chunk_member
+    assert_empty runs(:middleware)
+  end
+
+  def test_a_cancelled_chunk_member_passes_through_its_middleware_with_its_own_outcome
+    Deckhand.config.server_middleware.add(MemberOutcomes)
+    cancel_a_chunk_member
+    assert_equal [[1, :returned], [2, ArgumentError], [3, ArgumentError]], runs(:middleware).sort_by(&:first)
+  end
+
+  def cancel_a_chunk_member
+    jids = ChunkedJob.perform_bulk([[1], [2], [3]])
+    with_server do
+      wait_for(message: "the chunk of three") { runs(:chunk) == [3] }
+      wait_running(jids[0])
+      assert_equal :cancelling_running, Deckhand::Client.cancel(jids[1]), "a member the chunk's record lists"
+      wait_for(message: "the chunk to end") { runs(:saw).any? }
+      wait_for(message: "the outcomes written") { redis.call("ZCARD", "retry") == 1 && api.cancellation(jids[1]) }
+    end
+    assert_equal [[false, true, false]], runs(:saw), "only the cancelled member answers cancelled?"
+    assert_equal "running", api.cancellation(jids[1]).where
+    assert_equal [jids[2]], redis.call("ZRANGE", "retry", 0, -1).map { |raw| JSON.parse(raw)["jid"] },
+      "the failed member retries; the cancelled one, failed too, does not"
+    assert_equal 0, redis.call("ZCARD", "dead")
+    assert_includes @log.string, "jid=#{jids[1]} cancelled"
   end
 
   def test_a_job_that_never_checks_is_interrupted_after_its_grace_period

@@ -36,6 +36,13 @@ module Deckhand
 
         def enter(jid) = @cancels.enter(jid, Thread.current, interruptible: @interruptible)
 
+        # A chunk's member (Run::ChunkRunner): told of its cancel, never
+        # interrupted (its chunk's thread runs the other members too).
+        def enter_member(jid) = @cancels.enter(jid, Thread.current, interruptible: false)
+
+        # Whether the member's cancel has been seen while its chunk runs.
+        def told?(entry) = @cancels.told?(entry)
+
         def attach(entry, instance) = @cancels.attach(entry, instance)
 
         # Runs the job's block where the shutdown and cancel interrupts may

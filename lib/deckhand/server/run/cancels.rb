@@ -79,6 +79,9 @@ module Deckhand
           end
         end
 
+        # Whether the job's cancel has been seen (it is still running).
+        def told?(entry) = !entry.state.nil?
+
         # The job's perform returned: whether it was cancelled first
         # (:cancelled, or :raised when an interrupt was sent), nil if not.
         def leave(entry)

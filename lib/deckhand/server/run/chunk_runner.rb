@@ -136,8 +136,13 @@ module Deckhand
         end
 
         def settle(unit, job, error, elapsed)
+          return @cancels.settle(unit, job) if error.equal?(CANCELLED)
           error.is_a?(NotAJobClass) ? @outcomes.refused(unit, error) : @outcomes.failure(unit, job, error, elapsed)
         end
+
+        # A member's "error" when its cancel came before perform_chunk returned.
+        CANCELLED = Object.new.freeze
+        private_constant :CANCELLED
 
         # Each member's error, or nil when it succeeded.
         def execute(members)
@@ -153,13 +158,29 @@ module Deckhand
           instance = klass.new
           Chunk.check!(instance)
           chains = MemberChains.new(@middleware, instance, members.first[0].queue_name)
-          chains.around(members) do |entered|
-            refused = {} # a member whose args cannot be read (decrypted) fails alone
-            pairs = entered.filter_map { |_, job| start(job) { |e| refused[job["jid"]] = e } }
-            chunk = Chunk.new(pairs)
-            error = chunk_error { instance.perform_chunk(chunk) } unless pairs.empty?
-            ->(job) { refused[job["jid"]] || error || chunk.failure(job["jid"]) }
+          watching(members) do |watch|
+            chains.around(members) do |entered|
+              refused = {} # a member whose args cannot be read (decrypted) fails alone
+              pairs = entered.filter_map { |_, job| start(job) { |e| refused[job["jid"]] = e } }
+              chunk = Chunk.new(pairs, cancelled: watch)
+              error = chunk_error { instance.perform_chunk(chunk) } unless pairs.empty?
+              ->(job) { refused[job["jid"]] || error || chunk.failure(job["jid"]) }
+            end
           end
+        end
+
+        # Enters each member where its cancel reaches it while the block runs
+        # (the block gets the question Chunk#cancelled? asks). Returns the
+        # members' errors the block returns (after their middleware), with
+        # CANCELLED for each member whose cancel came first.
+        def watching(members)
+          entries = members.map { |_, job| [job["jid"], @cancels.enter_member(job["jid"])] }
+          watch = entries.to_h
+          errors = yield ->(jid) { (entry = watch[jid]) ? @cancels.told?(entry) : false }
+          left = entries.map { |_, entry| @cancels.cancelled?(entry) }
+          errors.each_with_index.map { |error, i| left[i] ? CANCELLED : error }
+        ensure
+          entries&.each { |_, entry| @cancels.cancelled?(entry) } unless left
         end
 
         # The member's [args, job] as it starts, or nil (its error yielded).

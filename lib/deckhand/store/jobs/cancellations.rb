@@ -79,14 +79,16 @@ module Deckhand
         end
 
         # [identity, queue, payload] of the process whose heartbeat says it
-        # runs the job, or nil.
+        # runs the job, or nil. A chunk's member is found among the jids its
+        # record lists (the first ProcessRecord::CHUNK_JIDS); the payload is
+        # then the chunk's first member's.
         def running(store, jid)
           identities = Records::ProcessRecord.identities(store)
           identities.zip(Records::ProcessRecord.work(store, identities)).each do |identity, works|
             works.each do |work|
               payload = work.payload
               found = payload.is_a?(Hash) ? payload["jid"] : Queues.jid_of(payload.to_s)
-              return [identity, work.queue, payload] if found == jid
+              return [identity, work.queue, payload] if found == jid || work.chunk&.fetch("jids")&.include?(jid)
             end
           end
           nil
