@@ -40,6 +40,7 @@ class MigrateCheckTest < Minitest::Test
     assert_includes out, "[ok] config.on(:heartbeat) / config.on(:beat) / config.on(:exit) (Deckhand fires them): 1 use (config/initializer.rb:5)"
     assert_includes out, "[ok] Sidekiq::Launcher (a Deckhand server; PROCTITLES name the process), Processor::WORK_STATE and its counters: 1 use (config/initializer.rb:9)"
     assert_includes out, "[change] gem sidekiq-cron 2.0.1 (Gemfile.lock): remove it: Deckhand's periodic jobs read its schedule as is"
+    assert_includes out, %(add `gem "fugit"` to the Gemfile, which it brought along)
     assert_includes out, "[ok] sidekiq-scheduler's schedule in the config file, read by `deckhand -C config/sidekiq.yml` (config/sidekiq.yml)"
     assert_includes out, "[ok] schedule entry \"nightly\" (NightlyWorker): a periodic job, cron \"0 3 * * *\" (config/sidekiq.yml)"
     assert_includes out, "[change] settings Deckhand does not have: pidfile (config/sidekiq.yml): remove them"

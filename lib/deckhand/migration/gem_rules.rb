@@ -7,7 +7,8 @@ module Deckhand
     module GemRules
       DROP_IN = 'replace it with `gem "deckhand", require: "deckhand/sidekiq"` (drop-in mode)'
       PERIODIC = "remove it: Deckhand's periodic jobs read its schedule as is (this report lists each entry); " \
-        "load a schedule file with `periodic: {sidekiq_schedule: config/schedule.yml}` in config/deckhand.yml"
+        "load a schedule file with `periodic: {sidekiq_schedule: config/schedule.yml}` in config/deckhand.yml, " \
+        "and add `gem \"fugit\"` to the Gemfile, which it brought along and Deckhand's periodic jobs need"
 
       RULES = {
         "sidekiq" => [:change, DROP_IN],
