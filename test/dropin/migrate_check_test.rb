@@ -51,6 +51,22 @@ class MigrateCheckTest < Minitest::Test
     assert_includes out, "Unsupported APIs found"
   end
 
+  def test_a_schedule_file_the_app_loads_already_is_no_change_to_make
+    {"config/deckhand.yml" => "periodic:\n  sidekiq_schedule: config/schedule.yml\n",
+     "config/initializers/deckhand.rb" => %(Deckhand.configure { |c| c.periodic { |cron| cron.load_sidekiq_schedule("config/schedule.yml") } }\n)}
+      .each do |file, text|
+        Dir.mktmpdir("deckhand-migrate") do |dir|
+          FileUtils.cp_r("#{ENTERPRISE}/.", dir)
+          FileUtils.mkdir_p(File.dirname(File.join(dir, file)))
+          File.write(File.join(dir, file), text)
+          out = deckhand_run("migrate", "--check", dir).stdout
+          assert_includes out, "[ok] a schedule file (sidekiq-cron / sidekiq-scheduler), loaded by #{file} (config/schedule.yml)", out
+          refute_includes out, "[change] a schedule file"
+          assert_includes out, "[ok] schedule entry \"nightly_report\" (ReportJob): a periodic job", "its entries are still read"
+        end
+      end
+  end
+
   def test_enterprise_options_schedules_and_unique_jobs_locks_are_reported_one_by_one
     cli = deckhand_run("migrate", "--check", ENTERPRISE)
     assert_equal 1, cli.status.exitstatus, cli.output

@@ -53,7 +53,7 @@ module Deckhand
 
       def config_file(path)
         where = [relative(path)]
-        return ScheduleFindings.file(@root, relative(path)) if SCHEDULE_FILES.include?(File.basename(path))
+        return ScheduleFindings.file(@root, relative(path), loaded_by: loaded_schedules[relative(path)]) if SCHEDULE_FILES.include?(File.basename(path))
         data = @config_file.normalize(YAML.safe_load_file(path, permitted_classes: [Symbol], aliases: true) || {})
         sections = [data] + data.select { |key, value| environment?(key, value) }.values
         keys = sections.flat_map(&:keys).uniq - data.keys.select { |key| environment?(key, data[key]) }
@@ -64,6 +64,30 @@ module Deckhand
         found + schedules.flat_map { |schedule| ScheduleFindings.section(schedule, relative(path)) }
       rescue Psych::Exception => e
         [Finding.new(:change, "a config file that is not valid YAML (#{e.message})", where, "fix it")]
+      end
+
+      # The schedule files the application loads already: relative path =>
+      # where (config/deckhand.yml's `periodic: {sidekiq_schedule:}`, or a
+      # Ruby file's `load_sidekiq_schedule("...")`).
+      def loaded_schedules
+        @loaded_schedules ||= schedules_in_deckhand_yml.merge(schedules_in_code) { |_, yml, _| yml }
+      end
+
+      def schedules_in_deckhand_yml
+        path = File.join(@root, "config", "deckhand.yml")
+        return {} unless File.exist?(path)
+        data = @config_file.normalize(YAML.safe_load_file(path, permitted_classes: [Symbol], aliases: true) || {})
+        sections = [data] + data.values.grep(Hash)
+        sections.filter_map { |section| section.dig("periodic", "sidekiq_schedule") if section["periodic"].is_a?(Hash) }
+          .grep(String).to_h { |file| [file.delete_prefix("./"), relative(path)] }
+      rescue Psych::Exception
+        {}
+      end
+
+      def schedules_in_code
+        ruby_files.each_with_object({}) do |path, found|
+          File.read(path).scan(/load_sidekiq_schedule\(\s*["']([^"']+)["']/) { |(file)| found[file.delete_prefix("./")] ||= relative(path) }
+        end
       end
 
       def code

@@ -9,15 +9,21 @@ module Deckhand
     #
     #   ScheduleFindings.file("/srv/shop", "config/schedule.yml")
     #   # => [#<Finding :change "a schedule file ...">, #<Finding :works "schedule entry \"nightly\" ...">, ...]
+    #   ScheduleFindings.file("/srv/shop", "config/schedule.yml", loaded_by: "config/deckhand.yml").first.verdict  # => :works
     module ScheduleFindings
       module_function
 
-      # A schedule file of its own, which the application must name to load.
-      def file(root, relative)
+      # A schedule file of its own, which the application must name to load
+      # (loaded_by: where it does already, or nil).
+      def file(root, relative, loaded_by: nil)
         load = "load it with `periodic: {sidekiq_schedule: #{relative}}` in config/deckhand.yml " \
           "(or c.periodic { |cron| cron.load_sidekiq_schedule(\"#{relative}\") })"
-        [Finding.new(:change, "a schedule file (sidekiq-cron / sidekiq-scheduler)", [relative], load)] +
-          entries(Periodic::SidekiqSchedule.file(File.join(root, relative)), [relative])
+        first = if loaded_by
+          Finding.new(:works, "a schedule file (sidekiq-cron / sidekiq-scheduler), loaded by #{loaded_by}", [relative], nil)
+        else
+          Finding.new(:change, "a schedule file (sidekiq-cron / sidekiq-scheduler)", [relative], load)
+        end
+        [first] + entries(Periodic::SidekiqSchedule.file(File.join(root, relative)), [relative])
       rescue ConfigError => e
         [Finding.new(:change, "a schedule file Deckhand cannot read", [relative], e.message)]
       end
