@@ -37,7 +37,7 @@ end
 
 -- Jids appended to a space-separated field, joined once as it is written
 -- (lib/workflow_flush.lua): a step with 10,000 kids costs no more per kid.
-local wf_more = {kids = {}, names = {}}
+local wf_more = {kids = {}, names = {}, parents = {}}
 
 local function wf_append(h, j, x)
   local more = wf_more[h][j]

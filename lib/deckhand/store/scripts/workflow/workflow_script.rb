@@ -26,9 +26,10 @@ module Deckhand
         PLAN = [*CORE, "workflow_end", "workflow_flush"].freeze
         GRAPH = [*CORE, "workflow_finish", "workflow_end", "workflow_flush"].freeze
         # Those that leave a step open cannot end the workflow (workflow_running
-        # stands in for workflow_end): a push, a retried step's end undone
-        # (workflow_reopen.lua).
+        # stands in for workflow_end): a push, a running step's add, a
+        # retried step's end undone (workflow_reopen.lua).
         PUSH = [*CORE, "workflow_running", "workflow_flush"].freeze
+        EXTEND = [*CORE, "workflow_finish", "workflow_running", "workflow_flush"].freeze
         REOPEN = [*CORE, "workflow_reopen", "workflow_running", "workflow_flush"].freeze
 
         def initialize(store, now_ms:, stamp:)
