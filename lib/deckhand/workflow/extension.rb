@@ -29,6 +29,10 @@ module Deckhand
     class Extension
       attr_reader :id, :step
 
+      # The jid of the `n`th step (from 1) that step `adder` of workflow
+      # `wid` adds, in any run of it.
+      def self.jid(wid, adder, n) = Digest::SHA256.hexdigest("#{wid} #{adder} #{n}")[0, 24] # :nodoc:
+
       # `jid` and `name`: the running step's; `config`: its server's.
       def initialize(wid, jid, name, config)
         @id = wid
@@ -82,7 +86,7 @@ module Deckhand
 
       def next_jid
         @count += 1
-        Digest::SHA256.hexdigest("#{@id} #{@jid} #{@count}")[0, 24]
+        Extension.jid(@id, @jid, @count)
       end
     end
   end
