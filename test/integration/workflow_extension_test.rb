@@ -69,6 +69,28 @@ class WorkflowExtensionTest < Minitest::Test
     assert_equal [8, [{"part" => 0, "rows" => 0}, {"part" => 1, "rows" => 10}]], App.runs.last.last
   end
 
+  # Adds a grafted step after its own dependent: refused as perform returns.
+  class LoopingAdder
+    include Deckhand::Job
+
+    deckhand_options retry: 0
+
+    def perform = Deckhand::Workflow.current.add(WorkflowApp::Note, "loop", after: "merge")
+  end
+
+  def test_an_add_refused_as_perform_returns_fails_the_step_and_adds_nothing
+    flow = Deckhand::Workflow.new("refused")
+    adder = flow.add(LoopingAdder)
+    flow.add(App::Note, "merge", after: adder, name: "merge")
+    flow.push
+    with_server { assert_equal "failed", flow.wait(timeout: 20)["state"] }
+    dead, = zset("dead").first
+    assert_equal "ArgumentError", dead["error_class"]
+    assert_match(/waits for @merge, which it may not, grafted/, dead["error_message"])
+    assert_equal %w[2 1 1], Deckhand::Workflow.status(flow.id).values_at("total", "dead", "cancelled"), "nothing added; merge cancelled"
+    assert_empty App.runs
+  end
+
   def test_a_rerun_of_the_adding_step_adds_nothing_twice
     flow, = split_flow("fail")
     with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
@@ -121,13 +143,13 @@ class WorkflowExtensionTest < Minitest::Test
     before = Deckhand::Workflow.status(flow.id)
     ext.add_many(App::Note, [["one"], ["two"]], name: "two")
     ext.add(App::Note, "lost", after: "nowhere")
-    error = assert_raises(Deckhand::Error) { ext.push }
+    error = assert_raises(ArgumentError) { ext.push }
     assert_match(/waits for @nowhere, which the workflow does not have; nothing was changed/, error.message)
     assert_equal before, Deckhand::Workflow.status(flow.id)
     assert_equal 0, redis.call("LLEN", "queue:default")
     refute ext.pending?, "a refused add is dropped"
     ext.add(App::Note, "loop", after: "merge")
-    error = assert_raises(Deckhand::Error) { ext.push }
+    error = assert_raises(ArgumentError) { ext.push }
     assert_match(/waits for @merge, which it may not, grafted \(add it with graft: false\)/, error.message)
     ext.add(App::Note, "loop", after: "merge", graft: false)
     assert_equal 1, ext.push

@@ -61,12 +61,14 @@ module Deckhand
       # many it added (0 when a rerun of this step had added them), or
       # :cancelled when the workflow was cancelled by hand (nothing added).
       # A push that raised added none and forgets them: let the step fail,
-      # and its retry adds them again.
+      # and its retry adds them again. An add whose steps wait for steps the
+      # workflow lacks, or for what a grafted step may not, raises
+      # ArgumentError.
       def push
         return 0 unless pending?
         graph, @graph = @graph, nil # pushed or refused, they are gone from here: later adds name them through Redis
         steps = graph.encoded(graph.records, @id, @config.max_payload_bytes, by: @jid)
-        reply = Workflow.ops(@config).add_from(@id, @jid, steps, queues: graph.records.map { |record| record.job["queue"] }.uniq)
+        reply = refusal_is_argument_error { Workflow.ops(@config).add_from(@id, @jid, steps, queues: graph.records.map { |record| record.job["queue"] }.uniq) }
         case reply
         when Integer then reply
         when "cancelled" then :cancelled
@@ -79,6 +81,15 @@ module Deckhand
       def inspect = "#<Deckhand::Workflow::Extension #{@id} from #{@jid}#{" (#{@graph.records.size} to push)" if pending?}>" # :nodoc:
 
       private
+
+      # The script refuses an add whose steps wait for what they may not
+      # (before any write): that is the caller's mistake, said as Ruby says it.
+      def refusal_is_argument_error
+        yield
+      rescue Deckhand::CommandError => e
+        why = e.message[/ERR workflow: (.*?; nothing was changed)/, 1] or raise
+        raise ArgumentError, "workflow #{@id}: #{why}", cause: e
+      end
 
       def graph
         @graph ||= Graph.new(@config, outside: ->(ref) { ref.is_a?(StepRef) ? ref.jids : ["@#{ref}"] }, next_jid: -> { next_jid })

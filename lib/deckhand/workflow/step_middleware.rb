@@ -41,8 +41,6 @@ module Deckhand
         json = encode(value, payload)
         # Cancelled as perform returned: the cancel is its end (Outcomes#cancelled).
         return value if wid && instance.respond_to?(:cancelled?) && instance.cancelled?
-        # The steps it added, before its end: a crash between runs it again, and its adds add nothing twice.
-        extension.push if wid && extension.pending?
         @outcomes.succeeded(wid, jid, json) if wid
         store_result(jid, keep, value_json: json) if keep.is_a?(Hash)
         value
@@ -68,6 +66,9 @@ module Deckhand
         Thread.current[CURRENT] = step
         begin
           yield
+          # The steps it added, before its end (a crash between runs it again,
+          # and its adds add nothing twice); a refused add fails the step.
+          step[3].push if step && step[3].pending? && !(instance.respond_to?(:cancelled?) && instance.cancelled?)
         rescue Deckhand::Shutdown, Deckhand::Interrupted, Deckhand::Cancelled, Limiter::OverLimit # it runs again, or its cancel is its end: no failure
           raise
         rescue Exception # rubocop:disable Lint/RescueException -- told, then re-raised untouched
