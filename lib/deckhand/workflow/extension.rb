@@ -55,6 +55,7 @@ module Deckhand
         graph.add(job, args_list, after: after, on: on, name: name, graft: graft)
       end
 
+      # Whether steps were added since the last push.
       def pending? = !@graph.nil? && !@graph.empty?
 
       # Writes the steps added since the last push, all or none. Returns how
