@@ -135,7 +135,11 @@ class WorkflowExtensionTest < Minitest::Test
     assert_equal "c", by_name(flow)["merge"].first, "it waited for the success of a step that can no longer succeed"
     assert_equal "w", by_name(flow)["cleanup"].first, "on: :complete takes any end"
     assert_equal "w", by_name(flow)["later"].first, "a step the adder added itself is no dependent of it"
-    assert_equal %w[9 3 5], Deckhand::Workflow.status(flow.id).values_at("total", "cancelled", "open")
+    ext.add(App::Note, "after-now", after: [now, now.name], name: "after_now") # a grafted step of an earlier add, named twice
+    assert_equal 1, ext.push
+    after_now = steps(flow).find { |_, step| JSON.parse(step["info"])["name"] == "after_now" }
+    assert_equal [now.jid, "w", "1"], [after_now.last["parents"], after_now.last["state"], after_now.last["wait"]]
+    assert_equal %w[10 3 6], Deckhand::Workflow.status(flow.id).values_at("total", "cancelled", "open")
   end
 
   def test_an_add_is_all_or_nothing_and_refused_once_the_step_ended
