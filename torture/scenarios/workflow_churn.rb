@@ -64,7 +64,7 @@ module Torture
       end
       flow.push
       @ledger.enqueued(@parents.keys.drop(before))
-      (@totals ||= {})[flow.id] = @parents.size - before
+      (@planned ||= {})[flow.id] = @parents.keys.drop(before)
       flow.id
     end
 
@@ -76,13 +76,18 @@ module Torture
       @grafts[adder].each { |jid| @parents[jid] = [] }
     end
 
-    # Poison pills, and the steps cancelled after them: accounted for.
+    # Poison pills, the steps cancelled after them, and the steps a step
+    # that died or was cancelled so never added: accounted for.
     def poison_pills(redis)
       pills = super
       return pills if pills.empty?
-      cancelled = @ids.flat_map { |id| Deckhand::Workflow.steps(id, config: @config_for_reads ||= reads(redis)).select { |_, step| step["state"] == "c" }.keys }
+      steps = @ids.map { |id| Deckhand::Workflow.steps(id, config: @config_for_reads ||= reads(redis)) }
+      cancelled = steps.flat_map { |found| found.select { |_, step| step["state"] == "c" }.keys }
       @cancelled = cancelled.size
-      pills + cancelled
+      @ungrown = steps.flat_map do |found|
+        found.select { |jid, step| @grafts.key?(jid) && %w[c d].include?(step["state"]) }.flat_map { |jid, _| @grafts[jid] - found.keys }
+      end
+      pills + cancelled + @ungrown
     end
 
     def reads(redis) = Deckhand::Config.new(redis: {url: "redis://#{redis.config.host}:#{redis.config.port}/#{redis.config.db}"})
@@ -97,8 +102,9 @@ module Torture
       statuses = @ids.map { |id| Deckhand::Workflow.status(id, config: config) }
       unended = statuses.count { |status| !%w[succeeded failed].include?(status["state"]) || status["open"] != "0" }
       miscounted = statuses.count { |status| %w[succeeded dead cancelled].sum { |k| status[k].to_i } + status["failed"].to_i != status["total"].to_i }
-      # A step added twice (a rerun's add under other jids) grows its workflow past the steps planned.
-      overgrown = @ids.zip(statuses).count { |id, status| status["total"].to_i != @totals[id] }
+      # A step added twice (a rerun's add under other jids) grows its workflow past the steps planned;
+      # one missing was lost, unless its adder never added it (@ungrown).
+      overgrown = @ids.zip(statuses).count { |id, status| status["total"].to_i != (@planned[id] - @ungrown.to_a).size }
       growers_rerun = starts.group_by(&:jid).count { |jid, runs| @grafts.key?(jid) && runs.size > 1 }
       left = redis.call("LLEN", "queue:default")
       inflight = leftovers(redis)
@@ -111,7 +117,7 @@ module Torture
       check(overgrown.zero?, "#{overgrown} workflows hold more or fewer steps than planned")
       check(left.zero?, "#{left} jobs left in the queue")
       {
-        "workflows" => @ids.size, "steps" => total, "grafted" => @grafts.values.sum(&:size), "overgrown" => overgrown,
+        "workflows" => @ids.size, "steps" => total, "grafted" => @grafts.values.sum(&:size), "ungrown" => @ungrown.to_a.size, "overgrown" => overgrown,
         "growers_rerun" => growers_rerun, "processes" => PROCESSES, "kills" => fleet.kills.size,
         "lost" => books[:lost], "reruns_after_kill" => reruns, "doubled" => doubled, "early" => early,
         "unended" => unended, "failed_workflows" => statuses.count { |s| s["state"] == "failed" },
