@@ -10,6 +10,7 @@ require_relative "workflow/graph"
 require_relative "workflow/step_writer"
 require_relative "workflow/step_outcomes"
 require_relative "workflow/step_middleware"
+require_relative "workflow/extension"
 
 module Deckhand
   # Jobs that run in an order: each step is an ordinary job that waits for
@@ -71,6 +72,18 @@ module Deckhand
         parents = Store::Features::WorkflowRecords.parents_of(config.store, wid, jid)
         parents = parents.select { |_, info, _| info && JSON.parse(info)["name"] == name.to_s } if name
         parents.map { |_, _, result| result && JSON.parse(result) }
+      end
+
+      # Inside a step: its workflow, to add steps to as it runs
+      # (Workflow::Extension). Those not pushed by hand are written as
+      # perform returns, before the step's success.
+      #
+      #   flow = Deckhand::Workflow.current
+      #   flow.add_many(ParsePartJob, [[7, 0], [7, 1]], name: "parts")   # the steps after this one wait for them too
+      def current
+        step = Thread.current[StepMiddleware::CURRENT]
+        raise Deckhand::Error, "Deckhand::Workflow.current is for a workflow step's perform, on a server that loaded deckhand/workflow" unless step
+        step[3]
       end
 
       # The workflow scripts with their clock set to now: the fleet's (Redis')

@@ -61,4 +61,25 @@ class WorkflowKillTest < Minitest::Test
     assert_equal "7", Deckhand::Workflow.status(flow.id)["succeeded"]
     assert_equal 0, redis.call("LLEN", "queue:default")
   end
+
+  # Killed after its add was recorded, before its end: the step runs again,
+  # its add finds its steps there, and each of them runs once.
+  def test_a_step_killed_after_adding_steps_adds_nothing_twice_when_it_runs_again
+    flow = Deckhand::Workflow.new("split and killed")
+    split = flow.add(WorkflowApp::Splitter, 9, 3, "die")
+    flow.add(WorkflowApp::Merge, 9, after: split)
+    flow.push
+    clis = [worker, worker]
+    ending = wait_for(timeout: 60, message: "the workflow's end after a process was killed") do
+      clis.each_with_index { |cli, i| clis[i] = worker unless cli.alive? }
+      raw = redis.call("LINDEX", "deckhand:workflow:#{flow.id}:done", 0)
+      raw && JSON.parse(raw)
+    end
+    assert_equal "succeeded", ending["state"]
+    runs = WorkflowApp.runs
+    assert_equal [[9, 4], [9, 0]], runs.filter_map { |label, args| args if label == "split" }, "the rerun's add added nothing"
+    assert_equal %w[merge part part part split split tally], runs.map(&:first).sort
+    assert_equal [9, (0...3).map { |i| {"part" => i, "rows" => 10 * i} }], runs.find { |label, _| label == "merge" }.last
+    assert_equal %w[6 6], Deckhand::Workflow.status(flow.id).values_at("total", "succeeded")
+  end
 end

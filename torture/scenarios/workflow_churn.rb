@@ -10,7 +10,10 @@ module Torture
   # started. Every step runs, none before
   # its parents finished; a step runs twice only when the process running
   # it first was killed (at-least-once, counted as `reruns_after_kill`);
-  # every workflow ends. A step quarantined as a poison pill (caught
+  # every workflow ends. One step in GROWS adds two to four steps to its
+  # workflow as it runs, grafted: they run once each (a kill between the
+  # add and the step's end adds nothing twice), and the steps after it
+  # start only once they finished. A step quarantined as a poison pill (caught
   # running at three kills) dies, and the steps after it are cancelled:
   # each is accounted for, none lost.
   class WorkflowChurn < Scenario
@@ -19,6 +22,8 @@ module Torture
     PROCESSES = 3
     CONCURRENCY = 10
     WIDTH = 5
+    # One step in GROWS adds steps as it runs.
+    GROWS = 6
     APP = File.expand_path("../workflow_app.rb", __dir__)
 
     def run
@@ -33,9 +38,10 @@ module Torture
       random = Random.new(workflows * steps)
       config = Deckhand::Workflow.install(Deckhand::Config.new(redis: {url: redis_server.url}))
       @parents = {}
+      @grafts = {}
       @ids = Array.new(workflows) { push_workflow(config, steps, random) }
-      churn(fleet, redis, jobs: workflows * steps, every: size(3.0, 1.0), random: random, processes: PROCESSES, timeout: size(900, 180))
-      figures(config, fleet, redis, workflows * steps)
+      churn(fleet, redis, jobs: @parents.size, every: size(3.0, 1.0), random: random, processes: PROCESSES, timeout: size(900, 180))
+      figures(config, fleet, redis, @parents.size)
     end
 
     private
@@ -43,27 +49,45 @@ module Torture
     def push_workflow(config, steps, random)
       flow = Deckhand::Workflow.new("torture", config: config)
       above = []
+      before = @parents.size
       (0...steps).each_slice(WIDTH) do |level|
         refs = level.map do
           after = above.sample(random.rand(1..3), random: random)
-          ref = flow.add(StepJob, random.rand(20..@longest), after: after.empty? ? nil : after)
-          @parents[ref.jid] = after.flat_map(&:jids)
+          ms = random.rand(20..@longest)
+          grow = (random.rand(GROWS).zero? ? random.rand(2..4) : 0)
+          ref = flow.add(StepJob, ms, grow, after: after.empty? ? nil : after)
+          @parents[ref.jid] = after.flat_map { |parent| [parent.jid, *@grafts[parent.jid]] }
+          graft(flow.id, ref.jid, grow)
           ref
         end
         above = refs
       end
       flow.push
-      @ledger.enqueued(@parents.keys.last(steps))
+      @ledger.enqueued(@parents.keys.drop(before))
+      (@planned ||= {})[flow.id] = @parents.keys.drop(before)
       flow.id
     end
 
-    # Poison pills, and the steps cancelled after them: accounted for.
+    # The steps `adder` will add, by the jids its adds derive: each waits
+    # for nothing, and the steps after the adder wait for them too.
+    def graft(wid, adder, grow)
+      return if grow.zero?
+      @grafts[adder] = (1..grow).map { |n| Deckhand::Workflow::Extension.jid(wid, adder, n) }
+      @grafts[adder].each { |jid| @parents[jid] = [] }
+    end
+
+    # Poison pills, the steps cancelled after them, and the steps a step
+    # that died or was cancelled so never added: accounted for.
     def poison_pills(redis)
       pills = super
       return pills if pills.empty?
-      cancelled = @ids.flat_map { |id| Deckhand::Workflow.steps(id, config: @config_for_reads ||= reads(redis)).select { |_, step| step["state"] == "c" }.keys }
+      steps = @ids.map { |id| Deckhand::Workflow.steps(id, config: @config_for_reads ||= reads(redis)) }
+      cancelled = steps.flat_map { |found| found.select { |_, step| step["state"] == "c" }.keys }
       @cancelled = cancelled.size
-      pills + cancelled
+      @ungrown = steps.flat_map do |found|
+        found.select { |jid, step| @grafts.key?(jid) && %w[c d].include?(step["state"]) }.flat_map { |jid, _| @grafts[jid] - found.keys }
+      end
+      pills + cancelled + @ungrown
     end
 
     def reads(redis) = Deckhand::Config.new(redis: {url: "redis://#{redis.config.host}:#{redis.config.port}/#{redis.config.db}"})
@@ -78,6 +102,10 @@ module Torture
       statuses = @ids.map { |id| Deckhand::Workflow.status(id, config: config) }
       unended = statuses.count { |status| !%w[succeeded failed].include?(status["state"]) || status["open"] != "0" }
       miscounted = statuses.count { |status| %w[succeeded dead cancelled].sum { |k| status[k].to_i } + status["failed"].to_i != status["total"].to_i }
+      # A step added twice (a rerun's add under other jids) grows its workflow past the steps planned;
+      # one missing was lost, unless its adder never added it (@ungrown).
+      overgrown = @ids.zip(statuses).count { |id, status| status["total"].to_i != (@planned[id] - @ungrown.to_a).size }
+      growers_rerun = starts.group_by(&:jid).count { |jid, runs| @grafts.key?(jid) && runs.size > 1 }
       left = redis.call("LLEN", "queue:default")
       inflight = leftovers(redis)
       check(inflight.zero?, "#{inflight} in-flight records left")
@@ -86,9 +114,11 @@ module Torture
       check(early.zero?, "#{early} steps started before a parent finished")
       check(unended.zero?, "#{unended} workflows never ended")
       check(miscounted.zero?, "#{miscounted} workflows' counts do not add up")
+      check(overgrown.zero?, "#{overgrown} workflows hold more or fewer steps than planned")
       check(left.zero?, "#{left} jobs left in the queue")
       {
-        "workflows" => @ids.size, "steps" => total, "processes" => PROCESSES, "kills" => fleet.kills.size,
+        "workflows" => @ids.size, "steps" => total, "grafted" => @grafts.values.sum(&:size), "ungrown" => @ungrown.to_a.size, "overgrown" => overgrown,
+        "growers_rerun" => growers_rerun, "processes" => PROCESSES, "kills" => fleet.kills.size,
         "lost" => books[:lost], "reruns_after_kill" => reruns, "doubled" => doubled, "early" => early,
         "unended" => unended, "failed_workflows" => statuses.count { |s| s["state"] == "failed" },
         "quarantined" => redis.call("ZCARD", "dead"), "cancelled_after_pills" => @cancelled.to_i,

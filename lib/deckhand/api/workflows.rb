@@ -19,6 +19,17 @@ module Deckhand
       # @return [Integer]
       def size = Store::Features::WorkflowRecords.count(@config.store)
 
+      # What every workflow did, all time, as the scripts that did it
+      # counted: workflows "pushed", steps "released" to their queues and
+      # "cancelled", and under "ended" the workflows that ended, by state
+      # (a workflow that runs again after a retried step counts its next
+      # end too). A count absent is 0.
+      #
+      #   api.workflows.counts   # => {"pushed" => 12, "released" => 90, "ended" => {"succeeded" => 11}}
+      #
+      # @return [Hash{String => Integer, Hash}]
+      def counts = Store::Features::WorkflowRecords.counts(@config.store)
+
       # The workflows of one page (1-based), newest first.
       #
       # @return [Array<WorkflowRecord>]

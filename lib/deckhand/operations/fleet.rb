@@ -11,7 +11,8 @@ module Deckhand
     # sizes, busy threads, live processes; each throttle's slots in use and
     # its concurrency limit; per job class, the executions, failures and
     # seconds of the last hour; the all-time processed and failed
-    # counters; and each Redis primary's eviction policy, memory share and
+    # counters; workflows pushed and ended and their steps released and
+    # cancelled (all time); and each Redis primary's eviction policy, memory share and
     # evicted keys (API::Eviction). Served by `deckhand web` and the
     # mounted Deckhand::Web at /metrics; a few round trips per scrape,
     # whatever the number of jobs.
@@ -48,6 +49,8 @@ module Deckhand
         failed: ["deckhand_stat_failed_total", "Jobs that raised, all time (Sidekiq's stat:failed)"]
       }.freeze
 
+      WORKFLOW_ENDS = %w[succeeded failed cancelled].freeze
+
       def initialize(config)
         @api = API.new(config)
       end
@@ -64,6 +67,7 @@ module Deckhand
         GAUGES.each { |field, (name, help)| one(out, name, :gauge, help, stats.public_send(field)) }
         COUNTERS.each { |field, (name, help)| one(out, name, :counter, help, stats.public_send(field)) }
         throttles(out)
+        workflows(out)
         classes(out)
         MemoryFamilies.write(out, @api.eviction.primaries)
         out
@@ -83,6 +87,17 @@ module Deckhand
         name = "deckhand_throttle_concurrency_limit"
         out.family(name, :gauge, "Most jobs of the throttled queue that may run at once")
         list.each { |throttle| (limit = throttle.limit["concurrency"]) && out.sample(name, {"queue" => throttle.queue}, limit) }
+      end
+
+      # Counted by the workflow scripts as they act, so exact across the fleet.
+      def workflows(out)
+        counts = @api.workflows.counts
+        one(out, "deckhand_workflows_pushed_total", :counter, "Workflows pushed (started), all time", counts.fetch("pushed", 0))
+        name = "deckhand_workflows_ended_total"
+        out.family(name, :counter, "Workflows that ended, by how, all time")
+        WORKFLOW_ENDS.each { |state| out.sample(name, {"state" => state}, counts["ended"].fetch(state, 0)) }
+        one(out, "deckhand_workflow_steps_released_total", :counter, "Workflow steps released to their queues, all time", counts.fetch("released", 0))
+        one(out, "deckhand_workflow_steps_cancelled_total", :counter, "Workflow steps cancelled, all time", counts.fetch("cancelled", 0))
       end
 
       def classes(out)

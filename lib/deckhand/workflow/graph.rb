@@ -14,17 +14,25 @@ module Deckhand
     #   fetch = graph.add(FetchFileJob, [[7]], after: nil, on: :success, name: nil)
     #   graph.add(ParsePartJob, [[7, 0], [7, 1]], after: fetch, on: :success, name: "parts")
     #   graph.records.size   # => 3
+    #
+    # A running step's additions (Workflow::Extension) are a graph too,
+    # whose `after:` may also name steps already in the workflow
+    # (`outside`, which answers their jids or "@name" for the script to
+    # find) and whose jids derive from the adding step's (`next_jid`).
     class Graph
       CONDITIONS = {success: "s", complete: "c", failure: "f"}.freeze
 
       # on: the condition's letter and the queue; job: the job Hash.
-      Record = Struct.new(:jid, :on, :parents, :name, :job)
+      # graft: whether the adding step's dependents wait for it (Extension).
+      Record = Struct.new(:jid, :on, :parents, :name, :job, :graft)
 
       attr_reader :records
 
       # config: the workflow's, which builds its steps' jobs (JobCapture).
-      def initialize(config)
+      def initialize(config, outside: nil, next_jid: nil)
         @config = config
+        @outside = outside
+        @next_jid = next_jid
         @records = []
         @jids = {}
         @names = Hash.new { |hash, name| hash[name] = [] }
@@ -34,14 +42,15 @@ module Deckhand
 
       # Steps of `job` (a job class, or what `set` returns), one per args
       # Array, each waiting for every step `after` names. Returns their StepRef.
-      def add(job, args_list, after:, on:, name:)
+      def add(job, args_list, after:, on:, name:, graft: nil)
         cond = condition(on)
         parents = jids(after)
         jobs = JobCapture.new(@config).call(job, args_list)
         name = name(name || jobs.first["wrapped"] || jobs.first["class"])
         refs = jobs.map do |payload|
           payload.delete("enqueued_at") # written as it is released
-          @records << Record.new(payload["jid"], "#{cond}#{payload["queue"]}", parents, name, payload)
+          payload["jid"] = @next_jid.call if @next_jid
+          @records << Record.new(payload["jid"], "#{cond}#{payload["queue"]}", parents, name, payload, graft)
           @jids[payload["jid"]] = true
           payload["jid"]
         end
@@ -50,12 +59,17 @@ module Deckhand
       end
 
       # The 6 strings per step workflow_add.lua takes, each job encoded
-      # with the workflow's id ("wf").
-      def encoded(records, wid, max_bytes)
+      # with the workflow's id ("wf"); with `by` (the jid of the running
+      # step that adds them, kept in their info), the 7 workflow_extend.lua
+      # takes.
+      def encoded(records, wid, max_bytes, by: nil)
         records.flat_map do |record|
           job = Payload.encode(record.job.merge("wf" => wid), max_bytes: max_bytes)
           info = {"name" => record.name, "class" => record.job["wrapped"] || record.job["class"], "queue" => record.job["queue"]}
-          [record.jid, record.on, record.parents.join(" "), record.name, job, JSON.generate(info)]
+          info.update("by" => by, "graft" => record.graft) if by # workflow_extend.lua reads them as written here, in this order
+          strings = [record.jid, record.on, record.parents.join(" "), record.name, job, JSON.generate(info)]
+          strings << (record.graft ? "1" : "") if by
+          strings
         end
       end
 
@@ -81,11 +95,15 @@ module Deckhand
         list = refs.is_a?(Array) ? refs : [refs].compact # Array() would take a StepRef apart
         list.flat_map do |ref|
           case ref
-          when StepRef then (ref.jids.all? { |jid| @jids.key?(jid) }) ? ref.jids : unknown(ref.name)
-          when Symbol, String then @names.fetch(ref.to_s) { unknown(ref) }
+          when StepRef then (ref.jids.all? { |jid| @jids.key?(jid) }) ? ref.jids : outside(ref) { unknown(ref.name) }
+          when Symbol, String then @names.fetch(ref.to_s) { outside(ref) { unknown(ref) } }
           else raise ArgumentError, "after: names steps: a StepRef (what add returns), a step's name, or an Array of them; got #{ref.inspect}"
           end
         end.uniq
+      end
+
+      def outside(ref, &)
+        @outside&.call(ref) || yield
       end
 
       def unknown(ref)

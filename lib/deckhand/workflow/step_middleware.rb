@@ -11,8 +11,9 @@ module Deckhand
     # acknowledged; a crash in between runs the job again, and the second
     # telling changes nothing. A failure is told as failing; what ends the
     # step (its death, its drop) is told by the final-failure handler
-    # before the failure is written (Workflow.install). Other jobs pay two
-    # Hash lookups.
+    # before the failure is written (Workflow.install). The steps a step
+    # added (Workflow.current) and did not push are pushed before its
+    # success is told. Other jobs pay two Hash lookups.
     class StepMiddleware
       CURRENT = :deckhand_workflow_step
 
@@ -35,7 +36,8 @@ module Deckhand
         return yield unless wid || keep
         jid = payload["jid"]
         return nil if wid && !RUN.include?(@outcomes.starting(wid, jid))
-        value = run(instance, wid, jid) { yield }
+        extension = wid && Extension.new(wid, jid, payload["wrapped"] || payload["class"], @config)
+        value = run(instance, wid && [wid, jid, @config, extension]) { yield }
         json = encode(value, payload)
         # Cancelled as perform returned: the cancel is its end (Outcomes#cancelled).
         return value if wid && instance.respond_to?(:cancelled?) && instance.cancelled?
@@ -55,17 +57,22 @@ module Deckhand
 
       # The job's return value, whatever the middleware inside this one
       # returns: perform itself is wrapped, on this instance alone.
-      def run(instance, wid, jid)
+      # `step`: [wid, jid, config, Extension] for a workflow step, which
+      # Workflow.results_of and Workflow.current read, else nil.
+      def run(instance, step)
         value = nil
         instance.define_singleton_method(:perform) { |*args, **kwargs, &block| value = super(*args, **kwargs, &block) }
         previous = Thread.current[CURRENT]
-        Thread.current[CURRENT] = wid && [wid, jid, @config]
+        Thread.current[CURRENT] = step
         begin
           yield
+          # The steps it added, before its end (a crash between runs it again,
+          # and its adds add nothing twice); a refused add fails the step.
+          step[3].push if step && step[3].pending? && !(instance.respond_to?(:cancelled?) && instance.cancelled?)
         rescue Deckhand::Shutdown, Deckhand::Interrupted, Deckhand::Cancelled, Limiter::OverLimit # it runs again, or its cancel is its end: no failure
           raise
         rescue Exception # rubocop:disable Lint/RescueException -- told, then re-raised untouched
-          @outcomes.failing(wid, jid) if wid
+          @outcomes.failing(step[0], step[1]) if step
           raise
         ensure
           Thread.current[CURRENT] = previous

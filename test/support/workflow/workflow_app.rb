@@ -119,6 +119,29 @@ module WorkflowApp
     end
   end
 
+  # Decides its fan-out as it runs: adds a Part per i in 0...n to its own
+  # workflow (grafted: the steps after it wait for them) and a "tally" Note
+  # after them, then records how many steps its add added. With "fail" it
+  # raises after its add the first time (retried at once), with "die" it
+  # SIGKILLs its process there (end-to-end tests): its rerun adds nothing twice.
+  class Splitter
+    include Deckhand::Job
+
+    deckhand_options retry: 3
+    deckhand_retry_in { 0 }
+
+    def perform(id, n, once = nil)
+      flow = Deckhand::Workflow.current
+      parts = flow.add_many(Part, (0...n).map { |i| [id, i] })
+      flow.add(Note, "tally", after: parts, name: "tally")
+      WorkflowApp.ran("split", [id, flow.push])
+      first = once && WorkflowApp.first?("split-#{id}")
+      raise ArgumentError, "fails after its add on purpose" if first && once == "fail"
+      WorkflowApp.die! if first && once == "die"
+      n
+    end
+  end
+
   def self.open_gate(label) = call("SET", "app:gate:#{label}", "1")
 
   # Runs until its gate opens (WorkflowApp.open_gate) or it is cancelled.

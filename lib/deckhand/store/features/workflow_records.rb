@@ -14,6 +14,7 @@ module Deckhand
       #   WorkflowRecords.meta(store, "Wf7x")    # => {"state" => "running", "total" => "12", ...}, or nil
       #   WorkflowRecords.steps(store, "Wf7x")   # => {jid => {"state" => "s", "on" => "sdefault", ...}}
       #   WorkflowRecords.wait(store, "Wf7x", 5) # => '{"state":"succeeded",...}' once it ended, or nil
+      #   WorkflowRecords.counts(store)          # => {"pushed" => 12, "released" => 90, "ended" => {...}, ...}
       module WorkflowRecords # :nodoc:
         PLACEHOLDER = Layout::PlainWorkflows::PLACEHOLDER
         STEP_PARTS = %w[state on wait parents info errors].freeze
@@ -47,6 +48,16 @@ module Deckhand
             pipe.call("HMGET", names.results(wid), *parents)
           end
           parents.zip(info, results)
+        end
+
+        # The fleet's workflow counters, all time (Layout::PlainWorkflows::COUNTS):
+        # {"pushed" => 12, "released" => 90, "cancelled" => 3, "ended" => {"succeeded" => 11}}.
+        # None in cluster mode, where workflows do not run.
+        def counts(store)
+          return {"ended" => {}} unless store.layout.plain?
+          names = store.layout.workflows
+          ended, rest = store.call("HGETALL", names::COUNTS).partition { |field, _| field.start_with?(names::ENDED) }
+          rest.to_h.transform_values(&:to_i).merge("ended" => ended.to_h { |field, n| [field.delete_prefix(names::ENDED), n.to_i] })
         end
 
         # How many workflows the index lists (some may have expired since).

@@ -25,7 +25,7 @@ module Deckhand
       #
       # Every hash holds a placeholder field, "~", from the push on, so none is
       # made later without the workflow's TTL. Two sorted sets index the
-      # workflows, for listing and for expiry.
+      # workflows, for listing and for expiry; one hash counts what they did.
       #
       #   Deckhand::Store::Layout::PlainWorkflows.state("Wf7x")  # => "deckhand:workflow:Wf7x:state"
       module PlainWorkflows # :nodoc:
@@ -36,6 +36,14 @@ module Deckhand
 
         # wid => when its keys expire (epoch ms): pruned as it goes.
         EXPIRIES = "deckhand:workflows:expiry"
+
+        # The fleet's workflow counters, all time: pushed, ended:<state>,
+        # released and cancelled (steps). Each workflow script adds what it
+        # did (cancelled: its net cancels, as no script both cancels and
+        # revives a step); Operations::Fleet serves them to Prometheus.
+        COUNTS = "deckhand:workflows:counts"
+        # The prefix of its fields counting ends, by state.
+        ENDED = "ended:"
 
         RESULT = "deckhand:result:"
 

@@ -7,11 +7,11 @@
 -- checks every key it writes, then writes.
 local W, wf_cache, wf_dirty = {}, {}, {}
 for i, part in ipairs({'meta', 'state', 'on', 'wait', 'kids', 'parents', 'jobs', 'results', 'errors', 'info', 'names',
-  'done', 'queues', 'index', 'expiry'}) do W[part], wf_cache[part], wf_dirty[part] = KEYS[i], {}, {} end
+  'done', 'queues', 'index', 'expiry', 'counts'}) do W[part], wf_cache[part], wf_dirty[part] = KEYS[i], {}, {} end
 local wf_now, wf_stamp, wf_nq = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3])
 -- wf_jobs: the jobs of steps this call adds, not yet in the jobs hash.
 local wf_queue_key, wf_released, wf_meta, wf_jobs, wf_state, wf_open_steps = {}, {}, {}, {}, nil, 0
-for i = 1, wf_nq do wf_queue_key[ARGV[3 + i]] = KEYS[15 + i] end
+for i = 1, wf_nq do wf_queue_key[ARGV[3 + i]] = KEYS[16 + i] end
 local function wf_arg(i) return ARGV[3 + wf_nq + i] end
 local WF_ENDED = {s = true, x = true, d = true, c = true}
 local WF_COUNT = {s = 'succeeded', x = 'failed', d = 'dead', c = 'cancelled', open = 'open', total = 'total'}
@@ -37,7 +37,7 @@ end
 
 -- Jids appended to a space-separated field, joined once as it is written
 -- (lib/workflow_flush.lua): a step with 10,000 kids costs no more per kid.
-local wf_more = {kids = {}, names = {}}
+local wf_more = {kids = {}, names = {}, parents = {}}
 
 local function wf_append(h, j, x)
   local more = wf_more[h][j]

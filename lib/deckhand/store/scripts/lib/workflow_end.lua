@@ -6,7 +6,7 @@ local wf_ending = false
 
 local function wf_end_checks()
   wf_ending = wf_state == 'running' and wf_open_steps + wf_delta.open == 0
-  return wf_ending and {W.done, 'list', W.expiry, 'zset'} or {}
+  return wf_ending and {W.done, 'list', W.expiry, 'zset', W.counts, 'hash'} or {W.counts, 'hash'}
 end
 
 -- After the counts are written (lib/workflow_flush.lua).
@@ -20,4 +20,5 @@ local function wf_end_write()
   redis.call('RPUSH', W.done, cjson.encode({state = outcome, ended_at = wf_now}))
   for i = 1, 12 do redis.call('PEXPIRE', KEYS[i], ttl) end
   redis.call('ZADD', W.expiry, wf_now + ttl, m[4])
+  redis.call('HINCRBY', W.counts, 'ended:' .. outcome, 1)
 end

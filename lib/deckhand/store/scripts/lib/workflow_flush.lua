@@ -3,7 +3,7 @@
 -- declared: the caller reads them again). wf_flush checks every key it
 -- writes, then writes the plan: released steps' jobs into their queues
 -- first, then the steps' states, so a prefix never leaves a step released
--- without its job in its queue.
+-- without its job in its queue; last, the fleet's counts (W.counts).
 local function wf_open()
   local m = redis.call('HMGET', W.meta, 'state', 'open', 'queues')
   if not m[1] then return 'gone' end
@@ -47,5 +47,6 @@ local function wf_flush()
   for k, field in pairs(WF_COUNT) do
     if wf_delta[k] ~= 0 then redis.call('HINCRBY', W.meta, field, wf_delta[k]) end
   end
+  for field, n in pairs({released = #wf_released, cancelled = wf_delta.c}) do if n > 0 then redis.call('HINCRBY', W.counts, field, n) end end
   wf_end_write()
 end

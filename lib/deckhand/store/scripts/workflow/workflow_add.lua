@@ -49,7 +49,10 @@ local function add()
     wf_move(r, 'q')
     wf_released[#wf_released + 1] = r
   end
-  return wf_flush() or 'ok'
+  local refused = wf_flush()
+  if refused then return refused end
+  redis.call('HINCRBY', W.counts, 'pushed', 1) -- a hash: wf_flush checked it
+  return 'ok'
 end
 
 return add()

@@ -11,7 +11,7 @@ module Deckhand
       #
       #   WorkflowAdd.new(store, now_ms: now, stamp: stamp).call("Wf7x", ["default"], args)
       class WorkflowAdd < WorkflowScript # :nodoc:
-        lua "workflow/workflow_add", uses: PLAN
+        lua "workflow/workflow_add", uses: PUSH
       end
     end
   end

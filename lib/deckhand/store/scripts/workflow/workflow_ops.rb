@@ -6,6 +6,7 @@ require_relative "workflow_add"
 require_relative "workflow_step"
 require_relative "workflow_cancel"
 require_relative "workflow_reopen"
+require_relative "workflow_extend"
 
 module Deckhand
   class Store
@@ -21,6 +22,7 @@ module Deckhand
       #   ops.create("Wf7x", description: "import", ttl_ms: 604_800_000, done_ttl_ms: 86_400_000)  # => "ok"
       #   ops.add("Wf7x", steps, queues: ["default"], start: true)   # => "ok"
       #   ops.step("Wf7x", "s", jid, "42")                          # => "ok"
+      #   ops.add_from("Wf7x", adder_jid, steps, queues: ["default"]) # => 3 (steps added)
       #   ops.cancel("Wf7x")                                        # => 9
       class WorkflowOps # :nodoc:
         # How many workflows' queues a process keeps (then it starts over).
@@ -45,6 +47,10 @@ module Deckhand
 
         # steps: 6 strings per step (workflow_add.lua); queues: theirs.
         def add(wid, steps, queues:, start:) = run(WorkflowAdd, wid, [start ? "s" : "", steps.size / 6, *steps], queues)
+
+        # Steps a running step adds (workflow_extend.lua): 7 strings per
+        # step. Replies how many it added, "cancelled" or "not_running".
+        def add_from(wid, adder, steps, queues:) = run(WorkflowExtend, wid, [adder, steps.size / 7, *steps], queues)
 
         # A step's news (workflow_step.lua): "r", "y", "s", "x", "d" or "c".
         # A step that died or was dropped and starts again ("retried") has

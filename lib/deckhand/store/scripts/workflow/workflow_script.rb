@@ -8,7 +8,8 @@ module Deckhand
     module Scripts
       # The contract every workflow script (workflow/*.lua) shares,
       # lib/workflow.lua: KEYS declare the workflow's keys
-      # (Layout::PlainWorkflows.all), the queues set, the two indexes, then
+      # (Layout::PlainWorkflows.all), the queues set, the two indexes, the
+      # fleet's counters, then
       # one key per queue the call may push to; ARGV starts with now (epoch
       # ms), now as payloads write it (a released job's enqueued_at), the
       # number of queues and their names, then the operation's own
@@ -24,8 +25,12 @@ module Deckhand
         CORE = %w[guard workflow].freeze
         PLAN = [*CORE, "workflow_end", "workflow_flush"].freeze
         GRAPH = [*CORE, "workflow_finish", "workflow_end", "workflow_flush"].freeze
-        # A retried step's end undone (workflow_reopen.lua).
-        REOPEN = [*CORE, "workflow_reopen", "workflow_end", "workflow_flush"].freeze
+        # Those that leave a step open cannot end the workflow (workflow_running
+        # stands in for workflow_end): a push, a running step's add, a
+        # retried step's end undone (workflow_reopen.lua).
+        PUSH = [*CORE, "workflow_running", "workflow_flush"].freeze
+        EXTEND = [*CORE, "workflow_finish", "workflow_running", "workflow_flush"].freeze
+        REOPEN = [*CORE, "workflow_reopen", "workflow_running", "workflow_flush"].freeze
 
         def initialize(store, now_ms:, stamp:)
           super(store)
@@ -38,7 +43,7 @@ module Deckhand
         def call(wid, queues, args)
           layout = keys
           names = layout.workflows
-          declared = [*names.all(wid), layout::QUEUES, names::INDEX, names::EXPIRIES, *queues.map { |queue| layout.queue(queue) }]
+          declared = [*names.all(wid), layout::QUEUES, names::INDEX, names::EXPIRIES, names::COUNTS, *queues.map { |queue| layout.queue(queue) }]
           run(declared, [@now_ms, @stamp, queues.size, *queues, *args])
         end
       end

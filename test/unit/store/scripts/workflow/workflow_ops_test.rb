@@ -124,4 +124,25 @@ class WorkflowOpsTest < Minitest::Test
     assert_equal [kid.jid], jobs_in("other").map { |job| job["jid"] }
     assert_equal %w[s q c], [root, kid, cancelled].map { |ref| state(flow, ref) }
   end
+
+  # A running step's add, through the guard: every key it touches (a new
+  # queue's too) is declared, and told again it adds nothing.
+  def test_a_running_steps_add_declares_its_keys_and_adds_each_step_once
+    flow = Deckhand::Workflow.new("grown")
+    adder = flow.add(StepJob, 1)
+    after = flow.add(StepJob, 2, after: adder)
+    push(flow)
+    assert_equal "run", ops.step(flow.id, "r", adder.jid)
+    graph = Deckhand::Workflow::Graph.new(Deckhand.config, outside: ->(ref) { ref.jids }, next_jid: -> { SecureRandom.hex(12) })
+    added = graph.add(StepJob.set(queue: "third"), [[3], [4]], after: adder, on: :success, name: "added", graft: true)
+    steps = graph.encoded(graph.records, flow.id, Deckhand.config.max_payload_bytes, by: adder.jid)
+    assert_equal 2, ops.add_from(flow.id, adder.jid, steps, queues: ["third"])
+    assert_equal 0, ops.add_from(flow.id, adder.jid, steps, queues: ["third"]), "told again"
+    assert_equal "3", redis.call("HGET", "deckhand:workflow:#{flow.id}:wait", after.jid), "the adder and the two it grafted"
+    assert_equal "ok", ops.step(flow.id, "s", adder.jid, "1")
+    assert_equal added.jids.sort, jobs_in("third").map { |job| job["jid"] }.sort
+    added.jids.each { |jid| ops.step(flow.id, "s", jid, "1") }
+    assert_equal [after.jid], jobs_in("default").map { |job| job["jid"] } - [adder.jid]
+    assert_equal "not_running", ops.add_from(flow.id, adder.jid, steps, queues: ["third"])
+  end
 end
