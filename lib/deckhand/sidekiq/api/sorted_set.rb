@@ -12,17 +12,20 @@ module Sidekiq
   #   Sidekiq::RetrySet.new.fetch(score, jid).first&.reschedule(Time.now + 60)
   #   Sidekiq::DeadSet.new.kill(job_json, notify_failure: false)
   #   Sidekiq::ScheduledSet.new.clear
+  #   Sidekiq::JobSet.new("failed").size   # a plugin's own sorted set, by its name
   class JobSet
     include Enumerable
 
     NAMES = {scheduled: "schedule", retries: "retry", dead: "dead"}.freeze
 
+    # name: Sidekiq's name of a set ("retry"), or of any sorted set (a
+    # plugin's "failed"); the subclasses give Deckhand's.
     def initialize(name)
-      @set_name = name
+      @set_name = name.is_a?(String) ? (NAMES.key(name) || name) : name
     end
 
     # Sidekiq's name for the set (its key in plain mode).
-    def name = NAMES.fetch(job_set.name)
+    def name = NAMES.fetch(job_set.name) { @set_name }
 
     def size = job_set.size
 
