@@ -91,6 +91,8 @@ class ApiRecordsInsideTest < Minitest::Test
     failed.clear
     assert_equal 0, failed.size
     assert_equal "retry", Sidekiq::JobSet.new("retry").name, "Sidekiq's own names are Deckhand's sets"
+    add("failed", "s", now)
+    assert_equal ["failed", %w[s]], [Sidekiq::JobSet.new(:failed).name, Sidekiq::JobSet.new(:failed).map(&:jid)], "a Symbol names the key too"
     add("retry", "r", now)
     assert_equal %w[r], Sidekiq::JobSet.new("retry").map(&:jid)
   end

@@ -18,14 +18,16 @@ module Sidekiq
 
     NAMES = {scheduled: "schedule", retries: "retry", dead: "dead"}.freeze
 
-    # name: Sidekiq's name of a set ("retry"), or of any sorted set (a
-    # plugin's "failed"); the subclasses give Deckhand's.
+    # name: a sorted set's key, a String or a Symbol as Sidekiq takes it
+    # (sidekiq-failures names :failed); Sidekiq's own three ("retry") are
+    # Deckhand's sets, sharded per queue in cluster mode.
     def initialize(name)
-      @set_name = name.is_a?(String) ? (NAMES.key(name) || name) : name
+      name = name.to_s
+      @set_name = NAMES.key(name) || name
     end
 
     # Sidekiq's name for the set (its key in plain mode).
-    def name = NAMES.fetch(job_set.name) { @set_name }
+    def name = NAMES.fetch(@set_name) { @set_name }
 
     def size = job_set.size
 
@@ -88,15 +90,15 @@ module Sidekiq
   end
 
   class RetrySet < JobSet
-    def initialize = super(:retries)
+    def initialize = super(NAMES[:retries])
   end
 
   class ScheduledSet < JobSet
-    def initialize = super(:scheduled)
+    def initialize = super(NAMES[:scheduled])
   end
 
   class DeadSet < JobSet
-    def initialize = super(:dead)
+    def initialize = super(NAMES[:dead])
 
     # Adds a job (its JSON) to the dead set, trimmed as a death trims it;
     # the death handlers hear of it with `ex:` (a "Job killed by API"
