@@ -209,4 +209,19 @@ class ClusterAPITest < Minitest::Test
     assert_equal 0, api.retries.delete_all
     assert_nil api.retries.key
   end
+
+  # A plugin's own sorted set is one key in a slot of its own: read and
+  # deleted; retrying or killing its entries would move them across slots,
+  # so it is refused, nothing moved.
+  def test_a_named_set_is_read_and_deleted_and_refuses_to_move_its_entries
+    %w[j1 j2].each_with_index { |jid, i| cluster.call("ZADD", "failed", 1000 + i, JSON.generate(job(jid, "mail"))) }
+    failed = api.job_set("failed")
+    assert_equal [2, %w[j1 j2]], [failed.size, failed.page(1, 5).map(&:jid)]
+    error = assert_raises(ArgumentError) { failed.retry(failed.page(1, 1)) }
+    assert_match(/sorted set "failed" cannot be retried in cluster mode: its key is in a slot of its own/, error.message)
+    assert_raises(ArgumentError) { failed.kill(failed.page(1, 1)) }
+    assert_equal 2, failed.size
+    assert_equal 1, failed.delete(failed.page(1, 1))
+    assert_equal %w[j2], failed.each_entry.map(&:jid)
+  end
 end

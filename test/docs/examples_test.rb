@@ -214,6 +214,14 @@ class DocsExamplesTest < Minitest::Test
     assert_match(/\Amike-#{job["jid"]} #{sandbox(:ReportJob).name} ran [\d.]+ s, \d+ bytes \((firefox|speedscope)\)\n\z/, out)
   end
 
+  def test_client_middleware_runs_at_the_push_and_again_when_the_job_comes_due
+    run_example("middleware-due")
+    assert_equal [1], redis.call("ZRANGE", "schedule", 0, -1).map { |raw| JSON.parse(raw)["handed"] }
+    config = Deckhand.config
+    Deckhand::Server::Chores::Scheduler.new(config: config, store: config.store, process_count: -> { 1 }).enqueue_due(now: Time.now.to_f + 120)
+    assert_equal [[[7], 2]], queued("default").map { |job| job.values_at("args", "handed") }
+  end
+
   def test_debounce_and_dedupe_collapse_bursts
     run_example("debounce-reindex")
     scheduled = redis.call("ZRANGE", "schedule", 0, -1).map { |raw| JSON.parse(raw)["args"] }

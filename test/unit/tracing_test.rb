@@ -67,4 +67,20 @@ class TracingTest < Minitest::Test
     assert_match(/\A00-\h{32}-\h{16}-01\z/, payload["traceparent"])
     assert_equal span("parked publish").hex_span_id, payload["traceparent"].split("-")[2]
   end
+
+  # The scheduler runs client middleware on a due job, outside any span: its
+  # second publish span, and the run after it, stay in the first push's trace.
+  def test_a_due_scheduled_job_stays_in_the_trace_that_pushed_it
+    config = traced_config
+    request = OpenTelemetry.tracer_provider.tracer("test").in_span("POST /orders") do
+      Deckhand::Client.new(config: config).push("class" => "RecordJob", "args" => [1], "queue" => "parked", "at" => Time.now.to_f + 60)
+      OpenTelemetry::Trace.current_span
+    end
+    first = span("parked publish")
+    Deckhand::Server::Chores::Scheduler.new(config: config, store: config.store, process_count: -> { 1 }).enqueue_due(now: Time.now.to_f + 120)
+    due = EXPORTER.finished_spans.reverse.find { |s| s.name == "parked publish" }
+    refute_equal first.hex_span_id, due.hex_span_id, "a publish span of its own"
+    assert_equal [request.context.hex_trace_id, first.hex_span_id], [due.hex_trace_id, due.hex_parent_span_id]
+    assert_equal due.hex_span_id, jobs_in("parked").first["traceparent"].split("-")[2], "the run continues from the due publish"
+  end
 end

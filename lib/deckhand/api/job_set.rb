@@ -21,6 +21,14 @@ module Deckhand
     # merge the shards in score order, each entry remembers its shard, and an
     # entry of queue q's shard goes back to q (or to q's dead set).
     # Searches are JobSetSearch's, writes JobSetActions'.
+    #
+    # A String names a sorted set a plugin keeps jobs in (sidekiq-failures'
+    # "failed"), one key in either mode, lowest score first: read, searched,
+    # deleted, retried and killed as the others. In cluster mode its key is
+    # in a slot of its own, so retrying or killing its entries raises.
+    #
+    #   failed = api.job_set("failed")
+    #   failed.each_entry { |entry| puts entry.jid }
     class JobSet
       include JobSetSearch
       include JobSetActions
@@ -38,7 +46,12 @@ module Deckhand
       attr_reader :name
 
       def initialize(name, config)
-        @reverse = SETS.fetch(name) { raise ArgumentError, "no job set #{name.inspect}; one of #{SETS.keys.join(", ")}" }
+        @reverse = SETS.fetch(name) do
+          unless name.is_a?(String) && !name.empty?
+            raise ArgumentError, "no job set #{name.inspect}: give one of #{SETS.keys.join(", ")}, or a sorted set's name (a String)"
+          end
+          false
+        end
         @name = name
         @config = config
         @store = config.store

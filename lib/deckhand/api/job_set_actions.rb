@@ -45,6 +45,7 @@ module Deckhand
       # the shard each came from). Entries that are not jobs stay. Returns
       # how many were queued.
       def retry(entries)
+        apart!("retried")
         retryable = entries.select { |entry| retryable?(entry) }
         moves = by_shard(retryable) { |entry| [entry.raw, entry.queue, requeued(entry)] }
         moved = @shards.move(moves)
@@ -64,6 +65,7 @@ module Deckhand
       # with a KilledByHand error. Returns how many moved.
       def kill(entries)
         raise ArgumentError, "jobs in the dead set are dead already" if @name == :dead
+        apart!("killed")
         groups = entries.group_by { |entry| shard_of(entry) }
         moved = @shards.kill(groups.transform_values { |list| list.map(&:raw) },
           locks: groups.transform_values { |list| list.map { |e| Unique.held_by(e.item, @store.layout) } },
@@ -87,6 +89,14 @@ module Deckhand
       def fleet_now
         @store.clock.refresh
         @store.clock.now
+      end
+
+      # A named set in cluster mode: its key's slot holds no queue nor dead
+      # set, and a job is never out of both, so its entries stay where they are.
+      def apart!(deed)
+        return unless @shards.apart?
+        raise ArgumentError, "the entries of the sorted set #{@name.inspect} cannot be #{deed} in cluster mode: its key is in " \
+          "a slot of its own, apart from the queues and the dead set; read or delete them, and push their jobs again with Deckhand::Client"
       end
 
       def note_paused(entries, moved)

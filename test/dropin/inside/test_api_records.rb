@@ -68,6 +68,35 @@ class ApiRecordsInsideTest < Minitest::Test
     assert_equal %w[same2], retries.scan("*same*").map(&:jid)
   end
 
+  # A plugin's own sorted set (sidekiq-failures keeps "failed"), by its name.
+  def test_a_job_set_of_any_name_reads_deletes_retries_and_kills_its_entries
+    now = Time.now.to_f.round(3)
+    %w[a b c d].each_with_index { |jid, i| add("failed", jid, now + i, "error_message" => "boom") }
+    failed = Sidekiq::JobSet.new("failed")
+    assert_equal ["failed", 4], [failed.name, failed.size]
+    assert_equal %w[d c b a], failed.map(&:jid)
+    assert_equal "boom", failed.find_job("b").item["error_message"]
+    assert_equal %w[c], failed.fetch(now + 2).map(&:jid)
+    assert failed.delete(now + 3, "d")
+    assert failed.find_job("c").retry
+    queued = Sidekiq::Queue.new("default").map(&:jid)
+    assert_equal %w[c], queued
+    assert failed.find_job("b").kill
+    assert_equal %w[b], Sidekiq::DeadSet.new.map(&:jid)
+    assert_equal %w[a], failed.map(&:jid)
+    assert failed.schedule(now + 9, {"class" => "ApiRecordJob", "args" => [], "jid" => "e", "queue" => "default"})
+    assert_equal 2, failed.retry_all
+    assert_equal %w[a c e], Sidekiq::Queue.new("default").map(&:jid).sort
+    add("failed", "f", now)
+    failed.clear
+    assert_equal 0, failed.size
+    assert_equal "retry", Sidekiq::JobSet.new("retry").name, "Sidekiq's own names are Deckhand's sets"
+    add("failed", "s", now)
+    assert_equal ["failed", %w[s]], [Sidekiq::JobSet.new(:failed).name, Sidekiq::JobSet.new(:failed).map(&:jid)], "a Symbol names the key too"
+    add("retry", "r", now)
+    assert_equal %w[r], Sidekiq::JobSet.new("retry").map(&:jid)
+  end
+
   def test_dead_set_kill_buries_a_payload_trims_and_tells_the_death_handlers
     told = []
     Sidekiq.default_configuration.death_handlers << ->(job, error) { told << [job["jid"], error.message] }

@@ -29,6 +29,11 @@ class WebExtensionsInsideTest < Minitest::Test
         erb("<ol><% @entries.each do |(raw, score)| %><li data-score=\"<%= score.to_i %>\"><%= raw %></li><% end %></ol>" \
           "<%= erb :_paging, locals: {url: \"\#{root_path}audit\"} %>")
       end
+      # A page about one job of the plugin's own sorted set, as sidekiq-failures has.
+      app.get("/audit/jobs/:jid") do
+        @job = Sidekiq::JobSet.new("audit:jobs").find_job(route_params(:jid)) or halt(404)
+        erb("<%= erb :_job_info, locals: {job: @job, type: :failure} %>")
+      end
       app.post("/reports/:name/run") do
         RUNS << route_params(:name)
         redirect "#{root_path}reports"
@@ -79,6 +84,22 @@ class WebExtensionsInsideTest < Minitest::Test
     assert_equal [1, 3, %w[c b]], helper.page("audit:list", 1, 2, reverse: true)
     Sidekiq.redis { |conn| conn.set("audit:string", "x") }
     assert_includes assert_raises(ArgumentError) { helper.page("audit:string") }.message, "only a sorted set or a list can be paged"
+  end
+
+  def test_an_extension_shows_a_job_of_its_own_set_with_sidekiq_s_job_info_escaped
+    job = {"class" => "HardJob", "queue" => "mail", "jid" => "j1", "args" => ["<h1>omg</h1>"], "tags" => ["<b>t</b>"],
+           "created_at" => 1_700_000_000.0, "retry_count" => 2, "error_class" => "<script>x</script>ArgumentError", "error_message" => "<p>wow</p>"}
+    Sidekiq.redis { |conn| conn.zadd("audit:jobs", 1, JSON.generate(job)) }
+    body = get("/audit/jobs/j1", SAME_ORIGIN).body
+    assert_includes body, "<th scope=\"row\">Queue</th><td>mail</td>"
+    assert_includes body, "<code>HardJob</code>"
+    assert_includes body, "&quot;&lt;h1&gt;omg&lt;/h1&gt;&quot;"
+    assert_includes body, "&lt;b&gt;t&lt;/b&gt;"
+    assert_includes body, "<code>&lt;script&gt;x&lt;/script&gt;ArgumentError</code>: &lt;p&gt;wow&lt;/p&gt;"
+    assert_includes body, "<td>2</td>"
+    assert_includes body, %(datetime="2023-11-14T22:13:20Z")
+    refute_match(/<h1>omg|<script>x|<p>wow|<b>t/, body)
+    assert_equal 404, get("/audit/jobs/gone", SAME_ORIGIN).status
   end
 
   def get(path, env = {}, app: Sidekiq::Web.new) = Rack::MockRequest.new(app).get(path, env.merge("SCRIPT_NAME" => "/jobs"))

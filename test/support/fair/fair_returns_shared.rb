@@ -43,6 +43,28 @@ module Deckhand
       assert_equal 1, redis.call("LLEN", keys.queue("reports"))
     end
 
+    # Marks each job it sees.
+    class DueMark
+      def call(_klass, job, *)
+        job["marked"] = true
+        yield
+      end
+    end
+
+    def test_with_client_middleware_a_due_retry_goes_changed_into_its_tenant_s_turn
+      Deckhand.config = fair_config(queues: ["reports"])
+      backlog("reports", "a", 5)
+      Deckhand.config.client_middleware.add(DueMark)
+      retry_job = JSON.generate("class" => "RecordJob", "queue" => "reports", "jid" => "r1", "tenant" => "b", "args" => ["b"], "enqueued_at" => 5)
+      redis.call("ZADD", keys.retry_set("reports"), 1, retry_job)
+      scheduler = Deckhand::Server::Chores::Scheduler.new(config: Deckhand.config, store: Deckhand.config.store, process_count: -> { 1 })
+      assert_equal [1, 0], scheduler.enqueue_due.first(2)
+      waiting = redis.call("ZRANGE", keys.fair_jobs("reports"), 0, -1).select { |member| member.start_with?("b\n") }
+      assert_equal [["r1", true]], waiting.map { |member| JSON.parse(member.split("\n", 2).last).values_at("jid", "marked") }
+      assert_equal 1, redis.call("LLEN", keys.queue("reports")), "only a's first job is on the queue itself"
+      assert_equal 0, redis.call("ZCARD", keys.retry_set("reports"))
+    end
+
     def test_a_unique_job_of_a_tenant_takes_its_lock_and_waits_its_turn
       backlog("reports", "a", 10)
       job = {"class" => "RecordJob", "queue" => "reports", "tenant" => "b", "args" => ["b"], "unique_for" => 600}

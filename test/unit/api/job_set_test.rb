@@ -215,6 +215,31 @@ class JobSetTest < Minitest::Test
     assert_equal 4, api.retries.size
   end
 
+  # A plugin's own sorted set, by its name: read, searched, retried, killed
+  # and deleted as the schedule, retry and dead sets are.
+  def test_a_named_set_is_read_and_acted_on_like_the_others
+    fill("failed", 6)
+    failed = api.job_set("failed")
+    assert_equal ["failed", 6], [failed.key, failed.size]
+    assert_equal %w[j0000 j0001], failed.page(1, 2).map(&:jid)
+    assert_equal %w[j0005 j0004], failed.each_entry(reverse: true).first(2).map(&:jid)
+    assert_equal %w[j0002], failed.filter("j0002").first.map(&:jid)
+    assert_equal 1, failed.retry(failed.page(1, 1))
+    assert_equal [["j0000", 2]], jobs_in("default").map { |j| j.values_at("jid", "retry_count") }
+    assert_equal 1, failed.kill(failed.page(1, 1))
+    assert_equal %w[j0001], api.dead.page(1, 5).map(&:jid)
+    assert_equal 1, failed.delete(failed.page(1, 1))
+    assert_equal 3, failed.size
+    failed.delete_all
+    assert_equal 0, redis.call("EXISTS", "failed")
+  end
+
+  def test_a_set_name_that_is_no_name_is_refused_naming_the_choices
+    error = assert_raises(ArgumentError) { api.job_set(:failed) }
+    assert_includes error.message, "give one of scheduled, retries, dead, or a sorted set's name (a String)"
+    assert_raises(ArgumentError) { api.job_set("") }
+  end
+
   def test_bury_adds_a_payload_to_the_dead_set_trimmed_and_told
     told = []
     config = Deckhand::Config.new(redis: {url: Deckhand::RedisHarness.url}, dead_max_jobs: 2, dead_timeout: 100)

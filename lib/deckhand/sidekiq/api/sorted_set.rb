@@ -12,17 +12,22 @@ module Sidekiq
   #   Sidekiq::RetrySet.new.fetch(score, jid).first&.reschedule(Time.now + 60)
   #   Sidekiq::DeadSet.new.kill(job_json, notify_failure: false)
   #   Sidekiq::ScheduledSet.new.clear
+  #   Sidekiq::JobSet.new("failed").size   # a plugin's own sorted set, by its name
   class JobSet
     include Enumerable
 
     NAMES = {scheduled: "schedule", retries: "retry", dead: "dead"}.freeze
 
+    # name: a sorted set's key, a String or a Symbol as Sidekiq takes it
+    # (sidekiq-failures names :failed); Sidekiq's own three ("retry") are
+    # Deckhand's sets, sharded per queue in cluster mode.
     def initialize(name)
-      @set_name = name
+      name = name.to_s
+      @set_name = NAMES.key(name) || name
     end
 
     # Sidekiq's name for the set (its key in plain mode).
-    def name = NAMES.fetch(job_set.name)
+    def name = NAMES.fetch(@set_name) { @set_name }
 
     def size = job_set.size
 
@@ -85,15 +90,15 @@ module Sidekiq
   end
 
   class RetrySet < JobSet
-    def initialize = super(:retries)
+    def initialize = super(NAMES[:retries])
   end
 
   class ScheduledSet < JobSet
-    def initialize = super(:scheduled)
+    def initialize = super(NAMES[:scheduled])
   end
 
   class DeadSet < JobSet
-    def initialize = super(:dead)
+    def initialize = super(NAMES[:dead])
 
     # Adds a job (its JSON) to the dead set, trimmed as a death trims it;
     # the death handlers hear of it with `ex:` (a "Job killed by API"

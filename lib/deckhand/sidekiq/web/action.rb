@@ -21,7 +21,7 @@ module Sidekiq
     include Paginator
 
     # Drop-in mode's own partials for the ones of Sidekiq's that extension
-    # pages render (`erb :_paging`), written for Deckhand's dashboard.
+    # pages render (`erb :_paging`, `erb :_job_info`), written for Deckhand's dashboard.
     PARTIALS = File.expand_path("../web_partials", __dir__)
 
     RACK_SESSION = "rack.session"
@@ -128,7 +128,7 @@ module Sidekiq
       partial = File.join(PARTIALS, "#{name}.erb")
       return partial if File.exist?(partial)
       raise ArgumentError, "erb(#{name.inspect}) needs the folder of its template: erb(#{name.inspect}, views: DIR) or " \
-        "Sidekiq::Web.views = DIR (drop-in mode has none of Sidekiq's own templates but _paging)#{" (no #{own})" if own}"
+        "Sidekiq::Web.views = DIR (drop-in mode has none of Sidekiq's own templates but _paging and _job_info)#{" (no #{own})" if own}"
     end
 
     def lay_out(markup)

@@ -38,6 +38,11 @@ module Deckhand
         # String: the identity of the Sidekiq Enterprise process that leads the
         # fleet (its periodic jobs and chores); Sidekiq's ProcessSet#leader reads it.
         def sidekiq_leader = "dear-leader"
+
+        # Sorted set a plugin keeps jobs in under a name of its own
+        # (sidekiq-failures' "failed"), read through Sidekiq::JobSet.new(name):
+        # the name, in either mode, as the plugin writes it.
+        def named_set(name) = name.to_s
       end
     end
   end

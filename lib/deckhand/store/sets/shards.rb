@@ -25,6 +25,12 @@ module Deckhand
       # whole set go through the shards one after another (queue names in
       # order), so a search's ranks count along that order; counts run on every
       # shard side by side.
+      #
+      # Given a String, the sorted set a plugin keeps under that name
+      # (Layout#named_set, sidekiq-failures' "failed"): one key in either
+      # mode, read and acted on as the plain mode's sets are.
+      #
+      #   Shards.new(store, "failed").page(0, 25) # => [[nil, raw, score], ...]
       class Shards # :nodoc:
         KINDS = {scheduled: :scheduled_set, retries: :retry_set, dead: :dead_set}.freeze
 
@@ -33,19 +39,26 @@ module Deckhand
         def initialize(store, kind)
           @store = store
           @keys = store.layout
-          @kind = KINDS.fetch(kind)
+          @named = kind if kind.is_a?(String)
+          @kind = @named ? nil : KINDS.fetch(kind)
         end
 
-        # True when each queue has a shard of its own (cluster mode).
-        def per_queue? = @keys.sets_per_queue?
+        # True when each queue has a shard of its own (cluster mode); never
+        # for a named set, one key in either mode.
+        def per_queue? = !@named && @keys.sets_per_queue?
+
+        # True for a named set in cluster mode: its key is in a slot of its
+        # own, so no script can move its entries to a queue or the dead set.
+        def apart? = @named && @keys.sets_per_queue?
 
         # [[queue or nil, key], ...] in the order the shards are walked.
         def shards
+          return [[nil, key(nil)]] if @named
           queues = per_queue? ? @store.call("SMEMBERS", @keys::QUEUES) : []
           @keys.set_keys(@kind, queues)
         end
 
-        def key(queue) = @keys.public_send(@kind, queue)
+        def key(queue) = @named ? @keys.named_set(@named) : @keys.public_send(@kind, queue)
 
         def size = sizes(shards).sum
 

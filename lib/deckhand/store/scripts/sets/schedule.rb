@@ -47,7 +47,7 @@ module Deckhand
           @unlisted = false
           @named = {} # [queue, level] => named in the queue's set of levels
           due, earliest = read(sets, now, limit)
-          due = due.reject { |_, entries| entries.empty? }
+          due = passed(due, stamp).reject { |_, entries| entries.empty? }
           moved, corrupt = if due.empty? then [0, 0]
           elsif keys.sets_per_queue? then move_shards(due, now, stamp)
           else
@@ -94,7 +94,7 @@ module Deckhand
         # own queue is the only one the script pushes to; entries for another
         # are claimed (-1) and pushed by #hand_over.
         def command((set, shard), entries, now, stamp)
-          jobs = entries.map { |raw| parse(raw) }
+          jobs = entries.map { |raw| job_of(raw) }
           # [queue, priority level or nil] per list the entries go to; in
           # cluster mode the queue's own first (schedule.lua names it there).
           queues = (shard && jobs.any? { |job| job && job["queue"] == shard && level_of(job) }) ? [[shard, nil]] : []
@@ -108,7 +108,7 @@ module Deckhand
             list = [queue, tenant ? nil : level_of(job)]
             index = queues.index(list) || (queues << list).size - 1
             fair[queue] ||= [keys.fair_jobs(queue), keys.fair_tenants(queue)] if tenant
-            [raw, index + 1, job.key?("enqueued_at") ? "0" : "1", tenant || "", tenant ? @fair.step(queue, tenant).to_s : ""]
+            [raw, index + 1, written(raw, job), tenant || "", tenant ? @fair.step(queue, tenant).to_s : ""]
           end
           registry = shard ? keys.queue(shard) : keys::QUEUES
           dead = shard ? keys.dead_set(shard) : keys::DEAD
@@ -170,7 +170,7 @@ module Deckhand
         # A tenant's job of a fair queue goes into its tenant's turn
         # (fair_push.lua, which adds the same job only once).
         def hand_over(claimed, stamp)
-          pushes = claimed.map { |_, raw| [parse(raw), stamped(raw, stamp)] }
+          pushes = claimed.map { |_, raw| [job_of(raw), payload_of(raw, stamp)] }
           replies = @store.pipelined(exception: false) do |pipe|
             pushes.each { |job, payload| pipe.call("LPUSH", keys.queue(job["queue"]), payload) unless tenant_of(job) }
           end
@@ -189,6 +189,18 @@ module Deckhand
         rescue Deckhand::RedisError => e
           e
         end
+
+        # Hooks for ScheduleGiven, whose caller sees each due job first: the
+        # due entries to move, the job an entry holds, its third field in the
+        # script's fives ("1" when it lacks "enqueued_at") and what a claimed
+        # entry's push writes.
+        def passed(due, _stamp) = due
+
+        def job_of(raw) = parse(raw)
+
+        def written(_raw, job) = job.key?("enqueued_at") ? "0" : "1"
+
+        def payload_of(raw, stamp) = stamped(raw, stamp)
 
         # The payload with "enqueued_at" added last when it has none (as
         # schedule.lua does: every byte before it kept).
