@@ -10,6 +10,7 @@ module Deckhand
       #
       #   Untagged::PAUSED                                     # => "deckhand:paused"
       #   Untagged.metrics_minute("deckhand:metrics", Time.utc(2026, 1, 2, 3, 4))   # => "deckhand:metrics:m:202601020304"
+      #   Untagged.queue_samples("mailers")                    # => "deckhand:samples:queue:mailers"
       module Untagged # :nodoc:
         # Sets of paused queue names: Deckhand's own, and Sidekiq Pro's, which
         # a fleet moving from Sidekiq honours too.
@@ -25,6 +26,13 @@ module Deckhand
         THROTTLES = "deckhand:throttles"
 
         module_function
+
+        # Zset of one queue's depth and latency, a member a minute
+        # (Store::Records::QueueSamples); and the marker (SET NX, expiring)
+        # by which one process of the fleet takes a minute's samples.
+        def queue_samples(name) = "deckhand:samples:queue:#{name}"
+
+        def samples_taken(minute) = "deckhand:samples:taken:#{minute}"
 
         def metrics_minute(prefix, time) = "#{prefix}:m:#{time.utc.strftime("%Y%m%d%H%M")}"
 
