@@ -40,6 +40,7 @@ module Deckhand
           @placement = api.placement if @queue.partitioned?
           read_processes
           @holders = @queue.holders(running: @running)
+          @history = api.queue_history(@queue.name, period: choice_param("period", API::QueueHistory::PERIODS.keys, "1h"))
           render :queue, title: t("queue.title", name: @queue.name)
         end
 
