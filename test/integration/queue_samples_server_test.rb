@@ -14,12 +14,12 @@ class QueueSamplesServerTest < Minitest::Test
     with_server(new_config(heartbeat_interval: 0.05, queues: %w[default])) do
       with_server(new_config(heartbeat_interval: 0.05, queues: %w[default])) do
         wait_for(message: "this minute's samples") do
-          Deckhand::Store::Records::QueueSamples.read(Deckhand.config.store, "elsewhere", since: minute).any?
+          Deckhand::Store::Records::QueueSamples.read(Deckhand.config.store, "elsewhere", from: minute, to: minute + 1).any?
         end
         sleep 0.3 # many beats of both processes
       end
     end
-    parked = Deckhand::Store::Records::QueueSamples.read(Deckhand.config.store, "parked", since: minute)
+    parked = Deckhand::Store::Records::QueueSamples.read(Deckhand.config.store, "parked", from: minute, to: minute + 1)
     assert_includes 1..2, parked.size, "one sample a minute (two if the minute turned meanwhile)"
     assert_equal parked.map(&:first).uniq, parked.map(&:first)
     assert_equal [4], parked.map { |_, size, _| size }.uniq

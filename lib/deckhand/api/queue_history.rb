@@ -27,7 +27,7 @@ module Deckhand
         @step = per_point * 60
         last = (now / @step).floor * per_point # the current point's first minute
         first = last - minutes + per_point
-        samples = Store::Records::QueueSamples.read(config.store, @name, since: first)
+        samples = Store::Records::QueueSamples.read(config.store, @name, from: first, to: last + per_point - 1)
         @sampled = !samples.empty?
         buckets = samples.group_by { |minute, _, _| (minute - first) / per_point }
         @points = Array.new(minutes / per_point) do |i|

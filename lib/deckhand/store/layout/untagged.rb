@@ -10,7 +10,7 @@ module Deckhand
       #
       #   Untagged::PAUSED                                     # => "deckhand:paused"
       #   Untagged.metrics_minute("deckhand:metrics", Time.utc(2026, 1, 2, 3, 4))   # => "deckhand:metrics:m:202601020304"
-      #   Untagged.queue_samples("mailers")                    # => "deckhand:samples:queue:mailers"
+      #   Untagged.queue_samples("mailers", Time.utc(2026, 1, 2, 3))   # => "deckhand:samples:queue:2026010203:mailers"
       module Untagged # :nodoc:
         # Sets of paused queue names: Deckhand's own, and Sidekiq Pro's, which
         # a fleet moving from Sidekiq honours too.
@@ -27,10 +27,10 @@ module Deckhand
 
         module_function
 
-        # Zset of one queue's depth and latency, a member a minute
-        # (Store::Records::QueueSamples); and the marker (SET NX, expiring)
-        # by which one process of the fleet takes a minute's samples.
-        def queue_samples(name) = "deckhand:samples:queue:#{name}"
+        # Hash of one queue's depth and latency in one UTC hour, a field a
+        # minute (Store::Records::QueueSamples); and the marker (SET NX,
+        # expiring) by which one process of the fleet takes a minute's samples.
+        def queue_samples(name, hour) = "deckhand:samples:queue:#{hour.utc.strftime("%Y%m%d%H")}:#{name}"
 
         def samples_taken(minute) = "deckhand:samples:taken:#{minute}"
 

@@ -13,20 +13,23 @@ module Deckhand
       #   if QueueSamples.claim(store, minute, "host:1234")           # one process a minute wins
       #     QueueSamples.write(store, minute, QueueSamples.measure(store, Time.at(minute * 60)))
       #   end
-      #   QueueSamples.read(store, "mailers", since: minute - 59)    # => [[minute, 120, 4.5], ...] oldest first
+      #   QueueSamples.read(store, "mailers", from: minute - 59, to: minute)   # => [[minute, 120, 4.5], ...] oldest first
       #
-      # Layout: a zset per queue (Layout::Untagged.queue_samples), scored by
-      # the minute (epoch seconds / 60), a member "<minute>:<jobs>:<latency
-      # ms>" each. Bounded: a write first removes that minute's member (one
-      # a minute, whoever wrote it) and every member older than RETENTION,
-      # so a zset never holds more than 4,320 members (about 100 KB), and it
-      # expires RETENTION after the last write once its queue is gone. At
-      # most MAX_QUEUES queues are sampled, the deepest first.
+      # Layout: a hash per queue and UTC hour (Layout::Untagged.queue_samples),
+      # a field per minute of the hour ("0".."59") holding "<jobs>:<latency
+      # ms>". Bounded: a minute has one field, whoever writes it, so a hash
+      # holds 60 at most (a listpack Redis keeps small, about 1 KB), and
+      # each write sets it to expire TTL (73 hours) later, as the hourly
+      # metrics do: 73 hashes a queue at most, all gone 73 hours after its
+      # queue was last sampled. At most MAX_QUEUES queues are sampled, the
+      # deepest first.
       #
       # Each command touches one key: in cluster mode the pipeline sends
       # each to the node of its slot.
       module QueueSamples # :nodoc:
         RETENTION = Records::ExecutionMetrics::MINUTE_TTL
+        # A hash's life from its first write: its hour, then RETENTION.
+        TTL = RETENTION + 3600
         MAX_QUEUES = 500
         # The claim outlives its minute so a slow process does not take it again.
         CLAIM_TTL = 120
@@ -54,25 +57,30 @@ module Deckhand
         # Writes one minute's samples, in one round trip.
         def write(store, minute, samples)
           return if samples.empty?
+          hour = Time.at(minute * 60)
           store.pipelined do |pipe|
             samples.each do |name, size, latency|
-              key = Layout::Untagged.queue_samples(name)
-              pipe.call("ZREMRANGEBYSCORE", key, "-inf", minute - (RETENTION / 60))
-              pipe.call("ZREMRANGEBYSCORE", key, minute, minute)
-              pipe.call("ZADD", key, minute, "#{minute}:#{size}:#{(latency * 1000).round}")
-              pipe.call("EXPIRE", key, RETENTION)
+              key = Layout::Untagged.queue_samples(name, hour)
+              pipe.call("HSET", key, (minute % 60).to_s, "#{size}:#{(latency * 1000).round}")
+              pipe.call("EXPIRE", key, TTL)
             end
           end
         end
 
-        # [[minute, jobs, latency seconds], ...] of `name` from minute
-        # `since` on, oldest first; [] for a queue never sampled. A member
-        # that is not three numbers (another tool's) is left out.
-        def read(store, name, since:)
-          store.call("ZRANGEBYSCORE", Layout::Untagged.queue_samples(name), since, "+inf").filter_map do |member|
-            minute, size, ms = member.split(":", 3)
-            next unless [minute, size, ms].all? { |part| part&.match?(/\A\d+\z/) }
-            [minute.to_i, size.to_i, ms.to_i / 1000.0]
+        # [[minute, jobs, latency seconds], ...] of `name` from minute `from`
+        # to `to`, oldest first, in one round trip (a hash per hour); [] for
+        # a queue never sampled. A field that is not a minute and two
+        # numbers (another tool's) is left out.
+        def read(store, name, from:, to:)
+          hours = (from / 60..to / 60).to_a
+          replies = store.pipelined { |pipe| hours.each { |hour| pipe.call("HGETALL", Layout::Untagged.queue_samples(name, Time.at(hour * 3600))) } }
+          hours.zip(replies).flat_map do |hour, fields|
+            fields.filter_map do |field, value|
+              size, ms = value.split(":", 2)
+              next unless [field, size, ms].all? { |part| part&.match?(/\A\d+\z/) } && field.to_i < 60
+              minute = (hour * 60) + field.to_i
+              [minute, size.to_i, ms.to_i / 1000.0] if minute.between?(from, to)
+            end.sort
           end
         end
 

@@ -17,11 +17,11 @@ class QueueSamplerTest < Minitest::Test
     now = (Deckhand.config.store.clock.now / 60).floor * 60.0
     beats = [now + 1, now + 2, now + 30, now + 59].flat_map { |at| fleet.map { |process| process.tick(at) } }
     assert_equal [1], beats.compact, "one sampling in the minute, however many processes beat in it"
-    assert_equal [[(now / 60).to_i, 3]], QueueSamples.read(Deckhand.config.store, "mailers", since: 0).map { |minute, size, _| [minute, size] }
+    assert_equal [[(now / 60).to_i, 3]], QueueSamples.read(Deckhand.config.store, "mailers", from: (now / 60).to_i - 5, to: (now / 60).to_i + 1).map { |minute, size, _| [minute, size] }
 
     Deckhand::Client.push("class" => "RecordJob", "args" => [4], "queue" => "mailers")
     assert_equal [1], fleet.map { |process| process.tick(now + 61) }.compact, "the next minute is sampled again"
-    assert_equal [3, 4], QueueSamples.read(Deckhand.config.store, "mailers", since: 0).map { |_, size, _| size }
+    assert_equal [3, 4], QueueSamples.read(Deckhand.config.store, "mailers", from: (now / 60).to_i - 5, to: (now / 60).to_i + 1).map { |_, size, _| size }
   end
 
   def test_redis_failing_leaves_a_gap_not_an_error
