@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require_relative "metrics"
-require_relative "../store/scripts/metrics/metrics_throughput"
 
 module Deckhand
   class API
@@ -10,6 +9,12 @@ module Deckhand
     # (Store::Records::ExecutionMetrics, 72 hours of minutes and hours):
     # what the dashboard's throughput chart starts from before it goes live.
     # A Redis without metrics yet answers zeros, one per point.
+    #
+    # Two round trips: the classes that ran, from the day hashes of the
+    # period (HKEYS of one to four small hashes), then each point's hash is
+    # asked for those classes' "|c" and "|f" fields only (HMGET, inside
+    # store/scripts/metrics/metrics_series.lua), not for every histogram
+    # field a hash holds.
     #
     #   throughput = api.throughput(period: "1h")
     #   throughput.step        # => 60 (seconds per point)
@@ -20,15 +25,29 @@ module Deckhand
       attr_reader :period, :step, :points
 
       def initialize(config, period: "1h", now: Time.at(config.store.clock.now))
+        store = config.store
         metrics = Metrics.new(config, period: PERIODS.include?(period) ? period : "1h", now: now)
         @period = metrics.period
         @step = metrics.step
-        counts = Store::Scripts::MetricsThroughput.new(config.store).call(metrics.keys)
-        @points = metrics.times.zip(counts).map { |time, (processed, failed)| [time, processed, failed] }.freeze
+        days = metrics.times.map { |time| Store::Records::ExecutionMetrics.day_key(time, store.layout::METRICS) }.uniq
+        fields = Store::Records::ExecutionMetrics.classes_in(store, days).flat_map { |klass| ["#{klass}|c", "#{klass}|f"] }
+        counts = fields.empty? ? Array.new(metrics.keys.size, "") : Store::Scripts::MetricsSeries.new(store).call(metrics.keys, fields)
+        @points = metrics.times.zip(counts).map { |time, row| [time, *sums(row)] }.freeze
       end
 
       # True when no job ran in the whole period (or none was recorded).
       def empty? = @points.all? { |_, processed, failed| processed.zero? && failed.zero? }
+
+      private
+
+      # A row is "position=value,..." over the fields asked for: odd
+      # positions are executions ("|c"), even ones failures ("|f").
+      def sums(row)
+        row.split(",").each_with_object([0, 0]) do |pair, totals|
+          index, value = pair.split("=", 2)
+          totals[index.to_i.odd? ? 0 : 1] += value.to_i
+        end
+      end
     end
   end
 end
