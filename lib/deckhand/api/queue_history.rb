@@ -36,6 +36,7 @@ module Deckhand
         end.freeze
       end
 
+      # True until a server has sampled the queue in the period.
       def empty? = !@sampled
     end
   end

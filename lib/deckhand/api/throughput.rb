@@ -20,6 +20,7 @@ module Deckhand
     #   throughput.step        # => 60 (seconds per point)
     #   throughput.points      # => [[Time, processed, failed], ...] oldest first, the current minute last
     class Throughput
+      # The periods it covers: a point a minute over the first two, an hour over the others.
       PERIODS = %w[1h 4h 24h 72h].freeze
 
       attr_reader :period, :step, :points
