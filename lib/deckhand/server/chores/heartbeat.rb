@@ -124,10 +124,11 @@ module Deckhand
         def write
           counts = @stats.take
           metrics = @stats.metrics.take
+          errors = @stats.metrics.take_errors
           started = now
           cancels = @stats.cancels
           reply = Store::Records::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record,
-            sidekiq_metrics: @config.fleet_versions.sidekiq_metrics, running: cancels.jids, queues: @queues)
+            sidekiq_metrics: @config.fleet_versions.sidekiq_metrics, running: cancels.jids, queues: @queues, errors: errors)
           @skew.observe(@store.clock.offset)
           follow_placement(reply.placement) if reply.placement
           @on_paused&.call(reply.paused)
@@ -145,6 +146,7 @@ module Deckhand
         rescue Deckhand::RedisError => e
           @stats.restore(*counts)
           @stats.metrics.restore(metrics) if metrics
+          @stats.metrics.restore_errors(errors) if errors
           @failed_at = now
           @outage.failed(e)
           false

@@ -39,6 +39,12 @@ module Deckhand
         def metrics_hour(prefix, time) = "#{prefix}:h:#{time.utc.strftime("%Y%m%d%H")}"
 
         def metrics_day(prefix, time) = "#{prefix}:d:#{time.utc.strftime("%Y%m%d")}"
+
+        # Failures per error class (Store::Records::ErrorMetrics), beside the
+        # per-class metrics and in their slot.
+        def errors_minute(prefix, time) = "#{prefix}:e:m:#{time.utc.strftime("%Y%m%d%H%M")}"
+
+        def errors_hour(prefix, time) = "#{prefix}:e:h:#{time.utc.strftime("%Y%m%d%H")}"
       end
     end
   end

@@ -75,6 +75,7 @@ module Deckhand
           hours = (from / 60..to / 60).to_a
           replies = store.pipelined { |pipe| hours.each { |hour| pipe.call("HGETALL", Layout::Untagged.queue_samples(name, Time.at(hour * 3600))) } }
           hours.zip(replies).flat_map do |hour, fields|
+            fields = fields.each_slice(2).to_h if fields.is_a?(Array) # RESP2 answers pairs flat
             fields.filter_map do |field, value|
               size, ms = value.split(":", 2)
               next unless [field, size, ms].all? { |part| part&.match?(/\A\d+\z/) } && field.to_i < 60
