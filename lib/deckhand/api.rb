@@ -4,6 +4,7 @@ require_relative "../deckhand"
 require_relative "store/jobs/queues"
 require_relative "store/sets/one_set"
 require_relative "store/records/execution_metrics"
+require_relative "store/records/error_metrics"
 require_relative "store/records/stat_counters"
 require_relative "store/records/process_record"
 require_relative "store/connection/info"
@@ -19,6 +20,7 @@ require_relative "api/job_search"
 require_relative "api/process_set"
 require_relative "api/metrics"
 require_relative "api/throughput"
+require_relative "api/failures_by_error"
 require_relative "api/queue_history"
 require_relative "api/redis_info"
 require_relative "api/eviction"
@@ -198,6 +200,14 @@ module Deckhand
     #
     # @return [Throughput]
     def throughput(period: "1h") = Throughput.new(@config, period: period)
+
+    # Failed executions per error class over `period` ("1h", "4h", "24h",
+    # "72h"), the three most failing classes apart.
+    #
+    #   api.failures_by_error(period: "24h").series.first   # => ["Net::ReadTimeout", [0, 3, ...]]
+    #
+    # @return [FailuresByError]
+    def failures_by_error(period: "1h") = FailuresByError.new(@config, period: period)
 
     # A queue's depth and latency over `period` ("1h", "4h", "24h", "72h"),
     # from the samples one server process takes each minute.

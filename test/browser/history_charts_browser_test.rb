@@ -7,7 +7,8 @@ require_relative "browser_harness"
 # The charts start from the stored history, in headless Chromium against
 # `deckhand web`, on a laptop's width and a phone's: the dashboard's live
 # chart shows the minutes the servers recorded before any poll, and a
-# queue's page charts the depth the queue sampler took. Screenshots land in
+# queue's page charts the depth the queue sampler took; the failures by
+# error class are drawn as bars. Screenshots land in
 # tmp/screenshots/.
 class HistoryChartsBrowserTest < Minitest::Test
   include Deckhand::BrowserHarness
@@ -27,8 +28,11 @@ class HistoryChartsBrowserTest < Minitest::Test
     now = store.clock.now
     tally = Deckhand::Store::Records::ExecutionMetrics::Tally.new
     (1..20).each do |ago|
-      (10 + ago).times { |i| tally.record("ReportJob", 3.0, (i % 5).zero?) }
-      store.pipelined { |pipe| Deckhand::Store::Records::ExecutionMetrics.flush(pipe, tally.take, now: Time.at(now - (60 * ago))) }
+      (10 + ago).times { |i| tally.record("ReportJob", 3.0, (i % 5).zero?, error: ago.even? ? "Net::ReadTimeout" : "KeyError") }
+      store.pipelined do |pipe|
+        Deckhand::Store::Records::ExecutionMetrics.flush(pipe, tally.take, now: Time.at(now - (60 * ago)))
+        Deckhand::Store::Records::ErrorMetrics.flush(pipe, tally.take_errors, now: Time.at(now - (60 * ago)), prefix: store.layout::METRICS)
+      end
     end
     sampler = Deckhand::Server::Chores::QueueSampler.new(store: store, identity: "host-a:1", logger: QUIET_LOGGER)
     [[3, 5], [2, 20], [1, 20]].each do |ago, jobs|
@@ -37,9 +41,11 @@ class HistoryChartsBrowserTest < Minitest::Test
     end
   end
 
-  def processed_in_titles
-    page.css("#live-chart rect.hover title").map { |title| title.text[/: ([\d,.]+)/, 1].to_s.delete(",.").to_i }
-  end
+  # The hover titles of a chart's points, read in one go: a chart redraws
+  # itself (new nodes) when the window is resized.
+  def titles(chart) = page.evaluate("Array.from(document.querySelectorAll('#{chart} rect.hover title')).map(function (t) { return t.textContent; })")
+
+  def processed_in_titles = titles("#live-chart").map { |title| title[/: ([\d,.]+)/, 1].to_s.delete(",.").to_i }
 
   def test_the_charts_have_points_from_history_right_after_load
     seed
@@ -51,12 +57,14 @@ class HistoryChartsBrowserTest < Minitest::Test
       assert_equal "60", page.at_css("#live-chart").attribute("data-points"), "#{name}: an hour of minutes at load"
       assert_operator processed_in_titles.count(&:positive?), :>=, 20, "#{name}: the 20 recorded minutes are on the chart"
       refute page.at_css("[data-no-history]"), "#{name}: no empty-state note when there is history"
+      assert_operator page.evaluate("document.querySelectorAll('#failures-chart rect.bar').length"), :>=, 20, "#{name}: a bar of failures for each recorded minute"
+      assert_equal %w[KeyError Net::ReadTimeout], page.evaluate("Array.from(document.querySelectorAll('#failures-chart .legend li')).map(function (li) { return li.textContent; })").sort
       assert_equal 0, page.evaluate("document.documentElement.scrollWidth - window.innerWidth"), "#{name}: nothing scrolls sideways"
       screenshot("history-dashboard-#{name}")
 
       page.go_to("#{Deckhand::BrowserHarness.url}/queues/mailers")
       wait_for(message: "the depth chart drawn") { page.at_css("#depth-chart path.line") }
-      values = page.css("#depth-chart rect.hover title").map { |title| title.text[/: ([\d,.]+)\z/, 1] }.compact
+      values = titles("#depth-chart").map { |title| title[/: ([\d,.]+)\z/, 1] }.compact
       assert_equal %w[5 25 45], values.last(3), "#{name}: the sampled depths, a minute each"
       assert page.at_css("#latency-chart path.line"), "#{name}: the latency chart is drawn"
       assert_equal 0, page.evaluate("document.documentElement.scrollWidth - window.innerWidth"), "#{name}: nothing scrolls sideways"

@@ -52,6 +52,8 @@ class WebHistoryChartsTest < Minitest::Test
     body = get("/").body
     assert_equal 200, get("/").status
     assert_includes body, "Nothing recorded in this period yet"
+    assert_includes body, "Nothing failed in this period."
+    refute_includes body, "failures-chart"
     assert JSON.parse(attribute(body, "data-live-chart", "data-history")).all? { |_, processed, failed| processed.zero? && failed.zero? }
     page = get("/queues/mailers")
     assert_equal 200, page.status
@@ -74,6 +76,20 @@ class WebHistoryChartsTest < Minitest::Test
     latency = JSON.parse(attribute(body, %(id="latency-chart"), "data-series"))
     assert_equal 2.3, latency[0][1][at]
     assert_includes body, %(href="/queues/mailers?period=72h#queue-history")
+  end
+
+  def test_failures_by_error_class_are_charted_escaped
+    store = Deckhand.config.store
+    now = Time.at(store.clock.now)
+    errors = {"Net::ReadTimeout" => 4, "<script>alert(1)</script>" => 3, "KeyError" => 2, "IOError" => 1, "RangeError" => 1}
+    store.pipelined { |pipe| Deckhand::Store::Records::ErrorMetrics.flush(pipe, errors, now: now - 120, prefix: store.layout::METRICS) }
+    body = get("/").body
+    refute_includes body, "<script>alert"
+    series = JSON.parse(attribute(body, %(id="failures-chart"), "data-series"))
+    assert_equal ["Net::ReadTimeout", "<script>alert(1)</script>", "KeyError", "Other"], series.map(&:first)
+    assert_equal [4, 3, 2, 2], series.map { |_, counts| counts.sum }
+    assert_equal 60, JSON.parse(attribute(body, %(id="failures-chart"), "data-labels")).size
+    assert_equal 24, JSON.parse(attribute(get("/?period=24h").body, %(id="failures-chart"), "data-labels")).size, "the throughput's period"
   end
 
   def test_a_queue_name_is_escaped_in_the_history_links

@@ -26,6 +26,7 @@ module Deckhand
           @placement = api.placement
           @interval = int_param("interval", 5, 1..60)
           @throughput = api.throughput(period: choice_param("period", API::Throughput::PERIODS, "1h"))
+          @failures = api.failures_by_error(period: @throughput.period)
           @unworked = api.unworked_queues.first(QUEUES_SHOWN)
           @eviction = api.eviction
           render :dashboard, title: t("nav.dashboard")
@@ -40,6 +41,8 @@ module Deckhand
         private
 
         def history_points = @history.map { |day| [day.date, day.processed, day.failed] }
+
+        def failure_labels = point_labels(@failures.times, @failures.period)
 
         # [epoch seconds, processed, failed] per point, oldest first.
         def throughput_points = @throughput.points.map { |time, processed, failed| [time.to_i, processed, failed] }
