@@ -28,7 +28,10 @@ class HistoryChartsBrowserTest < Minitest::Test
     now = store.clock.now
     tally = Deckhand::Store::Records::ExecutionMetrics::Tally.new
     (1..20).each do |ago|
-      (10 + ago).times { |i| tally.record("ReportJob", 3.0, (i % 5).zero?, error: ago.even? ? "Net::ReadTimeout" : "KeyError") }
+      (10 + ago).times do |i|
+        tally.record("ReportJob", 3.0, (i % 5).zero?)
+        tally.record_error(ago.even? ? "Net::ReadTimeout" : "KeyError") if (i % 5).zero?
+      end
       store.pipelined do |pipe|
         Deckhand::Store::Records::ExecutionMetrics.flush(pipe, tally.take, now: Time.at(now - (60 * ago)))
         Deckhand::Store::Records::ErrorMetrics.flush(pipe, tally.take_errors, now: Time.at(now - (60 * ago)), prefix: store.layout::METRICS)

@@ -6,7 +6,7 @@ module Deckhand
       # Failed executions per error class, per UTC minute and hour, kept as
       # the per-class metrics are (72 and 73 hours), for the dashboard's
       # "failures by error class". Counted in memory on the failure path only
-      # (ExecutionMetrics::Tally#record's error:; a success costs nothing
+      # (ExecutionMetrics::Tally#record_error; a success costs nothing
       # more) and written with each heartbeat.
       #
       #   ErrorMetrics.flush(pipe, tally.take_errors, now: Time.now)    # per heartbeat

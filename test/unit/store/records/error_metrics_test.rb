@@ -11,13 +11,12 @@ class ErrorMetricsTest < Minitest::Test
 
   def store = Deckhand.config.store
 
-  def test_the_tally_counts_error_classes_of_failures_only
+  def test_the_tally_counts_error_classes_apart_from_the_runs
     tally = Tally.new
     tally.record("ReportJob", 3.0, false)
     assert_equal({}, tally.take_errors, "a success counts no error")
-    tally.record("ReportJob", 3.0, true, error: "Net::ReadTimeout")
-    tally.record("ReportJob", 3.0, true, 4, error: "KeyError") # a chunk of four
-    tally.record("ReportJob", 3.0, true) # no class given
+    tally.record_error("Net::ReadTimeout")
+    tally.record_error("KeyError", 4)
     assert_equal({"Net::ReadTimeout" => 1, "KeyError" => 4}, tally.take_errors)
     assert_equal({}, tally.take_errors, "a take starts over")
     tally.restore_errors({"KeyError" => 2})
@@ -26,8 +25,8 @@ class ErrorMetricsTest < Minitest::Test
 
   def test_the_tally_tells_at_most_max_errors_classes_apart
     tally = Tally.new
-    (Tally::MAX_ERRORS + 10).times { |i| tally.record("J", 1.0, true, error: "Err#{i}") }
-    tally.record("J", 1.0, true, error: "Err0")
+    (Tally::MAX_ERRORS + 10).times { |i| tally.record_error("Err#{i}") }
+    tally.record_error("Err0")
     errors = tally.take_errors
     assert_equal Tally::MAX_ERRORS + 1, errors.size
     assert_equal 10, errors[Tally::OTHER]

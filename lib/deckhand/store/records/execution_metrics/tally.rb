@@ -11,7 +11,8 @@ module Deckhand
         #   tally = Tally.new
         #   tally.record("WelcomeJob", 12.5, false)
         #   tally.take   # => {"WelcomeJob" => [1, 0, 12.5, {17 => 1}, 0.0, {}]}, and starts over
-        #   tally.record("WelcomeJob", 3.0, true, error: "Net::ReadTimeout")
+        #   tally.record("WelcomeJob", 3.0, true)
+        #   tally.record_error("Net::ReadTimeout")
         #   tally.take_errors   # => {"Net::ReadTimeout" => 1} (Store::Records::ErrorMetrics)
         class Tally # :nodoc:
           # Error classes told apart between two takes; more (names made up
@@ -25,9 +26,8 @@ module Deckhand
             @errors = Hash.new(0)
           end
 
-          # `count` runs of `klass` of `ms` each (a chunk's members share its
-          # time); a failed one's error class, when given, is counted too.
-          def record(klass, ms, failed, count = 1, error: nil)
+          # `count` runs of `klass` of `ms` each (a chunk's members share its time).
+          def record(klass, ms, failed, count = 1)
             bucket = Records::ExecutionMetrics::Histogram.bucket(ms)
             total = ms * count
             @lock.synchronize do
@@ -41,8 +41,13 @@ module Deckhand
               entry[1] += count
               entry[4] += total
               entry[5][bucket] += count
-              count_error(error, count) if error
             end
+          end
+
+          # `count` failures of error class `error`: called on the failure
+          # path beside #record, so a success costs nothing more.
+          def record_error(error, count = 1)
+            @lock.synchronize { count_error(error, count) }
           end
 
           # The failures per error class since the last take; starts over.
