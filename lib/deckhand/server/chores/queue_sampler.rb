@@ -8,8 +8,8 @@ module Deckhand
       # heartbeat's thread after each beat, like the eviction watch: no
       # thread of its own, and nothing per job. Every process tries once per
       # minute of Redis' clock to claim that minute (one SET NX); the one
-      # that wins reads the queues (two round trips) and writes the samples
-      # (one). So a fleet of any size costs Redis one claim per process and
+      # that wins reads the queues (as the Queues page does, a few round
+      # trips) and writes the samples (one). So a fleet of any size costs Redis one claim per process and
       # one sampling per minute, whichever processes come and go.
       #
       #   sampler = QueueSampler.new(store: store, identity: identity, logger: logger, partitions: config.partitions)

@@ -44,12 +44,13 @@ module Deckhand
         # [[queue, jobs, latency seconds], ...] for every queue Redis knows,
         # the deepest MAX_QUEUES. `lists` gives the lists of a queue
         # (Config::Partitions#names): a partitioned queue's add up under its
-        # own name, its latency the longest of theirs. Two round trips.
+        # own name, its latency the longest of theirs. The reads of the
+        # Queues page: a few round trips, whatever the number of queues.
         def measure(store, now, lists: ->(queue) { [queue] })
           names = Jobs::Queues.names(store).flat_map { |queue| [queue, *lists.call(queue)] }.uniq
           rows = Jobs::Queues.summaries(store, names)
-          queues = rows.group_by { |name, *| Layout::PartitionNames.base(name) }.map do |base, lists|
-            [base, lists.sum { |_, size, *| size }, lists.map { |_, _, oldest, _| latency(oldest, now) }.max]
+          queues = rows.group_by { |name, *| Layout::PartitionNames.base(name) }.map do |base, parts|
+            [base, parts.sum { |_, size, *| size }, parts.map { |_, _, oldest, _| latency(oldest, now) }.max]
           end
           queues.max_by(MAX_QUEUES) { |_, size, _| size }
         end
