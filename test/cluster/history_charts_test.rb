@@ -6,8 +6,9 @@ require "deckhand/server"
 require_relative "../support/cluster_helpers"
 require_relative "../support/web/web_helpers"
 
-# The charts' history in cluster mode: the throughput read from the metrics
-# hashes (one slot, the layout's METRICS), and the queue samples of queues on
+# The charts' history in cluster mode: the throughput and the failures by
+# error class read from the metrics hashes (one slot, the layout's
+# METRICS), and the queue samples of queues on
 # different primaries, written by the real sampler and read on each queue's page.
 class ClusterHistoryChartsTest < Minitest::Test
   include Deckhand::WebHelpers
@@ -25,12 +26,17 @@ class ClusterHistoryChartsTest < Minitest::Test
     now = store.clock.now
     tally = Deckhand::Store::Records::ExecutionMetrics::Tally.new
     6.times { |i| tally.record("RecordJob", 2.0, i.zero?) }
-    store.pipelined { |pipe| Deckhand::Store::Records::ExecutionMetrics.flush(pipe, tally.take, now: Time.at(now - 120), prefix: keys::METRICS) }
+    store.pipelined do |pipe|
+      Deckhand::Store::Records::ExecutionMetrics.flush(pipe, tally.take, now: Time.at(now - 120), prefix: keys::METRICS)
+      Deckhand::Store::Records::ErrorMetrics.flush(pipe, {"KeyError" => 1}, now: Time.at(now - 120), prefix: keys::METRICS)
+    end
     QUEUES.each_with_index { |queue, i| Deckhand::Client.push_bulk("class" => "RecordJob", "args" => (1..(i + 1)).to_a.zip, "queue" => queue) }
     sampler = Deckhand::Server::Chores::QueueSampler.new(store: store, identity: "host-a:1", logger: QUIET_LOGGER)
     assert_equal 3, sampler.tick(now - 60)
 
-    points = JSON.parse(attribute(get("/").body, "data-live-chart", "data-history"))
+    body = get("/").body
+    points = JSON.parse(attribute(body, "data-live-chart", "data-history"))
+    assert_equal [["KeyError", 1]], JSON.parse(attribute(body, %(id="failures-chart"), "data-series")).map { |name, counts| [name, counts.sum] }
     assert_equal [6, 1], [points.sum { |point| point[1] }, points.sum { |point| point[2] }]
     QUEUES.each_with_index do |queue, i|
       series = JSON.parse(attribute(get("/queues/#{queue}").body, %(id="depth-chart"), "data-series"))
