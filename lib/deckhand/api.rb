@@ -4,6 +4,7 @@ require_relative "../deckhand"
 require_relative "store/jobs/queues"
 require_relative "store/sets/one_set"
 require_relative "store/records/execution_metrics"
+require_relative "store/records/error_metrics"
 require_relative "store/records/stat_counters"
 require_relative "store/records/process_record"
 require_relative "store/connection/info"
@@ -18,6 +19,9 @@ require_relative "api/job_set"
 require_relative "api/job_search"
 require_relative "api/process_set"
 require_relative "api/metrics"
+require_relative "api/throughput"
+require_relative "api/failures_by_error"
+require_relative "api/queue_history"
 require_relative "api/redis_info"
 require_relative "api/eviction"
 require_relative "api/unworked_queues"
@@ -188,6 +192,30 @@ module Deckhand
     #
     # @return [Metrics]
     def metrics(period: "1h") = Metrics.new(@config, period: period)
+
+    # The fleet's jobs processed and failed per minute over `period` ("1h",
+    # "4h"), per hour over "24h" and "72h", from the stored metrics.
+    #
+    #   api.throughput(period: "1h").points.last   # => [Time, 412, 3]: the current minute so far
+    #
+    # @return [Throughput]
+    def throughput(period: "1h") = Throughput.new(@config, period: period)
+
+    # Failed executions per error class over `period` ("1h", "4h", "24h",
+    # "72h"), the three most failing classes apart.
+    #
+    #   api.failures_by_error(period: "24h").series.first   # => ["Net::ReadTimeout", [0, 3, ...]]
+    #
+    # @return [FailuresByError]
+    def failures_by_error(period: "1h") = FailuresByError.new(@config, period: period)
+
+    # A queue's depth and latency over `period` ("1h", "4h", "24h", "72h"),
+    # from the samples one server process takes each minute.
+    #
+    #   api.queue_history("mailers", period: "24h").points.last   # => [Time, 120, 4.5] (jobs, seconds)
+    #
+    # @return [QueueHistory]
+    def queue_history(name, period: "1h") = QueueHistory.new(@config, name, period: period)
 
     # Redis' own figures (version, memory, clients).
     #

@@ -123,7 +123,9 @@ class DashboardBrowserTest < Minitest::Test
     with_server do
       Deckhand::Client.push_bulk("class" => "RecordJob", "args" => (1..200).to_a.zip)
       wait_for(timeout: 20, message: "the live chart to plot processed jobs") do
-        page.css("#live-chart rect.hover title").any? { |title| title.text[/Processed: ([\d,]+)/, 1].to_s.delete(",").to_i.positive? }
+        # In one read: each poll redraws the chart's nodes.
+        page.evaluate("Array.from(document.querySelectorAll('#live-chart rect.hover title')).map(function (t) { return t.textContent; })")
+          .any? { |title| title[/Processed: ([\d,]+)/, 1].to_s.delete(",").to_i.positive? }
       end
     end
     refute_equal initial, page.at_css(%([data-stat="processed"])).text

@@ -30,7 +30,9 @@ module Deckhand
       GATE = 2 # the position of "f" in SERIES_FIELDS
       READ = (SERIES_FIELDS + GUARDED).freeze # by the 1-based position the script answers with
 
-      attr_reader :period, :times
+      # keys: the metrics hashes of the period, oldest first, one per time;
+      # step: the seconds each covers.
+      attr_reader :period, :times, :keys, :step
 
       def initialize(config, period: "1h", now: Time.now)
         @store = config.store
@@ -38,6 +40,7 @@ module Deckhand
         unit, points = PERIODS.fetch(@period)
         start = align(now.utc, unit) - (STEP[unit] * (points - 1))
         @times = Array.new(points) { |i| start + (STEP[unit] * i) }
+        @step = STEP[unit]
         @keys = @times.map { |time| Store::Records::ExecutionMetrics.public_send(:"#{unit}_key", time, @store.layout::METRICS) }
       end
 

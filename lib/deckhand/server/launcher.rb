@@ -45,7 +45,8 @@ module Deckhand
         @on_signal = on_signal || ->(signal) { ::Process.kill(signal, ::Process.pid) }
         @balancer = Balance::Balancer.build(config: config, store: @store, times: @stats.class_times, capsules: @capsules, on_fatal: fatal)
         @eviction_watch = Chores::EvictionWatch.new(config: config, store: @store, told: eviction_told)
-        @heartbeat = Chores::Heartbeat.new(config: config, store: @store, identity: @identity, stats: @stats, watch: @eviction_watch,
+        sampler = Chores::QueueSampler.new(store: @store, identity: @identity, logger: @logger, partitions: config.partitions)
+        @heartbeat = Chores::Heartbeat.new(config: config, store: @store, identity: @identity, stats: @stats, watch: @eviction_watch, sampler: sampler,
           info: -> { info }, balance: @balancer && -> { @balancer.report }, on_signal: ->(signal) { remote_signal(signal) }, on_fatal: fatal,
           inflight: -> { @capsules.sum { |capsule| capsule.fetcher.outstanding } },
           on_paused: ->(names) { @capsules.each { |capsule| capsule.fetcher.paused = names } },

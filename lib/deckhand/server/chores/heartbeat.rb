@@ -32,9 +32,10 @@ module Deckhand
         # beside busy on the dashboard.
         # balance: the balancer's last report (auto_balance), written with each beat.
         # watch: the EvictionWatch ticked after each beat of the loop.
+        # sampler: the QueueSampler ticked after it.
         # before_beat: called before each beat (the launcher names the process).
         def initialize(config:, store:, identity:, stats:, info:, on_signal:, inflight: -> { 0 }, on_paused: nil, on_fatal: nil,
-          on_throttles: nil, on_priorities: nil, queues: [], balance: nil, watch: nil, before_beat: nil)
+          on_throttles: nil, on_priorities: nil, queues: [], balance: nil, watch: nil, sampler: nil, before_beat: nil)
           super("heartbeat", logger: config.logger, on_fatal: on_fatal)
           @inflight = inflight
           @on_paused = on_paused
@@ -43,6 +44,7 @@ module Deckhand
           @queues = queues # whose priority levels each beat reads
           @balance = balance
           @watch = watch
+          @sampler = sampler
           @before_beat = before_beat
           @config = config
           @store = store
@@ -122,10 +124,11 @@ module Deckhand
         def write
           counts = @stats.take
           metrics = @stats.metrics.take
+          errors = @stats.metrics.take_errors
           started = now
           cancels = @stats.cancels
           reply = Store::Records::Heartbeats.beat(@store, @identity, counts: counts, metrics: metrics, record: record,
-            sidekiq_metrics: @config.fleet_versions.sidekiq_metrics, running: cancels.jids, queues: @queues)
+            sidekiq_metrics: @config.fleet_versions.sidekiq_metrics, running: cancels.jids, queues: @queues, errors: errors)
           @skew.observe(@store.clock.offset)
           follow_placement(reply.placement) if reply.placement
           @on_paused&.call(reply.paused)
@@ -143,6 +146,7 @@ module Deckhand
         rescue Deckhand::RedisError => e
           @stats.restore(*counts)
           @stats.metrics.restore(metrics) if metrics
+          @stats.metrics.restore_errors(errors) if errors
           @failed_at = now
           @outage.failed(e)
           false
@@ -188,16 +192,24 @@ module Deckhand
           while @sleeper.sleep(@config.heartbeat_interval)
             beat
             watch
+            sample
             release_held
           end
         end
 
-        # The watch only advises: a fault of its own is logged and never stops
-        # the beats, which keep this process alive in the others' eyes.
+        # The watch only advises and the sampler only draws charts: a fault of
+        # either is logged and never stops the beats, which keep this process
+        # alive in the others' eyes.
         def watch
           @watch&.tick
         rescue => e
           @logger.error("the eviction watch failed (#{e.class}: #{e.message}); the heartbeat goes on")
+        end
+
+        def sample
+          @sampler&.tick
+        rescue => e
+          @logger.error("sampling the queues failed (#{e.class}: #{e.message}); the heartbeat goes on")
         end
 
         # The Sidekiq versions of the fleet (timestamps: :auto, Active Job's

@@ -60,6 +60,7 @@ module Deckhand
         def failure(unit, job, error, elapsed)
           error = @gate.redact(job, error)
           @stats.metrics.record(job["wrapped"] || job["class"], elapsed, true)
+          @stats.metrics.record_error(error.class.name || "(anonymous)")
           outcome = record(unit, job, error, elapsed)
           @fetcher.done(unit, marked: true)
           notify_error(error, job) if unit.recorded == :written && outcome != :rescheduled

@@ -79,6 +79,15 @@ module Deckhand
           failed_histogram.each { |bucket, n| pipe.call("HINCRBY", key, "#{klass}|fh#{bucket}", n) if n.positive? }
         end
 
+        # The classes that ran in any of the day hashes `days` (their "|c"
+        # fields), in one round trip: a day's hash names every class of its
+        # minutes, so a reader asks the minutes for just these classes' fields.
+        def classes_in(store, days)
+          return [] if days.empty?
+          store.pipelined { |pipe| days.each { |key| pipe.call("HKEYS", key) } }
+            .flatten.filter_map { |field| field.delete_suffix("|c") if field.end_with?("|c") }.uniq
+        end
+
         # Splits a field into [class, kind, bucket]: kind is "c", "f", "ms",
         # "fms", "h" or "fh" (the histograms with their bucket).
         def parse_field(field)

@@ -37,9 +37,10 @@ module Deckhand
         # Sidekiq versions whose metrics layouts are written too. The round
         # trip also reads Redis' clock, which the store's clock (Store::Records::Clock)
         # follows; what it writes is timed by that clock as it stood before.
-        # running: the jids of the jobs the process runs.
+        # running: the jids of the jobs the process runs; errors: its
+        # failures per error class since the last beat (Records::ErrorMetrics).
         def beat(store, identity, counts:, metrics:, record:, sidekiq_metrics: Records::ExecutionMetrics::SIDEKIQ_LAYOUTS.keys,
-          now: Time.at(store.clock.now), running: [], queues: [])
+          now: Time.at(store.clock.now), running: [], queues: [], errors: {})
           store.layout.place(queues)
           sent = Monotonic.now
           replies = store.pipelined do |pipe|
@@ -49,6 +50,7 @@ module Deckhand
             pipe.call("HGETALL", Features::Throttles::SETTINGS)
             queues.each { |queue| pipe.call("SMEMBERS", store.layout.priorities(queue)) }
             Records::ExecutionMetrics.flush(pipe, metrics, now: now, prefix: store.layout::METRICS, sidekiq: sidekiq_metrics)
+            Records::ErrorMetrics.flush(pipe, errors, now: now, prefix: store.layout::METRICS)
             count(pipe, store.layout, *counts, now.utc.strftime("%Y-%m-%d"))
             Records::ProcessRecord.write(pipe, store.layout, identity, **record, now: now)
             Records::ProcessRecord.count(pipe, store.layout)

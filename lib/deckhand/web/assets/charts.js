@@ -163,6 +163,8 @@
 
   function draw(element, options) {
     element.deckhandChart = options;
+    // A live page swaps its content in: the charts it took out go.
+    drawn = drawn.filter(function (other) { return other.isConnected; });
     if (drawn.indexOf(element) < 0) drawn.push(element);
     render(element, options);
   }

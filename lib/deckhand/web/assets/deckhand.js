@@ -29,28 +29,63 @@
     return Array.isArray(given) && given.length === fallback.length ? given : fallback;
   }
 
-  // UTC, as every other time on the dashboard.
-  function clock(date) {
-    return date.toISOString().slice(11, 19);
+  // The live chart's points: one per minute (or hour, data-step seconds),
+  // first the stored ones the page came with (data-history: [start epoch,
+  // processed, failed], oldest first, the current one last), then what each
+  // poll counts added to the point its time falls in. A new minute shifts
+  // the oldest out, so the window keeps its length.
+  function throughput(chart) {
+    var step = Math.max(1, parseInt(chart && chart.getAttribute("data-step"), 10) || 60);
+    var starts = [], processed = [], failed = [];
+    (chart ? parse(chart.getAttribute("data-history"), []) : []).forEach(function (point) {
+      if (!Array.isArray(point) || point.length !== 3) return;
+      starts.push(Number(point[0])); processed.push(Number(point[1]) || 0); failed.push(Number(point[2]) || 0);
+    });
+    var size = starts.length || LIVE_POINTS;
+
+    function label(start) {
+      var iso = new Date(start * 1000).toISOString();
+      return step >= 3600 ? iso.slice(8, 10) + " " + iso.slice(11, 16) : iso.slice(11, 16);
+    }
+
+    function add(time, more, fails) {
+      var start = Math.floor(time / step) * step;
+      var last = starts.length ? starts[starts.length - 1] : null;
+      if (last === null || start > last) {
+        // Minutes no poll saw (a hidden tab, a sleeping laptop) count zero;
+        // a jump longer than the window starts it afresh.
+        if (last === null || (start - last) / step > size) { starts = []; processed = []; failed = []; last = start - step; }
+        for (var next = last + step; next <= start; next += step) { starts.push(next); processed.push(0); failed.push(0); }
+        while (starts.length > size) { starts.shift(); processed.shift(); failed.shift(); }
+      }
+      var i = starts.indexOf(start);
+      if (i < 0) i = starts.length - 1; // a poll timed before the last point: counted in it
+      processed[i] += more; failed[i] += fails;
+    }
+
+    return {
+      add: add,
+      size: function () { return starts.length; },
+      options: function (names) {
+        return { type: "line", labels: starts.map(label), series: [[names[0], processed.slice()], [names[1], failed.slice()]], height: 200 };
+      }
+    };
   }
 
-  // Polls the stats JSON, refreshes the counters and adds one point per poll:
-  // jobs processed and failed since the previous poll.
+  // Polls the stats JSON, refreshes the counters and adds what each poll
+  // counts (jobs processed and failed since the previous one) to the chart.
   function live() {
     var box = document.querySelector("[data-stats-src]");
     if (!box) return;
     var chart = document.querySelector("[data-live-chart]");
     var interval = Math.max(1, parseInt(box.getAttribute("data-interval"), 10) || 5) * 1000;
     var last = chart ? { processed: Number(chart.getAttribute("data-processed")), failed: Number(chart.getAttribute("data-failed")) } : null;
-    // A fixed window that fills from the right as polls come in.
-    var labels = [], processed = [], failed = [], points = 0;
-    for (var i = 0; i < LIVE_POINTS; i++) { labels.push(""); processed.push(null); failed.push(null); }
+    var points = throughput(chart);
 
     function plot() {
       if (!chart) return;
-      chart.setAttribute("data-points", String(points));
-      var label = names(chart, ["Processed", "Failed"]);
-      window.DeckhandCharts.draw(chart, { type: "line", labels: labels, series: [[label[0], processed], [label[1], failed]], height: 200 });
+      chart.setAttribute("data-points", String(points.size()));
+      window.DeckhandCharts.draw(chart, points.options(names(chart, ["Processed", "Failed"])));
     }
 
     function record(stats) {
@@ -58,13 +93,7 @@
         var cell = box.querySelector('[data-stat="' + field + '"]');
         if (cell) cell.textContent = count(stats[field]);
       });
-      if (last) {
-        labels.push(clock(new Date(stats.time * 1000)));
-        processed.push(Math.max(0, stats.processed - last.processed));
-        failed.push(Math.max(0, stats.failed - last.failed));
-        labels.shift(); processed.shift(); failed.shift();
-        points = Math.min(points + 1, LIVE_POINTS);
-      }
+      if (last) points.add(stats.time, Math.max(0, stats.processed - last.processed), Math.max(0, stats.failed - last.failed));
       last = { processed: stats.processed, failed: stats.failed };
       plot();
     }
@@ -254,6 +283,7 @@
           var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live-region");
           if (!fresh) return;
           region.replaceWith(document.importNode(fresh, true));
+          charts();
           checkAll();
           bindRanges();
         }, function () { /* next poll tries again */ })

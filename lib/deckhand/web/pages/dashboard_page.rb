@@ -7,7 +7,9 @@ module Deckhand
       # busiest queues and Redis (in cluster mode, which primary holds which
       # queue), a warning for queues no process works and one when Redis may
       # evict jobs or is nearly full (API::Eviction); plus
-      # the JSON the live chart polls.
+      # the JSON the live chart polls. The live chart starts from the stored
+      # per-minute (or per-hour) throughput of the period chosen
+      # (API::Throughput) and adds what each poll counts to its last point.
       class DashboardPage < Action # :nodoc:
         DAYS = %w[7 30 90 365].freeze
         QUEUES_SHOWN = 10
@@ -23,6 +25,8 @@ module Deckhand
           @redis = api.redis_info
           @placement = api.placement
           @interval = int_param("interval", 5, 1..60)
+          @throughput = api.throughput(period: choice_param("period", API::Throughput::PERIODS, "1h"))
+          @failures = api.failures_by_error(period: @throughput.period)
           @unworked = api.unworked_queues.first(QUEUES_SHOWN)
           @eviction = api.eviction
           render :dashboard, title: t("nav.dashboard")
@@ -37,6 +41,11 @@ module Deckhand
         private
 
         def history_points = @history.map { |day| [day.date, day.processed, day.failed] }
+
+        def failure_labels = point_labels(@failures.times, @failures.period)
+
+        # [epoch seconds, processed, failed] per point, oldest first.
+        def throughput_points = @throughput.points.map { |time, processed, failed| [time.to_i, processed, failed] }
       end
     end
   end

@@ -44,6 +44,7 @@ module Deckhand
           read_processes
           @holders = @queue.holders(running: @running)
           @held = @queue.held
+          @history = api.queue_history(@queue.name, period: choice_param("period", API::QueueHistory::PERIODS.keys, "1h"))
           render :queue, title: t("queue.title", name: @queue.name)
         end
 

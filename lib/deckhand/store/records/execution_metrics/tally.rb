@@ -11,10 +11,19 @@ module Deckhand
         #   tally = Tally.new
         #   tally.record("WelcomeJob", 12.5, false)
         #   tally.take   # => {"WelcomeJob" => [1, 0, 12.5, {17 => 1}, 0.0, {}]}, and starts over
+        #   tally.record("WelcomeJob", 3.0, true)
+        #   tally.record_error("Net::ReadTimeout")
+        #   tally.take_errors   # => {"Net::ReadTimeout" => 1} (Store::Records::ErrorMetrics)
         class Tally # :nodoc:
+          # Error classes told apart between two takes; more (names made up
+          # at run time) count as OTHER, so a flush stays small.
+          MAX_ERRORS = 100
+          OTHER = "(other)"
+
           def initialize
             @lock = Mutex.new
             @classes = {}
+            @errors = Hash.new(0)
           end
 
           # `count` runs of `klass` of `ms` each (a chunk's members share its time).
@@ -33,6 +42,26 @@ module Deckhand
               entry[4] += total
               entry[5][bucket] += count
             end
+          end
+
+          # `count` failures of error class `error`: called on the failure
+          # path beside #record, so a success costs nothing more.
+          def record_error(error, count = 1)
+            @lock.synchronize { count_error(error, count) }
+          end
+
+          # The failures per error class since the last take; starts over.
+          def take_errors
+            @lock.synchronize do
+              taken = @errors
+              @errors = Hash.new(0)
+              taken
+            end
+          end
+
+          # Puts back what a failed flush could not write.
+          def restore_errors(taken)
+            @lock.synchronize { taken.each { |error, n| count_error(error, n) } }
           end
 
           # Returns everything recorded since the last take and starts over.
@@ -62,6 +91,11 @@ module Deckhand
           def empty? = @lock.synchronize { @classes.empty? }
 
           private
+
+          def count_error(error, count)
+            error = OTHER unless @errors.key?(error) || @errors.size < MAX_ERRORS
+            @errors[error] += count
+          end
 
           # count, failed, total ms, {bucket => n}; then the failures' own ms
           # and {bucket => n}, so SidekiqLayout can tell the successful runs.
