@@ -32,33 +32,12 @@
 -- Returns {moved, corrupt, unlisted, then the places (1..) of the fives
 -- claimed}: unlisted is 1 when the queues set holds another type.
 --
--- Every key's type is checked before the first write (lib/guard.lua): a
--- queue or the dead set of another type would otherwise fail the push after
--- the entry left its set, and the job would be nowhere. The queues set is
--- bookkeeping (the dashboard's list of queues), as in a push: one of another
--- type is left alone and the jobs move all the same (the caller warns).
-local stamp = ARGV[1]
-local now = ARGV[2]
-local q = tonumber(ARGV[3])
+-- Key types are checked before the first write (lib/schedule_keys.lua): a wrong one
+-- would fail the push after the entry left its set, and the job would be nowhere.
+local stamp, now, q = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local moved, corrupt = 0, 0
 local claimed = {}
-
-guard(KEYS[1], 'zset')
-guard(KEYS[2], 'zset')
--- KEYS[3] is only written with a queue to push to, and is then a set unless
--- it is that queue (cluster mode).
-local listed = true
-if KEYS[4] and KEYS[3] == KEYS[4] then
-  guard(KEYS[3], 'list')
-elseif KEYS[4] then
-  local found = redis.call('TYPE', KEYS[3]).ok
-  listed = found == 'set' or found == 'none'
-end
-for i = 4, 3 + q do guard(KEYS[i], 'list') end
-for i = 4 + q, #KEYS, 2 do
-  guard(KEYS[i], 'zset')
-  guard(KEYS[i + 1], 'hash')
-end
+local listed = schedule_guard(q)
 
 for n = 4 + 2 * q, #ARGV, 5 do
   local raw, queue, unstamped = ARGV[n], tonumber(ARGV[n + 1]), ARGV[n + 2] == '1'

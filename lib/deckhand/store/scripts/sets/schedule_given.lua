@@ -25,26 +25,12 @@
 -- Returns {moved, corrupt, unlisted, then the places (1..) of the fives
 -- claimed}: unlisted is 1 when the queues set holds another type.
 --
--- Every key's type is checked before the first write (lib/guard.lua).
+-- Every key's type is checked before the first write (lib/schedule_keys.lua).
 local now = ARGV[1]
 local q = tonumber(ARGV[2])
 local moved, corrupt = 0, 0
 local claimed = {}
-
-guard(KEYS[1], 'zset')
-guard(KEYS[2], 'zset')
-local listed = true
-if KEYS[4] and KEYS[3] == KEYS[4] then
-  guard(KEYS[3], 'list')
-elseif KEYS[4] then
-  local found = redis.call('TYPE', KEYS[3]).ok
-  listed = found == 'set' or found == 'none'
-end
-for i = 4, 3 + q do guard(KEYS[i], 'list') end
-for i = 4 + q, #KEYS, 2 do
-  guard(KEYS[i], 'zset')
-  guard(KEYS[i + 1], 'hash')
-end
+local listed = schedule_guard(q)
 
 for n = 3 + 2 * q, #ARGV, 5 do
   local raw, list = ARGV[n], tonumber(ARGV[n + 1])
