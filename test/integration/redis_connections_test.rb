@@ -3,6 +3,7 @@
 require "test_helper"
 require "tmpdir"
 require "deckhand/api"
+require_relative "../support/sentinel"
 
 # docs/redis.md against real servers: a Redis behind a real Sentinel, and a
 # Redis whose ACL user Deckhand logs in as. (TLS: redis_tls_test.rb.)
@@ -20,10 +21,7 @@ class RedisConnectionsTest < Minitest::Test
 
   def teardown
     @config&.store&.shutdown
-    if @sentinel
-      Process.kill("TERM", @sentinel)
-      Process.wait(@sentinel)
-    end
+    @sentinel&.stop
     @admin&.close
     @primary&.stop
     FileUtils.rm_rf(@dir)
@@ -31,7 +29,9 @@ class RedisConnectionsTest < Minitest::Test
   end
 
   def test_a_push_through_sentinel_reaches_the_primary_it_names
-    port = sentinel
+    @sentinel = Deckhand::Sentinel.start(dir: @dir, primary_port: @primary.port)
+    port = @sentinel.port
+    wait_for(message: "the Sentinel to name the primary") { @sentinel.primary_port == @primary.port }
     @config = Deckhand::Config.new(redis: {name: "mymaster", sentinels: [{host: "127.0.0.1", port: port}], role: :master})
 
     jid = Deckhand::Client.new(config: @config).push("class" => GreetingJob.name, "args" => ["hi"])
@@ -66,24 +66,5 @@ class RedisConnectionsTest < Minitest::Test
     assert_includes error.message, "WRONGPASS"
     assert_includes error.message, "Check the credentials in REDIS_URL"
     refute_includes error.message, "not-it"
-  end
-
-  private
-
-  # A Sentinel watching the primary as "mymaster"; returns its port.
-  def sentinel
-    port = Deckhand::DevRedis.free_port
-    conf = File.join(@dir, "sentinel.conf") # Sentinel rewrites its file: one of its own
-    File.write(conf, "port #{port}\nbind 127.0.0.1\ndir #{@dir}\nsentinel monitor mymaster 127.0.0.1 #{@primary.port} 1\n")
-    @sentinel = Process.spawn("redis-server", conf, "--sentinel", out: File::NULL, err: File::NULL)
-    client = RedisClient.new(host: "127.0.0.1", port: port, connect_timeout: 0.2)
-    wait_for(message: "the Sentinel to name the primary") do
-      client.call("SENTINEL", "get-master-addr-by-name", "mymaster") == ["127.0.0.1", @primary.port.to_s]
-    rescue RedisClient::Error
-      false
-    end
-    port
-  ensure
-    client&.close
   end
 end

@@ -2,12 +2,13 @@
 
 require "test_helper"
 require "tmpdir"
+require_relative "../support/sentinel"
 
 # A server working through a real Sentinel while the Sentinel fails the
 # primary over to its replica (docs/redis.md, "Sentinel"): the server goes
 # on with the new primary, and every job pushed before and after runs.
 class SentinelFailoverTest < Minitest::Test
-  NAME = "mymaster"
+  NAME = Deckhand::Sentinel::NAME
   BEFORE = 3000
 
   # 10 ms of work: the server is still draining the first jobs when the
@@ -28,23 +29,20 @@ class SentinelFailoverTest < Minitest::Test
     @primary = Deckhand::DevRedis.start(dir: File.join(@dir, "primary"), persistent: false)
     @replica = Deckhand::DevRedis.start(dir: File.join(@dir, "replica"), persistent: false,
       extra: ["--replicaof", "127.0.0.1", @primary.port.to_s])
-    @sentinel_port = start_sentinel
+    @sentinel = Deckhand::Sentinel.start(dir: @dir, primary_port: @primary.port, failover: true)
+    wait_for(message: "the Sentinel to know the replica") { @sentinel.replica? }
   end
 
   def teardown
     @config&.store&.shutdown
-    if @sentinel
-      Process.kill("TERM", @sentinel)
-      Process.wait(@sentinel)
-    end
-    @watcher&.close
+    @sentinel&.stop
     [@replica, @primary].each { |server| server&.stop }
     FileUtils.rm_rf(@dir)
     super
   end
 
   def test_a_server_goes_on_with_the_new_primary_after_a_failover
-    @config = Deckhand::Config.new(redis: {name: NAME, sentinels: [{host: "127.0.0.1", port: @sentinel_port}], role: :master},
+    @config = Deckhand::Config.new(redis: {name: NAME, sentinels: [{host: "127.0.0.1", port: @sentinel.port}], role: :master},
       concurrency: 5, scheduler_interval: 0.2)
     log = StringIO.new
     @config.logger = Logger.new(log)
@@ -53,8 +51,8 @@ class SentinelFailoverTest < Minitest::Test
 
     with_server(@config) do
       wait_for(message: "the server to run jobs on the first primary") { Deckhand::TestJobs.runs.size >= 20 }
-      @watcher.call("SENTINEL", "FAILOVER", NAME)
-      wait_for(timeout: 60, message: "the Sentinel to name the replica as primary") { primary_port == @replica.port }
+      @sentinel.call("SENTINEL", "FAILOVER", NAME)
+      wait_for(timeout: 60, message: "the Sentinel to name the replica as primary") { @sentinel.primary_port == @replica.port }
       running = Deckhand::TestJobs.runs.size
       wait_for(timeout: 60, message: "the old primary to follow the new one") { role(@primary) == "slave" }
 
@@ -86,40 +84,11 @@ class SentinelFailoverTest < Minitest::Test
 
   def server_port = @config.store.call("INFO", "server")[/tcp_port:(\d+)/, 1].to_i
 
-  def primary_port
-    @watcher.call("SENTINEL", "get-master-addr-by-name", NAME).last.to_i
-  rescue RedisClient::Error
-    nil
-  end
-
   def role(server)
     RedisClient.new(url: server.url).then do |conn|
       conn.call("ROLE").first
     ensure
       conn.close
     end
-  end
-
-  # A Sentinel watching the primary; returns its port once it knows the
-  # replica too (a failover needs one to promote).
-  def start_sentinel
-    port = Deckhand::DevRedis.free_port
-    conf = File.join(@dir, "sentinel.conf") # Sentinel rewrites its file: one of its own
-    File.write(conf, <<~CONF)
-      port #{port}
-      bind 127.0.0.1
-      dir #{@dir}
-      sentinel monitor #{NAME} 127.0.0.1 #{@primary.port} 1
-      sentinel down-after-milliseconds #{NAME} 1000
-      sentinel failover-timeout #{NAME} 10000
-    CONF
-    @sentinel = Process.spawn("redis-server", conf, "--sentinel", out: File::NULL, err: File::NULL)
-    @watcher = RedisClient.new(host: "127.0.0.1", port: port, connect_timeout: 0.2)
-    wait_for(message: "the Sentinel to know the replica") do
-      @watcher.call("SENTINEL", "replicas", NAME).any? { |r| r["flags"] == "slave" }
-    rescue RedisClient::Error
-      false
-    end
-    port
   end
 end
