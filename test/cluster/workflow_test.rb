@@ -61,6 +61,28 @@ class ClusterWorkflowTest < Minitest::Test
     end
   end
 
+  # Adds n parts and a tally after them to its workflow as it runs.
+  class Splitter
+    include Deckhand::Job
+
+    def perform(n)
+      flow = Deckhand::Workflow.current
+      parts = flow.add_many(Part, (0...n).zip)
+      flow.add(Note, "tally", after: parts)
+      RAN << ["split", flow.push]
+    end
+  end
+
+  # Waits, while it runs, until its workflow is cancelled.
+  class Waits
+    include Deckhand::Job
+
+    def perform(wid)
+      RAN << ["waits", []]
+      sleep 0.01 until Deckhand::Workflow.status(wid)["cancelled_at"]
+    end
+  end
+
   def setup
     super
     RAN.clear
@@ -119,5 +141,34 @@ class ClusterWorkflowTest < Minitest::Test
     assert_equal %w[d c c s], [fetch, parse, merge, alert].map { |ref| steps[ref.jid] }
     assert_equal %w[5 2 1 2 0], Deckhand::Workflow.status(flow.id).values_at("total", "succeeded", "dead", "cancelled", "open")
     assert_equal 0, cluster.call("ZCARD", Names::OUTBOX)
+  end
+
+  def test_steps_a_running_step_adds_are_released_across_slots_and_what_waited_for_it_waits_for_them
+    flow = Deckhand::Workflow.new("grown")
+    split = flow.add(Splitter, 3)
+    flow.add(Note, "after", after: split)
+    flow.push
+    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    ran = runs
+    assert_equal ["split", 4], ran.first, "its add added three parts and the tally"
+    assert_equal %w[part part part tally after], ran.drop(1).map(&:first)
+    assert_equal (0...3).map { |i| {"part" => i, "rows" => 10 * i} }, ran[4].last.sort_by { |result| result["part"] }
+    assert_equal %w[6 6], Deckhand::Workflow.status(flow.id).values_at("total", "succeeded")
+    assert_equal 0, cluster.call("ZCARD", Names::OUTBOX)
+  end
+
+  def test_a_workflow_cancelled_by_hand_releases_nothing_more_and_ends_cancelled
+    flow = Deckhand::Workflow.new("cancelled")
+    waits = flow.add(Waits, flow.id)
+    later = flow.add(Note, "later", after: waits, on: :complete)
+    flow.push
+    with_server do
+      wait_for(message: "the waiting step running") { RAN.size == 1 }
+      assert_operator Deckhand::Workflow.cancel(flow.id), :>=, 1
+      assert_equal "cancelled", flow.wait(timeout: 20)["state"]
+    end
+    assert_equal %w[waits], runs.map(&:first), "what waited for it was cancelled, not released"
+    assert_equal "c", states(flow)[later.jid]
+    assert_equal [0, 0], [cluster.call("ZCARD", Names::OUTBOX), cluster.call("LLEN", keys.queue("default"))]
   end
 end
