@@ -107,4 +107,11 @@ class ClusterWorkflowOutboxTest < Minitest::Test
     assert_equal [SECOND], Array.new(RAN.size) { RAN.pop }
     assert_equal 0, cluster.call("LLEN", keys.queue("mail"))
   end
+
+  def test_every_server_runs_the_drain_in_cluster_mode
+    with_server do
+      assert_includes Thread.list.map(&:name), "deckhand-workflow-outbox"
+    end
+    assert_nil Drain.build(config: Deckhand.config, store: Deckhand::Store.new({url: "redis://127.0.0.1:1"}, size: 1)), "none in plain mode (no connection made)"
+  end
 end
