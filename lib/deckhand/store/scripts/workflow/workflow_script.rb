@@ -16,8 +16,9 @@ module Deckhand
       # names, then the operation's own arguments. In cluster mode
       # (Layout::ClusterWorkflows) the outbox stands where the queues set
       # is, its jobs hash where the first queue is, and the queues are
-      # names only: every key is in the {workflows} slot. Each subclass names its script, which documents those
-      # arguments and its reply; WorkflowOps runs them.
+      # names only: every key is in the {workflows} slot. Each subclass
+      # names its script, which documents those arguments and its reply;
+      # WorkflowOps runs them.
       #
       #   step = WorkflowStep.new(store, now_ms: 1_764_000_000_000, stamp: 1_764_000_000_000)
       #   step.call("Wf7x", ["default"], ["s", jid, "42"])   # => "ok"
