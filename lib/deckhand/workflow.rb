@@ -124,7 +124,6 @@ module Deckhand
         raise Deckhand::Error, "Deckhand::Workflow#push needs Redis: Deckhand::Testing's fake and inline modes do not run " \
           "workflows; push it where Redis runs them (Deckhand::Testing.disable! { flow.push }) (docs/workflows.md)"
       end
-      @config.store.layout.workflows # refuses cluster mode, naming the fix
       StepWriter.new(@config).write(@id, @graph, description: @description, ttl: @ttl, done_ttl: @done_ttl)
       @pushed = true
       @id

@@ -4,7 +4,7 @@ module Deckhand
   module Server
     # Starts and stops everything a server process runs: its capsules, the
     # scheduler, the reaper, the heartbeat and, in cluster mode, the batch
-    # outbox drain and the sweep of retired queue tags, and builds what they share (the process's identity,
+    # and workflow outbox drains and the sweep of retired queue tags, and builds what they share (the process's identity,
     # stats, lot numbering, suspects). The CLI (or Deckhand.embed, or a
     # swarm worker) owns one.
     #
@@ -58,6 +58,7 @@ module Deckhand
           on_fatal: fatal)
         @periodic = Chores::PeriodicLoop.build(config: config, store: @store, identity: @identity, on_fatal: fatal)
         @outbox = Chores::BatchOutboxDrain.build(config: config, store: @store, on_fatal: fatal)
+        @flow_outbox = Chores::WorkflowOutboxDrain.build(config: config, store: @store, on_fatal: fatal)
         @sweeper = Chores::RetiredSweeper.build(config: config, store: @store, on_fatal: fatal)
         @requeue = Store::Scripts::Requeue.new(@store, identity: @identity, queues: all_queues)
         @stopped = false
@@ -79,6 +80,7 @@ module Deckhand
         @scheduler.start
         @periodic&.start
         @outbox&.start
+        @flow_outbox&.start
         @sweeper&.start
         @logger.info("Deckhand #{VERSION} started as #{@identity}: #{describe_capsules}")
         JRubyAdvice.message&.then { |advice| @logger.info(advice) }
@@ -109,12 +111,14 @@ module Deckhand
         @scheduler.stop
         @balancer&.stop
         @outbox&.stop
+        @flow_outbox&.stop
         @sweeper&.stop
         @periodic&.stop&.join(5)
         @reaper.join(5)
         @scheduler.join(5)
         @balancer&.join(5)
         @outbox&.join(5)
+        @flow_outbox&.join(5)
         @sweeper&.join(5)
         stuck = @capsules.flat_map { |capsule| capsule.drain(deadline) }
         interrupt(stuck)

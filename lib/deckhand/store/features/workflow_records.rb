@@ -50,11 +50,10 @@ module Deckhand
           parents.zip(info, results)
         end
 
-        # The fleet's workflow counters, all time (Layout::PlainWorkflows::COUNTS):
+        # The fleet's workflow counters, all time (Layout::PlainWorkflows::COUNTS,
+        # Layout::ClusterWorkflows::COUNTS in cluster mode):
         # {"pushed" => 12, "released" => 90, "cancelled" => 3, "ended" => {"succeeded" => 11}}.
-        # None in cluster mode, where workflows do not run.
         def counts(store)
-          return {"ended" => {}} unless store.layout.plain?
           names = store.layout.workflows
           ended, rest = store.call("HGETALL", names::COUNTS).partition { |field, _| field.start_with?(names::ENDED) }
           rest.to_h.transform_values(&:to_i).merge("ended" => ended.to_h { |field, n| [field.delete_prefix(names::ENDED), n.to_i] })

@@ -2,6 +2,7 @@
 
 require_relative "tag_names"
 require_relative "sidekiq_names"
+require_relative "cluster_workflows"
 
 module Deckhand
   class Store
@@ -107,13 +108,8 @@ module Deckhand
           # The batches' key names (Layout::ClusterBatches).
           def batches = ClusterBatches
 
-          # Workflows run in plain mode only, for now: their scripts push
-          # released steps to queues in the same atomic step, and in cluster
-          # mode those queues are in other slots (docs/workflows.md).
-          def workflows
-            raise Deckhand::ConfigError, "Deckhand::Workflow runs on a single Redis for now, not in cluster mode: " \
-              "push the workflow through a plain store (Deckhand::Client.via(PLAIN_REDIS) { flow.push }) (docs/workflows.md)"
-          end
+          # The workflows' key names (Layout::ClusterWorkflows).
+          def workflows = ClusterWorkflows
 
           # The fetch script's wrapper: one script call per queue, pipelined.
           def fetch_script = Scripts::FetchByQueue

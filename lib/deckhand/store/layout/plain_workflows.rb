@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "workflow_names"
+
 module Deckhand
   class Store
     module Layout
@@ -26,6 +28,7 @@ module Deckhand
       # Every hash holds a placeholder field, "~", from the push on, so none is
       # made later without the workflow's TTL. Two sorted sets index the
       # workflows, for listing and for expiry; one hash counts what they did.
+      # In cluster mode the names carry one hash tag (Layout::ClusterWorkflows).
       #
       #   Deckhand::Store::Layout::PlainWorkflows.state("Wf7x")  # => "deckhand:workflow:Wf7x:state"
       module PlainWorkflows # :nodoc:
@@ -47,23 +50,16 @@ module Deckhand
 
         RESULT = "deckhand:result:"
 
-        PARTS = %w[state on wait kids parents jobs results errors info names done].freeze
+        PARTS = WorkflowNames::PARTS
+        PLACEHOLDER = WorkflowNames::PLACEHOLDER
 
-        # The placeholder field every workflow hash holds.
-        PLACEHOLDER = "~"
+        extend WorkflowNames
 
         module_function
 
-        def meta(wid) = "#{PREFIX}#{wid}"
-
-        PARTS.each { |part| define_method(part) { |wid| "#{PREFIX}#{wid}:#{part}" } }
-
-        # Every key of the workflow, in the order its scripts declare them.
-        def all(wid) = [meta(wid), *PARTS.map { |part| public_send(part, wid) }]
-
-        # List: one job's return value, a single entry that waiters read with
-        # a blocking move onto itself, so each of them sees it.
-        def result(jid) = "#{RESULT}#{jid}"
+        # False: released steps' jobs are pushed to their queues in the step
+        # that releases them (ClusterWorkflows has an outbox instead).
+        def outbox? = false
       end
     end
   end

@@ -30,15 +30,22 @@ class LayoutTest < Minitest::Test
   end
 
   # Workflows push released steps to their queues in the script that
-  # releases them: one slot in plain mode only, so cluster mode refuses them
-  # where they are named, with the fix.
-  def test_workflows_name_their_keys_in_plain_mode_and_cluster_mode_refuses_them
-    plain = Deckhand::Store::Layout::PlainWorkflows
+  # releases them in plain mode; in cluster mode every workflow key shares
+  # the {workflows} slot and released steps go to its outbox.
+  def test_both_workflow_layouts_answer_the_same_questions_and_cluster_mode_keeps_a_workflow_in_one_slot
+    plain, cluster = Deckhand::Store::Layout::PlainWorkflows, Deckhand::Store::Layout::ClusterWorkflows
     assert_same plain, Plain.workflows
+    assert_same cluster, Cluster.workflows
+    assert_equal methods_of(plain), methods_of(cluster) - %i[pushed], "only the cluster layout has an outbox"
+    assert_equal plain.constants.sort, cluster.constants.sort - %i[TAG OUTBOX OUTBOX_JOBS]
     assert_equal "deckhand:workflow:w1:state", plain.state("w1")
     assert_equal ["deckhand:workflow:w1", *plain::PARTS.map { |part| "deckhand:workflow:w1:#{part}" }], plain.all("w1")
-    error = assert_raises(Deckhand::ConfigError) { Cluster.workflows }
-    assert_match(/not in cluster mode: push the workflow through a plain store/, error.message)
+    assert_equal "{workflows}:workflow:w1:state", cluster.state("w1")
+    tagged = [*cluster.all("w1"), cluster::INDEX, cluster::EXPIRIES, cluster::COUNTS, cluster::OUTBOX, cluster::OUTBOX_JOBS]
+    assert tagged.all? { |key| key.start_with?("{workflows}:") }, "every key a workflow script touches in one slot"
+    assert_equal "{queue:mail}:workflow-released", cluster.pushed("{queue:mail}")
+    refute plain.outbox?
+    assert cluster.outbox?
   end
 
   # A cluster store's layout: the same names and constants, each queue's tag

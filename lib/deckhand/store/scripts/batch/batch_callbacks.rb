@@ -6,7 +6,9 @@ module Deckhand
   class Store
     module Scripts
       # Cluster mode: runs batch_callbacks.lua, which pushes fired batch
-      # callbacks to their queue, each jid once (BatchOps calls it).
+      # callbacks to their queue, each jid once (BatchOps calls it), and the
+      # jobs of released workflow steps (Features::WorkflowOutbox, with
+      # `names: Layout::ClusterWorkflows`: their own set of pushed jids).
       #
       #   pushes = BatchCallbacks.new(store, now_ms: 1_764_000_000_000)
       #   pushes.push("default", [[jid, payload]])   # => 1 (pushed), 0 when pushed before
@@ -25,9 +27,11 @@ module Deckhand
         # that took it from the outbox at the same moment takes to push it.
         GRACE_MS = 10 * 60 * 1000
 
-        def initialize(store, now_ms:)
+        # names: the layout naming the queue's set of pushed jids (#pushed).
+        def initialize(store, now_ms:, names: Layout::ClusterBatches)
           super(store)
           @now_ms = now_ms
+          @names = names
         end
 
         def push(queue, entries) = call(queue, "push", REMEMBER_MS, entries.flatten(1))
@@ -37,7 +41,7 @@ module Deckhand
         private
 
         def call(queue, op, keep_ms, args)
-          run([keys.queue(queue), Layout::ClusterBatches.pushed(keys.tag(queue))], [@now_ms, op, keep_ms, *args])
+          run([keys.queue(queue), @names.pushed(keys.tag(queue))], [@now_ms, op, keep_ms, *args])
         end
       end
     end

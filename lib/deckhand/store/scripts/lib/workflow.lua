@@ -8,11 +8,11 @@
 local W, wf_cache, wf_dirty = {}, {}, {}
 for i, part in ipairs({'meta', 'state', 'on', 'wait', 'kids', 'parents', 'jobs', 'results', 'errors', 'info', 'names',
   'done', 'queues', 'index', 'expiry', 'counts'}) do W[part], wf_cache[part], wf_dirty[part] = KEYS[i], {}, {} end
-local wf_now, wf_stamp, wf_nq = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3])
+local wf_now, wf_stamp, wf_outbox, wf_nq = tonumber(ARGV[1]), ARGV[2], ARGV[3] == 'outbox', tonumber(ARGV[4])
 -- wf_jobs: the jobs of steps this call adds, not yet in the jobs hash.
 local wf_queue_key, wf_released, wf_meta, wf_jobs, wf_state, wf_open_steps = {}, {}, {}, {}, nil, 0
-for i = 1, wf_nq do wf_queue_key[ARGV[3 + i]] = KEYS[16 + i] end
-local function wf_arg(i) return ARGV[3 + wf_nq + i] end
+for i = 1, wf_nq do wf_queue_key[ARGV[4 + i]] = wf_outbox or KEYS[16 + i] end -- cluster mode (ARGV[3]): a name
+local function wf_arg(i) return ARGV[4 + wf_nq + i] end
 local WF_ENDED = {s = true, x = true, d = true, c = true}
 local WF_COUNT = {s = 'succeeded', x = 'failed', d = 'dead', c = 'cancelled', open = 'open', total = 'total'}
 local wf_delta = {s = 0, x = 0, d = 0, c = 0, open = 0, total = 0}

@@ -1,9 +1,9 @@
 -- wf_open reads the workflow first: nil when the operation may go on, else
 -- 'gone' (its keys expired) or 'stale' (a queue it pushes to is not
 -- declared: the caller reads them again). wf_flush checks every key it
--- writes, then writes the plan: released steps' jobs into their queues
--- first, then the steps' states, so a prefix never leaves a step released
--- without its job in its queue; last, the fleet's counts (W.counts).
+-- writes, then writes the plan: released steps' jobs first (wf_push), then
+-- the steps' states, so a prefix never leaves a step released without its
+-- job; last, the fleet's counts (W.counts).
 local function wf_open()
   local m = redis.call('HMGET', W.meta, 'state', 'open', 'queues')
   if not m[1] then return 'gone' end
@@ -14,27 +14,21 @@ local function wf_open()
 end
 
 local function wf_flush()
-  local lists, order, checks = {}, {}, wf_end_checks()
+  local lists, jids, order, checks = {}, {}, {}, wf_end_checks()
   for _, j in ipairs(wf_released) do
     local queue, payload = string.sub(wf_get('on', j), 2), wf_jobs[j] or redis.call('HGET', W.jobs, j)
     local key = wf_queue_key[queue]
     if not payload or not key then return redis.error_reply('ERR workflow step ' .. j .. ': no job or queue; nothing was changed') end
-    if not lists[queue] then
-      lists[queue], order[#order + 1] = {}, queue
-      checks[#checks + 1], checks[#checks + 2] = key, 'list'
-    end
+    if not lists[queue] then lists[queue], jids[queue], order[#order + 1] = {}, {}, queue end
     table.insert(lists[queue], '{"enqueued_at":' .. wf_stamp .. ',' .. string.sub(payload, 2))
+    table.insert(jids[queue], j)
   end
-  if #order > 0 then checks[#checks + 1], checks[#checks + 2] = W.queues, 'set' end
+  wf_push_checks(checks, order)
   for h, dirty in pairs(wf_dirty) do
     if next(dirty) then checks[#checks + 1], checks[#checks + 2] = W[h], 'hash' end
   end
   guard_all(checks)
-  for _, queue in ipairs(order) do
-    local payloads = lists[queue]
-    for i = 1, #payloads, 1000 do redis.call('LPUSH', wf_queue_key[queue], unpack(payloads, i, math.min(i + 999, #payloads))) end
-    redis.call('SADD', W.queues, queue)
-  end
+  for _, queue in ipairs(order) do wf_push(queue, lists[queue], jids[queue]) end
   for h, dirty in pairs(wf_dirty) do
     local args = {}
     for j in pairs(dirty) do

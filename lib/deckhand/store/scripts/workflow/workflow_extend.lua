@@ -45,7 +45,7 @@ local function extend()
       if graft then grafted[#grafted + 1] = j end
     end
   end
-  wf_meta.queues = table.concat({unpack(ARGV, 4, 3 + wf_nq)}, ' ') -- declared: those wf_open found, and the new steps'
+  wf_meta.queues = table.concat({unpack(ARGV, 5, 4 + wf_nq)}, ' ') -- declared: those wf_open found, and the new steps'
   for _, k in ipairs(dependents) do
     for _, g in ipairs(grafted) do
       wf_append('parents', k, g)

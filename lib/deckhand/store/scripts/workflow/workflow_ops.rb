@@ -7,6 +7,7 @@ require_relative "workflow_step"
 require_relative "workflow_cancel"
 require_relative "workflow_reopen"
 require_relative "workflow_extend"
+require_relative "../../features/workflow_outbox"
 
 module Deckhand
   class Store
@@ -17,6 +18,11 @@ module Deckhand
       # (QUEUES); a workflow whose queues changed since (its push brought a
       # new one) answers "stale", changing nothing, and the call reads them
       # again.
+      #
+      # In cluster mode (Layout::ClusterWorkflows) a call that releases steps
+      # leaves their jobs in the outbox of the {workflows} slot; each call is
+      # followed by a pass of Features::WorkflowOutbox that pushes what the
+      # outbox holds to its queues, each jid once, before the method returns.
       #
       #   ops = WorkflowOps.new(store, now_ms: 1_764_000_000_000, stamp: 1_764_000_000_000)
       #   ops.create("Wf7x", description: "import", ttl_ms: 604_800_000, done_ttl_ms: 86_400_000)  # => "ok"
@@ -92,17 +98,24 @@ module Deckhand
 
         private
 
-        def script(klass) = klass.new(@store, now_ms: @now_ms, stamp: @stamp)
+        def script(klass) = klass.for(@store.layout.workflows).new(@store, now_ms: @now_ms, stamp: @stamp)
 
         def run(klass, wid, args, more = [])
           queues = (self.class.known(wid) || read_queues(wid)) | more
           ATTEMPTS.times do
             reply = script(klass).call(wid, queues, args)
+            deliver
             return reply unless reply == "stale"
             queues = read_queues(wid) | more
           end
           raise Deckhand::Error, "workflow #{wid}: its queues in Redis changed under #{ATTEMPTS} calls in a row; " \
             "something other than Deckhand writes to #{@store.layout.workflows.meta(wid)}"
+        end
+
+        # Cluster mode: the released steps' jobs to their queues (a stale
+        # reply released nothing: the outbox may still hold others' jobs).
+        def deliver
+          Features::WorkflowOutbox.new(@store, now_ms: @now_ms).deliver if @store.layout.workflows.outbox?
         end
 
         def read_queues(wid)
