@@ -9,7 +9,7 @@ module Deckhand
   class FolderProgressTest < Minitest::Test
     def test_a_progress_line_counts_each_folder_against_its_planned_tests
       io = StringIO.new
-      reporter = FolderProgress.new(io, {filter: "/test_a_progress_line|test_the_table/"}, interval: 0)
+      reporter = FolderProgress.new(io, {filter: "/FolderProgressTest#test_(a_progress_line|the_table)/"}, interval: 0)
       reporter.start
       reporter.record(result(self.class.name, failed: true))
 
