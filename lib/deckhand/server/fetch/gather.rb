@@ -19,13 +19,13 @@ module Deckhand
       #
       #   gather = Gather.new(buffer, planner)
       #   gather.reserve(999)           # a chunk of up to 1,000 started
-      #   open = gather.open(key, 999)  # its class's open chunk
-      #   gather.join(key, unit, job)   # => true, in another thread: the job joined it
+      #   open = gather.open(job, 999)  # the open chunk of the job's class
+      #   gather.join(unit, other)      # => true, in another thread: a job of the class joined it
       #   gather.joined(open)           # => [[unit, job]], the jobs joined since the last call
       #   unit = gather.next(0.5, open) # a fetched job within 0.5 s, JOINED, or nil
       #   gather.claim(open)            # => true: room for the unit it took
       #   gather.give_back(unit)        # not of the chunk's class, or no room
-      #   gather.close(key, open)       # => the last jobs joined; no more join
+      #   gather.close(job, open)       # => the last jobs joined; no more join
       #   gather.reserve(-999)          # its members settled
       class Gather
         SLICE = 0.05
@@ -39,23 +39,25 @@ module Deckhand
           @buffer = buffer
           @planner = planner
           @lock = Mutex.new
-          @open = {} # a class's key => its OpenChunk
+          # "class" => {"wrapped" (nil unless Active Job's) => its OpenChunk}:
+          # looked up without building a key a job.
+          @open = Hash.new { |by_class, name| by_class[name] = {} }
         end
 
-        # The chunk of class `key` gathers, with `left` slots: other threads
-        # join their jobs of the class to it (#join) until #close.
-        def open(key, left)
+        # The chunk of `job`'s class gathers, with `left` slots: other
+        # threads join their jobs of the class to it (#join) until #close.
+        def open(job, left)
           chunk = OpenChunk.new(left)
-          @lock.synchronize { @open[key] = chunk } if @buffer
+          @lock.synchronize { @open[job["class"]][job["wrapped"]] = chunk } if @buffer
           chunk
         end
 
         # Joins a fetched job (already decoded and let through as the
         # processor would start it) to the open chunk of its class; false
         # when none gathers with room (the caller starts a chunk).
-        def join(key, unit, job)
+        def join(unit, job)
           return false unless @buffer
-          @lock.synchronize { @open[key]&.add([unit, job]) || false }
+          @lock.synchronize { @open[job["class"]][job["wrapped"]]&.add([unit, job]) || false }
         end
 
         def joined(chunk) = @lock.synchronize { chunk.take }
@@ -65,9 +67,10 @@ module Deckhand
         def left(chunk) = @lock.synchronize { chunk.left }
 
         # No more joins; returns the jobs joined since the last #joined.
-        def close(key, chunk)
+        def close(job, chunk)
           @lock.synchronize do
-            @open.delete(key) if @open[key].equal?(chunk)
+            open = @open[job["class"]]
+            open.delete(job["wrapped"]) if open[job["wrapped"]].equal?(chunk)
             chunk.close
           end
         end

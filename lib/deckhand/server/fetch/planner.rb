@@ -22,7 +22,7 @@ module Deckhand
       #   planner = Fetch::Planner.new(concurrency: 5, ledger: ledger, slots: slots, pace: pace, ready: buffer, lost: lost)
       #   due, want = planner.next_round { stopping? }  # the loop: waits until a round trip is worth it
       #   due, want = planner.settled(unit, marked: false, unlock: nil) # a processor: nil, or its round trip to make
-      #   due, want = planner.settled_all([[unit, nil], ...])           # a chunk's successes, likewise
+      #   due, want = planner.settled_all([[unit, job], ...], [nil, ...]) # a chunk's successes, likewise
       #   planner.delivered(units.size)                 # what a fetch brought
       #   planner.sent(due, ok: true)                   # it is over: the next may go
       class Planner # :nodoc:
@@ -67,13 +67,15 @@ module Deckhand
           end
         end
 
-        # A chunk's members that succeeded, [unit, unlock] each, settled as
-        # #settled settles one, under one lock: at most one round trip for
-        # them all, returned as #settled returns it.
-        def settled_all(successes)
+        # A chunk's members that succeeded ([unit, job] each) and the
+        # unique lock each releases (or nil), settled as #settled settles
+        # one, under one lock: at most one round trip for them all, returned
+        # as #settled returns it.
+        def settled_all(members, unlocks)
           @lock.synchronize do
             at = now
-            count = successes.count { |unit, unlock| settle(unit, false, unlock, at) }
+            count = 0
+            members.each_with_index { |(unit, _), i| count += 1 if settle(unit, false, unlocks[i], at) }
             told(at) if count.positive?
           end
         end

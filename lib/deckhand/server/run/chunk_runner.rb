@@ -66,7 +66,7 @@ module Deckhand
           options = chunked?(job)
           # Another thread's chunk of the class gathers: the job joins it,
           # and its unit leaves this processor's hands for that thread's.
-          if held && options["size"] > 1 && @gather.join(key(job), unit, job)
+          if held && options["size"] > 1 && @gather.join(unit, job)
             held.delete(unit)
             return
           end
@@ -91,14 +91,14 @@ module Deckhand
         def gather(unit, job, held, options)
           members = [[unit, job]]
           deadline = now + options["wait"]
-          open = @gather.open(key(job), options["size"] - 1)
+          open = @gather.open(job, options["size"] - 1)
           begin
             while @gather.left(open).positive? && (more = @gather.next(deadline - now, open))
               next adopt(@gather.joined(open), members, held) if more.equal?(Fetch::Gather::JOINED)
               break unless take(more, job, held, open, members)
             end
           ensure
-            adopt(@gather.close(key(job), open), members, held)
+            adopt(@gather.close(job, open), members, held)
           end
           members
         end
@@ -122,8 +122,6 @@ module Deckhand
           joined.each { |unit, _| held << unit }
           members.concat(joined)
         end
-
-        def key(job) = [job["class"], job["wrapped"]]
 
         # A suspect cancelled before its process died ends cancelled; else it
         # runs as a chunk of one, recorded as running while it does.

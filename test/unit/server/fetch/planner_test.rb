@@ -108,12 +108,12 @@ class FetchPlannerTest < Minitest::Test
     busy(buffered: 400)
     assert_nil settle(0.1)
     @planner.clock = @pace.clock = 0.1051
-    members = (2..51).map { |position| [Unit.new(@lot, position, "job", false), nil] }
-    due, want = @planner.settled_all(members)
+    members = (2..51).map { |position| [Unit.new(@lot, position, "job", false), {}] }
+    due, want = @planner.settled_all(members, Array.new(50))
     assert_equal 0, want
     assert_equal 51, due.acks.first[2].unpack1("b*").count("1"), "the first job's news and all 50 members'"
     assert_equal 410 - 51, @planner.outstanding
-    assert_nil @planner.settled_all(members), "settled already: nothing twice"
+    assert_nil @planner.settled_all(members, Array.new(50)), "settled already: nothing twice"
     assert_equal 410 - 51, @planner.outstanding
   end
 
