@@ -50,7 +50,6 @@ module Deckhand
       #   fetcher.start
       #   unit = fetcher.take   # in a processor: the next job, nil once stopping
       #   fetcher.done(unit)    # its success reaches Redis with the next round trip
-      #   fetcher.done_all([[unit, job], ...], [nil, ...]) # a chunk's successes, likewise
       class Fetcher < Component
         attr_reader :capsule, :balance # balance: an auto-balanced capsule's Balance::CappedBuffer, or nil
         attr_reader :gather # where a chunk's runner takes more jobs of its class (Fetch::Gather)
@@ -108,15 +107,6 @@ module Deckhand
         def done(unit, marked: false, unlock: nil)
           @balance&.settled(unit) # first: a capped queue's freed room makes the fetch the planner plans
           due, want = @planner.settled(unit, marked: marked, unlock: unlock)
-          own_round(due, want) if due
-        end
-
-        # A chunk's members that succeeded ([unit, job] each) and the
-        # unique lock each releases (or nil): settled as #done settles
-        # each, with at most one round trip for them all.
-        def done_all(members, unlocks)
-          members.each { |unit, _| @balance.settled(unit) } if @balance
-          due, want = @planner.settled_all(members, unlocks)
           own_round(due, want) if due
         end
 

@@ -22,7 +22,6 @@ module Deckhand
       #   planner = Fetch::Planner.new(concurrency: 5, ledger: ledger, slots: slots, pace: pace, ready: buffer, lost: lost)
       #   due, want = planner.next_round { stopping? }  # the loop: waits until a round trip is worth it
       #   due, want = planner.settled(unit, marked: false, unlock: nil) # a processor: nil, or its round trip to make
-      #   due, want = planner.settled_all([[unit, job], ...], [nil, ...]) # a chunk's successes, likewise
       #   planner.delivered(units.size)                 # what a fetch brought
       #   planner.sent(due, ok: true)                   # it is over: the next may go
       class Planner # :nodoc:
@@ -62,21 +61,13 @@ module Deckhand
         def settled(unit, marked:, unlock:)
           @lock.synchronize do
             at = now
-            next unless settle(unit, marked, unlock, at)
-            told(at)
-          end
-        end
-
-        # A chunk's members that succeeded ([unit, job] each) and the
-        # unique lock each releases (or nil), settled as #settled settles
-        # one, under one lock: at most one round trip for them all, returned
-        # as #settled returns it.
-        def settled_all(members, unlocks)
-          @lock.synchronize do
-            at = now
-            count = 0
-            members.each_with_index { |(unit, _), i| count += 1 if settle(unit, false, unlocks[i], at) }
-            told(at) if count.positive?
+            next unless @ledger.settle(unit, marked: marked, unlock: unlock, at: at)
+            @slots.freed(at) unless unit.lot.landing?
+            @outstanding -= 1
+            @pace.completed
+            round = (own_round(at) unless @ledger.in_flight? || @quiet || @failing)
+            @wake.signal unless round
+            round
           end
         end
 
@@ -213,21 +204,6 @@ module Deckhand
         end
 
         private
-
-        def settle(unit, marked, unlock, at)
-          return false unless @ledger.settle(unit, marked: marked, unlock: unlock, at: at)
-          @slots.freed(at) unless unit.lot.landing?
-          @outstanding -= 1
-          @pace.completed
-          true
-        end
-
-        # After a settle: the processor's own round trip, or the loop woken.
-        def told(at)
-          round = (own_round(at) unless @ledger.in_flight? || @quiet || @failing)
-          @wake.signal unless round
-          round
-        end
 
         # A processor's round trip, or nil: late news (the loop sends an idle
         # capsule's at once), with a fetch when one is due.

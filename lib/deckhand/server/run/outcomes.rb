@@ -51,7 +51,7 @@ module Deckhand
         # counted in its metrics at once.
         def successes(members, elapsed)
           return if members.empty?
-          @fetcher.done_all(members, members.map { |unit, job| @gate.unlock(job, unit.queue) })
+          members.each { |unit, job| @fetcher.done(unit, unlock: @gate.unlock(job, unit.queue)) }
           job = members.first[1]
           @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false, members.size)
           members.size.times { @logger.info("done #{elapsed.round(1)}ms") } if @lines && @logger.info?

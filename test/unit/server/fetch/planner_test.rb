@@ -101,22 +101,6 @@ class FetchPlannerTest < Minitest::Test
     assert_operator want, :>, 0, "Redis answered: processors make them again"
   end
 
-  # A chunk's successes settle under one lock: late news makes one round
-  # trip carrying every member's acknowledgement, not one a member that
-  # finds the last one back.
-  def test_a_chunks_successes_settle_together_in_one_round_trip
-    busy(buffered: 400)
-    assert_nil settle(0.1)
-    @planner.clock = @pace.clock = 0.1051
-    members = (2..51).map { |position| [Unit.new(@lot, position, "job", false), {}] }
-    due, want = @planner.settled_all(members, Array.new(50))
-    assert_equal 0, want
-    assert_equal 51, due.acks.first[2].unpack1("b*").count("1"), "the first job's news and all 50 members'"
-    assert_equal 410 - 51, @planner.outstanding
-    assert_nil @planner.settled_all(members, Array.new(50)), "settled already: nothing twice"
-    assert_equal 410 - 51, @planner.outstanding
-  end
-
   def test_an_idle_capsule_leaves_its_round_trips_to_the_loop
     busy(buffered: 0)
     @planner.arm(0.1)
