@@ -298,6 +298,22 @@ class ChunksTest < Minitest::Test
     end
   end
 
+  # A backlog fills one chunk after another: a thread that takes a job of
+  # a class whose chunk gathers joins it to that chunk instead of starting
+  # one of its own, so no chunk waits out its `wait` short of its size.
+  def test_threads_join_their_jobs_to_the_gathering_chunk_so_a_backlog_runs_in_full_chunks
+    LongWaitJob.perform_bulk((1..20).zip)
+    with_server(new_config(concurrency: 5, timeout: 10)) do |launcher|
+      wait_for(timeout: 3, message: "two full chunks, long before their 6 s wait") do
+        Deckhand::TestJobs.runs.sum { |_, size| size } == 20
+      end
+      settle(launcher)
+    end
+    assert_equal [[:chunk, 10], [:chunk, 10]], Deckhand::TestJobs.runs
+    assert_equal 20, redis.call("GET", "stat:processed").to_i, "each member counts as a job processed"
+    assert_empty jobs_in("default")
+  end
+
   # A member whose args cannot be read fails alone; the others run.
   def test_a_member_whose_secret_cannot_be_decrypted_fails_alone
     keys = {1 => "k" * 32, 2 => "j" * 32}

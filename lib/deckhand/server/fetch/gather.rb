@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../monotonic"
+require_relative "open_chunk"
 
 module Deckhand
   module Server
@@ -18,14 +19,60 @@ module Deckhand
       #
       #   gather = Gather.new(buffer, planner)
       #   gather.reserve(999)           # a chunk of up to 1,000 started
-      #   unit = gather.next(0.5)       # a fetched job within 0.5 s, or nil
-      #   gather.give_back(unit)        # not of the chunk's class
+      #   open = gather.open(job, 999)  # the open chunk of the job's class
+      #   gather.join(unit, other)      # => true, in another thread: a job of the class joined it
+      #   gather.joined(open)           # => [[unit, job]], the jobs joined since the last call
+      #   unit = gather.next(0.5, open) # a fetched job within 0.5 s, JOINED, or nil
+      #   gather.claim(open)            # => true: room for the unit it took
+      #   gather.give_back(unit)        # not of the chunk's class, or no room
+      #   gather.close(job, open)       # => the last jobs joined; no more join
       #   gather.reserve(-999)          # its members settled
       class Gather
         SLICE = 0.05
+        # How often a gathering thread looks for jobs joined to its chunk
+        # while it waits for the buffer.
+        JOIN_SLICE = 0.01
+        # What #next returns when jobs joined the chunk meanwhile.
+        JOINED = Object.new.freeze
+
         def initialize(buffer, planner)
           @buffer = buffer
           @planner = planner
+          @lock = Mutex.new
+          # "class" => {"wrapped" (nil unless Active Job's) => its OpenChunk}:
+          # looked up without building a key a job.
+          @open = Hash.new { |by_class, name| by_class[name] = {} }
+        end
+
+        # The chunk of `job`'s class gathers, with `left` slots: other
+        # threads join their jobs of the class to it (#join) until #close.
+        def open(job, left)
+          chunk = OpenChunk.new(left)
+          @lock.synchronize { @open[job["class"]][job["wrapped"]] = chunk } if @buffer
+          chunk
+        end
+
+        # Joins a fetched job (already decoded and let through as the
+        # processor would start it) to the open chunk of its class; false
+        # when none gathers with room (the caller starts a chunk).
+        def join(unit, job)
+          return false unless @buffer
+          @lock.synchronize { @open[job["class"]][job["wrapped"]]&.add([unit, job]) || false }
+        end
+
+        def joined(chunk) = @lock.synchronize { chunk.take }
+
+        def claim(chunk) = @lock.synchronize { chunk.claim }
+
+        def left(chunk) = @lock.synchronize { chunk.left }
+
+        # No more joins; returns the jobs joined since the last #joined.
+        def close(job, chunk)
+          @lock.synchronize do
+            open = @open[job["class"]]
+            open.delete(job["wrapped"]) if open[job["wrapped"]].equal?(chunk)
+            chunk.close
+          end
         end
 
         def reserve(count)
@@ -33,15 +80,18 @@ module Deckhand
         end
 
         # The next fetched job, waiting up to `timeout` seconds (none: only
-        # one waiting now); nil when none came, or the capsule went quiet
-        # (looked at every SLICE, so a stop never waits for a long `wait`).
-        # An empty buffer wakes the fetch loop.
-        def next(timeout)
+        # one waiting now); JOINED when jobs joined `chunk` meanwhile; nil
+        # when none came, or the capsule went quiet (looked at every SLICE,
+        # so a stop never waits for a long `wait`). An empty buffer wakes the
+        # fetch loop.
+        def next(timeout, chunk = nil)
           deadline = Monotonic.now + [timeout, 0].max
+          slice = chunk ? JOIN_SLICE : SLICE
           loop do
             return nil if @buffer.nil? || @planner.quiet? || @buffer.closed?
+            return JOINED if chunk && @lock.synchronize { chunk.joined? }
             @planner.wake if @buffer.empty?
-            unit = @buffer.pop(timeout: (deadline - Monotonic.now).clamp(0, SLICE))
+            unit = @buffer.pop(timeout: (deadline - Monotonic.now).clamp(0, slice))
             @planner.wake if @buffer.empty?
             return unit if unit || Monotonic.now >= deadline
           end

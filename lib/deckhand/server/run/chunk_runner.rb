@@ -64,6 +64,12 @@ module Deckhand
 
         def run(unit, job, held)
           options = chunked?(job)
+          # Another thread's chunk of the class gathers: the job joins it,
+          # and its unit leaves this processor's hands for that thread's.
+          if held && options["size"] > 1 && @gather.join(unit, job)
+            held.delete(unit)
+            return
+          end
           room = held ? options["size"] - 1 : 0
           @gather.reserve(room)
           members = held ? gather(unit, job, held, options) : [[unit, job]]
@@ -78,21 +84,43 @@ module Deckhand
 
         private
 
+        # The chunk's members: its first, the jobs it takes from the buffer,
+        # and those other threads joined to it (Fetch::Gather#join), each
+        # put in `held` as it comes, and the last joined even when this
+        # raises.
         def gather(unit, job, held, options)
           members = [[unit, job]]
           deadline = now + options["wait"]
-          while members.size < options["size"] && (more = @gather.next(deadline - now))
-            held << more
-            other = @outcomes.decode(more) or next held.delete(more) # corrupt: buried already
-            if other["class"] != job["class"] || other["wrapped"] != job["wrapped"]
-              held.delete(more)
-              @gather.give_back(more)
-              break
+          open = @gather.open(job, options["size"] - 1)
+          begin
+            while @gather.left(open).positive? && (more = @gather.next(deadline - now, open))
+              next adopt(@gather.joined(open), members, held) if more.equal?(Fetch::Gather::JOINED)
+              break unless take(more, job, held, open, members)
             end
-            next held.delete(more) if @gate.expired(more, other)
-            members << [more, other]
+          ensure
+            adopt(@gather.close(job, open), members, held)
           end
           members
+        end
+
+        # A job from the buffer: a member (true), nothing (corrupt or
+        # expired: settled already), or the end of the gathering (false: of
+        # another class, or the chunk filled with joined jobs meanwhile), the
+        # job back in the buffer for the other threads.
+        def take(more, job, held, open, members)
+          held << more
+          other = @outcomes.decode(more) or return held.delete(more) && true # corrupt: buried already
+          same = other["class"] == job["class"] && other["wrapped"] == job["wrapped"]
+          return held.delete(more) && true if same && @gate.expired(more, other)
+          return members << [more, other] if same && @gather.claim(open)
+          held.delete(more)
+          @gather.give_back(more)
+          false
+        end
+
+        def adopt(joined, members, held)
+          joined.each { |unit, _| held << unit }
+          members.concat(joined)
         end
 
         # A suspect cancelled before its process died ends cancelled; else it
