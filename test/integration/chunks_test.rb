@@ -87,7 +87,9 @@ class ChunksTest < Minitest::Test
   class LongWaitJob
     include Deckhand::Job
 
-    deckhand_options chunk: {size: 10, wait: 6}
+    # Far longer than any wait below: a chunk that ran within it did not wait it out.
+    WAIT = 60
+    deckhand_options chunk: {size: 10, wait: WAIT}
     def perform_chunk(chunk) = Deckhand::TestJobs.record([:chunk, chunk.size])
   end
 
@@ -294,7 +296,7 @@ class ChunksTest < Minitest::Test
       wait_for(message: "the job fetched") { launcher.capsules.first.fetcher.outstanding == 1 }
       sleep 0.2 # gathering
       launcher.quiet
-      wait_for(timeout: 2, message: "the chunk run before its 6 s wait") { Deckhand::TestJobs.runs == [[:chunk, 1]] }
+      wait_for(timeout: 20, message: "the chunk run before its #{LongWaitJob::WAIT} s wait") { Deckhand::TestJobs.runs == [[:chunk, 1]] }
     end
   end
 
@@ -304,7 +306,7 @@ class ChunksTest < Minitest::Test
   def test_threads_join_their_jobs_to_the_gathering_chunk_so_a_backlog_runs_in_full_chunks
     LongWaitJob.perform_bulk((1..20).zip)
     with_server(new_config(concurrency: 5, timeout: 10)) do |launcher|
-      wait_for(timeout: 3, message: "two full chunks, long before their 6 s wait") do
+      wait_for(timeout: 20, message: "two full chunks, long before their #{LongWaitJob::WAIT} s wait") do
         Deckhand::TestJobs.runs.sum { |_, size| size } == 20
       end
       settle(launcher)

@@ -18,9 +18,9 @@ module Deckhand
       # gathers nothing: its chunks hold one job.
       #
       #   gather = Gather.new(buffer, planner)
-      #   gather.reserve(999)           # a chunk of up to 1,000 started
-      #   open = gather.open(job, 999)  # the open chunk of the job's class
-      #   gather.join(unit, other)      # => true, in another thread: a job of the class joined it
+      #   open = gather.join_or_open(unit, job, 999)  # a chunk of up to 1,000 opened for job's class
+      #   gather.reserve(999)
+      #   gather.join_or_open(unit2, other, 999)  # => nil, in another thread: a job of the class joined it
       #   gather.joined(open)           # => [[unit, job]], the jobs joined since the last call
       #   unit = gather.next(0.5, open) # a fetched job within 0.5 s, JOINED, or nil
       #   gather.claim(open)            # => true: room for the unit it took
@@ -53,11 +53,19 @@ module Deckhand
         end
 
         # Joins a fetched job (already decoded and let through as the
-        # processor would start it) to the open chunk of its class; false
-        # when none gathers with room (the caller starts a chunk).
-        def join(unit, job)
-          return false unless @buffer
-          @lock.synchronize { @open[job["class"]][job["wrapped"]]&.add([unit, job]) || false }
+        # processor would start it) to the open chunk of its class, or, when
+        # none gathers with room, opens one for it with `left` slots. One
+        # step under the lock, so two threads never both open a chunk of one
+        # class (the second would hide the first from every join, and the
+        # first would wait out its `wait` short of its size). Returns nil
+        # when the job joined, else the chunk it opened.
+        def join_or_open(unit, job, left)
+          return OpenChunk.new(left) unless @buffer
+          @lock.synchronize do
+            open = @open[job["class"]]
+            next nil if open[job["wrapped"]]&.add([unit, job])
+            open[job["wrapped"]] = OpenChunk.new(left)
+          end
         end
 
         def joined(chunk) = @lock.synchronize { chunk.take }

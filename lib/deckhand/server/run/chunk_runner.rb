@@ -64,15 +64,15 @@ module Deckhand
 
         def run(unit, job, held)
           options = chunked?(job)
-          # Another thread's chunk of the class gathers: the job joins it,
-          # and its unit leaves this processor's hands for that thread's.
-          if held && options["size"] > 1 && @gather.join(unit, job)
-            held.delete(unit)
-            return
+          if held && options["size"] > 1
+            # Another thread's chunk of the class gathers: the job joins it,
+            # and its unit leaves this processor's hands for that thread's.
+            open = @gather.join_or_open(unit, job, options["size"] - 1)
+            return held.delete(unit).then { nil } unless open
           end
           room = held ? options["size"] - 1 : 0
           @gather.reserve(room)
-          members = held ? gather(unit, job, held, options) : [[unit, job]]
+          members = held ? gather(unit, job, held, options, open) : [[unit, job]]
           @gather.reserve(members.size - 1 - room)
           room = members.size - 1
           suspects, fresh = members.partition { |u, j| @suspects.count(u.queue, j["jid"]) }
@@ -84,14 +84,15 @@ module Deckhand
 
         private
 
-        # The chunk's members: its first, the jobs it takes from the buffer,
+        # The chunk's members (`open`: the chunk opened for it, or nil for a
+        # chunk of one): its first, the jobs it takes from the buffer,
         # and those other threads joined to it (Fetch::Gather#join), each
         # put in `held` as it comes, and the last joined even when this
         # raises.
-        def gather(unit, job, held, options)
+        def gather(unit, job, held, options, open)
           members = [[unit, job]]
           deadline = now + options["wait"]
-          open = @gather.open(job, options["size"] - 1)
+          open ||= @gather.open(job, options["size"] - 1)
           begin
             while @gather.left(open).positive? && (more = @gather.next(deadline - now, open))
               next adopt(@gather.joined(open), members, held) if more.equal?(Fetch::Gather::JOINED)
