@@ -102,11 +102,14 @@ module Torture
     def reruns(kills)
       finishes = @ledger.finishes.group_by(&:jid)
       by_jid = @starts.group_by(&:jid)
+      # A job quarantined as a poison pill (running at three kills) is in the
+      # dead set, accounted for: it is never meant to run again.
+      quarantined = @ledger.quarantined_jids.to_h { |jid| [jid, true] }
       orphans = kills.flat_map do |pid, at|
         @starts.select { |s| s.pid == pid }.filter_map do |start|
           elsewhere = by_jid[start.jid].any? { |s| s.pid != pid && s.at > start.at && s.at <= at }
           done = finishes.fetch(start.jid, []).any? { |f| f.pid == pid || f.at <= at } || failures.dig(start.jid, pid)
-          [start.jid, pid, at] unless elsewhere || done
+          [start.jid, pid, at] unless elsewhere || done || quarantined[start.jid]
         end.uniq
       end
       delays = orphans.map do |jid, pid, at|

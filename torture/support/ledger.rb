@@ -46,6 +46,8 @@ module Torture
 
     def quarantined_count = @redis.call("SCARD", "ledger:quarantined")
 
+    def quarantined_jids = @redis.call("SMEMBERS", "ledger:quarantined")
+
     # Members of each chunk run (Torture::ChunkWorkJob), in the order they ran.
     def chunk_sizes = @redis.call("LRANGE", "ledger:chunks", 0, -1).map(&:to_i)
 
