@@ -68,7 +68,10 @@ module Deckhand
             # Another thread's chunk of the class gathers: the job joins it,
             # and its unit leaves this processor's hands for that thread's.
             open = @gather.join_or_open(unit, job, options["size"] - 1)
-            return held.delete(unit).then { nil } unless open
+            unless open
+              held.delete(unit)
+              return
+            end
           end
           room = held ? options["size"] - 1 : 0
           @gather.reserve(room)
