@@ -3,6 +3,7 @@
 require "test_helper"
 require "deckhand/testing"
 require_relative "../support/workflow/workflow_app"
+require_relative "../support/workflow/ended"
 
 # Deckhand.config's fake mode, turned on by requiring deckhand/testing, off.
 Deckhand::Testing.disable!
@@ -12,6 +13,8 @@ Deckhand::Testing.disable!
 # by a rerun of the step, and what an add does at once: release, cancel,
 # graft, refuse.
 class WorkflowExtensionTest < Minitest::Test
+  include Deckhand::WorkflowEnded
+
   App = WorkflowApp
 
   def setup
@@ -37,7 +40,7 @@ class WorkflowExtensionTest < Minitest::Test
 
   def test_a_fan_out_decided_by_a_running_step_runs_before_the_fan_in_that_waits_for_the_step
     flow, merge = split_flow(nil)
-    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    with_server { assert_equal "succeeded", ended(flow)["state"] }
     labels = App.runs.map(&:first)
     assert_equal "fetch", labels.first
     assert_equal %w[part part part split tally], labels[1, 5].sort, "the split records its add as its parts may start"
@@ -64,7 +67,7 @@ class WorkflowExtensionTest < Minitest::Test
     sprout = flow.add(Sprout, 2)
     flow.add(App::Merge, 8, after: sprout)
     flow.push
-    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    with_server { assert_equal "succeeded", ended(flow)["state"] }
     assert_equal %w[sprout part part merge], App.runs.map(&:first)
     assert_equal [8, [{"part" => 0, "rows" => 0}, {"part" => 1, "rows" => 10}]], App.runs.last.last
   end
@@ -83,7 +86,7 @@ class WorkflowExtensionTest < Minitest::Test
     adder = flow.add(LoopingAdder)
     flow.add(App::Note, "merge", after: adder, name: "merge")
     flow.push
-    with_server { assert_equal "failed", flow.wait(timeout: 20)["state"] }
+    with_server { assert_equal "failed", ended(flow)["state"] }
     dead, = zset("dead").first
     assert_equal "ArgumentError", dead["error_class"]
     assert_match(/waits for @merge, which it may not, grafted/, dead["error_message"])
@@ -93,7 +96,7 @@ class WorkflowExtensionTest < Minitest::Test
 
   def test_a_rerun_of_the_adding_step_adds_nothing_twice
     flow, = split_flow("fail")
-    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    with_server { assert_equal "succeeded", ended(flow)["state"] }
     runs = App.runs
     assert_equal [[7, 4], [7, 0]], runs.filter_map { |label, args| args if label == "split" }, "the rerun's add found its steps there"
     assert_equal %w[done fetch merge part part part split split tally], runs.map(&:first).sort, "each added step ran once"

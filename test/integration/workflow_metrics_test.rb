@@ -6,6 +6,7 @@ require "deckhand/web"
 require "rack/mock"
 require "support/prometheus_parser"
 require_relative "../support/workflow/workflow_app"
+require_relative "../support/workflow/ended"
 
 # Deckhand.config's fake mode, turned on by requiring deckhand/testing, off.
 Deckhand::Testing.disable!
@@ -14,6 +15,8 @@ Deckhand::Testing.disable!
 # Prometheus after real workflows ran: each event counted once, by the
 # script that made it happen.
 class WorkflowMetricsTest < Minitest::Test
+  include Deckhand::WorkflowEnded
+
   App = WorkflowApp
 
   def setup
@@ -43,7 +46,7 @@ class WorkflowMetricsTest < Minitest::Test
     doomed.add(App::Note, "merge", after: parse, name: "merge")
     doomed.add(App::Note, "alert", after: fetch, on: :failure, name: "alert")
     [fine, doomed].each(&:push)
-    with_server { [fine, doomed].each { |flow| flow.wait(timeout: 20) } }
+    with_server { [fine, doomed].each { |flow| ended(flow) } }
     held = Deckhand::Workflow.new("held")
     held.add_many(App::Note, [["x"], ["y"]])
     held.push

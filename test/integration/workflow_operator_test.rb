@@ -4,6 +4,7 @@ require "test_helper"
 require "deckhand/api"
 require "deckhand/testing"
 require_relative "../support/workflow/workflow_app"
+require_relative "../support/workflow/ended"
 
 # Requiring deckhand/testing turned its fake mode on for the whole process: Redis back.
 Deckhand::Testing.disable!
@@ -12,6 +13,8 @@ Deckhand::Testing.disable!
 # process: cancel it by hand, retry a dead step so the rest resumes, cancel
 # one step's job with Client.cancel.
 class WorkflowOperatorTest < Minitest::Test
+  include Deckhand::WorkflowEnded
+
   App = WorkflowApp
 
   def setup
@@ -40,7 +43,7 @@ class WorkflowOperatorTest < Minitest::Test
       assert_equal({slow.jid => "r", other.jid => "s", after.jid => "c", cleanup.jid => "c"}, states(flow))
       assert_equal "running", Deckhand::Workflow.status(flow.id)["state"], "its running step runs on"
       App.open_gate("slow")
-      assert_equal "cancelled", flow.wait(timeout: 20)["state"]
+      assert_equal "cancelled", ended(flow)["state"]
     end
     assert_equal %w[other slow], labels.sort, "nothing after the cancel ran"
     assert_equal({slow.jid => "s", after.jid => "c"}, states(flow).slice(slow.jid, after.jid))
@@ -71,7 +74,7 @@ class WorkflowOperatorTest < Minitest::Test
     alert = flow.add(App::Note, "alert", after: flaky, on: :failure, name: "alert")
     flow.push
     with_server do
-      assert_equal "failed", flow.wait(timeout: 20)["state"]
+      assert_equal "failed", ended(flow)["state"]
       assert_equal({flaky.jid => "d", parse.jid => "c", merge.jid => "c", alert.jid => "s"}, states(flow))
       dead = Deckhand::API.new.dead
       assert_equal 1, dead.retry([dead.find_jid(flaky.jid)])
@@ -103,7 +106,7 @@ class WorkflowOperatorTest < Minitest::Test
       api.workflows.page(1, 10).map { |found| [found.id, found.description, found.state, found.counts["total"]] }
     assert_equal [older.id], api.workflows.page(2, 1).map(&:id)
     with_server do
-      flow.wait(timeout: 20)
+      ended(flow)
       record = api.workflow(flow.id)
       assert_equal "failed", record.state
       assert_instance_of Time, record.ended_at
@@ -161,7 +164,7 @@ class WorkflowOperatorTest < Minitest::Test
       dead.retry([dead.find_jid(flaky.jid)])
       wait_for(message: "the retried job taken") { redis.call("LLEN", "queue:default").zero? && redis.call("ZCARD", "dead").zero? }
       App.open_gate("long")
-      assert_equal "cancelled", flow.wait(timeout: 20)["state"]
+      assert_equal "cancelled", ended(flow)["state"]
     end
     assert_equal %w[alert flaky long], labels.sort, "the retried step did not run again"
     assert_equal "d", states(flow)[flaky.jid]
@@ -180,7 +183,7 @@ class WorkflowOperatorTest < Minitest::Test
     with_server do
       wait_for(message: "the gated step running") { Deckhand::API.new.running.any? { |r| r.job.jid == running.jid } }
       assert_equal :cancelling_running, Deckhand::Client.cancel(running.jid)
-      assert_equal "succeeded", flow.wait(timeout: 20)["state"]
+      assert_equal "succeeded", ended(flow)["state"]
     end
     assert_equal %w[on-end running], labels.sort
     assert_equal %w[1 4 0], Deckhand::Workflow.status(flow.id).values_at("succeeded", "cancelled", "open")

@@ -4,6 +4,7 @@ require "test_helper"
 require "deckhand/api"
 require "deckhand/testing"
 require_relative "../support/workflow/workflow_app"
+require_relative "../support/workflow/ended"
 
 # Requiring deckhand/testing turned its fake mode on for the whole process: Redis back.
 Deckhand::Testing.disable!
@@ -12,6 +13,8 @@ Deckhand::Testing.disable!
 # fan-out and fan-in, conditions, cancellation, results read by children
 # and awaited by the caller, and a step's outcome told twice.
 class WorkflowTest < Minitest::Test
+  include Deckhand::WorkflowEnded
+
   App = WorkflowApp
 
   def setup
@@ -35,7 +38,7 @@ class WorkflowTest < Minitest::Test
     assert_equal flow.id, flow.push
     assert_equal 0, redis.call("ZCARD", "retry")
     assert_equal 1, redis.call("LLEN", "queue:default"), "only the step waiting for nothing is released"
-    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    with_server { assert_equal "succeeded", ended(flow)["state"] }
     runs = App.runs
     assert_equal %w[fetch part part part part merge], runs.first(6).map(&:first)
     assert_equal %w[cleanup notify], runs.drop(6).map(&:first).sort
@@ -57,7 +60,7 @@ class WorkflowTest < Minitest::Test
     flow.add(App::Note, "alert", after: fetch, on: :failure, name: "alert")
     flow.add(App::Note, "both", after: [fetch, merge], on: :complete, name: "both")
     flow.push
-    with_server { assert_equal "failed", flow.wait(timeout: 20)["state"] }
+    with_server { assert_equal "failed", ended(flow)["state"] }
     assert_equal %w[after-merge alert both fetch], labels.sort, "parse and merge never ran"
     dead, = zset("dead").first
     assert_equal ["WorkflowApp::Doomed", flow.id], dead.values_at("class", "wf")
@@ -75,7 +78,7 @@ class WorkflowTest < Minitest::Test
     flow.add(App::Note, "on-drop", after: drop, on: :failure, name: "on_drop")
     flow.add(App::Note, "on-fine-failing", after: fine, on: :failure, name: "on_fine_failing")
     flow.push
-    with_server { assert_equal "failed", flow.wait(timeout: 20)["state"] }
+    with_server { assert_equal "failed", ended(flow)["state"] }
     assert_equal %w[drop fine on-drop], labels.sort
     assert_equal 0, redis.call("ZCARD", "dead"), "retry: false drops the job"
     assert_equal %w[1 0 1], Deckhand::Workflow.status(flow.id).values_at("failed", "dead", "cancelled")
@@ -95,7 +98,7 @@ class WorkflowTest < Minitest::Test
       assert_equal "y", states(flow)[retried.jid]
       retries = Deckhand::API.new.retries
       assert_equal 1, retries.kill(retries.page(1, 10))
-      assert_equal "failed", flow.wait(timeout: 20)["state"]
+      assert_equal "failed", ended(flow)["state"]
     end
     assert_equal %w[first on-expiry on-kill retried], labels.sort, "the late step expired unrun"
     assert_equal({retried.jid => "d", late.jid => "x"}, states(flow).slice(retried.jid, late.jid))
@@ -111,7 +114,7 @@ class WorkflowTest < Minitest::Test
     flow.push
     fetched = redis.call("LINDEX", "queue:default", 0)
     with_server do
-      flow.wait(timeout: 20)
+      ended(flow)
       redis.call("LPUSH", "queue:default", fetched) # its job again, as recovery hands it back
       wait_for(message: "the copy taken") { redis.call("LLEN", "queue:default").zero? }
       sleep 0.2
