@@ -77,6 +77,26 @@ class HistoryChartsBrowserTest < Minitest::Test
     end
   end
 
+  # A click on the pager keeps the chart's period, and a click on a period
+  # tab keeps the page: the user paging through a deep queue while
+  # watching its last 4 hours keeps watching them.
+  def test_paging_a_queue_keeps_its_charts_period
+    seed
+    Deckhand::Client.push_bulk("class" => "ReportJob", "args" => (1..60).to_a.zip, "queue" => "mailers")
+    visit("/queues/mailers?period=4h")
+    wait_for(message: "the depth chart drawn") { page.at_css("#depth-chart path.line") }
+    page.at_css(%(nav.pager a[href*="page=2"])).scroll_into_view.click # below the fold
+    wait_for(message: "page 2") { page.at_css(%(nav.pager [aria-current="page"]))&.text == "2" }
+    wait_for(message: "the depth chart drawn") { page.at_css("#depth-chart path.line") }
+    assert_equal "4h", page.at_css(%(#queue-history nav.tabs [aria-current="page"])).text, "the period chosen on page 1"
+    assert_equal 240, JSON.parse(page.at_css("#depth-chart").attribute("data-labels")).size, "a point a minute over 4 hours"
+    page.at_css(%(#queue-history nav.tabs a[href*="period=24h"])).scroll_into_view.click
+    wait_for(message: "the 24h tab") { page.at_css(%(#queue-history nav.tabs [aria-current="page"]))&.text == "24h" }
+    assert_equal "2", page.at_css(%(nav.pager [aria-current="page"])).text, "the page the user was on"
+    assert_equal 288, JSON.parse(page.at_css("#depth-chart").attribute("data-labels")).size, "a point per 5 minutes over a day"
+    assert_no_browser_problems
+  end
+
   def test_an_empty_redis_shows_the_empty_state_without_errors
     visit("/?interval=60")
     wait_for(message: "the live chart drawn") { page.at_css("#live-chart svg") }

@@ -250,4 +250,29 @@ class SidekiqVersionsTest < Minitest::Test
     counts = Sidekiq.redis { |conn| Sidekiq::Metrics::Histogram.new("ReportJob").fetch(conn, now) }
     assert_equal 1, counts[3], "50 ms: the 45 to 65 ms bucket, beside the tracked run Deckhand's server layout wrote"
   end
+
+  # Each failure the tracker times counts once under its error class, where
+  # a server's heartbeat counts them (the dashboard's failures by error
+  # class, by the minute and by the hour); Sidekiq's own keys hold what
+  # they held, and none of them names an error class.
+  def test_the_trackers_failures_are_counted_by_error_class_and_sidekiqs_keys_hold_no_more
+    now = Time.now.utc
+    tracker = Sidekiq::Metrics::ExecutionTracker.new(Sidekiq.default_configuration)
+    2.times { assert_raises(IOError) { tracker.track("default", "ReportJob") { raise IOError, "disk full" } } }
+    assert_raises(KeyError) { tracker.track("default", "ReportJob") { raise KeyError, "no :id" } }
+    assert_raises(Sidekiq::JobRetry::Skip) { tracker.track("default", "ReportJob") { raise Sidekiq::JobRetry::Skip } }
+    tracker.track("default", "ReportJob") { nil }
+    assert_equal expected(seven: 3, eight: 6), tracker.flush(now), "p, f and ms, in one hash (7) or two (8), as before"
+    assert_equal [5, 3], Sidekiq::Metrics::Query.new(now: now).top_jobs.job_results["ReportJob"].totals.values_at("p", "f")
+    api = Deckhand::API.new(Deckhand.config)
+    %w[1h 24h].each do |period|
+      failures = api.failures_by_error(period: period).series.to_h { |error, counts| [error, counts.sum] }
+      assert_equal({"IOError" => 2, "KeyError" => 1}, failures, "#{period}: once per failure; an interrupted iterable job is none")
+    end
+    assert_equal 0, tracker.flush(now), "nothing since"
+    assert_equal 3, api.failures_by_error.series.sum { |_, counts| counts.sum }, "a second flush adds none"
+    holding = Sidekiq.redis { |conn| conn.call("KEYS", "*").select { |key| conn.call("TYPE", key) == "hash" && conn.call("HKEYS", key).any? { |field| field.include?("IOError") } } }
+    refute_empty holding
+    assert holding.all? { |key| key.start_with?("deckhand:metrics:e:") }, "only Deckhand's failures by error class name one: #{holding}"
+  end
 end

@@ -78,6 +78,32 @@ class WebHistoryChartsTest < Minitest::Test
     assert_includes body, %(href="/queues/mailers?period=72h#queue-history")
   end
 
+  def test_the_queue_pages_links_and_forms_keep_the_page_and_the_period
+    Deckhand::Client.push_bulk("class" => "RecordJob", "args" => (1..60).to_a.zip, "queue" => "mailers")
+    assert_includes get("/queues/mailers?period=4h&per_page=10").body, %(<a href="/queues/mailers?page=2&amp;per_page=10&amp;period=4h">2</a>), "the pager keeps the period"
+    body = get("/queues/mailers?page=2&per_page=10&period=4h").body
+    assert_includes body, %(<span class="here" aria-current="page">2</span>)
+    assert_includes body, %(<a href="/queues/mailers?page=2&amp;per_page=10&amp;period=4h#queue-history" aria-current="page">4h</a>)
+    assert_includes body, %(<a href="/queues/mailers?page=2&amp;per_page=10&amp;period=72h#queue-history">72h</a>), "a period tab keeps the page"
+    assert_includes body, %(<a href="/queues/mailers?page=3&amp;per_page=10&amp;period=4h">3</a>)
+    forms = body.scan(%r{<form method="post" action="/queues/mailers".*?</form>}m)
+    assert_equal 11, forms.size, "the queue's pause form and a form per job"
+    forms.each do |form|
+      assert_includes form, %(<input type="hidden" name="page" value="2">)
+      assert_includes form, %(<input type="hidden" name="period" value="4h">)
+    end
+    back = "/queues/mailers?page=2&per_page=10&period=4h"
+    assert_redirect post("/queues/mailers", "action" => "pause", "page" => "2", "per_page" => "10", "period" => "4h"), back, notice: "paused.0"
+    job = api.queue("mailers").jobs(page: 2, per_page: 10).first
+    response = post("/queues/mailers", "action" => "delete", "jid" => job.jid, "position" => job.position.to_s, "page" => "2", "per_page" => "10", "period" => "4h")
+    assert_redirect response, "#{back}#jobs", notice: "deleted.1"
+    assert_includes follow(response).body, %(aria-current="page">4h</a>)
+    plain = get("/queues/mailers?per_page=10&period=%3Cscript%3E").body
+    assert_includes plain, %(<a href="/queues/mailers?page=2&amp;per_page=10">2</a>), "the hour, the default, and an unknown period stay out of the links"
+    assert_includes plain, %(<a href="/queues/mailers?per_page=10&amp;period=1h#queue-history" aria-current="page">1h</a>)
+    refute_includes plain, "%3Cscript"
+  end
+
   def test_failures_by_error_class_are_charted_escaped
     store = Deckhand.config.store
     now = Time.at(store.clock.now)

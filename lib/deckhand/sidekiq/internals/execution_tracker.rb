@@ -9,9 +9,11 @@ module Sidekiq
   module Metrics
     # Sidekiq's per-job metrics recorder in drop-in mode, on what a Deckhand
     # server records with: executions timed into a Store::Records::ExecutionMetrics::Tally,
-    # written on #flush as the heartbeat writes it, so Sidekiq::Metrics::Query
-    # reads them. A server needs none of this; code that times its own work
-    # can. An interrupted iterable job (JobRetry::Skip) counts as no failure.
+    # and each failure's error class, written on #flush as the heartbeat
+    # writes them, so Sidekiq::Metrics::Query reads the executions and the
+    # dashboard's failures by error class the failures. A server needs none
+    # of this; code that times its own work can. An interrupted iterable job
+    # (JobRetry::Skip) counts as no failure.
     #
     #   tracker = Sidekiq::Metrics::ExecutionTracker.new(Sidekiq.default_configuration)
     #   tracker.track("default", "ReportJob") { build_report }
@@ -29,8 +31,9 @@ module Sidekiq
           yield
         rescue JobRetry::Skip
           raise
-        rescue Exception # rubocop:disable Lint/RescueException -- any failure of the block is counted, then raised
+        rescue Exception => e # rubocop:disable Lint/RescueException -- any failure of the block is counted, then raised
           failed = true
+          @tally.record_error(e.class.name || "(anonymous)")
           raise
         ensure
           @tally.record(klass.to_s, mono_ms - started, failed)
@@ -39,10 +42,11 @@ module Sidekiq
 
       # Writes what was tracked as the minute of `time`; returns how many
       # fields of Sidekiq's metrics it wrote, as Sidekiq's tracker does (in
-      # the layout of the version drop-in mode stands in for).
+      # the layout of the version drop-in mode stands in for). The failures
+      # by error class are Deckhand's alone: no field of Sidekiq's.
       def flush(time = Time.now)
         taken = @tally.take
-        Deckhand::Store::Records::ExecutionMetrics.write(@config.store, taken, now: time)
+        Deckhand::Store::Records::ExecutionMetrics.write(@config.store, taken, now: time, errors: @tally.take_errors)
         layout = Deckhand::Store::Records::ExecutionMetrics::SIDEKIQ_LAYOUTS.fetch(Deckhand::DropIn.version.metrics_layout)
         taken.sum { |_, (count, failed)| Deckhand::Store::Records::ExecutionMetrics::SidekiqLayout.field_count(count, failed) } * layout::HASHES
       end

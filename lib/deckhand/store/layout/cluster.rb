@@ -163,7 +163,7 @@ module Deckhand
 
           # In the queue's slot, beside the queue and the scheduled set the
           # push script writes and removes the waiting job from.
-          def collapse(queue, mode, digest) = "#{tag(queue)}:#{mode}:#{digest}"
+          def collapse(queue, mode, digest) = TagNames.collapse(tag(queue), mode, digest)
 
           # In the slot of the queue whose jobs the push writes (one mark per
           # slot a push writes to).

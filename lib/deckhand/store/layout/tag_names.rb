@@ -15,6 +15,7 @@ module Deckhand
       #   TagNames.inflight("{queue:mail}", "host:1:abc")   # => "{queue:mail}:inflight:host:1:abc"
       #   TagNames.held_batch("{queue:mail}:retry")         # => "{queue:mail}:retry:moving:batch"
       #   TagNames.moved_marker("{queue~2:mail}", "b1")     # => "{queue~2:mail}:moved:b1"
+      #   TagNames.collapse("{queue:mail}", "debounce", hex) # => "{queue:mail}:debounce:<hex>"
       module TagNames # :nodoc:
         # A queue's own sets in cluster mode: scheduled, retry and dead.
         SETS = %w[schedule retry dead].freeze
@@ -47,6 +48,15 @@ module Deckhand
         # Written with a batch under the new tag: a second put of the same
         # batch finds it and writes nothing.
         def moved_marker(destination, id) = "#{destination}:moved:#{id}"
+
+        # The record of a debounced or deduplicated key (Deckhand::Collapsing)
+        # under `tag`: mode "debounce" or "dedupe", digest 64 hex digits.
+        def collapse(tag, mode, digest) = "#{tag}:#{mode}:#{digest}"
+
+        # A SCAN pattern matching the records of both modes under `tag` (the
+        # tag's glob characters escaped); it matches no other key of the tag
+        # but a few a caller tells apart (Tags::CollapseRecordMove).
+        def collapse_pattern(tag) = "#{tag.gsub(/[*?\[\]\\]/) { |c| "\\#{c}" }}:de[bd]*"
       end
     end
   end

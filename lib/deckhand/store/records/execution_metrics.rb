@@ -64,9 +64,14 @@ module Deckhand
         end
 
         # The same in one round trip of its own (code that tallies outside a
-        # server's heartbeat).
-        def write(store, aggregates, now: Time.now, sidekiq: SIDEKIQ_LAYOUTS.keys)
-          store.pipelined { |pipe| flush(pipe, aggregates, now: now, sidekiq: sidekiq) } unless aggregates.empty?
+        # server's heartbeat), with the failures per error class (Tally#take_errors)
+        # where the heartbeat writes them (ErrorMetrics).
+        def write(store, aggregates, now: Time.now, sidekiq: SIDEKIQ_LAYOUTS.keys, errors: {})
+          return if aggregates.empty? && errors.empty?
+          store.pipelined do |pipe|
+            flush(pipe, aggregates, now: now, sidekiq: sidekiq)
+            ErrorMetrics.flush(pipe, errors, now: now, prefix: store.layout::METRICS)
+          end
         end
 
         def increment(pipe, key, klass, count, failed, total_ms, histogram, failed_ms = 0.0, failed_histogram = {})
@@ -100,3 +105,6 @@ module Deckhand
     end
   end
 end
+
+# ErrorMetrics keeps its hashes as long as this module's (MINUTE_TTL, HOUR_TTL).
+require_relative "error_metrics"

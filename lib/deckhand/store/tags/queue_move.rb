@@ -2,6 +2,7 @@
 
 require "securerandom"
 require_relative "queue_placement"
+require_relative "collapse_record_move"
 require_relative "../scripts/move/queue_move_batch"
 require_relative "../jobs/priority_pushes"
 require_relative "../jobs/held_classes"
@@ -31,7 +32,8 @@ module Deckhand
       #    id), then released; newest jobs first, each batch to the end of the
       #    new list fetched first, so the oldest come out first; tenants' jobs
       #    lowest scores first, each keeping its lead over the queue's virtual
-      #    time, so the tenants keep their turns.
+      #    time, so the tenants keep their turns. Last, the records of its
+      #    debounced and deduplicated keys, beside the jobs they name (CollapseRecordMove).
       # 4. finish: once every server follows the switch and the pushing
       #    processes' refresh time passed, a last copy of late pushes (and of
       #    jobs stranded under tags earlier moves retired).
@@ -193,7 +195,9 @@ module Deckhand
 
         def copy_all(state)
           from, to = state.values_at("from", "to")
-          [copy_jobs(from, to), Layout::TagNames::SETS.sum { |set| copy(Layout::TagNames.set(from, set), Layout::TagNames.set(to, set), "zset") }]
+          copied = [copy_jobs(from, to), Layout::TagNames::SETS.sum { |set| copy(Layout::TagNames.set(from, set), Layout::TagNames.set(to, set), "zset") }]
+          CollapseRecordMove.new(@store).call(from, to) { Moves.prolong(@store, @token, LOCK_TTL) }
+          copied
         end
 
         # The queue's list, a fair queue's tenants' jobs, its priority

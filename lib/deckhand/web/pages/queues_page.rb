@@ -44,14 +44,15 @@ module Deckhand
           read_processes
           @holders = @queue.holders(running: @running)
           @held = @queue.held
-          @history = api.queue_history(@queue.name, period: choice_param("period", API::QueueHistory::PERIODS.keys, "1h"))
+          @history = api.queue_history(@queue.name, period: period)
           render :queue, title: t("queue.title", name: @queue.name)
         end
 
         def act
           queue = api.queue(params["name"])
-          back = back_to(queue)
-          case choice_param("action", ACTIONS, nil)
+          action = choice_param("action", ACTIONS, nil)
+          back = back_to(queue, jobs: action == "delete")
+          case action
           when "pause"
             queue.pause
             redirect_to(back, notice: "paused")
@@ -92,11 +93,12 @@ module Deckhand
         end
 
         # The list when the action came from it, else the queue's page the
-        # user was on, scrolled to its jobs.
-        def back_to(queue)
+        # user was on, with its chart's period, scrolled to its jobs after
+        # a job's row was acted on.
+        def back_to(queue, jobs:)
           return path("queues") if request.POST["from"] == "list"
           location = path("queues", queue.name, page: int_param("page", nil, 2..Action::MAX_PAGE), **paging)
-          request.POST["page"] ? "#{location}#jobs" : location
+          (jobs && request.POST["page"]) ? "#{location}#jobs" : location
         end
 
         # Sidekiq's addresses page a queue with count= (its page size) and
@@ -107,11 +109,19 @@ module Deckhand
 
         def newest_first? = @request.params["direction"] == "desc"
 
-        # What the pager and the forms carry on, so page 2 is paged as page 1.
+        # The period of the depth and latency charts; the hour is the default.
+        def period = choice_param("period", API::QueueHistory::PERIODS.keys, "1h")
+
+        # What the pager, the period tabs and the forms carry on, so page 2
+        # is paged and charted as page 1.
         def paging
           size = page_size
-          {per_page: (counted? || size == 25) ? nil : size, count: counted? ? size : nil, direction: newest_first? ? "desc" : nil}
+          {per_page: (counted? || size == 25) ? nil : size, count: counted? ? size : nil, direction: newest_first? ? "desc" : nil,
+           period: (period == "1h") ? nil : period}
         end
+
+        # This queue's page `page` charting `period`, paged as this one (a period tab's link).
+        def period_path(period) = path("queues", @queue.name, page: (@page > 1) ? @page : nil, **@paging, period: period)
 
         # Page `page` counted from the newest job: the same run-order slice
         # read from at most two of the API's pages, newest first.
