@@ -1,7 +1,8 @@
 -- Cancels a workflow by hand: every step that has not started (waiting,
 -- released to its queue, or failed and waiting for a retry) is cancelled,
 -- and never runs (its job, found later, is told so as it starts: see
--- workflow_step.lua); a running step finishes, releasing nothing. The
+-- workflow_step.lua); a running step finishes, releasing nothing; a
+-- sub-workflow waiting for its steps is cancelled with them. The
 -- workflow ends, as cancelled, once no step runs. ARGV after the queues: why
 -- (JSON, kept as each cancelled step's error). Replies the number of steps
 -- cancelled, or 'gone', 'stale', or 'ended' (it had ended: nothing changed).
@@ -16,7 +17,7 @@ local function cancel()
       wf_cache.state[j] = s
       wf_move(j, 'c')
       wf_put('errors', j, wf_arg(1))
-      n = n + 1
+      if wf_cond(j) ~= 'g' then n = n + 1 end -- a sub-workflow is cancelled with its steps, not counted as one
     end
   end
   wf_state, wf_meta.state, wf_meta.cancelled_at = 'running', 'running', wf_now
