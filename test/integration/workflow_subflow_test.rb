@@ -41,6 +41,18 @@ class WorkflowSubflowTest < Minitest::Test
     end
   end
 
+  # Adds a gated step named `label` waiting for the steps named `name`, not grafted.
+  class LateAdder
+    include Deckhand::Job
+
+    def perform(label, name)
+      flow = Deckhand::Workflow.current
+      flow.add(App::Gated, label, after: name, name: label, graft: false)
+      App.ran("adder", [flow.push])
+      "adder"
+    end
+  end
+
   def setup
     super
     Deckhand::Testing.disable!
@@ -179,6 +191,32 @@ class WorkflowSubflowTest < Minitest::Test
     assert_equal %w[flaky alert flaky parse merge], labels, "alert ran on the death, once; the rest once after the retry"
     assert_equal({"parse" => "s", "part" => "s", "merge" => "s", "alert" => "s"}, by_label(flow).slice("parse", "part", "merge", "alert"))
     assert_equal ["merge", ["flaky", "parse"]], App.runs.last
+  end
+
+  # The step added at run time is the dead step's kid after the
+  # sub-workflow: the retry revives the sub-workflow first, and it must
+  # still wait for that step, revived after it.
+  def test_a_retry_reopens_a_sub_workflow_holding_a_step_added_after_the_death
+    part = Deckhand::Workflow.new("part")
+    flaky = part.add(App::DiesFirst, "flaky", name: "flaky")
+    part.add(LateAdder, "late", "flaky", after: flaky, on: :failure)
+    flow = Deckhand::Workflow.new("late")
+    sub = flow.add_workflow(part)
+    flow.add(App::Note, "merge", after: sub, name: "merge")
+    flow.push
+    with_server do
+      assert_equal "failed", flow.wait(timeout: 20)["state"]
+      assert_equal({"late" => "c", "part" => "x", "merge" => "c"}, by_label(flow).slice("late", "part", "merge"), "late was cancelled as it was added")
+      dead = Deckhand::API.new.dead
+      assert_equal 1, dead.retry([dead.find_jid(flaky.jid)])
+      wait_for(message: "the revived step running") { labels.include?("late") }
+      sleep 0.2
+      refute_includes labels, "merge", "the sub-workflow waits for the step its retry revived"
+      App.open_gate("late")
+      wait_for(message: "the second end") { Deckhand::Workflow.status(flow.id)["state"] == "succeeded" }
+    end
+    assert_equal %w[flaky adder flaky late merge], labels, "merge ran after the revived step, once"
+    assert_equal ["merge", ["flaky", "adder", "late"]], App.runs.last
   end
 
   def test_steps_added_at_run_time_inside_a_sub_workflow_stay_in_it_grafted_or_not
