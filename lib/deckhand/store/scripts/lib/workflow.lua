@@ -76,9 +76,9 @@ local function wf_holds(cond, s)
   return cond == 'c' or cond == 'g' or (cond == 's' and s == 's') or (cond == 'f' and (s == 'x' or s == 'd'))
 end
 
--- Step j to state `to`, the workflow's counts with it.
+-- Step j to state `to`, the workflow's counts with it. A sub-workflow,
+-- not counted, has its state set alone (wf_set), where its condition was read.
 local function wf_move(j, to)
-  if wf_cond(j) == 'g' then return wf_set('state', j, to) end
   local from = wf_get('state', j)
   if WF_ENDED[from] then wf_delta[from] = wf_delta[from] - 1 else wf_delta.open = wf_delta.open - 1 end
   if WF_ENDED[to] then wf_delta[to] = wf_delta[to] + 1 else wf_delta.open = wf_delta.open + 1 end

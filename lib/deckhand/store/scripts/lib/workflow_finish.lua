@@ -34,7 +34,7 @@ local function wf_finish(j, s)
           todo[#todo + 1] = {k, 'c'}
         elseif left == 0 and wf_cond(k) == 'g' then
           local outcome = wf_group_end(k)
-          wf_move(k, outcome)
+          wf_set('state', k, outcome)
           todo[#todo + 1] = {k, outcome}
         elseif left == 0 then
           wf_move(k, 'q')

@@ -33,7 +33,7 @@ local function wf_reopen(j)
       elseif s == 'c' or (s == 'x' and wf_cond(k) == 'g') then
         local open = wf_revivable(k)
         if open then
-          wf_move(k, 'w')
+          if wf_cond(k) == 'g' then wf_set('state', k, 'w') else wf_move(k, 'w') end
           wf_set('wait', k, open)
           fresh[k], todo[#todo + 1] = true, k
         end

@@ -15,9 +15,13 @@ local function cancel()
     local j, s = states[i], states[i + 1]
     if s == 'w' or s == 'q' or s == 'y' then
       wf_cache.state[j] = s
-      wf_move(j, 'c')
+      if wf_cond(j) == 'g' then -- a sub-workflow is cancelled with its steps, not counted as one
+        wf_set('state', j, 'c')
+      else
+        wf_move(j, 'c')
+        n = n + 1
+      end
       wf_put('errors', j, wf_arg(1))
-      if wf_cond(j) ~= 'g' then n = n + 1 end -- a sub-workflow is cancelled with its steps, not counted as one
     end
   end
   wf_state, wf_meta.state, wf_meta.cancelled_at = 'running', 'running', wf_now
