@@ -40,6 +40,9 @@ module Deckhand
 
     attr_reader :id, :description
 
+    attr_reader :config # :nodoc:
+    protected :config
+
     class << self
       # Enables workflows and kept results for a Config: the step middleware
       # and the final-failure handler. `require "deckhand/workflow"` does it
@@ -63,15 +66,20 @@ module Deckhand
 
       # Inside a step: what the steps it waits for returned (through JSON),
       # in the order they were named; with `name`, only those steps of that
-      # name. A step that did not succeed gives nil.
+      # name. A step that did not succeed gives nil. A sub-workflow it waits
+      # for gives what each of its steps returned, in the order they were added.
       #
       #   parts = Deckhand::Workflow.results_of("ParsePartJob")   # => [{"rows" => 120}, ...]
       def results_of(name = nil)
         wid, jid, config = Thread.current[StepMiddleware::CURRENT]
         raise Deckhand::Error, "Deckhand::Workflow.results_of is for a workflow step's perform, on a server that loaded deckhand/workflow" unless wid
-        parents = Store::Features::WorkflowRecords.parents_of(config.store, wid, jid)
-        parents = parents.select { |_, info, _| info && JSON.parse(info)["name"] == name.to_s } if name
-        parents.map { |_, _, result| result && JSON.parse(result) }
+        records = Store::Features::WorkflowRecords
+        parents = records.parents_of(config.store, wid, jid).map { |parent, info, result| [parent, info && JSON.parse(info), result] }
+        parents = parents.select { |_, info, _| info && info["name"] == name.to_s } if name
+        parents.flat_map do |parent, info, result|
+          next [result && JSON.parse(result)] unless info && info["kind"] == "workflow"
+          records.members_of(config.store, wid, parent).map { |_, _, member| member && JSON.parse(member) }
+        end
       end
 
       # Inside a step: its workflow, to add steps to as it runs
@@ -100,6 +108,7 @@ module Deckhand
       @id = SecureRandom.urlsafe_base64(12)
       @graph = Graph.new(config)
       @pushed = false
+      @within = nil
     end
 
     # One step: `job` (a job class, or MyJob.set(...)) with `args`, waiting
@@ -110,8 +119,33 @@ module Deckhand
     # One step per args Array, each waiting for `after`; one StepRef for them all.
     def add_many(job, args_list, after: nil, on: :success, name: nil)
       raise Deckhand::Error, "workflow #{@id} was pushed: add its steps before #push" if @pushed
+      raise Deckhand::Error, "workflow #{@id} is a sub-workflow of #{@within}: add steps to it before it is added" if @within
       raise ArgumentError, "add_many takes an Array of args Arrays, like [[1], [2]]" unless args_list.is_a?(Array) && args_list.all?(Array)
       @graph.add(job, args_list, after: after, on: on, name: name)
+    end
+
+    # A sub-workflow: every step of `flow` (a Deckhand::Workflow not
+    # pushed) joins this one, those waiting for nothing there waiting for
+    # `after` as `on` says; `flow` itself can then be neither changed nor
+    # pushed. Returns a StepRef to name in a later step's `after:`, which
+    # asks how the whole sub-workflow ended: :success when every step in it
+    # succeeded, :failure when one failed or died, :complete once every one
+    # ended. `name` defaults to its description, spaces as "-".
+    #
+    #   part = Deckhand::Workflow.new("part 3")
+    #   parse = part.add(ParsePartJob, 7, 3)
+    #   part.add(IndexPartJob, 7, 3, after: parse)
+    #   sub = flow.add_workflow(part, after: fetch)
+    #   flow.add(MergeJob, 7, after: sub)   # runs once both steps of the part succeeded
+    def add_workflow(flow, after: nil, on: :success, name: nil)
+      raise Deckhand::Error, "workflow #{@id} was pushed: add its steps before #push" if @pushed
+      raise ArgumentError, "add_workflow takes a Deckhand::Workflow, got #{flow.inspect}" unless flow.is_a?(Workflow) && !flow.equal?(self)
+      unless flow.config.equal?(@config)
+        raise ArgumentError, "workflow #{flow.id} was built with another config than #{@id}, which pushes its steps: " \
+          "build both with the same one (Deckhand::Workflow.new(config:))"
+      end
+      name ||= flow.description.to_s.strip.gsub(/\s+/, "-").then { |text| text.empty? ? "workflow" : text }
+      flow.taken_by(@id) { |graph| @graph.add_graph(graph, after: after, on: on, name: name, description: flow.description) }
     end
 
     # Writes every step and starts the workflow: the steps waiting for
@@ -120,6 +154,7 @@ module Deckhand
     def push
       raise ArgumentError, "workflow #{@id} has no steps: add them before #push" if @graph.empty?
       raise Deckhand::Error, "workflow #{@id} was pushed already" if @pushed
+      raise Deckhand::Error, "workflow #{@id} is a sub-workflow of #{@within}: push that one, which pushes its steps" if @within
       if RedisStandIn.active?
         raise Deckhand::Error, "Deckhand::Workflow#push needs Redis: Deckhand::Testing's fake and inline modes do not run " \
           "workflows; push it where Redis runs them (Deckhand::Testing.disable! { flow.push }) (docs/workflows.md)"
@@ -156,6 +191,18 @@ module Deckhand
 
     # Every step: jid => {"state", "on", "wait", "parents", "info"} (docs/workflows.md).
     def self.steps(id, config: Client.current_config) = Store::Features::WorkflowRecords.steps(config.store, id)
+
+    # add_workflow's: yields its steps, once; when the block returns they
+    # are `wid`'s alone, so none is pushed twice. Raises when it was pushed
+    # or added before.
+    def taken_by(wid) # :nodoc:
+      raise Deckhand::Error, "workflow #{@id} was pushed: a sub-workflow is added before any push, and pushed with its workflow" if @pushed
+      raise ArgumentError, "workflow #{@id} is a sub-workflow of #{@within} already: a workflow is added once" if @within
+      taken = yield @graph
+      @within = wid
+      taken
+    end
+    protected :taken_by
 
     def inspect = "#<Deckhand::Workflow #{@id} #{@description.inspect} (#{@graph.records.size} steps#{", pushed" if @pushed})>" # :nodoc:
   end

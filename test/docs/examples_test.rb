@@ -506,9 +506,13 @@ class DocsExamplesTest < Minitest::Test
     assert_equal %w[succeeded 6 6], grown.values_at("state", "total", "succeeded")
     assert_includes redis.call("HVALS", "deckhand:workflow:#{grown["id"]}:results"), (0...3).sum { |part| 100 + part }.to_s,
       "the merge declared at the push summed the parts added at run time"
+    sub = with_server(config) { run_example("workflows-sub") }
+    assert_equal %w[succeeded 7 7], sub.values_at("state", "total", "succeeded")
+    assert_includes redis.call("HVALS", "deckhand:workflow:#{sub["id"]}:results"), (0...4).sum { |part| 100 + part }.to_s,
+      "the merge after the sub-workflow summed what its steps returned"
     counts = Deckhand::API.new.workflows.counts
-    assert_equal [3, 2, 1], [counts["pushed"], counts["ended"]["succeeded"], counts["ended"]["cancelled"]]
-    assert_equal 2, run_example("workflows-counts"), "the example reads the same counts"
+    assert_equal [4, 3, 1], [counts["pushed"], counts["ended"]["succeeded"], counts["ended"]["cancelled"]]
+    assert_equal 3, run_example("workflows-counts"), "the example reads the same counts"
     results = redis.call("HVALS", "deckhand:workflow:#{status["id"]}:results")
     assert_includes results, (0...8).sum { |part| 100 + part }.to_s, "the merge summed its parts' results"
     assert_equal 2, results.count((0...8).sum { |part| 100 + part }.to_s), "and the notification read it"

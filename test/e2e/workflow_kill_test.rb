@@ -62,6 +62,41 @@ class WorkflowKillTest < Minitest::Test
     assert_equal 0, redis.call("LLEN", "queue:default")
   end
 
+  # Inside a sub-workflow: a step killed while it runs, and the last step
+  # killed after its success was recorded, which ended the sub-workflow and
+  # released the step after it. That step runs once.
+  def test_the_step_after_a_sub_workflow_whose_last_step_was_killed_runs_once
+    part = Deckhand::Workflow.new("part")
+    during = part.add(WorkflowApp::KilledWhileRunning, "during-inner")
+    part.add(WorkflowApp::Note, "kill-after-inner", after: during, name: "kill_after")
+    part.add(WorkflowApp::Note, "beside", name: "beside")
+    flow = Deckhand::Workflow.new("killed inside")
+    sub = flow.add_workflow(part, after: flow.add(WorkflowApp::Note, "start", name: "start"))
+    merge = flow.add(WorkflowApp::Note, "merge", after: sub, name: "merge")
+    flow.add(WorkflowApp::Note, "end", after: merge, name: "end")
+    flow.push
+    clis = [worker, worker]
+    dead = []
+    ending = wait_for(timeout: 60, message: "the workflow's end and two processes killed") do
+      clis.reject(&:alive?).each do |cli|
+        dead << cli
+        clis[clis.index(cli)] = worker
+      end
+      raw = redis.call("LINDEX", "deckhand:workflow:#{flow.id}:done", 0)
+      raw && dead.size == 2 && JSON.parse(raw)
+    end
+    wait_for(timeout: 30, message: "the killed processes' jobs recovered and settled") do
+      dead.all? { |cli| inflight_keys(cli.identity).empty? } && redis.call("LLEN", "queue:default").zero? &&
+        clis.all? { |cli| inflight_count(cli.identity).zero? }
+    end
+    assert_equal "succeeded", ending["state"]
+    runs = WorkflowApp.runs
+    assert_equal %w[beside during-inner during-inner end kill-after-inner merge start], runs.map(&:first).sort,
+      "the step killed while it ran ran twice; every other step once, the one after the sub-workflow included"
+    assert_equal %w[during-inner kill-after-inner beside], runs.find { |label, _| label == "merge" }.last
+    assert_equal %w[6 6], Deckhand::Workflow.status(flow.id).values_at("total", "succeeded")
+  end
+
   # Killed after its add was recorded, before its end: the step runs again,
   # its add finds its steps there, and each of them runs once.
   def test_a_step_killed_after_adding_steps_adds_nothing_twice_when_it_runs_again

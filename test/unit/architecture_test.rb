@@ -96,10 +96,10 @@ class ArchitectureTest < Minitest::Test
     "batch/batch_reopen" => [255, "as batch_create"],
     "sets/schedule" => [254, "carries lib/fair.lua whole to file a fair queue's due jobs with their tenants"],
     "batch/batch_delivered" => [252, "as batch_create"],
-    "workflow/workflow_step" => [257, "an end travels down the graph and releases in one step: lib/workflow.lua, workflow_finish, " \
-      "workflow_end and workflow_flush whole, and the mode's own part (workflow_push.lua, or workflow_outbox_write.lua in cluster mode, " \
-      "each sent only in its mode)"],
-    "workflow/workflow_extend" => [257, "as workflow_step"]
+    "workflow/workflow_step" => [282, "an end travels down the graph and releases in one step: lib/workflow.lua, workflow_finish " \
+      "(with a sub-workflow's end), workflow_end and workflow_flush whole, and the mode's own part (workflow_push.lua, or " \
+      "workflow_outbox_write.lua in cluster mode, each sent only in its mode)"],
+    "workflow/workflow_extend" => [306, "as workflow_step, with the rules for a step added inside a sub-workflow"]
   }.freeze
 
   # script name => the most lines any of its wrappers sends.

@@ -59,7 +59,9 @@ module Deckhand
       # Whether it has ended.
       def ended? = %w[succeeded failed cancelled].include?(@state)
 
-      # Every step, read once, by level then name.
+      # Every step, read once, by level then name; a sub-workflow among
+      # them (StepRecord#sub_workflow?), and each step in one knows which
+      # (StepRecord#within).
       #
       # @return [Array<StepRecord>]
       def steps
@@ -67,9 +69,18 @@ module Deckhand
           found = Store::Features::WorkflowRecords.steps(@config.store, @id).map { |jid, fields| StepRecord.new(jid, fields) }
           by_jid = found.to_h { |step| [step.jid, step] }
           found.each { |step| step.level = depth(step, by_jid, {}) }
+          # A sub-workflow in another holds fewer steps: the smallest holding a step is its innermost.
+          found.select(&:sub_workflow?).sort_by { |group| -group.parents.size }.each do |group|
+            group.parents.each { |jid| by_jid[jid]&.within = group.jid }
+          end
           found.sort_by { |step| [step.level, step.name, step.jid] }
         end
       end
+
+      # Its sub-workflows (Workflow#add_workflow), each with its steps.
+      #
+      # @return [Hash{StepRecord => Array<StepRecord>}]
+      def sub_workflows = steps.select(&:sub_workflow?).to_h { |group| [group, steps.select { |step| step.within == group.jid }] }
 
       # The steps grouped by level: level 0 waits for nothing, level n for steps of level n - 1 or less.
       #

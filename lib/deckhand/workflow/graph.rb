@@ -21,10 +21,13 @@ module Deckhand
     # find) and whose jids derive from the adding step's (`next_jid`).
     class Graph
       CONDITIONS = {success: "s", complete: "c", failure: "f"}.freeze
+      # The condition of a sub-workflow's own step (#add_graph).
+      GROUP = "g"
 
-      # on: the condition's letter and the queue; job: the job Hash.
-      # graft: whether the adding step's dependents wait for it (Extension).
-      Record = Struct.new(:jid, :on, :parents, :name, :job, :graft)
+      # on: the condition's letter and the queue; job: the job Hash (nil
+      # for a sub-workflow). graft: whether the adding step's dependents
+      # wait for it (Extension). description: a sub-workflow's.
+      Record = Struct.new(:jid, :on, :parents, :name, :job, :graft, :description)
 
       attr_reader :records
 
@@ -58,12 +61,39 @@ module Deckhand
         StepRef.new(name, refs)
       end
 
+      # A sub-workflow: the steps of `inner` (a Graph), those that wait for
+      # nothing there waiting for `after` as `on` says, and a step of its own
+      # (condition g, no job) that waits for every one of them and ends as
+      # they all ended (lib/workflow_finish.lua), to name in a later step's
+      # `after:`. Returns its StepRef.
+      def add_graph(inner, after:, on:, name:, description:)
+        raise ArgumentError, "the sub-workflow #{description.inspect} has no steps: add them before adding it" if inner.empty?
+        cond = condition(on)
+        parents = jids(after)
+        name = name(name)
+        inner.records.each do |record|
+          step = record.dup
+          step.parents, step.on = parents, "#{cond}#{record.job["queue"]}" if step.parents.empty?
+          @records << step
+          @jids[step.jid] = true
+        end
+        gid = Payload.jid
+        @records << Record.new(gid, GROUP, inner.records.map(&:jid), name, nil, nil, description.to_s)
+        @jids[gid] = true
+        @names[name] << gid
+        StepRef.new(name, [gid])
+      end
+
+      # The queues the steps of `records` go to.
+      def self.queues(records) = records.filter_map { |record| record.job && record.job["queue"] }.uniq
+
       # The 6 strings per step workflow_add.lua takes, each job encoded
       # with the workflow's id ("wf"); with `by` (the jid of the running
       # step that adds them, kept in their info), the 7 workflow_extend.lua
       # takes.
       def encoded(records, wid, max_bytes, by: nil)
         records.flat_map do |record|
+          next [record.jid, GROUP, record.parents.join(" "), record.name, "", JSON.generate(group_info(record))] unless record.job
           job = Payload.encode(record.job.merge("wf" => wid), max_bytes: max_bytes)
           info = {"name" => record.name, "class" => record.job["wrapped"] || record.job["class"], "queue" => record.job["queue"]}
           info.update("by" => by, "graft" => record.graft) if by # workflow_extend.lua reads them as written here, in this order
@@ -74,6 +104,9 @@ module Deckhand
       end
 
       private
+
+      # What a reader of the workflow sees of a sub-workflow (API::StepRecord).
+      def group_info(record) = {"name" => record.name, "kind" => "workflow", "description" => record.description}
 
       def condition(on)
         CONDITIONS.fetch(on.to_s.to_sym) do

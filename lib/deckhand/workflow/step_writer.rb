@@ -24,7 +24,7 @@ module Deckhand
         slices = graph.records.each_slice(SLICE).to_a
         slices.each_with_index do |slice, i|
           steps = graph.encoded(slice, wid, @config.max_payload_bytes)
-          reply = ops.add(wid, steps, queues: slice.map { |record| record.job["queue"] }.uniq, start: i == slices.size - 1)
+          reply = ops.add(wid, steps, queues: Graph.queues(slice), start: i == slices.size - 1)
           next if reply == "ok"
           raise Deckhand::Error, "workflow #{wid} #{(reply == "closed") ? "was pushed already" : "is gone (its keys expired)"}: " \
             "push a new Deckhand::Workflow"

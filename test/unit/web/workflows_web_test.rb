@@ -39,6 +39,25 @@ class WebWorkflowsTest < Minitest::Test
     assert_equal 404, post("/workflows/nosuchworkflow", "action" => "cancel").status
   end
 
+  def test_a_sub_workflows_steps_are_labelled_with_it_and_its_box_is_dashed
+    part = Deckhand::Workflow.new(HOSTILE)
+    part.add(RecordJob, 1, name: "inner")
+    flow = Deckhand::Workflow.new("outer")
+    sub = flow.add_workflow(part, name: "part-#{HOSTILE.delete(" ")}")
+    flow.add(RecordJob, 2, after: sub, name: "merge")
+    flow.push
+    record = Deckhand::API.new.workflow(flow.id)
+    group = record.steps.find(&:sub_workflow?)
+    assert_equal [sub.jid, HOSTILE, :sub_workflow], [group.jid, group.description, group.condition]
+    assert_equal({group => [record.steps.find { |step| step.name == "inner" }]}, record.sub_workflows)
+    page = get("/workflows/#{flow.id}").body
+    assert_match(%r{<tr id="step-#{sub.jid}">.*?sub-workflow · #{Regexp.escape(ESCAPED)}}m, page)
+    inner = record.steps.find { |step| step.name == "inner" }
+    assert_match(%r{<tr id="step-#{inner.jid}">.*?in sub-workflow part-&lt;/script&gt;&lt;script&gt;}m, page)
+    assert_includes page, %(class="step waiting sub-workflow")
+    refute_includes page, "<script>alert"
+  end
+
   def test_cancel_and_retry_are_guarded_posts_and_read_only_users_neither_see_nor_use_them
     flow, root = plant
     assert_equal 403, post_from("/workflows/#{flow.id}", {"action" => "cancel"}, site: "cross-site").status

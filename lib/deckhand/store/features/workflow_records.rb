@@ -39,15 +39,25 @@ module Deckhand
         # The parents of step `jid`, in the order they were declared, each
         # [jid, its info (JSON), its result (JSON or nil)], in one round trip
         # after the read of the parents.
-        def parents_of(store, wid, jid)
+        def parents_of(store, wid, jid) = entries(store, wid, store.call("HGET", store.layout.workflows.parents(wid), jid).to_s.split)
+
+        # The steps of sub-workflow `gid` (Workflow#add_workflow) as
+        # parents_of gives them, in the order they were added; a
+        # sub-workflow in it stands for none: its steps are in it too.
+        def members_of(store, wid, gid)
+          entries(store, wid, store.call("HGET", store.layout.workflows.parents(wid), gid).to_s.split)
+            .reject { |_, info, _| info && JSON.parse(info)["kind"] == "workflow" }
+        end
+
+        # [jid, info, result] of each step of `jids`, in one round trip.
+        def entries(store, wid, jids)
+          return [] if jids.empty?
           names = store.layout.workflows
-          parents = store.call("HGET", names.parents(wid), jid).to_s.split
-          return [] if parents.empty?
           info, results = store.pipelined do |pipe|
-            pipe.call("HMGET", names.info(wid), *parents)
-            pipe.call("HMGET", names.results(wid), *parents)
+            pipe.call("HMGET", names.info(wid), *jids)
+            pipe.call("HMGET", names.results(wid), *jids)
           end
-          parents.zip(info, results)
+          jids.zip(info, results)
         end
 
         # The fleet's workflow counters, all time (Layout::PlainWorkflows::COUNTS,

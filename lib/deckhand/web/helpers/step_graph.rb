@@ -9,7 +9,8 @@ module Deckhand
       # class, so it needs no inline style under the page's policy; every
       # text escaped (a translated text by #t). A level wider than PER_LEVEL shows that many, those
       # that need a look first (dead, failed, retrying, running), and a box
-      # counting the rest.
+      # counting the rest. A sub-workflow's box is dashed, and a step in one
+      # says which in its title.
       #
       #   step_graph(api.workflow(id))   # => <svg class="step-graph" ...>...</svg>
       module StepGraph
@@ -21,6 +22,7 @@ module Deckhand
         GAP_Y = 46
 
         def step_graph(record)
+          @sub_names = record.steps.select(&:sub_workflow?).to_h { |group| [group.jid, group.name] }
           levels = record.levels.map do |steps|
             [steps.sort_by.with_index { |step, i| [FIRST.index(step.state) || FIRST.size, i] }.first(PER_LEVEL), steps.size - PER_LEVEL]
           end
@@ -55,7 +57,10 @@ module Deckhand
         private
 
         def step_box(step, x, y)
-          %(<a href="#step-#{h(step.jid)}" class="step #{h(step.state)}"><title>#{h(step.name)} (#{h(step.job_class)}): #{h(state_words(step.state))}</title>) +
+          what = step.sub_workflow? ? t("workflows.sub_workflow") : h(step.job_class)
+          within = step.within ? ", #{t("workflows.within", name: @sub_names[step.within].to_s)}" : ""
+          %(<a href="#step-#{h(step.jid)}" class="step #{h(step.state)}#{" sub-workflow" if step.sub_workflow?}">) +
+            %(<title>#{h(step.name)} (#{what}#{within}): #{h(state_words(step.state))}</title>) +
             %(<rect x="#{x}" y="#{y}" width="#{BOX_W}" height="#{BOX_H}" rx="6"/>) +
             %(<text x="#{x + 8}" y="#{y + 18}" class="name">#{h(truncate(step.name, 20))}</text>) +
             %(<text x="#{x + 8}" y="#{y + 35}" class="state">#{h(state_words(step.state))}</text></a>)

@@ -2,7 +2,10 @@
 -- Store::Scripts::WorkflowScript). A step is w (waiting for its parents), q
 -- (released: its job is in its queue), r (running), y (failed, to be
 -- retried), or ended: s (succeeded), x (failed, dropped), d (dead) or c
--- (cancelled: what it waits for can no longer happen). An operation reads
+-- (cancelled: what it waits for can no longer happen). A sub-workflow
+-- (Workflow#add_workflow) is a step of condition g with no job, waiting for
+-- every step in it: it goes from w straight to its end as they end
+-- (lib/workflow_finish.lua), and is not counted among the steps. An operation reads
 -- through wf_get and plans in the cache; wf_flush (lib/workflow_flush.lua)
 -- checks every key it writes, then writes.
 local W, wf_cache, wf_dirty = {}, {}, {}
@@ -67,12 +70,14 @@ end
 local function wf_cond(j) return string.sub(wf_get('on', j), 1, 1) end
 
 -- Whether condition `cond` holds for an end `s`: c (complete) for any, s
--- for a success, f for a failure (the step's job died or was dropped).
+-- for a success, f for a failure (the step's job died or was dropped); g
+-- (a sub-workflow) waits for every end of its steps.
 local function wf_holds(cond, s)
-  return cond == 'c' or (cond == 's' and s == 's') or (cond == 'f' and (s == 'x' or s == 'd'))
+  return cond == 'c' or cond == 'g' or (cond == 's' and s == 's') or (cond == 'f' and (s == 'x' or s == 'd'))
 end
 
--- Step j to state `to`, the workflow's counts with it.
+-- Step j to state `to`, the workflow's counts with it. A sub-workflow,
+-- not counted, has its state set alone (wf_set), where its condition was read.
 local function wf_move(j, to)
   local from = wf_get('state', j)
   if WF_ENDED[from] then wf_delta[from] = wf_delta[from] - 1 else wf_delta.open = wf_delta.open - 1 end

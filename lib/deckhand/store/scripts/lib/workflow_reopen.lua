@@ -19,7 +19,9 @@ end
 -- step its end cancelled waits again when nothing else cancels it, and so
 -- on down. A step its end released (on: :failure, :complete) keeps its
 -- run: j's next end touches only waiting steps, so none runs twice. A
--- step waiting again counts its open parents afresh, once.
+-- step waiting again counts its open parents afresh, once. A sub-workflow
+-- j's end had ended (failed) waits again for its open steps, and what its
+-- end cancelled waits again for it.
 local function wf_reopen(j)
   wf_move(j, 'r')
   local todo, fresh = {j}, {}
@@ -28,14 +30,19 @@ local function wf_reopen(j)
       local s = wf_get('state', k)
       if s == 'w' and not fresh[k] then
         wf_set('wait', k, tonumber(wf_get('wait', k)) + 1)
-      elseif s == 'c' then
+      elseif s == 'c' or (s == 'x' and wf_cond(k) == 'g') then
         local open = wf_revivable(k)
         if open then
-          wf_move(k, 'w')
+          if wf_cond(k) == 'g' then wf_set('state', k, 'w') else wf_move(k, 'w') end
           wf_set('wait', k, open)
           fresh[k], todo[#todo + 1] = true, k
         end
       end
     end
+  end
+  -- A sub-workflow waiting again counts its open steps once all are
+  -- revived: one revived after it (its kid too) would be missed.
+  for k in pairs(fresh) do
+    if wf_cond(k) == 'g' then wf_set('wait', k, wf_revivable(k)) end
   end
 end

@@ -3,18 +3,32 @@
 -- released at once when its parents all ended as it asks, cancelled (down the graph)
 -- when one ended as it refuses. A grafted one holds back the adder's dependents too,
 -- and waits only for the adder, ended steps and the adder's grafted steps, so no
--- dependent waits for itself. ARGV after the queues: the adder's jid, n, then per step:
+-- dependent waits for itself. A step added inside sub-workflows (Workflow#add_workflow:
+-- the adder's kids of condition g) joins them, each waiting for it too, and so waits
+-- only for the adder, ended steps, steps the adder added, and steps in them all: no
+-- sub-workflow then waits for itself. ARGV after the queues: the adder's jid, n, then per step:
 -- jid, on, parents (jids, or @name), name, job, info (with "by" and "graft", in that
 -- order), '1' to graft it. Replies how many it added, 'gone', 'stale', 'cancelled', 'not_running'.
 local function extend()
   local closed = wf_open()
   if closed then return closed end
-  local adder, dependents, grafted, refused = wf_arg(1), {}, {}, {}
+  local adder, dependents, grafted, refused, groups, added = wf_arg(1), {}, {}, {}, {}, {}
   if redis.call('HEXISTS', W.meta, 'cancelled_at') == 1 then return 'cancelled' end
   if wf_state ~= 'running' or wf_get('state', adder) ~= 'r' then return 'not_running' end
   local mine = '"by":"' .. adder .. '","graft":'
   for _, k in ipairs(wf_list('kids', adder)) do
-    if wf_get('state', k) == 'w' and not string.find(wf_get('info', k), mine, 1, true) then dependents[#dependents + 1] = k end
+    if wf_cond(k) == 'g' then
+      if wf_get('state', k) == 'w' then groups[#groups + 1] = k end -- open while the adder runs
+    elseif wf_get('state', k) == 'w' and not string.find(wf_get('info', k), mine, 1, true) then
+      dependents[#dependents + 1] = k
+    end
+  end
+  -- Whether step p is in every sub-workflow the adder is in (its kids name them).
+  local function inside(p)
+    local of = {}
+    for _, k in ipairs(wf_list('kids', p)) do of[k] = true end
+    for _, g in ipairs(groups) do if not of[g] then return false end end
+    return true
   end
   for i = 3, 2 + 7 * tonumber(wf_arg(2)), 7 do
     local j, on, graft = wf_arg(i), wf_arg(i + 1), wf_arg(i + 6) == '1'
@@ -26,6 +40,8 @@ local function extend()
           local s = wf_get('state', p)
           local why = not s and 'which the workflow does not have' or (graft and p ~= adder and not WF_ENDED[s] and not string.find(wf_get('info', p),
             mine .. 'true', 1, true) and 'which it may not, grafted (add it with graft: false): a step after the adding step could wait for itself')
+            or (#groups > 0 and p ~= adder and not WF_ENDED[s] and not string.find(wf_get('info', p), mine, 1, true) and not inside(p)
+              and 'which is outside the sub-workflow the adding step is in: a step added there waits only for its steps, or for steps that ended')
           if why then return redis.error_reply('ERR workflow: step ' .. j .. ' waits for ' .. ref .. ', ' .. why .. '; nothing was changed') end
           if not seen[p] then
             seen[p], parents[#parents + 1] = true, p
@@ -43,6 +59,7 @@ local function extend()
         wf_released[#wf_released + 1] = j
       end
       if graft then grafted[#grafted + 1] = j end
+      added[#added + 1] = j
     end
   end
   wf_meta.queues = table.concat({unpack(ARGV, 5, 4 + wf_nq)}, ' ') -- declared: those wf_open found, and the new steps'
@@ -52,6 +69,13 @@ local function extend()
       wf_append('kids', g, k)
       wf_set('wait', k, tonumber(wf_get('wait', k)) + 1)
     end
+  end
+  for _, g in ipairs(#added > 0 and groups or {}) do -- the sub-workflows the adder is in hold what it added: each waits for them too
+    for _, j in ipairs(added) do
+      wf_append('parents', g, j)
+      wf_append('kids', j, g)
+    end
+    wf_set('wait', g, tonumber(wf_get('wait', g)) + #added)
   end
   for _, j in ipairs(refused) do -- last, so what waits for them, added or grafted, learns it
     if wf_get('state', j) == 'w' then wf_finish(j, 'c') end
