@@ -43,4 +43,17 @@ class ClusterHistoryChartsTest < Minitest::Test
       assert_equal [i + 1], series[0][1].compact, "#{queue}'s depth, sampled on its own primary"
     end
   end
+
+  # Drop-in mode's tracker writes in a round trip of its own
+  # (ExecutionMetrics.write), under the same one-slot prefix the heartbeat uses.
+  def test_metrics_written_outside_a_heartbeat_read_on_the_dashboard
+    now = Deckhand.config.store.clock.now
+    tally = Deckhand::Store::Records::ExecutionMetrics::Tally.new
+    4.times { |i| tally.record("TrackedJob", 3.0, i.zero?) }
+    Deckhand::Store::Records::ExecutionMetrics.write(Deckhand.config.store, tally.take, now: Time.at(now - 120), errors: {"IOError" => 1})
+    body = get("/").body
+    points = JSON.parse(attribute(body, "data-live-chart", "data-history"))
+    assert_equal [4, 1], [points.sum { |point| point[1] }, points.sum { |point| point[2] }]
+    assert_equal [["IOError", 1]], JSON.parse(attribute(body, %(id="failures-chart"), "data-series")).map { |name, counts| [name, counts.sum] }
+  end
 end

@@ -69,7 +69,7 @@ module Deckhand
         def write(store, aggregates, now: Time.now, sidekiq: SIDEKIQ_LAYOUTS.keys, errors: {})
           return if aggregates.empty? && errors.empty?
           store.pipelined do |pipe|
-            flush(pipe, aggregates, now: now, sidekiq: sidekiq)
+            flush(pipe, aggregates, now: now, prefix: store.layout::METRICS, sidekiq: sidekiq)
             ErrorMetrics.flush(pipe, errors, now: now, prefix: store.layout::METRICS)
           end
         end
