@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "securerandom"
 require_relative "queue_placement"
 require_relative "../scripts/move/queue_move_batch"
 require_relative "../jobs/priority_pushes"
@@ -78,15 +77,10 @@ module Deckhand
         # Moves `queue` to `to` (a tag); resumes a move of it under way.
         def call(queue, to:)
           started = monotonic
-          token = SecureRandom.hex(8)
           ttl = [LOCK_TTL, @timeout * 4].max
           # The servers' sweep of retired tags holds the lock a moment too.
-          unless lock(token, ttl)
-            raise PlacementError, "another queue move is under way (#{Moves::LOCK} is held); wait for it to finish " \
-              "(the lock of a mover that died expires within #{ttl.round}s), then run this one again"
-          end
-          @token = token
-          begin
+          moved = Moves.holding(@store, ttl, wait: LOCK_WAIT, interval: @interval) do |token|
+            @token = token
             @placement.follow(Moves.epoch(@store)) # this process may have missed an earlier move
             state = Moves.under_way(@store)[queue] || start(queue, to)
             epoch = (state["step"] == "pause") ? switch(queue, state) : Moves.epoch(@store)
@@ -94,23 +88,14 @@ module Deckhand
             paused = monotonic - started
             jobs, entries, copy = finish(queue, state, epoch)
             Result.new(queue, state["from"], state["to"], jobs, entries, (monotonic - started).round(3), paused.round(3), copy.round(3))
-          ensure
-            Moves.unlock(@store, token)
           end
+          moved or raise PlacementError, "another queue move is under way (#{Moves::LOCK} is held); wait for it to finish " \
+            "(the lock of a mover that died expires within #{ttl.round}s), then run this one again"
         end
 
         private
 
         Moves = Tags::QueuePlacement::Moves
-
-        def lock(token, ttl)
-          deadline = monotonic + LOCK_WAIT
-          until Moves.lock(@store, token, ttl)
-            return false if monotonic > deadline
-            sleep(@interval)
-          end
-          true
-        end
 
         def start(queue, to)
           from = @placement.tag(queue)
