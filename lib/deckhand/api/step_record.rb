@@ -40,7 +40,7 @@ module Deckhand
 
       # fields: the step's parts as Store::Features::WorkflowRecords.steps reads them.
       def initialize(jid, fields)
-        info = Store::JsonObject.parse(fields["info"]) || {}
+        info = Store::JsonObject.record(fields["info"])
         @jid = jid
         @name = info["name"].to_s
         @job_class = info["class"].to_s
