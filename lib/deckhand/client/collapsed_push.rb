@@ -13,9 +13,7 @@ module Deckhand
     # logged.
     #
     #   CollapsedPush.new(config).call([job], [nil], [claim])   # => ["b4a5..."] or [nil]
-    class CollapsedPush # :nodoc:
-      include ScriptedPush
-
+    class CollapsedPush < ScriptedPush # :nodoc:
       # How Client.write behind a pusher (push_after_commit) tells a
       # collapsing job's payload from the others.
       MARKS = ["\"debounce\":{", "\"dedupe\":{"].freeze
@@ -35,18 +33,11 @@ module Deckhand
         [nil, (mode == "debounce") ? Time.now.to_f + job["debounce"]["wait"] : at]
       end
 
-      def initialize(config)
-        @config = config
-      end
-
       # jobs: resolved job Hashes of one queue; ats: their scheduled times
       # (nil: now); claims: their Collapsing::Claim. Returns jid or nil per job.
       def call(jobs, ats, claims)
-        now = Payload.now(@config.timestamps)
-        entries = jobs.each_with_index.map do |job, i|
-          job["enqueued_at"] = now unless ats[i] || claims[i].mode == "debounce"
-          [claims[i], job["jid"], ats[i], Payload.encode(job, max_bytes: @config.max_payload_bytes)]
-        end
+        payloads = payloads(jobs) { |i| !ats[i] && claims[i].mode != "debounce" }
+        entries = jobs.each_with_index.map { |job, i| [claims[i], job["jid"], ats[i], payloads[i]] }
         written(jobs, run_script(jobs) { Store::Features::Collapses.push(@config.store, jobs.first["queue"], entries) })
       end
 

@@ -10,9 +10,7 @@ module Deckhand
     # or with on_conflict: :raise, Deckhand::NotUnique names it.
     #
     #   LockedPush.new(config).call([job], [nil], [lock])   # => ["b4a5..."] or [nil]
-    class LockedPush # :nodoc:
-      include ScriptedPush
-
+    class LockedPush < ScriptedPush # :nodoc:
       # How Client.write behind a pusher tells a unique job's payload.
       MARK = "\"unique_key\""
 
@@ -32,18 +30,10 @@ module Deckhand
         Thread.current[CONFLICTS] = previous
       end
 
-      def initialize(config)
-        @config = config
-      end
-
       # jobs: normalized job Hashes of one queue; ats: their scheduled times
       # (nil: now); locks: their Unique::Lock. Returns jid or nil per job.
       def call(jobs, ats, locks)
-        now = Payload.now(@config.timestamps)
-        entries = jobs.each_with_index.map do |job, i|
-          job["enqueued_at"] = now unless ats[i]
-          [locks[i], ats[i], Payload.encode(job, max_bytes: @config.max_payload_bytes)]
-        end
+        entries = locks.zip(ats, payloads(jobs) { |i| !ats[i] })
         holders = run_script(jobs) { Store::Features::UniqueLocks.push(@config.store, jobs.first["queue"], entries, fair: @config.fair_queues) }
         conflicts = []
         jids = jobs.each_with_index.map do |job, i|
