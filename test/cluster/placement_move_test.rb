@@ -17,6 +17,7 @@ class ClusterPlacementMoveTest < Minitest::Test
 
   Slots = Deckhand::Store::Tags::QueuePlacement::Slots
   PLACEMENT = Deckhand::Store::Layout::Cluster::PLACEMENT
+  Moves = Deckhand::Store::Tags::QueuePlacement::Moves
 
   def setup
     super
@@ -115,6 +116,34 @@ class ClusterPlacementMoveTest < Minitest::Test
     assert_equal ["mail"], beat.paused
     assert_equal [epoch + 1, ["mail"]], beat.placement
     assert_equal "0", cluster.call("HGET", keys.process("h:1:a"), "placement"), "the epoch the process follows, in its record"
+  end
+
+  # One move or sweep of retired tags at a time in the fleet: while another
+  # holds the move lock (a mover that died, its lock about to expire), a
+  # sweep moves nothing and a move waits its turn, then runs; each frees
+  # the lock it took.
+  def test_a_sweep_and_a_move_wait_their_turn_for_the_move_lock
+    Deckhand.config = new_config
+    old = Deckhand::Store::Layout::Cluster.tag("mail")
+    now = Deckhand::Store::Layout::Cluster.candidate("mail", 2)
+    cluster.call("HSET", PLACEMENT, "mail", now)
+    cluster.call("HSET", Moves::RETIRED, old, "mail")
+    job = JSON.generate("class" => "RecordJob", "queue" => "mail", "args" => [1], "jid" => "a" * 24)
+    cluster.call("LPUSH", old, job)
+    Deckhand::Client.push("class" => "RecordJob", "queue" => "reports", "args" => [2])
+    cluster.call("SET", Moves::LOCK, "a mover that died", "PX", 700)
+    sweep = Deckhand::Store::Tags::RetiredSweep.new(Deckhand.config.store)
+
+    assert_equal({}, sweep.call, "the lock is another's")
+    assert_equal [job], cluster.call("LRANGE", old, 0, -1)
+    started = monotonic
+    result = Deckhand::API.new.queue_moves(timeout: 10).move("reports")
+    assert_operator monotonic - started, :>=, 0.3, "it waited for the lock"
+    assert_equal [result.to, 1], [cluster.call("HGET", PLACEMENT, "reports"), result.jobs]
+    assert_equal 0, cluster.call("EXISTS", Moves::LOCK), "the move freed its lock"
+    assert_equal({"mail" => 1}, sweep.call)
+    assert_equal [job], cluster.call("LRANGE", now, 0, -1)
+    assert_equal 0, cluster.call("EXISTS", Moves::LOCK), "the sweep freed its lock"
   end
 
   # A process that does not follow placement pushes under the tag a move

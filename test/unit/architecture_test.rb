@@ -94,7 +94,6 @@ class ArchitectureTest < Minitest::Test
     "batch/batch_pending" => [259, "as batch_create"],
     "fetch/recover_queue" => [256, "as recover, one queue at a time (cluster mode)"],
     "batch/batch_reopen" => [255, "as batch_create"],
-    "sets/schedule" => [254, "carries lib/fair.lua whole to file a fair queue's due jobs with their tenants"],
     "batch/batch_delivered" => [252, "as batch_create"],
     "workflow/workflow_step" => [282, "an end travels down the graph and releases in one step: lib/workflow.lua, workflow_finish " \
       "(with a sub-workflow's end), workflow_end and workflow_flush whole, and the mode's own part (workflow_push.lua, or " \

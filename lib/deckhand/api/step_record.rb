@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "json"
+require_relative "../store/json_object"
 
 module Deckhand
   class API
@@ -48,7 +48,7 @@ module Deckhand
 
       # fields: the step's parts as Store::Features::WorkflowRecords.steps reads them.
       def initialize(jid, fields)
-        info = parse(fields["info"]) || {}
+        info = Store::JsonObject.record(fields["info"])
         @jid = jid
         @name = info["name"].to_s
         @job_class = info["class"].to_s
@@ -56,7 +56,7 @@ module Deckhand
         @state = STATES.fetch(fields["state"].to_s, "unknown")
         @condition = CONDITIONS[fields["on"].to_s[0]]
         @parents = fields["parents"].to_s.split
-        @error = parse(fields["errors"])
+        @error = Store::JsonObject.parse(fields["errors"])
         @level = 0
         @within = nil
         @description = info["description"].to_s if info["kind"] == "workflow"
@@ -71,14 +71,6 @@ module Deckhand
 
       # Whether it has ended, however.
       def ended? = %w[succeeded failed dead cancelled].include?(@state)
-
-      private
-
-      def parse(json)
-        json && JSON.parse(json)
-      rescue JSON::ParserError
-        nil
-      end
     end
   end
 end

@@ -23,7 +23,7 @@ module Deckhand
       end
 
       def call(bids)
-        deadline = now + @patience
+        deadline = Monotonic.now + @patience
         left = bids.dup
         attempt = 0
         until left.empty?
@@ -34,7 +34,7 @@ module Deckhand
           rescue Deckhand::RedisError => e
             delay = DELAYS[[attempt, DELAYS.size - 1].min]
             attempt += 1
-            break later(left, e) if now + delay > deadline
+            break later(left, e) if Monotonic.now + delay > deadline
             sleep delay
           end
         end
@@ -60,8 +60,6 @@ module Deckhand
           logger.info("batch #{bids.join(", ")}: its hold is let go")
         end
       end
-
-      def now = Monotonic.now
     end
   end
 end

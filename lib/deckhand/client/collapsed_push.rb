@@ -2,6 +2,7 @@
 
 require_relative "../collapsing"
 require_relative "../store/features/collapses"
+require_relative "scripted_push"
 
 module Deckhand
   class Client
@@ -12,7 +13,7 @@ module Deckhand
     # logged.
     #
     #   CollapsedPush.new(config).call([job], [nil], [claim])   # => ["b4a5..."] or [nil]
-    class CollapsedPush # :nodoc:
+    class CollapsedPush < ScriptedPush # :nodoc:
       # How Client.write behind a pusher (push_after_commit) tells a
       # collapsing job's payload from the others.
       MARKS = ["\"debounce\":{", "\"dedupe\":{"].freeze
@@ -32,27 +33,12 @@ module Deckhand
         [nil, (mode == "debounce") ? Time.now.to_f + job["debounce"]["wait"] : at]
       end
 
-      def initialize(config)
-        @config = config
-      end
-
       # jobs: resolved job Hashes of one queue; ats: their scheduled times
       # (nil: now); claims: their Collapsing::Claim. Returns jid or nil per job.
       def call(jobs, ats, claims)
-        now = Payload.now(@config.timestamps)
-        entries = jobs.each_with_index.map do |job, i|
-          job["enqueued_at"] = now unless ats[i] || claims[i].mode == "debounce"
-          [claims[i], job["jid"], ats[i], Payload.encode(job, max_bytes: @config.max_payload_bytes)]
-        end
-        slice = Thread.current[SLICE] # a push_bulk's (Client::BulkPush)
-        begin
-          replies = Store::Features::Collapses.push(@config.store, jobs.first["queue"], entries)
-        rescue ConnectionError
-          slice&.scripted(jobs.map { |job| job["jid"] }, nil) # the script may have run: no mark tells
-          raise
-        end
-        slice&.scripted(jobs.map { |job| job["jid"] }, jobs.each_index.select { |i| replies[i][0] }.map { |i| jobs[i]["jid"] })
-        written(jobs, replies)
+        payloads = payloads(jobs) { |i| !ats[i] && claims[i].mode != "debounce" }
+        entries = jobs.each_with_index.map { |job, i| [claims[i], job["jid"], ats[i], payloads[i]] }
+        written(jobs, run_script(jobs) { Store::Features::Collapses.push(@config.store, jobs.first["queue"], entries) })
       end
 
       # A slice of push_bulk (Client#push_slice): `jobs` after middleware
@@ -79,20 +65,13 @@ module Deckhand
           "(#{job["dedupe"]["key"] || "its args"}, on_conflict: #{job["dedupe"]["on_conflict"]})")
       end
 
-      # For Client.write behind a pusher: takes the collapsing jobs out of
-      # what is about to be written, pushes each through the script, and
-      # returns the rest.
-      def deferred(queued, scheduled)
-        queued = queued.transform_values { |payloads| payloads.reject { |json| collapsing?(json) && write_one(json, nil) } }
-        queued = queued.reject { |_, payloads| payloads.empty? }
-        rest = []
-        scheduled.each_slice(2) { |at, json| rest << at << json unless collapsing?(json) && write_one(json, at) }
-        [queued, rest]
-      end
-
       private
 
-      def collapsing?(json) = MARKS.any? { |mark| json.include?(mark) }
+      # A collapsing job's payload (ScriptedPush#deferred).
+      def marked?(json) = MARKS.any? { |mark| json.include?(mark) }
+
+      # [pushed, other jid]: the script's reply for a job.
+      def pushed?(reply) = reply[0]
 
       # A pusher held the job as it would be written: a debounced one as
       # scheduled by the host's clock, which the script replaces with Redis'.

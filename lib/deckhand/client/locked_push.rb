@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "scripted_push"
+
 module Deckhand
   class Client
     # Pushes unique jobs: each with its lock, in one round trip
@@ -8,7 +10,7 @@ module Deckhand
     # or with on_conflict: :raise, Deckhand::NotUnique names it.
     #
     #   LockedPush.new(config).call([job], [nil], [lock])   # => ["b4a5..."] or [nil]
-    class LockedPush # :nodoc:
+    class LockedPush < ScriptedPush # :nodoc:
       # How Client.write behind a pusher tells a unique job's payload.
       MARK = "\"unique_key\""
 
@@ -28,45 +30,19 @@ module Deckhand
         Thread.current[CONFLICTS] = previous
       end
 
-      def initialize(config)
-        @config = config
-      end
-
       # jobs: normalized job Hashes of one queue; ats: their scheduled times
       # (nil: now); locks: their Unique::Lock. Returns jid or nil per job.
       def call(jobs, ats, locks)
-        now = Payload.now(@config.timestamps)
-        entries = jobs.each_with_index.map do |job, i|
-          job["enqueued_at"] = now unless ats[i]
-          [locks[i], ats[i], Payload.encode(job, max_bytes: @config.max_payload_bytes)]
-        end
-        slice = Thread.current[SLICE] # a push_bulk's (Client::BulkPush)
-        begin
-          holders = Store::Features::UniqueLocks.push(@config.store, jobs.first["queue"], entries, fair: @config.fair_queues)
-        rescue ConnectionError
-          slice&.scripted(jobs.map { |job| job["jid"] }, nil) # the script may have run: no mark tells
-          raise
-        end
+        entries = locks.zip(ats, payloads(jobs) { |i| !ats[i] })
+        holders = run_script(jobs) { Store::Features::UniqueLocks.push(@config.store, jobs.first["queue"], entries, fair: @config.fair_queues) }
         conflicts = []
         jids = jobs.each_with_index.map do |job, i|
           next job["jid"] unless holders[i]
           conflicts << [job, holders[i]]
           nil
         end
-        slice&.scripted(jobs.map { |job| job["jid"] }, jids.compact)
         conflicts.each { |job, holder| conflict(job, holder) }
         jids
-      end
-
-      # For Client.write behind a pusher (push_after_commit): takes the unique
-      # jobs out of what is about to be written, pushes each with its lock
-      # (a duplicate is logged, not pushed), and returns the rest.
-      def deferred(queued, scheduled)
-        queued = queued.transform_values { |payloads| payloads.reject { |json| unique?(json) && write_one(json, nil) } }
-        queued = queued.reject { |_, payloads| payloads.empty? }
-        rest = []
-        scheduled.each_slice(2) { |at, json| rest << at << json unless unique?(json) && write_one(json, at) }
-        [queued, rest]
       end
 
       # Logs a job that was not pushed, or raises NotUnique (on_conflict: :raise).
@@ -78,7 +54,11 @@ module Deckhand
 
       private
 
-      def unique?(json) = json.include?(MARK)
+      # A unique job's payload (ScriptedPush#deferred: a duplicate is logged, not pushed).
+      def marked?(json) = json.include?(MARK)
+
+      # No holder: the job took its lock and was pushed.
+      def pushed?(holder) = !holder
 
       def write_one(json, at)
         job = Payload.decode(json)

@@ -31,7 +31,7 @@ module Deckhand
         @steps = saved["dh_steps"].to_i
         @cancelled = !saved["cancelled"].nil?
         @history = RunHistory.parse(saved["dh_runs"])
-        @started = now
+        @started = Monotonic.now
         @started_at = Time.now.to_f
         @run_steps = @steps
         @flushed = nil
@@ -42,7 +42,7 @@ module Deckhand
       # it running, a cancellation is seen), then every FLUSH_INTERVAL.
       def start!
         @executions += 1
-        @started = now
+        @started = Monotonic.now
         @started_at = Time.now.to_f
         @run_steps = @steps
         @flushed = nil
@@ -65,7 +65,7 @@ module Deckhand
       def cancelled? = @cancelled
 
       # Seconds this run has iterated.
-      def elapsed = now - @started
+      def elapsed = Monotonic.now - @started
 
       # Seconds every run so far has iterated, this one included.
       def runtime = @runtime + elapsed
@@ -79,7 +79,7 @@ module Deckhand
         @cursor = cursor
       end
 
-      def flush_due? = @flushed.nil? || now - @flushed >= FLUSH_INTERVAL # :nodoc:
+      def flush_due? = @flushed.nil? || Monotonic.now - @flushed >= FLUSH_INTERVAL # :nodoc:
 
       # Saves the cursor, executions and runtime (to the microsecond: a run
       # shorter than a millisecond still adds to it); returns whether the
@@ -87,7 +87,7 @@ module Deckhand
       def flush
         cancelled = @states.flush(@jid, executions: @executions,
           cursor: JSON.generate(@cursor), runtime: runtime.round(6), steps: @steps, runs: @ended ? @history.to_json : nil)
-        @flushed = now
+        @flushed = Monotonic.now
         @cancelled ||= !cancelled.nil?
       end
 
@@ -105,8 +105,6 @@ module Deckhand
         else false
         end
       end
-
-      def now = Monotonic.now
     end
   end
 end

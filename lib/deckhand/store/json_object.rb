@@ -13,7 +13,7 @@ module Deckhand
     #   JsonObject.parse('{"jid":"ab12"}')   # => {"jid" => "ab12"}
     #   JsonObject.parse("[1, 2]")           # => nil
     #   JsonObject.parse("not json")         # => nil
-    #   JsonObject.parse(nil) || {}          # => {}: a reader that wants an empty record
+    #   JsonObject.record("not json")        # => {}: for a reader that wants an empty record
     module JsonObject # :nodoc:
       module_function
 
@@ -24,6 +24,9 @@ module Deckhand
       rescue JSON::ParserError
         nil
       end
+
+      # The JSON object stored, or an empty one for anything else.
+      def record(raw) = parse(raw) || {}
     end
   end
 end

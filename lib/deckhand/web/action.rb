@@ -138,6 +138,16 @@ module Deckhand
         value = int_param("per_page", 25, 1..100)
         PER_PAGE.include?(value) ? value : 25
       end
+
+      # The page of a listing of `size` entries the request asks for (its
+      # "page" and "per_page"): sets @size, @per_page, @pages (at least one)
+      # and @page, within them.
+      def paginate(size)
+        @size = size
+        @per_page = per_page
+        @pages = [(size + @per_page - 1) / @per_page, 1].max
+        @page = [int_param("page", 1, 1..MAX_PAGE), @pages].min
+      end
     end
   end
 end

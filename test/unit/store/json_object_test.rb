@@ -18,4 +18,9 @@ class JsonObjectTest < Minitest::Test
       assert_nil JsonObject.parse(raw), "#{raw.inspect} is no JSON object"
     end
   end
+
+  def test_a_record_is_the_object_or_an_empty_one
+    assert_equal({"jid" => "ab12"}, JsonObject.record('{"jid":"ab12"}'))
+    [nil, "[1, 2]", "not json"].each { |raw| assert_equal({}, JsonObject.record(raw), "#{raw.inspect} reads as an empty record") }
+  end
 end

@@ -27,6 +27,18 @@ class WebActionsTest < Minitest::Test
     assert_redirect post("/queues/default", "action" => "delete", "jid" => jids[1], "position" => "1"), "/queues/default", notice: "gone.0"
   end
 
+  # A listing's page is the one asked for, within the pages there are:
+  # past the last, the last; none or nonsense, the first.
+  def test_a_listing_shows_the_page_asked_for_within_its_pages
+    12.times { |i| add_to("retry", retry_job(format("%024d", i)), score: Time.now.to_f + i) }
+    here = ->(body) { body[%r{<span class="here" aria-current="page">(\d+)</span>}, 1] }
+    last = get("/retries?page=9&per_page=10").body
+    assert_equal "2", here.call(last)
+    assert_equal 2, last.scan('name="keys[]"').size, "the last page's two entries"
+    assert_equal "1", here.call(get("/retries?page=zero&per_page=10").body)
+    assert_nil here.call(get("/retries?page=2").body), "25 a page: one page, no pager"
+  end
+
   def test_unknown_actions_change_nothing
     Deckhand::Client.push("class" => "RecordJob", "args" => [1])
     assert_equal 404, post("/queues/default", "action" => "drop").status

@@ -29,7 +29,7 @@ module Deckhand
         def observe(offset)
           return if offset.nil?
           if offset.abs > LIMIT
-            warn(offset) if @said_at.nil? || monotonic - @said_at >= REPEAT
+            warn(offset) if @said_at.nil? || Monotonic.now - @said_at >= REPEAT
           elsif @said_at
             @said_at = nil
             @logger.info("this host's clock agrees with Redis' again (#{format("%+.3f", -offset)}s)")
@@ -41,13 +41,11 @@ module Deckhand
         private
 
         def warn(offset)
-          @said_at = monotonic
+          @said_at = Monotonic.now
           @logger.warn("this host's clock is #{format("%.1f", offset.abs)}s #{offset.negative? ? "ahead of" : "behind"} " \
             "Redis' clock: Deckhand times its jobs by Redis' clock, so none runs early or twice because of it, but " \
             "the application's own times are off; fix the host's time synchronization (NTP, chrony)")
         end
-
-        def monotonic = Monotonic.now
       end
     end
   end

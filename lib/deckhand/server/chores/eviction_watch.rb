@@ -61,13 +61,13 @@ module Deckhand
         end
 
         def tick
-          look! if monotonic >= @due
+          look! if Monotonic.now >= @due
         end
 
         private
 
         def look!
-          @due = monotonic + @interval
+          @due = Monotonic.now + @interval
           nodes = Store::Connection::RedisMemory.read(@store)
           evicted = since_last(nodes) unless @look.nodes.empty?
           concerns = Store::Connection::MemoryConcerns.of(nodes, evicted: evicted)
@@ -113,8 +113,6 @@ module Deckhand
           @logger.warn("cannot watch Redis' memory and eviction policy: #{error.message}. Allow INFO to Deckhand's user") unless @blind
           @blind = true
         end
-
-        def monotonic = Monotonic.now
       end
     end
   end

@@ -31,7 +31,7 @@ module Deckhand
         # passed; returns whether this process leads.
         def refresh
           if @token
-            renew if now - @renewed >= @ttl / 3.0
+            renew if Monotonic.now - @renewed >= @ttl / 3.0
           else
             held, token = @script.acquire(@identity, ttl_ms: @ttl * 1000)
             won(token) if held
@@ -42,14 +42,14 @@ module Deckhand
         # Seconds until the lease is due for renewal (leader) or worth trying
         # again (follower: a third of its life, jittered).
         def wait
-          return (@ttl / 3.0 - (now - @renewed)).clamp(0.0, @ttl) if @token
+          return (@ttl / 3.0 - (Monotonic.now - @renewed)).clamp(0.0, @ttl) if @token
           @ttl / 3.0 * (0.75 + 0.5 * rand)
         end
 
         # Redis failed: a lease that could not be renewed for its whole life
         # may be another's by now.
         def unreachable
-          lost("its lease could not be renewed for #{@ttl}s") if @token && now - @renewed >= @ttl
+          lost("its lease could not be renewed for #{@ttl}s") if @token && Monotonic.now - @renewed >= @ttl
         end
 
         # The enqueue script found another holder.
@@ -68,12 +68,12 @@ module Deckhand
 
         def renew
           held, _holder = @script.renew(@token, ttl_ms: @ttl * 1000)
-          held ? @renewed = now : lost("another process holds the lease")
+          held ? @renewed = Monotonic.now : lost("another process holds the lease")
         end
 
         def won(token)
           @token = token
-          @renewed = now
+          @renewed = Monotonic.now
           @logger.info("periodic: this process is the leader (lease #{token})")
           Lifecycle.leader!(true, logger: @logger)
         end
@@ -83,8 +83,6 @@ module Deckhand
           @token = nil
           Lifecycle.leader!(false, logger: @logger)
         end
-
-        def now = Monotonic.now
       end
     end
   end

@@ -25,19 +25,19 @@ module Deckhand
         end
 
         def lots(pairs)
-          @pending << [pairs, now + SETTLE] unless pairs.empty?
+          @pending << [pairs, Monotonic.now + SETTLE] unless pairs.empty?
         end
 
         def any? = !@pending.empty?
 
-        def due? = any? && @pending.first[1] <= now
+        def due? = any? && @pending.first[1] <= Monotonic.now
 
         # Seconds until the oldest may be reclaimed; nil when none waits.
-        def wait_time = any? ? [@pending.first[1] - now, 0].max : nil
+        def wait_time = any? ? [@pending.first[1] - Monotonic.now, 0].max : nil
 
         # Raises the Deckhand::RedisError when Redis is still away; the lots then wait.
         def reclaim
-          due, @pending = @pending.partition { |_, at| at <= now }
+          due, @pending = @pending.partition { |_, at| at <= Monotonic.now }
           count = @requeue.lots(due.flat_map(&:first))
           @logger&.warn("handed back #{count} jobs fetched by a round trip whose reply was lost") if count.positive?
           count
@@ -45,10 +45,6 @@ module Deckhand
           @pending = due + @pending
           raise
         end
-
-        private
-
-        def now = Monotonic.now
       end
     end
   end

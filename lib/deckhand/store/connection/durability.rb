@@ -116,18 +116,8 @@ module Deckhand
         # cluster mode one WAIT, on the node the script ran on.
         def script_round(store, verb, script, keys, argv)
           run = ->(pipe) { pipe.call(verb, script, keys.size, *keys, *argv) }
-          replies, acks = store.cluster? ? Connection::ClusterWait.replies(store, command, @timeout, &run) : plain_replies(store, &run)
+          replies, acks = store.cluster? ? Connection::ClusterWait.replies(store, command, @timeout, &run) : plain(store, exception: false, &run)
           [replies.first, acks]
-        end
-
-        def plain_replies(store)
-          store.with do |conn|
-            replies = conn.pipelined(exception: false) do |pipe|
-              yield pipe
-              pipe.blocking_call_v(@timeout, command)
-            end
-            [replies, [replies.pop]]
-          end
         end
 
         def jids(queued, scheduled)

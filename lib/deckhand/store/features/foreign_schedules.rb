@@ -53,15 +53,13 @@ module Deckhand
 
         def scheduler(schedules, states)
           schedules.filter_map do |name, raw|
-            spec = parse(raw)
+            spec = JsonObject.record(raw)
             klass = spec["class"] || spec["klass"]
             next unless klass.is_a?(String) && !klass.empty?
-            next if spec["enabled"] == false || parse(states[name])["enabled"] == false
+            next if spec["enabled"] == false || JsonObject.record(states[name])["enabled"] == false
             Entry.new("sidekiq-scheduler", name, klass, "#{SCHEDULES} #{name}")
           end
         end
-
-        def parse(raw) = JsonObject.parse(raw) || {}
       end
     end
   end

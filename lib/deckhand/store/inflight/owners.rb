@@ -27,7 +27,7 @@ module Deckhand
 
         # identity => the record as a Hash (an unreadable record reads as {}).
         def all(store)
-          store.call("HGETALL", store.layout::OWNERS).transform_values { |raw| JsonObject.parse(raw) || {} }
+          store.call("HGETALL", store.layout::OWNERS).transform_values { |raw| JsonObject.record(raw) }
         end
 
         # Redis' time (epoch seconds) and each identity's last heartbeat

@@ -24,12 +24,6 @@ module Deckhand
         INDEX = "#{TAG}:index"
         EXPIRIES = "#{TAG}:expiry"
         COUNTS = "#{TAG}:counts"
-        ENDED = "ended:"
-
-        # A job's kept return value is a key of its own, read and written
-        # alone: it stays out of the {workflows} slot, so results spread
-        # over the shards.
-        RESULT = "deckhand:result:"
 
         # Released steps not yet known to be in their queue: a sorted set
         # jid => when released (epoch ms), and a hash jid => JSON [queue,
@@ -37,9 +31,7 @@ module Deckhand
         OUTBOX = "#{TAG}:outbox"
         OUTBOX_JOBS = "#{TAG}:outbox:jobs"
 
-        PARTS = WorkflowNames::PARTS
-        PLACEHOLDER = WorkflowNames::PLACEHOLDER
-
+        include WorkflowNames
         extend WorkflowNames
 
         module_function

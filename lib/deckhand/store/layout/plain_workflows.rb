@@ -45,14 +45,8 @@ module Deckhand
         # did (cancelled: its net cancels, as no script both cancels and
         # revives a step); Operations::Fleet serves them to Prometheus.
         COUNTS = "deckhand:workflows:counts"
-        # The prefix of its fields counting ends, by state.
-        ENDED = "ended:"
 
-        RESULT = "deckhand:result:"
-
-        PARTS = WorkflowNames::PARTS
-        PLACEHOLDER = WorkflowNames::PLACEHOLDER
-
+        include WorkflowNames
         extend WorkflowNames
 
         module_function

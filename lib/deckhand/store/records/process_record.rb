@@ -143,20 +143,17 @@ module Deckhand
         def decode(identity, fields)
           info, busy, beat, quiet, rss, rtt, inflight, balance, clock, concurrency = fields
           return nil if info.nil?
-          info = parse(info)
+          info = JsonObject.record(info)
           info["concurrency"] = concurrency.to_i if concurrency
           Entry.new(identity, info, busy.to_i, beat && Time.at(beat.to_f), quiet == "true", rss.to_i, rtt.to_i,
-            inflight.to_i, balance ? parse(balance) : {}, clock&.to_f)
+            inflight.to_i, JsonObject.record(balance), clock&.to_f)
         end
 
         def decode_work(thread, raw)
-          work = parse(raw)
+          work = JsonObject.record(raw)
           chunk = work["chunk"] if work["chunk"].is_a?(Hash) && work["chunk"]["size"].is_a?(Integer) && work["chunk"]["jids"].is_a?(Array)
           Work.new(thread, work["queue"].to_s, work["payload"], work["run_at"].is_a?(Numeric) ? Time.at(work["run_at"]) : nil, chunk)
         end
-
-        # The JSON object stored, leniently: {} for anything else.
-        def parse(raw) = JsonObject.parse(raw) || {}
       end
     end
   end

@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "securerandom"
 require_relative "queue_placement"
 require_relative "collapse_record_move"
 require_relative "../scripts/move/queue_move_batch"
@@ -79,40 +78,26 @@ module Deckhand
 
         # Moves `queue` to `to` (a tag); resumes a move of it under way.
         def call(queue, to:)
-          started = monotonic
-          token = SecureRandom.hex(8)
+          started = Monotonic.now
           ttl = [LOCK_TTL, @timeout * 4].max
           # The servers' sweep of retired tags holds the lock a moment too.
-          unless lock(token, ttl)
-            raise PlacementError, "another queue move is under way (#{Moves::LOCK} is held); wait for it to finish " \
-              "(the lock of a mover that died expires within #{ttl.round}s), then run this one again"
-          end
-          @token = token
-          begin
+          moved = Moves.holding(@store, ttl, wait: LOCK_WAIT, interval: @interval) do |token|
+            @token = token
             @placement.follow(Moves.epoch(@store)) # this process may have missed an earlier move
             state = Moves.under_way(@store)[queue] || start(queue, to)
             epoch = (state["step"] == "pause") ? switch(queue, state) : Moves.epoch(@store)
             state = state.merge("step" => "copy")
-            paused = monotonic - started
+            paused = Monotonic.now - started
             jobs, entries, copy = finish(queue, state, epoch)
-            Result.new(queue, state["from"], state["to"], jobs, entries, (monotonic - started).round(3), paused.round(3), copy.round(3))
-          ensure
-            Moves.unlock(@store, token)
+            Result.new(queue, state["from"], state["to"], jobs, entries, (Monotonic.now - started).round(3), paused.round(3), copy.round(3))
           end
+          moved or raise PlacementError, "another queue move is under way (#{Moves::LOCK} is held); wait for it to finish " \
+            "(the lock of a mover that died expires within #{ttl.round}s), then run this one again"
         end
 
         private
 
         Moves = Tags::QueuePlacement::Moves
-
-        def lock(token, ttl)
-          deadline = monotonic + LOCK_WAIT
-          until Moves.lock(@store, token, ttl)
-            return false if monotonic > deadline
-            sleep(@interval)
-          end
-          true
-        end
 
         def start(queue, to)
           from = @placement.tag(queue)
@@ -149,22 +134,22 @@ module Deckhand
 
         # Steps 3 and 4; `epoch` is the switch's.
         def finish(queue, state, epoch)
-          switched = monotonic
+          switched = Monotonic.now
           jobs, entries = copy_all(state)
-          copying = monotonic - switched
+          copying = Monotonic.now - switched
           # Servers push the queue's jobs (jobs that push jobs, scheduled
           # ones coming due) under the old tag until they follow the switch;
           # pushing processes without a heartbeat follow within REFRESH
           # seconds. What they pushed meanwhile comes along now.
           followed(epoch)
-          late = Tags::QueuePlacement::REFRESH + LATE_MARGIN - (monotonic - switched)
+          late = Tags::QueuePlacement::REFRESH + LATE_MARGIN - (Monotonic.now - switched)
           sleep(late) if late.positive?
-          late = monotonic
+          late = Monotonic.now
           jobs, entries = copy_all(state).zip([jobs, entries]).map(&:sum)
           # Jobs an out-of-date process pushed under a tag an earlier move
           # retired come along too.
           Moves.retired(@store).each { |tag, name| jobs += copy_jobs(tag, state["to"]) if name == queue && tag != state["to"] }
-          copying += monotonic - late
+          copying += Monotonic.now - late
           Moves.finish(@store, queue)
           [jobs, entries, copying]
         end
@@ -235,17 +220,15 @@ module Deckhand
         end
 
         def wait_until(seconds, what)
-          deadline = monotonic + seconds
+          deadline = Monotonic.now + seconds
           until yield
-            if monotonic >= deadline
+            if Monotonic.now >= deadline
               raise PlacementError, "gave up after #{seconds}s waiting for #{what}; is every server running? " \
                 "Run the move again to retry"
             end
             sleep(@interval)
           end
         end
-
-        def monotonic = Monotonic.now
       end
     end
   end

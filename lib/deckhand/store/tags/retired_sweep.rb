@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "securerandom"
 require_relative "queue_placement"
 require_relative "../scripts/move/queue_move_batch"
 require_relative "../jobs/priority_pushes"
@@ -25,15 +24,7 @@ module Deckhand
           @store = store
         end
 
-        def call
-          token = SecureRandom.hex(8)
-          return {} unless Moves.lock(@store, token, LOCK_TTL)
-          begin
-            sweep(Moves.retired(@store))
-          ensure
-            Moves.unlock(@store, token)
-          end
-        end
+        def call = Moves.holding(@store, LOCK_TTL) { sweep(Moves.retired(@store)) } || {}
 
         private
 

@@ -23,10 +23,7 @@ module Deckhand
 
         def index
           @section = "batches"
-          @per_page = per_page
-          @size = listing.size
-          @pages = [(@size + @per_page - 1) / @per_page, 1].max
-          @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
+          paginate(listing.size)
           @batches = listing.page(offset: (@page - 1) * @per_page, limit: @per_page)
           render :batches, title: t("nav.batches")
         end

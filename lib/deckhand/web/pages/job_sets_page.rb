@@ -133,8 +133,7 @@ module Deckhand
         end
 
         def page_through
-          @pages = [(@size + @per_page - 1) / @per_page, 1].max
-          @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
+          paginate(@size)
           @entries = @set.page(@page, @per_page)
         end
 

@@ -25,10 +25,7 @@ module Deckhand
 
         def index
           @section = "workflows"
-          @per_page = per_page
-          @size = workflows.size
-          @pages = [(@size + @per_page - 1) / @per_page, 1].max
-          @page = [int_param("page", 1, 1..Action::MAX_PAGE), @pages].min
+          paginate(workflows.size)
           @workflows = workflows.page(@page, @per_page)
           render :workflows, title: t("nav.workflows")
         end

@@ -25,13 +25,9 @@
 -- pushed), "" for none.
 local jobs = (#ARGV - 1) / 6
 local fixed = #KEYS - jobs
-local queues, queue, schedule = nil, KEYS[fixed - 1], KEYS[fixed]
-if fixed == 3 then queues = KEYS[1] end
--- Every key's type first (lib/guard.lua): a refusal after a job was written
--- would leave it pushed while its caller is told it was not.
-if queues then guard(queues, 'set') end
-guard(queue, 'list')
-guard(schedule, 'zset')
+-- Every key's type first (lib/guard.lua, lib/push.lua): a refusal after a
+-- job was written would leave it pushed while its caller is told it was not.
+local queues, queue, schedule = push_keys(fixed)
 for i = 1, jobs do guard(KEYS[fixed + i], 'hash') end
 local now = nil
 local result, queued = {}, false
@@ -53,12 +49,7 @@ for i = 1, jobs do
       end
       score = string.format('%.3f', (now + span) / 1000)
     end
-    if score == '' then
-      redis.call('LPUSH', queue, payload)
-      queued = true
-    else
-      redis.call('ZADD', schedule, score, payload)
-    end
+    queued = push_job(queue, schedule, score, payload) or queued
     redis.call('HSET', record, 'jid', jid, 'payload', payload)
     redis.call('PEXPIRE', record, life)
     -- The earlier job leaves only now that its successor is written: a

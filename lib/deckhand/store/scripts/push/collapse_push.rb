@@ -17,7 +17,7 @@ module Deckhand
       # is registered in the set of queue names by a command of its own
       # first (Script#push_keys).
       class CollapsePush < Script # :nodoc:
-        lua "push/collapse_push", uses: ["guard"]
+        lua "push/collapse_push", uses: ["guard", "push"]
 
         # jobs: [Collapsing::Claim, jid, scheduled time (epoch seconds) or
         # nil, payload]. Returns, per job, [pushed, other jid or nil]: the

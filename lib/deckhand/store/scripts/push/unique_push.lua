@@ -21,16 +21,11 @@
 local jobs = (#ARGV - 2) / 6
 local fair = ARGV[2] == '1'
 local fixed = #KEYS - jobs - (fair and 2 or 0)
-local queues, queue, schedule = nil, KEYS[fixed - 1], KEYS[fixed]
 local fair_jobs, fair_tenants = KEYS[#KEYS - 1], KEYS[#KEYS]
-if fixed == 3 then queues = KEYS[1] end
 local result, queued = {}, false
--- Every key's type first (lib/guard.lua): a queue of another type would
--- otherwise refuse a job after its lock was taken, or after jobs before it
--- were pushed, and the caller, told the push failed, would push them again.
-if queues then guard(queues, 'set') end
-guard(queue, 'list')
-guard(schedule, 'zset')
+-- Every key's type first (lib/guard.lua, lib/push.lua): a key of another
+-- type would otherwise refuse a job after its lock was taken.
+local queues, queue, schedule = push_keys(fixed)
 for i = 1, jobs do guard(KEYS[fixed + i], 'string') end
 if fair then
   guard(fair_jobs, 'zset')
@@ -44,11 +39,8 @@ for i = 1, jobs do
     if score == '' and fair and tenant ~= '' then
       fair_add(queue, fair_jobs, fair_tenants, tenant, tonumber(ARGV[at + 5]), payload)
       queued = true
-    elseif score == '' then
-      redis.call('LPUSH', queue, payload)
-      queued = true
     else
-      redis.call('ZADD', schedule, score, payload)
+      queued = push_job(queue, schedule, score, payload) or queued
     end
     result[i] = ''
   else

@@ -20,7 +20,7 @@ module Deckhand
       # command of its own first, for scheduled pushes too: the scheduler
       # finds a queue's scheduled set through that registration.
       class UniquePush < Script # :nodoc:
-        lua "push/unique_push", uses: ["guard", "fair"]
+        lua "push/unique_push", uses: ["guard", "fair", "push"]
 
         # jobs: [Unique::Lock, scheduled time (epoch seconds) or nil, payload].
         # Returns, per job, nil when pushed or the jid that holds its lock.

@@ -27,7 +27,7 @@ module Deckhand
       #   schedule = Schedule.new(store, queues: %w[default mail], fair: config.fair_queues)
       #   moved, corrupt, earliest = schedule.call(now: Time.now.to_f, limit: 100, stamp: 1732000000000)
       class Schedule < Script # :nodoc:
-        lua "sets/schedule", uses: ["guard", "schedule_keys", "fair"]
+        lua "sets/schedule", uses: ["guard", "fair", "schedule_move"]
 
         # How long a claimed entry waits before it is due again, should the
         # scheduler that claimed it die before pushing it.

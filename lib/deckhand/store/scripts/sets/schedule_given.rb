@@ -22,7 +22,7 @@ module Deckhand
       #   moved, corrupt, earliest = schedule.call(now: Time.now.to_f, limit: 100, stamp: 1732000000000)
       #   schedule.dropped # => the jobs pass stopped, their entries removed
       class ScheduleGiven < Schedule # :nodoc:
-        lua "sets/schedule_given", uses: ["guard", "schedule_keys", "fair"]
+        lua "sets/schedule_given", uses: ["guard", "fair", "schedule_move"]
 
         attr_reader :dropped
 

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require "securerandom"
 require_relative "../../jobs/priority_pushes"
 
 module Deckhand
@@ -85,7 +86,26 @@ module Deckhand
             end.last
           end
 
-          # One move at a time in the fleet; the token frees only its own lock.
+          # Runs the block holding the lock that lets one move (or sweep of
+          # retired tags) run at a time in the fleet, under a token of its
+          # own (given to the block, to #prolong the lock), and frees it
+          # after; the block's value, or false when another holds the lock
+          # for `wait` seconds (tried again every `interval`).
+          def holding(store, ttl, wait: 0, interval: 0.05)
+            token = SecureRandom.hex(8)
+            deadline = Monotonic.now + wait
+            until lock(store, token, ttl)
+              return false if Monotonic.now >= deadline
+              sleep(interval)
+            end
+            begin
+              yield token
+            ensure
+              unlock(store, token)
+            end
+          end
+
+          # The token frees only its own lock.
           def lock(store, token, ttl) = store.call("SET", LOCK, token, "NX", "PX", (ttl * 1000).to_i) == "OK"
 
           # Keeps the lock of a move that is still going (its token).
