@@ -109,9 +109,15 @@ class ClusterPriorityTest < Minitest::Test
   def test_a_scheduled_job_waits_at_its_level_once_due
     RankedJob.set(queue: "reports", priority: -4).perform_in(0.1, 1)
     RankedJob.set(queue: "reports").perform_in(0.1, 2)
-    sleep 0.2
-    # Due by the clock the push dated them by (Redis', Store::Clock), not this host's.
-    moved, = Deckhand::Store::Scripts::Schedule.new(Deckhand.config.store, queues: %w[reports]).call(now: Deckhand.config.store.clock.now, limit: 10, stamp: "1")
+    # Due by the clock the push dated them by (Redis', Store::Clock), not this
+    # host's; this process' reading of it may lag under load, so it is asked
+    # again until both moved.
+    schedule = Deckhand::Store::Scripts::Schedule.new(Deckhand.config.store, queues: %w[reports])
+    moved = 0
+    wait_for(message: "both jobs due") do
+      moved += schedule.call(now: Deckhand.config.store.clock.now, limit: 10, stamp: "1").first
+      moved >= 2
+    end
     assert_equal 2, moved
     assert_equal [[1]], cluster.call("LRANGE", keys.priority("reports", -4), 0, -1).map { |raw| JSON.parse(raw)["args"] }
     assert_equal [[2]], jobs_in("reports").map { |job| job["args"] }
