@@ -192,9 +192,15 @@ class PriorityTest < Minitest::Test
     RankedJob.set(priority: -4).perform_in(0.2, 3)
     redis.call("ZADD", "retry", 0, JSON.generate("class" => "PriorityTest::RankedJob", "args" => [4], "jid" => "r" * 24,
       "queue" => "default", "priority" => -4, "retry" => true, "retry_count" => 0, "enqueued_at" => 1))
-    sleep 0.3
-    # Due by the clock the push dated them by (Redis', Store::Clock), not this host's.
-    moved, = Deckhand::Store::Scripts::Schedule.new(Deckhand.config.store).call(now: Deckhand.config.store.clock.now, limit: 10, stamp: "1")
+    # Due by the clock the push dated them by (Redis', Store::Clock), not this
+    # host's; this process' reading of it may lag under load, so it is asked
+    # again until both moved.
+    schedule = Deckhand::Store::Scripts::Schedule.new(Deckhand.config.store)
+    moved = 0
+    wait_for(message: "both jobs due") do
+      moved += schedule.call(now: Deckhand.config.store.clock.now, limit: 10, stamp: "1").first
+      moved >= 2
+    end
     assert_equal 2, moved
     assert_equal [[3], [4]].sort, redis.call("LRANGE", keys.priority("default", -4), 0, -1).map { |raw| JSON.parse(raw)["args"] }.sort
     assert_equal ["-4"], redis.call("SMEMBERS", keys.priorities("default"))
