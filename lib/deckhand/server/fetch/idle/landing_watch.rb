@@ -67,7 +67,7 @@ module Deckhand
 
           # A wait on the list failed where its reply may have been lost.
           def lost(key)
-            at = now
+            at = Monotonic.now
             @lock.synchronize { @lists[key].looks_at.push(at, at + LATE) }
           end
 
@@ -76,7 +76,7 @@ module Deckhand
             @lock.synchronize do
               list = @lists[key]
               next 0.0 if list.size >= PRUNE_AT
-              list.looks_at.min&.then { |at| [at - now, 0.0].max }
+              list.looks_at.min&.then { |at| [at - Monotonic.now, 0.0].max }
             end
           end
 
@@ -89,13 +89,13 @@ module Deckhand
             mine = @lock.synchronize do
               list = @lists[key]
               @done.wait(@lock) while list.looking # another waiter's look: it may be the one due
-              next false unless list.size >= PRUNE_AT || list.looks_at.any? { |at| at <= now }
+              next false unless list.size >= PRUNE_AT || list.looks_at.any? { |at| at <= Monotonic.now }
               list.looking = true
               @done.wait(@lock) while list.waits.positive?
               true
             end
             return nil unless mine
-            started = now
+            started = Monotonic.now
             payloads = yield
             @lock.synchronize { compare(@lists[key], payloads, started) }
           ensure
@@ -125,8 +125,6 @@ module Deckhand
             list.looks_at.reject! { |at| at <= started }
             found
           end
-
-          def now = Monotonic.now
         end
       end
     end
