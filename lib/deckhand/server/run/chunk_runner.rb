@@ -206,13 +206,14 @@ module Deckhand
         # members' errors the block returns (after their middleware), with
         # CANCELLED for each member whose cancel came first.
         def watching(members)
-          entries = members.map { |_, job| [job["jid"], @cancels.enter_member(job["jid"])] }
-          watch = entries.to_h
-          errors = yield ->(jid) { (entry = watch[jid]) ? @cancels.told?(entry) : false }
-          left = entries.map { |_, entry| @cancels.cancelled?(entry) }
-          errors.each_with_index.map { |error, i| left[i] ? CANCELLED : error }
+          entries = @cancels.enter_members(members.map { |_, job| job["jid"] })
+          watch = nil # looked up by jid only when perform_chunk asks (few do)
+          errors = yield ->(jid) { (entry = (watch ||= @cancels.by_jid(entries))[jid]) ? @cancels.told?(entry) : false }
+          left = true
+          cancelled = @cancels.members_cancelled(entries) or return errors
+          errors.each_with_index.map { |error, i| cancelled[i] ? CANCELLED : error }
         ensure
-          entries&.each { |_, entry| @cancels.cancelled?(entry) } unless left
+          @cancels.members_cancelled(entries) if entries && !left
         end
 
         # The member's [args, job] as it starts, or nil (its error yielded).
