@@ -29,6 +29,7 @@ module Deckhand
       #   chunks.run(unit, job, held)     # held: the processor's units (nil: no gathering)
       class ChunkRunner
         FINAL = %i[success dead dropped cancelled].freeze
+        NONE = [].freeze
 
         def initialize(config:, fetcher:, stats:, gate:, outcomes:, classes:, suspects:, cancels:, middleware:, shield:)
           @executor = config.executor
@@ -78,7 +79,7 @@ module Deckhand
           members = held ? gather(unit, job, held, options, open) : [[unit, job]]
           @gather.reserve(members.size - 1 - room)
           room = members.size - 1
-          suspects, fresh = members.partition { |u, j| @suspects.count(u.queue, j["jid"]) }
+          suspects, fresh = @suspects.none? ? [NONE, members] : members.partition { |u, j| @suspects.count(u.queue, j["jid"]) }
           run_chunk(fresh) unless fresh.empty?
           suspects.each { |member| run_suspect(*member) }
         ensure
@@ -157,12 +158,16 @@ module Deckhand
           @events.fire(:chunk, @logger, members.size, job["wrapped"] || job["class"], unit.queue_name)
           outcomes
         ensure
-          @stats.finished_chunk(tid, [outcomes.size, 1].max, outcomes.empty? ? 1 : outcomes.count { |o| o != :success }) if outcomes
+          @stats.finished_chunk(tid, [outcomes.size, 1].max, outcomes.empty? ? 1 : outcomes.size - outcomes.count(:success)) if outcomes
           Thread.current[:deckhand_job] = nil
         end
 
         # The members that succeeded settle together, the others one by one.
         def settle_all(members, errors, elapsed)
+          if errors.none? # every member succeeded (most chunks)
+            @outcomes.successes(members, elapsed)
+            return Array.new(members.size, :success)
+          end
           @outcomes.successes(members.reject.with_index { |_, i| errors[i] }, elapsed)
           members.each_with_index.map { |(unit, job), i| errors[i] ? settle(unit, job, errors[i], elapsed) : :success }
         end
