@@ -98,7 +98,7 @@ module Deckhand
           deadline = now + options["wait"]
           open ||= @gather.open(job, options["size"] - 1)
           begin
-            while @gather.left(open).positive? && (more = @gather.next(deadline - now, open))
+            while (more = @gather.next(deadline - now, open)) # nil once full, or none came within the wait
               next adopt(@gather.joined(open), members, held) if more.equal?(Fetch::Gather::JOINED)
               break unless take(more, job, held, open, members)
             end
