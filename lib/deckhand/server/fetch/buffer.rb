@@ -25,6 +25,7 @@ module Deckhand
       #   buffer.push_lots(lots)                        # fetched
       #   buffer.push(unit)                             # landed by an idle waiter
       #   buffer.pop                                    # => a UnitOfWork, or nil once closed
+      #   buffer.pop_now                                # => a UnitOfWork waiting now, or nil
       #   buffer.hand_back { |unit| fetcher.done(unit, marked: true) }
       class Buffer
         POLL = 0.002
@@ -64,6 +65,13 @@ module Deckhand
             sleep POLL
             retry
           end
+        end
+
+        # The next job when one waits now, else nil: never waits.
+        def pop_now
+          @ready.empty? ? nil : unit(@ready.pop(true))
+        rescue ThreadError # another thread took it meanwhile
+          nil
         end
 
         def size = @ready.size

@@ -22,7 +22,7 @@ module Deckhand
       #   gather.reserve(999)
       #   gather.join_or_open(unit2, other, 999)  # => nil, in another thread: a job of the class joined it
       #   gather.joined(open)           # => [[unit, job]], the jobs joined since the last call
-      #   unit = gather.next(0.5, open) # a fetched job within 0.5 s, JOINED, or nil
+      #   unit = gather.next(0.5, open) # a fetched job within 0.5 s, JOINED, or nil (none, or the chunk is full)
       #   gather.claim(open)            # => true: room for the unit it took
       #   gather.give_back(unit)        # not of the chunk's class, or no room
       #   gather.close(job, open)       # => the last jobs joined; no more join
@@ -89,15 +89,25 @@ module Deckhand
 
         # The next fetched job, waiting up to `timeout` seconds (none: only
         # one waiting now); JOINED when jobs joined `chunk` meanwhile; nil
-        # when none came, or the capsule went quiet (looked at every SLICE,
-        # so a stop never waits for a long `wait`). An empty buffer wakes the
-        # fetch loop.
+        # when none came, `chunk` has no slot left, or the capsule went quiet
+        # (looked at every SLICE, so a stop never waits for a long `wait`).
+        # An empty buffer wakes the fetch loop.
         def next(timeout, chunk = nil)
-          deadline = Monotonic.now + [timeout, 0].max
+          deadline = nil
           slice = chunk ? JOIN_SLICE : SLICE
           loop do
             return nil if @buffer.nil? || @planner.quiet? || @buffer.closed?
-            return JOINED if chunk && @lock.synchronize { chunk.joined? }
+            if chunk
+              state = @lock.synchronize { chunk.left.zero? ? :full : chunk.joined? }
+              return nil if state == :full
+              return JOINED if state
+            end
+            unless deadline # a job waiting now is taken without reading the clock (a backlog's every member)
+              unit = @buffer.pop_now
+              @planner.wake if @buffer.empty?
+              return unit if unit
+              deadline = Monotonic.now + [timeout, 0].max
+            end
             @planner.wake if @buffer.empty?
             unit = @buffer.pop(timeout: (deadline - Monotonic.now).clamp(0, slice))
             @planner.wake if @buffer.empty?

@@ -49,6 +49,9 @@ module Deckhand
           end
         end
 
+        # No queue has a job recovered (most of the time): #count is nil for every job.
+        def none? = @counts.empty?
+
         # How many times the job was recovered, or nil for a job never recovered.
         def count(queue, jid)
           return nil if @counts.empty?

@@ -36,12 +36,25 @@ module Deckhand
 
         def enter(jid) = @cancels.enter(jid, Thread.current, interruptible: @interruptible)
 
-        # A chunk's member (Run::ChunkRunner): told of its cancel, never
-        # interrupted (its chunk's thread runs the other members too).
-        def enter_member(jid) = @cancels.enter(jid, Thread.current, interruptible: false)
+        # A chunk's members (Run::ChunkRunner), by their jids: told of their
+        # cancels, never interrupted (the chunk's thread runs the others too).
+        # Returns their entries, in order.
+        def enter_members(jids) = @cancels.enter_all(jids, Thread.current)
+
+        # The members' entries by jid, for Chunk#cancelled?.
+        def by_jid(entries) = @cancels.by_jid(entries)
 
         # Whether the member's cancel has been seen while its chunk runs.
         def told?(entry) = @cancels.told?(entry)
+
+        # #cancelled? for each of a chunk's members at once: nil when none
+        # was cancelled (most chunks), else whether each was, in order.
+        def members_cancelled(entries)
+          states = @cancels.leave_all(entries)
+          return nil unless states.any?
+          drain if states.include?(:raised)
+          states.map { |state| !state.nil? }
+        end
 
         def attach(entry, instance) = @cancels.attach(entry, instance)
 

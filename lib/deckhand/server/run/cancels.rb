@@ -41,6 +41,18 @@ module Deckhand
           entry
         end
 
+        # A chunk's members (Run::ChunkRunner), entered at once under one
+        # lock; never interrupted. Returns their entries, in order.
+        def enter_all(jids, thread)
+          entries = jids.map { |jid| Entry.new((jid.is_a?(String) && !jid.frozen?) ? jid.dup.freeze : jid, thread, false) }
+          @lock.synchronize { entries.each { |entry| @entries[entry.jid] = entry } }
+          entries
+        end
+
+        # The entries' jids to their entries, keyed by the frozen copies
+        # #enter kept (so the Hash copies none).
+        def by_jid(entries) = entries.to_h { |entry| [entry.jid, entry] }
+
         # Hands the job its instance once built, telling it of a cancel seen already.
         def attach(entry, instance)
           @lock.synchronize do
@@ -84,16 +96,19 @@ module Deckhand
 
         # The job's perform returned: whether it was cancelled first
         # (:cancelled, or :raised when an interrupt was sent), nil if not.
-        def leave(entry)
-          @lock.synchronize do
-            @entries.delete(entry.jid) if @entries[entry.jid].equal?(entry)
-            state = entry.state
-            entry.state = :left
-            state
-          end
-        end
+        def leave(entry) = @lock.synchronize { leave_one(entry) }
+
+        # #leave for each of a chunk's members under one lock: their states, in order.
+        def leave_all(entries) = @lock.synchronize { entries.map { |entry| leave_one(entry) } }
 
         private
+
+        def leave_one(entry)
+          @entries.delete(entry.jid) if @entries[entry.jid].equal?(entry)
+          state = entry.state
+          entry.state = :left
+          state
+        end
 
         def tell(entry)
           instance = entry.instance

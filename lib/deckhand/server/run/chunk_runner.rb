@@ -29,6 +29,7 @@ module Deckhand
       #   chunks.run(unit, job, held)     # held: the processor's units (nil: no gathering)
       class ChunkRunner
         FINAL = %i[success dead dropped cancelled].freeze
+        NONE = [].freeze
 
         def initialize(config:, fetcher:, stats:, gate:, outcomes:, classes:, suspects:, cancels:, middleware:, shield:)
           @executor = config.executor
@@ -78,7 +79,7 @@ module Deckhand
           members = held ? gather(unit, job, held, options, open) : [[unit, job]]
           @gather.reserve(members.size - 1 - room)
           room = members.size - 1
-          suspects, fresh = members.partition { |u, j| @suspects.count(u.queue, j["jid"]) }
+          suspects, fresh = @suspects.none? ? [NONE, members] : members.partition { |u, j| @suspects.count(u.queue, j["jid"]) }
           run_chunk(fresh) unless fresh.empty?
           suspects.each { |member| run_suspect(*member) }
         ensure
@@ -97,7 +98,7 @@ module Deckhand
           deadline = now + options["wait"]
           open ||= @gather.open(job, options["size"] - 1)
           begin
-            while @gather.left(open).positive? && (more = @gather.next(deadline - now, open))
+            while (more = @gather.next(deadline - now, open)) # nil once full, or none came within the wait
               next adopt(@gather.joined(open), members, held) if more.equal?(Fetch::Gather::JOINED)
               break unless take(more, job, held, open, members)
             end
@@ -157,12 +158,16 @@ module Deckhand
           @events.fire(:chunk, @logger, members.size, job["wrapped"] || job["class"], unit.queue_name)
           outcomes
         ensure
-          @stats.finished_chunk(tid, [outcomes.size, 1].max, outcomes.empty? ? 1 : outcomes.count { |o| o != :success }) if outcomes
+          @stats.finished_chunk(tid, [outcomes.size, 1].max, outcomes.empty? ? 1 : outcomes.size - outcomes.count(:success)) if outcomes
           Thread.current[:deckhand_job] = nil
         end
 
         # The members that succeeded settle together, the others one by one.
         def settle_all(members, errors, elapsed)
+          if errors.none? # every member succeeded (most chunks)
+            @outcomes.successes(members, elapsed)
+            return Array.new(members.size, :success)
+          end
           @outcomes.successes(members.reject.with_index { |_, i| errors[i] }, elapsed)
           members.each_with_index.map { |(unit, job), i| errors[i] ? settle(unit, job, errors[i], elapsed) : :success }
         end
@@ -206,13 +211,14 @@ module Deckhand
         # members' errors the block returns (after their middleware), with
         # CANCELLED for each member whose cancel came first.
         def watching(members)
-          entries = members.map { |_, job| [job["jid"], @cancels.enter_member(job["jid"])] }
-          watch = entries.to_h
-          errors = yield ->(jid) { (entry = watch[jid]) ? @cancels.told?(entry) : false }
-          left = entries.map { |_, entry| @cancels.cancelled?(entry) }
-          errors.each_with_index.map { |error, i| left[i] ? CANCELLED : error }
+          entries = @cancels.enter_members(members.map { |_, job| job["jid"] })
+          watch = nil # looked up by jid only when perform_chunk asks (few do)
+          errors = yield ->(jid) { (entry = (watch ||= @cancels.by_jid(entries))[jid]) ? @cancels.told?(entry) : false }
+          left = true
+          cancelled = @cancels.members_cancelled(entries) or return errors
+          errors.each_with_index.map { |error, i| cancelled[i] ? CANCELLED : error }
         ensure
-          entries&.each { |_, entry| @cancels.cancelled?(entry) } unless left
+          @cancels.members_cancelled(entries) if entries && !left
         end
 
         # The member's [args, job] as it starts, or nil (its error yielded).

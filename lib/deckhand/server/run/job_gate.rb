@@ -21,6 +21,7 @@ module Deckhand
       #   gate.expired(unit, job)   # => true when it dropped the job
       #   gate.starting(job)        # just before perform
       #   gate.unlock(job, queue)   # => [key, jid, ttl ms] to release with the success, or nil
+      #   gate.unlock_unit(unit, job) # the same for a fetched job, by the queue it came from
       class JobGate
         def initialize(config:, store:, fetcher:, stats:)
           @config = config
@@ -49,6 +50,10 @@ module Deckhand
         # The lock goes with the acknowledgement, a script of the queue the job
         # came from (`queue`); see Store::Features::UniqueLocks.within. A job without a
         # lock (most jobs) is answered after one look at its unique_for.
+        # The unlock of a fetched job's success: its queue is looked up only
+        # for a job that holds a lock (a chunk asks for each member).
+        def unlock_unit(unit, job) = Unique.ttl_seconds(job) && unlock(job, unit.queue)
+
         def unlock(job, queue = job["queue"], until_start: nil)
           lock = Unique.held_by(job, @store.layout) or return nil
           until_start = Unique.until_start?(job) if until_start.nil?

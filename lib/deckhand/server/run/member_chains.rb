@@ -34,7 +34,8 @@ module Deckhand
         end
 
         def around(members)
-          if @middleware.empty?
+          # No member needs its chain (most chunks): neither fiber nor states a member.
+          if @middleware.empty? || members.all? { |_, job| @middleware.passes?(job) }
             error_of = yield(members)
             return members.map { |_, job| error_of.call(job) }
           end

@@ -41,7 +41,7 @@ module Deckhand
         end
 
         def success(unit, job, elapsed)
-          @fetcher.done(unit, unlock: @gate.unlock(job, unit.queue))
+          @fetcher.done(unit, unlock: @gate.unlock_unit(unit, job))
           @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false)
           @logger.info("done #{elapsed.round(1)}ms") if @lines && @logger.info?
           :success
@@ -51,7 +51,7 @@ module Deckhand
         # counted in its metrics at once.
         def successes(members, elapsed)
           return if members.empty?
-          members.each { |unit, job| @fetcher.done(unit, unlock: @gate.unlock(job, unit.queue)) }
+          members.each { |unit, job| @fetcher.done(unit, unlock: @gate.unlock_unit(unit, job)) }
           job = members.first[1]
           @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false, members.size)
           members.size.times { @logger.info("done #{elapsed.round(1)}ms") } if @lines && @logger.info?

@@ -112,4 +112,17 @@ class FetchBufferTest < Minitest::Test
     assert_nil buffer.pop(timeout: 5)
     assert_operator monotonic - started, :<, 1, "then nil at once"
   end
+
+  # A chunk gathering a backlog takes each member waiting without a wait.
+  def test_pop_now_takes_a_waiting_job_and_never_waits
+    buffer = Buffer.new(Requeue.new, logger: nil)
+    assert_nil buffer.pop_now
+    buffer.push_lots([Lot.new("default", 0, 7, 2).hold(payloads.first(2))])
+    assert_equal [0, 1], Array.new(2) { buffer.pop_now.position }, "each job once, in order"
+    assert_nil buffer.pop_now
+    buffer.push(Unit.new(nil, 5, "{}", false))
+    buffer.close
+    assert_equal 5, buffer.pop_now.position, "a closed buffer still hands out what it holds"
+    assert_nil buffer.pop_now
+  end
 end

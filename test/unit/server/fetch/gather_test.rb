@@ -89,6 +89,21 @@ class FetchGatherTest < Minitest::Test
     assert_equal [[:u1, job]], gather.joined(open)
   end
 
+  def test_a_full_chunk_takes_no_more_from_the_buffer
+    buffer = Fetch::Buffer.new(nil, logger: nil)
+    gather = Fetch::Gather.new(buffer, Planner.new)
+    job = {"class" => "ChunkJob"}
+    open = gather.join_or_open(:u0, job, 1)
+    buffer.push(:waiting)
+    assert_equal :waiting, gather.next(5, open), "a job waiting is taken at once"
+    buffer.push(:next)
+    assert gather.claim(open)
+    started = monotonic
+    assert_nil gather.next(5, open), "no slot left: the gathering ends"
+    assert_operator monotonic - started, :<, 1, "at once, not after the wait"
+    assert_equal :next, buffer.pop_now, "the job stays for the other threads"
+  end
+
   def test_without_a_buffer_nothing_joins
     gather = Fetch::Gather.new(nil, Planner.new)
     refute_nil gather.join_or_open(:u0, {"class" => "ChunkJob"}, 10)

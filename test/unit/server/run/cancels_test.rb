@@ -28,6 +28,24 @@ class CancelsTest < Minitest::Test
     assert_empty cancels.jids
   end
 
+  # A chunk's members, entered and left together: each told of its own
+  # cancel, none ever interrupted (their thread runs the others).
+  def test_a_chunks_members_enter_and_leave_together_each_with_its_own_outcome
+    cancels = Cancels.new
+    jids = [+"m1", +"m2", +"m3"]
+    entries = cancels.enter_all(jids, Thread.current)
+    assert_equal jids, cancels.jids
+    assert_equal jids, entries.map { |entry| cancels.by_jid(entries).key(entry) }
+    refute cancels.by_jid(entries).keys.any? { |jid| jids.any? { |own| own.equal?(jid) } }, "keyed by frozen copies, not the members' own Strings"
+    assert_equal ["m2"], cancels.seen({"m2" => 5}, now: 100, grace: 10)
+    assert cancels.told?(entries[1])
+    refute cancels.told?(entries[0])
+    assert_empty cancels.overdue(now: 1_000), "a member is never interrupted"
+    assert_equal [nil, :cancelled, nil], cancels.leave_all(entries)
+    assert_empty cancels.jids
+    assert_empty cancels.seen({"m1" => 5}, now: 1_001, grace: 10), "a member that left is told nothing"
+  end
+
   def test_a_job_told_before_it_left_is_cancelled_and_its_instance_knows
     cancels = Cancels.new
     entry = cancels.enter("a", Thread.current, interruptible: true)
