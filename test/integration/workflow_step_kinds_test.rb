@@ -81,6 +81,24 @@ class WorkflowStepKindsTest < Minitest::Test
     assert_equal %w[c s], names(flow).values.sort
   end
 
+  def test_a_step_of_a_workflow_cancelled_while_it_ran_that_goes_over_its_limit_is_cancelled_at_once
+    App::SPENT.within_limit { nil }
+    flow = Deckhand::Workflow.new("cancelled, then over the limit")
+    step = flow.add(App::OverAfterCancel, flow.id, name: "step")
+    flow.add(WorkflowApp::Note, "after", after: step, name: "after")
+    flow.push
+    with_server do
+      wait_for(message: "the step running") { runs("waits").size == 1 }
+      assert_equal 1, Deckhand::Workflow.cancel(flow.id), "the step after it"
+      assert_equal "cancelled", ended(flow, timeout: 5)["state"], "ended as the running step went back to the schedule"
+      assert_equal({"step" => "c", "after" => "c"}, names(flow))
+      wait_for(message: "the rescheduled job taken") { redis.call("ZCARD", "schedule").zero? && redis.call("LLEN", "queue:default").zero? }
+      sleep 0.2 # had it run, it would have recorded its run by now
+    end
+    assert_equal [[]], runs("waits"), "its job was dropped unrun when it came due"
+    assert_empty runs("passed")
+  end
+
   def test_a_unique_class_is_refused_at_the_add_and_runs_as_a_step_without_its_lock
     flow = Deckhand::Workflow.new("unique")
     error = assert_raises(ArgumentError) { flow.add(App::Unique, "u") }

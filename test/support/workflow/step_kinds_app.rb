@@ -29,6 +29,20 @@ module StepKindsApp
   # One block a minute: the second step stays over the limit.
   EVERY_MINUTE = Deckhand::Limiter.window("workflow-kinds-minute", 1, 60, backoff: ->(_overrated, _job) { 0.5 })
 
+  # Spent by the test first: every block over it is rescheduled.
+  SPENT = Deckhand::Limiter.window("workflow-kinds-spent", 1, 60, backoff: ->(_overrated, _job) { 0.3 })
+
+  # Waits while it runs until its workflow is cancelled, then goes over the limit.
+  class OverAfterCancel
+    include Deckhand::Job
+
+    def perform(wid)
+      WorkflowApp.ran("waits", [])
+      sleep 0.01 until Deckhand::Workflow.status(wid)["cancelled_at"]
+      SPENT.within_limit { WorkflowApp.ran("passed", []) }
+    end
+  end
+
   # Records each attempt, then its pass through the limiter it names.
   class Limited
     include Deckhand::Job
