@@ -99,6 +99,18 @@ class WorkflowStepKindsTest < Minitest::Test
     assert_empty runs("passed")
   end
 
+  def test_steps_in_a_throttled_queue_run_one_at_a_time_each_once
+    config = new_config(concurrency: 4, queues: %w[default exports], throttle: {"exports" => {concurrency: 1}})
+    Deckhand::Workflow.install(config)
+    flow = Deckhand::Workflow.new("throttled", config: config)
+    exports = flow.add_many(App::Export, (0...3).zip, name: "exports")
+    flow.add(WorkflowApp::Note, "after", after: exports, name: "after")
+    flow.push
+    with_server(config) { assert_equal "succeeded", ended(flow)["state"] }
+    assert_equal [[0, 1], [1, 1], [2, 1]], runs("export").sort, "each ran once, alone"
+    assert_equal [[0, 1, 2]], runs("after")
+  end
+
   def test_a_unique_class_is_refused_at_the_add_and_runs_as_a_step_without_its_lock
     flow = Deckhand::Workflow.new("unique")
     error = assert_raises(ArgumentError) { flow.add(App::Unique, "u") }

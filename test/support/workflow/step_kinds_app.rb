@@ -54,6 +54,20 @@ module StepKindsApp
     end
   end
 
+  # Runs in the throttled queue "exports": records how many of its jobs ran at once.
+  class Export
+    include Deckhand::Job
+
+    deckhand_options queue: "exports"
+
+    def perform(i)
+      WorkflowApp.ran("export", [i, WorkflowApp.call("INCR", "app:exporting")])
+      sleep 0.05
+      WorkflowApp.call("DECR", "app:exporting")
+      i
+    end
+  end
+
   # A unique job.
   class Unique
     include Deckhand::Job
