@@ -75,6 +75,7 @@ module Deckhand
     def initialize(members, cancelled: nil)
       @members = members
       @failures = {}
+      @results = {}
       @cancelled = cancelled
     end
 
@@ -103,10 +104,7 @@ module Deckhand
     # (or the dead set) alone, as if its own perform had raised it, once
     # perform_chunk returns. `job` is the member's job Hash or its jid.
     def fail(job, error)
-      jid = job.is_a?(Hash) ? job["jid"] : job
-      unless @members.any? { |_, member| member["jid"] == jid }
-        raise ArgumentError, "chunk.fail: #{jid.inspect} is no member of this chunk; pass the job Hash chunk.each yields (or its \"jid\")"
-      end
+      jid = member!(job, "fail")
       unless error.is_a?(Exception)
         raise ArgumentError, "chunk.fail: give the member's error as an Exception (like chunk.fail(job, e) in a rescue), got #{error.class}"
       end
@@ -132,7 +130,33 @@ module Deckhand
       @cancelled ? @cancelled.call(jid) : false
     end
 
+    # Gives one member's return value: what its own perform would have
+    # returned. A member that is a workflow step hands it to the steps after
+    # it (Workflow.results_of), and a member whose class keeps results
+    # (`result:`) keeps it; a member given none returns nil. `job` is the
+    # member's job Hash or its jid.
+    #
+    #   chunk.each { |(id), job| chunk.result(job, {"synced" => id}) }
+    def result(job, value)
+      @results[member!(job, "result")] = value
+      nil
+    end
+
     # The error #fail recorded for the member with `jid`, or nil.
     def failure(jid) = @failures[jid] # :nodoc:
+
+    # The value #result gave the member with `jid`, or nil.
+    def result_of(jid) = @results[jid] # :nodoc:
+
+    # Each member's jid => the value #result gave it (Active Job's chunks carry them back).
+    attr_reader :results # :nodoc:
+
+    private
+
+    def member!(job, method)
+      jid = job.is_a?(Hash) ? job["jid"] : job
+      return jid if @members.any? { |_, member| member["jid"] == jid }
+      raise ArgumentError, "chunk.#{method}: #{jid.inspect} is no member of this chunk; pass the job Hash chunk.each yields (or its \"jid\")"
+    end
   end
 end

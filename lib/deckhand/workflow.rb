@@ -155,6 +155,7 @@ module Deckhand
       raise ArgumentError, "workflow #{@id} has no steps: add them before #push" if @graph.empty?
       raise Deckhand::Error, "workflow #{@id} was pushed already" if @pushed
       raise Deckhand::Error, "workflow #{@id} is a sub-workflow of #{@within}: push that one, which pushes its steps" if @within
+      JobCapture.batch!("workflow #{@id}")
       if RedisStandIn.active?
         raise Deckhand::Error, "Deckhand::Workflow#push needs Redis: Deckhand::Testing's fake and inline modes do not run " \
           "workflows; push it where Redis runs them (Deckhand::Testing.disable! { flow.push }) (docs/workflows.md)"

@@ -491,6 +491,16 @@ class DocsExamplesTest < Minitest::Test
     assert_equal({"rate" => 600, "per" => 60, "concurrency" => 8}, Deckhand::API.new.throttle("default").limit)
   end
 
+  def test_a_workflow_s_chunked_steps_each_give_their_own_result
+    run_example("workflows-jobs")
+    config = Deckhand::Workflow.install(new_config(concurrency: 4))
+    ended = with_server(config) { run_example("workflows-kinds") }
+    assert_equal "succeeded", ended["state"]
+    wid = redis.call("ZRANGE", "deckhand:workflows", 0, -1).first
+    assert_includes redis.call("HVALS", "deckhand:workflow:#{wid}:results"), (0...4).sum { |part| 100 + part }.to_s,
+      "the merge summed each part's own result"
+  end
+
   def test_a_workflow_fans_out_and_in_and_a_caller_waits_for_a_result
     run_example("workflows-jobs")
     config = Deckhand::Workflow.install(new_config(concurrency: 4))

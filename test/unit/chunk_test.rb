@@ -33,6 +33,15 @@ class ChunkTest < Minitest::Test
     assert_includes message.message, "give the member's error as an Exception"
   end
 
+  def test_result_keeps_a_members_value_by_its_job_or_jid_and_refuses_a_stranger
+    assert_nil chunk.result(chunk.jobs[0], {"rows" => 3})
+    chunk.result("j2", nil)
+    assert_equal [{"rows" => 3}, nil], %w[j1 j2].map { |jid| chunk.result_of(jid) }
+    assert_equal({"j1" => {"rows" => 3}, "j2" => nil}, chunk.results)
+    stranger = assert_raises(ArgumentError) { chunk.result("other", 1) }
+    assert_includes stranger.message, "chunk.result: \"other\" is no member of this chunk"
+  end
+
   def test_the_option_is_stored_with_string_keys_and_a_default_wait
     klass = Class.new do
       include Deckhand::Job

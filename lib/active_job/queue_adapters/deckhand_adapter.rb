@@ -115,6 +115,10 @@ module ActiveJob
         item["priority"] = job.priority unless job.priority.nil? # Active Job's priority: lower runs first, as Deckhand's
         # A job that answers `profile` (Sidekiq 8's way, set(profile: "mike")) is profiled.
         item["profile"] = job.profile if job.respond_to?(:profile) && !job.profile.nil?
+        # A workflow step's own job enqueued again by Active Job (retry_on)
+        # stays that step (Deckhand::Workflow::ActiveJobRejoin).
+        step = Thread.current[:deckhand_workflow_active_job_step]
+        item = step.rejoin(job, item) if step
         job.provider_job_id = client.push(item)
       end
 

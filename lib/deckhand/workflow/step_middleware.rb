@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "chunk_capture"
+require_relative "active_job_rejoin"
 
 module Deckhand
   class Workflow
@@ -13,7 +15,10 @@ module Deckhand
     # step (its death, its drop) is told by the final-failure handler
     # before the failure is written (Workflow.install). The steps a step
     # added (Workflow.current) and did not push are pushed before its
-    # success is told. Other jobs pay two Hash lookups.
+    # success is told. A chunk's member gives its value with Chunk#result;
+    # an Active Job step enqueued again by Active Job (retry_on) stays the
+    # step (ActiveJobRejoin); a step over a limiter's limit is released
+    # again as it goes back to the schedule. Other jobs pay two Hash lookups.
     class StepMiddleware
       CURRENT = :deckhand_workflow_step
 
@@ -36,14 +41,15 @@ module Deckhand
         return yield unless wid || keep
         jid = payload["jid"]
         return nil if wid && !RUN.include?(@outcomes.starting(wid, jid))
+        return member(instance, payload, wid, keep) { yield } if chunked?(instance, payload)
         extension = wid && Extension.new(wid, jid, payload["wrapped"] || payload["class"], @config)
-        value = run(instance, wid && [wid, jid, @config, extension]) { yield }
-        json = encode(value, payload)
+        step = wid && [wid, jid, @config, extension]
+        value, again = performed(instance, payload, step) { yield }
+        # Active Job enqueued it again (retry_on): it runs again as the same step.
+        return value.tap { @outcomes.failing(wid, jid) } if again
         # Cancelled as perform returned: the cancel is its end (Outcomes#cancelled).
         return value if wid && instance.respond_to?(:cancelled?) && instance.cancelled?
-        @outcomes.succeeded(wid, jid, json) if wid
-        store_result(jid, keep, value_json: json) if keep.is_a?(Hash)
-        value
+        ended(payload, wid, keep, value)
       end
 
       # A job that keeps its value failed for good: its waiters learn it.
@@ -55,29 +61,85 @@ module Deckhand
 
       private
 
+      # Perform's value, and whether Active Job enqueued the step's job
+      # again as it ran (ActiveJobRejoin).
+      def performed(instance, payload, step, &)
+        return [run(instance, payload, step, &), false] unless step && payload["wrapped"]
+        ActiveJobRejoin.around(payload) { run(instance, payload, step, &) }
+      end
+
+      # Its success, with its value: told to its workflow, kept for its waiters.
+      def ended(payload, wid, keep, value)
+        json = encode(value, payload)
+        @outcomes.succeeded(wid, payload["jid"], json) if wid
+        store_result(payload["jid"], keep, value_json: json) if keep.is_a?(Hash)
+        value
+      end
+
+      # A member of a chunk (docs/chunks.md): its value is what
+      # perform_chunk gave it (Chunk#result), read from the chunk the
+      # instance was given (ChunkCapture); a member cancelled while the
+      # chunk ran ends cancelled, as the chunk runner settles it.
+      def member(instance, payload, wid, keep)
+        ChunkCapture.on(instance)
+        attempt(payload, wid && [wid, payload["jid"]]) { yield }
+        chunk = instance.deckhand_step_chunk
+        return nil if chunk&.cancelled?(payload)
+        ended(payload, wid, keep, chunk&.result_of(payload["jid"]))
+      end
+
+      # Whether the job runs in a chunk: a server runs every job of a
+      # chunked class through perform_chunk (Server::Run::ChunkRunner#chunked?).
+      def chunked?(instance, payload)
+        return false unless instance.respond_to?(:perform_chunk)
+        klass = instance.class
+        !!(klass.respond_to?(:deckhand_chunk) ? klass.deckhand_chunk(payload) : Chunk.of(klass))
+      end
+
       # The job's return value, whatever the middleware inside this one
       # returns: perform itself is wrapped, on this instance alone.
       # `step`: [wid, jid, config, Extension] for a workflow step, which
       # Workflow.results_of and Workflow.current read, else nil.
-      def run(instance, step)
+      def run(instance, payload, step)
         value = nil
         instance.define_singleton_method(:perform) { |*args, **kwargs, &block| value = super(*args, **kwargs, &block) }
         previous = Thread.current[CURRENT]
         Thread.current[CURRENT] = step
         begin
-          yield
-          # The steps it added, before its end (a crash between runs it again,
-          # and its adds add nothing twice); a refused add fails the step.
-          step[3].push if step && step[3].pending? && !(instance.respond_to?(:cancelled?) && instance.cancelled?)
-        rescue Deckhand::Shutdown, Deckhand::Interrupted, Deckhand::Cancelled, Limiter::OverLimit # it runs again, or its cancel is its end: no failure
-          raise
-        rescue Exception # rubocop:disable Lint/RescueException -- told, then re-raised untouched
-          @outcomes.failing(step[0], step[1]) if step
-          raise
+          attempt(payload, step) do
+            yield
+            # The steps it added, before its end (a crash between runs it again,
+            # and its adds add nothing twice); a refused add fails the step.
+            step[3].push if step && step[3].pending? && !(instance.respond_to?(:cancelled?) && instance.cancelled?)
+          end
         ensure
           Thread.current[CURRENT] = previous
         end
         value
+      end
+
+      # Runs the block; when it raises, tells the step (`step`: its wid and
+      # jid first, or nil) how it will run again: over a limiter's limit and
+      # to be rescheduled (Server::Run::OverLimitHandler), it is released
+      # again ("q"), else it is failing ("y") and may be retried. A shutdown,
+      # an interrupt or a cancel is no failure: it runs again, or its cancel
+      # is its end.
+      def attempt(payload, step)
+        yield
+      rescue Deckhand::Shutdown, Deckhand::Interrupted, Deckhand::Cancelled
+        raise
+      rescue Exception => e # rubocop:disable Lint/RescueException -- told, then re-raised untouched
+        if step
+          rescheduled?(payload, e) ? @outcomes.rescheduled(step[0], step[1]) : @outcomes.failing(step[0], step[1])
+        end
+        raise
+      end
+
+      # Whether the server puts the job back in the schedule for `error`
+      # instead of failing it: over a limit, its reschedules not spent.
+      def rescheduled?(payload, error)
+        _, limit = Limiter.policy_for(error)
+        limit && (payload["overrated"].is_a?(Integer) ? payload["overrated"] : 0) < limit
       end
 
       # JSON of the value, or "null" (logged) when JSON cannot carry it

@@ -32,6 +32,15 @@ module Deckhand
         @config.logger.warn("could not mark workflow #{wid}'s step #{jid} as failing (#{e.message})")
       end
 
+      # Over a limiter's limit, it goes back to the schedule unrun
+      # (Server::Run::OverLimitHandler): released again, so a cancel of its
+      # workflow meanwhile cancels it. For the step's state only, as #failing.
+      def rescheduled(wid, jid)
+        Workflow.ops(@config).step(wid, "q", jid)
+      rescue Deckhand::RedisError => e
+        @config.logger.warn("could not mark workflow #{wid}'s step #{jid} as rescheduled (#{e.message})")
+      end
+
       def succeeded(wid, jid, value_json)
         persist("recording a workflow step's success") { Workflow.ops(@config).step(wid, "s", jid, value_json) }
       end

@@ -29,7 +29,8 @@ module ActiveJob
 
         # Deserializes each member (one that cannot be fails alone), runs the
         # first member's instance's perform_chunk over them all, and carries
-        # each member's failure back to the wrapper's chunk.
+        # each member's failure and result (Chunk#result) back to the
+        # wrapper's chunk.
         def call(chunk)
           jobs = chunk.each.filter_map do |(job_data), job|
             [deserialize(job_data, job["jid"]), job]
@@ -43,6 +44,7 @@ module ActiveJob
           Deckhand::Chunk.check!(instance)
           instance.perform_chunk(inner)
           jobs.each { |_, job| (error = inner.failure(job["jid"])) && chunk.fail(job, error) }
+          inner.results.each { |jid, value| chunk.result(jid, value) }
         end
 
         def deserialize(job_data, jid)

@@ -1,13 +1,13 @@
 -- One step's news from the server running its job; the same news told twice
--- (a job run again after a crash) changes nothing. ARGV after the queues:
--- the news (r started, y failed and will be retried, s succeeded, x failed
--- and was dropped, d died, c cancelled by hand: Client.cancel), the jid,
--- and its data (s: the return value as JSON, x, d and c: why, as JSON).
+-- (a job run again after a crash) changes nothing. ARGV after the queues: the
+-- news (r started, y failed and will be retried, q put back unrun: over a
+-- limit, rescheduled; s succeeded, x dropped, d died, c cancelled by hand:
+-- Client.cancel), the jid, its data (s: the value as JSON, x, d, c: why).
 -- Replies, besides 'gone' and 'stale': r: 'run', 'done' (it succeeded
 -- before: do not run it again) or 'cancelled'; s, x, d, c: 'ok' (its end
 -- is written, what waits for it released or cancelled) or 'seen' (it ended
--- before: nothing changed); y: 'ok'; 'unknown' for a jid the workflow does
--- not have; r: 'retried' for a step that died or was dropped
+-- before: nothing changed); y, q: 'ok'; 'unknown' for a jid the workflow
+-- does not have; r: 'retried' for a step that died or was dropped
 -- (workflow_reopen.lua then says whether it runs).
 local function step()
   local closed = wf_open()
@@ -25,9 +25,9 @@ local function step()
       return wf_flush() or 'cancelled'
     end
     wf_move(j, 'r')
-  elseif news == 'y' then
+  elseif news == 'y' or news == 'q' then
     if s ~= 'q' and s ~= 'r' then return 'ok' end
-    wf_move(j, 'y')
+    if news == 'q' and redis.call('HEXISTS', W.meta, 'cancelled_at') == 1 then wf_finish(j, 'c') else wf_move(j, news) end -- q: cancelled with its workflow
   elseif news == 's' or news == 'x' or news == 'd' or news == 'c' then
     if WF_ENDED[s] then return 'seen' end
     wf_finish(j, news)

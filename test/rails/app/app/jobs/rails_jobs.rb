@@ -118,4 +118,38 @@ module RailsJobs
       RailsJobs.record("stopping", queue_adapter.stopping?)
     end
   end
+
+  # A workflow step (docs/workflows.md): records its run and its parents'
+  # results, returns its own.
+  class StepJob < ApplicationJob
+    def perform(label, n)
+      RailsJobs.record("step", label, Deckhand::Workflow.results_of)
+      {"label" => label, "n" => n}
+    end
+  end
+
+  # A workflow step that fails its first run; retry_on sends it back.
+  class FlakyStepJob < ApplicationJob
+    retry_on Flaky, wait: 0, attempts: 3
+
+    def perform(label)
+      RailsJobs.record("flaky-step", label, executions)
+      raise Flaky, "run #{executions}" if executions < 2
+      "#{label} after #{executions} runs"
+    end
+  end
+
+  # Workflow steps run in chunks: each member's result is its number twice.
+  class ChunkedStepJob < ApplicationJob
+    extend Deckhand::Job::Declarations
+
+    deckhand_options chunk: {size: 10, wait: 0.3}
+
+    def perform_chunk(chunk)
+      RailsJobs.record("chunk", chunk.args)
+      chunk.each { |(n), job| chunk.result(job, 2 * n) }
+    end
+
+    def perform(n) = raise(ArgumentError, "runs in chunks: #{n}")
+  end
 end

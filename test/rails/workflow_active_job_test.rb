@@ -1,0 +1,68 @@
+# frozen_string_literal: true
+
+require_relative "rails_helper"
+require "deckhand/workflow"
+
+# Active Job classes as workflow steps (docs/workflows.md): built by their
+# own perform_later through Deckhand's adapter, each step runs once, its
+# return value is its result, retry_on keeps it the same step, and its
+# chunks end each member's step with the member's own result.
+class WorkflowActiveJobTest < Minitest::Test
+  include Deckhand::RailsTestApp
+
+  def setup
+    super
+    Deckhand.config = rails_config(concurrency: 4, scheduler_interval: 0.02)
+    Deckhand::Workflow.install(Deckhand.config)
+  end
+
+  def steps(flow) = Deckhand::Workflow.steps(flow.id).values.to_h { |step| [JSON.parse(step["info"])["name"], step["state"]] }
+
+  def test_active_job_steps_run_once_and_their_values_are_their_results
+    flow = Deckhand::Workflow.new("active job")
+    first = flow.add(RailsJobs::StepJob, "first", 1, name: "first")
+    parts = flow.add_many(RailsJobs::StepJob.set(queue: "default"), [["a", 2], ["b", 3]], after: first, name: "parts")
+    flow.add(RailsJobs::StepJob, "last", 4, after: parts, name: "last")
+    flow.push
+    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    runs = recorded.select { |entry| entry.first == "step" }.map { |_, label, results| [label, results] }
+    assert_equal [["first", []]], runs.first(1)
+    assert_equal [["a", [{"label" => "first", "n" => 1}]], ["b", [{"label" => "first", "n" => 1}]]], runs[1, 2].sort_by(&:first)
+    assert_equal [["last", [{"label" => "a", "n" => 2}, {"label" => "b", "n" => 3}]]], runs.drop(3)
+    assert_equal({"first" => "s", "parts" => "s", "last" => "s"}, steps(flow))
+    info = JSON.parse(Deckhand::Workflow.steps(flow.id).values.first["info"])
+    assert_equal "RailsJobs::StepJob", info["class"]
+  end
+
+  def test_a_step_retried_by_retry_on_stays_the_same_step_and_ends_once_with_its_last_value
+    flow = Deckhand::Workflow.new("retry_on")
+    flaky = flow.add(RailsJobs::FlakyStepJob, "flaky", name: "flaky")
+    flow.add(RailsJobs::StepJob, "after", 1, after: flaky, name: "after")
+    flow.push
+    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    entries = recorded
+    assert_equal [["flaky-step", "flaky", 1], ["flaky-step", "flaky", 2]], entries.select { |entry| entry.first == "flaky-step" }
+    assert_equal [["step", "after", ["flaky after 2 runs"]]], entries.select { |entry| entry.first == "step" }, "released once, after the retry succeeded"
+    assert_equal({"flaky" => "s", "after" => "s"}, steps(flow))
+    assert_equal %w[2 2], Deckhand::Workflow.status(flow.id).values_at("total", "succeeded")
+    assert_equal 0, redis.call("ZCARD", "schedule")
+  end
+
+  def test_active_job_chunk_members_end_their_own_steps_with_their_own_results
+    flow = Deckhand::Workflow.new("active job chunks")
+    parts = flow.add_many(RailsJobs::ChunkedStepJob, [[1], [2], [3]], name: "parts")
+    flow.add(RailsJobs::StepJob, "sum", 0, after: parts, name: "sum")
+    flow.push
+    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    entries = recorded
+    assert_equal [[1], [2], [3]], entries.select { |entry| entry.first == "chunk" }.flat_map(&:last).sort
+    assert_equal [["step", "sum", [2, 4, 6]]], entries.select { |entry| entry.first == "step" }
+  end
+
+  def test_a_class_on_another_adapter_is_refused_at_the_add
+    klass = Class.new(RailsJobs::StepJob) { self.queue_adapter = :inline }
+    error = assert_raises(ArgumentError) { Deckhand::Workflow.new.add(klass, "x", 1) }
+    assert_includes error.message, "a workflow step runs on Deckhand's"
+    assert_includes error.message, "queue_adapter = :deckhand"
+  end
+end
