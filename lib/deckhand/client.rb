@@ -98,7 +98,7 @@ module Deckhand
       at = scheduled_at(job.delete("at"))
       expiry(job, at)
       job = run_client_middleware(job, given) or return nil
-      claim, at = CollapsedPush.claim(job, at, @config)
+      claim, at = CollapsedPush.claim(job, at, @config) if Collapsing.asked?(job) # no pair made for the others
       lock = unique_lock(job, at)
       seal(job)
       return CollapsedPush.new(@config).call([job], [at], [claim]).first if claim
