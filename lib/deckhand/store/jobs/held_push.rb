@@ -55,7 +55,8 @@ module Deckhand
         # (FairPushes.split).
         def write_sets(store, queued, sets, scheduled_queues, tenants = Jobs::FairPushes::NO_TENANTS)
           keys = store.layout
-          queued, levels = Jobs::PriorityPushes.split(queued)
+          levels = Jobs::PriorityPushes::NONE
+          queued, levels = Jobs::PriorityPushes.split(queued) if Jobs::PriorityPushes.any?(queued)
           commands = plan(keys, queued, sets, tenants, levels)
           replies, short = Connection::Durability.replies(store) { |pipe| commands.each { |command, _| pipe.call_v(command) } }
           refused = error = unlisted = unregistered = nil
