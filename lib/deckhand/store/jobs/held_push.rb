@@ -96,12 +96,12 @@ module Deckhand
             names << queue if keys.sets_per_queue? # how the scheduler finds the set
             commands << [["ZADD", keys.scheduled_set(queue), *entries], [:scheduled, queue]]
           end
-          queued.each do |queue, payloads|
+          queued.each do |queue, payloads| # concat, where a splat would copy the payloads once more
             names << Jobs::Queues.listed(keys, queue)
-            commands << [["LPUSH", keys.queue(queue), *payloads], [:queued, queue]] unless payloads.empty?
+            commands << [["LPUSH", keys.queue(queue)].concat(payloads), [:queued, queue]] unless payloads.empty?
           end
           names.uniq!
-          commands << [["SADD", keys::QUEUES, *names], nil] unless names.empty?
+          commands << [names.unshift("SADD", keys::QUEUES), nil] unless names.empty? # the names become the command
           commands
         end
 
