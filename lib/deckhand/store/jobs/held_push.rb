@@ -59,6 +59,7 @@ module Deckhand
           queued, levels = Jobs::PriorityPushes.split(queued) if Jobs::PriorityPushes.any?(queued)
           commands = plan(keys, queued, sets, tenants, levels)
           replies, short = Connection::Durability.replies(store) { |pipe| commands.each { |command, _| pipe.call_v(command) } }
+          return WRITTEN if short.nil? && replies.none?(RedisClient::Error) # the common case, told without a block per reply
           refused = error = unlisted = unregistered = nil
           replies.each_with_index do |reply, i|
             next unless reply.is_a?(RedisClient::Error)
@@ -68,7 +69,7 @@ module Deckhand
             (refused ||= []) << part
             error ||= reply
           end
-          return WRITTEN unless refused || short || unlisted || unregistered # the common case: every job written, nothing to say
+          return WRITTEN unless refused || short || unlisted || unregistered
           left = refused && left(keys, queued, sets, scheduled_queues, refused, tenants, levels)
           queued = joined(queued, tenants, levels)
           Outcome.new(left, error && store.refusal(error), short && not_replicated(store, queued, sets, refused || NO_DOUBT, short),
