@@ -172,7 +172,7 @@ module Deckhand
     # ("expires_at", epoch seconds): counted from its scheduled time when it
     # has one, so a retry keeps its first deadline.
     def expiry(job, at)
-      seconds = job["expires_in"]
+      seconds = job["expires_in"] or return job # most jobs: no type check on nil
       job["expires_at"] ||= ((at || Time.now.to_f) + seconds).round(3) if seconds.is_a?(Numeric)
       job
     end
