@@ -98,7 +98,7 @@ module Deckhand
       at = scheduled_at(job.delete("at"))
       expiry(job, at)
       job = run_client_middleware(job, given) or return nil
-      claim, at = CollapsedPush.claim(job, at, @config)
+      claim, at = CollapsedPush.claim(job, at, @config) if Collapsing.asked?(job) # no pair made for the others
       lock = unique_lock(job, at)
       seal(job)
       return CollapsedPush.new(@config).call([job], [at], [claim]).first if claim
@@ -172,7 +172,7 @@ module Deckhand
     # ("expires_at", epoch seconds): counted from its scheduled time when it
     # has one, so a retry keeps its first deadline.
     def expiry(job, at)
-      seconds = job["expires_in"]
+      seconds = job["expires_in"] or return job # most jobs: no type check on nil
       job["expires_at"] ||= ((at || Time.now.to_f) + seconds).round(3) if seconds.is_a?(Numeric)
       job
     end

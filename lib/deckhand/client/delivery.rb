@@ -26,7 +26,7 @@ module Deckhand
         now = Payload.now(config.timestamps)
         scheduled = []
         scheduled_queues = nil # the queue of each scheduled job, built only when one is
-        queued = Hash.new { |h, k| h[k] = [] }
+        queued = {} # no default block: a Proc a push for nothing
         # Each job's list (Config::Partitions), also for a pusher: push-after-commit
         # writes them later as they are, testing reads each payload's "queue".
         # A unique job goes to the queue's own list, where its lock lives.
@@ -44,7 +44,7 @@ module Deckhand
           else
             job["enqueued_at"] = now
             list = (partitions && !job["unique_key"]) ? partitions.route(job["queue"], keys && keys[i]) : job["queue"]
-            queued[list] << Payload.encode(job, max_bytes: max)
+            (queued[list] ||= []) << Payload.encode(job, max_bytes: max)
           end
         end
         deliver(config, queued, scheduled, scheduled_queues)

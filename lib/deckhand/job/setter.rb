@@ -7,10 +7,17 @@ module Deckhand
   module Job
     # Per-push options on top of the class's: `MyJob.set(queue: "critical").perform_async(1)`.
     class Setter
-      def initialize(klass, options = {})
+      # A perform_async without set: no options of its own, and no Hash made for them.
+      NO_OPTIONS = {}.freeze
+
+      def initialize(klass, options = NO_OPTIONS)
         @klass = klass
-        Options.check_set!(options.transform_keys(&:to_s), klass) if options.is_a?(Hash) && !options.empty?
-        @options = options.empty? ? options : Options.merge({}, options, klass)
+        @options = if options.equal?(NO_OPTIONS) || (options.is_a?(Hash) && options.empty?)
+          NO_OPTIONS
+        else
+          Options.check_set!(options.transform_keys(&:to_s), klass) if options.is_a?(Hash)
+          Options.merge({}, options, klass)
+        end
       end
 
       # Adds options over these.

@@ -26,7 +26,7 @@ module Deckhand
         # Config::FairQueues, or nil: no queue is fair) says which queues take
         # fair shares and gives the weights.
         def split(queued, fair)
-          return [queued, NO_TENANTS] if fair.nil? || fair.none?
+          return [queued, NO_TENANTS] unless any?(fair)
           tenants = nil
           plain = queued.to_h do |queue, payloads|
             next [queue, payloads] unless fair.fair?(queue) && payloads.any? { |json| json.include?(MARK) }
@@ -40,6 +40,9 @@ module Deckhand
           end
           [plain, tenants || {}]
         end
+
+        # Whether some queue is fair: a plain push asks first and skips #split's pair.
+        def any?(fair) = !(fair.nil? || fair.none?)
 
         def push(store, fair)
           fair.each { |queue, jobs| Scripts::FairPush.new(store).call(queue, jobs) }

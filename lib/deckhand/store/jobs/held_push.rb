@@ -55,9 +55,11 @@ module Deckhand
         # (FairPushes.split).
         def write_sets(store, queued, sets, scheduled_queues, tenants = Jobs::FairPushes::NO_TENANTS)
           keys = store.layout
-          queued, levels = Jobs::PriorityPushes.split(queued)
+          levels = Jobs::PriorityPushes::NONE
+          queued, levels = Jobs::PriorityPushes.split(queued) if Jobs::PriorityPushes.any?(queued)
           commands = plan(keys, queued, sets, tenants, levels)
           replies, short = Connection::Durability.replies(store) { |pipe| commands.each { |command, _| pipe.call_v(command) } }
+          return WRITTEN if short.nil? && replies.none?(RedisClient::Error) # the common case, told without a block per reply
           refused = error = unlisted = unregistered = nil
           replies.each_with_index do |reply, i|
             next unless reply.is_a?(RedisClient::Error)
@@ -67,7 +69,7 @@ module Deckhand
             (refused ||= []) << part
             error ||= reply
           end
-          return WRITTEN unless refused || short || unlisted || unregistered # the common case: every job written, nothing to say
+          return WRITTEN unless refused || short || unlisted || unregistered
           left = refused && left(keys, queued, sets, scheduled_queues, refused, tenants, levels)
           queued = joined(queued, tenants, levels)
           Outcome.new(left, error && store.refusal(error), short && not_replicated(store, queued, sets, refused || NO_DOUBT, short),
@@ -95,12 +97,12 @@ module Deckhand
             names << queue if keys.sets_per_queue? # how the scheduler finds the set
             commands << [["ZADD", keys.scheduled_set(queue), *entries], [:scheduled, queue]]
           end
-          queued.each do |queue, payloads|
+          queued.each do |queue, payloads| # concat, where a splat would copy the payloads once more
             names << Jobs::Queues.listed(keys, queue)
-            commands << [["LPUSH", keys.queue(queue), *payloads], [:queued, queue]] unless payloads.empty?
+            commands << [["LPUSH", keys.queue(queue)].concat(payloads), [:queued, queue]] unless payloads.empty?
           end
           names.uniq!
-          commands << [["SADD", keys::QUEUES, *names], nil] unless names.empty?
+          commands << [names.unshift("SADD", keys::QUEUES), nil] unless names.empty? # the names become the command
           commands
         end
 

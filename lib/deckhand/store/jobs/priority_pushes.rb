@@ -33,7 +33,7 @@ module Deckhand
         # Splits queued (queue => [json, ...]) into the payloads that wait in
         # their queue (same queues) and queue => {level => [json, ...]}.
         def split(queued)
-          return [queued, NONE] unless queued.any? { |_, payloads| payloads.any? { |json| json.include?(MARK) } }
+          return [queued, NONE] unless any?(queued)
           levels = {}
           plain = queued.to_h do |queue, payloads|
             kept = []
@@ -46,6 +46,10 @@ module Deckhand
           end
           [plain, levels]
         end
+
+        # Whether a payload of queued may have a priority: a plain push asks
+        # first and skips #split's pair.
+        def any?(queued) = queued.any? { |_, payloads| payloads.any? { |json| json.include?(MARK) } }
 
         # queued with the jobs of `levels` back in their queues, as pushed.
         def joined(queued, levels)

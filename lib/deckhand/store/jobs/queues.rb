@@ -73,7 +73,8 @@ module Deckhand
         # queued) and `logger` gets a warning naming the key and the fix, once
         # a minute at most (Store::Jobs::ListingWarning).
         def push(store, queued, scheduled, scheduled_queues = nil, fair: nil, logger: nil)
-          queued, tenants = Jobs::FairPushes.split(queued, fair) # jobs of tenants: their fair share (docs/fair-queues.md)
+          tenants = Jobs::FairPushes::NO_TENANTS
+          queued, tenants = Jobs::FairPushes.split(queued, fair) if Jobs::FairPushes.any?(fair) # jobs of tenants: their fair share (docs/fair-queues.md)
           keys = store.layout
           sets = scheduled_sets(keys, scheduled, scheduled_queues)
           unless keys.plain? # cluster mode: a new queue's placement, before the round trip
