@@ -32,6 +32,13 @@ class JobTest < Minitest::Test
     include Deckhand::Job
   end
 
+  def test_set_without_a_hash_names_set_and_what_it_takes
+    [-> { PlainJob.set(nil) }, -> { PlainJob.set(queue: "a").set("low") }].each do |call|
+      error = assert_raises(ArgumentError, &call)
+      assert_match(/\Aset takes a Hash of options, like set\(queue: "critical"\); got (nil|"low")\z/, error.message)
+    end
+  end
+
   # The push builds its job from the class's options without changing them:
   # a class with none of its own shares the defaults with every other class.
   def test_a_push_leaves_the_options_it_was_built_from_as_they_were

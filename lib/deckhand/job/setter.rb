@@ -12,16 +12,23 @@ module Deckhand
 
       def initialize(klass, options = NO_OPTIONS)
         @klass = klass
-        @options = if options.equal?(NO_OPTIONS) || (options.is_a?(Hash) && options.empty?)
+        Setter.hash!(options)
+        @options = if options.equal?(NO_OPTIONS) || options.empty?
           NO_OPTIONS
         else
-          Options.check_set!(options.transform_keys(&:to_s), klass) if options.is_a?(Hash)
+          Options.check_set!(options.transform_keys(&:to_s), klass)
           Options.merge({}, options, klass)
         end
       end
 
       # Adds options over these.
-      def set(options) = self.class.new(@klass, @options.merge(options.transform_keys(&:to_s)))
+      def set(options) = self.class.new(@klass, @options.merge(Setter.hash!(options).transform_keys(&:to_s)))
+
+      # The options given to set, which must be a Hash.
+      def self.hash!(options) # :nodoc:
+        return options if options.is_a?(Hash)
+        raise ArgumentError, "set takes a Hash of options, like set(queue: \"critical\"); got #{options.inspect[0, 80]}"
+      end
 
       # Pushes a job with these options to run now.
       #
