@@ -10,6 +10,8 @@ class FetchScriptTest < Minitest::Test
 
   def inflight(queue = "default") = redis.call("HGETALL", "deckhand:inflight:test:#{queue}")
 
+  def calls(*commands) = commands.map { |name| redis.call("INFO", "commandstats")[/cmdstat_#{name}:calls=(\d+)/, 1].to_i }
+
   def lot(id, queue = "default") = redis.call("LRANGE", "deckhand:lot:test:#{queue}:#{id}", 0, -1)
 
   def test_moves_jobs_into_one_lot_per_queue_and_acknowledges_in_the_same_step
@@ -130,6 +132,32 @@ class FetchScriptTest < Minitest::Test
     assert_includes error.message, "DECKHAND_REPLAYED"
     assert_equal %w[a], lot(1)
     assert_equal ["b"], redis.call("LRANGE", "queue:default", 0, -1)
+  end
+
+  # The replay check names every lot in one call: a queue with levels whose
+  # first run filed a later source's lot (its levels were empty) is refused
+  # before anything moves, and an acknowledgement-only call (no sources, no
+  # lot to check) runs.
+  def test_a_replayed_fetch_with_levels_is_refused_by_any_lot_it_filed
+    redis.call("LPUSH", "queue:default", "a", "b")
+    asked = [[0, 1, nil, -2], [0, 2], [0, 3, nil, 4]]
+    assert_equal [[1, nil, %w[a]]], fetch.call(limit: 1, sources: asked, acks: []).map(&:to_a)
+    error = assert_raises(Deckhand::CommandError) { fetch.call(limit: 1, sources: asked, acks: []) }
+    assert_includes error.message, "DECKHAND_REPLAYED"
+    assert_equal %w[a], lot(2)
+    assert_equal ["b"], redis.call("LRANGE", "queue:default", 0, -1)
+    assert_empty fetch.call(limit: 0, sources: [], acks: [[0, 2, "", []]])
+    assert_empty inflight
+  end
+
+  # What a priority level costs a fetch that does not reach it: its lot is
+  # checked with the others in one call, and nothing else (docs/priority.md).
+  def test_a_fetch_checks_every_lot_in_one_call_and_reads_no_level_past_the_limit
+    redis.call("LPUSH", "queue:default~r-2", "u1", "u2")
+    before = calls("exists", "llen")
+    takes = fetch.call(limit: 2, sources: [[0, 1, nil, -2], [0, 2], [0, 3, nil, 4]], acks: [])
+    assert_equal [[0, nil, %w[u1 u2]]], takes.map(&:to_a)
+    assert_equal [1, 1], calls("exists", "llen").zip(before).map { |now, was| now - was }
   end
 
   # A priority level's list (docs/priority.md) is a source of its own whose

@@ -59,11 +59,10 @@ local lots = lists + sources
 
 -- A client that resends a command after a dropped connection would run this
 -- script twice and take more jobs into lots it already filled: refuse, so
--- the caller reclaims them.
-for j = 1, sources do
-  if redis.call('EXISTS', KEYS[lots + j]) == 1 then
-    return redis.error_reply('DECKHAND_REPLAYED this fetch already ran')
-  end
+-- the caller reclaims them. One EXISTS names every lot (a priority level's
+-- list is a source with a lot of its own): one call, not one per source.
+if sources > 0 and redis.call('EXISTS', unpack(KEYS, lots + 1, lots + sources)) > 0 then
+  return redis.error_reply('DECKHAND_REPLAYED this fetch already ran')
 end
 
 -- Where each part of ARGV starts (lib/fetch_parts.lua).
@@ -84,11 +83,13 @@ local function check_hash(queue)
   end
 end
 -- Without throttles or shares the moves below stop where the lengths read
--- reach the limit, so those are all the sources they reach.
-local throttled, shared, found = ARGV[throttles_at] ~= nil, false, 0
+-- reach the limit, so those are all the sources they reach: the steps below
+-- look no further (a queue's priority levels past them cost no work).
+local throttled, shared, found, reached = ARGV[throttles_at] ~= nil, false, 0, 0
 for j = 1, sources do shared = shared or tonumber(ARGV[3 + 3 * j]) < limit end
 for j = 1, sources do
   if found >= limit and not (throttled or shared) then break end
+  reached = j
   -- LLEN refuses a key that is not a list (SORT would copy a set) and skips
   -- an empty queue.
   local queue, own = fetch_source(j)
@@ -111,7 +112,7 @@ if throttled then
   for k = 1, t do redis.call('HEXISTS', KEYS[#KEYS - t + k], '~held') end
 end
 
-local held = fair_fill_sources(q, sources, limit, lengths, waiting) -- tenants' jobs onto queues or held (lib/fair.lua)
+local held = fair_fill_sources(q, reached, limit, lengths, waiting) -- tenants' jobs onto queues or held (lib/fair.lua)
 fetch_acknowledge(acks_at, acks, lots + sources) -- lib/fetch_parts.lua
 
 for i = 1, landed do
@@ -125,10 +126,10 @@ end
 -- Throttles (absent unless a queue of the capsule is throttled), then how
 -- many jobs each source gives (lib/fetch_parts.lua).
 local throttles, identity, now = fetch_throttles(throttles_at)
-local room, plan = fetch_plan(sources, limit, lengths, throttles, now)
+local room, plan = fetch_plan(reached, limit, lengths, throttles, now)
 local wait, left = 0, limit
 local result, n = {}, 0
-for j = 1, sources do
+for j = 1, reached do
   if left <= 0 then break end
   local queue = fetch_source(j)
   local th, source, count = throttles[queue], KEYS[lists + j], 0
