@@ -152,7 +152,11 @@ module Deckhand
           @cancels.attach(cancel, instance)
           @gate.starting(job)
           args = @gate.args(job)
-          if @middleware.empty?
+          # A chain whose every middleware would only yield for this job
+          # (Deckhand's own, for a job that is no tick, batch member or
+          # workflow step: Middleware::Chain#passes?) is not built: the job
+          # runs as with no middleware, and no instance a job is made.
+          if @middleware.passes?(job)
             instance.perform(*args)
           else
             @middleware.invoke(instance, job, unit.queue_name) { instance.perform(*args) }
