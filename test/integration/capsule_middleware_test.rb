@@ -19,6 +19,15 @@ class CapsuleMiddlewareTest < Minitest::Test
 
   class LateTag < Tagger; end
 
+  # Says it only yields for a job whose label is not "watched"; counts its instances.
+  class PassUnlessWatched < Tagger
+    BUILT = Queue.new
+
+    def self.deckhand_passes?(payload) = payload["args"].first != "watched"
+
+    def initialize = BUILT << :built
+  end
+
   class TaggedJob
     include Deckhand::Job
 
@@ -49,6 +58,20 @@ class CapsuleMiddlewareTest < Minitest::Test
     assert_equal %w[AppTag LateTag], seen.fetch("default")
     assert_equal %w[AppTag LateTag], seen.fetch("plain")
     assert_nil config.capsules.fetch("plain").server_middleware
+  end
+
+  # A job every middleware only yields for runs without its chain built;
+  # one a middleware wants runs through the whole chain.
+  def test_a_chain_that_would_only_yield_for_a_job_is_not_built_for_it
+    Deckhand.config.server_middleware.add(PassUnlessWatched)
+    TaggedJob.perform_async("passed")
+    TaggedJob.perform_async("watched")
+    with_server { wait_for(message: "2 runs") { Deckhand::TestJobs.runs.size == 2 } }
+
+    seen = Deckhand::TestJobs.runs.to_h
+    assert_nil seen.fetch("passed"), "no middleware ran around it"
+    assert_equal %w[PassUnlessWatched], seen.fetch("watched")
+    assert_equal 1, PassUnlessWatched::BUILT.size, "built for the watched job only"
   end
 
   def test_the_capsules_chain_is_frozen_at_boot_and_checked

@@ -87,7 +87,7 @@ module Deckhand
 
       # Whether every middleware only yields for this job, as its class
       # says (`deckhand_passes?(payload)`, Deckhand's own middleware): then
-      # a chunk's member runs without its chain being built.
+      # a job, or a chunk's member, runs without its chain being built.
       def passes?(payload) = @entries.all? { |e| e.klass.respond_to?(:deckhand_passes?) && e.klass.deckhand_passes?(payload) } # :nodoc:
 
       def empty? = @entries.empty?

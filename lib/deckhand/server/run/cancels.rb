@@ -25,19 +25,20 @@ module Deckhand
         Entry = Struct.new(:jid, :thread, :interruptible, :instance, :state, :deadline)
         private_constant :Entry
 
+        # The entries are kept by identity, not by jid: a job's jid is a new
+        # String every job, which a Hash would hash and copy (frozen) as a
+        # key on the way in and hash again on the way out, while the
+        # heartbeat, the only reader by jid, looks a few times a minute
+        # (docs/performance.md, "Sidekiq's load test on Ruby 3.3").
         def initialize
           @lock = Mutex.new
-          @entries = {}
+          @entries = {}.compare_by_identity
         end
 
         # interruptible: false for a job a fiber capsule runs (no thread of its own).
         def enter(jid, thread, interruptible:)
-          # A Hash stores an unfrozen String key as an interned copy: for a
-          # new jid every job, a plain frozen copy costs less (0.3 µs a job
-          # on Ruby 3.3, bench/results/2026-11-29-sidekiqload-ruby33-run.md).
-          jid = jid.dup.freeze if jid.is_a?(String) && !jid.frozen?
           entry = Entry.new(jid, thread, interruptible)
-          @lock.synchronize { @entries[jid] = entry }
+          @lock.synchronize { @entries[entry] = true }
           entry
         end
 
@@ -45,12 +46,12 @@ module Deckhand
         # lock; never interrupted. Returns their entries, in order.
         def enter_all(jids, thread)
           entries = jids.map { |jid| Entry.new((jid.is_a?(String) && !jid.frozen?) ? jid.dup.freeze : jid, thread, false) }
-          @lock.synchronize { entries.each { |entry| @entries[entry.jid] = entry } }
+          @lock.synchronize { entries.each { |entry| @entries[entry] = true } }
           entries
         end
 
         # The entries' jids to their entries, keyed by the frozen copies
-        # #enter kept (so the Hash copies none).
+        # #enter_all kept (so the Hash copies none).
         def by_jid(entries) = entries.to_h { |entry| [entry.jid, entry] }
 
         # Hands the job its instance once built, telling it of a cancel seen already.
@@ -62,27 +63,26 @@ module Deckhand
         end
 
         # The jids running now (a payload without one has no mark to read).
-        def jids = @lock.synchronize { @entries.keys.grep(String) }
+        def jids = @lock.synchronize { @entries.each_key.map(&:jid).grep(String).uniq }
 
         # marks: {jid => grace or nil} read from Redis; grace: the server's
         # cancel_grace, for a cancel that named none. Returns the jids told now.
         def seen(marks, now:, grace:)
           @lock.synchronize do
-            marks.filter_map do |jid, own|
-              entry = @entries[jid]
-              next unless entry && entry.state.nil?
+            @entries.each_key.filter_map do |entry|
+              next unless entry.state.nil? && marks.key?(entry.jid)
               entry.state = :cancelled
-              entry.deadline = now + (own || grace)
+              entry.deadline = now + (marks[entry.jid] || grace)
               tell(entry)
-              jid
-            end
+              entry.jid
+            end.uniq
           end
         end
 
         # Interrupts the cancelled jobs past their grace period; returns their jids.
         def overdue(now:)
           @lock.synchronize do
-            @entries.each_value.filter_map do |entry|
+            @entries.each_key.filter_map do |entry|
               next unless entry.state == :cancelled && entry.deadline <= now && entry.interruptible
               entry.state = :raised
               entry.thread.raise(Deckhand::Cancelled, "job #{entry.jid} was cancelled and did not stop within its grace period")
@@ -104,7 +104,7 @@ module Deckhand
         private
 
         def leave_one(entry)
-          @entries.delete(entry.jid) if @entries[entry.jid].equal?(entry)
+          @entries.delete(entry)
           state = entry.state
           entry.state = :left
           state

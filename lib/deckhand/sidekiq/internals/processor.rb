@@ -26,9 +26,10 @@ module Sidekiq
   class Processor
     include Sidekiq::Component
 
-    # The shutdown interrupt lands only while the job itself runs.
-    MASKED = {Deckhand::Shutdown => :never}.freeze
-    UNMASKED = {Deckhand::Shutdown => :immediate}.freeze
+    # The shutdown interrupt lands only while the job itself runs. By
+    # identity and frozen: taken as they are, not copied (Server::Run::JobRunner::MASKED).
+    MASKED = {Deckhand::Shutdown => :never}.compare_by_identity.freeze
+    UNMASKED = {Deckhand::Shutdown => :immediate}.compare_by_identity.freeze
     private_constant :MASKED, :UNMASKED
 
     attr_reader :capsule, :thread, :job

@@ -75,6 +75,20 @@ class CancelsTest < Minitest::Test
     assert_equal ["a"], cancels.jids
   end
 
+  # Kept by identity, not by jid: a second run of one jid (a job handed
+  # back and fetched again before the first ended) hides neither.
+  def test_two_running_jobs_of_one_jid_are_both_told_and_each_leaves_alone
+    cancels = Cancels.new
+    first = cancels.enter(+"a", Thread.current, interruptible: true)
+    second = cancels.enter(+"a", Thread.current, interruptible: true)
+    assert_equal ["a"], cancels.jids
+    assert_equal ["a"], cancels.seen({"a" => nil}, now: 0, grace: 1)
+    assert_equal :cancelled, cancels.leave(first)
+    assert_equal ["a"], cancels.jids, "the second still runs"
+    assert_equal :cancelled, cancels.leave(second)
+    assert_empty cancels.jids
+  end
+
   def test_a_fiber_capsules_job_is_told_but_never_interrupted
     cancels = Cancels.new
     entry = cancels.enter("a", Thread.current, interruptible: false)
