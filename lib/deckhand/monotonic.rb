@@ -11,5 +11,11 @@ module Deckhand
   #   Deckhand::Monotonic.now - started   # => 0.100...
   module Monotonic
     def self.now = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+
+    # Milliseconds since `started` (a reading of #now), unrounded, so the
+    # metrics of sub-millisecond jobs do not all read 0.
+    #
+    #   Deckhand::Monotonic.ms_since(started)   # => 100.2...
+    def self.ms_since(started) = (now - started) * 1000.0
   end
 end

@@ -95,10 +95,10 @@ module Deckhand
         # raises.
         def gather(unit, job, held, options, open)
           members = [[unit, job]]
-          deadline = now + options["wait"]
+          deadline = Monotonic.now + options["wait"]
           open ||= @gather.open(job, options["size"] - 1)
           begin
-            while (more = @gather.next(deadline - now, open)) # nil once full, or none came within the wait
+            while (more = @gather.next(deadline - Monotonic.now, open)) # nil once full, or none came within the wait
               next adopt(@gather.joined(open), members, held) if more.equal?(Fetch::Gather::JOINED)
               break unless take(more, job, held, open, members)
             end
@@ -150,10 +150,10 @@ module Deckhand
           Thread.current[:deckhand_job] = job
           @stats.started(tid, unit.queue_name, unit.payload, chunk: (members.map { |_, member| member["jid"] } if members.size > 1))
           outcomes = []
-          started = now
+          started = Monotonic.now
           errors = @cancels.interruptible(@shield) { execute(members) }
           errors = Array.new(members.size, errors) unless errors.is_a?(Array) # an interrupt that landed as it ended
-          elapsed = ms_since(started) / members.size
+          elapsed = Monotonic.ms_since(started) / members.size
           outcomes = settle_all(members, errors, elapsed)
           @events.fire(:chunk, @logger, members.size, job["wrapped"] || job["class"], unit.queue_name)
           outcomes
@@ -241,10 +241,6 @@ module Deckhand
         rescue Exception => e # rubocop:disable Lint/RescueException -- every member fails with it
           e
         end
-
-        def now = Monotonic.now
-
-        def ms_since(started) = (now - started) * 1000.0
       end
     end
   end

@@ -84,10 +84,10 @@ module Deckhand
           cancel = @cancels.enter(job["jid"])
           begin
             @suspects.enter(unit.queue, job["jid"], recovered) if recovered
-            started = now
+            started = Monotonic.now
             cpu = Balance::ClassTimes.cpu_ms if @timed
             error = @cancels.interruptible(@shield) { execute(unit, job, cancel, lookup) }
-            elapsed = ms_since(started)
+            elapsed = Monotonic.ms_since(started)
             @stats.class_times.record(unit.queue_name, job["wrapped"] || job["class"], elapsed, Balance::ClassTimes.cpu_ms - cpu) if cpu
             cancelled = @cancels.cancelled?(cancel)
             outcome = if error.is_a?(NotAJobClass) then @outcomes.refused(unit, error)
@@ -164,11 +164,6 @@ module Deckhand
             @middleware.invoke(instance, job, unit.queue_name) { instance.perform(*args) }
           end
         end
-
-        def now = Monotonic.now
-
-        # Unrounded, so the metrics of sub-millisecond jobs do not all read 0.
-        def ms_since(started) = (now - started) * 1000.0
       end
     end
   end
