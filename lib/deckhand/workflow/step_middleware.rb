@@ -18,7 +18,8 @@ module Deckhand
     # success is told. A chunk's member gives its value with Chunk#result;
     # an Active Job step enqueued again by Active Job (retry_on) stays the
     # step (ActiveJobRejoin); a step over a limiter's limit is released
-    # again as it goes back to the schedule. Other jobs pay two Hash lookups.
+    # again as it goes back to the schedule, and one a shutdown interrupts
+    # as its job is handed back. Other jobs pay two Hash lookups.
     class StepMiddleware
       CURRENT = :deckhand_workflow_step
 
@@ -120,13 +121,17 @@ module Deckhand
 
       # Runs the block; when it raises, tells the step (`step`: its wid and
       # jid first, or nil) how it will run again: over a limiter's limit and
-      # to be rescheduled (Server::Run::OverLimitHandler), it is released
-      # again ("q"), else it is failing ("y") and may be retried. A shutdown,
-      # an interrupt or a cancel is no failure: it runs again, or its cancel
+      # to be rescheduled (Server::Run::OverLimitHandler), or interrupted by
+      # a shutdown that hands its job back to its queue, it is released
+      # again ("q"), else it is failing ("y") and may be retried. An
+      # interrupt or a cancel is no failure: it runs again, or its cancel
       # is its end.
       def attempt(payload, step)
         yield
-      rescue Deckhand::Shutdown, Deckhand::Interrupted, Deckhand::Cancelled
+      rescue Deckhand::Shutdown
+        @outcomes.handed_back(step[0], step[1]) if step
+        raise
+      rescue Deckhand::Interrupted, Deckhand::Cancelled
         raise
       rescue Exception => e # rubocop:disable Lint/RescueException -- told, then re-raised untouched
         if step

@@ -18,6 +18,9 @@ module Deckhand
     #   outcomes.succeeded(wid, jid, "42")    # its return value, as JSON
     #   outcomes.failed(job, error, :dead)    # a final-failure handler (Config#on_final_failure)
     class StepOutcomes
+      # The interrupts that wait while a shutdown's news is told.
+      HELD = {Deckhand::Shutdown => :never, Deckhand::Cancelled => :never}.freeze
+
       def initialize(config)
         @config = config
       end
@@ -39,6 +42,18 @@ module Deckhand
         Workflow.ops(@config).step(wid, "q", jid)
       rescue Deckhand::RedisError => e
         @config.logger.warn("could not mark workflow #{wid}'s step #{jid} as rescheduled (#{e.message})")
+      end
+
+      # A shutdown interrupted it and hands its job back to its queue
+      # (Server::Launcher#stop): released again, as #rescheduled, so a
+      # cancel of its workflow before it runs again cancels it. One try
+      # with the interrupts held (a second one would cut the call short),
+      # never a wait: a shutdown does not wait out Redis, and a step whose
+      # news is lost stays running, its job run again as before.
+      def handed_back(wid, jid)
+        Thread.handle_interrupt(HELD) { Workflow.ops(@config).step(wid, "q", jid) }
+      rescue Deckhand::RedisError => e
+        @config.logger.warn("could not mark workflow #{wid}'s step #{jid} as handed back at a shutdown (#{e.message}); it stays running")
       end
 
       def succeeded(wid, jid, value_json)

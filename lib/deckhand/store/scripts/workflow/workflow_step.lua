@@ -1,14 +1,14 @@
 -- One step's news from the server running its job; the same news told twice
 -- (a job run again after a crash) changes nothing. ARGV after the queues: the
 -- news (r started, y failed and will be retried, q put back unrun: over a
--- limit, rescheduled; s succeeded, x dropped, d died, c cancelled by hand:
--- Client.cancel), the jid, its data (s: the value as JSON, x, d, c: why).
--- Replies, besides 'gone' and 'stale': r: 'run', 'done' (it succeeded
--- before: do not run it again) or 'cancelled'; s, x, d, c: 'ok' (its end
--- is written, what waits for it released or cancelled) or 'seen' (it ended
--- before: nothing changed); y, q: 'ok'; 'unknown' for a jid the workflow
--- does not have; r: 'retried' for a step that died or was dropped
--- (workflow_reopen.lua then says whether it runs).
+-- limit, or handed back at a shutdown; s succeeded, x dropped, d died, c
+-- cancelled by hand: Client.cancel), the jid, its data (s: the value as
+-- JSON, x, d, c: why). Replies, besides 'gone' and 'stale': r: 'run', 'done'
+-- (it succeeded before: do not run it again) or 'cancelled'; s, x, d, c:
+-- 'ok' (its end is written, what waits for it released or cancelled) or
+-- 'seen' (it ended before: nothing changed); y, q: 'ok'; 'unknown' for a
+-- jid the workflow does not have; r: 'retried' for a step that died or was
+-- dropped (workflow_reopen.lua then says whether it runs).
 local function step()
   local closed = wf_open()
   if closed then return closed end
