@@ -140,12 +140,8 @@ module Deckhand
     def add_workflow(flow, after: nil, on: :success, name: nil)
       raise Deckhand::Error, "workflow #{@id} was pushed: add its steps before #push" if @pushed
       raise ArgumentError, "add_workflow takes a Deckhand::Workflow, got #{flow.inspect}" unless flow.is_a?(Workflow) && !flow.equal?(self)
-      unless flow.config.equal?(@config)
-        raise ArgumentError, "workflow #{flow.id} was built with another config than #{@id}, which pushes its steps: " \
-          "build both with the same one (Deckhand::Workflow.new(config:))"
-      end
-      name ||= flow.description.to_s.strip.gsub(/\s+/, "-").then { |text| text.empty? ? "workflow" : text }
-      flow.taken_by(@id) { |graph| @graph.add_graph(graph, after: after, on: on, name: name, description: flow.description) }
+      name ||= Workflow.group_name(flow)
+      flow.taken_by(@id, @config) { |graph| @graph.add_graph(graph, after: after, on: on, name: name, description: flow.description) }
     end
 
     # Writes every step and starts the workflow: the steps waiting for
@@ -195,15 +191,24 @@ module Deckhand
 
     # add_workflow's: yields its steps, once; when the block returns they
     # are `wid`'s alone, so none is pushed twice. Raises when it was pushed
-    # or added before.
-    def taken_by(wid) # :nodoc:
+    # or added before, or built with another config than `config`, which
+    # pushes its steps (a workflow's, or the server's running a step
+    # that adds it: Extension#add_workflow).
+    def taken_by(wid, config) # :nodoc:
       raise Deckhand::Error, "workflow #{@id} was pushed: a sub-workflow is added before any push, and pushed with its workflow" if @pushed
       raise ArgumentError, "workflow #{@id} is a sub-workflow of #{@within} already: a workflow is added once" if @within
+      unless config.equal?(@config)
+        raise ArgumentError, "workflow #{@id} was built with another config than #{wid}, which pushes its steps: " \
+          "build both with the same one (Deckhand::Workflow.new(config:))"
+      end
       taken = yield @graph
       @within = wid
       taken
     end
-    protected :taken_by
+
+    # A sub-workflow's name when add_workflow is given none: its
+    # description, spaces as "-".
+    def self.group_name(flow) = flow.description.to_s.strip.gsub(/\s+/, "-").then { |text| text.empty? ? "workflow" : text } # :nodoc:
 
     def inspect = "#<Deckhand::Workflow #{@id} #{@description.inspect} (#{@graph.records.size} steps#{", pushed" if @pushed})>" # :nodoc:
   end

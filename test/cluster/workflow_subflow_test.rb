@@ -53,6 +53,21 @@ class ClusterWorkflowSubflowTest < Minitest::Test
     end
   end
 
+  # Adds a sub-workflow of parts 5 and 6 (queue "mail") to its workflow as it
+  # runs (in "default"), grafted: what waits for it waits for all of it.
+  class AddsWorkflow
+    include Deckhand::Job
+
+    def perform
+      part = Deckhand::Workflow.new("late")
+      part.add(Part, 6, after: part.add(Part, 5))
+      flow = Deckhand::Workflow.current
+      flow.add_workflow(part)
+      RAN << ["adds-workflow", [flow.push]]
+      "adds-workflow"
+    end
+  end
+
   # Dies on its first failure.
   class Doomed
     include Deckhand::Job
@@ -131,5 +146,21 @@ class ClusterWorkflowSubflowTest < Minitest::Test
     assert_equal [["cleanup", [nil]], ["first", []]], runs.sort_by(&:first), "the cleanup read the cancelled step's nil"
     assert_equal({"never" => "c", "part" => "c", "merge" => "c", "cleanup" => "s"}, by_name(flow).slice("never", "part", "merge", "cleanup"))
     assert_equal 0, cluster.call("ZCARD", Names::OUTBOX)
+  end
+
+  def test_a_sub_workflow_a_running_step_adds_runs_across_slots_before_the_steps_that_waited_for_it
+    flow = Deckhand::Workflow.new("grown")
+    adds = flow.add(AddsWorkflow)
+    flow.add(Note, "merge", after: adds, name: "merge")
+    flow.push
+    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    ran = runs
+    assert_includes ran.first(3), ["adds-workflow", [2]], "it recorded its add as part 5 may start"
+    assert_equal [["part", 5], ["part", 6]], ran.first(3) - [["adds-workflow", [2]]], "its steps in order, each once"
+    assert_equal ["merge", ["adds-workflow", {"part" => 5}, {"part" => 6}]], ran.last, "the merge waited for the whole sub-workflow"
+    assert_equal 4, ran.size
+    assert_equal({"late" => "s", "merge" => "s"}, by_name(flow).slice("late", "merge"))
+    assert_equal %w[4 4 0], Deckhand::Workflow.status(flow.id).values_at("total", "succeeded", "open")
+    assert_equal [0, 0, 0], [cluster.call("LLEN", keys.queue("mail")), cluster.call("ZCARD", Names::OUTBOX), cluster.call("HLEN", Names::OUTBOX_JOBS)]
   end
 end

@@ -528,6 +528,17 @@ class DocsExamplesTest < Minitest::Test
     assert_equal 2, results.count((0...8).sum { |part| 100 + part }.to_s), "and the notification read it"
   end
 
+  def test_a_running_step_adds_a_sub_workflow_per_file
+    run_example("workflows-jobs")
+    # The server's config builds the sub-workflows (Deckhand::Workflow.new's default), as in an application.
+    config = Deckhand::Workflow.install(Deckhand.config = new_config(concurrency: 4))
+    status = with_server(config) { run_example("workflows-sub-grow") }
+    assert_equal %w[succeeded 9 9], status.values_at("state", "total", "succeeded")
+    steps = Deckhand::Workflow.steps(status["id"]).values
+    assert_equal %w[s s], steps.select { |step| step["on"] == "g" }.map { |step| step["state"] }, "one sub-workflow per file, each succeeded"
+    assert_includes redis.call("HVALS", "deckhand:workflow:#{status["id"]}:results"), "2", "the notification read the split's result"
+  end
+
   def test_a_child_batch_inside_its_parents_block
     DocsSandbox.const_set(:ChildCallbacks, Class.new)
     DocsSandbox.const_set(:ReportJob, Class.new { include Deckhand::Job })

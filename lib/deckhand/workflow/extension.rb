@@ -55,6 +55,20 @@ module Deckhand
         graph.add(job, args_list, after: after, on: on, name: name, graft: graft)
       end
 
+      # A sub-workflow, as Workflow#add_workflow: every step of `flow` (a
+      # Deckhand::Workflow not pushed, built with this server's config)
+      # joins this workflow, waiting for `after` as `on` says. Grafted (the
+      # default), the running step's dependents wait for the whole of it
+      # (its StepRef), and its steps wait as grafted steps may. Its steps
+      # take jids as #add's do, in order, so a rerun that adds it again,
+      # built the same, adds nothing twice.
+      def add_workflow(flow, after: nil, on: :success, name: nil, graft: true)
+        raise ArgumentError, "add_workflow takes a Deckhand::Workflow, got #{flow.inspect}" unless flow.is_a?(Workflow)
+        raise ArgumentError, "graft: #{graft.inspect}: give true (the default) or false" unless graft == true || graft == false
+        name ||= Workflow.group_name(flow)
+        flow.taken_by(@id, @config) { |inner| graph.add_graph(inner, after: after, on: on, name: name, description: flow.description, graft: graft) }
+      end
+
       # Whether steps were added since the last push.
       def pending? = !@graph.nil? && !@graph.empty?
 
@@ -69,7 +83,7 @@ module Deckhand
         return 0 unless pending?
         graph, @graph = @graph, nil # pushed or refused, they are gone from here: later adds name them through Redis
         steps = graph.encoded(graph.records, @id, @config.max_payload_bytes, by: @jid)
-        reply = refusal_is_argument_error { Workflow.ops(@config).add_from(@id, @jid, steps, queues: graph.records.map { |record| record.job["queue"] }.uniq) }
+        reply = refusal_is_argument_error { Workflow.ops(@config).add_from(@id, @jid, steps, queues: Graph.queues(graph.records)) }
         case reply
         when Integer then reply
         when "cancelled" then :cancelled

@@ -65,24 +65,37 @@ module Deckhand
       # nothing there waiting for `after` as `on` says, and a step of its own
       # (condition g, no job) that waits for every one of them and ends as
       # they all ended (lib/workflow_finish.lua), to name in a later step's
-      # `after:`. Returns its StepRef.
-      def add_graph(inner, after:, on:, name:, description:)
+      # `after:`. Returns its StepRef. In a graph with `next_jid` (a running
+      # step's, Extension), every step takes a jid from it, in order, and
+      # with `graft` the sub-workflow's own step is grafted, and its steps
+      # are held to a grafted step's rules (INSIDE) without being waited
+      # for one by one.
+      def add_graph(inner, after:, on:, name:, description:, graft: nil)
         raise ArgumentError, "the sub-workflow #{description.inspect} has no steps: add them before adding it" if inner.empty?
         cond = condition(on)
         parents = jids(after)
         name = name(name)
+        renamed = {}
         inner.records.each do |record|
-          step = record.dup
+          step = rejid(record, renamed)
+          step.graft = INSIDE if graft
           step.parents, step.on = parents, "#{cond}#{record.job["queue"]}" if step.parents.empty?
           @records << step
           @jids[step.jid] = true
         end
-        gid = Payload.jid
-        @records << Record.new(gid, GROUP, inner.records.map(&:jid), name, nil, nil, description.to_s)
+        gid = @next_jid ? @next_jid.call : Payload.jid
+        @records << Record.new(gid, GROUP, inner.records.map { |record| renamed[record.jid] }, name, nil, graft, description.to_s)
         @jids[gid] = true
         @names[name] << gid
         StepRef.new(name, [gid])
       end
+
+      # The graft of a step inside a grafted sub-workflow (#add_graph): it
+      # waits as a grafted step may, and the adding step's dependents wait
+      # for the sub-workflow's own step, not for it.
+      INSIDE = :inside
+      # A step's graft as workflow_extend.lua reads it.
+      GRAFT_FLAGS = {true => "1", INSIDE => "i", false => "", nil => ""}.freeze
 
       # The queues the steps of `records` go to.
       def self.queues(records) = records.filter_map { |record| record.job && record.job["queue"] }.uniq
@@ -91,19 +104,29 @@ module Deckhand
       # with the workflow's id ("wf"); with `by` (the jid of the running
       # step that adds them, kept in their info), the 7 workflow_extend.lua
       # takes.
+      # A step inside a grafted sub-workflow is told as "i" (INSIDE).
       def encoded(records, wid, max_bytes, by: nil)
         records.flat_map do |record|
-          next [record.jid, GROUP, record.parents.join(" "), record.name, "", JSON.generate(group_info(record))] unless record.job
-          job = Payload.encode(record.job.merge("wf" => wid), max_bytes: max_bytes)
-          info = {"name" => record.name, "class" => record.job["wrapped"] || record.job["class"], "queue" => record.job["queue"]}
-          info.update("by" => by, "graft" => record.graft) if by # workflow_extend.lua reads them as written here, in this order
-          strings = [record.jid, record.on, record.parents.join(" "), record.name, job, JSON.generate(info)]
-          strings << (record.graft ? "1" : "") if by
+          job = record.job && Payload.encode(record.job.merge("wf" => wid), max_bytes: max_bytes)
+          info = record.job ? {"name" => record.name, "class" => record.job["wrapped"] || record.job["class"], "queue" => record.job["queue"]} : group_info(record)
+          info.update("by" => by, "graft" => !!record.graft) if by # workflow_extend.lua reads them as written here, in this order
+          strings = [record.jid, record.on, record.parents.join(" "), record.name, job || "", JSON.generate(info)]
+          strings << GRAFT_FLAGS.fetch(record.graft) if by
           strings
         end
       end
 
       private
+
+      # `record` with a jid of its own from next_jid (kept without one), its
+      # parents' jids as `renamed` (old jid => new, filled in order) says.
+      def rejid(record, renamed)
+        step = record.dup
+        renamed[record.jid] = step.jid = @next_jid ? @next_jid.call : record.jid
+        step.parents = record.parents.map { |jid| renamed.fetch(jid) }
+        step.job = record.job&.merge("jid" => step.jid)
+        step
+      end
 
       # What a reader of the workflow sees of a sub-workflow (API::StepRecord).
       def group_info(record) = {"name" => record.name, "kind" => "workflow", "description" => record.description}

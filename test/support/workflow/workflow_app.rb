@@ -142,6 +142,26 @@ module WorkflowApp
     end
   end
 
+  # As Splitter, its parts and their tally a sub-workflow ("part <id>")
+  # it adds to its own workflow (Workflow.current.add_workflow).
+  class SubSplitter
+    include Deckhand::Job
+
+    deckhand_options retry: 3
+    deckhand_retry_in { 0 }
+
+    def perform(id, n, once = nil)
+      part = Deckhand::Workflow.new("part #{id}")
+      parts = part.add_many(Part, (0...n).map { |i| [id, i] })
+      part.add(Note, "tally", after: parts, name: "tally")
+      flow = Deckhand::Workflow.current
+      flow.add_workflow(part)
+      WorkflowApp.ran("split", [id, flow.push])
+      raise ArgumentError, "fails after its add on purpose" if once == "fail" && WorkflowApp.first?("subsplit-#{id}")
+      n
+    end
+  end
+
   def self.open_gate(label) = call("SET", "app:gate:#{label}", "1")
 
   # Runs until its gate opens (WorkflowApp.open_gate) or it is cancelled.

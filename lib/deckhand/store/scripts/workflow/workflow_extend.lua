@@ -1,14 +1,14 @@
--- A running step (the adder) adds steps, all or none; one there already is left
--- as it is, so a rerun of the adder adds each once (Workflow::Extension). Each is
--- released at once when its parents all ended as it asks, cancelled (down the graph)
--- when one ended as it refuses. A grafted one holds back the adder's dependents too,
--- and waits only for the adder, ended steps and the adder's grafted steps, so no
--- dependent waits for itself. A step added inside sub-workflows (Workflow#add_workflow:
--- the adder's kids of condition g) joins them, each waiting for it too, and so waits
--- only for the adder, ended steps, steps the adder added, and steps in them all: no
--- sub-workflow then waits for itself. ARGV after the queues: the adder's jid, n, then per step:
--- jid, on, parents (jids, or @name), name, job, info (with "by" and "graft", in that
--- order), '1' to graft it. Replies how many it added, 'gone', 'stale', 'cancelled', 'not_running'.
+-- A running step (the adder) adds steps, all or none; one there already is left as it is, so a
+-- rerun of the adder adds each once (Workflow::Extension). Each is released at once when its parents
+-- all ended as it asks, cancelled (down the graph) when one ended as it refuses. A grafted one holds
+-- back the adder's dependents too, and waits only for the adder, ended steps and the adder's grafted
+-- steps, so no dependent waits for itself. A step added inside sub-workflows (Workflow#add_workflow:
+-- the adder's kids of condition g) joins them, each waiting for it too, and so waits only for the
+-- adder, ended steps, steps the adder added, and steps in them all: no sub-workflow then waits for
+-- itself. ARGV after the queues: the adder's jid, n, then per step: jid, on ('g': a sub-workflow it
+-- adds, after its steps), parents (jids, or @name), name, job, info (with "by" and "graft", in that
+-- order), '1' to graft it ('i': in a grafted sub-workflow). Replies how many it added, 'gone',
+-- 'stale', 'cancelled', 'not_running'.
 local function extend()
   local closed = wf_open()
   if closed then return closed end
@@ -31,7 +31,7 @@ local function extend()
     return true
   end
   for i = 3, 2 + 7 * tonumber(wf_arg(2)), 7 do
-    local j, on, graft = wf_arg(i), wf_arg(i + 1), wf_arg(i + 6) == '1'
+    local j, on, graft, group = wf_arg(i), wf_arg(i + 1), wf_arg(i + 6) ~= '', wf_arg(i + 1) == 'g'
     if not wf_get('state', j) then
       local queue, parents, seen, left = string.sub(on, 2), {}, {}, 0
       for ref in string.gmatch(wf_arg(i + 2), '%S+') do
@@ -50,15 +50,15 @@ local function extend()
           end
         end
       end
-      if not wf_queue_key[queue] then return 'stale' end
-      for h, v in pairs({state = 'w', on = on, parents = table.concat(parents, ' '), wait = left, jobs = wf_arg(i + 4), info = wf_arg(i + 5)}) do wf_put(h, j, v) end
-      wf_delta.open, wf_delta.total, wf_jobs[j] = wf_delta.open + 1, wf_delta.total + 1, wf_arg(i + 4)
+      if not group and not wf_queue_key[queue] then return 'stale' end -- a sub-workflow (g, waiting for its new steps) has no job and no count
+      for h, v in pairs({state = 'w', on = on, parents = table.concat(parents, ' '), wait = left, jobs = not group and wf_arg(i + 4) or nil, info = wf_arg(i + 5)}) do wf_put(h, j, v) end
+      if not group then wf_delta.open, wf_delta.total, wf_jobs[j] = wf_delta.open + 1, wf_delta.total + 1, wf_arg(i + 4) end
       wf_append('names', wf_arg(i + 3), j)
       if left == 0 and refused[#refused] ~= j then
         wf_move(j, 'q')
         wf_released[#wf_released + 1] = j
       end
-      if graft then grafted[#grafted + 1] = j end
+      if wf_arg(i + 6) == '1' then grafted[#grafted + 1] = j end -- 'i': in a grafted sub-workflow, waited for through it
       added[#added + 1] = j
     end
   end
