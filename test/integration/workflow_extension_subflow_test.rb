@@ -60,6 +60,22 @@ class WorkflowExtensionSubflowTest < Minitest::Test
     assert_equal %w[8 8], Deckhand::Workflow.status(flow.id).values_at("total", "succeeded")
   end
 
+  def test_a_sub_workflow_added_inside_a_sub_workflow_holds_back_what_waits_for_the_outer_one
+    outer = Deckhand::Workflow.new("outer")
+    outer.add(App::SubSplitter, 5, 2)
+    flow = Deckhand::Workflow.new("nested")
+    sub = flow.add_workflow(outer)
+    flow.add(App::Note, "merge", after: sub, name: "merge")
+    flow.push
+    with_server { assert_equal "succeeded", ended(flow)["state"] }
+    labels = App.runs.map(&:first)
+    assert_equal %w[part part split tally], labels.first(4).sort
+    assert_equal "merge", labels.last, "it waited for the sub-workflow added inside the one it waits for"
+    assert_equal [2, {"part" => 0, "rows" => 0}, {"part" => 1, "rows" => 10}, "tally"], App.runs.assoc("merge").last
+    assert_equal %w[s s], [named(flow, "outer"), named(flow, "part-5")].map { |found| found.values.first["state"] }
+    assert_equal %w[5 5], Deckhand::Workflow.status(flow.id).values_at("total", "succeeded")
+  end
+
   # The adding step is made to run by hand (the scripts a server calls),
   # so each add's effect is read before anything else runs.
   def running_flow
