@@ -103,8 +103,7 @@ module Deckhand
       # The 6 strings per step workflow_add.lua takes, each job encoded
       # with the workflow's id ("wf"); with `by` (the jid of the running
       # step that adds them, kept in their info), the 7 workflow_extend.lua
-      # takes.
-      # A step inside a grafted sub-workflow is told as "i" (INSIDE).
+      # takes, the last one its graft (GRAFT_FLAGS).
       def encoded(records, wid, max_bytes, by: nil)
         records.flat_map do |record|
           job = record.job && Payload.encode(record.job.merge("wf" => wid), max_bytes: max_bytes)
