@@ -53,15 +53,16 @@ class ChunkShutdownTest < Minitest::Test
   def names(flow) = Deckhand::Workflow.steps(flow.id).values.map { |step| [JSON.parse(step["info"])["name"], step["state"]] }.sort
 
   # Three members of one chunk as steps "member", a Note "after" them; a
-  # server stopped while the chunk runs hands them back.
-  def handed_back_flow(name)
+  # server stopped while the chunk runs hands them back. `chunks`: how the
+  # server makes chunks of them.
+  def handed_back_flow(name, queue: "default", chunks: [LABELS])
     flow = Deckhand::Workflow.new(name)
-    members = flow.add_many(GatedChunk, LABELS.zip, name: "member")
+    members = flow.add_many(GatedChunk.set(queue: queue), LABELS.zip, name: "member")
     flow.add(WorkflowApp::Note, "after", after: members, name: "after")
     flow.push
-    with_server { wait_for(message: "the chunk running") { runs("chunk").size == 1 } }
-    assert_equal [LABELS], runs("chunk"), "one chunk of the three"
-    assert_equal members.jids.sort, jobs_in("default").map { |job| job["jid"] }.sort, "the shutdown handed each member back once"
+    with_server { wait_for(message: "the chunks running") { runs("chunk").size == chunks.size } }
+    assert_equal chunks, runs("chunk").sort
+    assert_equal members.jids.sort, jobs_in(queue).map { |job| job["jid"] }.sort, "the shutdown handed each member back once"
     assert_equal [["after", "w"], ["member", "q"], ["member", "q"], ["member", "q"]], names(flow), "each released again, unrun"
     flow
   end
@@ -79,6 +80,23 @@ class ChunkShutdownTest < Minitest::Test
     assert_empty runs("after")
     assert_equal [["after", "c"], ["member", "c"], ["member", "c"], ["member", "c"]], names(flow)
     assert_equal %w[4 0 4], Deckhand::Workflow.status(flow.id).values_at("total", "succeeded", "cancelled")
+  end
+
+  # A fiber capsule's shutdown interrupts its chunks (of one member each,
+  # docs/chunks.md) the same way.
+  def test_members_of_a_fiber_capsule_handed_back_at_a_shutdown_are_cancelled_with_their_workflow
+    skip_on_jruby("fiber capsules refuse to start there")
+    Deckhand.config.capsule("io", concurrency: 3, queues: ["io"], fibers: true)
+    flow = handed_back_flow("fibers stopped, then cancelled", queue: "io", chunks: LABELS.zip)
+    assert_equal 4, Deckhand::Workflow.cancel(flow.id)
+    assert_equal "cancelled", ended(flow, timeout: 5)["state"]
+    WorkflowApp.open_gate("chunk")
+    with_server do
+      wait_for(message: "the handed-back members taken") { redis.call("LLEN", "queue:io").zero? }
+      sleep 0.2 # had they run, the chunk would have recorded its run by now
+    end
+    assert_equal LABELS.zip, runs("chunk").sort, "taken again, no member ran"
+    assert_equal [["after", "c"], ["member", "c"], ["member", "c"], ["member", "c"]], names(flow)
   end
 
   def test_members_handed_back_at_a_shutdown_run_again_and_their_workflow_succeeds
