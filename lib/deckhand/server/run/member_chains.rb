@@ -16,7 +16,9 @@ module Deckhand
       # yields and goes on once the chunk ran; the chains do not nest, however
       # large the chunk. Fibers of the processor's thread: they share its
       # interrupt mask, but a value a middleware keeps in Thread.current (a
-      # fiber's own) is not seen by perform_chunk.
+      # fiber's own) is not seen by perform_chunk. What raises through
+      # `around` (the shutdown interrupt) goes through each chain still
+      # paused first, so none is left unfinished.
       #
       #   chains = MemberChains.new(middleware, instance, "default")
       #   results = chains.around(members) do |entered| # [[unit, job], ...] whose chains yielded
