@@ -16,7 +16,9 @@ module Deckhand
       # yields and goes on once the chunk ran; the chains do not nest, however
       # large the chunk. Fibers of the processor's thread: they share its
       # interrupt mask, but a value a middleware keeps in Thread.current (a
-      # fiber's own) is not seen by perform_chunk.
+      # fiber's own) is not seen by perform_chunk. What raises through
+      # `around` (the shutdown interrupt) goes through each chain still
+      # paused first, so none is left unfinished.
       #
       #   chains = MemberChains.new(middleware, instance, "default")
       #   results = chains.around(members) do |entered| # [[unit, job], ...] whose chains yielded
@@ -39,10 +41,14 @@ module Deckhand
             error_of = yield(members)
             return members.map { |_, job| error_of.call(job) }
           end
-          states = members.map { |_, job| enter(job) }
+          states = [] # filled as each chain is entered: a raise midway knows which are paused
+          members.each { |_, job| states << enter(job) }
           entered = members.select.with_index { |_, i| states[i] == PASSED || states[i].is_a?(Fiber) }
           error_of = yield(entered)
           members.each_with_index.map { |(_, job), i| leave(states[i], error_of.call(job)) }
+        rescue Exception => e # rubocop:disable Lint/RescueException -- every paused chain sees it, then it goes on
+          release(states, e) if states
+          raise
         end
 
         private
@@ -61,6 +67,15 @@ module Deckhand
           return error if state == PASSED
           return state unless state.is_a?(Fiber)
           shutdown?(state.resume(error))
+        end
+
+        # What ended the chunk (the shutdown interrupt, or an error outside
+        # perform_chunk) goes through each chain still paused at its yield,
+        # as through a job run alone: its middleware's rescue and ensure run
+        # once (a workflow step tells it was handed back), and no fiber is
+        # left paused. A chain that already left is not entered again.
+        def release(states, error)
+          states.each { |state| state.resume(error) if state.is_a?(Fiber) && state.alive? }
         end
 
         def through(job)
