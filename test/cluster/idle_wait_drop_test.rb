@@ -18,8 +18,11 @@ class ClusterIdleWaitDropTest < Minitest::Test
     with_server do |launcher|
       node = Deckhand::RedisClusterHarness.cluster.primary_for(keys.queue("default"))
       landing = keys.landing(launcher.identity, "default")
+      # Blocked now (flag b), not only last seen in a BLMOVE: a wait that
+      # timed out keeps cmd=blmove in the list until its next command.
       ids = wait_for(message: "the idle waiter blocked in Redis") do
-        node_call(node, "CLIENT", "LIST").lines.grep(/cmd=blmove/).map { |line| line[/\bid=(\d+)/, 1] }.then { |f| f unless f.empty? }
+        node_call(node, "CLIENT", "LIST").lines.grep(/cmd=blmove/).select { |line| line[/\bflags=(\S+)/, 1].include?("b") }
+          .map { |line| line[/\bid=(\d+)/, 1] }.then { |f| f unless f.empty? }
       end
       payload = JSON.generate({"class" => "RecordJob", "args" => [1], "jid" => jid, "queue" => "default", "retry" => true,
         "created_at" => 1, "enqueued_at" => 1})
