@@ -18,9 +18,9 @@ module Deckhand
       end
 
       def call(&block)
-        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        started = Deckhand::Monotonic.now
         result = ::StackProf.run(**@options, &block)
-        elapsed = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started
+        elapsed = Deckhand::Monotonic.now - started
         [result, Zlib.gzip(JSON.generate(result)), elapsed]
       end
     end

@@ -21,9 +21,9 @@ module Deckhand
       def call(&block)
         dir = ENV.fetch("VERNIER_OUTPUT_DIR") { Dir.tmpdir }
         path = File.join(dir, "deckhand-profile-#{::Process.pid}-#{Thread.current.object_id}-#{rand(1 << 32)}.json.gz")
-        started = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        started = Deckhand::Monotonic.now
         result = ::Vernier.profile(**@options, out: path, &block)
-        elapsed = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC) - started
+        elapsed = Deckhand::Monotonic.now - started
         [result, File.binread(path), elapsed]
       ensure
         FileUtils.rm_f(path) if path

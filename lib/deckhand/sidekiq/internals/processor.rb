@@ -167,7 +167,7 @@ module Sidekiq
       nil
     rescue => e
       unless @down
-        @down = ::Process.clock_gettime(::Process::CLOCK_MONOTONIC)
+        @down = Deckhand::Monotonic.now
         handle_exception(e)
       end
       sleep(1)
