@@ -82,11 +82,12 @@ class PrometheusTest < Minitest::Test
       port = launcher.operations.metrics_listener.port
       wait_for(message: "every member run") { Deckhand::TestJobs.runs.size == 5 }
       families = nil
-      wait_for(message: "the scrape to count the chunk's five jobs") do
-        _, families = scrape(port)
-        families["deckhand_jobs_processed_total"].samples.sum { |s| s[2] } == 5
-      end
       labels = {"class" => CountedChunkJob.name, "queue" => "default"}
+      # A chunk is counted once its members' outcomes are: after their jobs.
+      wait_for(message: "the scrape to count the chunk's five jobs and the chunk") do
+        _, families = scrape(port)
+        families["deckhand_jobs_processed_total"].samples.sum { |s| s[2] } == 5 && families["deckhand_chunks_total"]&.value(labels)
+      end
       assert_equal "counter", families.fetch("deckhand_chunks_total").type
       assert_equal CountedChunkJob::CALLS.size, families.fetch("deckhand_chunks_total").value(labels), "one a call of perform_chunk"
       assert_equal 5, families.fetch("deckhand_chunk_jobs_total").value(labels)
