@@ -54,6 +54,11 @@ module Deckhand
     # jobs run one at a time.
     def self.of(klass) = (klass.respond_to?(:deckhand_options) && klass.deckhand_options["chunk"]) || nil
 
+    # The chunk options `job` runs with on a server: its class's, or what a
+    # class that decides per job (an Active Job wrapper's deckhand_chunk)
+    # says for it; nil when it runs alone.
+    def self.for_job(klass, job) = klass.respond_to?(:deckhand_chunk) ? klass.deckhand_chunk(job) : of(klass)
+
     # Runs one job as a chunk of one, where jobs run one at a time (testing
     # mode, perform_inline): the member's failure is raised.
     def self.perform_one(instance, args, job)

@@ -87,6 +87,16 @@ module Deckhand
         @errors.each { |klass, policy| return policy if error.is_a?(klass) }
         nil
       end
+
+      # The count `job`'s next reschedule for `error` would be (its
+      # "overrated"), or nil when no limit reschedules it: `error` is no
+      # over-limit error, or the job spent its reschedules.
+      def next_reschedule(job, error)
+        _, limit = policy_for(error)
+        return nil unless limit
+        overrated = (job["overrated"].is_a?(Integer) ? job["overrated"] : 0) + 1
+        overrated unless overrated > limit
+      end
     end
   end
 end

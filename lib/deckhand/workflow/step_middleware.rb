@@ -93,8 +93,7 @@ module Deckhand
       # chunked class through perform_chunk (Server::Run::ChunkRunner#chunked?).
       def chunked?(instance, payload)
         return false unless instance.respond_to?(:perform_chunk)
-        klass = instance.class
-        !!(klass.respond_to?(:deckhand_chunk) ? klass.deckhand_chunk(payload) : Chunk.of(klass))
+        !!Chunk.for_job(instance.class, payload)
       end
 
       # The job's return value, whatever the middleware inside this one
@@ -135,16 +134,9 @@ module Deckhand
         raise
       rescue Exception => e # rubocop:disable Lint/RescueException -- told, then re-raised untouched
         if step
-          rescheduled?(payload, e) ? @outcomes.rescheduled(step[0], step[1]) : @outcomes.failing(step[0], step[1])
+          Limiter.next_reschedule(payload, e) ? @outcomes.rescheduled(step[0], step[1]) : @outcomes.failing(step[0], step[1])
         end
         raise
-      end
-
-      # Whether the server puts the job back in the schedule for `error`
-      # instead of failing it: over a limit, its reschedules not spent.
-      def rescheduled?(payload, error)
-        _, limit = Limiter.policy_for(error)
-        limit && (payload["overrated"].is_a?(Integer) ? payload["overrated"] : 0) < limit
       end
 
       # JSON of the value, or "null" (logged) when JSON cannot carry it

@@ -58,7 +58,7 @@ module Deckhand
           known = @known[name] unless @reloading
           return known || nil unless known.nil?
           klass = @classes.job_class(job["class"]) # raises as the job's own lookup would (JobRunner#run keeps the error)
-          options = klass.respond_to?(:deckhand_chunk) ? klass.deckhand_chunk(job) : Chunk.of(klass)
+          options = Chunk.for_job(klass, job)
           @known = @known.merge(name => options || false).freeze if klass && !@reloading # replaced whole: read without a lock
           options
         end

@@ -21,10 +21,8 @@ module Deckhand
         end
 
         def call(unit, job, error)
+          overrated = Limiter.next_reschedule(job, error) or return nil
           backoff, limit = Limiter.policy_for(error)
-          return nil unless limit
-          overrated = (job["overrated"].is_a?(Integer) ? job["overrated"] : 0) + 1
-          return nil if overrated > limit
           job["overrated"] = overrated
           delay = delay(backoff, overrated, job)
           @retries.reschedule(unit, job, delay: delay)
