@@ -29,20 +29,12 @@ module Deckhand
 
       # The job raised and may be retried: for the step's state only, so a
       # Redis failure here is logged and the failure goes on.
-      def failing(wid, jid)
-        Workflow.ops(@config).step(wid, "y", jid)
-      rescue Deckhand::RedisError => e
-        @config.logger.warn("could not mark workflow #{wid}'s step #{jid} as failing (#{e.message})")
-      end
+      def failing(wid, jid) = mark(wid, "y", jid, "failing")
 
       # Over a limiter's limit, it goes back to the schedule unrun
       # (Server::Run::OverLimitHandler): released again, so a cancel of its
       # workflow meanwhile cancels it. For the step's state only, as #failing.
-      def rescheduled(wid, jid)
-        Workflow.ops(@config).step(wid, "q", jid)
-      rescue Deckhand::RedisError => e
-        @config.logger.warn("could not mark workflow #{wid}'s step #{jid} as rescheduled (#{e.message})")
-      end
+      def rescheduled(wid, jid) = mark(wid, "q", jid, "rescheduled")
 
       # A shutdown interrupted it and hands its job back to its queue
       # (Server::Launcher#stop): released again, as #rescheduled, so a
@@ -50,11 +42,7 @@ module Deckhand
       # with the interrupts held (a second one would cut the call short),
       # never a wait: a shutdown does not wait out Redis, and a step whose
       # news is lost stays running, its job run again as before.
-      def handed_back(wid, jid)
-        Thread.handle_interrupt(HELD) { Workflow.ops(@config).step(wid, "q", jid) }
-      rescue Deckhand::RedisError => e
-        @config.logger.warn("could not mark workflow #{wid}'s step #{jid} as handed back at a shutdown (#{e.message}); it stays running")
-      end
+      def handed_back(wid, jid) = Thread.handle_interrupt(HELD) { mark(wid, "q", jid, "handed back at a shutdown", "; it stays running") }
 
       def succeeded(wid, jid, value_json)
         persist("recording a workflow step's success") { Workflow.ops(@config).step(wid, "s", jid, value_json) }
@@ -83,6 +71,14 @@ module Deckhand
         JSON.generate({"class" => job["class"], "error_class" => error.class.name,
                        "error_message" => error.message.to_s.scrub[0, JobResult::MAX_MESSAGE],
                        "failed_at" => @config.store.clock.now_ms, "retry_count" => job["retry_count"]})
+      end
+
+      # News for the step's state alone, told once: a Redis failure is
+      # logged (`what` it was to be marked, and `after` that) and goes no further.
+      private def mark(wid, news, jid, what, after = "")
+        Workflow.ops(@config).step(wid, news, jid)
+      rescue Deckhand::RedisError => e
+        @config.logger.warn("could not mark workflow #{wid}'s step #{jid} as #{what} (#{e.message})#{after}")
       end
 
       # Waits out Redis failures as Server::Outage says. A shutdown
