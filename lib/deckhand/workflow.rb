@@ -94,6 +94,14 @@ module Deckhand
         step[3]
       end
 
+      # An args Array for add_many (or Workflow.current's) whose keywords
+      # reach an Active Job class's perform as keywords, as its
+      # perform_later(*args, **keywords) passes them; a keyword the add
+      # takes itself (after:, on:, name:, graft:) is the job's here.
+      #
+      #   flow.add_many(ReportJob, [Deckhand::Workflow.args(7, format: "csv"), Deckhand::Workflow.args(8, name: "q3")])
+      def args(*args, **keywords) = keywords.empty? ? args : [*args, Hash.ruby2_keywords_hash(keywords)]
+
       # The workflow scripts with their clock set to now: the fleet's (Redis')
       # time, and a released job's enqueued_at as the configuration writes it.
       def ops(config) = Store::Scripts::WorkflowOps.now(config) # :nodoc:
@@ -113,10 +121,12 @@ module Deckhand
 
     # One step: `job` (a job class, or MyJob.set(...)) with `args`, waiting
     # for `after` (a StepRef, a step's name, or an Array of them) as `on`
-    # says. Returns its StepRef.
-    def add(job, *args, after: nil, on: :success, name: nil) = add_many(job, [args], after: after, on: on, name: name)
+    # says. Returns its StepRef. The other keywords are an Active Job
+    # class's perform's, passed as its perform_later passes them.
+    def add(job, *args, after: nil, on: :success, name: nil, **keywords) = add_many(job, [Workflow.args(*args, **keywords)], after: after, on: on, name: name)
 
-    # One step per args Array, each waiting for `after`; one StepRef for them all.
+    # One step per args Array, each waiting for `after`; one StepRef for
+    # them all. An Array from Workflow.args ends in keywords.
     def add_many(job, args_list, after: nil, on: :success, name: nil)
       raise Deckhand::Error, "workflow #{@id} was pushed: add its steps before #push" if @pushed
       raise Deckhand::Error, "workflow #{@id} is a sub-workflow of #{@within}: add steps to it before it is added" if @within

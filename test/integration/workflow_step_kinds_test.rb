@@ -125,6 +125,19 @@ class WorkflowStepKindsTest < Minitest::Test
     assert_empty redis.call("KEYS", "unique:*")
   end
 
+  def test_keywords_for_a_deckhand_job_are_refused_at_the_add_naming_the_fix
+    flow = Deckhand::Workflow.new("keywords")
+    error = assert_raises(ArgumentError) { flow.add(WorkflowApp::Note, "x", tag: "v") }
+    assert_includes error.message, "WorkflowApp::Note: keywords (tag:) are for an Active Job class's perform"
+    assert_includes error.message, "pass a Hash with String keys"
+    assert_raises(ArgumentError) { flow.add_many(WorkflowApp::Note, [Deckhand::Workflow.args("x", after: "v")]) }
+    positional = Deckhand::Workflow.args("x", {"tag" => "v"})
+    assert_equal ["x", {"tag" => "v"}], positional
+    refute Hash.ruby2_keywords_hash?(positional.last), "a Hash given as a Hash is an arg"
+    assert Hash.ruby2_keywords_hash?(Deckhand::Workflow.args("x", tag: "v").last)
+    assert_equal 1, flow.add_many(WorkflowApp::Note, [positional]).jids.size, "a String-keyed Hash is an arg"
+  end
+
   def test_a_step_cannot_join_a_batch_and_says_so_where_it_is_added_or_pushed
     batch = Deckhand::Batch.new
     flow = Deckhand::Workflow.new("in a batch")

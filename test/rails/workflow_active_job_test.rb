@@ -59,6 +59,52 @@ class WorkflowActiveJobTest < Minitest::Test
     assert_equal [["step", "sum", [2, 4, 6]]], entries.select { |entry| entry.first == "step" }
   end
 
+  # What perform_later(*args) pushes for the class: its Active Job arguments.
+  def perform_later_arguments(klass, *args)
+    job = klass.perform_later(*args)
+    raw = redis.call("LRANGE", "queue:#{job.queue_name}", 0, -1).find { |entry| JSON.parse(entry)["args"][0]["job_id"] == job.job_id }
+    redis.call("LREM", "queue:#{job.queue_name}", 1, raw)
+    JSON.parse(raw)["args"][0]["arguments"]
+  end
+  ruby2_keywords :perform_later_arguments
+
+  def step_arguments(flow, ref)
+    jobs = Deckhand.config.store.layout.workflows.jobs(flow.id)
+    ref.jids.map { |jid| JSON.parse(redis.call("HGET", jobs, jid))["args"][0]["arguments"] }
+  end
+
+  def test_keyword_arguments_reach_perform_as_perform_later_passes_them
+    klass = RailsJobs::KeywordStepJob
+    flow = Deckhand::Workflow.new("keywords")
+    one = flow.add(klass, "one", count: 1, tag: "add", name: "one")
+    many = flow.add_many(klass.set(queue: "default"), [Deckhand::Workflow.args("two", count: 2), Deckhand::Workflow.args("three", count: 3, after: "kept")],
+      after: one, name: "many")
+    grow = flow.add(RailsJobs::KeywordFanOutJob, "grow", after: many, name: "grow")
+    flow.add(RailsJobs::FlakyKeywordStepJob, "flaky", count: 5, after: grow, name: "flaky")
+    flow.push
+    assert_equal [perform_later_arguments(klass, "one", count: 1, tag: "add")], step_arguments(flow, one)
+    assert_equal [perform_later_arguments(klass, "two", count: 2), perform_later_arguments(klass, "three", count: 3, after: "kept")], step_arguments(flow, many)
+    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    entries = recorded
+    assert_equal [["keywords", "grow-one", 1, "current", {}], ["keywords", "grow-two", 2, "none", {name: "kept"}],
+      ["keywords", "one", 1, "add", {}], ["keywords", "three", 3, "none", {after: "kept"}], ["keywords", "two", 2, "none", {}]],
+      entries.select { |entry| entry.first == "keywords" }.sort_by { |entry| entry[1] }
+    assert_equal [["flaky-keywords", "flaky", 5, 1], ["flaky-keywords", "flaky", 5, 2]], entries.select { |entry| entry.first == "flaky-keywords" }
+    states = Deckhand::Workflow.steps(flow.id).values.map { |step| [JSON.parse(step["info"])["name"], step["state"]] }.sort
+    assert_equal [["RailsJobs::KeywordStepJob", "s"], ["RailsJobs::KeywordStepJob", "s"], ["flaky", "s"], ["grow", "s"], ["many", "s"], ["many", "s"], ["one", "s"]], states
+    flaky = Deckhand::Workflow.steps(flow.id).find { |_, step| JSON.parse(step["info"])["name"] == "flaky" }.first
+    assert_equal "5", redis.call("HGET", Deckhand.config.store.layout.workflows.results(flow.id), flaky), "its result, after its retry"
+  end
+
+  def test_a_hash_given_as_a_hash_stays_positional
+    klass = RailsJobs::KeywordStepJob
+    flow = Deckhand::Workflow.new("positional")
+    positional = flow.add_many(klass, [["four", {count: 4}], ["five", {"count" => 5}]])
+    flow.push
+    assert_equal [perform_later_arguments(klass, "four", {count: 4}), perform_later_arguments(klass, "five", {"count" => 5})], step_arguments(flow, positional)
+    refute_includes step_arguments(flow, positional).to_s, "_aj_ruby2_keywords"
+  end
+
   def test_a_class_on_another_adapter_is_refused_at_the_add
     klass = Class.new(RailsJobs::StepJob) { self.queue_adapter = :inline }
     error = assert_raises(ArgumentError) { Deckhand::Workflow.new.add(klass, "x", 1) }

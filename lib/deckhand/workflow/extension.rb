@@ -45,8 +45,11 @@ module Deckhand
 
       # One step, as Workflow#add, waiting for `after`: the running step
       # (#step), steps added here, or steps of the workflow by name.
-      # `graft: false` keeps the running step's dependents from waiting for it.
-      def add(job, *args, after: nil, on: :success, name: nil, graft: true) = add_many(job, [args], after: after, on: on, name: name, graft: graft)
+      # `graft: false` keeps the running step's dependents from waiting for
+      # it. The other keywords are an Active Job class's perform's (Workflow.args).
+      def add(job, *args, after: nil, on: :success, name: nil, graft: true, **keywords)
+        add_many(job, [Workflow.args(*args, **keywords)], after: after, on: on, name: name, graft: graft)
+      end
 
       # One step per args Array, as Workflow#add_many; one StepRef for them all.
       def add_many(job, args_list, after: nil, on: :success, name: nil, graft: true)

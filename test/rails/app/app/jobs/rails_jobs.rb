@@ -139,6 +139,36 @@ module RailsJobs
     end
   end
 
+  # A workflow step with keyword arguments: records what it was given.
+  class KeywordStepJob < ApplicationJob
+    def perform(label, count:, tag: "none", **more)
+      RailsJobs.record("keywords", label, count, tag, more)
+      {"label" => label, "count" => count}
+    end
+  end
+
+  # A keyword step that fails its first run; retry_on sends it back with
+  # its keywords.
+  class FlakyKeywordStepJob < ApplicationJob
+    retry_on Flaky, wait: 0, attempts: 3
+
+    def perform(label, count:)
+      RailsJobs.record("flaky-keywords", label, count, executions)
+      raise Flaky, "run #{executions}" if executions < 2
+      count
+    end
+  end
+
+  # Adds keyword steps to its own workflow as it runs.
+  class KeywordFanOutJob < ApplicationJob
+    def perform(label)
+      flow = Deckhand::Workflow.current
+      flow.add(KeywordStepJob, "#{label}-one", count: 1, tag: "current")
+      flow.add_many(KeywordStepJob, [Deckhand::Workflow.args("#{label}-two", count: 2, name: "kept")])
+      label
+    end
+  end
+
   # Workflow steps run in chunks: each member's result is its number twice.
   class ChunkedStepJob < ApplicationJob
     extend Deckhand::Job::Declarations
