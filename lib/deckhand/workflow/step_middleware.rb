@@ -41,7 +41,10 @@ module Deckhand
         keep = payload["result"]
         return yield unless wid || keep
         jid = payload["jid"]
-        return nil if wid && !RUN.include?(@outcomes.starting(wid, jid))
+        if wid && !RUN.include?(started = @outcomes.starting(wid, jid))
+          forget_iteration(instance, jid) if started == "cancelled"
+          return nil
+        end
         return member(instance, payload, wid, keep) { yield } if chunked?(instance, payload)
         extension = wid && Extension.new(wid, jid, payload["wrapped"] || payload["class"], @config)
         step = wid && [wid, jid, @config, extension]
@@ -61,6 +64,13 @@ module Deckhand
       end
 
       private
+
+      # A cancelled step is dropped unrun; an iterable one interrupted
+      # before its cancel drops its saved cursor too, which no run reads now.
+      def forget_iteration(instance, jid)
+        return unless defined?(Deckhand::IterableJob) && instance.is_a?(Deckhand::IterableJob)
+        @outcomes.persist("forgetting a cancelled step's cursor") { Deckhand::IterableJob.states_for(@config).delete(jid) }
+      end
 
       # Perform's value, and whether Active Job enqueued the step's job
       # again as it ran (ActiveJobRejoin).
@@ -120,17 +130,23 @@ module Deckhand
 
       # Runs the block; when it raises, tells the step (`step`: its wid and
       # jid first, or nil) how it will run again: over a limiter's limit and
-      # to be rescheduled (Server::Run::OverLimitHandler), or interrupted by
-      # a shutdown that hands its job back to its queue, it is released
-      # again ("q"), else it is failing ("y") and may be retried. An
-      # interrupt or a cancel is no failure: it runs again, or its cancel
+      # to be rescheduled (Server::Run::OverLimitHandler), interrupted by
+      # a shutdown that hands its job back to its queue, or an iterable job
+      # stopped to resume later, it is released again ("q"), else it is
+      # failing ("y") and may be retried. A cancel is no failure: its cancel
       # is its end.
       def attempt(payload, step)
         yield
       rescue Deckhand::Shutdown
         @outcomes.handed_back(step[0], step[1]) if step
         raise
-      rescue Deckhand::Interrupted, Deckhand::Cancelled
+      rescue Deckhand::Interrupted
+        # An iterable job stopped between two steps (the server stopping,
+        # its time budget) goes back to resume from its cursor: released
+        # again, so a cancel meanwhile cancels it instead of its resuming.
+        @outcomes.interrupted(step[0], step[1]) if step
+        raise
+      rescue Deckhand::Cancelled
         raise
       rescue Exception => e # rubocop:disable Lint/RescueException -- told, then re-raised untouched
         if step

@@ -44,6 +44,11 @@ module Deckhand
       # news is lost stays running, its job run again as before.
       def handed_back(wid, jid) = Thread.handle_interrupt(HELD) { mark(wid, "q", jid, "handed back at a shutdown", "; it stays running") }
 
+      # An iterable job stopped between two steps goes back to resume from
+      # its cursor (a server stopping, its time budget): released again, as
+      # #handed_back, and told the same way.
+      def interrupted(wid, jid) = Thread.handle_interrupt(HELD) { mark(wid, "q", jid, "interrupted to resume", "; it stays running") }
+
       def succeeded(wid, jid, value_json)
         persist("recording a workflow step's success") { Workflow.ops(@config).step(wid, "s", jid, value_json) }
       end
