@@ -30,13 +30,13 @@ module Torture
       require APP
       workflows, steps = size([200, 50], [60, 25])
       @longest = size(400, 200)
-      redis_server = start_redis
-      redis = Torture.redis(redis_server.url)
-      fleet = new_fleet(redis_server.url, settings: timing.merge(app: APP))
+      fleet_url, options, redis = start_system
+      @reads_config = Deckhand::Config.new(redis: options)
+      fleet = new_fleet(fleet_url, settings: timing.merge(app: APP))
       PROCESSES.times { fleet.spawn(concurrency: CONCURRENCY, wait: false) }
       fleet.alive.each { |m| fleet.ready(m) }
       random = Random.new(workflows * steps)
-      config = Deckhand::Workflow.install(Deckhand::Config.new(redis: {url: redis_server.url}))
+      config = Deckhand::Workflow.install(Deckhand::Config.new(redis: options))
       @parents = {}
       @grafts = {}
       @ids = Array.new(workflows) { push_workflow(config, steps, random) }
@@ -45,6 +45,18 @@ module Torture
     end
 
     private
+
+    # The Redis under test: the URL the fleet gets, the driver's
+    # configuration's redis options, and the connection its reads go through.
+    def start_system
+      server = start_redis
+      [server.url, {url: server.url}, Torture.redis(server.url)]
+    end
+
+    def queue_key = "queue:default"
+
+    # What the scenario's mode adds to its figures, and checks.
+    def more_figures(_redis) = {}
 
     def push_workflow(config, steps, random)
       flow = Deckhand::Workflow.new("torture", config: config)
@@ -81,7 +93,7 @@ module Torture
     def poison_pills(redis)
       pills = super
       return pills if pills.empty?
-      steps = @ids.map { |id| Deckhand::Workflow.steps(id, config: @config_for_reads ||= reads(redis)) }
+      steps = @ids.map { |id| Deckhand::Workflow.steps(id, config: @reads_config) }
       cancelled = steps.flat_map { |found| found.select { |_, step| step["state"] == "c" }.keys }
       @cancelled = cancelled.size
       @ungrown = steps.flat_map do |found|
@@ -89,8 +101,6 @@ module Torture
       end
       pills + cancelled + @ungrown
     end
-
-    def reads(redis) = Deckhand::Config.new(redis: {url: "redis://#{redis.config.host}:#{redis.config.port}/#{redis.config.db}"})
 
     def figures(config, fleet, redis, total)
       books = @ledger.analysis(kills: fleet.kills)
@@ -106,7 +116,7 @@ module Torture
       # one missing was lost, unless its adder never added it (@ungrown).
       overgrown = @ids.zip(statuses).count { |id, status| status["total"].to_i != (@planned[id] - @ungrown.to_a).size }
       growers_rerun = starts.group_by(&:jid).count { |jid, runs| @grafts.key?(jid) && runs.size > 1 }
-      left = redis.call("LLEN", "queue:default")
+      left = redis.call("LLEN", queue_key)
       inflight = leftovers(redis)
       check(inflight.zero?, "#{inflight} in-flight records left")
       check(books[:lost].zero?, "#{books[:lost]} steps lost")
@@ -121,8 +131,8 @@ module Torture
         "growers_rerun" => growers_rerun, "processes" => PROCESSES, "kills" => fleet.kills.size,
         "lost" => books[:lost], "reruns_after_kill" => reruns, "doubled" => doubled, "early" => early,
         "unended" => unended, "failed_workflows" => statuses.count { |s| s["state"] == "failed" },
-        "quarantined" => redis.call("ZCARD", "dead"), "cancelled_after_pills" => @cancelled.to_i,
-        "left_in_queue" => left, "leftover_inflight" => inflight, "boot_wait" => secs(@boot_wait)
+        "quarantined" => redis.call("ZCARD", dead_key), "cancelled_after_pills" => @cancelled.to_i,
+        "left_in_queue" => left, "leftover_inflight" => inflight, **more_figures(redis), "boot_wait" => secs(@boot_wait)
       }
     end
 

@@ -131,9 +131,15 @@ module Torture
       drained_in
     end
 
+    # The dead set and the fleet's owners hash, by the plain layout's
+    # names (a cluster scenario's are its layout's).
+    def dead_key = "dead"
+
+    def owners_key = "deckhand:owners"
+
     # The jids the fleet quarantined as poison pills (the dead set is small).
     def poison_pills(redis)
-      redis.call("ZRANGE", "dead", 0, -1).filter_map do |raw|
+      redis.call("ZRANGE", dead_key, 0, -1).filter_map do |raw|
         job = JSON.parse(raw)
         job["jid"] if job["error_class"] == "Deckhand::PoisonPill"
       end
@@ -149,7 +155,7 @@ module Torture
     # In-flight hashes, landing lists and owner entries still in Redis.
     def leftovers(redis)
       keys = %w[deckhand:inflight:* deckhand:landing:*].sum { |pattern| scan_count(redis, pattern) }
-      keys + redis.call("HLEN", "deckhand:owners")
+      keys + redis.call("HLEN", owners_key)
     end
 
     def scan_count(redis, pattern)
@@ -166,7 +172,7 @@ module Torture
     def wait_for_reaping(redis, fleet, timeout)
       wait_until(timeout, step: 0.2) do
         living = fleet.alive.map { |m| fleet.identity(m) }
-        (redis.call("HKEYS", "deckhand:owners") - living).empty?
+        (redis.call("HKEYS", owners_key) - living).empty?
       end
     end
 
