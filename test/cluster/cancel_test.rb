@@ -19,6 +19,15 @@ class ClusterCancelTest < Minitest::Test
     def perform = (sleep 0.01 until cancelled?)
   end
 
+  # A chunk of 30 that runs until its last member is cancelled.
+  class LongChunkJob
+    include Deckhand::Job
+
+    deckhand_options queue: "mail", chunk: {size: 30, wait: 2}
+
+    def perform_chunk(chunk) = (sleep 0.01 until chunk.cancelled?(chunk.jobs.last))
+  end
+
   def api = Deckhand::API.new
 
   def test_a_waiting_job_is_taken_out_of_its_queues_list_and_sets
@@ -45,6 +54,20 @@ class ClusterCancelTest < Minitest::Test
       wait_for(message: "the job cancelled") { api.cancellation(jid) && api.running.empty? }
     end
     assert_equal "running", api.cancellation(jid).where
+    assert_equal [0, 0], [cluster.call("LLEN", keys.queue("mail")), cluster.call("ZCARD", keys.retry_set("mail"))]
+  end
+
+  # A chunk's member past the 20 its work record lists is found in its
+  # process's set of chunk members, in the fleet's slot.
+  def test_a_running_chunks_last_member_sees_its_cancel
+    jids = LongChunkJob.perform_bulk((1..30).each_slice(1).to_a)
+    with_server(new_config(queues: %w[mail], heartbeat_interval: 0.1)) do |launcher|
+      wait_for(message: "the chunk running") { api.running.any? { |r| r.chunk_size == 30 } }
+      assert_equal 1, cluster.call("SISMEMBER", keys.chunk_members(launcher.identity), jids.last)
+      assert_equal :cancelling_running, Deckhand::Client.cancel(jids.last)
+      wait_for(message: "the member cancelled") { api.cancellation(jids.last) && api.running.empty? }
+    end
+    assert_equal "running", api.cancellation(jids.last).where
     assert_equal [0, 0], [cluster.call("LLEN", keys.queue("mail")), cluster.call("ZCARD", keys.retry_set("mail"))]
   end
 

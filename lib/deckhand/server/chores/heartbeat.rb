@@ -3,6 +3,7 @@
 require "json"
 require_relative "../../component"
 require_relative "clock_skew"
+require_relative "chunk_roster"
 
 module Deckhand
   module Server
@@ -54,6 +55,7 @@ module Deckhand
           @info = nil
           @concurrency = nil
           @skew = Chores::ClockSkew.new(@logger)
+          @roster = Chores::ChunkRoster.new # what the record's set of chunk members holds
           @on_signal = on_signal
           @sleeper = Sleeper.new
           @quiet = false
@@ -94,6 +96,7 @@ module Deckhand
         def beat
           @before_beat&.call
           reached = write
+          @roster.settled(reached)
           interrupt_overdue
           beaten if reached && @announced
           reached
@@ -237,9 +240,10 @@ module Deckhand
             @info = JSON.generate(info)
             @concurrency = info["concurrency"]
           end
-          {info: @info, concurrency: @concurrency, clock: @store.clock.offset, running: @stats.running, inflight: @inflight.call, rtt_us: @rtt_us, quiet: @quiet,
+          running = @stats.running
+          {info: @info, concurrency: @concurrency, clock: @store.clock.offset, running: running, inflight: @inflight.call, rtt_us: @rtt_us, quiet: @quiet,
            rss_kb: ResidentMemory.rss_kb || 0, ttl: @config.heartbeat_ttl, placement: @placement_epoch,
-           balance: @balance&.call}
+           balance: @balance&.call, chunks: @roster.change(running)}
         end
       end
     end

@@ -3,6 +3,7 @@
 require "json"
 require_relative "queues"
 require_relative "../records/process_record"
+require_relative "../records/chunk_members"
 require_relative "../scripts/cancel/cancel_take"
 require_relative "../json_object"
 
@@ -78,20 +79,21 @@ module Deckhand
           end
         end
 
-        # [identity, queue, payload] of the process whose heartbeat says it
-        # runs the job, or nil. A chunk's member is found among the jids its
-        # record lists (the first ProcessRecord::CHUNK_JIDS); the payload is
-        # then the chunk's first member's.
+        # The identity of the process whose heartbeat says it runs the job,
+        # or nil. A chunk's member is found in its process's set of chunk
+        # members (Records::ChunkMembers), whatever its place in its chunk,
+        # or among the first ones its work entry lists (all a process of an
+        # earlier version tells).
         def running(store, jid)
           identities = Records::ProcessRecord.identities(store)
           identities.zip(Records::ProcessRecord.work(store, identities)).each do |identity, works|
             works.each do |work|
               payload = work.payload
               found = payload.is_a?(Hash) ? payload["jid"] : Queues.jid_of(payload.to_s)
-              return [identity, work.queue, payload] if found == jid || work.chunk&.fetch("jids")&.include?(jid)
+              return identity if found == jid || work.chunk&.fetch("jids")&.include?(jid)
             end
           end
-          nil
+          Records::ChunkMembers.holder(store, identities, jid)
         end
 
         # Takes the exact entry `raw` out of `source` and records the

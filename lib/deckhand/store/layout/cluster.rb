@@ -128,6 +128,8 @@ module Deckhand
 
           def signals(identity) = "#{FLEET}:process:#{identity}:signals"
 
+          def chunk_members(identity) = "#{FLEET}:process:#{identity}:chunk-members"
+
           def inflight(identity, queue) = TagNames.inflight(tag(queue), identity)
 
           def lot(identity, queue, id) = "#{tag(queue)}:lot:#{identity}:#{id}"

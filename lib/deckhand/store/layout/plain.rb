@@ -122,6 +122,12 @@ module Deckhand
 
         def signals(identity) = "#{identity}-signals"
 
+        # Set of the jids of the chunks' members a process runs
+        # (Store::Records::ChunkMembers), all of them: its work record lists
+        # a chunk's first 20 only. Written by the heartbeat as chunks start
+        # and end, with the process record's TTL.
+        def chunk_members(identity) = "deckhand:chunk-members:#{identity}"
+
         # Hash of the lots a process took from `queue` and has not finished:
         # lot id => its number of jobs, and "<lot id>~" => the bitmap of those
         # already settled (see Store::Inflight::LotBits). An entry leaves only once every job

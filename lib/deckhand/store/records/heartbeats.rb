@@ -71,6 +71,7 @@ module Deckhand
           store.pipelined do |pipe|
             pipe.call("SREM", store.layout::PROCESSES, identity)
             pipe.call("UNLINK", store.layout.process(identity), store.layout.work(identity))
+            Records::ChunkMembers.forget(pipe, store.layout, identity)
           end
         end
 

@@ -2,6 +2,7 @@
 
 require "json"
 require_relative "../json_object"
+require_relative "chunk_members"
 
 module Deckhand
   class Store
@@ -38,7 +39,8 @@ module Deckhand
         # One job a thread is running: `payload` is the job's JSON, or a Hash
         # where the writer stored an object (some Sidekiq versions).
         # `chunk`: for a chunk's members (docs/chunks.md), {"size" => n, "jids" =>
-        # the first CHUNK_JIDS}; the payload is the first member's.
+        # the first CHUNK_JIDS}; the payload is the first member's. (All the
+        # members are in the process's ChunkMembers set.)
         Work = Struct.new(:thread, :queue, :payload, :run_at, :chunk)
         CHUNK_JIDS = 20
 
@@ -51,9 +53,11 @@ module Deckhand
         # placement: the placement epoch the process follows (cluster mode;
         # Store::Tags::QueueMove waits for every process to reach a move's epoch);
         # balance: what auto-balance decided (Server::Balance::Balancer#report);
-        # clock: seconds Redis' clock is ahead of this host's (Store::Records::Clock#offset).
+        # clock: seconds Redis' clock is ahead of this host's (Store::Records::Clock#offset);
+        # chunks: the change to the set of every member of its chunks (added,
+        # removed, fresh: Server::Chores::ChunkRoster::Change; ChunkMembers), nil for none.
         def write(pipe, keys, identity, info:, running:, inflight:, rtt_us:, quiet:, rss_kb:, ttl:, concurrency: nil, placement: nil,
-          balance: nil, clock: nil, now: Time.now)
+          balance: nil, clock: nil, chunks: nil, now: Time.now)
           work = keys.work(identity)
           pipe.call("UNLINK", work)
           unless running.empty?
@@ -78,6 +82,7 @@ module Deckhand
             *(placement ? ["placement", placement] : []), *(clock ? ["clock", clock.round(4)] : []))
           pipe.call("HSET", key, "balance", JSON.generate(balance)) if balance
           pipe.call("EXPIRE", key, ttl)
+          ChunkMembers.write(pipe, keys, identity, added: chunks.added, removed: chunks.removed, fresh: chunks.fresh, ttl: ttl) if chunks
         end
 
         # Queues a read of how many processes are registered (live or not yet pruned).
