@@ -95,10 +95,9 @@ class ArchitectureTest < Minitest::Test
     "fetch/recover_queue" => [256, "as recover, one queue at a time (cluster mode)"],
     "batch/batch_reopen" => [255, "as batch_create"],
     "batch/batch_delivered" => [252, "as batch_create"],
-    "workflow/workflow_step" => [282, "an end travels down the graph and releases in one step: lib/workflow.lua, workflow_finish " \
-      "(with a sub-workflow's end), workflow_end and workflow_flush whole, and the mode's own part (workflow_push.lua, or " \
-      "workflow_outbox_write.lua in cluster mode, each sent only in its mode)"],
-    "workflow/workflow_extend" => [306, "as workflow_step, with the rules for a step added inside a sub-workflow"]
+    "workflow/workflow_extend" => [306, "an add releases and cancels down the graph in one step: lib/workflow.lua, workflow_append, " \
+      "workflow_finish (with a sub-workflow's end) and workflow_flush whole, the mode's own part (workflow_push.lua, or " \
+      "workflow_outbox_write.lua in cluster mode), and the rules for a step added inside a sub-workflow"]
   }.freeze
 
   # script name => the most lines any of its wrappers sends.

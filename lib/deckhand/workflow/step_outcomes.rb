@@ -6,7 +6,8 @@ require_relative "../server/outage"
 module Deckhand
   class Workflow
     # Records, from the server running a step's job, what became of it: one
-    # atomic call of workflow_step.lua each, told twice (a job run again
+    # atomic call each (workflow_attempt.lua as it starts or stops unended,
+    # workflow_step.lua as it ends), told twice (a job run again
     # after a crash) changing nothing. What decides the steps after it (its
     # success, its death, its drop) is written before the job is
     # acknowledged or its failure settled, and waits out Redis failures as

@@ -12,8 +12,7 @@ local W, wf_cache, wf_dirty = {}, {}, {}
 for i, part in ipairs({'meta', 'state', 'on', 'wait', 'kids', 'parents', 'jobs', 'results', 'errors', 'info', 'names',
   'done', 'queues', 'index', 'expiry', 'counts'}) do W[part], wf_cache[part], wf_dirty[part] = KEYS[i], {}, {} end
 local wf_now, wf_stamp, wf_outbox, wf_nq = tonumber(ARGV[1]), ARGV[2], ARGV[3] == 'outbox', tonumber(ARGV[4])
--- wf_jobs: the jobs of steps this call adds, not yet in the jobs hash.
-local wf_queue_key, wf_released, wf_meta, wf_jobs, wf_state, wf_open_steps = {}, {}, {}, {}, nil, 0
+local wf_queue_key, wf_released, wf_meta, wf_state, wf_open_steps, wf_cancelled = {}, {}, {}, nil, 0, false
 for i = 1, wf_nq do wf_queue_key[ARGV[4 + i]] = wf_outbox or KEYS[16 + i] end -- cluster mode (ARGV[3]): a name
 local function wf_arg(i) return ARGV[4 + wf_nq + i] end
 local WF_ENDED = {s = true, x = true, d = true, c = true}
@@ -38,19 +37,8 @@ local function wf_put(h, j, v)
   wf_cache[h][j], wf_dirty[h][j] = v, true
 end
 
--- Jids appended to a space-separated field, joined once as it is written
--- (lib/workflow_flush.lua): a step with 10,000 kids costs no more per kid.
+-- Jids appended to a field by this call (lib/workflow_append.lua).
 local wf_more = {kids = {}, names = {}, parents = {}}
-
-local function wf_append(h, j, x)
-  local more = wf_more[h][j]
-  if not more then
-    wf_get(h, j)
-    more, wf_dirty[h][j] = {}, true
-    wf_more[h][j] = more
-  end
-  more[#more + 1] = x
-end
 
 -- The field as it will be written.
 local function wf_value(h, j)

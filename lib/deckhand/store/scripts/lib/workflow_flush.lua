@@ -5,9 +5,9 @@
 -- the steps' states, so a prefix never leaves a step released without its
 -- job; last, the fleet's counts (W.counts).
 local function wf_open()
-  local m = redis.call('HMGET', W.meta, 'state', 'open', 'queues')
+  local m = redis.call('HMGET', W.meta, 'state', 'open', 'queues', 'cancelled_at')
   if not m[1] then return 'gone' end
-  wf_state, wf_open_steps = m[1], tonumber(m[2])
+  wf_state, wf_open_steps, wf_cancelled = m[1], tonumber(m[2]), m[4] ~= false -- cancelled by hand
   for q in string.gmatch(m[3] or '', '%S+') do
     if not wf_queue_key[q] then return 'stale' end
   end
@@ -16,7 +16,7 @@ end
 local function wf_flush()
   local lists, jids, order, checks = {}, {}, {}, wf_end_checks()
   for _, j in ipairs(wf_released) do
-    local queue, payload = string.sub(wf_get('on', j), 2), wf_jobs[j] or redis.call('HGET', W.jobs, j)
+    local queue, payload = string.sub(wf_get('on', j), 2), wf_get('jobs', j) -- a step added by this call: its job as put
     local key = wf_queue_key[queue]
     if not payload or not key then return redis.error_reply('ERR workflow step ' .. j .. ': no job or queue; nothing was changed') end
     if not lists[queue] then lists[queue], jids[queue], order[#order + 1] = {}, {}, queue end

@@ -36,8 +36,7 @@ local function add()
       wf_put('info', j, wf_arg(i + 5))
       if not group then -- a sub-workflow is no step of its own: it has no job, and is not counted
         wf_delta.open, wf_delta.total = wf_delta.open + 1, wf_delta.total + 1
-        wf_jobs[j] = wf_arg(i + 4)
-        wf_put('jobs', j, wf_jobs[j])
+        wf_put('jobs', j, wf_arg(i + 4))
       end
       if left == 0 then roots[#roots + 1] = j end
     end

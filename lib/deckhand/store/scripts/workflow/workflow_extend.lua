@@ -13,7 +13,7 @@ local function extend()
   local closed = wf_open()
   if closed then return closed end
   local adder, dependents, grafted, refused, groups, added = wf_arg(1), {}, {}, {}, {}, {}
-  if redis.call('HEXISTS', W.meta, 'cancelled_at') == 1 then return 'cancelled' end
+  if wf_cancelled then return 'cancelled' end
   if wf_state ~= 'running' or wf_get('state', adder) ~= 'r' then return 'not_running' end
   local mine = '"by":"' .. adder .. '","graft":'
   for _, k in ipairs(wf_list('kids', adder)) do
@@ -52,7 +52,7 @@ local function extend()
       end
       if not group and not wf_queue_key[queue] then return 'stale' end -- a sub-workflow (g, waiting for its new steps) has no job and no count
       for h, v in pairs({state = 'w', on = on, parents = table.concat(parents, ' '), wait = left, jobs = not group and wf_arg(i + 4) or nil, info = wf_arg(i + 5)}) do wf_put(h, j, v) end
-      if not group then wf_delta.open, wf_delta.total, wf_jobs[j] = wf_delta.open + 1, wf_delta.total + 1, wf_arg(i + 4) end
+      if not group then wf_delta.open, wf_delta.total = wf_delta.open + 1, wf_delta.total + 1 end
       wf_append('names', wf_arg(i + 3), j)
       if left == 0 and refused[#refused] ~= j then
         wf_move(j, 'q')

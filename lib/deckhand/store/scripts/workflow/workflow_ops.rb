@@ -3,6 +3,7 @@
 require "json"
 require_relative "workflow_create"
 require_relative "workflow_add"
+require_relative "workflow_attempt"
 require_relative "workflow_step"
 require_relative "workflow_cancel"
 require_relative "workflow_reopen"
@@ -58,14 +59,18 @@ module Deckhand
         # step. Replies how many it added, "cancelled" or "not_running".
         def add_from(wid, adder, steps, queues:) = run(WorkflowExtend, wid, [adder, steps.size / 7, *steps], queues)
 
-        # A step's news (workflow_step.lua): "r", "y", "s", "x", "d" or "c".
-        # A step that died or was dropped and starts again ("retried") has
-        # its end undone (workflow_reopen.lua): "run" or "cancelled". Told
-        # twice (a crash between the calls), the second call does it.
+        # A step's news: "r", "y" or "q" (workflow_attempt.lua), or its end,
+        # "s", "x", "d" or "c" (workflow_step.lua). A step that died or was
+        # dropped and starts again ("retried") has its end undone
+        # (workflow_reopen.lua): "run" or "cancelled". Told twice (a crash
+        # between the calls), the second call does it.
         def step(wid, news, jid, data = "")
-          reply = run(WorkflowStep, wid, [news, jid, data])
+          reply = ATTEMPT_NEWS.include?(news) ? run(WorkflowAttempt, wid, [news, jid]) : run(WorkflowStep, wid, [news, jid, data])
           (reply == "retried") ? run(WorkflowReopen, wid, [jid]) : reply
         end
+
+        # The news that starts or stops a step's run without ending it.
+        ATTEMPT_NEWS = %w[r y q].freeze
 
         # Cancels the workflow by hand (workflow_cancel.lua): how many steps
         # it cancelled, :ended when it had ended, or :not_found.

@@ -31,9 +31,10 @@ module Deckhand
         GRAPH = [*CORE, "workflow_finish", "workflow_end", "workflow_push", "workflow_flush"].freeze
         # Those that leave a step open cannot end the workflow (workflow_running
         # stands in for workflow_end): a push, a running step's add, a
-        # retried step's end undone (workflow_reopen.lua).
-        PUSH = [*CORE, "workflow_running", "workflow_push", "workflow_flush"].freeze
-        EXTEND = [*CORE, "workflow_finish", "workflow_running", "workflow_push", "workflow_flush"].freeze
+        # retried step's end undone (workflow_reopen.lua). Only the two that
+        # add steps append to a step's edges (workflow_append).
+        PUSH = [*CORE, "workflow_append", "workflow_running", "workflow_push", "workflow_flush"].freeze
+        EXTEND = [*CORE, "workflow_append", "workflow_finish", "workflow_running", "workflow_push", "workflow_flush"].freeze
         REOPEN = [*CORE, "workflow_reopen", "workflow_running", "workflow_push", "workflow_flush"].freeze
 
         # What a script that releases steps does with their jobs: pushes them
