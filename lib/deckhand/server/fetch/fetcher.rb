@@ -26,25 +26,24 @@ module Deckhand
       # moving them atomically into the process's in-flight record as one lot per
       # queue (store/scripts/fetch/fetch.lua). A round trip goes out when the jobs
       # waiting to start run below half of what may wait, so acknowledgements
-      # travel in batches; and they never wait longer than half the fetch
-      # window: the processor that settles a job once the oldest unsent news
-      # is that old makes the round trip itself (it holds the global lock
-      # then, where waking the fetcher thread could take a time slice), and
-      # fetches with it when a fetch is due (Fetch::Planner); the loop makes
-      # the others (idle, quiet, after a failure) and sends acknowledgements
-      # when no more settle. One round trip is under way at a time, so a lot's
-      # news reaches Redis in order. When the queues run dry, idle waiters
-      # block inside Redis and hand a pushed job straight to a thread, one
-      # round trip from push to start; the fetcher still looks by itself every
-      # Fetch::Planner::IDLE_POLL seconds, so a waiter that died cannot leave
-      # the capsule asleep.
+      # travel in batches; and they never wait longer than half the fetch window:
+      # the processor that settles a job once the oldest unsent news is that old
+      # makes the round trip itself (it holds the global lock then, where waking
+      # the fetcher thread could take a time slice), and fetches with it when a
+      # fetch is due (Fetch::Planner); the loop makes the others (idle, quiet,
+      # after a failure) and sends acknowledgements when no more settle. One round
+      # trip is under way at a time, so a lot's news reaches Redis in order. When
+      # the queues run dry, idle waiters block inside Redis and hand a pushed job
+      # straight to a thread, one round trip from push to start; the fetcher still
+      # looks by itself every Fetch::Planner::IDLE_POLL seconds, so a waiter that
+      # died cannot leave the capsule asleep.
       #
-      # Processors call #take for work and #done once a job's outcome is settled.
-      # Fetch::Ledger keeps who settled what and what Redis was not told;
-      # Fetch::Buffer the jobs waiting to start; Fetch::Sources what a fetch asks
-      # for and brings; Fetch::ThrottleSlots the throttles; Pace how far ahead;
-      # Fetch::Planner what they share and when to go; Fetch::RoundTrip makes a
-      # round trip. This class is the loop.
+      # Processors call #take for work and #done once a job's outcome is settled
+      # (#done_all for a chunk's successes). Fetch::Ledger keeps who settled what
+      # and what Redis was not told; Fetch::Buffer the jobs waiting to start;
+      # Fetch::Sources what a fetch asks for and brings; Fetch::ThrottleSlots the
+      # throttles; Pace how far ahead; Fetch::Planner what they share and when to
+      # go; Fetch::RoundTrip makes a round trip. This class is the loop.
       #
       #   fetcher = Fetcher.new(capsule, store: store, identity: identity, sequence: sequence, suspects: suspects, logger: logger)
       #   fetcher.start
@@ -71,8 +70,7 @@ module Deckhand
           @waiters = Fetch::Idle::IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal, watch: landings)
           @lost = Fetch::LostFetches.new(@requeue, logger: logger)
           @outage = Outage.new(logger, "fetcher of capsule #{capsule.name}")
-          # News waits at most half the window: what it waited on average when
-          # it rode only with fetches.
+          # News waits at most half the window, its average wait when it rode with fetches.
           ledger = Fetch::Ledger.new(queues: @queues.size, lag: window / 2.0)
           slots = Fetch::ThrottleSlots.new(throttles, @queues).then { |s| @balance ? Balance::CapSlots.new(s, @balance) : s }
           @planner = Fetch::Planner.new(concurrency: capsule.concurrency, ledger: ledger,
@@ -107,6 +105,13 @@ module Deckhand
         def done(unit, marked: false, unlock: nil)
           @balance&.settled(unit) # first: a capped queue's freed room makes the fetch the planner plans
           due, want = @planner.settled(unit, marked: marked, unlock: unlock)
+          own_round(due, want) if due
+        end
+
+        # A chunk's successes, each as #done's (`unlocks[i]`: `units[i]`'s), told at once.
+        def done_all(units, unlocks)
+          units.each { |unit| @balance.settled(unit) } if @balance
+          due, want = @planner.settled_all(units, unlocks)
           own_round(due, want) if due
         end
 

@@ -17,6 +17,7 @@ module Deckhand
       #
       #   ledger = Ledger.new(queues: 2, lag: 0.005)
       #   ledger.settle(unit, marked: false, unlock: nil, at: now)   # => true: news for Redis
+      #   ledger.settle_all(units, unlocks, at: now)                 # => [2, 2]: settled, of them from lots
       #   ledger.late?(now + 0.006)                                  # => true: send it now
       #   due = ledger.take                                          # acks, landed jobs, unique locks
       #   ledger.restore(due, at: now)                               # the round trip failed
@@ -61,6 +62,20 @@ module Deckhand
           @unreported += 1
           @since ||= at if at && news?
           true
+        end
+
+        # A chunk's members that succeeded, each settled at `at` as #settle
+        # settles it (`unlocks[i]`: `units[i]`'s). Returns how many were not
+        # settled already, and how many of those came from a lot (not a
+        # landing list): their throttle slots come free.
+        def settle_all(units, unlocks, at:)
+          count = lots = 0
+          units.each_with_index do |unit, i|
+            next unless settle(unit, marked: false, unlock: unlocks[i], at: at)
+            count += 1
+            lots += 1 unless unit.lot.landing?
+          end
+          [count, lots]
         end
 
         # Something settled that Redis has not been told.

@@ -52,8 +52,8 @@ module Deckhand
           @round_trip = @round_trip.zero? ? seconds : (@round_trip * 0.8) + (seconds * 0.2)
         end
 
-        # Counts finished jobs; the caller holds the fetcher's lock.
-        def completed = @completed += 1
+        # Counts `count` finished jobs; the caller holds the fetcher's lock.
+        def completed(count = 1) = @completed += count
 
         # Jobs to hold beyond the running ones.
         def ahead

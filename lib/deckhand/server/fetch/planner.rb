@@ -10,18 +10,16 @@ module Deckhand
       # goes out, who makes it, what news it carries, how many jobs it asks
       # for.
       #
-      # News of settled jobs leaves with the next round trip, and waits at
-      # most half the fetch window for one: then the processor that settled
-      # a job makes the round trip itself (it holds Ruby's global lock then,
-      # where the loop's thread, woken, could wait for a whole time slice
-      # while short jobs keep the lock), and when a fetch is due by then
-      # that round trip fetches too, instead of the news going alone and the
-      # fetch after it. One round trip is under way at a time
-      # (Ledger#in_flight?).
+      # News of settled jobs waits at most half the fetch window for a round
+      # trip: then the processor that settled a job makes it (it holds Ruby's
+      # global lock, which the loop's thread, woken, could wait a time slice
+      # for), and fetches with it when a fetch is due. One round trip is
+      # under way at a time (Ledger#in_flight?).
       #
       #   planner = Fetch::Planner.new(concurrency: 5, ledger: ledger, slots: slots, pace: pace, ready: buffer, lost: lost)
       #   due, want = planner.next_round { stopping? }  # the loop: waits until a round trip is worth it
       #   due, want = planner.settled(unit, marked: false, unlock: nil) # a processor: nil, or its round trip to make
+      #   due, want = planner.settled_all(units, unlocks) # a chunk's successes: the same, once for them all
       #   planner.delivered(units.size)                 # what a fetch brought
       #   planner.sent(due, ok: true)                   # it is over: the next may go
       class Planner # :nodoc:
@@ -54,20 +52,23 @@ module Deckhand
 
         def wake = @lock.synchronize { @wake.signal }
 
-        # A processor settled a job. Returns [due, want] when that processor
-        # makes the next round trip itself: the news is late, and a fetch of
-        # `want` jobs goes with it when one is due (else want 0). Else nil:
-        # the loop is told.
+        # A processor settled a job: [due, want] when it makes the next round
+        # trip itself (the news is late; a fetch of `want` jobs goes with it
+        # when one is due, else 0), else nil (the loop is told).
         def settled(unit, marked:, unlock:)
           @lock.synchronize do
             at = now
-            next unless @ledger.settle(unit, marked: marked, unlock: unlock, at: at)
-            @slots.freed(at) unless unit.lot.landing?
-            @outstanding -= 1
-            @pace.completed
-            round = (own_round(at) unless @ledger.in_flight? || @quiet || @failing)
-            @wake.signal unless round
-            round
+            after_settled(1, at, !unit.lot.landing?) if @ledger.settle(unit, marked: marked, unlock: unlock, at: at)
+          end
+        end
+
+        # A chunk's successes (`unlocks[i]`: `units[i]`'s), each settled as
+        # #settled settles it, with one wake or round trip for them all.
+        def settled_all(units, unlocks)
+          @lock.synchronize do
+            at = now
+            count, lots = @ledger.settle_all(units, unlocks, at: at)
+            after_settled(count, at, lots.positive?) if count.positive?
           end
         end
 
@@ -205,6 +206,16 @@ module Deckhand
 
         private
 
+        # `count` jobs settled at `at` (`freed`: some held throttle slots): as #settled.
+        def after_settled(count, at, freed)
+          @slots.freed(at) if freed
+          @outstanding -= count
+          @pace.completed(count)
+          round = (own_round(at) unless @ledger.in_flight? || @quiet || @failing)
+          @wake.signal unless round
+          round
+        end
+
         # A processor's round trip, or nil: late news (the loop sends an idle
         # capsule's at once), with a fetch when one is due.
         def own_round(at)
@@ -213,11 +224,10 @@ module Deckhand
           want.positive? ? fetch(want) : [@ledger.take, 0]
         end
 
-        # Jobs a fetch should ask for now, or 0: room beyond the jobs
-        # outstanding (jobs held past their queue's cap, auto-balance,
-        # leave the threads to the others; a chunk's members take one
-        # thread), once the jobs waiting to start ran down to half of what
-        # may wait.
+        # Jobs a fetch should ask for now, or 0: room beyond the jobs outstanding
+        # (jobs held past their queue's cap, auto-balance, leave the threads to
+        # the others; a chunk's members take one thread), once the jobs waiting
+        # to start ran down to half of what may wait.
         def fetch_want(ahead)
           return 0 if @quiet || @ready.size > ahead / 2
           @concurrency + ahead - @outstanding + @ready.held + @room
@@ -230,12 +240,8 @@ module Deckhand
         end
 
         def wait_time
-          times = [@lost.wait_time]
-          times << @ledger.wait(now)
-          if @armed && !@quiet
-            times << [IDLE_POLL - (now - @armed_at), 0.001].max
-            times << @slots.wait(now)
-          end
+          times = [@lost.wait_time, @ledger.wait(now)]
+          times.push([IDLE_POLL - (now - @armed_at), 0.001].max, @slots.wait(now)) if @armed && !@quiet
           times.compact.min
         end
 

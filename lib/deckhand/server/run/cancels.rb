@@ -43,15 +43,16 @@ module Deckhand
         end
 
         # A chunk's members (Run::ChunkRunner), entered at once under one
-        # lock; never interrupted. Returns their entries, in order.
+        # lock; never interrupted. Returns their entries, in order. Each
+        # holds its member's own jid, as #enter does: no copy a member.
         def enter_all(jids, thread)
-          entries = jids.map { |jid| Entry.new((jid.is_a?(String) && !jid.frozen?) ? jid.dup.freeze : jid, thread, false) }
+          entries = jids.map { |jid| Entry.new(jid, thread, false) }
           @lock.synchronize { entries.each { |entry| @entries[entry] = true } }
           entries
         end
 
-        # The entries' jids to their entries, keyed by the frozen copies
-        # #enter_all kept (so the Hash copies none).
+        # The entries' jids to their entries, for a chunk whose perform_chunk
+        # asks (few do): only then is each jid copied, frozen, as a key.
         def by_jid(entries) = entries.to_h { |entry| [entry.jid, entry] }
 
         # Hands the job its instance once built, telling it of a cancel seen already.

@@ -48,10 +48,10 @@ module Deckhand
         end
 
         # A chunk's members that succeeded, settled as #success settles each,
-        # counted in its metrics at once.
+        # told to the fetcher and counted in its metrics at once.
         def successes(members, elapsed)
           return if members.empty?
-          members.each { |unit, job| @fetcher.done(unit, unlock: @gate.unlock_unit(unit, job)) }
+          @fetcher.done_all(members.map(&:first), members.map { |unit, job| @gate.unlock_unit(unit, job) })
           job = members.first[1]
           @stats.metrics.record(job["wrapped"] || job["class"], elapsed, false, members.size)
           members.size.times { @logger.info("done #{elapsed.round(1)}ms") } if @lines && @logger.info?

@@ -29,6 +29,24 @@ class FetchLedgerTest < Minitest::Test
     assert units.all?(&:settled?)
   end
 
+  # A chunk's successes settle as each would alone: a member settled before
+  # (a cancel, an expiry) is not counted again, and only members of a lot
+  # give throttle slots back (a landed job took none).
+  def test_a_chunks_successes_settle_each_member_once
+    ledger = Ledger.new(queues: 2)
+    lot = lot()
+    landing = Deckhand::Server::Fetch::Idle::LandingLot.new("q1", 1)
+    units = Array.new(3) { |i| Unit.new(lot, i, "job#{i}", false) } << Unit.new(landing, 0, "landed", false)
+    ledger.settle(units[1], marked: true, unlock: nil)
+    assert_equal [3, 2], ledger.settle_all(units, [nil, nil, ["lock", "jid", 100], nil], at: 1.0)
+    assert_equal [0, 0], ledger.settle_all(units.first(3), Array.new(3), at: 1.0), "a lot's members settle once"
+    due = ledger.take
+    assert_equal [[0, 5, "", [1]]], due.acks, "the lot whole, the member its script marked kept"
+    assert_equal [[1, "landed"]], due.landed
+    assert_equal [["lock", "jid", 100, 0]], due.unlocks
+    assert_equal [3, 0], ledger.take_released, "the lot's three slots, the landed job's none"
+  end
+
   def test_a_failed_round_trip_puts_everything_back_once
     ledger = Ledger.new(queues: 2)
     landing = Deckhand::Server::Fetch::Idle::LandingLot.new("q1", 1)

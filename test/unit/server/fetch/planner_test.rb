@@ -108,4 +108,17 @@ class FetchPlannerTest < Minitest::Test
     due, want = @planner.next_round { false }
     assert_equal [0, 1], [want, due.acks.size]
   end
+
+  def test_a_chunks_late_news_goes_in_one_round_trip_with_every_member
+    busy(buffered: 400)
+    assert_nil settle(0.1)
+    @planner.clock = @pace.clock = 0.1051
+    members = Array.new(400) { |i| Unit.new(@lot, i + 2, "job", false) }
+    due, want = @planner.settled_all(members, Array.new(400))
+    assert_equal 0, want, "400 jobs still wait: no fetch yet"
+    assert_equal 401, due.acks.first[2].unpack1("b*").count("1"), "the first job's news and each member's"
+    assert_equal 9, @planner.outstanding
+    assert_nil @planner.settled_all(members, Array.new(400)), "settled once: no news, no round trip"
+    assert_equal 9, @planner.outstanding
+  end
 end
