@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require "securerandom"
 require_relative "chunk_capture"
 require_relative "active_job_rejoin"
 
@@ -19,7 +20,10 @@ module Deckhand
     # an Active Job step enqueued again by Active Job (retry_on) stays the
     # step (ActiveJobRejoin); a step over a limiter's limit is released
     # again as it goes back to the schedule, and one a shutdown interrupts
-    # as its job is handed back. Other jobs pay two Hash lookups.
+    # as its job is handed back. Each run of a step has a token of its own,
+    # told with its start and with its retry's or put-back's news, so that
+    # news told late changes nothing once another server started the step
+    # again (workflow_attempt.lua). Other jobs pay two Hash lookups.
     class StepMiddleware
       CURRENT = :deckhand_workflow_step
 
@@ -41,16 +45,17 @@ module Deckhand
         keep = payload["result"]
         return yield unless wid || keep
         jid = payload["jid"]
-        if wid && !RUN.include?(started = @outcomes.starting(wid, jid))
+        token = wid && SecureRandom.hex(6)
+        if wid && !RUN.include?(started = @outcomes.starting(wid, jid, token))
           forget_iteration(instance, jid) if started == "cancelled"
           return nil
         end
-        return member(instance, payload, wid, keep) { yield } if chunked?(instance, payload)
+        return member(instance, payload, wid, keep, token) { yield } if chunked?(instance, payload)
         extension = wid && Extension.new(wid, jid, payload["wrapped"] || payload["class"], @config)
         step = wid && [wid, jid, @config, extension]
-        value, again = performed(instance, payload, step) { yield }
+        value, again = performed(instance, payload, step, token) { yield }
         # Active Job enqueued it again (retry_on): it runs again as the same step.
-        return value.tap { @outcomes.failing(wid, jid) } if again
+        return value.tap { @outcomes.failing(wid, jid, token) } if again
         # Cancelled as perform returned: the cancel is its end (Outcomes#cancelled).
         return value if wid && instance.respond_to?(:cancelled?) && instance.cancelled?
         ended(payload, wid, keep, value)
@@ -74,9 +79,9 @@ module Deckhand
 
       # Perform's value, and whether Active Job enqueued the step's job
       # again as it ran (ActiveJobRejoin).
-      def performed(instance, payload, step, &)
-        return [run(instance, payload, step, &), false] unless step && payload["wrapped"]
-        ActiveJobRejoin.around(payload) { run(instance, payload, step, &) }
+      def performed(instance, payload, step, token, &)
+        return [run(instance, payload, step, token, &), false] unless step && payload["wrapped"]
+        ActiveJobRejoin.around(payload) { run(instance, payload, step, token, &) }
       end
 
       # Its success, with its value: told to its workflow, kept for its waiters.
@@ -91,9 +96,9 @@ module Deckhand
       # perform_chunk gave it (Chunk#result), read from the chunk the
       # instance was given (ChunkCapture); a member cancelled while the
       # chunk ran ends cancelled, as the chunk runner settles it.
-      def member(instance, payload, wid, keep)
+      def member(instance, payload, wid, keep, token)
         ChunkCapture.on(instance)
-        attempt(payload, wid && [wid, payload["jid"]]) { yield }
+        attempt(payload, wid && [wid, payload["jid"]], token) { yield }
         chunk = instance.deckhand_step_chunk
         return nil if chunk&.cancelled?(payload)
         ended(payload, wid, keep, chunk&.result_of(payload["jid"]))
@@ -109,14 +114,15 @@ module Deckhand
       # The job's return value, whatever the middleware inside this one
       # returns: perform itself is wrapped, on this instance alone.
       # `step`: [wid, jid, config, Extension] for a workflow step, which
-      # Workflow.results_of and Workflow.current read, else nil.
-      def run(instance, payload, step)
+      # Workflow.results_of and Workflow.current read, else nil; `token`:
+      # this run's (#call).
+      def run(instance, payload, step, token)
         value = nil
         instance.define_singleton_method(:perform) { |*args, **kwargs, &block| value = super(*args, **kwargs, &block) }
         previous = Thread.current[CURRENT]
         Thread.current[CURRENT] = step
         begin
-          attempt(payload, step) do
+          attempt(payload, step, token) do
             yield
             # The steps it added, before its end (a crash between runs it again,
             # and its adds add nothing twice); a refused add fails the step.
@@ -129,28 +135,29 @@ module Deckhand
       end
 
       # Runs the block; when it raises, tells the step (`step`: its wid and
-      # jid first, or nil) how it will run again: over a limiter's limit and
-      # to be rescheduled (Server::Run::OverLimitHandler), interrupted by
+      # jid first, or nil; `token`: this run's) how it will run again: over
+      # a limiter's limit and to be rescheduled
+      # (Server::Run::OverLimitHandler), interrupted by
       # a shutdown that hands its job back to its queue, or an iterable job
       # stopped to resume later, it is released again ("q"), else it is
       # failing ("y") and may be retried. A cancel is no failure: its cancel
       # is its end.
-      def attempt(payload, step)
+      def attempt(payload, step, token)
         yield
       rescue Deckhand::Shutdown
-        @outcomes.handed_back(step[0], step[1]) if step
+        @outcomes.handed_back(step[0], step[1], token) if step
         raise
       rescue Deckhand::Interrupted
         # An iterable job stopped between two steps (the server stopping,
         # its time budget) goes back to resume from its cursor: released
         # again, so a cancel meanwhile cancels it instead of its resuming.
-        @outcomes.interrupted(step[0], step[1]) if step
+        @outcomes.interrupted(step[0], step[1], token) if step
         raise
       rescue Deckhand::Cancelled
         raise
       rescue Exception => e # rubocop:disable Lint/RescueException -- told, then re-raised untouched
         if step
-          Limiter.next_reschedule(payload, e) ? @outcomes.rescheduled(step[0], step[1]) : @outcomes.failing(step[0], step[1])
+          Limiter.next_reschedule(payload, e) ? @outcomes.rescheduled(step[0], step[1], token) : @outcomes.failing(step[0], step[1], token)
         end
         raise
       end

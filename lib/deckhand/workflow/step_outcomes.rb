@@ -15,7 +15,11 @@ module Deckhand
     # shutdown hands it back.
     #
     #   outcomes = StepOutcomes.new(config)
-    #   outcomes.starting(wid, jid)           # => "run", or "done"/"cancelled": do not run it
+    # A run's news before its end carries the run's token (StepMiddleware
+    # makes one per run): a retry's or put-back's news told late, once
+    # another server started the step again, changes nothing.
+    #
+    #   outcomes.starting(wid, jid, run)      # => "run", or "done"/"cancelled": do not run it
     #   outcomes.succeeded(wid, jid, "42")    # its return value, as JSON
     #   outcomes.failed(job, error, :dead)    # a final-failure handler (Config#on_final_failure)
     class StepOutcomes
@@ -26,16 +30,16 @@ module Deckhand
         @config = config
       end
 
-      def starting(wid, jid) = persist("recording a workflow step's start") { Workflow.ops(@config).step(wid, "r", jid) }
+      def starting(wid, jid, run) = persist("recording a workflow step's start") { Workflow.ops(@config).step(wid, "r", jid, run) }
 
       # The job raised and may be retried: for the step's state only, so a
       # Redis failure here is logged and the failure goes on.
-      def failing(wid, jid) = mark(wid, "y", jid, "failing")
+      def failing(wid, jid, run) = mark(wid, "y", jid, run, "failing")
 
       # Over a limiter's limit, it goes back to the schedule unrun
       # (Server::Run::OverLimitHandler): released again, so a cancel of its
       # workflow meanwhile cancels it. For the step's state only, as #failing.
-      def rescheduled(wid, jid) = mark(wid, "q", jid, "rescheduled")
+      def rescheduled(wid, jid, run) = mark(wid, "q", jid, run, "rescheduled")
 
       # A shutdown interrupted it and hands its job back to its queue
       # (Server::Launcher#stop): released again, as #rescheduled, so a
@@ -43,12 +47,12 @@ module Deckhand
       # with the interrupts held (a second one would cut the call short),
       # never a wait: a shutdown does not wait out Redis, and a step whose
       # news is lost stays running, its job run again as before.
-      def handed_back(wid, jid) = Thread.handle_interrupt(HELD) { mark(wid, "q", jid, "handed back at a shutdown", "; it stays running") }
+      def handed_back(wid, jid, run) = Thread.handle_interrupt(HELD) { mark(wid, "q", jid, run, "handed back at a shutdown", "; it stays running") }
 
       # An iterable job stopped between two steps goes back to resume from
       # its cursor (a server stopping, its time budget): released again, as
       # #handed_back, and told the same way.
-      def interrupted(wid, jid) = Thread.handle_interrupt(HELD) { mark(wid, "q", jid, "interrupted to resume", "; it stays running") }
+      def interrupted(wid, jid, run) = Thread.handle_interrupt(HELD) { mark(wid, "q", jid, run, "interrupted to resume", "; it stays running") }
 
       def succeeded(wid, jid, value_json)
         persist("recording a workflow step's success") { Workflow.ops(@config).step(wid, "s", jid, value_json) }
@@ -80,9 +84,11 @@ module Deckhand
       end
 
       # News for the step's state alone, told once: a Redis failure is
-      # logged (`what` it was to be marked, and `after` that) and goes no further.
-      private def mark(wid, news, jid, what, after = "")
-        Workflow.ops(@config).step(wid, news, jid)
+      # logged (`what` it was to be marked, and `after` that) and goes no
+      # further. News of a run other than the one last started ("stale_run")
+      # is dropped by the script: it is no failure.
+      private def mark(wid, news, jid, run, what, after = "")
+        Workflow.ops(@config).step(wid, news, jid, run)
       rescue Deckhand::RedisError => e
         @config.logger.warn("could not mark workflow #{wid}'s step #{jid} as #{what} (#{e.message})#{after}")
       end

@@ -21,6 +21,8 @@ module Deckhand
       #   deckhand:workflow:<wid>:errors    hash: jid => its error (JSON), once it failed for good
       #   deckhand:workflow:<wid>:info      hash: jid => JSON of its name and class
       #   deckhand:workflow:<wid>:names     hash: step name => its jids
+      #   deckhand:workflow:<wid>:runs      hash: jid => the token of its run last started, so late
+      #                                     news of an earlier run changes nothing (workflow_attempt.lua)
       #   deckhand:workflow:<wid>:done      list: one entry once it ended (waiters
       #                                     read it with a blocking move onto itself)
       #   deckhand:result:<jid>             list: one job's kept return value (Deckhand::JobResult)

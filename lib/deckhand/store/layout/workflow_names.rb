@@ -11,7 +11,7 @@ module Deckhand
       #   Deckhand::Store::Layout::PlainWorkflows.state("Wf7x")    # => "deckhand:workflow:Wf7x:state"
       #   Deckhand::Store::Layout::ClusterWorkflows.state("Wf7x")  # => "{workflows}:workflow:Wf7x:state"
       module WorkflowNames # :nodoc:
-        PARTS = %w[state on wait kids parents jobs results errors info names done].freeze
+        PARTS = %w[state on wait kids parents jobs results errors info names runs done].freeze
 
         # The placeholder field every workflow hash holds.
         PLACEHOLDER = "~"

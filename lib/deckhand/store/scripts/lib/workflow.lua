@@ -10,10 +10,10 @@
 -- checks every key it writes, then writes.
 local W, wf_cache, wf_dirty = {}, {}, {}
 for i, part in ipairs({'meta', 'state', 'on', 'wait', 'kids', 'parents', 'jobs', 'results', 'errors', 'info', 'names',
-  'done', 'queues', 'index', 'expiry', 'counts'}) do W[part], wf_cache[part], wf_dirty[part] = KEYS[i], {}, {} end
+  'runs', 'done', 'queues', 'index', 'expiry', 'counts'}) do W[part], wf_cache[part], wf_dirty[part] = KEYS[i], {}, {} end
 local wf_now, wf_stamp, wf_outbox, wf_nq = tonumber(ARGV[1]), ARGV[2], ARGV[3] == 'outbox', tonumber(ARGV[4])
 local wf_queue_key, wf_released, wf_meta, wf_state, wf_open_steps, wf_cancelled = {}, {}, {}, nil, 0, false
-for i = 1, wf_nq do wf_queue_key[ARGV[4 + i]] = wf_outbox or KEYS[16 + i] end -- cluster mode (ARGV[3]): a name
+for i = 1, wf_nq do wf_queue_key[ARGV[4 + i]] = wf_outbox or KEYS[17 + i] end -- cluster mode (ARGV[3]): a name
 local function wf_arg(i) return ARGV[4 + wf_nq + i] end
 local WF_ENDED = {s = true, x = true, d = true, c = true}
 local WF_COUNT = {s = 'succeeded', x = 'failed', d = 'dead', c = 'cancelled', open = 'open', total = 'total'}

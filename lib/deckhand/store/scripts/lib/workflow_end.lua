@@ -18,7 +18,7 @@ local function wf_end_write()
   redis.call('HSET', W.meta, 'state', outcome, 'ended_at', wf_now)
   redis.call('DEL', W.done)
   redis.call('RPUSH', W.done, cjson.encode({state = outcome, ended_at = wf_now}))
-  for i = 1, 12 do redis.call('PEXPIRE', KEYS[i], ttl) end
+  for i = 1, 13 do redis.call('PEXPIRE', KEYS[i], ttl) end
   redis.call('ZADD', W.expiry, wf_now + ttl, m[4])
   redis.call('HINCRBY', W.counts, 'ended:' .. outcome, 1)
 end

@@ -11,7 +11,7 @@ module Deckhand
       # without the graph's part (lib/workflow_finish.lua). Replies as the
       # script's header says.
       #
-      #   WorkflowAttempt.new(store, now_ms: now, stamp: stamp).call("Wf7x", ["default"], ["r", jid])
+      #   WorkflowAttempt.new(store, now_ms: now, stamp: stamp).call("Wf7x", ["default"], ["r", jid, "k3f9a1c2"])
       class WorkflowAttempt < WorkflowScript # :nodoc:
         lua "workflow/workflow_attempt", uses: PLAN
       end

@@ -9,12 +9,12 @@
 if redis.call('EXISTS', W.meta) == 1 then return 'exists' end
 local wid, ttl = wf_arg(1), tonumber(wf_arg(3))
 local checks = {W.meta, 'hash', W.done, 'list', W.index, 'zset', W.expiry, 'zset'}
-for i = 2, 11 do checks[#checks + 1], checks[#checks + 2] = KEYS[i], 'hash' end
+for i = 2, 12 do checks[#checks + 1], checks[#checks + 2] = KEYS[i], 'hash' end
 guard_all(checks)
 redis.call('HSET', W.meta, 'id', wid, 'description', wf_arg(2), 'created_at', wf_now, 'ttl', ttl, 'done_ttl', wf_arg(4),
   'state', 'held', 'queues', '', 'roots', '', 'open', 0, 'total', 0, 'succeeded', 0, 'failed', 0, 'dead', 0, 'cancelled', 0)
-for i = 2, 11 do redis.call('HSET', KEYS[i], '~', '') end
-for i = 1, 11 do redis.call('PEXPIRE', KEYS[i], ttl) end
+for i = 2, 12 do redis.call('HSET', KEYS[i], '~', '') end
+for i = 1, 12 do redis.call('PEXPIRE', KEYS[i], ttl) end
 redis.call('ZADD', W.index, wf_now, wid)
 redis.call('ZADD', W.expiry, wf_now + ttl, wid)
 for _, old in ipairs(redis.call('ZRANGEBYSCORE', W.expiry, '-inf', wf_now, 'LIMIT', 0, 100)) do

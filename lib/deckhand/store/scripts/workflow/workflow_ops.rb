@@ -28,6 +28,7 @@ module Deckhand
       #   ops = WorkflowOps.new(store, now_ms: 1_764_000_000_000, stamp: 1_764_000_000_000)
       #   ops.create("Wf7x", description: "import", ttl_ms: 604_800_000, done_ttl_ms: 86_400_000)  # => "ok"
       #   ops.add("Wf7x", steps, queues: ["default"], start: true)   # => "ok"
+      #   ops.step("Wf7x", "r", jid, "k3f9a1c2")                    # => "run" (the run's token)
       #   ops.step("Wf7x", "s", jid, "42")                          # => "ok"
       #   ops.add_from("Wf7x", adder_jid, steps, queues: ["default"]) # => 3 (steps added)
       #   ops.cancel("Wf7x")                                        # => 9
@@ -60,12 +61,15 @@ module Deckhand
         def add_from(wid, adder, steps, queues:) = run(WorkflowExtend, wid, [adder, steps.size / 7, *steps], queues)
 
         # A step's news: "r", "y" or "q" (workflow_attempt.lua), or its end,
-        # "s", "x", "d" or "c" (workflow_step.lua). A step that died or was
-        # dropped and starts again ("retried") has its end undone
-        # (workflow_reopen.lua): "run" or "cancelled". Told twice (a crash
-        # between the calls), the second call does it.
+        # "s", "x", "d" or "c" (workflow_step.lua). `data`: for the first,
+        # the token of the run telling it (a "y" or "q" of a run other than
+        # the one last started answers "stale_run", changing nothing); for
+        # an end, its value or error. A step that died or was dropped and
+        # starts again ("retried") has its end undone (workflow_reopen.lua):
+        # "run" or "cancelled". Told twice (a crash between the calls), the
+        # second call does it.
         def step(wid, news, jid, data = "")
-          reply = ATTEMPT_NEWS.include?(news) ? run(WorkflowAttempt, wid, [news, jid]) : run(WorkflowStep, wid, [news, jid, data])
+          reply = run(ATTEMPT_NEWS.include?(news) ? WorkflowAttempt : WorkflowStep, wid, [news, jid, data])
           (reply == "retried") ? run(WorkflowReopen, wid, [jid]) : reply
         end
 

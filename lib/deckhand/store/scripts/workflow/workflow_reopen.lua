@@ -19,7 +19,7 @@ local function reopen()
   if refused then return refused end
   if ended then
     redis.call('DEL', W.done)
-    for i = 1, 12 do redis.call('PEXPIRE', KEYS[i], tonumber(m[2])) end
+    for i = 1, 13 do redis.call('PEXPIRE', KEYS[i], tonumber(m[2])) end
     redis.call('ZADD', W.expiry, wf_now + tonumber(m[2]), m[3])
   end
   return 'run'
