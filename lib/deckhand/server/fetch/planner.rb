@@ -71,11 +71,12 @@ module Deckhand
           end
         end
 
-        # An idle waiter handed a job over: the waiters are spent.
-        def landed
+        # An idle waiter handed a job over: the waiters are spent, unless
+        # (`spent: false`) a processor still waits on the queue in Redis.
+        def landed(spent: true)
           @lock.synchronize do
             @outstanding += 1
-            @armed = false
+            @armed = false if spent
           end
         end
 
