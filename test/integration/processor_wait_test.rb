@@ -19,7 +19,12 @@ class ProcessorWaitTest < Minitest::Test
     class << self
       def reset = @lock.synchronize { @moved.clear || @ran.clear || @pushed = 0 }
 
-      def moved(payload) = @lock.synchronize { @moved[JSON.parse(payload)["jid"]] = Thread.current }
+      # Any payload at all (other tests' corrupt ones too): the jid, when
+      # it has one, read without parsing.
+      def moved(payload)
+        jid = payload[/"jid":"([^"]+)"/, 1] or return
+        @lock.synchronize { @moved[jid] = Thread.current }
+      end
 
       def ran(jid) = @lock.synchronize { @ran[jid] = Thread.current }
 
