@@ -7,8 +7,10 @@
 # reports), split where the blocking pop answers (Deckhand's idle waiter's
 # BLMOVE, Sidekiq's BRPOP): push to that answer, then that answer to the
 # job's start; then each system's steps from there (Sidekiq has no
-# hand-over, so fewer), each the µs after the step before (median and 90th
-# percentile) with the objects it allocated:
+# hand-over, so fewer; nor has a Deckhand job run by the processor whose own
+# wait read the reply, printed apart from those an idle waiter thread handed
+# over), each the µs after the step before (median and 90th percentile) with
+# the objects it allocated:
 #
 #   ruby bench/wake_path.rb          # 2,000 jobs each
 #   ruby bench/wake_path.rb 500      # fewer
@@ -55,10 +57,22 @@ Dir.mktmpdir("wake-path") do |dir|
       puts format("%-8s push-to-start p50 %.3f ms, p99 %.3f ms; push -> pop answered %s µs; -> started %s µs (%d jobs through the pop)",
         system.name, stats.median(totals) / 1000.0, stats.percentile(totals, 99) / 1000.0,
         p50_p90.call(rows.map { |row| row["moved"] }), p50_p90.call(rows.map { |row| row["started"] - row["moved"] }), rows.size)
-      own = (system.name == "deckhand") ? steps : SIDEKIQ_STEPS
-      own.each_cons(2) do |before, after|
-        spans = rows.map { |row| row[after] - row[before] }
-        puts format("  %-9s -> %-9s %s µs  %d objects", before, after, p50_p90.call(spans), stats.median(rows.map { |row| row["objects:#{after}"] }).round)
+      # Deckhand's jobs run by the processor whose own wait read the reply
+      # have no hand-over (no "landed" stamp); those an idle waiter thread
+      # handed over have. Each group is printed with its own steps.
+      groups = if system.name == "deckhand"
+        direct, handed = rows.partition { |row| row["landed"].negative? }
+        [[direct, SIDEKIQ_STEPS, "run by the thread that read the reply"], [handed, steps, "handed over by an idle waiter"]]
+      else
+        [[rows, SIDEKIQ_STEPS, nil]]
+      end
+      groups.each do |group, own, label|
+        next if group.empty?
+        puts format("  %s: %d jobs", label, group.size) if label
+        own.each_cons(2) do |before, after|
+          spans = group.map { |row| row[after] - row[before] }
+          puts format("  %-9s -> %-9s %s µs  %d objects", before, after, p50_p90.call(spans), stats.median(group.map { |row| row["objects:#{after}"] }).round)
+        end
       end
     end
   end

@@ -2,9 +2,8 @@
 
 require_relative "../../component"
 require_relative "lot"
-require_relative "idle/landing_lot"
 require_relative "unit_of_work"
-require_relative "idle/idle_waiters"
+require_relative "idle/waits"
 require_relative "lost_fetches"
 require_relative "pace"
 require_relative "ledger"
@@ -26,17 +25,17 @@ module Deckhand
       # moving them atomically into the process's in-flight record as one lot per
       # queue (store/scripts/fetch/fetch.lua). A round trip goes out when the jobs
       # waiting to start run below half of what may wait, so acknowledgements
-      # travel in batches; and they never wait longer than half the fetch window:
-      # the processor that settles a job once the oldest unsent news is that old
-      # makes the round trip itself (it holds the global lock then, where waking
-      # the fetcher thread could take a time slice), and fetches with it when a
-      # fetch is due (Fetch::Planner); the loop makes the others (idle, quiet,
-      # after a failure) and sends acknowledgements when no more settle. One round
-      # trip is under way at a time, so a lot's news reaches Redis in order. When
-      # the queues run dry, idle waiters block inside Redis and hand a pushed job
-      # straight to a thread, one round trip from push to start; the fetcher still
-      # looks by itself every Fetch::Planner::IDLE_POLL seconds, so a waiter that
-      # died cannot leave the capsule asleep.
+      # travel in batches; and they never wait longer than half the fetch
+      # window: the processor that settles a job once the oldest unsent news
+      # is that old makes the round trip itself (it holds the global lock
+      # then, where waking the fetcher thread could take a time slice), and
+      # fetches with it when a fetch is due (Fetch::Planner); the loop makes
+      # the others (idle, quiet, after a failure) and sends acknowledgements
+      # when no more settle. One round trip is under way at a time, so a lot's
+      # news reaches Redis in order. When the queues run dry, idle processors
+      # or idle waiter threads block inside Redis for a push (Fetch::Idle::Waits),
+      # one round trip from push to start; the fetcher still looks every
+      # Fetch::Planner::IDLE_POLL seconds, in case a waiter died.
       #
       # Processors call #take for work and #done once a job's outcome is settled
       # (#done_all for a chunk's successes). Fetch::Ledger keeps who settled what
@@ -66,18 +65,17 @@ module Deckhand
           @pace = Fetch::Pace.new(concurrency: capsule.concurrency, prefetch: prefetch, window: window)
           @balance = balanced ? Balance::CappedBuffer.new(@requeue, queues: @queues, logger: logger) : nil
           @ready = @balance || Fetch::Buffer.new(@requeue, logger: logger, interleave: !capsule.weights.nil?)
-          @landing = @queues.each_with_index.map { |q, i| Fetch::Idle::LandingLot.new(q, i) }
-          @waiters = Fetch::Idle::IdleWaiters.new(capsule, store: store, identity: identity, fetcher: self, logger: logger, on_fatal: on_fatal, watch: landings)
           @lost = Fetch::LostFetches.new(@requeue, logger: logger)
           @outage = Outage.new(logger, "fetcher of capsule #{capsule.name}")
-          # News waits at most half the window, its average wait when it rode with fetches.
+          # News waits at most half the window: its average wait when it rode only with fetches.
           ledger = Fetch::Ledger.new(queues: @queues.size, lag: window / 2.0)
           slots = Fetch::ThrottleSlots.new(throttles, @queues).then { |s| @balance ? Balance::CapSlots.new(s, @balance) : s }
-          @planner = Fetch::Planner.new(concurrency: capsule.concurrency, ledger: ledger,
-            slots: slots, pace: @pace, ready: @ready, lost: @lost)
+          @planner = Fetch::Planner.new(concurrency: capsule.concurrency, ledger: ledger, slots: slots, pace: @pace, ready: @ready, lost: @lost)
           @gather = Fetch::Gather.new(@balance ? nil : @ready, @planner)
           @trip = Fetch::RoundTrip.new(fetch: @fetch, sources: @sources, planner: @planner, pace: @pace, lost: @lost,
             ready: @ready, balance: @balance, on_short: -> { arm_waiters })
+          @waits = Fetch::Idle::Waits.new(capsule, store: store, identity: identity, fetcher: self, planner: @planner, suspects: suspects,
+            logger: logger, on_fatal: on_fatal, watch: landings, balanced: balanced)
         end
 
         # Jobs taken from Redis and not yet settled (running or waiting to start).
@@ -85,23 +83,29 @@ module Deckhand
 
         def start
           super
-          @waiters.start
+          @waits.start
           self
         end
 
+        # A processor's own wait in Redis to pass to #take, or nil (Fetch::Idle::ProcessorWaits.for).
+        def processor_wait = @waits.processor_wait
+
         # The next job for a processor; nil once the capsule is stopping. The
         # fetcher may be waiting for the buffer to drain before its next fetch.
-        def take
+        # With its own `wait`, a processor finding the buffer empty may block
+        # in Redis on an idle queue instead (Fetch::Idle::ProcessorTake).
+        def take(wait = nil)
+          unit = @waits.take(wait, @ready)
+          return unit if unit
           unit = @ready.pop
           @planner.wake if @ready.empty?
+          @waits.took(unit)
           unit
         end
 
         # A processor settled a job: it succeeded, or (marked: true) a script
-        # wrote its outcome and marked it; either way the news reaches Redis on
-        # the next round trip, with the unique lock to release (`unlock`: [key,
-        # jid, TTL ms]) when it succeeded. When that makes a round trip due,
-        # the calling processor makes it.
+        # wrote its outcome; the news (and the unique lock to release, `unlock`:
+        # [key, jid, TTL ms]) goes with the next round trip, made by the caller when due.
         def done(unit, marked: false, unlock: nil)
           @balance&.settled(unit) # first: a capped queue's freed room makes the fetch the planner plans
           due, want = @planner.settled(unit, marked: marked, unlock: unlock)
@@ -122,33 +126,30 @@ module Deckhand
         # waiter retries; the job is safe in the landing list meanwhile).
         def landed(index, payload, version)
           @suspects.observe(@queues[index], version)
-          # No signal: the thread that takes the job wakes the fetcher (see
-          # #take), after the job has started, not before.
+          # No signal: the thread that takes the job wakes the fetcher (#take).
           @planner.landed
-          @ready.push(Fetch::UnitOfWork.new(@landing[index], 0, payload, false))
+          @ready.push(Fetch::UnitOfWork.new(@waits.landing[index], 0, payload, false))
         end
 
         # Queues paused from the dashboard or API (the heartbeat reads them): their
-        # jobs wait in place until resumed. Pausing a partitioned queue pauses
-        # every partition; a partition alone is paused while it moves to
-        # another shard (Store::Tags::QueueMove).
+        # jobs wait in place until resumed. Pausing a partitioned queue pauses every
+        # partition; a partition alone is paused while it moves (Store::Tags::QueueMove).
         def paused=(names)
           @planner.paused = @queues.select { |q| names.include?(q) || names.include?(Store::Layout::PartitionNames.base(q)) }.map { |q| @index[q] }
-          @waiters.disarm(@planner.paused)
+          @waits.disarm(@planner.paused)
         end
 
         # The queues' priority levels, as the heartbeat reads them (Fetch::Sources#levels=).
         def levels=(by_queue)
-          @waiters.levels = @sources.levels = by_queue
+          @waits.levels = @sources.levels = by_queue
         end
 
         # Stop taking jobs. The fetch loop hands back those fetched but not
-        # started once any round trip under way has landed. The idle waiters
-        # end first: a wait still blocked in Redis would take a job handed
-        # back into this quiet process's landing list.
+        # started once any round trip under way has landed. The waits in Redis
+        # (processors', then idle waiters') end first: a wait still blocked
+        # would take a job handed back into this quiet process's landing list.
         def quiet
-          @waiters.stop
-          @waiters.join
+          @waits.quiet
           @planner.quiet!
         end
 
@@ -158,11 +159,10 @@ module Deckhand
         end
 
         # After #stop: waits for the loop, hands back what is still buffered and
-        # releases idle processors. Acknowledgements arriving later go out with
-        # #flush_acks.
+        # releases idle processors (later acknowledgements: #flush_acks).
         def finish(timeout = nil)
           join(timeout)
-          @waiters.join
+          @waits.join
           hand_back_buffered
           @ready.close
         end
@@ -241,7 +241,7 @@ module Deckhand
             "whatever it took goes back to the queue once Redis answers")
         end
 
-        def arm_waiters = @waiters.arm(except: @planner.arm)
+        def arm_waiters = @waits.arm(@planner.arm)
 
         # Jobs fetched but not started when the capsule went quiet go back to the
         # front of their queues, for other processes to run.

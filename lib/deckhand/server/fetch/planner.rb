@@ -10,10 +10,7 @@ module Deckhand
       # goes out, who makes it, what news it carries, how many jobs it asks
       # for.
       #
-      # News of settled jobs waits at most half the fetch window for a round
-      # trip: then the processor that settled a job makes it (it holds Ruby's
-      # global lock, which the loop's thread, woken, could wait a time slice
-      # for), and fetches with it when a fetch is due. One round trip is
+      # Who makes which round trip, and why, is the Fetcher's header; one is
       # under way at a time (Ledger#in_flight?).
       #
       #   planner = Fetch::Planner.new(concurrency: 5, ledger: ledger, slots: slots, pace: pace, ready: buffer, lost: lost)
@@ -72,11 +69,12 @@ module Deckhand
           end
         end
 
-        # An idle waiter handed a job over: the waiters are spent.
-        def landed
+        # An idle waiter handed a job over: the waiters are spent, unless
+        # (`spent: false`) a processor still waits on the queue in Redis.
+        def landed(spent: true)
           @lock.synchronize do
             @outstanding += 1
-            @armed = false
+            @armed = false if spent
           end
         end
 

@@ -18,6 +18,8 @@ module Deckhand
           @fetcher = fetcher
           @runner = runner
           @held = [] # the job it runs, or a chunk's members (Run::ChunkRunner)
+          # Its own blocking pop when idle (Fetch::Idle::ProcessorWait), or nil.
+          @wait = fetcher.processor_wait
         end
 
         def busy? = !@held.empty?
@@ -39,7 +41,7 @@ module Deckhand
         # (JobRunner lets it through around the job itself).
         def run
           Thread.handle_interrupt(Run::JobRunner::MASKED) do
-            while (unit = @fetcher.take)
+            while (unit = @fetcher.take(@wait))
               @held << unit
               @runner.run(unit, @held)
               @held.clear
@@ -47,6 +49,8 @@ module Deckhand
           end
         rescue Deckhand::Shutdown
           nil
+        ensure
+          @wait&.close
         end
 
         def recover(error)

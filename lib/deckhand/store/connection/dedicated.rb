@@ -26,6 +26,7 @@ module Deckhand
         def initialize(translation, cluster: false)
           @connects = 0
           @reconnected = false
+          @id = @id_at = nil
           @client = yield(middlewares: [Connects], custom: {deckhand_connected: -> { @connects += 1 }}).new_client
           @translation = translation
           @cluster = cluster
@@ -35,6 +36,19 @@ module Deckhand
         # ran: a move Redis made may have had its reply lost, and the command
         # sent again on the new connection.
         def reconnected? = @reconnected
+
+        # This connection's CLIENT ID, which another connection names to end
+        # a wait under way on it (CLIENT UNBLOCK): opens the connection when
+        # it is not open, and is read again once the client opened a new one
+        # (a new connection has a new id).
+        def id
+          return @id if @id && @id_at == @connects
+          value = @client.call("CLIENT", "ID")
+          @id_at = @connects
+          @id = value
+        rescue RedisClient::Error => e
+          raise @translation.call(e)
+        end
 
         # Waits up to `timeout` seconds for an element at the tail (right) of
         # `source` and moves it to the head (left) of `destination` as it comes
@@ -76,6 +90,12 @@ module Deckhand
         end
 
         def close = @client.close
+
+        # Ends the wait under way on the connection whose CLIENT ID is `id`
+        # (a BLMOVE returns nil, or the element it moved when one came first),
+        # sent through `store`'s pool. 1 when a wait was ended, 0 when none
+        # was under way (yet) on it.
+        def self.unblock(store, id) = store.call("CLIENT", "UNBLOCK", id)
 
         private
 

@@ -22,9 +22,12 @@ module Deckhand
           # What #wait_until_armed returns for a look without a wait.
           LOOK = :look
 
-          attr_reader :queue, :index
+          attr_reader :queue, :index, :level
 
-          def initialize(queue, index, store:, identity:, fetcher:, logger:, on_fatal: nil, watch: Fetch::Idle::LandingWatch.new, level: nil)
+          # covered: says whether processors wait on the queue themselves
+          # (Fetch::Idle::ProcessorWaits#covered?): a wait that ends with no
+          # job then leaves the queue to them.
+          def initialize(queue, index, store:, identity:, fetcher:, logger:, on_fatal: nil, watch: Fetch::Idle::LandingWatch.new, level: nil, covered: nil)
             super(level ? "wait-#{queue}~r#{level}" : "wait-#{queue}", logger: logger, on_fatal: on_fatal)
             @queue = queue
             @level = level
@@ -33,6 +36,7 @@ module Deckhand
             @store = store
             @fetcher = fetcher
             @watch = watch
+            @covered = covered
             @lock = Mutex.new
             @wake = ConditionVariable.new
             @armed = false
@@ -65,6 +69,14 @@ module Deckhand
 
           def wake = @lock.synchronize { @wake.signal }
 
+          # A wait that brought nothing: processors wait on the queue in
+          # Redis now, and a push goes to whichever waited longest, so this
+          # thread (which would hand the job over to another) waits no more.
+          def step_aside(generation)
+            return unless @covered&.call(@index)
+            @lock.synchronize { @armed = false if @generation == generation }
+          end
+
           # The keys are named at each use: a queue moved to another shard
           # (Store::Tags::QueueMove) is waited on under its new tag.
           def source = @level ? @store.layout.priority(@queue, @level) : @store.layout.queue(@queue)
@@ -87,8 +99,8 @@ module Deckhand
                 @lock.synchronize { @wake.wait(@lock, @outage.failed(e)) unless stopping? }
                 next
               end
-              next unless moved
               # Disarmed only if the fetcher has not armed it again meanwhile.
+              next step_aside(generation) unless moved
               @lock.synchronize { @armed = false if @generation == generation }
               Array(moved).each { |payload| hand_over(payload, version) }
             end

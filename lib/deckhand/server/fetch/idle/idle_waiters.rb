@@ -22,11 +22,14 @@ module Deckhand
         class IdleWaiters
           # watch: the process's Server::Fetch::Idle::LandingWatch, shared by its capsules'
           # waiters (two capsules may wait on the same queue).
-          def initialize(capsule, store:, identity:, fetcher:, logger:, on_fatal: nil, watch: Fetch::Idle::LandingWatch.new)
+          # covered: whether processors wait on a queue (by index) themselves
+          # (Fetch::Idle::ProcessorWaits#covered?), told to the waiters on
+          # the queues' own lists.
+          def initialize(capsule, store:, identity:, fetcher:, logger:, on_fatal: nil, watch: Fetch::Idle::LandingWatch.new, covered: nil)
             @queues = capsule.queues
             @build = lambda do |queue, index, level|
-              Fetch::Idle::IdleWaiter.new(queue, index, store: store, identity: identity,
-                fetcher: fetcher, logger: logger, on_fatal: on_fatal, watch: watch, level: level)
+              Fetch::Idle::IdleWaiter.new(queue, index, store: store, identity: identity, fetcher: fetcher, logger: logger,
+                on_fatal: on_fatal, watch: watch, level: level, covered: level ? nil : covered)
             end
             @waiters = @queues.each_with_index.map { |queue, index| @build.call(queue, index, nil) }
             @levels = {} # [queue index, level] => its waiter
@@ -57,8 +60,20 @@ module Deckhand
             end
           end
 
-          # except: indexes of the queues not to wait on (paused).
-          def arm(except:) = all.each { |waiter| waiter.arm unless except.include?(waiter.index) }
+          # except: indexes of the queues not to wait on (paused); covered:
+          # those a processor waits on itself (Fetch::Idle::ProcessorWaits),
+          # whose waiter on the queue's own list stays unarmed (a level's
+          # list has no processor waiting on it).
+          def arm(except:, covered: [])
+            all.each do |waiter|
+              next if except.include?(waiter.index) || (waiter.level.nil? && covered.include?(waiter.index))
+              waiter.arm
+            end
+          end
+
+          # The waiter on queue `index`'s own list, when the last processor
+          # waiting on the queue took a job.
+          def arm_one(index) = @waiters[index].arm
 
           # indexes: the queues paused; a wait already blocked in Redis ends
           # within IdleWaiter::TIMEOUT.
