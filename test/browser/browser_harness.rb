@@ -102,6 +102,23 @@ module Deckhand
 
     def page = @page
 
+    attr_reader :loads
+
+    # Counts the tab's page loads from now on (a form's POST and the
+    # redirect after it end in one load event).
+    def count_loads
+      @loads = 0
+      page.on("Page.loadEventFired") { @loads += 1 }
+    end
+
+    # Clicks the first element `selector` finds and waits for the page load
+    # it starts: the story's page loads are counted one click at a time.
+    def click_to_load(selector)
+      before = loads
+      page.at_css(selector).scroll_into_view.click
+      wait_for(message: "the page load after clicking #{selector}") { loads > before }
+    end
+
     def assert_no_browser_problems
       assert_empty @problems, "console errors, exceptions or policy violations on #{@page.current_url}"
     end

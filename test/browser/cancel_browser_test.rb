@@ -27,14 +27,14 @@ class CancelBrowserTest < Minitest::Test
     config = new_config(heartbeat_interval: 0.1, cancel_grace: 0.5)
     jid = StuckJob.perform_async
     with_server(config) do
-      visit("/busy")
-      wait_for(message: "the job on the Busy page") do
-        page.refresh
-        page.at_css(%(button[name="cancel"][value="#{jid}"]))
-      end
+      wait_for(message: "the job running") { Deckhand::API.new(config).running.any? { |work| work.job.jid == jid } }
+      visit("/") # a stuck job: stop it, from the front page
+      count_loads
+      click_to_load(%(nav.sections a[href$="/busy"]))
       screenshot("busy-cancel")
-      page.at_css(%(button[name="cancel"][value="#{jid}"])).click
+      click_to_load(%(button[name="cancel"][value="#{jid}"])) # asks first; the harness says OK
       wait_for(message: "the notice") { page.at_css(".notice")&.text&.include?("Cancel sent") }
+      assert_equal 2, loads, "page loads from the front page to the cancel sent"
       wait_for(message: "the job cancelled") { Deckhand::API.new(config).cancellation(jid) }
       assert_no_browser_problems
     end

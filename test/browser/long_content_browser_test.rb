@@ -113,6 +113,12 @@ class LongContentBrowserTest < Minitest::Test
       assert_operator overflow, :<=, 0, "the results scroll sideways at #{width} px"
       screenshot("find-by-argument-#{label}")
     end
+    visit("/") # 1280 px: one page load from the front page to the jobs found
+    count_loads
+    page.at_css(%(form.find input[name="jid"])).focus.type("98431", :enter)
+    wait_for(message: "the results' page load") { loads >= 1 && page.at_css("#find-results") }
+    assert_equal 7, page.css("#find-results tbody tr").size
+    assert_equal 1, loads, "page loads from the front page to the jobs with the argument"
     page.css("#find-results tbody tr td a").last.scroll_into_view.click
     wait_for(message: "the queue's page") { page.current_url.include?("/queues/mailers") }
     assert_includes page.at_css("table.jobs").text, "98431"

@@ -78,6 +78,18 @@ class OpsAnswersBrowserTest < Minitest::Test
     end
   end
 
+  def test_from_the_front_page_the_class_holding_a_queue_is_one_page_load_away
+    ten_threads_on_report_job
+    Deckhand::Client.push_bulk("class" => "Reports::QuarterlyRevenueReportJob", "args" => (1..13).to_a.zip, "queue" => "reports")
+    visit("/")
+    count_loads
+    click_to_load(%(#main table a[href$="/queues/reports"]))
+    assert_includes page.at_css("table.holders tbody tr td.key").text, "Reports::QuarterlyRevenueReportJob"
+    assert_equal "13 · 100%", page.at_css("table.holders tbody tr td.waiting").text.strip
+    assert_equal 1, loads, "page loads from the front page to who holds the queue"
+    assert_no_browser_problems
+  end
+
   def test_the_periodic_page_says_what_became_of_the_last_ticks
     entries = {"nightly_report" => {"cron" => "0 2 * * *", "timezone" => "UTC", "class" => "NightlyReportJob", "queue" => "reports", "args" => []}}
     Deckhand::Store::Features::PeriodicState.write_schedule(store, {"leader" => SERVER, "entries" => entries})
@@ -88,6 +100,14 @@ class OpsAnswersBrowserTest < Minitest::Test
     history.call(name: "nightly_report", record: {"tick" => (at - 86_400).to_i, "state" => "succeeded", "jid" => "d" * 24, "started_at" => at - 86_000, "at" => at - 85_000})
     history.call(name: "nightly_report", record: {"tick" => (at - 360).to_i, "state" => "enqueued", "jid" => "e" * 24, "queue" => "reports", "at" => at - 360})
     redis.call("HSET", "deckhand:periodic:entry:nightly_report", "last_tick", (at - 360).to_i, "last_jid", "e" * 24, "next", (at + 86_000).to_i)
+    visit("/")
+    count_loads
+    click_to_load(%(nav.sections a[href$="/periodic"]))
+    assert_equal "enqueued waiting in reports for 6 min", page.at_css(".tick-latest").text.split.join(" ")
+    page.at_css("details.ticks summary").click
+    wait_for(message: "the last ticks unfolded") { page.evaluate("document.querySelector('details.ticks').open") }
+    assert_includes page.at_css("ol.ticks").text, "succeeded in 16 min"
+    assert_equal 1, loads, "page loads from the front page to the last ticks' outcomes"
     each_view("/periodic") do |label, width|
       go("/periodic")
       assert_equal "enqueued waiting in reports for 6 min", page.at_css(".tick-latest").text.split.join(" ")

@@ -38,14 +38,6 @@ class TriageStoriesBrowserTest < Minitest::Test
     end
   end
 
-  attr_reader :loads
-
-  # Counts the page loads of the tab from now on.
-  def count_loads
-    @loads = 0
-    page.on("Page.loadEventFired") { @loads += 1 }
-  end
-
   WIDTHS = [["desktop", 1280, 900, false], ["phone", 390, 844, true]].freeze
 
   def test_retry_only_one_class_of_timeouts_in_three_page_loads_at_both_widths
@@ -78,6 +70,27 @@ class TriageStoriesBrowserTest < Minitest::Test
       assert_equal 2, loads, "no load after the last at #{width} px"
       assert_no_browser_problems
     end
+  end
+
+  # From the front page: Retries, its grouped view (which class, which
+  # error, since when), the line's Retry now… (the confirmation), Retry now.
+  def test_from_the_front_page_retrying_one_class_of_timeouts_takes_four_page_loads
+    seed_retries
+    visit("/")
+    count_loads
+    click_to_load(%(nav.sections a[href$="/retries"]))
+    click_to_load("#grouped")
+    row = page.css("#cross tbody tr").find { |tr| tr.text.include?("MailJob") && tr.at_css(%(a[href*="error=Net%3A%3AReadTimeout"])) }
+    assert_includes row.text, "250"
+    assert_equal 2, row.css("time[datetime]").size, "the line's first and last failure: since when"
+    before = loads
+    row.at_css(%(a.button[href*="confirm=retry"])).scroll_into_view.click
+    wait_for(message: "the confirmation") { loads > before && page.at_css("#confirm-count") }
+    click_to_load("#confirm-all")
+    wait_for(message: "the notice") { page.at_css(".notice")&.text.to_s.include?("250 jobs sent") }
+    assert_equal 4, loads, "page loads from the front page to done"
+    assert_equal 0, api.retries.count_matching(['"class":"MailJob"', '"error_class":"Net::ReadTimeout"'])
+    assert_no_browser_problems
   end
 
   def test_range_selection_checks_rows_n_to_m
