@@ -5,8 +5,9 @@ require "deckhand/api"
 require_relative "browser_harness"
 
 # The stories the dashboard answers, in headless Chromium against `deckhand
-# web`: retrying one class's timeouts from the error × class table in three
-# page loads, each phone page keeping its key field and its action on a 390
+# web`: retrying one class's timeouts in two page loads from the front page
+# (three from the grouped view through the confirmation when a warning must
+# come first), each phone page keeping its key field and its action on a 390
 # px screen, and the keyboard's way through (skip link, focus after an
 # action). Screenshots land in tmp/screenshots/.
 class TriageStoriesBrowserTest < Minitest::Test
@@ -40,7 +41,9 @@ class TriageStoriesBrowserTest < Minitest::Test
 
   WIDTHS = [["desktop", 1280, 900, false], ["phone", 390, 844, true]].freeze
 
-  def test_retry_only_one_class_of_timeouts_in_three_page_loads_at_both_widths
+  # No live process works "default": the line's Retry now… goes to the
+  # confirmation page, which says so before the click.
+  def test_with_no_process_for_their_queue_retrying_one_class_goes_through_the_warning_in_three_page_loads_at_both_widths
     WIDTHS.each do |label, width, height, mobile|
       redis.call("DEL", "retry", "queue:default")
       seed_retries
@@ -56,6 +59,7 @@ class TriageStoriesBrowserTest < Minitest::Test
       retry_all.click # load 2
       wait_for(message: "the confirmation at #{width} px") { page.at_css("#confirm-count") }
       assert_includes page.at_css("#confirm-count").text, "send to their queues now 250 jobs"
+      assert_includes page.at_css("#unworked-warning").text, "default (250)"
       assert_equal true, in_view?("#confirm-all"), "the confirmation's button on screen at #{width} px"
       screenshot("story-triage-confirm-#{label}")
       page.at_css("#confirm-all").scroll_into_view.click # load 3: the POST and its redirect
@@ -72,24 +76,31 @@ class TriageStoriesBrowserTest < Minitest::Test
     end
   end
 
-  # From the front page: Retries, its grouped view (which class, which
-  # error, since when), the line's Retry now… (the confirmation), Retry now.
-  def test_from_the_front_page_retrying_one_class_of_timeouts_takes_four_page_loads
+  # From the front page: the retries card's "By error and class" (which
+  # class, which error, since when), then the line's "Retry now…" unfolds
+  # the count and its button in the page: "Retry now: these 250".
+  def test_from_the_front_page_retrying_one_class_of_timeouts_takes_two_page_loads
     seed_retries
+    running_process("OtherJob") # a live process works "default": no warning to show first
     visit("/")
     count_loads
-    click_to_load(%(nav.sections a[href$="/retries"]))
-    click_to_load("#grouped")
+    click_to_load("#retries-grouped") # load 1
     row = page.css("#cross tbody tr").find { |tr| tr.text.include?("MailJob") && tr.at_css(%(a[href*="error=Net%3A%3AReadTimeout"])) }
     assert_includes row.text, "250"
     assert_equal 2, row.css("time[datetime]").size, "the line's first and last failure: since when"
+    row.at_css("details.act-here summary").scroll_into_view.click
+    wait_for(message: "the line's count unfolded") { row.at_css("details.act-here").property("open") }
+    assert_includes row.at_css(".here-count").text, "send to their queues now 250 jobs"
+    assert_equal 1, loads, "unfolding the line's Retry now… loads nothing"
     before = loads
-    row.at_css(%(a.button[href*="confirm=retry"])).scroll_into_view.click
-    wait_for(message: "the confirmation") { loads > before && page.at_css("#confirm-count") }
-    click_to_load("#confirm-all")
-    wait_for(message: "the notice") { page.at_css(".notice")&.text.to_s.include?("250 jobs sent") }
-    assert_equal 4, loads, "page loads from the front page to done"
+    row.at_css(%(details.act-here button[value="retry"])).click # load 2: the POST and its redirect
+    wait_for(message: "the notice") { loads > before && page.at_css(".notice")&.text.to_s.include?("250 jobs sent") }
+    assert_equal 2, loads, "page loads from the front page to done"
+    assert_equal 250, redis.call("LLEN", "queue:default")
+    assert_equal 100, api.retries.size
     assert_equal 0, api.retries.count_matching(['"class":"MailJob"', '"error_class":"Net::ReadTimeout"'])
+    assert_equal 50, api.retries.count_matching(['"class":"ReportJob"', '"error_class":"Net::ReadTimeout"'])
+    assert_equal 50, api.retries.count_matching(['"class":"MailJob"', '"error_class":"ArgumentError"'])
     assert_no_browser_problems
   end
 
@@ -151,10 +162,17 @@ class TriageStoriesBrowserTest < Minitest::Test
       screenshot("story-periodic-#{label}")
       page.go_to("#{Deckhand::BrowserHarness.url}/retries?view=groups")
       assert_equal true, in_view?("#cross td.key a"), "the class of a line on screen at #{width} px"
-      page.css("#cross td.row-actions a.button, #by-error td.row-actions a.button").each_with_index do |button, i|
+      page.css("#cross td.row-actions a.button, #cross td.row-actions summary, #by-error td.row-actions a.button").each_with_index do |button, i|
         right = button.evaluate("this.getBoundingClientRect().right")
         assert_operator right, :<=, width, "grouped view button #{i} on screen at #{width} px"
       end
+      page.at_css("#cross details.act-here summary").scroll_into_view.click
+      retry_here = page.at_css(%(#cross details.act-here[open] button[value="retry"]))
+      assert_operator retry_here.evaluate("this.getBoundingClientRect().right"), :<=, width, "the unfolded Retry now on screen at #{width} px"
+      assert_operator retry_here.evaluate("this.getBoundingClientRect().height"), :<, 40, "the unfolded Retry now on one line at #{width} px"
+      screenshot("story-grouped-unfolded-#{label}")
+      page.go_to("#{Deckhand::BrowserHarness.url}/")
+      assert_equal true, in_view?("#retries-grouped"), "the front page's way to the grouped view on screen at #{width} px"
       screenshot("story-grouped-#{label}")
       page.go_to("#{Deckhand::BrowserHarness.url}/retries?class=MailJob&error=Net::ReadTimeout")
       assert_equal true, in_view?("td.row-actions button"), "a row's Retry on screen at #{width} px"

@@ -25,6 +25,8 @@ module Deckhand
         # Up to this size, a filtered list counts every match in the set (one
         # bounded script call); above it, on request.
         TOTAL_BUDGET = 10_000
+        # In every job that names its queue: reads the whole set's destinations.
+        QUEUE_FIELD = '"queue":'
 
         def index
           setup_set
@@ -159,7 +161,19 @@ module Deckhand
         def groups
           @whole = request.params["whole"] == "1"
           @groups = @set.groups(budget: @whole ? nil : API::JobSet::GROUP_BUDGET)
+          @retry_here = retry_here?
           render :job_set_groups, title: t("groups.page_title", set: @title)
+        end
+
+        # Whether each error × class line may confirm its retry in the page
+        # (a disclosure with the count and the form) rather than on the
+        # confirmation page: only when every entry was counted, so the count
+        # shown is the line's whole, and no entry of the set would go to a
+        # paused or unworked queue, the warnings the confirmation page shows.
+        def retry_here?
+          return false unless @actions.include?("retry") && can_act? && @groups.complete? && @size.positive?
+          dest = RetryDestinations.matching(api, @set, [QUEUE_FIELD])
+          dest.complete? && !dest.any?
         end
 
         def gone
