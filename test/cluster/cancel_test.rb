@@ -61,8 +61,10 @@ class ClusterCancelTest < Minitest::Test
   # process's set of chunk members, in the fleet's slot.
   def test_a_running_chunks_last_member_sees_its_cancel
     jids = LongChunkJob.perform_bulk((1..30).each_slice(1).to_a)
-    with_server(new_config(queues: %w[mail], heartbeat_interval: 0.1)) do |launcher|
+    # One thread: no other thread joins a member to the chunk out of push order.
+    with_server(new_config(queues: %w[mail], heartbeat_interval: 0.1, concurrency: 1)) do |launcher|
       wait_for(message: "the chunk running") { api.running.any? { |r| r.chunk_size == 30 } }
+      refute_includes api.running.flat_map(&:chunk_jids), jids.last, "past the members the work record lists"
       assert_equal 1, cluster.call("SISMEMBER", keys.chunk_members(launcher.identity), jids.last)
       assert_equal :cancelling_running, Deckhand::Client.cancel(jids.last)
       wait_for(message: "the member cancelled") { api.cancellation(jids.last) && api.running.empty? }
