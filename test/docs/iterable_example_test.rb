@@ -28,7 +28,18 @@ class DocsIterableExampleTest < Minitest::Test
   def fail_once
     with_server(iterable_config(scheduler_interval: 600)) do
       wait_for(message: "the retry", timeout: 60) { redis.call("ZCARD", "retry") == 1 }
+    rescue Minitest::Assertion => e
+      raise e, "#{e.message}\n#{whereabouts}"
     end
+  end
+
+  # Where the job may be instead, and every server the fleet lists with its
+  # host and pid: a server another test left behind takes jobs too.
+  def whereabouts
+    servers = redis.call("SMEMBERS", "processes").map { |identity| "#{identity} #{redis.call("HGET", identity, "info")}" }
+    landing = redis.call("KEYS", "*landing*").to_h { |key| [key, redis.call("LRANGE", key, 0, -1)] }
+    ["queue:default #{redis.call("LRANGE", "queue:default", 0, -1).inspect}", "dead #{redis.call("ZRANGE", "dead", 0, -1).inspect}",
+      "landing lists #{landing.inspect}", "servers:", *servers].join("\n")
   end
 
   def test_a_jobs_interrupted_runs_through_the_data_api

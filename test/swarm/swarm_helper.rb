@@ -17,11 +17,15 @@ module Deckhand
       super
     end
 
+    # Every worker the log says was started and still runs the swarm app is
+    # killed too: one whose supervisor had exited (reaped, so no longer its
+    # child) would go on working the suite's Redis in later tests.
     def teardown
       (@clis || []).each do |cli|
         workers = cli.alive? ? children_of(cli.pid) : []
         cli.kill
-        (workers + (@orphans || [])).each { |pid| kill_quietly(pid) }
+        logged = started_workers(cli).keys.select { |pid| swarm_app?(pid) }
+        (workers | logged | (@orphans || [])).each { |pid| kill_quietly(pid) }
       end
       super
     end
@@ -64,6 +68,14 @@ module Deckhand
     end
 
     def identity_of(cli, pid) = cli.output[/pid=#{pid} .*started as (\S+?): /, 1]
+
+    # A live process of this suite's swarm app (a logged pid may have been
+    # given to another process since).
+    def swarm_app?(pid)
+      running?(pid) && File.read("/proc/#{pid}/cmdline").include?(SWARM_APP)
+    rescue SystemCallError
+      false
+    end
 
     def kill_quietly(pid)
       ::Process.kill("KILL", pid)
