@@ -22,6 +22,9 @@ module Deckhand
     # child) would go on working the suite's Redis in later tests.
     def teardown
       (@clis || []).each do |cli|
+        # Frozen first: a supervisor replacing workers could fork one between
+        # the look at its children and its kill.
+        kill_quietly(cli.pid, "STOP") if cli.alive?
         workers = cli.alive? ? children_of(cli.pid) : []
         cli.kill
         logged = started_workers(cli).keys.select { |pid| swarm_app?(pid) }
@@ -77,8 +80,8 @@ module Deckhand
       false
     end
 
-    def kill_quietly(pid)
-      ::Process.kill("KILL", pid)
+    def kill_quietly(pid, signal = "KILL")
+      ::Process.kill(signal, pid)
     rescue SystemCallError
       nil
     end
