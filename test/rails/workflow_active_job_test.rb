@@ -2,6 +2,7 @@
 
 require_relative "rails_helper"
 require "deckhand/workflow"
+require_relative "../support/workflow/ended"
 
 # Active Job classes as workflow steps (docs/workflows.md): built by their
 # own perform_later through Deckhand's adapter, each step runs once, its
@@ -9,6 +10,7 @@ require "deckhand/workflow"
 # chunks end each member's step with the member's own result.
 class WorkflowActiveJobTest < Minitest::Test
   include Deckhand::RailsTestApp
+  include Deckhand::WorkflowEnded
 
   def setup
     super
@@ -24,7 +26,7 @@ class WorkflowActiveJobTest < Minitest::Test
     parts = flow.add_many(RailsJobs::StepJob.set(queue: "default"), [["a", 2], ["b", 3]], after: first, name: "parts")
     flow.add(RailsJobs::StepJob, "last", 4, after: parts, name: "last")
     flow.push
-    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    with_server { assert_equal "succeeded", ended(flow)["state"] }
     runs = recorded.select { |entry| entry.first == "step" }.map { |_, label, results| [label, results] }
     assert_equal [["first", []]], runs.first(1)
     assert_equal [["a", [{"label" => "first", "n" => 1}]], ["b", [{"label" => "first", "n" => 1}]]], runs[1, 2].sort_by(&:first)
@@ -39,7 +41,7 @@ class WorkflowActiveJobTest < Minitest::Test
     flaky = flow.add(RailsJobs::FlakyStepJob, "flaky", name: "flaky")
     flow.add(RailsJobs::StepJob, "after", 1, after: flaky, name: "after")
     flow.push
-    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    with_server { assert_equal "succeeded", ended(flow)["state"] }
     entries = recorded
     assert_equal [["flaky-step", "flaky", 1], ["flaky-step", "flaky", 2]], entries.select { |entry| entry.first == "flaky-step" }
     assert_equal [["step", "after", ["flaky after 2 runs"]]], entries.select { |entry| entry.first == "step" }, "released once, after the retry succeeded"
@@ -53,7 +55,7 @@ class WorkflowActiveJobTest < Minitest::Test
     parts = flow.add_many(RailsJobs::ChunkedStepJob, [[1], [2], [3]], name: "parts")
     flow.add(RailsJobs::StepJob, "sum", 0, after: parts, name: "sum")
     flow.push
-    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    with_server { assert_equal "succeeded", ended(flow)["state"] }
     entries = recorded
     assert_equal [[1], [2], [3]], entries.select { |entry| entry.first == "chunk" }.flat_map(&:last).sort
     assert_equal [["step", "sum", [2, 4, 6]]], entries.select { |entry| entry.first == "step" }
@@ -84,7 +86,7 @@ class WorkflowActiveJobTest < Minitest::Test
     flow.push
     assert_equal [perform_later_arguments(klass, "one", count: 1, tag: "add")], step_arguments(flow, one)
     assert_equal [perform_later_arguments(klass, "two", count: 2), perform_later_arguments(klass, "three", count: 3, after: "kept")], step_arguments(flow, many)
-    with_server { assert_equal "succeeded", flow.wait(timeout: 20)["state"] }
+    with_server { assert_equal "succeeded", ended(flow)["state"] }
     entries = recorded
     assert_equal [["keywords", "grow-one", 1, "current", {}], ["keywords", "grow-two", 2, "none", {name: "kept"}],
       ["keywords", "one", 1, "add", {}], ["keywords", "three", 3, "none", {after: "kept"}], ["keywords", "two", 2, "none", {}]],
