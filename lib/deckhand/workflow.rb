@@ -6,6 +6,7 @@ require_relative "../deckhand"
 require_relative "job_result"
 require_relative "store/scripts/workflow/workflow_ops"
 require_relative "store/features/workflow_records"
+require_relative "workflow/keywords"
 require_relative "workflow/graph"
 require_relative "workflow/step_writer"
 require_relative "workflow/step_outcomes"
@@ -100,7 +101,7 @@ module Deckhand
       # takes itself (after:, on:, name:, graft:) is the job's here.
       #
       #   flow.add_many(ReportJob, [Deckhand::Workflow.args(7, format: "csv"), Deckhand::Workflow.args(8, name: "q3")])
-      def args(*args, **keywords) = keywords.empty? ? args : [*args, Hash.ruby2_keywords_hash(keywords)]
+      def args(*args, **keywords) = keywords.empty? ? args : [*args, Keywords.new(keywords)]
 
       # The workflow scripts with their clock set to now: the fleet's (Redis')
       # time, and a released job's enqueued_at as the configuration writes it.

@@ -133,8 +133,8 @@ class WorkflowStepKindsTest < Minitest::Test
     assert_raises(ArgumentError) { flow.add_many(WorkflowApp::Note, [Deckhand::Workflow.args("x", after: "v")]) }
     positional = Deckhand::Workflow.args("x", {"tag" => "v"})
     assert_equal ["x", {"tag" => "v"}], positional
-    refute Hash.ruby2_keywords_hash?(positional.last), "a Hash given as a Hash is an arg"
-    assert Hash.ruby2_keywords_hash?(Deckhand::Workflow.args("x", tag: "v").last)
+    assert_instance_of Hash, positional.last, "a Hash given as a Hash is an arg"
+    assert_equal Deckhand::Workflow::Keywords.new(tag: "v"), Deckhand::Workflow.args("x", tag: "v").last
     assert_equal 1, flow.add_many(WorkflowApp::Note, [positional]).jids.size, "a String-keyed Hash is an arg"
   end
 

@@ -31,7 +31,14 @@ module Deckhand
           raise ArgumentError, "#{klass} runs on the #{adapter.class} queue adapter, and a workflow step runs on Deckhand's: " \
             "set config.active_job.queue_adapter = :deckhand (or #{klass}.queue_adapter = :deckhand) (docs/rails.md)"
         end
-        args_list.each { |args| job.perform_later(*args) }
+        args_list.each { |args| perform_later(job, args) }
+      end
+
+      # The Keywords that end an args Array from Workflow.args are passed
+      # as keywords; a Hash stays positional, as with perform_later.
+      def perform_later(job, args)
+        return job.perform_later(*args) unless args.last.is_a?(Keywords)
+        job.perform_later(*args[0...-1], **args.last.to_h)
       end
     end
   end

@@ -35,8 +35,8 @@ module Deckhand
         JobCapture.batch!(job)
         if (active = ActiveJobSteps.class_of(job))
           Client.collecting(self) { ActiveJobSteps.push(job, active, args_list) }
-        elsif (keywords = args_list.find { |args| args.last.is_a?(Hash) && Hash.ruby2_keywords_hash?(args.last) })
-          raise ArgumentError, "#{job}: keywords (#{keywords.last.keys.map { |key| "#{key}:" }.join(", ")}) are for an Active Job class's " \
+        elsif (keywords = args_list.find { |args| args.last.is_a?(Keywords) })
+          raise ArgumentError, "#{job}: keywords (#{keywords.last.to_h.keys.map { |key| "#{key}:" }.join(", ")}) are for an Active Job class's " \
             "perform; a Deckhand job's args are JSON, as perform_async takes them: pass a Hash with String keys as an arg instead"
         elsif job.respond_to?(:perform_bulk)
           setter = job.is_a?(Job::Setter) ? job : job.set({})
